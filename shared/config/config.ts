@@ -1,0 +1,79 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { dirname, resolve } from 'node:path';
+
+/** Settings of one process, read once from the environment at start (decisions.md §1). */
+export interface Config {
+  port: number;
+  databaseUrl: string;
+  redisUrl: string;
+  publicBaseUrl: string;
+  platformTokenSecret: string;
+  logLevel: string;
+  fetchAllowPrivateAddresses: boolean;
+  /** Which service's routes this process serves. */
+  service: 'all' | 'receipts' | 'rewards';
+  /** Prefix of every Redis key the platform writes (queues, rate limits); tests give each file its own. */
+  redisPrefix: string;
+  /** How long SIGTERM waits for in-flight requests and jobs before giving up. */
+  shutdownTimeoutMs: number;
+  /** How long an API key → tenant lookup is trusted before PostgreSQL is asked again. */
+  tenantCacheTtlMs: number;
+}
+
+export type Environment = Record<string, string | undefined>;
+
+const SERVICES = ['all', 'receipts', 'rewards'] as const;
+/** Where a generated platform secret is kept on a developer machine (git-ignored). */
+export const LOCAL_SECRET_FILE = '.tally/platform-token-secret';
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Environment = process.env): Config {
+  const service = env.SERVICE ?? 'all';
+  if (!(SERVICES as readonly string[]).includes(service)) {
+    throw new ConfigError(`SERVICE must be one of ${SERVICES.join(', ')}, not "${service}"`);
+  }
+  return {
+    port: integer(env, 'PORT', 3000),
+    databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tally',
+    redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, ''),
+    platformTokenSecret: env.PLATFORM_TOKEN_SECRET ?? localPlatformSecret(),
+    logLevel: env.LOG_LEVEL ?? 'info',
+    fetchAllowPrivateAddresses: boolean(env, 'FETCH_ALLOW_PRIVATE_ADDRESSES', false),
+    service: service as Config['service'],
+    redisPrefix: env.REDIS_PREFIX ?? 'tally',
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000),
+    tenantCacheTtlMs: integer(env, 'TENANT_CACHE_TTL_MS', 5_000),
+  };
+}
+
+/**
+ * decisions.md §1: when PLATFORM_TOKEN_SECRET is unset, a secret is generated into a local,
+ * git-ignored file on first run, so admin tokens minted by the CLI keep working across restarts.
+ */
+function localPlatformSecret(): string {
+  const file = resolve(LOCAL_SECRET_FILE);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dirname(file), { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  return secret;
+}
+
+function integer(env: Environment, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a whole number, not "${raw}"`);
+  return value;
+}
+
+function boolean(env: Environment, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['true', '1', 'yes'].includes(raw)) return true;
+  if (['false', '0', 'no'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, not "${raw}"`);
+}

@@ -1,0 +1,7 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261123011726 } from './Migration20261123011726.js';
+
+/** Applied in this order; a new migration is generated with `npm run migration:create` and added here. */
+export const migrationsList: MigrationObject[] = [
+  { name: 'Migration20261123011726', class: Migration20261123011726 },
+];

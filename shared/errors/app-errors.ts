@@ -1,0 +1,112 @@
+/**
+ * Every error the platform answers with is one of these classes. They are thrown anywhere
+ * (routes, services, middleware) and turned into the envelope of decisions.md §3 in exactly
+ * one place: api/errors/error-handler.ts.
+ */
+
+/** One item of `data.errors` on a 400 ValidationError (decisions.md §3). */
+export interface ValidationIssue {
+  property: string;
+  value: unknown;
+  constraints: Record<string, string>;
+  children: ValidationIssue[];
+}
+
+export interface AppErrorOptions {
+  /** Extra members of `data` beside name, httpCode and message. */
+  data?: Record<string, unknown>;
+  /** The documents fix `status: 'error'` for some 4xx answers of POST /events. */
+  envelopeStatus?: 'fail' | 'error';
+  /** The documents keep `data` empty for some answers of POST /events. */
+  emptyData?: boolean;
+  /** Response headers that belong with this error (Retry-After, RateLimit-*). */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+export abstract class AppError extends Error {
+  abstract readonly httpCode: number;
+  readonly data: Record<string, unknown>;
+  readonly envelopeStatus: 'fail' | 'error' | undefined;
+  readonly emptyData: boolean;
+  readonly headers: Record<string, string>;
+
+  constructor(message: string, options: AppErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.data = options.data ?? {};
+    this.envelopeStatus = options.envelopeStatus;
+    this.emptyData = options.emptyData ?? false;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export class ValidationError extends AppError {
+  readonly httpCode = 400;
+  constructor(message: string, errors: ValidationIssue[] = [], options: AppErrorOptions = {}) {
+    super(message, { ...options, data: { ...options.data, errors } });
+  }
+}
+
+export class BadRequestError extends AppError {
+  readonly httpCode = 400;
+}
+
+export class UnauthorizedError extends AppError {
+  readonly httpCode = 401;
+  constructor(message = 'Unauthorized', options: AppErrorOptions = {}) {
+    super(message, options);
+  }
+}
+
+export class InvalidApiKeyError extends AppError {
+  readonly httpCode = 403;
+  constructor(message = 'Invalid API key') {
+    super(message);
+  }
+}
+
+export class NotFoundError extends AppError {
+  readonly httpCode = 404;
+}
+
+export class ConflictError extends AppError {
+  readonly httpCode = 409;
+}
+
+export class PayloadTooLargeError extends AppError {
+  readonly httpCode = 413;
+  constructor(limitBytes: number) {
+    super(`Request body is larger than the limit of ${limitBytes} bytes`, { data: { limit: limitBytes } });
+  }
+}
+
+/** The same Idempotency-Key was sent with another request body (decisions.md §10). */
+export class IdempotencyKeyReusedError extends AppError {
+  readonly httpCode = 422;
+  constructor() {
+    super('This Idempotency-Key was already used with another request body');
+  }
+}
+
+export class TooManyRequestsError extends AppError {
+  readonly httpCode = 429;
+  constructor(retryAfterSeconds: number, headers: Record<string, string>) {
+    super('Too many requests: slow down and retry after the time in Retry-After', {
+      data: { retryAfter: retryAfterSeconds },
+      headers: { ...headers, 'Retry-After': String(retryAfterSeconds) },
+    });
+  }
+}
+
+export class ServiceUnavailableError extends AppError {
+  readonly httpCode = 503;
+}
+
+/** The fixed answer to anything unexpected: the real cause is logged, never sent. */
+export class InternalError extends AppError {
+  readonly httpCode = 500;
+  constructor(cause?: unknown) {
+    super('Internal server error', { cause });
+  }
+}

@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { canonicalize } from 'json-canonicalize';
+import { BadRequestError } from '../errors/app-errors.js';
+import type { JsonSchema } from './event-type.entity.js';
+
+const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
+const DRAFT_2020_12 = /^https:\/\/json-schema\.org\/draft\/2020-12\/schema$/;
+const CACHE_LIMIT = 10_000;
+
+/**
+ * Tenant-supplied payload schemas (decisions.md §5, §12): draft-07 or 2020-12 by `$schema`,
+ * 2020-12 without one. Each distinct schema is compiled once and its validator kept, keyed by the
+ * schema's canonical hash, so every event type sharing a schema shares one validator.
+ */
+export class PayloadSchemaCompiler {
+  // Not strict: tenants' schemas may carry annotations ajv does not know. `addUsedSchema: false`
+  // keeps a tenant's `$id` from colliding with another tenant's in the shared instance.
+  private readonly draft07 = withFormats(new Ajv({ strict: false, allErrors: true, addUsedSchema: false }));
+  private readonly draft2020 = withFormats(new Ajv2020({ strict: false, allErrors: true, addUsedSchema: false }));
+  private readonly validators = new Map<string, ValidateFunction>();
+
+  /** The validator of a schema; 400 BadRequestError when it does not compile or reaches out. */
+  compile(schema: JsonSchema): ValidateFunction {
+    const key = createHash('sha256').update(canonicalize(schema)).digest('base64url');
+    const cached = this.validators.get(key);
+    if (cached) return cached;
+    const remote = findRemoteRef(schema);
+    if (remote) throw new BadRequestError(`The schema refers to "${remote}": only local references (#…) are allowed`);
+    const validator = this.compileWithDialect(schema);
+    if (this.validators.size >= CACHE_LIMIT) this.validators.clear();
+    this.validators.set(key, validator);
+    return validator;
+  }
+
+  private compileWithDialect(schema: JsonSchema): ValidateFunction {
+    const dialect = schema.$schema;
+    const ajv = dialect === undefined || (typeof dialect === 'string' && DRAFT_2020_12.test(dialect))
+      ? this.draft2020
+      : typeof dialect === 'string' && DRAFT_07.test(dialect)
+        ? this.draft07
+        : undefined;
+    if (!ajv) throw new BadRequestError('The schema\'s $schema must be draft-07 or 2020-12');
+    try {
+      return ajv.compile(schema);
+    } catch (error) {
+      throw new BadRequestError(`The schema does not compile: ${(error as Error).message}`);
+    }
+  }
+}
+
+function withFormats<T extends Ajv>(ajv: T): T {
+  addFormats.default(ajv);
+  return ajv;
+}
+
+/** The first `$ref` (or `$dynamicRef`) that is not a fragment of the schema itself. */
+function findRemoteRef(node: unknown): string | undefined {
+  if (Array.isArray(node)) {
+    for (const item of node) {
+      const found = findRemoteRef(item);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (node === null || typeof node !== 'object') return undefined;
+  for (const [key, value] of Object.entries(node)) {
+    if ((key === '$ref' || key === '$dynamicRef') && typeof value === 'string' && !value.startsWith('#')) return value;
+    const found = findRemoteRef(value);
+    if (found) return found;
+  }
+  return undefined;
+}

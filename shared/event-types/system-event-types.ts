@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '../db/orm.js';
+import { EventType, type JsonSchema } from './event-type.entity.js';
+
+const money = { type: 'number' };
+const lineItems = { type: 'array', items: { type: 'object' } };
+
+/**
+ * The private types every tenant has, reported by the receipts service through the event queue
+ * (decisions.md §5); payloads as decisions.md §12 fixes them. They have no secret: nothing outside
+ * the platform reports them unless an admin rotates one in.
+ */
+const SYSTEM_EVENT_TYPES: { name: string; description: string; schema: JsonSchema }[] = [
+  {
+    name: 'ORDER_PLACED',
+    description: 'A point-of-sale order was submitted to the receipts service',
+    schema: {
+      type: 'object',
+      required: ['orderId', 'transactionId', 'locationId', 'total', 'lineItems'],
+      properties: {
+        orderId: { type: 'string' },
+        transactionId: { type: 'string' },
+        locationId: { type: 'string' },
+        cashierId: { type: 'string' },
+        total: money,
+        subtotal: money,
+        currency: { type: 'string' },
+        lineItems,
+        occurredAt: { type: 'string' },
+      },
+    },
+  },
+  {
+    name: 'RECEIPT_REVIEWED',
+    description: 'A receipt claim was authorized or rejected',
+    schema: {
+      type: 'object',
+      required: ['receiptId', 'status'],
+      properties: {
+        receiptId: { type: 'string' },
+        status: { type: 'string', enum: ['AUTHORIZED', 'REJECTED'] },
+        verdict: { type: 'string' },
+        reason: { type: 'string' },
+        total: money,
+        subtotal: money,
+        merchantName: { type: 'string' },
+        serviceDate: { type: 'string' },
+        servedAt: { type: 'string' },
+        lineItems,
+        ruleEngineResult: { type: 'object' },
+      },
+    },
+  },
+];
+
+export const SYSTEM_EVENT_TYPE_NAMES = SYSTEM_EVENT_TYPES.map((type) => type.name);
+
+/** Adds the system types to a new tenant inside the caller's transaction. */
+export function createSystemEventTypes(em: EntityManager, tenantId: string): void {
+  for (const type of SYSTEM_EVENT_TYPES) {
+    em.create(EventType, {
+      id: randomUUID(),
+      tenant: tenantId,
+      name: type.name,
+      description: type.description,
+      isPrivate: true,
+      schema: type.schema,
+      omitFromUserActivity: false,
+      isActive: true,
+      secretHash: null,
+      isSystem: true,
+    });
+  }
+}

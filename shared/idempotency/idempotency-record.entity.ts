@@ -1,0 +1,26 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Tenant } from '../tenants/tenant.entity.js';
+
+/**
+ * The first answer to a creating POST carrying an Idempotency-Key (decisions.md §10). The unique
+ * (tenant, key) pair is what makes two concurrent requests with one key do the work once.
+ */
+export const IdempotencyRecord = defineEntity({
+  name: 'IdempotencyRecord',
+  tableName: 'idempotency_record',
+  uniques: [{ properties: ['tenant', 'key'] }],
+  indexes: [{ properties: ['createdAt'] }],
+  properties: {
+    id: p.uuid().primary(),
+    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    key: p.string(),
+    /** SHA-256 of method, path and the canonical (RFC 8785) body. */
+    requestHash: p.string(),
+    responseStatus: p.integer().nullable(),
+    responseBody: p.text().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    completedAt: p.datetime().nullable(),
+  },
+});
+
+export type IdempotencyRecord = InferEntity<typeof IdempotencyRecord>;

@@ -1,0 +1,65 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { canonicalize } from 'json-canonicalize';
+import type { EntityManager } from '../db/orm.js';
+
+/** decisions.md §10: a key answers with its first response for 24 hours. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+export type Claim =
+  | { state: 'claimed'; recordId: string }
+  | { state: 'replay'; status: number; body: string }
+  | { state: 'mismatch' }
+  | { state: 'in-progress' };
+
+/** Method, path and body in canonical JSON (RFC 8785), so key order and spacing do not matter. */
+export function requestFingerprint(method: string, path: string, body: string): string {
+  let canonicalBody = body;
+  try {
+    canonicalBody = canonicalize(JSON.parse(body));
+  } catch {
+    // Not JSON: the route will refuse it; fingerprint the raw text so the refusal replays too.
+  }
+  return createHash('sha256').update(`${method} ${path}\n${canonicalBody}`).digest('hex');
+}
+
+/**
+ * Claims a key for one request. The unique (tenant, key) row is the lock: of two concurrent
+ * requests exactly one inserts it and does the work; the other sees it in progress, then the
+ * stored answer. A record older than the window is removed and the key claimed afresh.
+ */
+export async function claimIdempotencyKey(em: EntityManager, tenantId: string, key: string, fingerprint: string): Promise<Claim> {
+  const connection = em.getConnection();
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const inserted = await connection.execute<{ id: string }[]>(
+      `insert into idempotency_record (id, tenant_id, key, request_hash, created_at)
+       values (?, ?, ?, ?, now()) on conflict (tenant_id, key) do nothing returning id`,
+      [randomUUID(), tenantId, key, fingerprint],
+    );
+    if (inserted[0]) return { state: 'claimed', recordId: inserted[0].id };
+    const [existing] = await connection.execute<{ request_hash: string; response_status: number | null; response_body: string | null; created_at: Date }[]>(
+      'select request_hash, response_status, response_body, created_at from idempotency_record where tenant_id = ? and key = ?',
+      [tenantId, key],
+    );
+    if (!existing) continue; // released between our insert and select: try to claim it again
+    if (Date.now() - new Date(existing.created_at).getTime() > IDEMPOTENCY_WINDOW_MS) {
+      await connection.execute('delete from idempotency_record where tenant_id = ? and key = ? and created_at = ?', [tenantId, key, existing.created_at]);
+      continue;
+    }
+    if (existing.request_hash !== fingerprint) return { state: 'mismatch' };
+    if (existing.response_status === null) return { state: 'in-progress' };
+    return { state: 'replay', status: existing.response_status, body: existing.response_body ?? '' };
+  }
+  return { state: 'in-progress' };
+}
+
+export async function completeIdempotencyKey(em: EntityManager, recordId: string, status: number, body: string): Promise<void> {
+  await em.getConnection().execute(
+    'update idempotency_record set response_status = ?, response_body = ?, completed_at = now() where id = ?',
+    [status, body, recordId],
+  );
+}
+
+/** The work failed on our side: free the key so the client's retry can do it. */
+export async function releaseIdempotencyKey(em: EntityManager, recordId: string): Promise<void> {
+  await em.getConnection().execute('delete from idempotency_record where id = ?', [recordId]);
+}

@@ -1,0 +1,19 @@
+/** The value types a list field can have; each decides which operators and values it accepts. */
+export type ListFieldType = 'string' | 'number' | 'boolean' | 'datetime' | 'uuid' | 'array' | 'object';
+
+export interface ListField {
+  type: ListFieldType;
+  /** The entity property path, dotted for relations or JSON members; defaults to the public name. */
+  path?: string;
+  filterable?: boolean;
+  sortable?: boolean;
+}
+
+/** One list endpoint's allow-list (decisions.md §3, §4): nothing outside it is filtered or sorted. */
+export interface ListSpec {
+  /** The resource word of `Content-Range`, e.g. `event`. */
+  resource: string;
+  /** Public field name (may be dotted, e.g. `subject.authIdentifier`) → what it is. */
+  fields: Record<string, ListField>;
+  defaultSort: string;
+}

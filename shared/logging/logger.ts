@@ -1,0 +1,20 @@
+import { pino, type Logger } from 'pino';
+
+export type { Logger };
+
+/**
+ * Structured JSON logs, on stdout by default; every request and job logs through a child carrying
+ * its id. The CLI logs to stderr (fd 2), keeping its stdout for its JSON answer.
+ */
+export function createLogger(level: string, fileDescriptor: 1 | 2 = 1): Logger {
+  return pino({
+    level,
+    base: { service: 'tally' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    // Never let a credential reach the log, whichever object it travels in.
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers["x-api-key"]', '*.secret', '*.key', '*.sharedKey', '*.password'],
+      censor: '[redacted]',
+    },
+  }, pino.destination({ fd: fileDescriptor, sync: fileDescriptor === 2 }));
+}

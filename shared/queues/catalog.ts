@@ -1,0 +1,34 @@
+import type { JobsOptions } from 'bullmq';
+import { AuditJob } from '../audit/audit-job.js';
+
+interface QueueDefinition {
+  /** JSON Schema of the job payload, checked by the worker before it does anything. */
+  payload: object;
+  /** Jobs one worker process runs at once. */
+  concurrency: number;
+  defaultJobOptions: JobsOptions;
+}
+
+/**
+ * Every queue and what its jobs carry, in one place (STYLE.md §6). A payload that fails its
+ * schema is unrecoverable; anything else thrown is retried with the backoff below.
+ */
+export const queueCatalog = {
+  audit: {
+    payload: AuditJob,
+    concurrency: 16,
+    defaultJobOptions: {
+      attempts: 12,
+      backoff: { type: 'exponential', delay: 1000 },
+      removeOnComplete: { age: 3600, count: 10_000 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    },
+  },
+} satisfies Record<string, QueueDefinition>;
+
+export type QueueName = keyof typeof queueCatalog;
+export const queueNames = Object.keys(queueCatalog) as QueueName[];
+
+export function isQueueName(name: string): name is QueueName {
+  return Object.hasOwn(queueCatalog, name);
+}

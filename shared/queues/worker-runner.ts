@@ -1,0 +1,61 @@
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Logger } from '../logging/logger.js';
+import type { Metrics } from '../metrics/metrics.js';
+import { createRedis } from '../redis/redis.js';
+import { compile, toValidationIssues } from '../validation/ajv.js';
+import { queueCatalog, type QueueName } from './catalog.js';
+import { queuePrefix } from './queue-factory.js';
+
+export type JobHandler = (data: unknown, job: Job) => Promise<void>;
+
+export interface WorkerDependencies {
+  redisUrl: string;
+  redisPrefix: string;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+/**
+ * Runs one queue's jobs: checks the payload against the catalog, hands it to the handler, and
+ * records the outcome. Retries and their backoff come from the catalog's job options; a job whose
+ * lock lapses (its process died) is picked up again by BullMQ's stalled-job check, so handlers
+ * must be idempotent by a natural key.
+ */
+export function startWorker(name: QueueName, handler: JobHandler, deps: WorkerDependencies): Worker {
+  const definition = queueCatalog[name];
+  const validate = compile(definition.payload);
+  const log = deps.logger.child({ queue: name });
+
+  const worker = new Worker(
+    name,
+    async (job) => {
+      if (!validate(job.data)) {
+        const issues = toValidationIssues(validate.errors, job.data);
+        throw new UnrecoverableError(`payload does not match the ${name} schema: ${JSON.stringify(issues)}`);
+      }
+      await handler(job.data, job);
+    },
+    {
+      // Workers block on their connection, so each gets its own rather than the shared one.
+      connection: createRedis(deps.redisUrl, `tally-worker-${name}`),
+      prefix: queuePrefix(deps.redisPrefix, name),
+      concurrency: definition.concurrency,
+      lockDuration: 30_000,
+      stalledInterval: 30_000,
+      maxStalledCount: 2,
+    },
+  );
+
+  worker.on('completed', (job) => {
+    deps.metrics.jobOutcomes.inc({ queue: name, outcome: 'completed' });
+    log.debug({ jobId: job.id, attempts: job.attemptsMade }, 'job completed');
+  });
+  worker.on('failed', (job, error) => {
+    const willRetry = job !== undefined && job.attemptsMade < (job.opts.attempts ?? 1) && !(error instanceof UnrecoverableError);
+    deps.metrics.jobOutcomes.inc({ queue: name, outcome: willRetry ? 'retried' : 'failed' });
+    log[willRetry ? 'warn' : 'error']({ jobId: job?.id, attempts: job?.attemptsMade, err: error }, willRetry ? 'job failed, will retry' : 'job failed for good');
+  });
+  worker.on('stalled', (jobId) => log.warn({ jobId }, 'job stalled: its worker stopped renewing the lock, it runs again'));
+  worker.on('error', (error) => log.error({ err: error }, 'worker error'));
+  return worker;
+}

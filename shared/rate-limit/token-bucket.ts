@@ -1,0 +1,109 @@
+import type { Redis } from 'ioredis';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+
+export interface RateLimit {
+  /** Tokens added per second: the sustained rate. */
+  perSecond: number;
+  /** Bucket size: how many requests may arrive at once after a quiet spell. */
+  burst: number;
+}
+
+export const DEFAULT_RATE_LIMIT: RateLimit = { perSecond: 100, burst: 400 };
+
+/**
+ * A token bucket (decisions.md §10) in one atomic Redis script, run through rate-limiter-flexible
+ * (its documented `customIncrTtlLuaScript` hook) so we keep its Redis handling and result type.
+ * The library's own limiters count fixed windows, which let a burst through at every window edge;
+ * a bucket refills continuously. The script receives the library's arguments
+ * (points to take, whole seconds of the duration, points = bucket size, duration = seconds to fill
+ * it) and answers in its format: `{consumed, msBeforeNext}`, where consumed = size − tokens left
+ * (whole numbers: Redis truncates Lua numbers), and a refusal reports size + take consumed without
+ * taking anything.
+ * The clock is Redis's own, so every API replica refills the same bucket at the same rate.
+ */
+const TOKEN_BUCKET_SCRIPT = `
+local take = tonumber(ARGV[1])
+local size = tonumber(ARGV[3])
+local rate = size / tonumber(ARGV[4]) / 1000
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(state[1]) or size
+local at = tonumber(state[2]) or now
+tokens = math.min(size, tokens + math.max(0, now - at) * rate)
+local ttl = math.ceil(size / rate)
+if tokens < take then
+  redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', now)
+  redis.call('PEXPIRE', KEYS[1], ttl)
+  return {size + take, math.ceil((take - tokens) / rate)}
+end
+tokens = tokens - take
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', now)
+redis.call('PEXPIRE', KEYS[1], ttl)
+return {math.ceil(size - tokens), math.ceil((size - tokens) / rate)}
+`;
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the bucket is full again (allowed) or until the next token (refused). */
+  resetSeconds: number;
+}
+
+/** One limiter per distinct (rate, burst): tenants with an override get their own. */
+export class TokenBuckets {
+  private readonly limiters = new Map<string, RateLimiterRedis>();
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly keyPrefix: string,
+  ) {}
+
+  async take(key: string, limit: RateLimit): Promise<RateLimitDecision> {
+    const limiter = this.limiter(limit);
+    try {
+      const result = await limiter.consume(key, 1);
+      return decision(true, limit, result);
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) return decision(false, limit, rejection);
+      throw rejection;
+    }
+  }
+
+  private limiter(limit: RateLimit): RateLimiterRedis {
+    const id = `${limit.perSecond}:${limit.burst}`;
+    let limiter = this.limiters.get(id);
+    if (!limiter) {
+      limiter = new RateLimiterRedis({
+        storeClient: this.redis,
+        keyPrefix: `${this.keyPrefix}:rate:${id}`,
+        points: limit.burst,
+        duration: limit.burst / limit.perSecond,
+        customIncrTtlLuaScript: TOKEN_BUCKET_SCRIPT,
+      });
+      this.limiters.set(id, limiter);
+    }
+    return limiter;
+  }
+}
+
+function decision(allowed: boolean, limit: RateLimit, result: RateLimiterRes): RateLimitDecision {
+  return {
+    allowed,
+    limit: limit.burst,
+    remaining: Math.floor(result.remainingPoints),
+    resetSeconds: Math.max(1, Math.ceil(result.msBeforeNext / 1000)),
+  };
+}
+
+/** A tenant's `configuration.rateLimit` override, when it is well formed. */
+export function tenantRateLimit(configuration: Record<string, unknown> | undefined): RateLimit {
+  const override = configuration?.rateLimit as Partial<RateLimit> | undefined;
+  const perSecond = override?.perSecond;
+  const burst = override?.burst ?? perSecond;
+  if (typeof perSecond === 'number' && typeof burst === 'number' && perSecond > 0 && burst >= perSecond) {
+    return { perSecond, burst };
+  }
+  return DEFAULT_RATE_LIMIT;
+}

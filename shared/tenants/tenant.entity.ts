@@ -1,0 +1,29 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+/** How a tenant's end-user tokens are verified (decisions.md §2). */
+export type TenantAuthentication =
+  | { algorithm: 'HS256'; issuer: string; sharedKey: string }
+  | { algorithm: 'RS256'; issuer: string; jwksUrl: string };
+
+/** Free-form per-tenant settings; later features read their own members (review, tiers, rateLimit …). */
+export type TenantConfiguration = Record<string, unknown>;
+
+export const Tenant = defineEntity({
+  name: 'Tenant',
+  tableName: 'tenant',
+  properties: {
+    id: p.uuid().primary(),
+    name: p.string(),
+    slug: p.string().unique(),
+    /** The first characters of the API key: the lookup handle, safe to show (decisions.md §9 deviation). */
+    apiKeyPrefix: p.string().unique(),
+    /** SHA-256 of the whole key; the key itself is shown once and never stored. */
+    apiKeyHash: p.string(),
+    authentication: p.json<TenantAuthentication>().nullable(),
+    configuration: p.json<TenantConfiguration>(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+
+export type Tenant = InferEntity<typeof Tenant>;
