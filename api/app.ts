@@ -1,0 +1,42 @@
+import { Hono } from 'hono';
+import type { AppContext } from '../shared/context.js';
+import { TokenBuckets } from '../shared/rate-limit/token-bucket.js';
+import type { App, AppEnv } from './app-env.js';
+import { registerAuditLogRoutes } from './audit-log/index.js';
+import { handleError, handleNotFound } from './errors/error-handler.js';
+import { registerEventTypeRoutes } from './event-types/index.js';
+import { apiKey } from './middleware/api-key.js';
+import { bodyLimit, DEFAULT_BODY_LIMIT } from './middleware/body-limit.js';
+import { rateLimit } from './middleware/rate-limit.js';
+import { requestContext } from './middleware/request-context.js';
+import { registerDocumentation } from './openapi/document.js';
+import { registerOperations } from './operations/operations.js';
+
+type RouteGroup = (app: App, context: AppContext) => void;
+
+/** The routes of each service; `SERVICE` picks which a process serves (decisions.md §1). */
+const SERVICES: Record<'platform' | 'rewards' | 'receipts', RouteGroup[]> = {
+  platform: [registerAuditLogRoutes],
+  rewards: [registerEventTypeRoutes],
+  receipts: [],
+};
+
+export function createApp(context: AppContext): App {
+  const app = new Hono<AppEnv>();
+  app.onError(handleError);
+  app.notFound(handleNotFound);
+  app.use('*', requestContext(context));
+
+  // Registered before the /v1 middleware: these answer without an API key.
+  registerOperations(app, context);
+  registerDocumentation(app, context.config.publicBaseUrl);
+
+  app.use('/v1/*', bodyLimit(DEFAULT_BODY_LIMIT));
+  app.use('/v1/*', apiKey(context));
+  app.use('/v1/*', rateLimit(new TokenBuckets(context.redis, context.config.redisPrefix)));
+
+  const { service } = context.config;
+  const groups = [...SERVICES.platform, ...(service !== 'receipts' ? SERVICES.rewards : []), ...(service !== 'rewards' ? SERVICES.receipts : [])];
+  for (const register of groups) register(app, context);
+  return app;
+}

@@ -1,0 +1,41 @@
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { AppError, InternalError, NotFoundError, ValidationError } from '../../shared/errors/app-errors.js';
+import { translateDatabaseError } from '../../shared/db/database-errors.js';
+import type { AppEnv } from '../app-env.js';
+
+/**
+ * The one place where an error becomes the envelope of decisions.md §3:
+ * `{status, message, data: {name, httpCode, message, …}}`. Unknown errors are logged with the
+ * request id and answered with a fixed message: their text may hold internals.
+ */
+export function handleError(error: unknown, c: Context<AppEnv>): Response {
+  const appError = toAppError(error);
+  if (appError instanceof InternalError) {
+    c.var.logger.error({ err: error }, 'unexpected error');
+  }
+  for (const [name, value] of Object.entries(appError.headers)) c.header(name, value);
+  return c.json(envelope(appError), appError.httpCode as ContentfulStatusCode);
+}
+
+export function handleNotFound(c: Context<AppEnv>): Response {
+  return handleError(new NotFoundError(`No route ${c.req.method} ${c.req.path}`), c);
+}
+
+export function envelope(error: AppError) {
+  return {
+    status: error.envelopeStatus ?? (error.httpCode >= 500 ? 'error' : 'fail'),
+    message: error.message,
+    data: error.emptyData ? {} : { name: error.name, httpCode: error.httpCode, message: error.message, ...error.data },
+  };
+}
+
+function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const fromDatabase = translateDatabaseError(error);
+  if (fromDatabase) return fromDatabase;
+  // Hono's own throws (malformed JSON in its parsers) are client errors, not ours.
+  if (error instanceof HTTPException && error.status === 400) return new ValidationError(error.message);
+  return new InternalError(error);
+}

@@ -1,0 +1,55 @@
+import { Type } from 'typebox';
+
+/** rewards-interface.md, EventType: names are upper-case words joined by underscores. */
+export const EventTypeName = Type.String({ pattern: '^[A-Z]+(_[A-Z]+)*$', maxLength: 128 });
+const PayloadSchema = Type.Record(Type.String(), Type.Unknown(), { description: 'A JSON Schema (draft-07 or 2020-12) for the payload' });
+
+export const CreateEventTypeBody = Type.Object(
+  {
+    name: EventTypeName,
+    description: Type.String({ minLength: 1, maxLength: 2000 }),
+    isPrivate: Type.Boolean(),
+    schema: Type.Optional(PayloadSchema),
+    omitFromUserActivity: Type.Optional(Type.Boolean()),
+    isActive: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+/** `name` and `isPrivate` cannot change (decisions.md §5): sending them is a 400. */
+export const UpdateEventTypeBody = Type.Object(
+  {
+    description: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+    schema: Type.Optional(Type.Union([PayloadSchema, Type.Null()])),
+    omitFromUserActivity: Type.Optional(Type.Boolean()),
+    isActive: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+export const EventTypeResource = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: EventTypeName,
+  description: Type.String(),
+  isPrivate: Type.Boolean(),
+  schema: Type.Optional(PayloadSchema),
+  omitFromUserActivity: Type.Boolean(),
+  isActive: Type.Boolean(),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+});
+
+export const CreatedEventType = Type.Intersect([
+  EventTypeResource,
+  Type.Object({ secret: Type.Optional(Type.String({ description: 'A private type\'s secret: shown in this answer only' })) }),
+]);
+
+export const RotatedSecret = Type.Object({ secret: Type.String() });
+
+export const IdentifierParameter = {
+  name: 'identifier',
+  in: 'path',
+  required: true,
+  description: 'The event type\'s uuid or its name',
+  schema: { type: 'string' },
+};

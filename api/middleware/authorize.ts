@@ -1,0 +1,62 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { PLATFORM_TOKEN_ISSUER, verifyAdminToken } from '../../shared/auth/admin-token.js';
+import type { Principal } from '../../shared/auth/principal.js';
+import { grantsScope, type Scope } from '../../shared/auth/scopes.js';
+import { verifyUserToken } from '../../shared/auth/user-token.js';
+import type { AppContext } from '../../shared/context.js';
+import { UnauthorizedError } from '../../shared/errors/app-errors.js';
+import type { AppEnv } from '../app-env.js';
+
+/** Which callers a route admits, beyond the API key every /v1 route needs. */
+export type Access =
+  | { admin: Scope; user?: false }
+  | { admin: Scope; user: true }
+  | { user: true; admin?: undefined };
+
+/**
+ * Reads the bearer token, decides whether it is an admin token (issued by the platform) or an end
+ * user's (issued by the tenant's identity provider), verifies it, and checks it against `access`.
+ * Every failure is 401 UnauthorizedError, a missing scope included (decisions.md §2).
+ */
+export function authorize(context: AppContext, access: Access): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const principal = await authenticate(context, c);
+    if (principal.kind === 'admin') {
+      if (!access.admin) throw new UnauthorizedError('This operation takes an end-user token, not an admin token');
+      if (!grantsScope(principal.scopes, access.admin)) throw new UnauthorizedError(`The token lacks the scope ${access.admin}`);
+    } else if (!access.user) {
+      throw new UnauthorizedError(`This operation takes an admin token with the scope ${access.admin}`);
+    }
+    c.set('principal', principal);
+    await next();
+  };
+}
+
+async function authenticate(context: AppContext, c: Context<AppEnv>): Promise<Principal> {
+  const token = bearerToken(c.req.header('authorization'));
+  const tenant = c.var.tenant;
+  if (issuerOf(token) === PLATFORM_TOKEN_ISSUER) {
+    const admin = await verifyAdminToken(context.config.platformTokenSecret, token, tenant.id);
+    return { kind: 'admin', ...admin };
+  }
+  const authIdentifier = await verifyUserToken(token, tenant.authentication, context.jwks);
+  return { kind: 'user', authIdentifier };
+}
+
+export function bearerToken(header: string | undefined): string {
+  const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+  if (!match?.[1]) throw new UnauthorizedError('Missing bearer token in the Authorization header');
+  return match[1];
+}
+
+/** The unverified `iss`, only to choose which verification applies; the verification decides. */
+function issuerOf(token: string): string | undefined {
+  const payload = token.split('.')[1];
+  if (!payload) return undefined;
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { iss?: unknown };
+    return typeof claims.iss === 'string' ? claims.iss : undefined;
+  } catch {
+    return undefined;
+  }
+}

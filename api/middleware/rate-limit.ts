@@ -1,0 +1,23 @@
+import type { MiddlewareHandler } from 'hono';
+import { TooManyRequestsError } from '../../shared/errors/app-errors.js';
+import { tenantRateLimit, type TokenBuckets } from '../../shared/rate-limit/token-bucket.js';
+import type { AppEnv } from '../app-env.js';
+
+/**
+ * A token bucket per API key (decisions.md §10), after the key is known. Every answer carries the
+ * IETF RateLimit-* headers; a refusal is 429 TooManyRequestsError with Retry-After.
+ */
+export function rateLimit(buckets: TokenBuckets): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const tenant = c.var.tenant;
+    const result = await buckets.take(tenant.apiKeyPrefix, tenantRateLimit(tenant.configuration));
+    const headers = {
+      'RateLimit-Limit': String(result.limit),
+      'RateLimit-Remaining': String(result.remaining),
+      'RateLimit-Reset': String(result.resetSeconds),
+    };
+    if (!result.allowed) throw new TooManyRequestsError(result.resetSeconds, headers);
+    for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    await next();
+  };
+}

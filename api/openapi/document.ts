@@ -1,0 +1,61 @@
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { openAPIRouteHandler } from 'hono-openapi';
+import type { App } from '../app-env.js';
+import { describe, ErrorEnvelope } from './describe.js';
+
+/**
+ * `GET /v1/openapi.json` (OpenAPI 3.1 of every route) and `GET /docs`, the reference rendered by
+ * Swagger UI. Its script and style are served from the installed package, never from a CDN, so
+ * the page works on a closed network. (Scalar's browser bundle needs Node 22 or 200 MB of
+ * dependencies; swagger-ui-dist is one self-contained package.)
+ */
+export function registerDocumentation(app: App, publicBaseUrl: string): void {
+  app.get(
+    '/v1/openapi.json',
+    describe({ summary: 'This OpenAPI document', tags: ['Operations'], access: 'public', responses: {} }),
+    openAPIRouteHandler(app, {
+      documentation: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Tally API',
+          version: '1',
+          description: 'Receipts and rewards services of the Tally loyalty platform. Every /v1 request carries X-Api-Key.',
+        },
+        servers: [{ url: publicBaseUrl }],
+        components: {
+          schemas: { ErrorEnvelope: ErrorEnvelope as never },
+          securitySchemes: {
+            ApiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+            BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An admin token (`tally token admin`) or an end user\'s token' },
+          },
+        },
+      },
+    }),
+  );
+
+  const assets = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  const asset = (file: string, type: string) => {
+    const content = readFileSync(join(assets, file));
+    return () => new Response(content, { headers: { 'Content-Type': type, 'Cache-Control': 'public, max-age=86400' } });
+  };
+  app.get('/docs/swagger-ui.css', asset('swagger-ui.css', 'text/css; charset=utf-8'));
+  app.get('/docs/swagger-ui-bundle.js', asset('swagger-ui-bundle.js', 'text/javascript; charset=utf-8'));
+  app.get('/docs', (c) => c.html(DOCS_PAGE));
+}
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Tally API reference</title>
+  <link rel="stylesheet" href="/docs/swagger-ui.css">
+</head>
+<body>
+  <div id="reference"></div>
+  <script src="/docs/swagger-ui-bundle.js"></script>
+  <script>window.ui = SwaggerUIBundle({ url: '/v1/openapi.json', dom_id: '#reference', deepLinking: true });</script>
+</body>
+</html>`;

@@ -1,0 +1,28 @@
+import { serve, type ServerType } from '@hono/node-server';
+import type { AppContext } from '../shared/context.js';
+import { createApp } from './app.js';
+
+export interface RunningApi {
+  server: ServerType;
+  port: number;
+  /** Stops accepting connections and resolves when the requests in flight have been answered. */
+  close(): Promise<void>;
+}
+
+export function startApi(context: AppContext, port = context.config.port): Promise<RunningApi> {
+  const app = createApp(context);
+  return new Promise((resolve) => {
+    const server = serve({ fetch: app.fetch, port, hostname: '0.0.0.0' }, (info) => {
+      resolve({
+        server,
+        port: info.port,
+        close: () =>
+          new Promise<void>((done, fail) => {
+            server.close((error) => (error ? fail(error) : done()));
+            // Keep-alive sockets with no request in flight would hold close() open.
+            if ('closeIdleConnections' in server) server.closeIdleConnections();
+          }),
+      });
+    });
+  });
+}
