@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { QueueEvents, type Worker } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditJob } from '../../shared/audit/audit-job.js';
+import { recordAuditEntry } from '../../shared/audit/audit-log.js';
+import { queuePrefix } from '../../shared/queues/queue-factory.js';
+import { createRedis } from '../../shared/redis/redis.js';
+import { startWorker } from '../../shared/queues/worker-runner.js';
+import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
+import { createHarness, dataOf, type Harness, type TestTenant, queryOne } from '../support/harness.js';
+
+let harness: Harness;
+let tenant: TestTenant;
+let workers: Worker[] = [];
+
+beforeAll(async () => {
+  harness = await createHarness();
+  tenant = await harness.createTenant();
+});
+afterAll(async () => {
+  await closeWorkers(workers);
+  await harness.close();
+});
+
+function auditJob(overrides: Partial<AuditJob> = {}): AuditJob {
+  return {
+    id: randomUUID(),
+    tenantId: tenant.id,
+    actor: { subject: 'ops', scopes: ['admin:event_types'] },
+    action: 'event_type.updated',
+    resourceType: 'event_type',
+    resourceId: randomUUID(),
+    before: { isActive: true },
+    after: { isActive: false },
+    occurredAt: new Date().toISOString(),
+    ...overrides,
+  };
+}
+
+async function countEntries(id: string): Promise<number> {
+  const row = await queryOne(harness, 'select count(*)::int as n from audit_entry where id = ?', [id]);
+  return row.n;
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('the audit worker', () => {
+  it('a job delivered twice is recorded once', async () => {
+    const job = auditJob();
+    await recordAuditEntry(harness.context.orm.em.fork(), job);
+    await recordAuditEntry(harness.context.orm.em.fork(), job);
+    expect(await countEntries(job.id)).toBe(1);
+  });
+
+  it('a job that throws is retried with backoff and recorded exactly once', async () => {
+    const job = auditJob();
+    let calls = 0;
+    const queueEvents = new QueueEvents('audit', { connection: createRedis(harness.config.redisUrl, 'test-events'), prefix: queuePrefix(harness.config.redisPrefix, 'audit') });
+    await queueEvents.waitUntilReady();
+    // The real handler behind one that fails its first two deliveries, as a database blip would.
+    const worker = startWorker(
+      'audit',
+      async (data) => {
+        calls += 1;
+        if (calls <= 2) throw new Error('transient failure');
+        await recordAuditEntry(harness.context.orm.em.fork(), data as AuditJob);
+      },
+      { redisUrl: harness.config.redisUrl, redisPrefix: harness.config.redisPrefix, logger: harness.context.logger, metrics: harness.context.metrics },
+    );
+    try {
+      const added = await harness.context.queues.audit.add('record', job, { jobId: job.id, backoff: { type: 'fixed', delay: 50 } });
+      await added.waitUntilFinished(queueEvents, 15_000);
+      expect(calls).toBe(3);
+      expect(await countEntries(job.id)).toBe(1);
+      const metrics = await harness.context.metrics.registry.getSingleMetricAsString('tally_jobs_total');
+      expect(metrics).toContain('outcome="retried"} 2');
+      expect(metrics).toContain('outcome="completed"} 1');
+    } finally {
+      await worker.close();
+      await queueEvents.close();
+    }
+  });
+
+  it('a payload that breaks the catalog schema fails for good, without retries', async () => {
+    const worker = startWorker('audit', async () => {}, {
+      redisUrl: harness.config.redisUrl,
+      redisPrefix: harness.config.redisPrefix,
+      logger: harness.context.logger,
+      metrics: harness.context.metrics,
+    });
+    try {
+      const added = await harness.context.queues.audit.add('record', { not: 'an audit job' });
+      await waitFor(async () => (await added.getState()) === 'failed');
+      const failed = await harness.context.queues.audit.getJob(added.id!);
+      expect(failed?.attemptsMade).toBe(1);
+      expect(failed?.failedReason).toContain('does not match the audit schema');
+    } finally {
+      await worker.close();
+    }
+  });
+});
+
+// Issue 3 §9: "every admin change … is put on an audit queue and a worker records it … GET /v1/audit-log (admin:tenant, list helper) reads it."
+describe('GET /v1/audit-log', () => {
+  it('records event type changes made through the API, with the actor and without secrets', async () => {
+    workers = startWorkers(harness.context, ['audit']);
+    // A tenant of its own: the worker tests above wrote entries for the first one.
+    const tenant = await harness.createTenant();
+    const admin = await harness.adminToken(tenant, ['admin:event_types'], 'alice@example.com');
+    const created = await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'AUDITED', description: 'x', isPrivate: true } });
+    const { secret } = await dataOf<{ secret: string }>(created);
+    await harness.request(tenant, 'PATCH', '/v1/event_types/AUDITED', { token: admin, body: { description: 'changed' } });
+    const rotated = await dataOf<{ secret: string }>(await harness.request(tenant, 'POST', '/v1/event_types/AUDITED/secret', { token: admin }));
+
+    const reader = await harness.adminToken(tenant, ['admin:tenant']);
+    let entries: { action: string; actor: { subject: string; scopes: string[] }; before: unknown; after: { description?: string } }[] = [];
+    await waitFor(async () => {
+      const response = await harness.request(tenant, 'GET', '/v1/audit-log?sort=occurredAt&order=ASC', { token: reader });
+      entries = await dataOf(response);
+      return entries.length === 3;
+    });
+    expect(entries.map((entry) => entry.action)).toEqual(['event_type.created', 'event_type.updated', 'event_type.secret_rotated']);
+    expect(entries[0]!.actor).toEqual({ subject: 'alice@example.com', scopes: ['admin:event_types'] });
+    expect(entries[1]).toMatchObject({ before: { description: 'x' }, after: { description: 'changed' } });
+    const text = JSON.stringify(entries);
+    expect(text).not.toContain(secret);
+    expect(text).not.toContain(rotated.secret);
+
+    const filtered = await harness.request(tenant, 'GET', `/v1/audit-log?filter=${encodeURIComponent("action:(eq:'event_type.updated')")}`, { token: reader });
+    expect(filtered.headers.get('content-range')).toBe('audit_entry 0-0/1');
+  });
+
+  it('needs admin:tenant', async () => {
+    const tenant = await harness.createTenant();
+    const response = await harness.request(tenant, 'GET', '/v1/audit-log', { token: await harness.adminToken(tenant, ['admin:event_types']) });
+    expect(response.status).toBe(401);
+  });
+});

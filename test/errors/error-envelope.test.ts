@@ -1,0 +1,103 @@
+import { Hono } from 'hono';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppEnv } from '../../api/app-env.js';
+import { handleError, handleNotFound } from '../../api/errors/error-handler.js';
+import { requestContext } from '../../api/middleware/request-context.js';
+import { createHarness, type Harness, type TestTenant, jsonOf } from '../support/harness.js';
+
+let harness: Harness;
+let tenant: TestTenant;
+let adminToken: string;
+
+beforeAll(async () => {
+  harness = await createHarness();
+  tenant = await harness.createTenant();
+  adminToken = await harness.adminToken(tenant, ['admin:event_types']);
+});
+afterAll(() => harness.close());
+
+// decisions.md §3: "Every error: {status, message, data: {name, httpCode, message, …}}; status is fail for 4xx and error for 5xx"
+describe('the error envelope', () => {
+  it('a body that is not JSON is 400 ValidationError', async () => {
+    const response = await harness.request(tenant, 'POST', '/v1/event_types', {
+      token: adminToken,
+      rawBody: '{"name": "BROKEN",',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(response.status).toBe(400);
+    const body = await jsonOf(response);
+    expect(body).toMatchObject({ status: 'fail', data: { name: 'ValidationError', httpCode: 400 } });
+    expect(body.data.errors[0]).toMatchObject({ property: '(body)', constraints: { isJson: expect.any(String) }, children: [] });
+  });
+
+  it('a body failing its schema is 400 ValidationError with {property, value, constraints, children} items', async () => {
+    const response = await harness.request(tenant, 'POST', '/v1/event_types', {
+      token: adminToken,
+      body: { name: 'lower_case', description: 'x', isPrivate: 'yes', extra: 1 },
+    });
+    expect(response.status).toBe(400);
+    const body = await jsonOf(response);
+    expect(body.status).toBe('fail');
+    expect(body.data.name).toBe('ValidationError');
+    const byProperty = Object.fromEntries(body.data.errors.map((issue: { property: string }) => [issue.property, issue]));
+    expect(byProperty.name).toMatchObject({ value: 'lower_case', constraints: { pattern: expect.any(String) }, children: [] });
+    expect(byProperty.isPrivate).toMatchObject({ value: 'yes', constraints: { type: expect.any(String) } });
+    expect(byProperty.extra.constraints.additionalProperties).toContain('not an accepted field');
+  });
+
+  it('a body over 1 MB is 413 PayloadTooLargeError, refused on its Content-Length', async () => {
+    const response = await harness.request(tenant, 'POST', '/v1/event_types', {
+      token: adminToken,
+      rawBody: JSON.stringify({ name: 'BIG', description: 'x'.repeat(1024 * 1024 + 10), isPrivate: false }),
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(response.status).toBe(413);
+    expect(await jsonOf(response)).toMatchObject({ status: 'fail', data: { name: 'PayloadTooLargeError', httpCode: 413 } });
+  });
+
+  it('a streamed body without Content-Length is cut off once it passes the limit, not buffered whole', async () => {
+    let chunksPulled = 0;
+    const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        chunksPulled += 1;
+        // 64 MB if read to the end; the limit is 1 MB.
+        if (chunksPulled > 1024) controller.close();
+        else controller.enqueue(chunk);
+      },
+    });
+    const response = await harness.app.request('/v1/event_types', {
+      method: 'POST',
+      headers: { 'X-Api-Key': tenant.key, Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(chunksPulled).toBeLessThan(40);
+  });
+
+  it('an unknown route is 404 NotFoundError in the envelope', async () => {
+    const response = await harness.request(null, 'GET', '/nowhere');
+    expect(response.status).toBe(404);
+    expect(await jsonOf(response)).toMatchObject({ status: 'fail', data: { name: 'NotFoundError', httpCode: 404 } });
+  });
+
+  it('an unexpected error is 500 InternalError with a fixed message and no internals', async () => {
+    const app = new Hono<AppEnv>();
+    app.onError(handleError);
+    app.notFound(handleNotFound);
+    app.use('*', requestContext(harness.context));
+    app.get('/boom', () => {
+      throw new Error('connection string postgres://admin:hunter2@db/secret');
+    });
+    const response = await app.request('/boom');
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(JSON.parse(text)).toEqual({
+      status: 'error',
+      message: 'Internal server error',
+      data: { name: 'InternalError', httpCode: 500, message: 'Internal server error' },
+    });
+    expect(text).not.toContain('hunter2');
+  });
+});

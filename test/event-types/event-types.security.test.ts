@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, dataOf, type Harness, type TestTenant } from '../support/harness.js';
+
+let harness: Harness;
+let tenant: TestTenant;
+let intruder: TestTenant;
+let typeId: string;
+
+beforeAll(async () => {
+  harness = await createHarness();
+  tenant = await harness.createTenant();
+  intruder = await harness.createTenant();
+  const created = await harness.request(tenant, 'POST', '/v1/event_types', {
+    token: await harness.adminToken(tenant, ['admin:event_types']),
+    body: { name: 'ONLY_MINE', description: 'x', isPrivate: true },
+  });
+  typeId = (await dataOf<{ id: string }>(created)).id;
+});
+afterAll(() => harness.close());
+
+// STYLE.md §5 / issue: "Every query carries the tenant in its WHERE clause … another tenant's id answers 404."
+describe('tenant isolation', () => {
+  it('another tenant reads, changes or rotates nothing of ours: 404 every time', async () => {
+    const token = await harness.adminToken(intruder, ['admin:event_types']);
+    for (const identifier of [typeId, 'ONLY_MINE']) {
+      expect((await harness.request(intruder, 'GET', `/v1/event_types/${identifier}`, { token })).status).toBe(404);
+      expect((await harness.request(intruder, 'PATCH', `/v1/event_types/${identifier}`, { token, body: { isActive: false } })).status).toBe(404);
+      expect((await harness.request(intruder, 'POST', `/v1/event_types/${identifier}/secret`, { token })).status).toBe(404);
+    }
+    const list = await dataOf<{ name: string }[]>(await harness.request(intruder, 'GET', '/v1/event_types'));
+    expect(list.map((type) => type.name)).not.toContain('ONLY_MINE');
+    const ours = await dataOf<{ isActive: boolean }>(await harness.request(tenant, 'GET', `/v1/event_types/${typeId}`, { token: await harness.adminToken(tenant, ['read:event_types']) }));
+    expect(ours.isActive).toBe(true);
+  });
+
+  it('our admin token with their API key is refused', async () => {
+    const ourToken = await harness.adminToken(tenant, ['admin:event_types']);
+    expect((await harness.request(intruder, 'GET', `/v1/event_types/${typeId}`, { token: ourToken })).status).toBe(401);
+  });
+});
+
+describe('scopes', () => {
+  it('creating, changing and rotating need admin:event_types; read:event_types is not enough', async () => {
+    const reader = await harness.adminToken(tenant, ['read:event_types']);
+    expect((await harness.request(tenant, 'POST', '/v1/event_types', { token: reader, body: { name: 'NOPE', description: 'x', isPrivate: false } })).status).toBe(401);
+    expect((await harness.request(tenant, 'PATCH', '/v1/event_types/ONLY_MINE', { token: reader, body: { isActive: false } })).status).toBe(401);
+    expect((await harness.request(tenant, 'POST', '/v1/event_types/ONLY_MINE/secret', { token: reader })).status).toBe(401);
+  });
+
+  it('reading one needs a token with read:event_types; the list needs the API key only', async () => {
+    expect((await harness.request(tenant, 'GET', '/v1/event_types/ONLY_MINE')).status).toBe(401);
+    expect((await harness.request(tenant, 'GET', '/v1/event_types/ONLY_MINE', { token: await harness.userToken(tenant, 'someone') })).status).toBe(401);
+    expect((await harness.request(tenant, 'GET', '/v1/event_types')).status).toBe(200);
+  });
+});

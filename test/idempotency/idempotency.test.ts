@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness, type TestTenant, jsonOf, queryOne } from '../support/harness.js';
+
+let harness: Harness;
+let tenant: TestTenant;
+let admin: string;
+
+beforeAll(async () => {
+  harness = await createHarness();
+  tenant = await harness.createTenant();
+  admin = await harness.adminToken(tenant, ['admin:event_types']);
+});
+afterAll(() => harness.close());
+
+const create = (key: string, body: unknown) =>
+  harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body, headers: { 'Idempotency-Key': key } });
+
+async function countTypes(name: string): Promise<number> {
+  const row = await queryOne(harness, 'select count(*)::int as n from event_type where name = ?', [name]);
+  return row.n;
+}
+
+// decisions.md §10: "the same key with the same body within 24 h returns the first response; with another body, 422."
+describe('Idempotency-Key on creating POSTs', () => {
+  it('the same key and body returns the first response, replayed, and creates once', async () => {
+    const body = { name: 'ONCE_ONLY', description: 'x', isPrivate: true };
+    const first = await create('key-1', body);
+    expect(first.status).toBe(201);
+    const firstBody = await first.json();
+    // Same body with its keys in another order: the canonical form is what counts.
+    const again = await create('key-1', { isPrivate: true, description: 'x', name: 'ONCE_ONLY' });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.json()).toEqual(firstBody);
+    expect(await countTypes('ONCE_ONLY')).toBe(1);
+  });
+
+  it('the same key with another body is 422', async () => {
+    await create('key-2', { name: 'FIRST_BODY', description: 'x', isPrivate: false });
+    const response = await create('key-2', { name: 'SECOND_BODY', description: 'x', isPrivate: false });
+    expect(response.status).toBe(422);
+    expect(await jsonOf(response)).toMatchObject({ status: 'fail', data: { name: 'IdempotencyKeyReusedError', httpCode: 422 } });
+    expect(await countTypes('SECOND_BODY')).toBe(0);
+  });
+
+  it('two concurrent requests with one key do the work once and answer alike', async () => {
+    const body = { name: 'RACED', description: 'x', isPrivate: true };
+    const responses = await Promise.all(Array.from({ length: 5 }, () => create('key-3', body)));
+    expect(responses.map((response) => response.status)).toEqual([201, 201, 201, 201, 201]);
+    const bodies = await Promise.all(responses.map((response) => response.json()));
+    for (const other of bodies.slice(1)) expect(other).toEqual(bodies[0]);
+    expect(await countTypes('RACED')).toBe(1);
+  });
+
+  it('keys belong to one tenant: another tenant may use the same key', async () => {
+    const other = await harness.createTenant();
+    const response = await harness.request(other, 'POST', '/v1/event_types', {
+      token: await harness.adminToken(other, ['admin:event_types']),
+      body: { name: 'ONCE_ONLY', description: 'x', isPrivate: true },
+      headers: { 'Idempotency-Key': 'key-1' },
+    });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('a key older than 24 hours is forgotten', async () => {
+    await create('key-4', { name: 'OLD_KEY', description: 'x', isPrivate: false });
+    await harness.context.orm.em.fork().getConnection().execute("update idempotency_record set created_at = now() - interval '25 hours' where key = 'key-4'");
+    const response = await create('key-4', { name: 'NEW_AFTER_WINDOW', description: 'x', isPrivate: false });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('a malformed key is 400', async () => {
+    const response = await create('bad key with spaces', { name: 'NEVER', description: 'x', isPrivate: false });
+    expect(response.status).toBe(400);
+  });
+});

@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jwtVerify } from 'jose';
+import { PLATFORM_TOKEN_ISSUER } from '../../shared/auth/admin-token.js';
+import { dropDatabase, ensureDatabase } from '../../shared/db/ensure-database.js';
+import { runEntry } from '../support/run-process.js';
+import { databaseUrl, TEST_REDIS_URL } from '../support/test-database.js';
+
+const url = databaseUrl(`tally_test_cli_${randomBytes(4).toString('hex')}`);
+const secret = randomBytes(32).toString('base64url');
+const env = { DATABASE_URL: url, REDIS_URL: TEST_REDIS_URL, PLATFORM_TOKEN_SECRET: secret, REDIS_PREFIX: `test-cli-${randomBytes(4).toString('hex')}` };
+const tally = (...args: string[]) => runEntry('cli/tally.ts', args, env);
+
+/** decisions.md §1: the CLI "prints JSON on stdout and nothing else there". */
+async function json(...args: string[]) {
+  const result = await tally(...args);
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout);
+}
+
+beforeAll(() => ensureDatabase(url, inject('templateDatabase')));
+afterAll(() => dropDatabase(url));
+
+describe('the tally CLI', () => {
+  it('tally migrate prints what it applied as JSON', async () => {
+    expect(await json('migrate')).toEqual({ applied: [] });
+  });
+
+  it('tenant create prints the tenant with its key at the top level; list shows only the prefix', async () => {
+    const tenant = await json('tenant', 'create', '--name', 'Acme Coffee', '--slug', 'acme', '--auth-algorithm', 'HS256', '--auth-issuer', 'https://id.acme.test', '--auth-shared-key', 'raw secret', '--configuration', '{"review":{"maxAgeDays":30}}');
+    expect(tenant).toMatchObject({
+      id: expect.any(String),
+      name: 'Acme Coffee',
+      slug: 'acme',
+      key: expect.stringMatching(/^tly_/),
+      keyPrefix: expect.stringMatching(/^tly_/),
+      authentication: { algorithm: 'HS256', issuer: 'https://id.acme.test' },
+      configuration: { review: { maxAgeDays: 30 } },
+    });
+    expect(tenant.key.startsWith(tenant.keyPrefix)).toBe(true);
+    expect(JSON.stringify(tenant)).not.toContain('raw secret');
+
+    const list = await json('tenant', 'list');
+    expect(list.map((entry: { slug: string }) => entry.slug)).toContain('acme');
+    expect(JSON.stringify(list)).not.toContain(tenant.key);
+  });
+
+  it('tenant rotate-key prints a new key', async () => {
+    const [before] = (await json('tenant', 'list')).filter((entry: { slug: string }) => entry.slug === 'acme');
+    const rotated = await json('tenant', 'rotate-key', '--tenant', 'acme');
+    expect(rotated.key).toMatch(/^tly_/);
+    expect(rotated.keyPrefix).not.toBe(before.keyPrefix);
+  });
+
+  it('token admin prints a token bound to the tenant with its scopes', async () => {
+    const [tenant] = (await json('tenant', 'list')).filter((entry: { slug: string }) => entry.slug === 'acme');
+    const { token } = await json('token', 'admin', '--tenant', 'acme', '--scope', 'admin:event_types read:users', '--ttl', '2h', '--subject', 'ops@acme.test');
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), { issuer: PLATFORM_TOKEN_ISSUER, audience: tenant.id });
+    expect(payload).toMatchObject({ sub: 'ops@acme.test', scope: 'admin:event_types read:users' });
+    expect(payload.exp! - payload.iat!).toBe(7200);
+  });
+
+  it('mistakes exit 1 with one line on stderr and nothing on stdout', async () => {
+    for (const args of [
+      ['token', 'admin', '--tenant', 'acme', '--scope', 'admin:everything'],
+      ['token', 'admin', '--tenant', 'nobody', '--scope', 'admin:users'],
+      ['tenant', 'create', '--name', 'Dup', '--slug', 'acme'],
+      ['tenant', 'create', '--name', 'X', '--slug', 'x', '--auth-algorithm', 'RS256', '--auth-issuer', 'i'],
+      ['tenant', 'explode'],
+    ]) {
+      const result = await tally(...args);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/^tally: /);
+    }
+  });
+});

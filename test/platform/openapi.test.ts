@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness, jsonOf } from '../support/harness.js';
+
+let harness: Harness;
+
+beforeAll(async () => {
+  harness = await createHarness();
+});
+afterAll(() => harness.close());
+
+interface Operation {
+  security?: Record<string, string[]>[];
+  requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
+  responses: Record<string, unknown>;
+  parameters?: { name: string }[];
+}
+
+// decisions.md §1: "GET /v1/openapi.json (OpenAPI 3.1 of every route), GET /docs (a rendered reference of it)"
+describe('the OpenAPI document', () => {
+  it('is OpenAPI 3.1 and lists every route of the app with its bodies, responses and security', async () => {
+    const response = await harness.request(null, 'GET', '/v1/openapi.json');
+    expect(response.status).toBe(200);
+    const document = await jsonOf(response);
+    expect(document.openapi).toBe('3.1.0');
+
+    const documented = Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    const routes = harness.app.routes
+      .filter((route) => route.method !== 'ALL')
+      .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`)
+      // The reference page and its assets, and the document itself, are not API operations.
+      .filter((route) => !route.startsWith('GET /docs') && route !== 'GET /v1/openapi.json');
+    expect(new Set(documented)).toEqual(new Set(routes));
+
+    const create = document.paths['/v1/event_types'].post as Operation;
+    expect(create.security).toEqual([{ ApiKey: [], BearerAuth: ['admin:event_types'] }]);
+    expect(Object.keys(create.requestBody!.content['application/json']!.schema.properties!)).toEqual(
+      expect.arrayContaining(['name', 'description', 'isPrivate', 'schema']),
+    );
+    expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '413', '429', '500']));
+    const list = document.paths['/v1/event_types'].get as Operation;
+    expect(list.security).toEqual([{ ApiKey: [] }]);
+    expect(list.parameters!.map((parameter) => parameter.name)).toEqual(['limit', 'skip', 'sort', 'order', 'filter']);
+    expect(document.components.securitySchemes.ApiKey).toEqual({ type: 'apiKey', in: 'header', name: 'X-Api-Key' });
+    expect((document.paths['/health'].get as Operation).security).toEqual([]);
+  });
+
+  it('GET /docs renders it with assets served locally, never from a CDN', async () => {
+    const page = await harness.request(null, 'GET', '/docs');
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('/v1/openapi.json');
+    expect(html).not.toMatch(/https?:\/\//);
+    const script = await harness.request(null, 'GET', '/docs/swagger-ui-bundle.js');
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toContain('javascript');
+  });
+});

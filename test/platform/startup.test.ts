@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mintAdminToken } from '../../shared/auth/admin-token.js';
+import { dropDatabase } from '../../shared/db/ensure-database.js';
+import { createOrm } from '../../shared/db/orm.js';
+import { createTenant } from '../../shared/tenants/tenant-service.js';
+import { jsonOf } from '../support/harness.js';
+import { finished, runEntry, spawnEntry } from '../support/run-process.js';
+import { databaseUrl, TEST_REDIS_URL } from '../support/test-database.js';
+
+const url = databaseUrl(`tally_test_start_${randomBytes(4).toString('hex')}`);
+const env = { DATABASE_URL: url, REDIS_URL: TEST_REDIS_URL, PLATFORM_TOKEN_SECRET: 'start-test', REDIS_PREFIX: `test-start-${randomBytes(4).toString('hex')}` };
+
+afterAll(() => dropDatabase(url));
+
+// decisions.md §1: "When Redis or PostgreSQL is unreachable, start-up fails fast with one line that says which, at which address, and how to start it."
+describe('start-up when a dependency does not answer', () => {
+  it('names PostgreSQL, its address and the script that starts it, within 5 s', async () => {
+    const result = await runEntry('main.ts', ['all'], { ...env, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/tally', PORT: '0' });
+    expect(result.code).toBe(1);
+    expect(result.elapsedMs).toBeLessThan(5000 + 2000); // tsx start-up on top of the 5 s budget
+    expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^tally: PostgreSQL is not answering at 127\.0\.0\.1:1 .*deploy\/local\/start-postgres\.sh$/)]);
+  });
+
+  it('names Redis, its address and the script that starts it', async () => {
+    const result = await runEntry('main.ts', ['all'], { ...env, REDIS_URL: 'redis://127.0.0.1:1', PORT: '0' });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toMatch(/^tally: Redis is not answering at 127\.0\.0\.1:1 .*deploy\/local\/start-redis\.sh$/);
+  });
+});
+
+describe('a full start and a graceful stop', () => {
+  beforeAll(() => dropDatabase(url));
+
+  it('creates and migrates the database, serves /ready, logs the address, and drains on SIGTERM with exit 0', async () => {
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const child = spawnEntry('main.ts', ['all'], { ...env, PORT: String(port) });
+    const done = finished(child);
+    let logs = '';
+    child.stdout!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
+    const deadline = Date.now() + 20_000;
+    while (!logs.includes('listening')) {
+      if (Date.now() > deadline) throw new Error(`did not start: ${logs}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(logs).toContain(`http://localhost:${port}`);
+    expect(logs).toContain('database migrated');
+    // Every log line is JSON.
+    for (const line of logs.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
+
+    const ready = await fetch(`http://127.0.0.1:${port}/ready`);
+    expect(ready.status).toBe(200);
+
+    // A request in flight when SIGTERM arrives still gets its answer: the handler is still reading
+    // its body when the signal comes, and creates the event type after it.
+    const orm = await createOrm(url);
+    const tenant = await createTenant(orm.em.fork(), { name: 'Drain', slug: 'drain' });
+    await orm.close();
+    const token = await mintAdminToken(env.PLATFORM_TOKEN_SECRET, { tenantId: tenant.id, scopes: ['admin:event_types'], subject: 't', ttl: '5m' });
+    const body = JSON.stringify({ name: 'DRAINED', description: 'created during shutdown', isPrivate: false });
+    const inFlight = new Promise<number>((resolve, reject) => {
+      const request = httpRequest({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/v1/event_types',
+        headers: { 'Content-Type': 'application/json', 'Content-Length': String(body.length), 'X-Api-Key': tenant.key, Authorization: `Bearer ${token}` },
+      });
+      request.on('response', (response) => {
+        response.resume();
+        resolve(response.statusCode!);
+      });
+      request.on('error', reject);
+      request.write(body.slice(0, 10));
+      setTimeout(() => {
+        child.kill('SIGTERM');
+        setTimeout(() => request.end(body.slice(10)), 300);
+      }, 200);
+    });
+    expect(await inFlight).toBe(201);
+    const result = await done;
+    expect(result.code).toBe(0);
+    expect(logs).toContain('stopped');
+  });
+
+  it('serves only one service when SERVICE is set', async () => {
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const child = spawnEntry('main.ts', ['api'], { ...env, PORT: String(port), SERVICE: 'receipts' });
+    const done = finished(child);
+    let logs = '';
+    child.stdout!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
+    const deadline = Date.now() + 20_000;
+    while (!logs.includes('listening')) {
+      if (Date.now() > deadline) throw new Error(`did not start: ${logs}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const document = await jsonOf(await fetch(`http://127.0.0.1:${port}/v1/openapi.json`));
+    expect(Object.keys(document.paths)).not.toContain('/v1/event_types');
+    child.kill('SIGTERM');
+    expect((await done).code).toBe(0);
+  });
+});

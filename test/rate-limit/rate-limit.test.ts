@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TokenBuckets } from '../../shared/rate-limit/token-bucket.js';
+import { createHarness, type Harness } from '../support/harness.js';
+
+let harness: Harness;
+
+beforeAll(async () => {
+  harness = await createHarness();
+});
+afterAll(() => harness.close());
+
+// decisions.md §10: "100 requests per second per API key with a burst of 400 (a token bucket in Redis), overridable per tenant."
+describe('the token bucket', () => {
+  it('lets a full burst through at once, then refuses, then refills at the sustained rate', async () => {
+    const buckets = new TokenBuckets(harness.context.redis, harness.config.redisPrefix);
+    const limit = { perSecond: 20, burst: 40 };
+    const decisions = await Promise.all(Array.from({ length: 45 }, () => buckets.take('bucket-a', limit)));
+    expect(decisions.filter((decision) => decision.allowed)).toHaveLength(40);
+    const refused = decisions.find((decision) => !decision.allowed)!;
+    expect(refused).toMatchObject({ limit: 40, remaining: 0, resetSeconds: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // About 6 tokens came back in 300 ms at 20/s; never the whole bucket.
+    const after = await Promise.all(Array.from({ length: 20 }, () => buckets.take('bucket-a', limit)));
+    const allowed = after.filter((decision) => decision.allowed).length;
+    expect(allowed).toBeGreaterThanOrEqual(4);
+    expect(allowed).toBeLessThanOrEqual(10);
+  });
+
+  it('keeps one bucket per key', async () => {
+    const buckets = new TokenBuckets(harness.context.redis, harness.config.redisPrefix);
+    const limit = { perSecond: 1, burst: 1 };
+    expect((await buckets.take('key-x', limit)).allowed).toBe(true);
+    expect((await buckets.take('key-x', limit)).allowed).toBe(false);
+    expect((await buckets.take('key-y', limit)).allowed).toBe(true);
+  });
+});
+
+describe('the rate limit on the API', () => {
+  it('answers RateLimit-* headers, then 429 TooManyRequestsError with Retry-After, per the tenant override', async () => {
+    const tenant = await harness.createTenant({ configuration: { rateLimit: { perSecond: 2, burst: 5 } } });
+    const responses = [];
+    for (let i = 0; i < 6; i++) responses.push(await harness.request(tenant, 'GET', '/v1/event_types'));
+    expect(responses.slice(0, 5).map((response) => response.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(responses[0]!.headers.get('ratelimit-limit')).toBe('5');
+    expect(responses[0]!.headers.get('ratelimit-remaining')).toBe('4');
+    expect(Number(responses[0]!.headers.get('ratelimit-reset'))).toBeGreaterThanOrEqual(1);
+    const refused = responses[5]!;
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+    expect(await refused.json()).toMatchObject({ status: 'fail', data: { name: 'TooManyRequestsError', httpCode: 429 } });
+  });
+
+  it('the default is 100/s with a burst of 400', async () => {
+    const tenant = await harness.createTenant();
+    const response = await harness.request(tenant, 'GET', '/v1/event_types');
+    expect(response.headers.get('ratelimit-limit')).toBe('400');
+    expect(response.headers.get('ratelimit-remaining')).toBe('399');
+  });
+});

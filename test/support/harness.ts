@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto';
+import { SignJWT } from 'jose';
+import { inject } from 'vitest';
+import { Redis } from 'ioredis';
+import { createApp } from '../../api/app.js';
+import type { App } from '../../api/app-env.js';
+import { mintAdminToken } from '../../shared/auth/admin-token.js';
+import type { Scope } from '../../shared/auth/scopes.js';
+import { loadConfig, type Config } from '../../shared/config/config.js';
+import { closeContext, createContext, type AppContext } from '../../shared/context.js';
+import { dropDatabase, ensureDatabase } from '../../shared/db/ensure-database.js';
+import { createLogger } from '../../shared/logging/logger.js';
+import { createTenant, type NewTenant } from '../../shared/tenants/tenant-service.js';
+import { databaseUrl, TEST_REDIS_URL } from './test-database.js';
+
+export const USER_TOKEN_ISSUER = 'https://id.example.test';
+
+export interface TestTenant {
+  id: string;
+  slug: string;
+  key: string;
+  sharedKey: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Sent as is: for bodies that must not be JSON-encoded. */
+  rawBody?: string;
+  apiKey?: string | null;
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * A fresh world for one test file: its own database copied from the migrated template, its own
+ * Redis key prefix, its own platform secret, and the real app on top of them.
+ */
+export interface Harness {
+  context: AppContext;
+  app: App;
+  config: Config;
+  createTenant(input?: Partial<NewTenant>): Promise<TestTenant>;
+  adminToken(tenant: TestTenant, scopes: Scope[], subject?: string): Promise<string>;
+  userToken(tenant: TestTenant, sub: string): Promise<string>;
+  request(tenant: TestTenant | null, method: string, path: string, options?: RequestOptions): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function createHarness(overrides: Partial<Config> = {}): Promise<Harness> {
+  const id = randomBytes(6).toString('hex');
+  const url = databaseUrl(`tally_test_${id}`);
+  await ensureDatabase(url, inject('templateDatabase'));
+  const config: Config = {
+    ...loadConfig({ PLATFORM_TOKEN_SECRET: randomBytes(32).toString('base64url') }),
+    databaseUrl: url,
+    redisUrl: TEST_REDIS_URL,
+    redisPrefix: `test-${id}`,
+    logLevel: 'silent',
+    tenantCacheTtlMs: 0,
+    ...overrides,
+  };
+  const context = await createContext(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
+  const app = createApp(context);
+  let tenantCount = 0;
+
+  const harness: Harness = {
+    context,
+    app,
+    config,
+    async createTenant(input = {}) {
+      tenantCount += 1;
+      const sharedKey = randomBytes(24).toString('base64url');
+      const tenant = await createTenant(context.orm.em.fork(), {
+        name: `Tenant ${tenantCount}`,
+        slug: `tenant-${id}-${tenantCount}`,
+        authentication: { algorithm: 'HS256', issuer: USER_TOKEN_ISSUER, sharedKey },
+        ...input,
+      });
+      return { id: tenant.id, slug: tenant.slug, key: tenant.key, sharedKey };
+    },
+    adminToken(tenant, scopes, subject = 'test-admin') {
+      return mintAdminToken(config.platformTokenSecret, { tenantId: tenant.id, scopes, subject, ttl: '10m' });
+    },
+    userToken(tenant, sub) {
+      return new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuer(USER_TOKEN_ISSUER)
+        .setSubject(sub)
+        .setIssuedAt()
+        .setExpirationTime('10m')
+        .sign(new TextEncoder().encode(tenant.sharedKey));
+    },
+    request(tenant, method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      const apiKey = options.apiKey === undefined ? tenant?.key : options.apiKey;
+      if (apiKey) headers['X-Api-Key'] = apiKey;
+      if (options.token) headers.Authorization = `Bearer ${options.token}`;
+      let body: string | undefined = options.rawBody;
+      if (options.body !== undefined) {
+        body = JSON.stringify(options.body);
+        headers['Content-Type'] ??= 'application/json';
+      }
+      return Promise.resolve(app.request(path, { method, headers, ...(body === undefined ? {} : { body }) }));
+    },
+    async close() {
+      await closeContext(context);
+      await dropDatabase(url);
+      await deleteRedisKeys(config.redisPrefix);
+    },
+  };
+  return harness;
+}
+
+async function deleteRedisKeys(prefix: string): Promise<void> {
+  const redis = new Redis(TEST_REDIS_URL);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** The `data` of a success envelope, typed for the test. */
+export async function dataOf<T = Record<string, unknown>>(response: Response): Promise<T> {
+  const body = (await response.json()) as { data: T };
+  return body.data;
+}
+
+/** Response JSON as tests read it: they probe arbitrary shapes, so it is loosely typed on purpose. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
+export async function jsonOf(response: Response): Promise<Json> {
+  return response.json();
+}
+
+/** The first row of a query against a harness's database; fails the test when there is none. */
+export async function queryOne(harness: Harness, sql: string, params: unknown[] = []): Promise<Json> {
+  const [row] = await harness.context.orm.em.fork().getConnection().execute(sql, params);
+  if (!row) throw new Error(`no row for: ${sql}`);
+  return row;
+}
