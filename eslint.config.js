@@ -12,7 +12,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bench/**', 'shared/db/create-migration.ts'],
+    files: ['shared/db/create-migration.ts'],
     rules: { 'no-console': 'off' },
   },
 );
