@@ -17,6 +17,9 @@ const AUDIT_LOG_LIST: ListSpec = {
     resourceType: { type: 'string', filterable: true },
     resourceId: { type: 'string', filterable: true },
     'actor.subject': { type: 'string', path: 'actorSubject', filterable: true },
+    'actor.scopes': { type: 'array', path: 'actorScopes', filterable: true },
+    before: { type: 'object', filterable: true },
+    after: { type: 'object', filterable: true },
   },
 };
 

@@ -138,7 +138,7 @@ function scalar(name: string, field: ListField, value: unknown, operator: Filter
       if (typeof value !== 'string' || !UUID.test(value)) throw refuse('a UUID');
       return value;
     default:
-      if (typeof value !== 'string' && typeof value !== 'number') throw refuse('a string');
-      return String(value);
+      if (typeof value !== 'string') throw refuse("a string in quotes, e.g. 'text'");
+      return value;
   }
 }
