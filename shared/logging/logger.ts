@@ -1,12 +1,12 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
 /**
  * Structured JSON logs, on stdout by default; every request and job logs through a child carrying
- * its id. The CLI logs to stderr (fd 2), keeping its stdout for its JSON answer.
+ * its id. The CLI logs to stderr (fd 2), keeping its stdout for its JSON answer; tests pass a stream.
  */
-export function createLogger(level: string, fileDescriptor: 1 | 2 = 1): Logger {
+export function createLogger(level: string, destination: 1 | 2 | DestinationStream = 1): Logger {
   return pino({
     level,
     base: { service: 'tally' },
@@ -16,5 +16,5 @@ export function createLogger(level: string, fileDescriptor: 1 | 2 = 1): Logger {
       paths: ['req.headers.authorization', 'req.headers["x-api-key"]', '*.secret', '*.key', '*.sharedKey', '*.password'],
       censor: '[redacted]',
     },
-  }, pino.destination({ fd: fileDescriptor, sync: fileDescriptor === 2 }));
+  }, typeof destination === 'number' ? pino.destination({ fd: destination, sync: destination === 2 }) : destination);
 }

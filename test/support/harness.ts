@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { inject } from 'vitest';
 import { Redis } from 'ioredis';
+import type { DestinationStream } from 'pino';
 import { createApp } from '../../api/app.js';
 import type { App } from '../../api/app-env.js';
 import { mintAdminToken } from '../../shared/auth/admin-token.js';
@@ -46,7 +47,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function createHarness(overrides: Partial<Config> = {}): Promise<Harness> {
+export async function createHarness(overrides: Partial<Config> = {}, logDestination?: DestinationStream): Promise<Harness> {
   const id = randomBytes(6).toString('hex');
   const url = databaseUrl(`tally_test_${id}`);
   await ensureDatabase(url, inject('templateDatabase'));
@@ -59,7 +60,8 @@ export async function createHarness(overrides: Partial<Config> = {}): Promise<Ha
     tenantCacheTtlMs: 0,
     ...overrides,
   };
-  const context = await createContext(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
+  const logger = logDestination ? createLogger('debug', logDestination) : createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+  const context = await createContext(config, logger);
   const app = createApp(context);
   let tenantCount = 0;
 
