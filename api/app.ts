@@ -5,6 +5,7 @@ import type { App, AppEnv } from './app-env.js';
 import { registerAuditLogRoutes } from './audit-log/index.js';
 import { handleError, handleNotFound } from './errors/error-handler.js';
 import { registerEventTypeRoutes } from './event-types/index.js';
+import { registerUserRoutes } from './users/index.js';
 import { apiKey } from './middleware/api-key.js';
 import { bodyLimit, DEFAULT_BODY_LIMIT } from './middleware/body-limit.js';
 import { rateLimit } from './middleware/rate-limit.js';
@@ -17,7 +18,7 @@ type RouteGroup = (app: App, context: AppContext) => void;
 /** The routes of each service; `SERVICE` picks which a process serves (decisions.md §1). */
 const SERVICES: Record<'platform' | 'rewards' | 'receipts', RouteGroup[]> = {
   platform: [registerAuditLogRoutes],
-  rewards: [registerEventTypeRoutes],
+  rewards: [registerEventTypeRoutes, registerUserRoutes],
   receipts: [],
 };
 

@@ -1,31 +1,41 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Static, TSchema } from 'typebox';
-import { ValidationError } from '../../shared/errors/app-errors.js';
+import { BadRequestError, ValidationError, type ValidationIssue } from '../../shared/errors/app-errors.js';
 import { compile, toValidationIssues } from '../../shared/validation/ajv.js';
 import type { AppEnv } from '../app-env.js';
 
 type JsonInput<S extends TSchema> = { in: { json: Static<S> }; out: { json: Static<S> } };
+
+export interface JsonBodyOptions {
+  /**
+   * decisions.md §12: user registration and profile changes answer 400 BadRequestError (with the
+   * same `data.errors` items); every other body answers 400 ValidationError.
+   */
+  failAs?: 'ValidationError' | 'BadRequestError';
+}
 
 /**
  * Parses and validates a JSON body against its one schema, the same schema the OpenAPI document
  * shows; the handler reads it typed with `c.req.valid('json')`. Any failure is 400 ValidationError.
  * The body is parsed whatever the Content-Type says: a JSON body sent without it is still JSON.
  */
-export function jsonBody<S extends TSchema>(schema: S): MiddlewareHandler<AppEnv, string, JsonInput<S>> {
+export function jsonBody<S extends TSchema>(schema: S, options: JsonBodyOptions = {}): MiddlewareHandler<AppEnv, string, JsonInput<S>> {
   const validate = compile<Static<S>>(schema);
+  const fail = (message: string, errors: ValidationIssue[]) =>
+    options.failAs === 'BadRequestError' ? new BadRequestError(message, { data: { errors } }) : new ValidationError(message, errors);
   return async (c, next) => {
     const text = await c.req.text();
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
-      throw new ValidationError('The request body is not valid JSON', [
+      throw fail('The request body is not valid JSON', [
         { property: '(body)', value: text.slice(0, 100), constraints: { isJson: 'the body must be a JSON document' }, children: [] },
       ]);
     }
     if (!validate(value)) {
       const issues = toValidationIssues(validate.errors, value);
-      throw new ValidationError(`Invalid body: ${issues.flatMap((issue) => Object.values(issue.constraints)).join('; ')}`, issues);
+      throw fail(`Invalid body: ${issues.flatMap((issue) => Object.values(issue.constraints)).join('; ')}`, issues);
     }
     c.req.addValidatedData('json', value as object);
     await next();

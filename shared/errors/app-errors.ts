@@ -81,6 +81,11 @@ export class PayloadTooLargeError extends AppError {
   }
 }
 
+/** rewards-interface.md Errors: an email or telephone already used, when the tenant disallows duplicates. */
+export class UserExistsError extends AppError {
+  readonly httpCode = 422;
+}
+
 /** The same Idempotency-Key was sent with another request body (decisions.md §10). */
 export class IdempotencyKeyReusedError extends AppError {
   readonly httpCode = 422;

@@ -21,6 +21,8 @@ export const Tenant = defineEntity({
     apiKeyHash: p.string(),
     authentication: p.json<TenantAuthentication>().nullable(),
     configuration: p.json<TenantConfiguration>(),
+    /** The next member's account number: a per-tenant counter, taken under the row's lock. */
+    nextAccountNumber: p.integer().default(1),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

@@ -1,0 +1,16 @@
+import type { AppContext } from '../../shared/context.js';
+import type { App } from '../app-env.js';
+import { registerDeleteUser } from './delete-user.js';
+import { registerGetUser } from './get-user.js';
+import { registerListUsers } from './list-users.js';
+import { registerRegisterUser } from './register-user.js';
+import { registerUpdateUser } from './update-user.js';
+
+export function registerUserRoutes(app: App, context: AppContext): void {
+  registerRegisterUser(app, context);
+  registerListUsers(app, context);
+  // /users/me before /users/:id, so "me" is never taken for an identifier.
+  registerGetUser(app, context);
+  registerUpdateUser(app, context);
+  registerDeleteUser(app, context);
+}

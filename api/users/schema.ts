@@ -1,0 +1,45 @@
+import { Type } from 'typebox';
+import { Profile, ProfileChanges } from '../../shared/users/profile.js';
+
+export const RegisterUserBody = Type.Object(
+  {
+    isRestricted: Type.Boolean(),
+    profile: Profile,
+    authIdentifier: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    externalIdentifier: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    linkedVenues: Type.Optional(Type.Array(Type.Object({ id: Type.String({ minLength: 1 }) }, { additionalProperties: false }), { maxItems: 100 })),
+  },
+  { additionalProperties: false },
+);
+
+/** rewards-interface.md, PATCH /users/{id}: every field optional. */
+export const UpdateUserBody = Type.Object(
+  {
+    isRestricted: Type.Optional(Type.Boolean()),
+    externalIdentifier: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 256 }), Type.Null()])),
+    profile: Type.Optional(ProfileChanges),
+    flags: Type.Optional(Type.Object({ genderProvided: Type.Optional(Type.Boolean()) }, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+
+export const UserResource = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  accountNumber: Type.Integer(),
+  authIdentifier: Type.String(),
+  externalIdentifier: Type.Union([Type.String(), Type.Null()]),
+  isRestricted: Type.Boolean(),
+  profile: Type.Record(Type.String(), Type.Unknown()),
+  flags: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  linkedVenues: Type.Array(Type.Object({ id: Type.String() })),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+});
+
+export const UserIdParameter = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'The member\'s id, authIdentifier or account number',
+  schema: { type: 'string' },
+};

@@ -1,0 +1,36 @@
+import type { AppContext } from '../../shared/context.js';
+import { updateUser } from '../../shared/users/user-service.js';
+import { userView } from '../../shared/users/user-view.js';
+import type { App } from '../app-env.js';
+import { authorize, type Access } from '../middleware/authorize.js';
+import { describe } from '../openapi/describe.js';
+import { jsonBody } from '../validation/json-body.js';
+import { memberOf } from './member-target.js';
+import { UpdateUserBody, UserIdParameter, UserResource } from './schema.js';
+
+export function registerUpdateUser(app: App, context: AppContext): void {
+  const routes: { path: string; access: Access; summary: string }[] = [
+    { path: '/v1/users/me', access: { user: true }, summary: 'Change the member the user token speaks for' },
+    { path: '/v1/users/:id', access: { admin: 'admin:users' }, summary: 'Change a member; profile merges, attributes and flags are replaced whole' },
+  ];
+  for (const route of routes) {
+    app.patch(
+      route.path,
+      describe({
+        summary: route.summary,
+        tags: ['Users'],
+        access: route.access,
+        ...(route.path.endsWith(':id') ? { parameters: [UserIdParameter] } : {}),
+        body: UpdateUserBody,
+        responses: { 200: { description: 'the changed member', data: UserResource } },
+        errors: [404, 422],
+      }),
+      authorize(context, route.access),
+      jsonBody(UpdateUserBody, { failAs: 'BadRequestError' }),
+      async (c) => {
+        const user = await updateUser(c.var.em, context.payloadSchemas, await memberOf(c), c.req.valid('json'));
+        return c.json({ status: 'success', data: userView(user) });
+      },
+    );
+  }
+}

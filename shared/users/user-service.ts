@@ -1,0 +1,155 @@
+import { LockMode } from '@mikro-orm/core';
+import { randomUUID } from 'node:crypto';
+import type { Principal } from '../auth/principal.js';
+import type { EntityManager } from '../db/orm.js';
+import { BadRequestError, ConflictError, NotFoundError, UserExistsError } from '../errors/app-errors.js';
+import type { PayloadSchemaCompiler } from '../event-types/payload-schema.js';
+import { Tenant } from '../tenants/tenant.entity.js';
+import { compile, toValidationIssues } from '../validation/ajv.js';
+import { Profile as ProfileSchema } from './profile.js';
+import { User, type Profile } from './user.entity.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const validateProfile = compile<Profile>(ProfileSchema);
+
+export interface Registration {
+  authIdentifier?: string;
+  externalIdentifier?: string;
+  isRestricted: boolean;
+  profile: Profile;
+  linkedVenues?: { id: string }[];
+}
+
+export interface UserChanges {
+  isRestricted?: boolean;
+  externalIdentifier?: string | null;
+  profile?: Profile;
+  flags?: Record<string, unknown>;
+}
+
+/**
+ * Registers a member (decisions.md §7): a user token registers its own `sub`; an admin may
+ * register anyone and an absent authIdentifier is generated. The tenant row is locked to take
+ * the next account number, which also serialises the tenant's registrations, so the duplicate
+ * contact check cannot race with another registration.
+ */
+export async function registerUser(em: EntityManager, schemas: PayloadSchemaCompiler, tenantId: string, principal: Principal, input: Registration): Promise<User> {
+  const authIdentifier = chooseAuthIdentifier(principal, input.authIdentifier);
+  return em.transactional(async (tx) => {
+    const tenant = await tx.findOneOrFail(Tenant, { id: tenantId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    checkProfile(tenant, schemas, input.profile);
+    if (await tx.count(User, { tenant: tenantId, authIdentifier })) {
+      throw new ConflictError(`A member with the authIdentifier "${authIdentifier}" already exists`, {
+        data: { explanation: 'authIdentifier must be unique within the tenant: log in as that member, or choose another authIdentifier' },
+      });
+    }
+    await checkContactsFree(tx, tenant, input.profile);
+    const user = tx.create(User, {
+      id: randomUUID(),
+      tenant: tenantId,
+      accountNumber: tenant.nextAccountNumber,
+      authIdentifier,
+      externalIdentifier: input.externalIdentifier ?? null,
+      isRestricted: input.isRestricted,
+      profile: input.profile,
+      flags: input.profile.gender ? { genderProvided: input.profile.gender !== 'UNKNOWN' } : null,
+      linkedVenues: input.linkedVenues ?? [],
+      erasedAt: null,
+    });
+    tenant.nextAccountNumber += 1;
+    await tx.flush();
+    return user;
+  });
+}
+
+function chooseAuthIdentifier(principal: Principal, requested: string | undefined): string {
+  if (principal.kind === 'user') {
+    if (requested !== undefined && requested !== principal.authIdentifier) {
+      throw new BadRequestError('A user token registers its own subject: authIdentifier must equal the token\'s sub, or be left out');
+    }
+    return principal.authIdentifier;
+  }
+  return requested ?? randomUUID();
+}
+
+/** `{id}` is the member's id, authIdentifier or account number (rewards-interface.md, Users). */
+export async function findUser(em: EntityManager, tenantId: string, identifier: string): Promise<User> {
+  const user =
+    (UUID.test(identifier) ? await em.findOne(User, { tenant: tenantId, id: identifier }) : null) ??
+    (await em.findOne(User, { tenant: tenantId, authIdentifier: identifier })) ??
+    (/^\d{1,9}$/.test(identifier) ? await em.findOne(User, { tenant: tenantId, accountNumber: Number(identifier) }) : null);
+  if (!user) throw new NotFoundError(`No member "${identifier}"`);
+  return user;
+}
+
+/** The member a user token speaks for; decisions.md §2 says how to answer when there is none. */
+export async function findTokenUser(em: EntityManager, tenantId: string, authIdentifier: string): Promise<User> {
+  const user = await em.findOne(User, { tenant: tenantId, authIdentifier });
+  if (!user) throw new NotFoundError('No member is registered for this token: register with POST /v1/users');
+  return user;
+}
+
+/** PATCH: `profile` merges member by member; `attributes` and `flags` are replaced whole (decisions.md §12). */
+export async function updateUser(em: EntityManager, schemas: PayloadSchemaCompiler, user: User, changes: UserChanges): Promise<User> {
+  const tenant = await em.findOneOrFail(Tenant, { id: user.tenant.id });
+  if (changes.profile) {
+    const profile = { ...user.profile, ...changes.profile };
+    checkProfile(tenant, schemas, profile);
+    await checkContactsFree(em, tenant, changes.profile, user.id);
+    user.profile = profile;
+  }
+  if (changes.flags !== undefined) user.flags = changes.flags;
+  if (changes.isRestricted !== undefined) user.isRestricted = changes.isRestricted;
+  if (changes.externalIdentifier !== undefined) user.externalIdentifier = changes.externalIdentifier;
+  await em.flush();
+  return user;
+}
+
+/** DELETE erases the profile only; ids, account number, events and ledger stay (decisions.md §7). */
+export async function eraseUser(em: EntityManager, user: User): Promise<number> {
+  user.profile = {};
+  user.flags = null;
+  user.externalIdentifier = null;
+  user.erasedAt = new Date();
+  await em.flush();
+  return 1;
+}
+
+/** The documented bounds, then the tenant's own `profileSchema`: 400 BadRequestError with data.errors. */
+function checkProfile(tenant: Tenant, schemas: PayloadSchemaCompiler, profile: Profile): void {
+  if (!validateProfile(profile)) {
+    const errors = toValidationIssues(validateProfile.errors, profile);
+    throw new BadRequestError(`Invalid profile: ${summary(errors)}`, { data: { errors: prefixed(errors) } });
+  }
+  const tenantSchema = tenant.configuration.profileSchema;
+  if (tenantSchema && typeof tenantSchema === 'object') {
+    const validate = schemas.compile(tenantSchema as Record<string, unknown>);
+    if (!validate(profile)) {
+      const errors = toValidationIssues(validate.errors, profile);
+      throw new BadRequestError(`The profile does not meet the tenant's profile schema: ${summary(errors)}`, { data: { errors: prefixed(errors) } });
+    }
+  }
+}
+
+/** With `allowDuplicateContacts` off (the default), an email or telephone belongs to one member. */
+async function checkContactsFree(em: EntityManager, tenant: Tenant, profile: Partial<Profile>, exceptUserId?: string): Promise<void> {
+  if (tenant.configuration.allowDuplicateContacts === true) return;
+  for (const field of ['emailAddress', 'telephoneNumber'] as const) {
+    const value = profile[field];
+    if (typeof value !== 'string') continue;
+    const taken = await em.count(User, {
+      tenant: tenant.id,
+      profile: { [field]: value },
+      ...(exceptUserId ? { id: { $ne: exceptUserId } } : {}),
+    });
+    if (taken) throw new UserExistsError(`Another member already uses this ${field === 'emailAddress' ? 'email address' : 'telephone number'}`, { data: { field } });
+  }
+}
+
+function summary(errors: { constraints: Record<string, string> }[]): string {
+  return errors.flatMap((error) => Object.values(error.constraints)).join('; ');
+}
+
+function prefixed<T extends { property: string }>(errors: T[]): T[] {
+  return errors.map((error) => ({ ...error, property: `profile.${error.property}`.replace(/\.\(body\)$/, '') }));
+}

@@ -1,0 +1,19 @@
+import type { User } from './user.entity.js';
+
+/** A member as the API shows it (rewards-interface.md, User). */
+export function userView(user: User) {
+  return {
+    id: user.id,
+    accountNumber: user.accountNumber,
+    authIdentifier: user.authIdentifier,
+    externalIdentifier: user.externalIdentifier ?? null,
+    isRestricted: user.isRestricted,
+    profile: user.profile,
+    ...(user.flags ? { flags: user.flags } : {}),
+    linkedVenues: user.linkedVenues,
+    createdAt: user.createdAt.toISOString(),
+    updatedAt: user.updatedAt.toISOString(),
+  };
+}
+
+export type UserView = ReturnType<typeof userView>;

@@ -1,0 +1,34 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Tenant } from '../tenants/tenant.entity.js';
+
+export type Profile = Record<string, unknown>;
+
+/** A loyalty member (rewards-interface.md, User). */
+export const User = defineEntity({
+  name: 'User',
+  tableName: 'member',
+  uniques: [{ properties: ['tenant', 'authIdentifier'] }, { properties: ['tenant', 'accountNumber'] }],
+  indexes: [
+    { properties: ['tenant', 'createdAt'] },
+    // The duplicate-contact check of registration and PATCH looks members up by these.
+    { name: 'member_tenant_id_email_index', expression: `create index "member_tenant_id_email_index" on "member" ("tenant_id", ("profile"->>'emailAddress'))` },
+    { name: 'member_tenant_id_telephone_index', expression: `create index "member_tenant_id_telephone_index" on "member" ("tenant_id", ("profile"->>'telephoneNumber'))` },
+  ],
+  properties: {
+    id: p.uuid().primary(),
+    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    accountNumber: p.integer(),
+    authIdentifier: p.string(),
+    externalIdentifier: p.string().nullable(),
+    isRestricted: p.boolean(),
+    profile: p.json<Profile>(),
+    flags: p.json<Record<string, unknown>>().nullable(),
+    linkedVenues: p.json<{ id: string }[]>(),
+    /** Set when the profile was erased (DELETE): ids, account number, events and ledger stay. */
+    erasedAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+
+export type User = InferEntity<typeof User>;

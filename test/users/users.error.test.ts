@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, jsonOf, type Harness, type TestTenant } from '../support/harness.js';
+
+let harness: Harness;
+let tenant: TestTenant;
+let admin: string;
+
+const valid = { familyName: 'Doe', givenName: 'Jo', emailAddress: 'jo@example.com' };
+
+beforeAll(async () => {
+  harness = await createHarness();
+  tenant = await harness.createTenant({
+    configuration: {
+      profileSchema: { type: 'object', required: ['attributes'], properties: { attributes: { type: 'object', required: ['loyaltyConsent'] } } },
+    },
+  });
+  admin = await harness.adminToken(tenant, ['admin:users']);
+  await register({ ...valid, telephoneNumber: '+44 113 000 0000', attributes: { loyaltyConsent: true } }, 'first');
+});
+afterAll(() => harness.close());
+
+function register(profile: unknown, authIdentifier?: string, extra: Record<string, unknown> = {}) {
+  return harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { isRestricted: false, profile, ...(authIdentifier ? { authIdentifier } : {}), ...extra } });
+}
+
+async function expectBadRequest(response: Response, property: string) {
+  expect(response.status).toBe(400);
+  const body = await jsonOf(response);
+  expect(body).toMatchObject({ status: 'fail', data: { name: 'BadRequestError', httpCode: 400 } });
+  expect(body.data.errors.map((issue: { property: string }) => issue.property)).toContain(property);
+  for (const issue of body.data.errors) expect(issue).toMatchObject({ property: expect.any(String), constraints: expect.any(Object), children: [] });
+}
+
+// decisions.md §12: "a missing required registration field or a profile that fails the tenant's profileSchema or the documented bounds is 400 BadRequestError … carrying data.errors"
+describe('registration: bad profiles are 400 BadRequestError with data.errors', () => {
+  const withConsent = (profile: Record<string, unknown>) => ({ ...profile, attributes: { loyaltyConsent: true } });
+
+  it.each([
+    ['a missing familyName', { givenName: 'Jo', emailAddress: 'x@example.com' }, 'profile.familyName'],
+    ['a missing emailAddress', { familyName: 'D', givenName: 'Jo' }, 'profile.emailAddress'],
+    ['an email that is not one', { ...valid, emailAddress: 'not-an-email' }, 'profile.emailAddress'],
+    ['an empty city', { ...valid, city: '' }, 'profile.city'],
+    ['a city of 257 characters', { ...valid, city: 'c'.repeat(257) }, 'profile.city'],
+    ['an empty postcode', { ...valid, postcode: '' }, 'profile.postcode'],
+    ['a postcode of 129 characters', { ...valid, postcode: 'p'.repeat(129) }, 'profile.postcode'],
+    ['an http pictureUrl', { ...valid, pictureUrl: 'http://example.com/me.png' }, 'profile.pictureUrl'],
+    ['an unknown gender', { ...valid, gender: 'ROBOT' }, 'profile.gender'],
+    ['a birthdate not YYYY-MM-DD', { ...valid, birthdate: '01/02/1990' }, 'profile.birthdate'],
+    ['a birthdate that is no date', { ...valid, birthdate: '1990-02-31' }, 'profile.birthdate'],
+    ['an unknown profile field', { ...valid, shoeSize: 44 }, 'profile.shoeSize'],
+  ])('%s', async (_case, profile, property) => {
+    await expectBadRequest(await register(withConsent(profile), `bad-${property}`), property);
+  });
+
+  it('bounds that pass: city of 256 and postcode of 128 characters, an https picture', async () => {
+    const response = await register(withConsent({ ...valid, emailAddress: 'bounds@example.com', city: 'c'.repeat(256), postcode: 'p'.repeat(128), pictureUrl: 'https://example.com/me.png' }), 'bounds');
+    expect(response.status).toBe(201);
+  });
+
+  it('a missing isRestricted or profile', async () => {
+    const response = await harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { authIdentifier: 'x' } });
+    expect(response.status).toBe(400);
+    expect((await jsonOf(response)).data.name).toBe('BadRequestError');
+  });
+
+  it('a profile that fails the tenant\'s profileSchema (a required custom attribute)', async () => {
+    await expectBadRequest(await register({ ...valid, emailAddress: 'nc@example.com', attributes: {} }, 'no-consent'), 'profile.attributes.loyaltyConsent');
+  });
+
+  // decisions.md §12: "A user token registering another authIdentifier is 400 BadRequestError."
+  it('a user token registering another authIdentifier', async () => {
+    const token = await harness.userToken(tenant, 'me-myself');
+    const response = await harness.request(tenant, 'POST', '/v1/users', { token, body: { isRestricted: false, profile: valid, authIdentifier: 'someone-else' } });
+    expect(response.status).toBe(400);
+    expect((await jsonOf(response)).data.name).toBe('BadRequestError');
+  });
+});
+
+describe('registration conflicts', () => {
+  // decisions.md §3 deviation: "a duplicate authIdentifier on user creation is 409 ConflictError with data.explanation, not 500"
+  it('a duplicate authIdentifier is 409 ConflictError with data.explanation', async () => {
+    const response = await register({ ...valid, emailAddress: 'other@example.com', attributes: { loyaltyConsent: true } }, 'first');
+    expect(response.status).toBe(409);
+    expect(await jsonOf(response)).toMatchObject({ status: 'fail', data: { name: 'ConflictError', explanation: expect.any(String) } });
+  });
+
+  // rewards-interface.md Errors: "422 … UserExistsError … email address or telephone number already used, when the tenant disallows duplicates"
+  it('an email or telephone of another member is 422 UserExistsError, on create and on PATCH', async () => {
+    const sameEmail = await register({ ...valid, attributes: { loyaltyConsent: true } }, 'second');
+    expect(sameEmail.status).toBe(422);
+    expect(await jsonOf(sameEmail)).toMatchObject({ status: 'fail', data: { name: 'UserExistsError', httpCode: 422 } });
+    const samePhone = await register({ ...valid, emailAddress: 'third@example.com', telephoneNumber: '+44 113 000 0000', attributes: { loyaltyConsent: true } }, 'third');
+    expect(samePhone.status).toBe(422);
+
+    expect((await register({ ...valid, emailAddress: 'fourth@example.com', attributes: { loyaltyConsent: true } }, 'fourth')).status).toBe(201);
+    const patch = await harness.request(tenant, 'PATCH', '/v1/users/fourth', { token: admin, body: { profile: { emailAddress: 'jo@example.com' } } });
+    expect(patch.status).toBe(422);
+    // Keeping one's own email is no conflict.
+    const own = await harness.request(tenant, 'PATCH', '/v1/users/fourth', { token: admin, body: { profile: { emailAddress: 'fourth@example.com' } } });
+    expect(own.status).toBe(200);
+  });
+});
+
+describe('PATCH and reads: bad input', () => {
+  it('a PATCH that would break the bounds or the tenant schema is 400 and changes nothing', async () => {
+    await expectBadRequest(await harness.request(tenant, 'PATCH', '/v1/users/first', { token: admin, body: { profile: { city: '' } } }), 'profile.city');
+    await expectBadRequest(await harness.request(tenant, 'PATCH', '/v1/users/first', { token: admin, body: { profile: { attributes: {} } } }), 'profile.attributes.loyaltyConsent');
+    const response = await harness.request(tenant, 'PATCH', '/v1/users/first', { token: admin, body: { accountNumber: 99 } });
+    expect(response.status).toBe(400);
+  });
+
+  it('an unknown member is 404; /users/me for an unregistered token says to register', async () => {
+    expect((await harness.request(tenant, 'GET', '/v1/users/nobody', { token: admin })).status).toBe(404);
+    expect((await harness.request(tenant, 'DELETE', '/v1/users/00000000-0000-4000-8000-000000000000', { token: admin })).status).toBe(404);
+    const me = await harness.request(tenant, 'GET', '/v1/users/me', { token: await harness.userToken(tenant, 'unregistered') });
+    expect(me.status).toBe(404);
+    expect((await jsonOf(me)).message).toContain('POST /v1/users');
+  });
+});

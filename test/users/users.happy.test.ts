@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, dataOf, jsonOf, type Harness, type TestTenant } from '../support/harness.js';
+
+let harness: Harness;
+let tenant: TestTenant;
+let admin: string;
+
+const profile = (n: number) => ({ familyName: 'Doe', givenName: `Jo ${n}`, emailAddress: `jo${n}@example.com` });
+
+beforeAll(async () => {
+  harness = await createHarness();
+  tenant = await harness.createTenant();
+  admin = await harness.adminToken(tenant, ['admin:users']);
+});
+afterAll(() => harness.close());
+
+// decisions.md §7: "a user token registers its own sub …; an admin token may register anyone, and an absent authIdentifier is generated."
+describe('POST /v1/users', () => {
+  it('a user token registers its own sub', async () => {
+    const token = await harness.userToken(tenant, 'auth0|alice');
+    const response = await harness.request(tenant, 'POST', '/v1/users?locale=en-GB', { token, body: { isRestricted: false, profile: { ...profile(1), gender: 'FEMALE', city: 'Leeds' } } });
+    expect(response.status).toBe(201);
+    expect(await dataOf(response)).toMatchObject({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      accountNumber: 1,
+      authIdentifier: 'auth0|alice',
+      externalIdentifier: null,
+      isRestricted: false,
+      profile: { familyName: 'Doe', givenName: 'Jo 1', emailAddress: 'jo1@example.com', gender: 'FEMALE', city: 'Leeds' },
+      flags: { genderProvided: true },
+      linkedVenues: [],
+    });
+  });
+
+  it('an admin registers anyone, and an absent authIdentifier is generated', async () => {
+    const named = await dataOf<{ authIdentifier: string; accountNumber: number }>(
+      await harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { isRestricted: true, profile: profile(2), authIdentifier: 'pos-42', externalIdentifier: 'crm-1' } }),
+    );
+    expect(named).toMatchObject({ authIdentifier: 'pos-42', accountNumber: 2 });
+    const generated = await dataOf<{ authIdentifier: string }>(await harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { isRestricted: false, profile: profile(3) } }));
+    expect(generated.authIdentifier).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  // decisions.md §3: "accountNumber is a per-tenant increasing integer"
+  it('account numbers increase per tenant and stay unique under concurrent registrations', async () => {
+    const other = await harness.createTenant();
+    const otherAdmin = await harness.adminToken(other, ['admin:users']);
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => harness.request(other, 'POST', '/v1/users', { token: otherAdmin, body: { isRestricted: false, profile: profile(100 + i) } })),
+    );
+    expect(responses.map((response) => response.status)).toEqual(Array(12).fill(201));
+    const numbers = (await Promise.all(responses.map((response) => dataOf<{ accountNumber: number }>(response)))).map((user) => user.accountNumber);
+    expect([...numbers].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+  });
+
+  it('allowDuplicateContacts lets two members share an email', async () => {
+    const open = await harness.createTenant({ configuration: { allowDuplicateContacts: true } });
+    const token = await harness.adminToken(open, ['admin:users']);
+    for (let i = 0; i < 2; i++) {
+      expect((await harness.request(open, 'POST', '/v1/users', { token, body: { isRestricted: false, profile: profile(7) } })).status).toBe(201);
+    }
+  });
+});
+
+// rewards-interface.md: "GET /users/{id}: id is the user's id, authIdentifier or accountNumber."
+describe('reading members', () => {
+  it('by id, authIdentifier or account number; and /users/me with the user token', async () => {
+    const byAuth = await dataOf<{ id: string; accountNumber: number }>(await harness.request(tenant, 'GET', '/v1/users/auth0%7Calice', { token: admin }));
+    const byId = await dataOf<{ authIdentifier: string }>(await harness.request(tenant, 'GET', `/v1/users/${byAuth.id}`, { token: admin }));
+    const byNumber = await dataOf<{ authIdentifier: string }>(await harness.request(tenant, 'GET', `/v1/users/${byAuth.accountNumber}`, { token: admin }));
+    expect([byId.authIdentifier, byNumber.authIdentifier]).toEqual(['auth0|alice', 'auth0|alice']);
+    const me = await dataOf<{ id: string }>(await harness.request(tenant, 'GET', '/v1/users/me', { token: await harness.userToken(tenant, 'auth0|alice') }));
+    expect(me.id).toBe(byAuth.id);
+  });
+
+  it('lists with filters on isRestricted and profile.emailAddress', async () => {
+    const restricted = await harness.request(tenant, 'GET', `/v1/users?filter=${encodeURIComponent('isRestricted:(eq:!t)')}`, { token: admin });
+    expect((await dataOf<{ authIdentifier: string }[]>(restricted)).map((user) => user.authIdentifier)).toEqual(['pos-42']);
+    const byEmail = await harness.request(tenant, 'GET', `/v1/users?filter=${encodeURIComponent("profile.emailAddress:(like:'JO3@%')")}`, { token: admin });
+    expect(byEmail.headers.get('content-range')).toBe('user 0-0/1');
+    const sorted = await harness.request(tenant, 'GET', '/v1/users?sort=accountNumber&order=ASC', { token: admin });
+    expect((await dataOf<{ accountNumber: number }[]>(sorted)).map((user) => user.accountNumber)).toEqual([1, 2, 3]);
+  });
+});
+
+describe('changing members', () => {
+  // decisions.md §12: "PATCH merges profile field by field, but attributes and flags are replaced whole."
+  it('PATCH merges the profile, replaces attributes and flags whole', async () => {
+    await harness.request(tenant, 'PATCH', '/v1/users/pos-42', { token: admin, body: { profile: { attributes: { tier: 'gold', pets: 2 } } } });
+    const response = await harness.request(tenant, 'PATCH', '/v1/users/pos-42', {
+      token: admin,
+      body: { profile: { city: 'York', attributes: { pets: 3 } }, flags: { genderProvided: false }, isRestricted: false, externalIdentifier: null },
+    });
+    expect(response.status).toBe(200);
+    expect(await dataOf(response)).toMatchObject({
+      isRestricted: false,
+      externalIdentifier: null,
+      profile: { familyName: 'Doe', givenName: 'Jo 2', emailAddress: 'jo2@example.com', city: 'York', attributes: { pets: 3 } },
+      flags: { genderProvided: false },
+    });
+  });
+
+  it('PATCH /users/me changes the token\'s own member', async () => {
+    const token = await harness.userToken(tenant, 'auth0|alice');
+    const response = await harness.request(tenant, 'PATCH', '/v1/users/me', { token, body: { profile: { postcode: 'LS1 1AA' } } });
+    expect((await dataOf<{ profile: { postcode: string } }>(response)).profile.postcode).toBe('LS1 1AA');
+  });
+
+  // decisions.md §7: "DELETE /users/{id} erases the profile … but keeps ids, account number, events and ledger."
+  it('DELETE erases the profile and keeps the identifiers', async () => {
+    const response = await harness.request(tenant, 'DELETE', '/v1/users/pos-42', { token: admin });
+    expect(response.status).toBe(200);
+    expect(await jsonOf(response)).toEqual({ status: 'success', data: { affected: 1 } });
+    const after = await dataOf(await harness.request(tenant, 'GET', '/v1/users/pos-42', { token: admin }));
+    expect(after).toMatchObject({ authIdentifier: 'pos-42', accountNumber: 2, profile: {}, externalIdentifier: null });
+  });
+});

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, dataOf, type Harness, type TestTenant } from '../support/harness.js';
+
+let harness: Harness;
+let tenant: TestTenant;
+let intruder: TestTenant;
+let userId: string;
+
+beforeAll(async () => {
+  harness = await createHarness();
+  tenant = await harness.createTenant();
+  intruder = await harness.createTenant();
+  const created = await harness.request(tenant, 'POST', '/v1/users', {
+    token: await harness.adminToken(tenant, ['admin:users']),
+    body: { isRestricted: false, authIdentifier: 'member-1', profile: { familyName: 'D', givenName: 'J', emailAddress: 'j@example.com' } },
+  });
+  userId = (await dataOf<{ id: string }>(created)).id;
+});
+afterAll(() => harness.close());
+
+describe('tenant isolation and scopes for members', () => {
+  it('another tenant finds none of our members by id, authIdentifier or account number', async () => {
+    const token = await harness.adminToken(intruder, ['admin:users']);
+    for (const identifier of [userId, 'member-1', '1']) {
+      expect((await harness.request(intruder, 'GET', `/v1/users/${identifier}`, { token })).status).toBe(404);
+      expect((await harness.request(intruder, 'PATCH', `/v1/users/${identifier}`, { token, body: { isRestricted: true } })).status).toBe(404);
+      expect((await harness.request(intruder, 'DELETE', `/v1/users/${identifier}`, { token })).status).toBe(404);
+    }
+    expect(await dataOf(await harness.request(intruder, 'GET', '/v1/users', { token }))).toEqual([]);
+  });
+
+  it('a user token cannot reach /users/{id} or the list; read:users cannot change', async () => {
+    const userToken = await harness.userToken(tenant, 'member-1');
+    expect((await harness.request(tenant, 'GET', `/v1/users/${userId}`, { token: userToken })).status).toBe(401);
+    expect((await harness.request(tenant, 'GET', '/v1/users', { token: userToken })).status).toBe(401);
+    const reader = await harness.adminToken(tenant, ['read:users']);
+    expect((await harness.request(tenant, 'PATCH', `/v1/users/${userId}`, { token: reader, body: { isRestricted: true } })).status).toBe(401);
+    expect((await harness.request(tenant, 'DELETE', `/v1/users/${userId}`, { token: reader })).status).toBe(401);
+  });
+
+  it('/users/me takes a user token, not an admin token', async () => {
+    expect((await harness.request(tenant, 'GET', '/v1/users/me', { token: await harness.adminToken(tenant, ['admin:users']) })).status).toBe(401);
+  });
+});
