@@ -7,6 +7,10 @@ import { closeQueues, createQueues, type Queues } from './queues/queue-factory.j
 import { TenantDirectory } from './tenants/tenant-directory.js';
 import { JwksCache } from './auth/jwks-cache.js';
 import { PayloadSchemaCompiler } from './event-types/payload-schema.js';
+import { EventIdAllocator } from './events/event-ids.js';
+import { EventTypeDirectory } from './events/event-type-directory.js';
+import { SubjectDirectory } from './events/subject-directory.js';
+import { ReactorDirectory } from './reactors/reactor-directory.js';
 
 /**
  * What routes and workers need, built once at start and passed down (STYLE.md §8): no module
@@ -22,11 +26,16 @@ export interface AppContext {
   tenants: TenantDirectory;
   jwks: JwksCache;
   payloadSchemas: PayloadSchemaCompiler;
+  eventTypes: EventTypeDirectory;
+  subjects: SubjectDirectory;
+  reactors: ReactorDirectory;
+  eventIds: EventIdAllocator;
 }
 
 export async function createContext(config: Config, logger: Logger): Promise<AppContext> {
   const orm = await createOrm(config.databaseUrl, logger);
   const redis = createRedis(config.redisUrl, 'tally-commands');
+  const payloadSchemas = new PayloadSchemaCompiler();
   return {
     config,
     logger,
@@ -34,9 +43,13 @@ export async function createContext(config: Config, logger: Logger): Promise<App
     redis,
     queues: createQueues(redis, config.redisPrefix),
     metrics: createMetrics(),
-    tenants: new TenantDirectory(orm, config.tenantCacheTtlMs),
+    tenants: new TenantDirectory(orm, config.cacheTtlMs),
     jwks: new JwksCache(),
-    payloadSchemas: new PayloadSchemaCompiler(),
+    payloadSchemas,
+    eventTypes: new EventTypeDirectory(orm, payloadSchemas, config.cacheTtlMs),
+    subjects: new SubjectDirectory(orm, config.cacheTtlMs),
+    reactors: new ReactorDirectory(orm, config.cacheTtlMs),
+    eventIds: new EventIdAllocator(orm),
   };
 }
 

@@ -8,21 +8,23 @@ import type { AppEnv } from '../app-env.js';
 /**
  * The one list helper (decisions.md §3, §4): reads limit, skip, sort, order and filter against the
  * endpoint's allow-list, always adds the tenant to the WHERE clause, answers the page with
- * `Content-Range`. `scope` narrows further (for example to one user's records).
+ * `Content-Range`. `scope` narrows further (for example to events with points); `populate` loads
+ * the relations the view shows.
  */
 export async function listResponse<Entity extends object, View>(
   c: Context<AppEnv>,
   entity: EntityName<Entity>,
   spec: ListSpec,
   view: (record: Entity) => View,
-  scope: FilterQuery<Entity> = {},
+  options: { scope?: FilterQuery<Entity>; populate?: string[] } = {},
 ): Promise<Response> {
   const query = parseListQuery(c.req.query(), spec);
-  const where = { $and: [{ tenant: c.var.tenant.id }, scope, query.where] } as FilterQuery<Entity>;
+  const where = { $and: [{ tenant: c.var.tenant.id }, options.scope ?? {}, query.where] } as FilterQuery<Entity>;
   const [records, total] = await c.var.em.findAndCount(entity, where, {
     limit: query.limit,
     offset: query.offset,
     orderBy: query.orderBy as never,
+    populate: (options.populate ?? []) as never,
   });
   c.header('Content-Range', contentRange(spec.resource, query.offset, records.length, total));
   return c.json({ status: 'success', data: records.map(view) });

@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { PLATFORM_TOKEN_ISSUER, verifyAdminToken } from '../../shared/auth/admin-token.js';
 import type { Principal } from '../../shared/auth/principal.js';
 import { grantsScope, type Scope } from '../../shared/auth/scopes.js';
+import { unverifiedIssuer } from '../../shared/auth/token-issuer.js';
 import { verifyUserToken } from '../../shared/auth/user-token.js';
 import type { AppContext } from '../../shared/context.js';
 import { UnauthorizedError } from '../../shared/errors/app-errors.js';
@@ -35,7 +36,7 @@ export function authorize(context: AppContext, access: Access): MiddlewareHandle
 async function authenticate(context: AppContext, c: Context<AppEnv>): Promise<Principal> {
   const token = bearerToken(c.req.header('authorization'));
   const tenant = c.var.tenant;
-  if (issuerOf(token) === PLATFORM_TOKEN_ISSUER) {
+  if (unverifiedIssuer(token) === PLATFORM_TOKEN_ISSUER) {
     const admin = await verifyAdminToken(context.config.platformTokenSecret, token, tenant.id);
     return { kind: 'admin', ...admin };
   }
@@ -49,14 +50,3 @@ export function bearerToken(header: string | undefined): string {
   return match[1];
 }
 
-/** The unverified `iss`, only to choose which verification applies; the verification decides. */
-function issuerOf(token: string): string | undefined {
-  const payload = token.split('.')[1];
-  if (!payload) return undefined;
-  try {
-    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { iss?: unknown };
-    return typeof claims.iss === 'string' ? claims.iss : undefined;
-  } catch {
-    return undefined;
-  }
-}

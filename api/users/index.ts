@@ -2,6 +2,7 @@ import type { AppContext } from '../../shared/context.js';
 import type { App } from '../app-env.js';
 import { registerDeleteUser } from './delete-user.js';
 import { registerGetUser } from './get-user.js';
+import { registerGetWallet } from './get-wallet.js';
 import { registerListUsers } from './list-users.js';
 import { registerRegisterUser } from './register-user.js';
 import { registerUpdateUser } from './update-user.js';
@@ -13,4 +14,5 @@ export function registerUserRoutes(app: App, context: AppContext): void {
   registerGetUser(app, context);
   registerUpdateUser(app, context);
   registerDeleteUser(app, context);
+  registerGetWallet(app, context);
 }

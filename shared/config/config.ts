@@ -17,8 +17,8 @@ export interface Config {
   redisPrefix: string;
   /** How long SIGTERM waits for in-flight requests and jobs before giving up. */
   shutdownTimeoutMs: number;
-  /** How long an API key → tenant lookup is trusted before PostgreSQL is asked again. */
-  tenantCacheTtlMs: number;
+  /** How long hot-path lookups (API key → tenant, event types, members, reactors) are trusted before PostgreSQL is asked again. */
+  cacheTtlMs: number;
 }
 
 export type Environment = Record<string, string | undefined>;
@@ -45,7 +45,7 @@ export function loadConfig(env: Environment = process.env): Config {
     service: service as Config['service'],
     redisPrefix: env.REDIS_PREFIX ?? 'tally',
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000),
-    tenantCacheTtlMs: integer(env, 'TENANT_CACHE_TTL_MS', 5_000),
+    cacheTtlMs: integer(env, 'CACHE_TTL_MS', 5_000),
   };
 }
 

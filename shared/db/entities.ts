@@ -3,6 +3,10 @@ import { EventType } from '../event-types/event-type.entity.js';
 import { IdempotencyRecord } from '../idempotency/idempotency-record.entity.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { User } from '../users/user.entity.js';
+import { Event } from '../events/event.entity.js';
+import { LedgerEntry } from '../ledger/ledger-entry.entity.js';
+import { Wallet } from '../ledger/wallet.entity.js';
+import { Reactor } from '../reactors/reactor.entity.js';
 
 /** Every entity the ORM knows; a new feature adds its own here. */
-export const entities = [Tenant, EventType, AuditEntry, IdempotencyRecord, User];
+export const entities = [Tenant, EventType, AuditEntry, IdempotencyRecord, User, Event, Reactor, LedgerEntry, Wallet];

@@ -1,5 +1,6 @@
 import type { JobsOptions } from 'bullmq';
 import { AuditJob } from '../audit/audit-job.js';
+import { EventJob } from '../events/event-job.js';
 
 interface QueueDefinition {
   /** JSON Schema of the job payload, checked by the worker before it does anything. */
@@ -21,6 +22,17 @@ export const queueCatalog = {
       attempts: 12,
       backoff: { type: 'exponential', delay: 1000 },
       removeOnComplete: { age: 3600, count: 10_000 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    },
+  },
+  events: {
+    payload: EventJob,
+    // High so the worker's batcher sees many jobs at once and registers them in one transaction.
+    concurrency: 256,
+    defaultJobOptions: {
+      attempts: 20,
+      backoff: { type: 'exponential', delay: 500 },
+      removeOnComplete: { age: 3600, count: 100_000 },
       removeOnFail: { age: 7 * 24 * 3600 },
     },
   },

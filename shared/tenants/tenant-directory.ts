@@ -1,12 +1,8 @@
+import { TtlCache } from '../cache/ttl-cache.js';
 import type { Orm } from '../db/orm.js';
 import { secretMatches } from '../secrets/secret-token.js';
 import { apiKeyLookupPrefix } from './api-key.js';
 import { Tenant } from './tenant.entity.js';
-
-interface CachedTenant {
-  tenant: Tenant;
-  expiresAt: number;
-}
 
 /**
  * API key → tenant, the first step of every request. Found tenants are kept in memory for a short
@@ -14,35 +10,26 @@ interface CachedTenant {
  * other processes for at most `ttlMs`. Unknown keys are never cached, so a new tenant works at once.
  */
 export class TenantDirectory {
-  private readonly cache = new Map<string, CachedTenant>();
+  private readonly cache: TtlCache<Tenant>;
 
   constructor(
     private readonly orm: Orm,
-    private readonly ttlMs: number,
-  ) {}
+    ttlMs: number,
+  ) {
+    this.cache = new TtlCache(ttlMs);
+  }
 
   async findByApiKey(key: string): Promise<Tenant | undefined> {
     const prefix = apiKeyLookupPrefix(key);
     if (!prefix) return undefined;
-    const now = Date.now();
-    const cached = this.cache.get(prefix);
-    const tenant = cached && cached.expiresAt > now ? cached.tenant : await this.load(prefix, now);
+    const tenant = this.cache.get(prefix) ?? (await this.load(prefix));
     // The hash is compared on every request, cached or not: the prefix alone proves nothing.
     return tenant && secretMatches(key, tenant.apiKeyHash) ? tenant : undefined;
   }
 
-  /** Forget a tenant at once in this process (after its key or settings change here). */
-  forget(tenant: Pick<Tenant, 'apiKeyPrefix'>): void {
-    this.cache.delete(tenant.apiKeyPrefix);
-  }
-
-  private async load(prefix: string, now: number): Promise<Tenant | undefined> {
+  private async load(prefix: string): Promise<Tenant | undefined> {
     const tenant = await this.orm.em.fork().findOne(Tenant, { apiKeyPrefix: prefix });
-    if (!tenant) {
-      this.cache.delete(prefix);
-      return undefined;
-    }
-    if (this.ttlMs > 0) this.cache.set(prefix, { tenant, expiresAt: now + this.ttlMs });
-    return tenant;
+    if (tenant) this.cache.set(prefix, tenant);
+    return tenant ?? undefined;
   }
 }

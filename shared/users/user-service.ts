@@ -6,10 +6,10 @@ import { BadRequestError, ConflictError, NotFoundError, UserExistsError } from '
 import type { PayloadSchemaCompiler } from '../event-types/payload-schema.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { compile, toValidationIssues } from '../validation/ajv.js';
+import { lookupUser } from './lookup-user.js';
 import { Profile as ProfileSchema } from './profile.js';
 import { User, type Profile } from './user.entity.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const validateProfile = compile<Profile>(ProfileSchema);
 
 export interface Registration {
@@ -74,10 +74,7 @@ function chooseAuthIdentifier(principal: Principal, requested: string | undefine
 
 /** `{id}` is the member's id, authIdentifier or account number (rewards-interface.md, Users). */
 export async function findUser(em: EntityManager, tenantId: string, identifier: string): Promise<User> {
-  const user =
-    (UUID.test(identifier) ? await em.findOne(User, { tenant: tenantId, id: identifier }) : null) ??
-    (await em.findOne(User, { tenant: tenantId, authIdentifier: identifier })) ??
-    (/^\d{1,9}$/.test(identifier) ? await em.findOne(User, { tenant: tenantId, accountNumber: Number(identifier) }) : null);
+  const user = await lookupUser(em, tenantId, identifier);
   if (!user) throw new NotFoundError(`No member "${identifier}"`);
   return user;
 }

@@ -57,7 +57,7 @@ export async function createHarness(overrides: Partial<Config> = {}, logDestinat
     redisUrl: TEST_REDIS_URL,
     redisPrefix: `test-${id}`,
     logLevel: 'silent',
-    tenantCacheTtlMs: 0,
+    cacheTtlMs: 0,
     ...overrides,
   };
   const logger = logDestination ? createLogger('debug', logDestination) : createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');

@@ -1,0 +1,110 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Type } from 'typebox';
+import type { AppContext } from '../../shared/context.js';
+import { NotFoundError, ValidationError } from '../../shared/errors/app-errors.js';
+import { Event } from '../../shared/events/event.entity.js';
+import { eventJobId } from '../../shared/events/event-job.js';
+import { storedEventView } from '../../shared/events/event-view.js';
+import type { ListSpec } from '../../shared/lists/list-spec.js';
+import type { App } from '../app-env.js';
+import { listParameters, listResponse } from '../lists/list-route.js';
+import { authorize } from '../middleware/authorize.js';
+import { describe } from '../openapi/describe.js';
+import { EventIdParameter, EventResource, ReactionResult } from './schema.js';
+
+const EVENT_LIST: ListSpec = {
+  resource: 'event',
+  defaultSort: 'reportedAt',
+  fields: {
+    id: { type: 'number', filterable: true, sortable: true },
+    reportedAt: { type: 'datetime', filterable: true, sortable: true },
+    occurredAt: { type: 'datetime', filterable: true, sortable: true },
+    registeredAt: { type: 'datetime', filterable: true, sortable: true },
+    reactedAt: { type: 'datetime', filterable: true, sortable: true },
+    'type.name': { type: 'string', filterable: true },
+    'subject.id': { type: 'uuid', path: 'user.id', filterable: true },
+    'subject.authIdentifier': { type: 'string', path: 'user.authIdentifier', filterable: true },
+    'subject.accountNumber': { type: 'number', path: 'user.accountNumber', filterable: true },
+  },
+};
+
+const DEFAULT_WAIT_MS = 5000;
+const MAX_WAIT_MS = 30_000;
+const POLL_MS = 50;
+
+export function registerReadEvents(app: App, context: AppContext): void {
+  const access = { admin: 'admin:events' } as const;
+  const serviceSubject = context.config.publicBaseUrl;
+  const view = (event: Event) => storedEventView(event, serviceSubject);
+
+  // rewards-interface.md: GET /events lists registered events; pointsOnlyEvents keeps those with points.
+  app.get(
+    '/v1/events',
+    describe({
+      summary: 'List registered events',
+      tags: ['Events'],
+      access,
+      parameters: [...listParameters(EVENT_LIST), { name: 'pointsOnlyEvents', in: 'query', schema: { type: 'boolean' } }],
+      responses: { 200: { description: 'a page of events; see Content-Range', data: Type.Array(EventResource) } },
+      errors: [400],
+    }),
+    authorize(context, access),
+    (c) => {
+      const pointsOnly = c.req.query('pointsOnlyEvents') === 'true';
+      return listResponse(c, Event, EVENT_LIST, view, { scope: pointsOnly ? { totalPoints: { $gt: 0 } } : {}, populate: ['type', 'user'] });
+    },
+  );
+
+  app.get(
+    '/v1/events/:id{[0-9]+}',
+    describe({ summary: 'Read a registered event', tags: ['Events'], access, parameters: [EventIdParameter], responses: { 200: { description: 'the event', data: EventResource } }, errors: [404] }),
+    authorize(context, access),
+    async (c) => {
+      const event = await c.var.em.findOne(Event, { tenant: c.var.tenant.id, id: Number(c.req.param('id')) }, { populate: ['type', 'user'] });
+      if (!event) throw new NotFoundError(`No registered event ${c.req.param('id')}`);
+      return c.json({ status: 'success', data: view(event) });
+    },
+  );
+
+  // decisions.md §5: waits for registration up to `wait` ms: 200 once registered, 202 still pending, 404 never accepted.
+  app.get(
+    '/v1/events/:id{[0-9]+}/reactions',
+    describe({
+      summary: 'The reactions an event triggered, waiting for its registration',
+      tags: ['Events'],
+      access: 'apiKey',
+      parameters: [EventIdParameter, { name: 'wait', in: 'query', schema: { type: 'integer', minimum: 0, maximum: MAX_WAIT_MS, default: DEFAULT_WAIT_MS } }],
+      responses: {
+        200: { description: 'registered', data: ReactionResult },
+        202: { description: 'accepted but not registered yet: `{totalPoints: 0, reactions: [], pending: true}`', data: ReactionResult },
+      },
+      errors: [400, 404],
+    }),
+    async (c) => {
+      const id = Number(c.req.param('id'));
+      const deadline = Date.now() + waitOf(c.req.query('wait'));
+      for (;;) {
+        const event = await c.var.em.fork().findOne(Event, { tenant: c.var.tenant.id, id });
+        if (event) {
+          const reactions = event.reactions.map(({ type, points, reactorName }) => ({ type, points, reactorName }));
+          return c.json({ status: 'success', data: { totalPoints: event.totalPoints, reactions } });
+        }
+        const job = await context.queues.events.getJob(eventJobId(id));
+        if (!job || (job.data as { tenantId?: string }).tenantId !== c.var.tenant.id) throw new NotFoundError(`No event ${id} was accepted`);
+        if (Date.now() >= deadline) return c.json({ status: 'success', data: { totalPoints: 0, reactions: [], pending: true } }, 202);
+        await sleep(POLL_MS);
+      }
+    },
+  );
+}
+
+function waitOf(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_WAIT_MS;
+  const wait = Number(raw);
+  if (!/^\d+$/.test(raw) || wait > MAX_WAIT_MS) {
+    throw new ValidationError(`wait must be a whole number of milliseconds up to ${MAX_WAIT_MS}`, [
+      { property: 'wait', value: raw, constraints: { max: `wait must be at most ${MAX_WAIT_MS}` }, children: [] },
+    ]);
+  }
+  return wait;
+}

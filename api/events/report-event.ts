@@ -1,0 +1,45 @@
+import type { AppContext } from '../../shared/context.js';
+import { reportEvent, type ReportDependencies } from '../../shared/events/report-event.js';
+import type { App } from '../app-env.js';
+import { bodyLimit, EVENT_BODY_LIMIT } from '../middleware/body-limit.js';
+import { idempotent } from '../middleware/idempotency.js';
+import { describe } from '../openapi/describe.js';
+import { jsonBody } from '../validation/json-body.js';
+import { EventResource, ReportEventBody } from './schema.js';
+
+/**
+ * POST /v1/events, the platform's hot path. Its authorization depends on the event type (a user
+ * token for public types, the type's secret for private ones), so it is checked by the service
+ * after the type is known, not by the authorize middleware.
+ */
+export function registerReportEvent(app: App, context: AppContext): void {
+  const dependencies: ReportDependencies = {
+    redis: context.redis,
+    redisPrefix: context.config.redisPrefix,
+    queues: context.queues,
+    eventTypes: context.eventTypes,
+    subjects: context.subjects,
+    eventIds: context.eventIds,
+    jwks: context.jwks,
+    serviceSubject: context.config.publicBaseUrl,
+  };
+  app.post(
+    '/v1/events',
+    describe({
+      summary: 'Report an event: answered as soon as it is queued; a worker registers it and grants its points',
+      tags: ['Events'],
+      access: { user: true },
+      body: ReportEventBody,
+      responses: { 201: { description: 'accepted', data: EventResource } },
+      errors: [404, 409],
+    }),
+    bodyLimit(EVENT_BODY_LIMIT),
+    idempotent(),
+    jsonBody(ReportEventBody),
+    async (c) => {
+      const token = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
+      const event = await reportEvent(dependencies, c.var.tenant, token, c.req.valid('json'));
+      return c.json({ status: 'success', data: event }, 201);
+    },
+  );
+}

@@ -1,0 +1,21 @@
+import { Type, type Static } from 'typebox';
+
+/** The payload of one `events` job: an accepted report, waiting to be registered. */
+export const EventJob = Type.Object({
+  id: Type.Integer({ minimum: 1 }),
+  tenantId: Type.String({ format: 'uuid' }),
+  eventTypeId: Type.String({ format: 'uuid' }),
+  eventTypeName: Type.String(),
+  /** Null for the tenant's service subject. */
+  userId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+  payload: Type.Record(Type.String(), Type.Unknown()),
+  reportedAt: Type.String({ format: 'date-time' }),
+  occurredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+export type EventJob = Static<typeof EventJob>;
+
+/** The job of event `id`: its id is derived from the event's, so GET /events/{id}/reactions finds a pending one. */
+export function eventJobId(id: number): string {
+  // BullMQ refuses custom ids that are whole numbers (they could collide with its own).
+  return `event-${id}`;
+}

@@ -1,0 +1,38 @@
+import type { ValidateFunction } from 'ajv';
+import { TtlCache } from '../cache/ttl-cache.js';
+import type { Orm } from '../db/orm.js';
+import { EventType } from '../event-types/event-type.entity.js';
+import type { PayloadSchemaCompiler } from '../event-types/payload-schema.js';
+
+export interface ReportableType {
+  type: EventType;
+  /** The payload validator, compiled once per schema; undefined when the type has no schema. */
+  validate: ValidateFunction | undefined;
+}
+
+/**
+ * Event type by (tenant, name) for POST /events, with its payload validator, kept for a few
+ * seconds so the hot path rarely asks PostgreSQL. Misses are not cached: a new type works at once.
+ */
+export class EventTypeDirectory {
+  private readonly cache: TtlCache<ReportableType>;
+
+  constructor(
+    private readonly orm: Orm,
+    private readonly schemas: PayloadSchemaCompiler,
+    ttlMs: number,
+  ) {
+    this.cache = new TtlCache(ttlMs);
+  }
+
+  async find(tenantId: string, name: string): Promise<ReportableType | undefined> {
+    const key = `${tenantId}:${name}`;
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    const type = await this.orm.em.fork().findOne(EventType, { tenant: tenantId, name });
+    if (!type) return undefined;
+    const found = { type, validate: type.schema ? this.schemas.compile(type.schema) : undefined };
+    this.cache.set(key, found);
+    return found;
+  }
+}

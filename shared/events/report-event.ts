@@ -1,0 +1,110 @@
+import type { Redis } from 'ioredis';
+import type { JwksCache } from '../auth/jwks-cache.js';
+import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../errors/app-errors.js';
+import type { Queues } from '../queues/queue-factory.js';
+import type { Tenant } from '../tenants/tenant.entity.js';
+import { toValidationIssues } from '../validation/ajv.js';
+import type { User } from '../users/user.entity.js';
+import { claimFirstReport, duplicateKey, releaseReport } from './duplicate-window.js';
+import { authorizeReport } from './event-authorization.js';
+import type { EventIdAllocator } from './event-ids.js';
+import { eventJobId, type EventJob } from './event-job.js';
+import type { EventTypeDirectory, ReportableType } from './event-type-directory.js';
+import { eventView } from './event-view.js';
+import type { SubjectDirectory } from './subject-directory.js';
+
+export interface EventReport {
+  type: string;
+  payload?: Record<string, unknown>;
+  subject?: string | number;
+  occurredAt?: string;
+}
+
+export interface ReportDependencies {
+  redis: Redis;
+  redisPrefix: string;
+  queues: Queues;
+  eventTypes: EventTypeDirectory;
+  subjects: SubjectDirectory;
+  eventIds: EventIdAllocator;
+  jwks: JwksCache;
+  /** decisions.md §5: the tenant's service subject, for business proceedings with no customer. */
+  serviceSubject: string;
+}
+
+/**
+ * POST /events after the body's size and shape are checked, in the order decisions.md §5 fixes:
+ * the type exists and is active (404), the authorization matches it (401), the payload meets its
+ * schema (400), the subject resolves (404), the report is no duplicate (409). Then it takes an id,
+ * puts the event on the queue and answers at once; the event worker registers it.
+ */
+export async function reportEvent(deps: ReportDependencies, tenant: Tenant, bearerToken: string | undefined, report: EventReport) {
+  const found = await deps.eventTypes.find(tenant.id, report.type);
+  if (!found || !found.type.isActive) throw new NotFoundError('Failed to find a matching EventType', { emptyData: true });
+  const { type } = found;
+
+  const tokenUser = await authorizeReport(type, bearerToken, tenant.authentication, deps.jwks);
+
+  const payload = checkPayload(found, report.payload);
+
+  const user = await resolveSubject(deps, tenant.id, type.isPrivate, tokenUser, report.subject);
+  const key = duplicateKey(deps.redisPrefix, tenant.id, type.name, user?.id ?? deps.serviceSubject, payload);
+  if (!(await claimFirstReport(deps.redis, key))) throw new ConflictError('Event already exists', { envelopeStatus: 'error', emptyData: true });
+
+  const reportedAt = new Date();
+  const occurredAt = report.occurredAt ? new Date(report.occurredAt) : null;
+  try {
+    const id = await deps.eventIds.allocate();
+    const job: EventJob = {
+      id,
+      tenantId: tenant.id,
+      eventTypeId: type.id,
+      eventTypeName: type.name,
+      userId: user?.id ?? null,
+      payload,
+      reportedAt: reportedAt.toISOString(),
+      occurredAt: occurredAt?.toISOString() ?? null,
+    };
+    await deps.queues.events.add('register', job, { jobId: eventJobId(id) });
+    return eventView({ id, type, user, payload, reportedAt, occurredAt }, deps.serviceSubject);
+  } catch (error) {
+    await releaseReport(deps.redis, key).catch(() => {});
+    throw error;
+  }
+}
+
+/** The payload against the type's schema; an absent payload is `{}` (allowed when there is no schema). */
+export function checkPayload({ validate }: ReportableType, payload: Record<string, unknown> | undefined): Record<string, unknown> {
+  const checked = payload ?? {};
+  if (validate && !validate(checked)) {
+    const errors = toValidationIssues(validate.errors, checked);
+    throw new BadRequestError(`Malformed payload: ${errors.flatMap((error) => Object.values(error.constraints)).join('; ')}`, { data: { errors } });
+  }
+  return checked;
+}
+
+async function resolveSubject(
+  deps: ReportDependencies,
+  tenantId: string,
+  isPrivate: boolean,
+  tokenUser: string | undefined,
+  subject: string | number | undefined,
+): Promise<User | null> {
+  if (!isPrivate) {
+    if (subject !== undefined) throw subjectError('A public event type takes its subject from the user token: leave subject out');
+    return notFound(await deps.subjects.find(tenantId, tokenUser!), 'No member is registered for this token: register with POST /v1/users');
+  }
+  if (subject === undefined) throw subjectError('A private event type needs a subject');
+  if (subject === deps.serviceSubject) return null;
+  if (typeof subject === 'string' && /^team[.:]/i.test(subject)) throw new BadRequestError('Team subjects are not supported yet');
+  return notFound(await deps.subjects.find(tenantId, subject), 'Failed to find a matching subject');
+}
+
+function notFound(user: User | undefined, message: string): User {
+  if (!user) throw new NotFoundError(message);
+  return user;
+}
+
+function subjectError(message: string): ValidationError {
+  return new ValidationError(message, [{ property: 'subject', value: undefined, constraints: { subject: message }, children: [] }]);
+}

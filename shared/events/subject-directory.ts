@@ -1,0 +1,29 @@
+import { TtlCache } from '../cache/ttl-cache.js';
+import type { Orm } from '../db/orm.js';
+import { lookupUser } from '../users/lookup-user.js';
+import type { User } from '../users/user.entity.js';
+
+/**
+ * Member by the forms an event's subject takes (see lookupUser), cached briefly for the hot path.
+ * Members are never deleted (DELETE erases the profile only), so a cached id stays right; the
+ * profile shown may lag by the cache's lifetime. Misses are not cached: a new member works at once.
+ */
+export class SubjectDirectory {
+  private readonly cache: TtlCache<User>;
+
+  constructor(
+    private readonly orm: Orm,
+    ttlMs: number,
+  ) {
+    this.cache = new TtlCache(ttlMs);
+  }
+
+  async find(tenantId: string, subject: string | number): Promise<User | undefined> {
+    const key = `${tenantId}:${typeof subject}:${subject}`;
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    const user = await lookupUser(this.orm.em.fork(), tenantId, subject);
+    if (user) this.cache.set(key, user);
+    return user ?? undefined;
+  }
+}

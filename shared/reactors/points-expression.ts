@@ -1,0 +1,60 @@
+import Big from 'big.js';
+import { JSONPath } from 'jsonpath-plus';
+import type { PointsArgument, PointsExpression } from './reaction.js';
+
+/**
+ * Computes a POINTS reaction (decisions.md §6, §12): exact decimal arithmetic through the whole
+ * expression, rounded down to a whole number once at the end. PATH arguments are JSONPath over the
+ * event document, evaluated with scripts disabled (STACK.md: jsonpath-plus's eval is a known RCE
+ * surface). A path that finds no number makes the whole reaction worth nothing: the reaction
+ * cannot be computed, and guessing would grant points nobody configured.
+ */
+export function computePoints(expression: PointsExpression, document: object): number {
+  const value = evaluate(expression, document);
+  if (value === undefined || value.lte(0)) return 0;
+  return value.round(0, Big.roundDown).toNumber();
+}
+
+function evaluate(expression: PointsExpression, document: object): Big | undefined {
+  const values: Big[] = [];
+  for (const argument of expression.arguments) {
+    const value = argumentValue(argument, document);
+    if (value === undefined) return undefined;
+    values.push(value);
+  }
+  const [first, ...rest] = values;
+  if (!first) return undefined;
+  switch (expression.operation) {
+    case 'SUM':
+      return rest.reduce((total, value) => total.plus(value), first);
+    case 'MULTIPLY':
+      return rest.reduce((product, value) => product.times(value), first);
+    case 'MIN':
+      return rest.reduce((least, value) => (value.lt(least) ? value : least), first);
+    case 'MAX':
+      return rest.reduce((most, value) => (value.gt(most) ? value : most), first);
+  }
+}
+
+function argumentValue(argument: PointsArgument, document: object): Big | undefined {
+  switch (argument.type) {
+    case 'NUMBER':
+      return new Big(argument.value);
+    case 'EXPRESSION':
+      return evaluate(argument.value, document);
+    case 'PATH':
+      return toBig(readPath(argument.value, document));
+  }
+}
+
+/** The first value a JSONPath selects, with script evaluation off. */
+export function readPath(path: string, document: object): unknown {
+  const found = JSONPath({ path, json: document, eval: false, wrap: true }) as unknown[];
+  return found[0];
+}
+
+function toBig(value: unknown): Big | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return new Big(value);
+  if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim())) return new Big(value.trim());
+  return undefined;
+}

@@ -1,0 +1,30 @@
+import type { StoredReaction } from '../events/event.entity.js';
+import { computePoints } from './points-expression.js';
+import type { ReactorFacts } from './reactor-conditions.js';
+import type { ActiveReactor } from './reactor-directory.js';
+
+export interface ReactionOutcome {
+  reactions: StoredReaction[];
+  totalPoints: number;
+  activatedReactors: { id: string; name: string }[];
+}
+
+/**
+ * Which reactors an event activates and what their reactions are worth: pure, so POST /events,
+ * the event worker and POST /events/test_reaction compute exactly the same thing.
+ */
+export async function react(reactors: ActiveReactor[], facts: ReactorFacts): Promise<ReactionOutcome> {
+  const outcome: ReactionOutcome = { reactions: [], totalPoints: 0, activatedReactors: [] };
+  // PATH arguments read the event document: the event's fields with its payload inside.
+  const document = { ...facts.event, payload: facts.payload, user: facts.user };
+  for (const reactor of reactors) {
+    if (reactor.conditions && !(await reactor.conditions.match(facts))) continue;
+    outcome.activatedReactors.push({ id: reactor.id, name: reactor.name });
+    for (const reaction of reactor.reactions) {
+      const amount = computePoints(reaction.points, document);
+      outcome.reactions.push({ type: 'POINTS', points: reaction.points, reactorName: reactor.name, reactorId: reactor.id, amount });
+      outcome.totalPoints += amount;
+    }
+  }
+  return outcome;
+}

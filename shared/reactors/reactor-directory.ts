@@ -1,0 +1,49 @@
+import { TtlCache } from '../cache/ttl-cache.js';
+import type { Orm } from '../db/orm.js';
+import type { Reaction } from './reaction.js';
+import { ReactorConditions } from './reactor-conditions.js';
+import { Reactor } from './reactor.entity.js';
+
+export interface ActiveReactor {
+  id: string;
+  name: string;
+  conditions: ReactorConditions | null;
+  reactions: Reaction[];
+}
+
+/**
+ * The active reactors of a tenant's event type, with their conditions compiled, kept for a few
+ * seconds: the event worker asks for them for every batch. A changed reactor applies to events
+ * registered after the cache lapses.
+ */
+export class ReactorDirectory {
+  // Promises are cached, so a batch's concurrent lookups of one type share a single query.
+  private readonly cache: TtlCache<Promise<ActiveReactor[]>>;
+
+  constructor(
+    private readonly orm: Orm,
+    ttlMs: number,
+  ) {
+    this.cache = new TtlCache(ttlMs);
+  }
+
+  forEventType(tenantId: string, eventType: string): Promise<ActiveReactor[]> {
+    const key = `${tenantId}:${eventType}`;
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    const reactors = this.load(tenantId, eventType);
+    this.cache.set(key, reactors);
+    reactors.catch(() => this.cache.delete(key));
+    return reactors;
+  }
+
+  private async load(tenantId: string, eventType: string): Promise<ActiveReactor[]> {
+    const rows = await this.orm.em.fork().find(Reactor, { tenant: tenantId, eventType, isActive: true }, { orderBy: { createdAt: 'ASC' } });
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      conditions: row.conditions ? new ReactorConditions(row.conditions) : null,
+      reactions: row.reactions,
+    }));
+  }
+}

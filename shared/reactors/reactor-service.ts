@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '../db/orm.js';
+import { BadRequestError, NotFoundError } from '../errors/app-errors.js';
+import { EventType } from '../event-types/event-type.entity.js';
+import type { Reaction, RuleConditions } from './reaction.js';
+import { ReactorConditions } from './reactor-conditions.js';
+import { Reactor } from './reactor.entity.js';
+
+export interface ReactorInput {
+  name: string;
+  eventType: string;
+  isActive?: boolean;
+  conditions?: RuleConditions | null;
+  reactions: Reaction[];
+}
+
+export type ReactorChanges = Partial<ReactorInput>;
+
+export function reactorView(reactor: Reactor) {
+  return {
+    id: reactor.id,
+    name: reactor.name,
+    eventType: reactor.eventType,
+    isActive: reactor.isActive,
+    conditions: reactor.conditions ?? null,
+    reactions: reactor.reactions,
+    createdAt: reactor.createdAt.toISOString(),
+    updatedAt: reactor.updatedAt.toISOString(),
+  };
+}
+
+export async function createReactor(em: EntityManager, tenantId: string, input: ReactorInput): Promise<Reactor> {
+  await checkReactor(em, tenantId, input);
+  const reactor = em.create(Reactor, {
+    id: randomUUID(),
+    tenant: tenantId,
+    name: input.name,
+    eventType: input.eventType,
+    isActive: input.isActive ?? true,
+    conditions: input.conditions ?? null,
+    reactions: input.reactions,
+  });
+  await em.flush();
+  return reactor;
+}
+
+export async function findReactor(em: EntityManager, tenantId: string, id: string): Promise<Reactor> {
+  const reactor = /^[0-9a-f-]{36}$/i.test(id) ? await em.findOne(Reactor, { tenant: tenantId, id }) : null;
+  if (!reactor) throw new NotFoundError(`No reactor "${id}"`);
+  return reactor;
+}
+
+export async function updateReactor(em: EntityManager, tenantId: string, id: string, changes: ReactorChanges): Promise<Reactor> {
+  const reactor = await findReactor(em, tenantId, id);
+  await checkReactor(em, tenantId, changes);
+  em.assign(reactor, changes);
+  await em.flush();
+  return reactor;
+}
+
+export async function deleteReactor(em: EntityManager, tenantId: string, id: string): Promise<void> {
+  const reactor = await findReactor(em, tenantId, id);
+  await em.nativeDelete(Reactor, { tenant: tenantId, id: reactor.id });
+}
+
+/** The event type must exist in the tenant, and the conditions must build and evaluate. */
+async function checkReactor(em: EntityManager, tenantId: string, input: ReactorChanges): Promise<void> {
+  if (input.eventType !== undefined && !(await em.count(EventType, { tenant: tenantId, name: input.eventType }))) {
+    throw new BadRequestError(`No event type named ${input.eventType}`);
+  }
+  if (input.conditions) await ReactorConditions.check(input.conditions);
+}
