@@ -19,6 +19,7 @@ export function startWorkers(context: AppContext, queues: readonly QueueName[]):
     startWorker(name, byQueue[name], {
       redisUrl: context.config.redisUrl,
       redisPrefix: context.config.redisPrefix,
+      lockMs: context.config.workerLockMs,
       logger: context.logger,
       metrics: context.metrics,
     }),

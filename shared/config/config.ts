@@ -19,6 +19,11 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** How long hot-path lookups (API key → tenant, event types, members, reactors) are trusted before PostgreSQL is asked again. */
   cacheTtlMs: number;
+  /**
+   * How long a worker's lock on a job lasts without renewal. A worker that dies (SIGKILL, lost
+   * machine) leaves its jobs locked this long; then another worker takes them up again.
+   */
+  workerLockMs: number;
 }
 
 export type Environment = Record<string, string | undefined>;
@@ -46,6 +51,7 @@ export function loadConfig(env: Environment = process.env): Config {
     redisPrefix: env.REDIS_PREFIX ?? 'tally',
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000),
     cacheTtlMs: integer(env, 'CACHE_TTL_MS', 5_000),
+    workerLockMs: integer(env, 'WORKER_LOCK_MS', 30_000),
   };
 }
 

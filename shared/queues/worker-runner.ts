@@ -11,6 +11,7 @@ export type JobHandler = (data: unknown, job: Job) => Promise<void>;
 export interface WorkerDependencies {
   redisUrl: string;
   redisPrefix: string;
+  lockMs: number;
   logger: Logger;
   metrics: Metrics;
 }
@@ -40,8 +41,8 @@ export function startWorker(name: QueueName, handler: JobHandler, deps: WorkerDe
       connection: createRedis(deps.redisUrl, `tally-worker-${name}`),
       prefix: queuePrefix(deps.redisPrefix, name),
       concurrency: definition.concurrency,
-      lockDuration: 30_000,
-      stalledInterval: 30_000,
+      lockDuration: deps.lockMs,
+      stalledInterval: deps.lockMs,
       maxStalledCount: 2,
     },
   );

@@ -71,7 +71,7 @@ describe('the audit worker', () => {
         if (calls <= 2) throw new Error('transient failure');
         await recordAuditEntry(harness.context.orm.em.fork(), data as AuditJob);
       },
-      { redisUrl: harness.config.redisUrl, redisPrefix: harness.config.redisPrefix, logger: harness.context.logger, metrics: harness.context.metrics },
+      { redisUrl: harness.config.redisUrl, redisPrefix: harness.config.redisPrefix, lockMs: 30_000, logger: harness.context.logger, metrics: harness.context.metrics },
     );
     try {
       const added = await harness.context.queues.audit.add('record', job, { jobId: job.id, backoff: { type: 'fixed', delay: 50 } });
@@ -91,6 +91,7 @@ describe('the audit worker', () => {
     const worker = startWorker('audit', async () => {}, {
       redisUrl: harness.config.redisUrl,
       redisPrefix: harness.config.redisPrefix,
+      lockMs: 30_000,
       logger: harness.context.logger,
       metrics: harness.context.metrics,
     });

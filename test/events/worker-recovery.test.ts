@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventJob } from '../../shared/events/event-job.js';
+import { registerEvents } from '../../shared/events/register-events.js';
+import { finished, spawnEntry } from '../support/run-process.js';
+import { createHarness, dataOf, queryOne, type Harness, type TestTenant } from '../support/harness.js';
+
+let harness: Harness;
+let tenant: TestTenant;
+let secret: string;
+let member: { id: string };
+let typeId: string;
+
+beforeAll(async () => {
+  harness = await createHarness();
+  // A point-of-sale fleet's volume: well above the default 100/s.
+  tenant = await harness.createTenant({ configuration: { rateLimit: { perSecond: 100_000, burst: 100_000 } } });
+  const admin = await harness.adminToken(tenant, ['admin:event_types', 'admin:users', 'admin:reactors']);
+  const created = await dataOf<{ id: string; secret: string }>(
+    await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'SALE_MADE', description: 'x', isPrivate: true } }),
+  );
+  secret = created.secret;
+  typeId = created.id;
+  member = await dataOf(await harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { isRestricted: false, authIdentifier: 'till-member', profile: { familyName: 'D', givenName: 'J', emailAddress: 'j@example.com' } } }));
+  await harness.request(tenant, 'POST', '/v1/reactors', {
+    token: admin,
+    body: { name: 'Ten per sale', eventType: 'SALE_MADE', reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '10' }] } }] },
+  });
+});
+afterAll(() => harness.close());
+
+async function totals() {
+  return queryOne(
+    harness,
+    `select (select count(*)::int from event where tenant_id = ?) as events,
+            (select count(*)::int from ledger_entry where tenant_id = ?) as entries,
+            (select coalesce(sum(points), 0)::int from ledger_entry where tenant_id = ?) as ledger,
+            (select coalesce(sum(points), 0)::int from wallet where tenant_id = ?) as wallet`,
+    [tenant.id, tenant.id, tenant.id, tenant.id],
+  );
+}
+
+// Issue 4: "A job delivered twice (retry, stalled job, crash between commit and ack) never stores or grants twice."
+describe('the event worker under retries and crashes', () => {
+  it('the same job registered twice stores and grants once', async () => {
+    const before = await totals();
+    const job: EventJob = {
+      id: await harness.context.eventIds.allocate(),
+      tenantId: tenant.id,
+      eventTypeId: typeId,
+      eventTypeName: 'SALE_MADE',
+      userId: member.id,
+      payload: { sale: 'twice' },
+      reportedAt: new Date().toISOString(),
+      occurredAt: null,
+    };
+    const deps = { orm: harness.context.orm, reactors: harness.context.reactors };
+    await registerEvents(deps, [job]);
+    await registerEvents(deps, [job]);
+    await Promise.all([registerEvents(deps, [job]), registerEvents(deps, [job])]);
+    const after = await totals();
+    expect(after.events - before.events).toBe(1);
+    expect(after.entries - before.entries).toBe(1);
+    expect(after.wallet - before.wallet).toBe(10);
+  });
+
+  it('a worker killed with SIGKILL mid-batch and restarted loses no event and grants none twice', async () => {
+    const before = await totals();
+    const count = 3000;
+    for (let i = 0; i < count; i += 100) {
+      const responses = await Promise.all(
+        Array.from({ length: 100 }, (_, j) => harness.request(tenant, 'POST', '/v1/events', { token: secret, body: { type: 'SALE_MADE', subject: 'till-member', payload: { sale: i + j } } })),
+      );
+      expect(responses.every((response) => response.status === 201)).toBe(true);
+    }
+
+    const env = { DATABASE_URL: harness.config.databaseUrl, REDIS_PREFIX: harness.config.redisPrefix, PLATFORM_TOKEN_SECRET: 'x', WORKER_LOCK_MS: '1000', LOG_LEVEL: 'warn' };
+    const first = spawnEntry('main.ts', ['worker', 'events'], env);
+    const firstDone = finished(first);
+    await expect.poll(async () => (await totals()).events - before.events, { timeout: 30_000, interval: 20 }).toBeGreaterThan(0);
+    first.kill('SIGKILL');
+    await firstDone;
+    const atKill = (await totals()).events - before.events;
+    expect(atKill).toBeLessThan(count);
+
+    const second = spawnEntry('main.ts', ['worker', 'events'], env);
+    const secondDone = finished(second);
+    try {
+      await expect.poll(async () => (await totals()).events - before.events, { timeout: 60_000, interval: 200 }).toBe(count);
+    } finally {
+      second.kill('SIGTERM');
+      await secondDone;
+    }
+    const after = await totals();
+    expect(after.entries - before.entries).toBe(count);
+    expect(after.ledger - before.ledger).toBe(10 * count);
+    expect(after.wallet).toBe(after.ledger);
+    const duplicates = await queryOne(harness, 'select count(*)::int as n from (select event_id from ledger_entry group by event_id having count(*) > 1) d');
+    expect(duplicates.n).toBe(0);
+  }, 120_000);
+});
