@@ -8,6 +8,7 @@ import { registerEventTypeRoutes } from './event-types/index.js';
 import { registerUserRoutes } from './users/index.js';
 import { registerReactorRoutes } from './reactors/index.js';
 import { registerEventRoutes } from './events/index.js';
+import { registerWebhookRoutes } from './webhooks/index.js';
 import { apiKey } from './middleware/api-key.js';
 import { bodyLimit, DEFAULT_BODY_LIMIT } from './middleware/body-limit.js';
 import { rateLimit } from './middleware/rate-limit.js';
@@ -20,7 +21,7 @@ type RouteGroup = (app: App, context: AppContext) => void;
 /** The routes of each service; `SERVICE` picks which a process serves (decisions.md §1). */
 const SERVICES: Record<'platform' | 'rewards' | 'receipts', RouteGroup[]> = {
   platform: [registerAuditLogRoutes],
-  rewards: [registerEventTypeRoutes, registerUserRoutes, registerReactorRoutes, registerEventRoutes],
+  rewards: [registerEventTypeRoutes, registerUserRoutes, registerReactorRoutes, registerEventRoutes, registerWebhookRoutes],
   receipts: [],
 };
 

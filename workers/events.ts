@@ -1,6 +1,7 @@
 import type { AppContext } from '../shared/context.js';
 import type { EventJob } from '../shared/events/event-job.js';
 import { markReacted, registerEvents } from '../shared/events/register-events.js';
+import { dispatchWebhooks } from '../shared/webhooks/dispatch-webhooks.js';
 import { Batcher } from '../shared/queues/batcher.js';
 import type { JobHandler } from '../shared/queues/worker-runner.js';
 
@@ -10,15 +11,24 @@ const BATCH_WAIT_MS = 5;
 
 /**
  * `events` jobs: register (store + points, one transaction per batch of concurrent jobs), then
- * the asynchronous reactions, then `reactedAt`, also when there was nothing to do.
+ * the asynchronous reactions (webhook deliveries stored and queued), then `reactedAt`, also when
+ * there was nothing to do.
  */
 export function eventsHandler(context: AppContext): JobHandler {
   const dependencies = { orm: context.orm, reactors: context.reactors };
   const registrations = new Batcher<EventJob>((jobs) => registerEvents(dependencies, jobs), BATCH_SIZE, BATCH_WAIT_MS);
-  const reactions = new Batcher<number>((ids) => markReacted(context.orm, ids), BATCH_SIZE, BATCH_WAIT_MS);
+  const dispatch = { orm: context.orm, queues: context.queues, retryBaseMs: context.config.webhookRetryBaseMs };
+  const reactions = new Batcher<EventJob>(
+    async (jobs) => {
+      await dispatchWebhooks(dispatch, jobs.map(({ id, tenantId, eventTypeName }) => ({ id, tenantId, eventTypeName })));
+      await markReacted(context.orm, jobs.map((job) => job.id));
+    },
+    BATCH_SIZE,
+    BATCH_WAIT_MS,
+  );
   return async (data) => {
     const job = data as EventJob;
     await registrations.add(job);
-    await reactions.add(job.id);
+    await reactions.add(job);
   };
 }

@@ -4,12 +4,14 @@ import type { QueueName } from '../shared/queues/catalog.js';
 import { startWorker, type JobHandler } from '../shared/queues/worker-runner.js';
 import { auditHandler } from './audit.js';
 import { eventsHandler } from './events.js';
+import { webhooksHandler } from './webhooks.js';
 
 /** Which handler runs each queue's jobs; every queue of the catalog has one. */
 function handlers(context: AppContext): Record<QueueName, JobHandler> {
   return {
     audit: auditHandler(context),
     events: eventsHandler(context),
+    webhooks: webhooksHandler(context),
   };
 }
 

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
+import { DEFAULT_WEBHOOK_RETRY_BASE_MS } from '../webhooks/webhook-job.js';
 
 /** Settings of one process, read once from the environment at start (decisions.md §1). */
 export interface Config {
@@ -24,6 +25,8 @@ export interface Config {
    * machine) leaves its jobs locked this long; then another worker takes them up again.
    */
   workerLockMs: number;
+  /** The first webhook retry's delay; each next one doubles it, ten retries spanning 24 h by default. */
+  webhookRetryBaseMs: number;
 }
 
 export type Environment = Record<string, string | undefined>;
@@ -52,6 +55,7 @@ export function loadConfig(env: Environment = process.env): Config {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000),
     cacheTtlMs: integer(env, 'CACHE_TTL_MS', 5_000),
     workerLockMs: integer(env, 'WORKER_LOCK_MS', 30_000),
+    webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', DEFAULT_WEBHOOK_RETRY_BASE_MS),
   };
 }
 

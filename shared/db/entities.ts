@@ -7,6 +7,8 @@ import { Event } from '../events/event.entity.js';
 import { LedgerEntry } from '../ledger/ledger-entry.entity.js';
 import { Wallet } from '../ledger/wallet.entity.js';
 import { Reactor } from '../reactors/reactor.entity.js';
+import { Webhook } from '../webhooks/webhook.entity.js';
+import { WebhookDelivery } from '../webhooks/webhook-delivery.entity.js';
 
 /** Every entity the ORM knows; a new feature adds its own here. */
-export const entities = [Tenant, EventType, AuditEntry, IdempotencyRecord, User, Event, Reactor, LedgerEntry, Wallet];
+export const entities = [Tenant, EventType, AuditEntry, IdempotencyRecord, User, Event, Reactor, LedgerEntry, Wallet, Webhook, WebhookDelivery];

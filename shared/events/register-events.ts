@@ -53,7 +53,7 @@ export async function registerEvents(deps: RegistrationDependencies, jobs: Event
   });
 }
 
-/** Asynchronous reactions are done (none are configured yet beyond points): stamp `reactedAt`. */
+/** The asynchronous reactions are dispatched: stamp `reactedAt` (once; a redelivery keeps the first). */
 export async function markReacted(orm: Orm, eventIds: number[]): Promise<void> {
   await orm.em.fork().getKnex()('event').whereIn('id', eventIds).whereNull('reacted_at').update({ reacted_at: new Date() });
 }

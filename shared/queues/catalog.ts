@@ -1,6 +1,7 @@
 import type { JobsOptions } from 'bullmq';
 import { AuditJob } from '../audit/audit-job.js';
 import { EventJob } from '../events/event-job.js';
+import { WebhookJob } from '../webhooks/webhook-job.js';
 
 interface QueueDefinition {
   /** JSON Schema of the job payload, checked by the worker before it does anything. */
@@ -33,6 +34,16 @@ export const queueCatalog = {
       attempts: 20,
       backoff: { type: 'exponential', delay: 500 },
       removeOnComplete: { age: 3600, count: 100_000 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    },
+  },
+  webhooks: {
+    payload: WebhookJob,
+    // Mostly waiting on receivers: many at once cost little.
+    concurrency: 64,
+    // Attempts and backoff are set per delivery when it is queued (dispatch-webhooks.ts).
+    defaultJobOptions: {
+      removeOnComplete: { age: 24 * 3600, count: 100_000 },
       removeOnFail: { age: 7 * 24 * 3600 },
     },
   },

@@ -2,10 +2,12 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261123011726 } from './Migration20261123011726.js';
 import { Migration20261123015353 } from './Migration20261123015353.js';
 import { Migration20261123015715 } from './Migration20261123015715.js';
+import { Migration20261123020826 } from './Migration20261123020826.js';
 
 /** Applied in this order; a new migration is generated with `npx tsx shared/db/create-migration.ts` and added here. */
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123011726', class: Migration20261123011726 },
   { name: 'Migration20261123015353', class: Migration20261123015353 },
   { name: 'Migration20261123015715', class: Migration20261123015715 },
+  { name: 'Migration20261123020826', class: Migration20261123020826 },
 ];

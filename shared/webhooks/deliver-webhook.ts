@@ -1,0 +1,60 @@
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import type { Orm } from '../db/orm.js';
+import { Event } from '../events/event.entity.js';
+import { storedEventView } from '../events/event-view.js';
+import type { OutboundPoster } from '../http/outbound-post.js';
+import type { EventType } from '../event-types/event-type.entity.js';
+import { WebhookDelivery, type DeliveryAttempt } from './webhook-delivery.entity.js';
+import type { Webhook } from './webhook.entity.js';
+
+export interface DeliveryDependencies {
+  orm: Orm;
+  poster: OutboundPoster;
+  serviceSubject: string;
+}
+
+/** Thrown when the receiver did not take the delivery, so BullMQ retries it with backoff. */
+export class DeliveryRefusedError extends Error {}
+
+/**
+ * One attempt of a delivery: the body of decisions.md §12 (`{type, timestamp, data: Event}`),
+ * signed with the Standard Webhooks scheme (`webhook-id`, `webhook-timestamp`,
+ * `webhook-signature`), posted, and the attempt recorded. Any 2xx settles it; anything else is
+ * recorded and thrown for a retry, and on the last attempt the delivery is marked FAILED.
+ */
+export async function deliverWebhook(deps: DeliveryDependencies, deliveryId: string, isLastAttempt: boolean): Promise<void> {
+  const em = deps.orm.em.fork();
+  const delivery = await em.findOne(WebhookDelivery, { id: deliveryId }, { populate: ['webhook'] });
+  if (!delivery || delivery.status !== 'PENDING') return;
+  const event = await em.findOne(Event, { id: delivery.eventId }, { populate: ['type', 'user'] });
+  if (!event) return;
+
+  const timestamp = new Date();
+  const body = JSON.stringify({
+    type: (event.type as EventType).name,
+    timestamp: timestamp.toISOString(),
+    data: storedEventView(event, deps.serviceSubject),
+  });
+  const webhook = delivery.webhook as Webhook;
+  const signature = new StandardWebhook(webhook.secret).sign(delivery.id, timestamp, body);
+  const headers = { 'webhook-id': delivery.id, 'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)), 'webhook-signature': signature };
+
+  const started = Date.now();
+  let attempt: DeliveryAttempt;
+  try {
+    const response = await deps.poster.post(webhook.url, body, headers);
+    attempt = { at: timestamp.toISOString(), status: response.status, error: response.status < 300 ? null : response.body.slice(0, 500) || null, durationMs: Date.now() - started };
+  } catch (error) {
+    attempt = { at: timestamp.toISOString(), status: null, error: (error as Error).message, durationMs: Date.now() - started };
+  }
+  const succeeded = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
+  delivery.attempts = [...delivery.attempts, attempt];
+  if (succeeded) {
+    delivery.status = 'SUCCEEDED';
+    delivery.deliveredAt = new Date();
+  } else if (isLastAttempt) {
+    delivery.status = 'FAILED';
+  }
+  await em.flush();
+  if (!succeeded) throw new DeliveryRefusedError(`webhook ${webhook.id} answered ${attempt.status ?? attempt.error}`);
+}

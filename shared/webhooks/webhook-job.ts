@@ -1,0 +1,18 @@
+import { Type, type Static } from 'typebox';
+
+/** The payload of one `webhooks` job: a delivery to attempt. */
+export const WebhookJob = Type.Object({ deliveryId: Type.String({ format: 'uuid' }) });
+export type WebhookJob = Static<typeof WebhookJob>;
+
+/** 1 attempt and 10 retries, doubling from the base delay. */
+export const WEBHOOK_ATTEMPTS = 11;
+
+/**
+ * decisions.md §10: retried with backoff for 24 hours. BullMQ's exponential backoff waits
+ * base × 2^(n−1) before retry n; ten retries from a base of 84.5 s add up to 24 hours.
+ */
+export const DEFAULT_WEBHOOK_RETRY_BASE_MS = Math.round((24 * 3600 * 1000) / (2 ** (WEBHOOK_ATTEMPTS - 1) - 1));
+
+export function deliveryJobId(deliveryId: string): string {
+  return `delivery-${deliveryId}`;
+}

@@ -1,0 +1,74 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { EntityManager } from '../db/orm.js';
+import { BadRequestError, NotFoundError } from '../errors/app-errors.js';
+import { EventType } from '../event-types/event-type.entity.js';
+import { Webhook } from './webhook.entity.js';
+
+export interface WebhookInput {
+  url: string;
+  eventTypes?: string[];
+  isActive?: boolean;
+}
+
+export function webhookView(webhook: Webhook) {
+  return {
+    id: webhook.id,
+    url: webhook.url,
+    eventTypes: webhook.eventTypes,
+    isActive: webhook.isActive,
+    createdAt: webhook.createdAt.toISOString(),
+    updatedAt: webhook.updatedAt.toISOString(),
+  };
+}
+
+/** Standard Webhooks secrets: `whsec_` and 32 random bytes in base64. */
+function newSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+export async function createWebhook(em: EntityManager, tenantId: string, input: WebhookInput, allowPlainHttp: boolean) {
+  await checkWebhook(em, tenantId, input, allowPlainHttp);
+  const webhook = em.create(Webhook, {
+    id: randomUUID(),
+    tenant: tenantId,
+    url: input.url,
+    eventTypes: input.eventTypes ?? [],
+    secret: newSecret(),
+    isActive: input.isActive ?? true,
+  });
+  await em.flush();
+  return { ...webhookView(webhook), secret: webhook.secret };
+}
+
+export async function findWebhook(em: EntityManager, tenantId: string, id: string): Promise<Webhook> {
+  const webhook = /^[0-9a-f-]{36}$/i.test(id) ? await em.findOne(Webhook, { tenant: tenantId, id }) : null;
+  if (!webhook) throw new NotFoundError(`No webhook "${id}"`);
+  return webhook;
+}
+
+export async function updateWebhook(em: EntityManager, tenantId: string, id: string, changes: Partial<WebhookInput>, allowPlainHttp: boolean): Promise<Webhook> {
+  const webhook = await findWebhook(em, tenantId, id);
+  await checkWebhook(em, tenantId, changes, allowPlainHttp);
+  em.assign(webhook, changes);
+  await em.flush();
+  return webhook;
+}
+
+export async function deleteWebhook(em: EntityManager, tenantId: string, id: string): Promise<void> {
+  const webhook = await findWebhook(em, tenantId, id);
+  await em.nativeDelete(Webhook, { tenant: tenantId, id: webhook.id });
+}
+
+/** https only (plain http too where private addresses are allowed, for tests and demos); known event types. */
+async function checkWebhook(em: EntityManager, tenantId: string, input: Partial<WebhookInput>, allowPlainHttp: boolean): Promise<void> {
+  if (input.url !== undefined) {
+    const protocol = URL.canParse(input.url) ? new URL(input.url).protocol : '';
+    if (protocol !== 'https:' && !(allowPlainHttp && protocol === 'http:')) throw new BadRequestError('The webhook url must be an https address');
+  }
+  const names = input.eventTypes ?? [];
+  if (names.length) {
+    const known = await em.find(EventType, { tenant: tenantId, name: { $in: names } }, { fields: ['name'] });
+    const unknown = names.filter((name) => !known.some((type) => type.name === name));
+    if (unknown.length) throw new BadRequestError(`No event type named ${unknown.join(', ')}`);
+  }
+}

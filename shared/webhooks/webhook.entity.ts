@@ -1,0 +1,23 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Tenant } from '../tenants/tenant.entity.js';
+
+/** A tenant's subscription to its events (decisions.md §10). */
+export const Webhook = defineEntity({
+  name: 'Webhook',
+  tableName: 'webhook',
+  indexes: [{ properties: ['tenant', 'isActive'] }],
+  properties: {
+    id: p.uuid().primary(),
+    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    url: p.text(),
+    /** Event type names delivered; empty means every type. */
+    eventTypes: p.json<string[]>(),
+    /** The Standard Webhooks signing secret (`whsec_…`): kept to sign, shown on create only. */
+    secret: p.string(),
+    isActive: p.boolean().default(true),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+
+export type Webhook = InferEntity<typeof Webhook>;

@@ -1,0 +1,135 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Worker } from 'bullmq';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OutboundPoster } from '../../shared/http/outbound-post.js';
+import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
+import { createHarness, dataOf, jsonOf, type Harness, type Json, type TestTenant } from '../support/harness.js';
+
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+let harness: Harness;
+let tenant: TestTenant;
+let admin: string;
+let secret: string;
+let workers: Worker[];
+let server: Server;
+let baseUrl: string;
+const received: Record<string, Received[]> = {};
+/** How many more requests each path refuses with 500 before it takes one. */
+const failuresLeft: Record<string, number> = { '/flaky': 2, '/down': Number.POSITIVE_INFINITY };
+
+beforeAll(async () => {
+  // Retries doubling from 10 ms (about 10 s for all ten): the 24-hour schedule, scaled down for the test.
+  harness = await createHarness({ fetchAllowPrivateAddresses: true, webhookRetryBaseMs: 10 });
+  tenant = await harness.createTenant();
+  admin = await harness.adminToken(tenant, ['admin:event_types', 'admin:users', 'admin:tenant']);
+  secret = (await dataOf<{ secret: string }>(await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'SALE_MADE', description: 'x', isPrivate: true } }))).secret;
+  await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'OTHER_THING', description: 'x', isPrivate: true } });
+  await harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { isRestricted: false, authIdentifier: 'member-1', profile: { familyName: 'D', givenName: 'J', emailAddress: 'j@example.com' } } });
+  server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      const path = request.url ?? '/';
+      (received[path] ??= []).push({ headers: request.headers, body });
+      const left = failuresLeft[path] ?? 0;
+      failuresLeft[path] = left - 1;
+      response.writeHead(left > 0 ? 500 : 204).end(left > 0 ? 'try later' : undefined);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  workers = startWorkers(harness.context, ['events', 'webhooks']);
+});
+afterAll(async () => {
+  await closeWorkers(workers);
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await harness.close();
+});
+
+async function subscribe(path: string, eventTypes?: string[]): Promise<{ id: string; secret: string }> {
+  const response = await harness.request(tenant, 'POST', '/v1/webhooks', { token: admin, body: { url: `${baseUrl}${path}`, ...(eventTypes ? { eventTypes } : {}) } });
+  expect(response.status).toBe(201);
+  return dataOf(response);
+}
+
+async function reportSale(n: number): Promise<number> {
+  const response = await harness.request(tenant, 'POST', '/v1/events', { token: secret, body: { type: 'SALE_MADE', subject: 'member-1', payload: { sale: n } } });
+  return (await dataOf<{ id: number }>(response)).id;
+}
+
+async function deliveries(webhookId: string): Promise<Json[]> {
+  return dataOf(await harness.request(tenant, 'GET', `/v1/webhooks/${webhookId}/deliveries`, { token: admin }));
+}
+
+// decisions.md §10: "deliveries are signed (HMAC-SHA256, headers webhook-id, webhook-timestamp, webhook-signature), retried with backoff for 24 h, and recorded."
+describe('webhook deliveries', () => {
+  it('delivers a signed Standard Webhooks body that the receiver can verify', async () => {
+    const webhook = await subscribe('/ok', ['SALE_MADE']);
+    expect(webhook.secret).toMatch(/^whsec_/);
+    const eventId = await reportSale(1);
+    await expect.poll(() => received['/ok']?.length ?? 0, { timeout: 10_000 }).toBe(1);
+    const [delivery] = received['/ok']!;
+    const verified = new StandardWebhook(webhook.secret).verify(delivery!.body, delivery!.headers as Record<string, string>) as Json;
+    // decisions.md §12: "Webhook bodies follow Standard Webhooks: {type: "<event type name>", timestamp, data: <Event>}."
+    expect(verified).toMatchObject({ type: 'SALE_MADE', timestamp: expect.any(String), data: { id: eventId, type: { name: 'SALE_MADE' }, subject: { authIdentifier: 'member-1' }, payload: { sale: 1 } } });
+    expect(() => new StandardWebhook(`whsec_${Buffer.from('another secret 32 bytes long....').toString('base64')}`).verify(delivery!.body, delivery!.headers as Record<string, string>)).toThrow();
+    await expect.poll(async () => (await deliveries(webhook.id))[0]?.status, { timeout: 5000 }).toBe('SUCCEEDED');
+  });
+
+  it('a receiver that fails twice then succeeds gets the same delivery three times, each attempt recorded', async () => {
+    const webhook = await subscribe('/flaky');
+    await reportSale(2);
+    await expect.poll(async () => (await deliveries(webhook.id))[0]?.status, { timeout: 15_000 }).toBe('SUCCEEDED');
+    const [delivery] = await deliveries(webhook.id);
+    expect(delivery.attempts.map((attempt: { status: number }) => attempt.status)).toEqual([500, 500, 204]);
+    expect(delivery.attempts[0].error).toBe('try later');
+    const ids = new Set(received['/flaky']!.map((request) => request.headers['webhook-id']));
+    expect(ids).toEqual(new Set([delivery.id]));
+  });
+
+  it('only subscribed event types are delivered; a receiver that never answers well ends FAILED', async () => {
+    const onlyOther = await subscribe('/other', ['OTHER_THING']);
+    const down = await subscribe('/down', ['SALE_MADE']);
+    await reportSale(3);
+    await expect.poll(async () => (await deliveries(down.id))[0]?.status, { timeout: 30_000 }).toBe('FAILED');
+    expect((await deliveries(down.id))[0].attempts).toHaveLength(11);
+    expect(await deliveries(onlyOther.id)).toEqual([]);
+  }, 40_000);
+});
+
+describe('/v1/webhooks', () => {
+  it('manages subscriptions; the secret is never shown again', async () => {
+    const { id } = await subscribe('/managed');
+    const read = await harness.request(tenant, 'GET', `/v1/webhooks/${id}`, { token: admin });
+    expect(await dataOf(read)).not.toHaveProperty('secret');
+    const changed = await dataOf(await harness.request(tenant, 'PATCH', `/v1/webhooks/${id}`, { token: admin, body: { isActive: false } }));
+    expect(changed).toMatchObject({ isActive: false });
+    expect((await harness.request(tenant, 'DELETE', `/v1/webhooks/${id}`, { token: admin })).status).toBe(200);
+    expect((await harness.request(tenant, 'GET', `/v1/webhooks/${id}`, { token: admin })).status).toBe(404);
+  });
+
+  it('refuses unknown event types, and another tenant sees nothing', async () => {
+    const response = await harness.request(tenant, 'POST', '/v1/webhooks', { token: admin, body: { url: `${baseUrl}/x`, eventTypes: ['NO_SUCH_TYPE'] } });
+    expect(response.status).toBe(400);
+    expect((await jsonOf(response)).data.name).toBe('BadRequestError');
+    const other = await harness.createTenant();
+    expect(await dataOf(await harness.request(other, 'GET', '/v1/webhooks', { token: await harness.adminToken(other, ['admin:tenant']) }))).toEqual([]);
+  });
+});
+
+describe('outbound requests to tenant-given addresses', () => {
+  it('refuse loopback and private addresses unless private fetching is allowed', async () => {
+    const closed = new OutboundPoster(false, 2000);
+    for (const url of [`${baseUrl}/ok`, 'http://10.0.0.1/hook', 'http://169.254.169.254/latest/meta-data', 'http://[::1]/hook']) {
+      await expect(closed.post(url, '{}', {})).rejects.toThrow();
+    }
+    const open = new OutboundPoster(true, 2000);
+    expect((await open.post(`${baseUrl}/ok`, '{}', {})).status).toBe(204);
+  });
+});

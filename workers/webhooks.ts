@@ -1,0 +1,15 @@
+import type { AppContext } from '../shared/context.js';
+import { OutboundPoster } from '../shared/http/outbound-post.js';
+import type { JobHandler } from '../shared/queues/worker-runner.js';
+import { deliverWebhook } from '../shared/webhooks/deliver-webhook.js';
+import type { WebhookJob } from '../shared/webhooks/webhook-job.js';
+
+/** `webhooks` jobs: one delivery attempt each; a refusal throws and BullMQ retries with backoff. */
+export function webhooksHandler(context: AppContext): JobHandler {
+  const dependencies = {
+    orm: context.orm,
+    poster: new OutboundPoster(context.config.fetchAllowPrivateAddresses),
+    serviceSubject: context.config.publicBaseUrl,
+  };
+  return (data, job) => deliverWebhook(dependencies, (data as WebhookJob).deliveryId, job.attemptsMade + 1 >= (job.opts.attempts ?? 1));
+}
