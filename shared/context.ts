@@ -8,6 +8,7 @@ import { TenantDirectory } from './tenants/tenant-directory.js';
 import { JwksCache } from './auth/jwks-cache.js';
 import { PayloadSchemaCompiler } from './event-types/payload-schema.js';
 import { EventIdAllocator } from './events/event-ids.js';
+import { EventQueueWriter } from './events/event-queue-writer.js';
 import { EventTypeDirectory } from './events/event-type-directory.js';
 import { SubjectDirectory } from './events/subject-directory.js';
 import { ReactorDirectory } from './reactors/reactor-directory.js';
@@ -20,7 +21,10 @@ export interface AppContext {
   config: Config;
   logger: Logger;
   orm: Orm;
+  /** Commands of the hot path (rate limits) and readiness checks, auto-pipelined. */
   redis: Redis;
+  /** The queues' own connection: producers only; each worker opens its own. */
+  queueRedis: Redis;
   queues: Queues;
   metrics: Metrics;
   tenants: TenantDirectory;
@@ -30,18 +34,22 @@ export interface AppContext {
   subjects: SubjectDirectory;
   reactors: ReactorDirectory;
   eventIds: EventIdAllocator;
+  eventQueue: EventQueueWriter;
 }
 
 export async function createContext(config: Config, logger: Logger): Promise<AppContext> {
   const orm = await createOrm(config.databaseUrl, logger);
-  const redis = createRedis(config.redisUrl, 'tally-commands');
+  const redis = createRedis(config.redisUrl, 'tally-commands', { autoPipelining: true });
+  const queueRedis = createRedis(config.redisUrl, 'tally-queues');
   const payloadSchemas = new PayloadSchemaCompiler();
+  const queues = createQueues(queueRedis, config.redisPrefix);
   return {
     config,
     logger,
     orm,
     redis,
-    queues: createQueues(redis, config.redisPrefix),
+    queueRedis,
+    queues,
     metrics: createMetrics(),
     tenants: new TenantDirectory(orm, config.cacheTtlMs),
     jwks: new JwksCache(),
@@ -50,11 +58,13 @@ export async function createContext(config: Config, logger: Logger): Promise<App
     subjects: new SubjectDirectory(orm, config.cacheTtlMs),
     reactors: new ReactorDirectory(orm, config.cacheTtlMs),
     eventIds: new EventIdAllocator(orm),
+    eventQueue: new EventQueueWriter(queues.events),
   };
 }
 
 export async function closeContext(context: AppContext): Promise<void> {
   await closeQueues(context.queues);
+  await context.queueRedis.quit();
   await context.redis.quit();
   await context.orm.close();
 }

@@ -14,9 +14,7 @@ import { EventResource, ReportEventBody } from './schema.js';
  */
 export function registerReportEvent(app: App, context: AppContext): void {
   const dependencies: ReportDependencies = {
-    redis: context.redis,
-    redisPrefix: context.config.redisPrefix,
-    queues: context.queues,
+    eventQueue: context.eventQueue,
     eventTypes: context.eventTypes,
     subjects: context.subjects,
     eventIds: context.eventIds,

@@ -1,26 +1,17 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { canonicalize } from 'json-canonicalize';
 
 /** rewards-interface.md Limits: "duplicate window 60 seconds". */
-export const DUPLICATE_WINDOW_SECONDS = 60;
+export const DUPLICATE_WINDOW_MS = 60_000;
 
 /**
  * decisions.md §5: an event is a duplicate of one reported in the last 60 s with the same tenant,
  * type, resolved subject and canonical payload (keys sorted, RFC 8785); `occurredAt` is not part
- * of its identity. One `SET NX EX` claims the identity atomically across API replicas.
+ * of its identity. The event queue claims this identity in the same Redis script that adds the
+ * job (event-queue-writer.ts), so a report is either accepted and queued or a duplicate, never
+ * claimed but lost.
  */
-export function duplicateKey(prefix: string, tenantId: string, typeName: string, subject: string, payload: unknown): string {
+export function duplicateIdentity(tenantId: string, typeName: string, subject: string, payload: unknown): string {
   const identity = createHash('sha256').update(`${typeName}\n${subject}\n${canonicalize(payload)}`).digest('base64url');
-  return `${prefix}:dup:${tenantId}:${identity}`;
-}
-
-/** True when this report is the first with its identity in the window. */
-export async function claimFirstReport(redis: Redis, key: string): Promise<boolean> {
-  return (await redis.set(key, '1', 'EX', DUPLICATE_WINDOW_SECONDS, 'NX')) === 'OK';
-}
-
-/** The report was not accepted after all (the queue refused it): let the client's retry through. */
-export async function releaseReport(redis: Redis, key: string): Promise<void> {
-  await redis.del(key);
+  return `${tenantId}:${identity}`;
 }

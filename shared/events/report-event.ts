@@ -1,14 +1,13 @@
-import type { Redis } from 'ioredis';
 import type { JwksCache } from '../auth/jwks-cache.js';
 import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../errors/app-errors.js';
-import type { Queues } from '../queues/queue-factory.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { toValidationIssues } from '../validation/ajv.js';
 import type { User } from '../users/user.entity.js';
-import { claimFirstReport, duplicateKey, releaseReport } from './duplicate-window.js';
+import { duplicateIdentity } from './duplicate-window.js';
 import { authorizeReport } from './event-authorization.js';
 import type { EventIdAllocator } from './event-ids.js';
-import { eventJobId, type EventJob } from './event-job.js';
+import type { EventJob } from './event-job.js';
+import type { EventQueueWriter } from './event-queue-writer.js';
 import type { EventTypeDirectory, ReportableType } from './event-type-directory.js';
 import { eventView } from './event-view.js';
 import type { SubjectDirectory } from './subject-directory.js';
@@ -21,9 +20,7 @@ export interface EventReport {
 }
 
 export interface ReportDependencies {
-  redis: Redis;
-  redisPrefix: string;
-  queues: Queues;
+  eventQueue: EventQueueWriter;
   eventTypes: EventTypeDirectory;
   subjects: SubjectDirectory;
   eventIds: EventIdAllocator;
@@ -35,8 +32,9 @@ export interface ReportDependencies {
 /**
  * POST /events after the body's size and shape are checked, in the order decisions.md §5 fixes:
  * the type exists and is active (404), the authorization matches it (401), the payload meets its
- * schema (400), the subject resolves (404), the report is no duplicate (409). Then it takes an id,
- * puts the event on the queue and answers at once; the event worker registers it.
+ * schema (400), the subject resolves (404), the report is no duplicate (409), checked by the same
+ * Redis script that queues the event under a fresh id. It answers at once; the event worker
+ * registers it.
  */
 export async function reportEvent(deps: ReportDependencies, tenant: Tenant, bearerToken: string | undefined, report: EventReport) {
   const found = await deps.eventTypes.find(tenant.id, report.type);
@@ -48,29 +46,21 @@ export async function reportEvent(deps: ReportDependencies, tenant: Tenant, bear
   const payload = checkPayload(found, report.payload);
 
   const user = await resolveSubject(deps, tenant.id, type.isPrivate, tokenUser, report.subject);
-  const key = duplicateKey(deps.redisPrefix, tenant.id, type.name, user?.id ?? deps.serviceSubject, payload);
-  if (!(await claimFirstReport(deps.redis, key))) throw new ConflictError('Event already exists', { envelopeStatus: 'error', emptyData: true });
-
   const reportedAt = new Date();
   const occurredAt = report.occurredAt ? new Date(report.occurredAt) : null;
-  try {
-    const id = await deps.eventIds.allocate();
-    const job: EventJob = {
-      id,
-      tenantId: tenant.id,
-      eventTypeId: type.id,
-      eventTypeName: type.name,
-      userId: user?.id ?? null,
-      payload,
-      reportedAt: reportedAt.toISOString(),
-      occurredAt: occurredAt?.toISOString() ?? null,
-    };
-    await deps.queues.events.add('register', job, { jobId: eventJobId(id) });
-    return eventView({ id, type, user, payload, reportedAt, occurredAt }, deps.serviceSubject);
-  } catch (error) {
-    await releaseReport(deps.redis, key).catch(() => {});
-    throw error;
-  }
+  const job: EventJob = {
+    id: await deps.eventIds.allocate(),
+    tenantId: tenant.id,
+    eventTypeId: type.id,
+    eventTypeName: type.name,
+    userId: user?.id ?? null,
+    payload,
+    reportedAt: reportedAt.toISOString(),
+    occurredAt: occurredAt?.toISOString() ?? null,
+  };
+  const identity = duplicateIdentity(tenant.id, type.name, user?.id ?? deps.serviceSubject, payload);
+  if (!(await deps.eventQueue.enqueue(job, identity))) throw new ConflictError('Event already exists', { envelopeStatus: 'error', emptyData: true });
+  return eventView({ id: job.id, type, user, payload, reportedAt, occurredAt }, deps.serviceSubject);
 }
 
 /** The payload against the type's schema; an absent payload is `{}` (allowed when there is no schema). */

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventJob } from '../../shared/events/event-job.js';
+import { duplicateIdentity } from '../../shared/events/duplicate-window.js';
+import { createHarness, type Harness } from '../support/harness.js';
+
+let harness: Harness;
+beforeAll(async () => {
+  harness = await createHarness();
+});
+afterAll(() => harness.close());
+
+function job(id: number, payload: Record<string, unknown>): EventJob {
+  return {
+    id,
+    tenantId: '00000000-0000-4000-8000-000000000001',
+    eventTypeId: '00000000-0000-4000-8000-000000000002',
+    eventTypeName: 'SALE_MADE',
+    userId: null,
+    payload,
+    reportedAt: new Date().toISOString(),
+    occurredAt: null,
+  };
+}
+
+// decisions.md §5: "Duplicates: same tenant, type, resolved subject and canonical payload (keys sorted) within 60 s."
+// decisions.md §11: "Killing any one process ... loses no accepted work ... and applies nothing twice."
+describe('the events queue claims the duplicate window in the same script that queues the job', () => {
+  const identityOf = (payload: unknown) => duplicateIdentity('tenant', 'SALE_MADE', 'subject', payload);
+
+  it('queues a first report, refuses a second with the same identity, and keeps only the first job', async () => {
+    const writer = harness.context.eventQueue;
+    expect(await writer.enqueue(job(101, { a: 1, b: 2 }), identityOf({ a: 1, b: 2 }))).toBe(true);
+    expect(await writer.enqueue(job(102, { b: 2, a: 1 }), identityOf({ b: 2, a: 1 }))).toBe(false);
+    const queue = harness.context.queues.events;
+    expect(await queue.getJob('event-101')).toBeDefined();
+    expect(await queue.getJob('event-102')).toBeUndefined();
+  });
+
+  it('a repeated add of the same job (a retry after a failed round trip) is accepted, not a duplicate', async () => {
+    const writer = harness.context.eventQueue;
+    const first = job(201, { retried: true });
+    expect(await writer.enqueue(first, identityOf({ retried: true }))).toBe(true);
+    expect(await writer.enqueue(first, identityOf({ retried: true }))).toBe(true);
+  });
+
+  it('reports arriving together are queued together, each with its own answer', async () => {
+    const writer = harness.context.eventQueue;
+    const answers = await Promise.all([
+      writer.enqueue(job(301, { n: 1 }), identityOf({ n: 1 })),
+      writer.enqueue(job(302, { n: 2 }), identityOf({ n: 2 })),
+      writer.enqueue(job(303, { n: 1 }), identityOf({ n: 1 })),
+    ]);
+    expect(answers).toEqual([true, true, false]);
+  });
+});
