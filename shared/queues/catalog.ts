@@ -29,7 +29,7 @@ export const queueCatalog = {
   events: {
     payload: EventJob,
     // High so the worker's batcher sees many jobs at once and registers them in one transaction.
-    concurrency: 256,
+    concurrency: 512,
     defaultJobOptions: {
       attempts: 20,
       backoff: { type: 'exponential', delay: 500 },
