@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { inject } from 'vitest';
-import { Redis } from 'ioredis';
 import type { DestinationStream } from 'pino';
 import { createApp } from '../../api/app.js';
 import type { App } from '../../api/app-env.js';
@@ -12,6 +11,7 @@ import { closeContext, createContext, type AppContext } from '../../shared/conte
 import { dropDatabase, ensureDatabase } from '../../shared/db/ensure-database.js';
 import { createLogger } from '../../shared/logging/logger.js';
 import { createTenant, type NewTenant } from '../../shared/tenants/tenant-service.js';
+import { deleteKeysWithPrefix } from './redis-keys.js';
 import { databaseUrl, TEST_REDIS_URL } from './test-database.js';
 
 export const USER_TOKEN_ISSUER = 'https://id.example.test';
@@ -107,24 +107,10 @@ export async function createHarness(overrides: Partial<Config> = {}, logDestinat
     async close() {
       await closeContext(context);
       await dropDatabase(url);
-      await deleteRedisKeys(config.redisPrefix);
+      await deleteKeysWithPrefix(TEST_REDIS_URL, config.redisPrefix);
     },
   };
   return harness;
-}
-
-async function deleteRedisKeys(prefix: string): Promise<void> {
-  const redis = new Redis(TEST_REDIS_URL);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      if (keys.length) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
 }
 
 /** The `data` of a success envelope, typed for the test. */

@@ -1,0 +1,138 @@
+import { randomBytes } from 'node:crypto';
+import { createApp } from '../../api/app.js';
+import type { App } from '../../api/app-env.js';
+import { mintAdminToken } from '../../shared/auth/admin-token.js';
+import { loadConfig, type Config } from '../../shared/config/config.js';
+import { closeContext, createContext, type AppContext } from '../../shared/context.js';
+import { dropDatabase, ensureDatabase } from '../../shared/db/ensure-database.js';
+import { migrate } from '../../shared/db/orm.js';
+import { createLogger } from '../../shared/logging/logger.js';
+import { createTenant } from '../../shared/tenants/tenant-service.js';
+import { deleteKeysWithPrefix } from '../support/redis-keys.js';
+
+export const EVENT_TYPE = 'PURCHASE_MADE';
+/** The ingest server's bare route: the ceiling POST /v1/events is measured against. */
+export const CEILING_PATH = '/ceiling';
+
+/**
+ * What a benchmark runs against: its own database and Redis prefix, seeded through the real API
+ * as a tenant would seed it — a point-of-sale tenant (rate limit raised, as a fleet's would be), a
+ * private transaction event type with a payload schema, a points reactor and its members.
+ */
+export interface BenchWorld {
+  config: Config;
+  context: AppContext;
+  /** The environment of a child process of the stack (API or worker) on this world. */
+  env: Record<string, string>;
+  apiKey: string;
+  eventSecret: string;
+  eventTypeId: string;
+  tenantId: string;
+  /** authIdentifier and id of every member. */
+  members: { authIdentifier: string; id: string }[];
+  close(): Promise<void>;
+}
+
+const PURCHASE_SCHEMA = {
+  type: 'object',
+  required: ['transactionId', 'total', 'locationId', 'lineItems'],
+  properties: {
+    transactionId: { type: 'string', maxLength: 64 },
+    total: { type: 'number', minimum: 0 },
+    locationId: { type: 'string' },
+    cashierId: { type: 'string' },
+    lineItems: {
+      type: 'array',
+      maxItems: 200,
+      items: { type: 'object', required: ['sku', 'quantity', 'unitPrice'], properties: { sku: { type: 'string' }, quantity: { type: 'integer' }, unitPrice: { type: 'number' } } },
+    },
+  },
+};
+
+export async function createBenchWorld(memberCount: number, logLevel: string): Promise<BenchWorld> {
+  const id = `${process.pid}`;
+  const base = loadConfig();
+  const databaseUrl = new URL(base.databaseUrl);
+  databaseUrl.pathname = `/tally_bench_${id}`;
+  const env = {
+    DATABASE_URL: databaseUrl.toString(),
+    REDIS_URL: base.redisUrl,
+    REDIS_PREFIX: `bench-${id}`,
+    PLATFORM_TOKEN_SECRET: randomBytes(32).toString('base64url'),
+    LOG_LEVEL: logLevel,
+  };
+  const config = loadConfig({ ...process.env, ...env, LOG_LEVEL: 'silent' });
+  await dropDatabase(config.databaseUrl);
+  await ensureDatabase(config.databaseUrl);
+  const context = await createContext(config, createLogger('silent'));
+  await migrate(context.orm);
+  const app = createApp(context);
+
+  const tenant = await createTenant(context.orm.em.fork(), {
+    name: 'Bench Retail',
+    slug: `bench-${id}`,
+    configuration: { rateLimit: { perSecond: 10_000_000, burst: 10_000_000 } },
+  });
+  const admin = await mintAdminToken(config.platformTokenSecret, { tenantId: tenant.id, scopes: ['admin:event_types', 'admin:users', 'admin:reactors'], subject: 'bench', ttl: '1h' });
+  const call = seedCaller(app, tenant.key, admin);
+
+  const eventType = await call('/v1/event_types', { name: EVENT_TYPE, description: 'A purchase at the till', isPrivate: true, schema: PURCHASE_SCHEMA });
+  await call('/v1/reactors', {
+    name: 'One point per unit of currency',
+    eventType: EVENT_TYPE,
+    reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'PATH', value: '$.payload.total' }] } }],
+  });
+  const members: BenchWorld['members'] = [];
+  for (let i = 0; i < memberCount; i++) {
+    const authIdentifier = `member-${i}`;
+    const user = await call('/v1/users', { isRestricted: false, authIdentifier, profile: { givenName: 'M', familyName: `${i}`, emailAddress: `member-${i}@example.test` } });
+    members.push({ authIdentifier, id: user.id as string });
+  }
+
+  return {
+    config,
+    context,
+    env,
+    apiKey: tenant.key,
+    eventSecret: eventType.secret as string,
+    eventTypeId: eventType.id as string,
+    tenantId: tenant.id,
+    members,
+    async close() {
+      await closeContext(context);
+      await dropDatabase(config.databaseUrl);
+      await deleteKeysWithPrefix(config.redisUrl, config.redisPrefix);
+    },
+  };
+}
+
+function seedCaller(app: App, apiKey: string, adminToken: string) {
+  return async (path: string, body: unknown): Promise<Record<string, unknown>> => {
+    const response = await app.request(path, {
+      method: 'POST',
+      headers: { 'X-Api-Key': apiKey, Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (response.status !== 201) throw new Error(`seeding ${path} answered ${response.status}: ${await response.text()}`);
+    return ((await response.json()) as { data: Record<string, unknown> }).data;
+  };
+}
+
+/** A till's transaction report: the body every ingest benchmark sends, `n` making each one unique. */
+export function purchaseReport(members: BenchWorld['members'], n: number, run: string) {
+  return {
+    type: EVENT_TYPE,
+    subject: members[n % members.length]!.authIdentifier,
+    payload: {
+      transactionId: `${run}-${n}`,
+      total: 10 + (n % 90),
+      locationId: `store-${n % 40}`,
+      cashierId: `cashier-${n % 7}`,
+      lineItems: [
+        { sku: 'COFFEE-L', quantity: 2, unitPrice: 3.5 },
+        { sku: 'CROISSANT', quantity: 1, unitPrice: 2.2 },
+        { sku: `SKU-${n % 500}`, quantity: 1, unitPrice: 4 + (n % 90) },
+      ],
+    },
+  };
+}

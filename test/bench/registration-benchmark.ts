@@ -1,0 +1,155 @@
+import { Queue, Worker } from 'bullmq';
+import type { EventJob } from '../../shared/events/event-job.js';
+import { eventJobId } from '../../shared/events/event-job.js';
+import { queueCatalog } from '../../shared/queues/catalog.js';
+import { createRedis } from '../../shared/redis/redis.js';
+import { EVENT_TYPE, purchaseReport, type BenchWorld } from './bench-world.js';
+import { startStackProcess } from './child-process.js';
+import { fireLoad } from './http-load.js';
+import { CONNECTIONS } from './ingest-benchmark.js';
+
+const FILL_CHUNK = 1000;
+
+export interface DrainFigures {
+  eventsPerSecond: number;
+  /** The same jobs through a BullMQ worker that does nothing: the queue's own ceiling. */
+  noOpJobsPerSecond: number;
+  peakWorkerRssMb: number;
+}
+
+/**
+ * How fast one worker process registers a backlog: `count` accepted events are queued while no
+ * worker runs, then `main.ts worker events` starts; the rate is the events over the span between
+ * the first and the last `registeredAt`, each with its ledger entry committed.
+ */
+export async function benchmarkDrain(world: BenchWorld, count: number): Promise<DrainFigures> {
+  const jobs = await acceptedJobs(world, count);
+  for (let i = 0; i < jobs.length; i += FILL_CHUNK) {
+    await world.context.queues.events.addBulk(jobs.slice(i, i + FILL_CHUNK).map((job) => ({ name: 'register', data: job, opts: { jobId: eventJobId(job.id) } })));
+  }
+  const worker = startStackProcess('drain-worker', 'main.ts', ['worker', 'events'], world.env);
+  const ids = jobs.map((job) => job.id);
+  let peakWorkerRssMb: number;
+  try {
+    await waitFor(async () => (await registered(world, ids)).events === count, 120_000);
+    peakWorkerRssMb = worker.peakRssMb();
+  } finally {
+    await worker.stop();
+  }
+  const figures = await registered(world, ids);
+  if (figures.ledgerEntries !== count) throw new Error(`${figures.ledgerEntries} ledger entries for ${count} events`);
+  return { eventsPerSecond: count / figures.spanSeconds, noOpJobsPerSecond: await noOpWorkerRate(world, jobs), peakWorkerRssMb };
+}
+
+export interface SteadyFigures {
+  offeredPerSecond: number;
+  acceptedPerSecond: number;
+  registeredPerSecond: number;
+  lagP50Ms: number;
+  lagP99Ms: number;
+  p99Ms: number;
+}
+
+/**
+ * End to end at a steady offered load: HTTP at `rate` per second into the API, the worker process
+ * registering as it goes. Lag is reportedAt → registeredAt of every event the run reported.
+ */
+export async function benchmarkSteady(world: BenchWorld, port: number, rate: number, seconds: number, tag: string): Promise<SteadyFigures> {
+  const since = new Date();
+  const load = await fireLoad({
+    url: `http://127.0.0.1:${port}/v1/events`,
+    headers: { 'X-Api-Key': world.apiKey, Authorization: `Bearer ${world.eventSecret}` },
+    body: (n) => purchaseReport(world.members, n, tag),
+    connections: CONNECTIONS,
+    durationSeconds: seconds,
+    overallRate: rate,
+  });
+  if (load.refused || load.errors) throw new Error(`POST /v1/events refused ${load.refused} and failed ${load.errors} requests`);
+  await waitFor(async () => (await lagSince(world, since)).events >= load.accepted, 120_000);
+  const lag = await lagSince(world, since);
+  return {
+    offeredPerSecond: rate,
+    acceptedPerSecond: load.acceptedPerSecond,
+    registeredPerSecond: lag.events / lag.spanSeconds,
+    lagP50Ms: lag.p50Ms,
+    lagP99Ms: lag.p99Ms,
+    p99Ms: load.p99Ms,
+  };
+}
+
+async function acceptedJobs(world: BenchWorld, count: number): Promise<EventJob[]> {
+  const reportedAt = new Date().toISOString();
+  const jobs: EventJob[] = [];
+  for (let n = 0; n < count; n++) {
+    const member = world.members[n % world.members.length]!;
+    jobs.push({
+      id: await world.context.eventIds.allocate(),
+      tenantId: world.tenantId,
+      eventTypeId: world.eventTypeId,
+      eventTypeName: EVENT_TYPE,
+      userId: member.id,
+      payload: purchaseReport(world.members, n, 'drain').payload,
+      reportedAt,
+      occurredAt: null,
+    });
+  }
+  return jobs;
+}
+
+async function registered(world: BenchWorld, ids: number[]) {
+  const [row] = await world.context.orm.em.fork().getConnection().execute<{ events: number; ledger_entries: number; span: number }[]>(
+    `select count(*)::int as events,
+            (select count(*)::int from ledger_entry where event_id = any(?::bigint[])) as ledger_entries,
+            extract(epoch from max(registered_at) - min(registered_at))::float as span
+       from event where id = any(?::bigint[])`,
+    // One array parameter: knex would spread a JavaScript array into thousands of placeholders.
+    [`{${ids.join(',')}}`, `{${ids.join(',')}}`],
+  );
+  return { events: row!.events, ledgerEntries: row!.ledger_entries, spanSeconds: row!.span };
+}
+
+async function lagSince(world: BenchWorld, since: Date) {
+  const [row] = await world.context.orm.em.fork().getConnection().execute<{ events: number; p50: number; p99: number; span: number }[]>(
+    `select count(*)::int as events,
+            percentile_cont(0.5) within group (order by lag) as p50,
+            percentile_cont(0.99) within group (order by lag) as p99,
+            extract(epoch from max(registered_at) - min(reported_at))::float as span
+       from (select registered_at, reported_at, extract(epoch from registered_at - reported_at) * 1000 as lag
+               from event where tenant_id = ? and reported_at >= ?) as run`,
+    [world.tenantId, since],
+  );
+  return { events: row!.events, p50Ms: row!.p50, p99Ms: row!.p99, spanSeconds: row!.span };
+}
+
+/** The same jobs through a worker of the same concurrency whose handler does nothing. */
+async function noOpWorkerRate(world: BenchWorld, jobs: EventJob[]): Promise<number> {
+  const name = 'bench-noop';
+  const prefix = `${world.config.redisPrefix}:{${name}}`;
+  const queue = new Queue(name, { connection: world.context.redis, prefix, defaultJobOptions: queueCatalog.events.defaultJobOptions });
+  for (let i = 0; i < jobs.length; i += FILL_CHUNK) {
+    await queue.addBulk(jobs.slice(i, i + FILL_CHUNK).map((job) => ({ name: 'register', data: job, opts: { jobId: eventJobId(job.id) } })));
+  }
+  let completed = 0;
+  let first = 0;
+  let last = 0;
+  const done = new Promise<void>((resolve) => {
+    const worker = new Worker(name, async () => {}, { connection: createRedis(world.config.redisUrl, 'bench-noop'), prefix, concurrency: queueCatalog.events.concurrency });
+    worker.on('completed', () => {
+      last = performance.now();
+      if (completed++ === 0) first = last;
+      if (completed === jobs.length) void worker.close().then(resolve);
+    });
+  });
+  await done;
+  await queue.obliterate({ force: true });
+  await queue.close();
+  return (jobs.length - 1) / ((last - first) / 1000);
+}
+
+async function waitFor(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`not done within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
