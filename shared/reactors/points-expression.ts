@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { JSONPath } from 'jsonpath-plus';
+import { selectJsonPath } from '../json-path/json-path.js';
 import type { PointsArgument, PointsExpression } from './reaction.js';
 
 /**
@@ -49,8 +49,7 @@ function argumentValue(argument: PointsArgument, document: object): Big | undefi
 
 /** The first value a JSONPath selects, with script evaluation off. */
 export function readPath(path: string, document: object): unknown {
-  const found = JSONPath({ path, json: document, eval: false, wrap: true }) as unknown[];
-  return found[0];
+  return selectJsonPath(path, document)[0];
 }
 
 function toBig(value: unknown): Big | undefined {

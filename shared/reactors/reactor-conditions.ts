@@ -1,5 +1,5 @@
 import { Engine, type TopLevelCondition } from 'json-rules-engine';
-import { JSONPath } from 'jsonpath-plus';
+import { jsonPathProblem, selectJsonPath } from '../json-path/json-path.js';
 import { BadRequestError } from '../errors/app-errors.js';
 import type { RuleConditions } from './reaction.js';
 
@@ -21,7 +21,11 @@ export class ReactorConditions {
   constructor(conditions: RuleConditions) {
     this.engine = new Engine([], {
       allowUndefinedFacts: true,
-      pathResolver: (value: object, path: string) => JSONPath({ path, json: value, eval: false, wrap: false }),
+      // json-rules-engine compares what the resolver returns: one value, or the array of several.
+      pathResolver: (value: object, path: string) => {
+        const found = selectJsonPath(path, value);
+        return found.length > 1 ? found : found[0];
+      },
     });
     try {
       this.engine.addRule({ conditions: conditions as unknown as TopLevelCondition, event: { type: 'reactor-matched' } });
@@ -32,6 +36,8 @@ export class ReactorConditions {
 
   /** Builds and dry-runs conditions, so an unknown operator is a 400 when saved, not a failing event later. */
   static async check(conditions: RuleConditions): Promise<ReactorConditions> {
+    const problems = conditionPaths(conditions).map(jsonPathProblem).filter((problem) => problem !== undefined);
+    if (problems.length) throw new BadRequestError(`conditions: ${problems.join('; ')}`);
     const compiled = new ReactorConditions(conditions);
     try {
       await compiled.match({ event: {}, payload: {}, user: {} });
@@ -45,4 +51,12 @@ export class ReactorConditions {
     const { events } = await this.engine.run({ event: facts.event, payload: facts.payload, user: facts.user ?? {} });
     return events.length > 0;
   }
+}
+
+/** Every `path` of a condition tree, however deeply its `all`/`any`/`not` groups nest. */
+function conditionPaths(node: unknown): string[] {
+  if (Array.isArray(node)) return node.flatMap(conditionPaths);
+  if (!node || typeof node !== 'object') return [];
+  const { path, ...rest } = node as Record<string, unknown>;
+  return [...(typeof path === 'string' ? [path] : []), ...Object.values(rest).flatMap(conditionPaths)];
 }

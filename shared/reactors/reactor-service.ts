@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '../db/orm.js';
 import { BadRequestError, NotFoundError } from '../errors/app-errors.js';
 import { EventType } from '../event-types/event-type.entity.js';
-import type { Reaction, RuleConditions } from './reaction.js';
+import { jsonPathProblem } from '../json-path/json-path.js';
+import type { PointsExpression, Reaction, RuleConditions } from './reaction.js';
 import { ReactorConditions } from './reactor-conditions.js';
 import { Reactor } from './reactor.entity.js';
 
@@ -63,10 +64,19 @@ export async function deleteReactor(em: EntityManager, tenantId: string, id: str
   await em.nativeDelete(Reactor, { tenant: tenantId, id: reactor.id });
 }
 
-/** The event type must exist in the tenant, and the conditions must build and evaluate. */
+/** The event type must exist in the tenant, the conditions must build and evaluate, every PATH must be evaluable. */
 async function checkReactor(em: EntityManager, tenantId: string, input: ReactorChanges): Promise<void> {
   if (input.eventType !== undefined && !(await em.count(EventType, { tenant: tenantId, name: input.eventType }))) {
     throw new BadRequestError(`No event type named ${input.eventType}`);
   }
   if (input.conditions) await ReactorConditions.check(input.conditions);
+  const problems = (input.reactions ?? []).flatMap((reaction) => expressionPaths(reaction.points)).map(jsonPathProblem).filter((problem) => problem !== undefined);
+  if (problems.length) throw new BadRequestError(`reactions: ${problems.join('; ')}`);
+}
+
+function expressionPaths(expression: PointsExpression): string[] {
+  return expression.arguments.flatMap((argument) => {
+    if (argument.type === 'PATH') return [argument.value];
+    return argument.type === 'EXPRESSION' ? expressionPaths(argument.value) : [];
+  });
 }

@@ -38,8 +38,10 @@ describe('POINTS expressions', () => {
     expect(computePoints({ operation: 'SUM', arguments: [number('-5')] }, event)).toBe(0);
   });
 
-  it('never evaluates script in a path', () => {
+  // A stored path the save-time check would refuse now (reactors-api.test.ts) must not fail an event.
+  it('never evaluates script in a path: a filter or script is worth nothing, without throwing', () => {
     const hostile = path("$..[?(@.constructor.constructor('return process')().exit(1))]");
-    expect(() => computePoints({ operation: 'SUM', arguments: [hostile] }, event)).toThrow();
+    expect(computePoints({ operation: 'SUM', arguments: [hostile] }, event)).toBe(0);
+    expect(computePoints({ operation: 'SUM', arguments: [path('$.payload.items[?(@.qty>2)].qty')] }, event)).toBe(0);
   });
 });
