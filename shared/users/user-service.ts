@@ -86,19 +86,24 @@ export async function findTokenUser(em: EntityManager, tenantId: string, authIde
   return user;
 }
 
-/** PATCH: `profile` merges member by member; `attributes` and `flags` are replaced whole (decisions.md §12). */
+/**
+ * PATCH: `profile` merges member by member; `attributes` and `flags` are replaced whole (decisions.md
+ * §12). Like registration, it locks the tenant row, so a registration or another PATCH cannot take
+ * the same email or telephone between the check and the write.
+ */
 export async function updateUser(em: EntityManager, schemas: PayloadSchemaCompiler, user: User, changes: UserChanges): Promise<User> {
-  const tenant = await em.findOneOrFail(Tenant, { id: user.tenant.id });
-  if (changes.profile) {
-    const profile = { ...user.profile, ...changes.profile };
-    checkProfile(tenant, schemas, profile);
-    await checkContactsFree(em, tenant, changes.profile, user.id);
-    user.profile = profile;
-  }
-  if (changes.flags !== undefined) user.flags = changes.flags;
-  if (changes.isRestricted !== undefined) user.isRestricted = changes.isRestricted;
-  if (changes.externalIdentifier !== undefined) user.externalIdentifier = changes.externalIdentifier;
-  await em.flush();
+  await em.transactional(async (tx) => {
+    const tenant = await tx.findOneOrFail(Tenant, { id: user.tenant.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (changes.profile) {
+      const profile = { ...user.profile, ...changes.profile };
+      checkProfile(tenant, schemas, profile);
+      await checkContactsFree(tx, tenant, changes.profile, user.id);
+      user.profile = profile;
+    }
+    if (changes.flags !== undefined) user.flags = changes.flags;
+    if (changes.isRestricted !== undefined) user.isRestricted = changes.isRestricted;
+    if (changes.externalIdentifier !== undefined) user.externalIdentifier = changes.externalIdentifier;
+  });
   return user;
 }
 

@@ -99,6 +99,18 @@ describe('registration conflicts', () => {
     const own = await harness.request(tenant, 'PATCH', '/v1/users/fourth', { token: admin, body: { profile: { emailAddress: 'fourth@example.com' } } });
     expect(own.status).toBe(200);
   });
+
+  it('a PATCH and registrations racing for one new email: exactly one member ends up with it', async () => {
+    const contested = 'contested@example.com';
+    expect((await register({ ...valid, emailAddress: 'patcher@example.com', attributes: { loyaltyConsent: true } }, 'patcher')).status).toBe(201);
+    const racers = await Promise.all([
+      harness.request(tenant, 'PATCH', '/v1/users/patcher', { token: admin, body: { profile: { emailAddress: contested } } }),
+      ...['racer-1', 'racer-2', 'racer-3'].map((id) => register({ ...valid, emailAddress: contested, attributes: { loyaltyConsent: true } }, id)),
+    ]);
+    const statuses = racers.map((response) => response.status);
+    expect(statuses.filter((status) => status === 200 || status === 201)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 422)).toHaveLength(3);
+  });
 });
 
 describe('PATCH and reads: bad input', () => {
