@@ -50,7 +50,7 @@ export function registerReadEvents(app: App, context: AppContext): void {
     }),
     authorize(context, access),
     (c) => {
-      const pointsOnly = c.req.query('pointsOnlyEvents') === 'true';
+      const pointsOnly = booleanQuery('pointsOnlyEvents', c.req.query('pointsOnlyEvents'));
       return listResponse(c, Event, EVENT_LIST, view, { scope: pointsOnly ? { totalPoints: { $gt: 0 } } : {}, populate: ['type', 'user'] });
     },
   );
@@ -96,6 +96,12 @@ export function registerReadEvents(app: App, context: AppContext): void {
       }
     },
   );
+}
+
+function booleanQuery(name: string, raw: string | undefined): boolean {
+  if (raw === undefined || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new ValidationError(`${name} must be true or false`, [{ property: name, value: raw, constraints: { isBoolean: `${name} must be true or false` }, children: [] }]);
 }
 
 function waitOf(raw: string | undefined): number {

@@ -9,6 +9,7 @@ import { ReportEventBody, TestReactionResult } from './schema.js';
 
 export function registerTestReaction(app: App, context: AppContext): void {
   const access = { admin: 'admin:events' } as const;
+  const dependencies = { eventTypes: context.eventTypes, subjects: context.subjects, reactors: context.reactors, serviceSubject: context.config.publicBaseUrl };
   app.post(
     '/v1/events/test_reaction',
     describe({
@@ -23,7 +24,7 @@ export function registerTestReaction(app: App, context: AppContext): void {
     bodyLimit(EVENT_BODY_LIMIT),
     jsonBody(ReportEventBody),
     async (c) => {
-      const outcome = await testReaction(context, c.var.tenant.id, c.req.valid('json'));
+      const outcome = await testReaction(dependencies, c.var.tenant.id, c.req.valid('json'));
       const reactions = outcome.reactions.map(({ type, points, reactorName }) => ({ type, points, reactorName }));
       return c.json({ status: 'success', data: { totalPoints: outcome.totalPoints, reactions, activatedReactors: outcome.activatedReactors } });
     },

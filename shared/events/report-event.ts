@@ -86,8 +86,13 @@ async function resolveSubject(
   }
   if (subject === undefined) throw subjectError('A private event type needs a subject');
   if (subject === deps.serviceSubject) return null;
-  if (typeof subject === 'string' && /^team[.:]/i.test(subject)) throw new BadRequestError('Team subjects are not supported yet');
+  refuseTeamSubject(subject);
   return notFound(await deps.subjects.find(tenantId, subject), 'Failed to find a matching subject');
+}
+
+/** decisions.md §5: "Team subjects: 400, not supported yet." */
+export function refuseTeamSubject(subject: string | number): void {
+  if (typeof subject === 'string' && /^team[.:]/i.test(subject)) throw new BadRequestError('Team subjects are not supported yet');
 }
 
 function notFound(user: User | undefined, message: string): User {

@@ -125,9 +125,28 @@ describe('reading events', () => {
     expect(events.map((event) => event.id)).toEqual([...events.map((event) => event.id)].sort((a, b) => b - a));
     expect(response.headers.get('content-range')).toMatch(/^event 0-\d+\/\d+$/);
 
+    // rewards-interface.md: "pointsOnlyEvents … only events that had a points-adjustment reaction"
     const pointsOnly = await dataOf<{ id: number }[]>(await harness.request(tenant, 'GET', '/v1/events?pointsOnlyEvents=true&limit=100', { token: admin }));
-    const all = await dataOf<{ id: number }[]>(await harness.request(tenant, 'GET', '/v1/events?limit=100', { token: admin }));
-    expect(pointsOnly.length).toBeLessThan(all.length);
+    const withPoints = await harness.context.orm.em.fork().getConnection().execute<{ id: string }[]>('select id from event where tenant_id = ? and total_points > 0 order by reported_at desc', [tenant.id]);
+    expect(pointsOnly.map((event) => event.id)).toEqual(withPoints.map((row) => Number(row.id)));
+    expect((await harness.request(tenant, 'GET', '/v1/events?pointsOnlyEvents=maybe', { token: admin })).status).toBe(400);
+  });
+
+  it('GET /v1/events filters on reportedAt and occurredAt and sorts by occurredAt', async () => {
+    const all = await dataOf<{ id: number; reportedAt: string; occurredAt?: string }[]>(await harness.request(tenant, 'GET', '/v1/events?limit=100&sort=reportedAt&order=ASC', { token: admin }));
+    const middle = all[Math.floor(all.length / 2)]!.reportedAt;
+    const later = await dataOf<{ reportedAt: string }[]>(await harness.request(tenant, 'GET', `/v1/events?limit=100&filter=${encodeURIComponent(`reportedAt:(gt:'${middle}')`)}`, { token: admin }));
+    expect(later.length).toBe(all.filter((event) => event.reportedAt > middle).length);
+    const occurred = await dataOf<{ occurredAt?: string }[]>(await harness.request(tenant, 'GET', `/v1/events?filter=${encodeURIComponent("occurredAt:(eq:'2026-11-20T09:00:00Z')")}`, { token: admin }));
+    expect(occurred.map((event) => event.occurredAt)).toEqual(all.filter((event) => event.occurredAt).map((event) => event.occurredAt));
+    expect((await harness.request(tenant, 'GET', '/v1/events?sort=occurredAt&order=DESC', { token: admin })).status).toBe(200);
+    expect((await harness.request(tenant, 'GET', '/v1/events?sort=payload', { token: admin })).status).toBe(400);
+  });
+
+  // decisions.md §5: "?wait=MS (default 5000, maximum 30000)"
+  it('GET /v1/events/{id}/reactions refuses a wait over 30000 ms or not a number', async () => {
+    expect((await harness.request(tenant, 'GET', '/v1/events/1/reactions?wait=30001')).status).toBe(400);
+    expect((await harness.request(tenant, 'GET', '/v1/events/1/reactions?wait=soon')).status).toBe(400);
   });
 
   it('GET /v1/events/{id} reads one; another tenant\'s or an unknown id is 404', async () => {
@@ -140,14 +159,27 @@ describe('reading events', () => {
     expect((await harness.request(tenant, 'GET', '/v1/events/999999999/reactions?wait=0')).status).toBe(404);
   });
 
+  // rewards-interface.md: "POST /events/test_reaction: shows which reactions would be triggered by the event without reporting it."
   it('POST /v1/events/test_reaction computes and stores nothing', async () => {
-    const before = await queryOne(harness, 'select count(*)::int as n from event');
+    const stored = 'select (select count(*)::int from event) + (select count(*)::int from ledger_entry) + (select coalesce(sum(points), 0)::int from wallet) as n';
+    const before = await queryOne(harness, stored);
     const response = await harness.request(tenant, 'POST', '/v1/events/test_reaction', { token: admin, body: { type: 'PURCHASE_MADE', subject: 'member-1', payload: { total: 2 } } });
     expect(response.status).toBe(200);
     expect(await jsonOf(response)).toMatchObject({
       status: 'success',
       data: { totalPoints: 20, reactions: [{ type: 'POINTS', reactorName: 'Ten points per pound' }], activatedReactors: [{ name: 'Ten points per pound', id: expect.any(String) }] },
     });
-    expect((await queryOne(harness, 'select count(*)::int as n from event')).n).toBe(before.n);
+    expect((await queryOne(harness, stored)).n).toBe(before.n);
+  });
+
+  it('POST /v1/events/test_reaction refuses what POST /events refuses, and the service subject earns nothing', async () => {
+    const test = (body: unknown) => harness.request(tenant, 'POST', '/v1/events/test_reaction', { token: admin, body });
+    expect((await test({ type: 'NO_SUCH_TYPE', subject: 'member-1' })).status).toBe(404);
+    expect((await test({ type: 'PURCHASE_MADE', subject: 'team.42', payload: { total: 2 } })).status).toBe(400);
+    expect((await test({ type: 'PURCHASE_MADE', subject: 'nobody', payload: { total: 2 } })).status).toBe(404);
+    const service = await test({ type: 'PURCHASE_MADE', subject: harness.config.publicBaseUrl, payload: { total: 2 } });
+    expect(await dataOf(service)).toEqual({ totalPoints: 0, reactions: [], activatedReactors: [] });
+    await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'RETIRED_TYPE', description: 'x', isPrivate: true, isActive: false } });
+    expect((await test({ type: 'RETIRED_TYPE', subject: 'member-1' })).status).toBe(404);
   });
 });

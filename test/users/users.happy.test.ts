@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, dataOf, jsonOf, type Harness, type TestTenant } from '../support/harness.js';
+import { registerEvents } from '../../shared/events/register-events.js';
+import { createHarness, dataOf, jsonOf, queryOne, type Harness, type TestTenant } from '../support/harness.js';
 
 let harness: Harness;
 let tenant: TestTenant;
@@ -107,11 +108,23 @@ describe('changing members', () => {
   });
 
   // decisions.md §7: "DELETE /users/{id} erases the profile … but keeps ids, account number, events and ledger."
-  it('DELETE erases the profile and keeps the identifiers', async () => {
+  it('DELETE erases the profile and keeps the identifiers, the events and the ledger', async () => {
+    const reactorAdmin = await harness.adminToken(tenant, ['admin:reactors']);
+    const reactor = { name: 'Order points', eventType: 'ORDER_PLACED', reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '10' }] } }] };
+    expect((await harness.request(tenant, 'POST', '/v1/reactors', { token: reactorAdmin, body: reactor })).status).toBe(201);
+    const member = await dataOf<{ id: string }>(await harness.request(tenant, 'GET', '/v1/users/pos-42', { token: admin }));
+    const type = await queryOne(harness, "select id from event_type where tenant_id = ? and name = 'ORDER_PLACED'", [tenant.id]);
+    const id = await harness.context.eventIds.allocate();
+    const reportedAt = new Date().toISOString();
+    const job = { id, tenantId: tenant.id, eventTypeId: type.id, eventTypeName: 'ORDER_PLACED', userId: member.id, payload: {}, reportedAt, occurredAt: null };
+    await registerEvents({ orm: harness.context.orm, reactors: harness.context.reactors }, [job]);
+    const kept = 'select (select count(*)::int from event where user_id = ?) as events, (select coalesce(sum(points), 0)::int from ledger_entry where user_id = ?) as points';
+
     const response = await harness.request(tenant, 'DELETE', '/v1/users/pos-42', { token: admin });
     expect(response.status).toBe(200);
     expect(await jsonOf(response)).toEqual({ status: 'success', data: { affected: 1 } });
     const after = await dataOf(await harness.request(tenant, 'GET', '/v1/users/pos-42', { token: admin }));
     expect(after).toMatchObject({ authIdentifier: 'pos-42', accountNumber: 2, profile: {}, externalIdentifier: null });
+    expect(await queryOne(harness, kept, [member.id, member.id])).toEqual({ events: 1, points: 10 });
   });
 });
