@@ -22,6 +22,7 @@ export function registerRotateEventTypeSecret(app: App, context: AppContext): vo
     async (c) => {
       const tenantId = c.var.tenant.id;
       const { eventType, secret } = await rotateEventTypeSecret(c.var.em, tenantId, c.req.param('identifier'));
+      context.eventTypes.forget(tenantId, eventType.name);
       // The audit entry records that the secret changed, never the secret itself.
       await enqueueAudit(context.queues, {
         tenantId,

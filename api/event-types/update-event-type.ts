@@ -25,6 +25,7 @@ export function registerUpdateEventType(app: App, context: AppContext): void {
     async (c) => {
       const tenantId = c.var.tenant.id;
       const { before, after } = await updateEventType(c.var.em, context.payloadSchemas, tenantId, c.req.param('identifier'), c.req.valid('json'));
+      context.eventTypes.forget(tenantId, after.name);
       await enqueueAudit(context.queues, {
         tenantId,
         actor: actorOf(c.var.principal),

@@ -34,7 +34,11 @@ export function registerReactorRoutes(app: App, context: AppContext): void {
     authorize(context, access),
     idempotent(),
     jsonBody(CreateReactorBody),
-    async (c) => c.json({ status: 'success', data: reactorView(await createReactor(c.var.em, c.var.tenant.id, c.req.valid('json'))) }, 201),
+    async (c) => {
+      const reactor = await createReactor(c.var.em, c.var.tenant.id, c.req.valid('json'));
+      context.reactors.forget(c.var.tenant.id);
+      return c.json({ status: 'success', data: reactorView(reactor) }, 201);
+    },
   );
   app.get(
     '/v1/reactors',
@@ -53,7 +57,11 @@ export function registerReactorRoutes(app: App, context: AppContext): void {
     describe({ summary: 'Change a reactor', tags, access, parameters: [ReactorIdParameter], body: UpdateReactorBody, responses: { 200: { description: 'the changed reactor', data: ReactorResource } }, errors: [404] }),
     authorize(context, access),
     jsonBody(UpdateReactorBody),
-    async (c) => c.json({ status: 'success', data: reactorView(await updateReactor(c.var.em, c.var.tenant.id, c.req.param('id'), c.req.valid('json'))) }),
+    async (c) => {
+      const reactor = await updateReactor(c.var.em, c.var.tenant.id, c.req.param('id'), c.req.valid('json'));
+      context.reactors.forget(c.var.tenant.id);
+      return c.json({ status: 'success', data: reactorView(reactor) });
+    },
   );
   app.delete(
     '/v1/reactors/:id',
@@ -61,6 +69,7 @@ export function registerReactorRoutes(app: App, context: AppContext): void {
     authorize(context, access),
     async (c) => {
       await deleteReactor(c.var.em, c.var.tenant.id, c.req.param('id'));
+      context.reactors.forget(c.var.tenant.id);
       return c.json({ status: 'success', data: { affected: 1 } });
     },
   );

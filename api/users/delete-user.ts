@@ -20,6 +20,11 @@ export function registerDeleteUser(app: App, context: AppContext): void {
       errors: [404],
     }),
     authorize(context, access),
-    async (c) => c.json({ status: 'success', data: { affected: await eraseUser(c.var.em, await memberOf(c)) } }),
+    async (c) => {
+      const user = await memberOf(c);
+      const affected = await eraseUser(c.var.em, user);
+      context.subjects.forget(user);
+      return c.json({ status: 'success', data: { affected } });
+    },
   );
 }

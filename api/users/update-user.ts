@@ -29,6 +29,7 @@ export function registerUpdateUser(app: App, context: AppContext): void {
       jsonBody(UpdateUserBody, { failAs: 'BadRequestError' }),
       async (c) => {
         const user = await updateUser(c.var.em, context.payloadSchemas, await memberOf(c), c.req.valid('json'));
+        context.subjects.forget(user);
         return c.json({ status: 'success', data: userView(user) });
       },
     );

@@ -31,4 +31,9 @@ export class TtlCache<V> {
   delete(key: string): void {
     this.entries.delete(key);
   }
+
+  /** Every entry whose key starts with `prefix` (an admin change, not a hot-path call). */
+  deletePrefix(prefix: string): void {
+    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
+  }
 }

@@ -13,6 +13,8 @@ export interface ReportableType {
 /**
  * Event type by (tenant, name) for POST /events, with its payload validator, kept for a few
  * seconds so the hot path rarely asks PostgreSQL. Misses are not cached: a new type works at once.
+ * A change made through this process is seen at once (`forget`); other processes see it when
+ * their entry lapses (CACHE_TTL_MS).
  */
 export class EventTypeDirectory {
   private readonly cache: TtlCache<ReportableType>;
@@ -34,5 +36,10 @@ export class EventTypeDirectory {
     const found = { type, validate: type.schema ? this.schemas.compile(type.schema) : undefined };
     this.cache.set(key, found);
     return found;
+  }
+
+  /** After the type changed (deactivated, new schema, rotated secret). */
+  forget(tenantId: string, name: string): void {
+    this.cache.delete(`${tenantId}:${name}`);
   }
 }

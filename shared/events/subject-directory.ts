@@ -6,7 +6,8 @@ import type { User } from '../users/user.entity.js';
 /**
  * Member by the forms an event's subject takes (see lookupUser), cached briefly for the hot path.
  * Members are never deleted (DELETE erases the profile only), so a cached id stays right; the
- * profile shown may lag by the cache's lifetime. Misses are not cached: a new member works at once.
+ * profile shown may lag by the cache's lifetime, except after a change made through this process
+ * (`forget`). Misses are not cached: a new member works at once.
  */
 export class SubjectDirectory {
   private readonly cache: TtlCache<User>;
@@ -25,5 +26,13 @@ export class SubjectDirectory {
     const user = await lookupUser(this.orm.em.fork(), tenantId, subject);
     if (user) this.cache.set(key, user);
     return user ?? undefined;
+  }
+
+  /** After the member changed (PATCH, erasure): under every form its subject may take. */
+  forget(user: Pick<User, 'id' | 'authIdentifier' | 'accountNumber'> & { tenant: { id: string } }): void {
+    const tenantId = user.tenant.id;
+    for (const subject of [user.id, user.authIdentifier, String(user.accountNumber), user.accountNumber]) {
+      this.cache.delete(`${tenantId}:${typeof subject}:${subject}`);
+    }
   }
 }

@@ -14,7 +14,7 @@ export interface ActiveReactor {
 /**
  * The active reactors of a tenant's event type, with their conditions compiled, kept for a few
  * seconds: the event worker asks for them for every batch. A changed reactor applies to events
- * registered after the cache lapses.
+ * registered after the cache lapses, or at once in the process that made the change (`forget`).
  */
 export class ReactorDirectory {
   // Promises are cached, so a batch's concurrent lookups of one type share a single query.
@@ -45,5 +45,10 @@ export class ReactorDirectory {
       conditions: row.conditions ? new ReactorConditions(row.conditions) : null,
       reactions: row.reactions,
     }));
+  }
+
+  /** After one of the tenant's reactors was created, changed (perhaps to another event type) or deleted. */
+  forget(tenantId: string): void {
+    this.cache.deletePrefix(`${tenantId}:`);
   }
 }

@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, dataOf, type Harness, type TestTenant } from '../support/harness.js';
+
+let harness: Harness;
+let tenant: TestTenant;
+let admin: string;
+
+beforeAll(async () => {
+  // The hot path's caches on, as in production (the other test files turn them off).
+  harness = await createHarness({ cacheTtlMs: 60_000 });
+  tenant = await harness.createTenant();
+  admin = await harness.adminToken(tenant, ['admin:event_types', 'admin:users']);
+  await harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { isRestricted: false, authIdentifier: 'till-7', profile: { familyName: 'D', givenName: 'J', emailAddress: 'j@example.com' } } });
+});
+afterAll(() => harness.close());
+
+const report = (type: string, secret: string, payload: Record<string, unknown> = {}) =>
+  harness.request(tenant, 'POST', '/v1/events', { token: secret, body: { type, subject: 'till-7', payload } });
+
+// README, CACHE_TTL_MS: a change made through a process is seen by that process at once.
+describe('cached lookups of POST /events follow changes made through the same process', () => {
+  it('a rotated secret works at once and the old one stops', async () => {
+    const { secret } = await dataOf<{ secret: string }>(await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'TILL_OPENED', description: 'x', isPrivate: true } }));
+    expect((await report('TILL_OPENED', secret, { n: 1 })).status).toBe(201);
+    const rotated = await dataOf<{ secret: string }>(await harness.request(tenant, 'POST', '/v1/event_types/TILL_OPENED/secret', { token: admin }));
+    expect((await report('TILL_OPENED', rotated.secret, { n: 2 })).status).toBe(201);
+    expect((await report('TILL_OPENED', secret, { n: 3 })).status).toBe(401);
+  });
+
+  it('a deactivated type is refused at once', async () => {
+    const { secret } = await dataOf<{ secret: string }>(await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'TILL_CLOSED', description: 'x', isPrivate: true } }));
+    expect((await report('TILL_CLOSED', secret, { n: 1 })).status).toBe(201);
+    await harness.request(tenant, 'PATCH', '/v1/event_types/TILL_CLOSED', { token: admin, body: { isActive: false } });
+    expect((await report('TILL_CLOSED', secret, { n: 2 })).status).toBe(404);
+  });
+
+  it('an erased member\'s profile no longer shows in event answers', async () => {
+    const { secret } = await dataOf<{ secret: string }>(await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'TILL_USED', description: 'x', isPrivate: true } }));
+    const first = await dataOf<{ subject: { profile: object } }>(await report('TILL_USED', secret, { n: 1 }));
+    expect(first.subject.profile).toMatchObject({ emailAddress: 'j@example.com' });
+    await harness.request(tenant, 'DELETE', '/v1/users/till-7', { token: admin });
+    const second = await dataOf<{ subject: { profile: object } }>(await report('TILL_USED', secret, { n: 2 }));
+    expect(second.subject.profile).toEqual({});
+  });
+});
