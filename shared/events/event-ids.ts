@@ -3,31 +3,51 @@ import type { Orm } from '../db/orm.js';
 /** Must equal the sequence's INCREMENT BY (migration Migration20261123015715). */
 export const EVENT_ID_BLOCK = 100;
 
+interface Block {
+  next: number;
+  end: number;
+}
+
 /**
  * Event ids (decisions.md §3): positive integers from PostgreSQL's `event_id_seq`, unique across
  * the installation and never reused, even if Redis loses its data. The sequence steps by a block
- * of 100, and each process hands out its block locally: one round trip per hundred events. Ids of
- * a block a process never used are skipped, never given twice.
+ * of 100, and each process hands out its block locally: one round trip per hundred events. The
+ * next block is fetched when the current one is half used, so under load no request waits for
+ * the round trip. Ids of a block a process never used are skipped, never given twice.
  */
 export class EventIdAllocator {
-  private next = 0;
-  private end = 0;
-  private refill: Promise<void> | undefined;
+  private current: Block = { next: 0, end: 0 };
+  private upcoming: Promise<Block> | undefined;
 
   constructor(private readonly orm: Orm) {}
 
   async allocate(): Promise<number> {
-    while (this.next >= this.end) {
-      this.refill ??= this.takeBlock().finally(() => (this.refill = undefined));
-      await this.refill;
+    while (this.current.next >= this.current.end) {
+      const taking = (this.upcoming ??= this.takeBlock());
+      const block = await taking;
+      // Several callers may have waited on the same block: only the first installs it.
+      if (this.upcoming === taking) {
+        this.upcoming = undefined;
+        this.current = block;
+      }
     }
-    return this.next++;
+    const id = this.current.next++;
+    if (!this.upcoming && this.current.end - this.current.next < EVENT_ID_BLOCK / 2) this.upcoming = this.takeBlock();
+    return id;
   }
 
-  private async takeBlock(): Promise<void> {
+  /** A failed fetch is forgotten, so the next allocation tries again (and a prefetch nobody awaited yet is not an unhandled rejection). */
+  private takeBlock(): Promise<Block> {
+    const taking = this.fetchBlock();
+    taking.catch(() => {
+      if (this.upcoming === taking) this.upcoming = undefined;
+    });
+    return taking;
+  }
+
+  private async fetchBlock(): Promise<Block> {
     const [row] = await this.orm.em.fork().getConnection().execute<{ start: string }[]>("select nextval('event_id_seq') as start");
     const start = Number(row!.start);
-    this.next = start;
-    this.end = start + EVENT_ID_BLOCK;
+    return { next: start, end: start + EVENT_ID_BLOCK };
   }
 }
