@@ -21,7 +21,7 @@ export function registerCreateEventType(app: App, context: AppContext): void {
       errors: [409, 422],
     }),
     authorize(context, access),
-    idempotent(),
+    idempotent(context),
     jsonBody(CreateEventTypeBody),
     async (c) => {
       const { eventType, secret } = await createEventType(c.var.em, context.payloadSchemas, c.var.tenant.id, c.req.valid('json'));

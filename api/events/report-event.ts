@@ -32,7 +32,7 @@ export function registerReportEvent(app: App, context: AppContext): void {
       errors: [404, 409],
     }),
     bodyLimit(EVENT_BODY_LIMIT),
-    idempotent(),
+    idempotent(context),
     jsonBody(ReportEventBody),
     async (c) => {
       const token = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -9,6 +10,9 @@ import {
   requestFingerprint,
   type Claim,
 } from '../../shared/idempotency/idempotency-store.js';
+import type { Principal } from '../../shared/auth/principal.js';
+import type { AppContext } from '../../shared/context.js';
+import { ResponseSealer } from '../../shared/idempotency/sealed-response.js';
 import type { AppEnv } from '../app-env.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
@@ -19,39 +23,49 @@ const POLL_MS = 50;
  * `Idempotency-Key` on a creating POST (decisions.md §10): the same key and body within 24 h get
  * the first response again (with `Idempotent-Replayed: true`); another body is 422; a request
  * arriving while the first is still running waits for its answer. Answers of 500 and above are not
- * kept, so a retry after our failure does the work.
+ * kept, so a retry after our failure does the work. Keys belong to the caller (the token's
+ * subject, within the tenant), as a client's own keys should: another caller's same key is theirs.
  */
-export function idempotent(): MiddlewareHandler<AppEnv> {
+export function idempotent(context: AppContext): MiddlewareHandler<AppEnv> {
+  const sealer = new ResponseSealer(context.config.platformTokenSecret);
   return async (c, next) => {
-    const key = c.req.header('idempotency-key');
-    if (key === undefined) return next();
-    if (!KEY.test(key)) {
+    const header = c.req.header('idempotency-key');
+    if (header === undefined) return next();
+    if (!KEY.test(header)) {
       throw new ValidationError('Idempotency-Key must be 1 to 255 visible ASCII characters', [
-        { property: 'Idempotency-Key', value: key, constraints: { format: 'Idempotency-Key must be 1 to 255 visible ASCII characters' }, children: [] },
+        { property: 'Idempotency-Key', value: header, constraints: { format: 'Idempotency-Key must be 1 to 255 visible ASCII characters' }, children: [] },
       ]);
     }
+    const key = createHash('sha256').update(`${callerOf(c.var.principal)}\n${header}`).digest('hex');
     const fingerprint = requestFingerprint(c.req.method, c.req.path, await c.req.text());
-    const claim = await waitForClaim(c, key, fingerprint);
+    const claim = await waitForClaim(c, sealer, key, fingerprint);
     if (claim.state === 'mismatch') throw new IdempotencyKeyReusedError();
     if (claim.state === 'replay') {
       c.header('Idempotent-Replayed', 'true');
       return c.body(claim.body, claim.status as ContentfulStatusCode, { 'Content-Type': 'application/json; charset=utf-8' });
     }
     if (claim.state === 'in-progress') throw new ConflictError('A request with this Idempotency-Key is still being processed: retry later');
+    if (claim.state === 'unreadable') throw new ConflictError('This Idempotency-Key was answered within 24 hours, but that answer can no longer be shown: use a new key');
 
     await next();
     if (c.res.status >= 500) {
-      await releaseIdempotencyKey(c.var.em, claim.recordId);
+      await releaseIdempotencyKey(c.var.em, c.var.tenant.id, claim.recordId);
     } else {
-      await completeIdempotencyKey(c.var.em, claim.recordId, c.res.status, await c.res.clone().text());
+      await completeIdempotencyKey(c.var.em, sealer, c.var.tenant.id, claim.recordId, c.res.status, await c.res.clone().text());
     }
   };
 }
 
-async function waitForClaim(c: Context<AppEnv>, key: string, fingerprint: string): Promise<Claim> {
+/** Whose key it is: the token's subject, or the tenant itself where no token names a caller (POST /events). */
+function callerOf(principal: Principal | undefined): string {
+  if (!principal) return 'tenant';
+  return principal.kind === 'admin' ? `admin:${principal.subject}` : `user:${principal.authIdentifier}`;
+}
+
+async function waitForClaim(c: Context<AppEnv>, sealer: ResponseSealer, key: string, fingerprint: string): Promise<Claim> {
   const deadline = Date.now() + WAIT_FOR_FIRST_MS;
   for (;;) {
-    const claim = await claimIdempotencyKey(c.var.em, c.var.tenant.id, key, fingerprint);
+    const claim = await claimIdempotencyKey(c.var.em, sealer, c.var.tenant.id, key, fingerprint);
     if (claim.state !== 'in-progress' || Date.now() >= deadline) return claim;
     await sleep(POLL_MS);
   }

@@ -32,7 +32,7 @@ export function registerReactorRoutes(app: App, context: AppContext): void {
     '/v1/reactors',
     describe({ summary: 'Create a reactor', tags, access, body: CreateReactorBody, responses: { 201: { description: 'created', data: ReactorResource } }, errors: [409, 422] }),
     authorize(context, access),
-    idempotent(),
+    idempotent(context),
     jsonBody(CreateReactorBody),
     async (c) => {
       const reactor = await createReactor(c.var.em, c.var.tenant.id, c.req.valid('json'));

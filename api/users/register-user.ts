@@ -22,7 +22,7 @@ export function registerRegisterUser(app: App, context: AppContext): void {
       errors: [409, 422],
     }),
     authorize(context, access),
-    idempotent(),
+    idempotent(context),
     jsonBody(RegisterUserBody, { failAs: 'BadRequestError' }),
     async (c) => {
       const user = await registerUser(c.var.em, context.payloadSchemas, c.var.tenant.id, c.var.principal!, c.req.valid('json'));

@@ -82,7 +82,7 @@ export function registerWebhookRoutes(app: App, context: AppContext): void {
     '/v1/webhooks',
     describe({ summary: 'Subscribe an address to events; the signing secret is in this answer only', tags, access, body: CreateWebhookBody, responses: { 201: { description: 'created', data: CreatedWebhook } }, errors: [422] }),
     authorize(context, access),
-    idempotent(),
+    idempotent(context),
     jsonBody(CreateWebhookBody),
     async (c) => c.json({ status: 'success', data: await createWebhook(c.var.em, c.var.tenant.id, c.req.valid('json'), plainHttp) }, 201),
   );

@@ -15,6 +15,14 @@ afterAll(() => harness.close());
 const create = (key: string, body: unknown) =>
   harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body, headers: { 'Idempotency-Key': key } });
 
+/** Moves the tenant's newest record back in time (keys are stored hashed with their caller). */
+async function ageNewestRecord(interval: string, extra = ''): Promise<void> {
+  await harness.context.orm.em.fork().getConnection().execute(
+    `update idempotency_record set created_at = now() - ${interval} ${extra} where id = (select id from idempotency_record where tenant_id = ? order by created_at desc limit 1)`,
+    [tenant.id],
+  );
+}
+
 async function countTypes(name: string): Promise<number> {
   const row = await queryOne(harness, 'select count(*)::int as n from event_type where name = ?', [name]);
   return row.n;
@@ -65,8 +73,34 @@ describe('Idempotency-Key on creating POSTs', () => {
 
   it('a key older than 24 hours is forgotten', async () => {
     await create('key-4', { name: 'OLD_KEY', description: 'x', isPrivate: false });
-    await harness.context.orm.em.fork().getConnection().execute("update idempotency_record set created_at = now() - interval '25 hours' where key = 'key-4'");
+    await ageNewestRecord("interval '25 hours'");
     const response = await create('key-4', { name: 'NEW_AFTER_WINDOW', description: 'x', isPrivate: false });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('stored answers are sealed: a private type\'s secret replays, but is not in the database in the clear', async () => {
+    const first = await jsonOf(await create('key-5', { name: 'SEALED', description: 'x', isPrivate: true }));
+    expect(first.data.secret).toMatch(/^ets_/);
+    const stored = await queryOne(harness, 'select response_body from idempotency_record where tenant_id = ? order by created_at desc limit 1', [tenant.id]);
+    expect(stored.response_body).not.toContain(first.data.secret);
+    expect(stored.response_body).not.toContain('SEALED');
+    expect((await jsonOf(await create('key-5', { name: 'SEALED', description: 'x', isPrivate: true }))).data.secret).toBe(first.data.secret);
+  });
+
+  it('a claim left without an answer by a process that died is taken over after a minute, not held for 24 h', async () => {
+    await create('key-6', { name: 'ABANDONED', description: 'x', isPrivate: false });
+    // As if the process had died between claiming the key and answering.
+    await ageNewestRecord("interval '2 minutes'", ', response_status = null, response_body = null');
+    const retry = await create('key-6', { name: 'ABANDONED', description: 'x', isPrivate: false });
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect(retry.status).toBe(409); // the type exists already: the retry did the work, it was not told "in progress"
+  });
+
+  it('keys belong to their caller: another admin\'s same key is theirs, not a replay', async () => {
+    await create('key-7', { name: 'MINE', description: 'x', isPrivate: false });
+    const colleague = await harness.adminToken(tenant, ['admin:event_types'], 'another-admin');
+    const response = await harness.request(tenant, 'POST', '/v1/event_types', { token: colleague, body: { name: 'THEIRS', description: 'x', isPrivate: false }, headers: { 'Idempotency-Key': 'key-7' } });
     expect(response.status).toBe(201);
     expect(response.headers.get('idempotent-replayed')).toBeNull();
   });
