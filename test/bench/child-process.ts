@@ -14,7 +14,12 @@ export interface StackProcess {
   stop(): Promise<void>;
 }
 
-export function startStackProcess(name: string, entry: string, args: string[], env: Record<string, string>): StackProcess {
+/**
+ * `announces`: the process tells it is ready on its stdout (the ingest server's port), so stdout is
+ * piped to us; any other process's stdout, where the service logs, goes to its log file: a pipe
+ * nobody reads fills up and stalls the process's logging.
+ */
+export function startStackProcess(name: string, entry: string, args: string[], env: Record<string, string>, announces = false): StackProcess {
   const logFile = join(tmpdir(), `tally-bench-${process.pid}-${name}.log`);
   const log = openSync(logFile, 'w');
   // BENCH_CPU_PROFILE_DIR: each process of the stack leaves a V8 CPU profile there when it exits.
@@ -22,7 +27,7 @@ export function startStackProcess(name: string, entry: string, args: string[], e
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', log],
+    stdio: ['ignore', announces ? 'pipe' : log, log],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {

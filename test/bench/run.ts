@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   const world = await createBenchWorld(MEMBERS, LOG_LEVEL);
   const processes: StackProcess[] = [];
   try {
-    const api = startStackProcess('api', 'test/bench/ingest-server.ts', [], world.env);
+    const api = startStackProcess('api', 'test/bench/ingest-server.ts', [], world.env, true);
     processes.push(api);
     const { port } = await firstLine<{ port: number }>(api);
 

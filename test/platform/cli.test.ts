@@ -6,6 +6,7 @@ import { PLATFORM_TOKEN_ISSUER } from '../../shared/auth/admin-token.js';
 import { dropDatabase, ensureDatabase } from '../../shared/db/ensure-database.js';
 import { runEntry } from '../support/run-process.js';
 import { databaseUrl, TEST_REDIS_URL } from '../support/test-database.js';
+import { deleteKeysWithPrefix } from '../support/redis-keys.js';
 
 const url = databaseUrl(`tally_test_cli_${randomBytes(4).toString('hex')}`);
 const secret = randomBytes(32).toString('base64url');
@@ -20,7 +21,10 @@ async function json(...args: string[]) {
 }
 
 beforeAll(() => ensureDatabase(url, inject('templateDatabase')));
-afterAll(() => dropDatabase(url));
+afterAll(async () => {
+  await dropDatabase(url);
+  await deleteKeysWithPrefix(TEST_REDIS_URL, env.REDIS_PREFIX);
+});
 
 describe('the tally CLI', () => {
   it('tally migrate prints what it applied as JSON', async () => {

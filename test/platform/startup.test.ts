@@ -8,11 +8,15 @@ import { createTenant } from '../../shared/tenants/tenant-service.js';
 import { jsonOf } from '../support/harness.js';
 import { finished, runEntry, spawnEntry } from '../support/run-process.js';
 import { databaseUrl, TEST_REDIS_URL } from '../support/test-database.js';
+import { deleteKeysWithPrefix } from '../support/redis-keys.js';
 
 const url = databaseUrl(`tally_test_start_${randomBytes(4).toString('hex')}`);
 const env = { DATABASE_URL: url, REDIS_URL: TEST_REDIS_URL, PLATFORM_TOKEN_SECRET: 'start-test', REDIS_PREFIX: `test-start-${randomBytes(4).toString('hex')}` };
 
-afterAll(() => dropDatabase(url));
+afterAll(async () => {
+  await dropDatabase(url);
+  await deleteKeysWithPrefix(TEST_REDIS_URL, env.REDIS_PREFIX);
+});
 
 // decisions.md §1: "When Redis or PostgreSQL is unreachable, start-up fails fast with one line that says which, at which address, and how to start it."
 describe('start-up when a dependency does not answer', () => {
