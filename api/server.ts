@@ -1,4 +1,5 @@
 import { serve, type ServerType } from '@hono/node-server';
+import { ConfigError } from '../shared/config/config.js';
 import type { AppContext } from '../shared/context.js';
 import { createApp } from './app.js';
 
@@ -11,7 +12,7 @@ export interface RunningApi {
 
 export function startApi(context: AppContext, port = context.config.port): Promise<RunningApi> {
   const app = createApp(context);
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, port, hostname: '0.0.0.0' }, (info) => {
       resolve({
         server,
@@ -24,5 +25,9 @@ export function startApi(context: AppContext, port = context.config.port): Promi
           }),
       });
     });
+    // A port already taken is a start-up failure with one line, like an unreachable database.
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new ConfigError(`Port ${port} is already in use: stop what listens there, or set PORT`) : error),
+    );
   });
 }

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintAdminToken } from '../../shared/auth/admin-token.js';
 import { dropDatabase } from '../../shared/db/ensure-database.js';
@@ -31,6 +33,19 @@ describe('start-up when a dependency does not answer', () => {
     const result = await runEntry('main.ts', ['all'], { ...env, REDIS_URL: 'redis://127.0.0.1:1', PORT: '0' });
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toMatch(/^tally: Redis is not answering at 127\.0\.0\.1:1 .*deploy\/local\/start-redis\.sh$/);
+  });
+
+  it('a port already in use is one line too, not a stack trace', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '0.0.0.0', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const result = await runEntry('main.ts', ['api'], { ...env, PORT: String(port) });
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim().split('\n')).toEqual([`tally: Port ${port} is already in use: stop what listens there, or set PORT`]);
+    } finally {
+      taken.close();
+    }
   });
 });
 
