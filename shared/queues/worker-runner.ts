@@ -27,6 +27,8 @@ export function startWorker(name: QueueName, handler: JobHandler, deps: WorkerDe
   const validate = compile(definition.payload);
   const log = deps.logger.child({ queue: name });
 
+  // Workers block on their connection, so each gets its own rather than the shared one.
+  const connection = createRedis(deps.redisUrl, `tally-worker-${name}`);
   const worker = new Worker(
     name,
     async (job) => {
@@ -37,8 +39,7 @@ export function startWorker(name: QueueName, handler: JobHandler, deps: WorkerDe
       await handler(job.data, job);
     },
     {
-      // Workers block on their connection, so each gets its own rather than the shared one.
-      connection: createRedis(deps.redisUrl, `tally-worker-${name}`),
+      connection,
       prefix: queuePrefix(deps.redisPrefix, name),
       concurrency: definition.concurrency,
       lockDuration: deps.lockMs,
@@ -58,5 +59,7 @@ export function startWorker(name: QueueName, handler: JobHandler, deps: WorkerDe
   });
   worker.on('stalled', (jobId) => log.warn({ jobId }, 'job stalled: its worker stopped renewing the lock, it runs again'));
   worker.on('error', (error) => log.error({ err: error }, 'worker error'));
+  // BullMQ leaves a connection it was handed open: close ours once the worker is done with it.
+  worker.on('closed', () => void connection.quit().catch(() => connection.disconnect()));
   return worker;
 }
