@@ -4,7 +4,7 @@
  * process; `api` and `worker` run them apart so each scales on its own (decisions.md §1).
  */
 import type { Worker } from 'bullmq';
-import { startApi, type RunningApi } from './api/server.js';
+import { startApi, startOperations, type RunningApi } from './api/server.js';
 import { ConfigError, loadConfig } from './shared/config/config.js';
 import { closeContext, createContext } from './shared/context.js';
 import { checkDependencies, DependencyUnavailableError } from './shared/db/dependency-check.js';
@@ -31,9 +31,10 @@ async function main(argv: string[]): Promise<void> {
     if (applied.length) logger.info({ migrations: applied }, 'database migrated');
   }
 
-  const api: RunningApi | undefined = mode === 'worker' ? undefined : await startApi(context);
+  const api: RunningApi = mode === 'worker' ? await startOperations(context) : await startApi(context);
   const workers: Worker[] = mode === 'api' ? [] : startWorkers(context, queues);
-  if (api) logger.info({ address: `http://localhost:${api.port}`, service: config.service }, `Tally API listening on http://localhost:${api.port}`);
+  if (mode === 'worker') logger.info({ address: `http://localhost:${api.port}` }, `Tally worker operations (/health, /ready, /metrics) on http://localhost:${api.port}`);
+  else logger.info({ address: `http://localhost:${api.port}`, service: config.service }, `Tally API listening on http://localhost:${api.port}`);
   if (workers.length) logger.info({ queues: mode === 'api' ? [] : queues }, 'workers started');
 
   let stopping = false;
@@ -45,7 +46,7 @@ async function main(argv: string[]): Promise<void> {
       logger.error('drain took longer than SHUTDOWN_TIMEOUT_MS: exiting anyway');
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
-    await api?.close();
+    await api.close();
     await closeWorkers(workers);
     await closeContext(context);
     clearTimeout(timer);

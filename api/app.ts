@@ -26,13 +26,8 @@ const SERVICES: Record<'platform' | 'rewards' | 'receipts', RouteGroup[]> = {
 };
 
 export function createApp(context: AppContext): App {
-  const app = new Hono<AppEnv>();
-  app.onError(handleError);
-  app.notFound(handleNotFound);
-  app.use('*', requestContext(context));
-
-  // Registered before the /v1 middleware: these answer without an API key.
-  registerOperations(app, context);
+  // The operations routes come first, before the /v1 middleware: they answer without an API key.
+  const app = createOperationsApp(context);
   registerDocumentation(app, context.config.publicBaseUrl);
 
   app.use('/v1/*', bodyLimit(DEFAULT_BODY_LIMIT));
@@ -42,5 +37,15 @@ export function createApp(context: AppContext): App {
   const { service } = context.config;
   const groups = [...SERVICES.platform, ...(service !== 'receipts' ? SERVICES.rewards : []), ...(service !== 'rewards' ? SERVICES.receipts : [])];
   for (const register of groups) register(app, context);
+  return app;
+}
+
+/** /health, /ready and /metrics alone: what a worker-only process serves. */
+export function createOperationsApp(context: AppContext): App {
+  const app = new Hono<AppEnv>();
+  app.onError(handleError);
+  app.notFound(handleNotFound);
+  app.use('*', requestContext(context));
+  registerOperations(app, context);
   return app;
 }

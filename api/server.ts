@@ -1,7 +1,8 @@
 import { serve, type ServerType } from '@hono/node-server';
 import { ConfigError } from '../shared/config/config.js';
 import type { AppContext } from '../shared/context.js';
-import { createApp } from './app.js';
+import type { App } from './app-env.js';
+import { createApp, createOperationsApp } from './app.js';
 
 export interface RunningApi {
   server: ServerType;
@@ -11,7 +12,18 @@ export interface RunningApi {
 }
 
 export function startApi(context: AppContext, port = context.config.port): Promise<RunningApi> {
-  const app = createApp(context);
+  return serveApp(createApp(context), port);
+}
+
+/**
+ * A worker-only process answers /health, /ready and /metrics on WORKER_PORT, so the orchestrator
+ * can probe it and Prometheus can scrape its job outcomes.
+ */
+export function startOperations(context: AppContext, port = context.config.workerPort): Promise<RunningApi> {
+  return serveApp(createOperationsApp(context), port);
+}
+
+function serveApp(app: App, port: number): Promise<RunningApi> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, port, hostname: '0.0.0.0' }, (info) => {
       resolve({

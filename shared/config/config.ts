@@ -6,6 +6,8 @@ import { DEFAULT_WEBHOOK_RETRY_BASE_MS } from '../webhooks/webhook-job.js';
 /** Settings of one process, read once from the environment at start (decisions.md §1). */
 export interface Config {
   port: number;
+  /** Where a worker-only process (`npm run start:worker`) serves /health, /ready and /metrics. */
+  workerPort: number;
   databaseUrl: string;
   redisUrl: string;
   publicBaseUrl: string;
@@ -44,6 +46,7 @@ export function loadConfig(env: Environment = process.env): Config {
   }
   return {
     port: integer(env, 'PORT', 3000),
+    workerPort: integer(env, 'WORKER_PORT', 3001),
     databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tally',
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, ''),

@@ -60,6 +60,7 @@ export async function createBenchWorld(memberCount: number, logLevel: string): P
     REDIS_PREFIX: `bench-${id}`,
     PLATFORM_TOKEN_SECRET: randomBytes(32).toString('base64url'),
     LOG_LEVEL: logLevel,
+    WORKER_PORT: '0',
   };
   const config = loadConfig({ ...process.env, ...env, LOG_LEVEL: 'silent' });
   await dropDatabase(config.databaseUrl);

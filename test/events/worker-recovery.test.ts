@@ -73,7 +73,7 @@ describe('the event worker under retries and crashes', () => {
       expect(responses.every((response) => response.status === 201)).toBe(true);
     }
 
-    const env = { DATABASE_URL: harness.config.databaseUrl, REDIS_PREFIX: harness.config.redisPrefix, PLATFORM_TOKEN_SECRET: 'x', WORKER_LOCK_MS: '1000', LOG_LEVEL: 'warn' };
+    const env = { DATABASE_URL: harness.config.databaseUrl, REDIS_PREFIX: harness.config.redisPrefix, PLATFORM_TOKEN_SECRET: 'x', WORKER_LOCK_MS: '1000', LOG_LEVEL: 'warn', WORKER_PORT: '0' };
     const first = spawnEntry('main.ts', ['worker', 'events'], env);
     const firstDone = finished(first);
     await expect.poll(async () => (await totals()).events - before.events, { timeout: 30_000, interval: 20 }).toBeGreaterThan(0);

@@ -119,4 +119,25 @@ describe('a full start and a graceful stop', () => {
     child.kill('SIGTERM');
     expect((await done).code).toBe(0);
   });
+
+  it('a worker-only process serves /health, /ready and /metrics (with its job outcomes) on WORKER_PORT', async () => {
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const child = spawnEntry('main.ts', ['worker', 'audit'], { ...env, WORKER_PORT: String(port) });
+    const done = finished(child);
+    let logs = '';
+    child.stdout!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
+    const deadline = Date.now() + 20_000;
+    while (!logs.includes('workers started')) {
+      if (Date.now() > deadline) throw new Error(`did not start: ${logs}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(logs).toContain(`http://localhost:${port}`);
+    expect((await fetch(`http://127.0.0.1:${port}/ready`)).status).toBe(200);
+    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    expect(metrics).toContain('tally_queue_jobs');
+    expect(metrics).toContain('tally_jobs_total');
+    expect((await fetch(`http://127.0.0.1:${port}/v1/event_types`)).status).toBe(404);
+    child.kill('SIGTERM');
+    expect((await done).code).toBe(0);
+  });
 });
