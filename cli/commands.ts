@@ -36,7 +36,7 @@ export async function runCommand(positionals: string[], options: Options): Promi
     case 'tenant rotate-key':
       return withPlatform(async (context) => {
         const { before, after, key } = await rotateApiKey(context.orm.em.fork(), required(options, 'tenant'));
-        await enqueueAudit(context.queues, {
+        await enqueueAudit(context, {
           tenantId: after.id,
           actor: CLI_ACTOR,
           action: 'tenant.api_key_rotated',

@@ -25,7 +25,7 @@ export function registerCreateEventType(app: App, context: AppContext): void {
     jsonBody(CreateEventTypeBody),
     async (c) => {
       const { eventType, secret } = await createEventType(c.var.em, context.payloadSchemas, c.var.tenant.id, c.req.valid('json'));
-      await enqueueAudit(context.queues, {
+      await enqueueAudit(context, {
         tenantId: c.var.tenant.id,
         actor: actorOf(c.var.principal),
         action: 'event_type.created',

@@ -24,7 +24,7 @@ export function registerRotateEventTypeSecret(app: App, context: AppContext): vo
       const { eventType, secret } = await rotateEventTypeSecret(c.var.em, tenantId, c.req.param('identifier'));
       context.eventTypes.forget(tenantId, eventType.name);
       // The audit entry records that the secret changed, never the secret itself.
-      await enqueueAudit(context.queues, {
+      await enqueueAudit(context, {
         tenantId,
         actor: actorOf(c.var.principal),
         action: 'event_type.secret_rotated',

@@ -26,7 +26,7 @@ export function registerUpdateEventType(app: App, context: AppContext): void {
       const tenantId = c.var.tenant.id;
       const { before, after } = await updateEventType(c.var.em, context.payloadSchemas, tenantId, c.req.param('identifier'), c.req.valid('json'));
       context.eventTypes.forget(tenantId, after.name);
-      await enqueueAudit(context.queues, {
+      await enqueueAudit(context, {
         tenantId,
         actor: actorOf(c.var.principal),
         action: 'event_type.updated',

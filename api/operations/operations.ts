@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { withTimeout } from '../../shared/async/with-timeout.js';
 import type { AppContext } from '../../shared/context.js';
 import { ServiceUnavailableError } from '../../shared/errors/app-errors.js';
 import { queueNames } from '../../shared/queues/catalog.js';
@@ -27,8 +28,8 @@ export function registerOperations(app: App, context: AppContext): void {
     }),
     async (c) => {
       const [postgres, redis] = await Promise.allSettled([
-        withTimeout(context.orm.em.getConnection().execute('select 1')),
-        withTimeout(context.redis.ping()),
+        withTimeout(context.orm.em.getConnection().execute('select 1'), CHECK_TIMEOUT_MS),
+        withTimeout(context.redis.ping(), CHECK_TIMEOUT_MS),
       ]);
       const failing = [postgres.status === 'rejected' && 'PostgreSQL', redis.status === 'rejected' && 'Redis'].filter(Boolean);
       if (failing.length) throw new ServiceUnavailableError(`Not ready: ${failing.join(' and ')} did not answer`);
@@ -49,11 +50,4 @@ export function registerOperations(app: App, context: AppContext): void {
       return c.body(await context.metrics.registry.metrics(), 200, { 'Content-Type': context.metrics.registry.contentType });
     },
   );
-}
-
-function withTimeout<T>(promise: Promise<T>): Promise<T> {
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timed out')), CHECK_TIMEOUT_MS).unref()),
-  ]);
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '../db/orm.js';
+import { withTimeout } from '../async/with-timeout.js';
+import type { EntityManager, Orm } from '../db/orm.js';
 import type { Queues } from '../queues/queue-factory.js';
 import { AuditEntry } from './audit-entry.entity.js';
 import type { Actor, AuditJob } from './audit-job.js';
@@ -22,13 +23,29 @@ export function actorOf(principal: Principal | undefined): Actor {
   return { subject: principal?.kind === 'user' ? principal.authIdentifier : 'anonymous', scopes: [] };
 }
 
+/** How long a change waits for Redis to take its audit job before recording the entry itself. */
+const ENQUEUE_TIMEOUT_MS = 2000;
+
+export interface AuditDependencies {
+  queues: Queues;
+  orm: Orm;
+}
+
 /**
- * Puts an admin change on the audit queue. The entry's id is chosen here and doubles as the job
- * id, so the same change added twice is one job, and a job run twice is one row.
+ * Puts an admin change, already committed, on the audit queue. The entry's id is chosen here and
+ * doubles as the job id, so the same change added twice is one job, and a job run twice is one
+ * row. When Redis does not take the job in time, the entry is written directly instead: the
+ * change is done, so failing its request would hide a new secret or key from its caller, and
+ * dropping the entry would lose the record of it; a job that lands late finds the row and adds
+ * nothing.
  */
-export async function enqueueAudit(queues: Queues, change: AdminChange): Promise<void> {
+export async function enqueueAudit(deps: AuditDependencies, change: AdminChange): Promise<void> {
   const job: AuditJob = { id: randomUUID(), ...change, occurredAt: new Date().toISOString() };
-  await queues.audit.add('record', job, { jobId: job.id });
+  try {
+    await withTimeout(deps.queues.audit.add('record', job, { jobId: job.id }), ENQUEUE_TIMEOUT_MS);
+  } catch {
+    await recordAuditEntry(deps.orm.em.fork(), job);
+  }
 }
 
 /** The audit worker's one job: insert the entry unless a previous delivery already did. */

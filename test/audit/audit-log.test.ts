@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { QueueEvents, type Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditJob } from '../../shared/audit/audit-job.js';
-import { recordAuditEntry } from '../../shared/audit/audit-log.js';
-import { queuePrefix } from '../../shared/queues/queue-factory.js';
+import { enqueueAudit, recordAuditEntry } from '../../shared/audit/audit-log.js';
+import { closeQueues, createQueues, queuePrefix } from '../../shared/queues/queue-factory.js';
 import { createRedis } from '../../shared/redis/redis.js';
 import { startWorker } from '../../shared/queues/worker-runner.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
@@ -49,6 +49,22 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promi
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+// Issue 3: "every admin change … is put on an audit queue and a worker records it"; brief: "nothing already accepted is lost".
+describe('an admin change whose audit job Redis will not take', () => {
+  it('is recorded directly, within the enqueue timeout, instead of failing or being lost', async () => {
+    const closed = createRedis(harness.config.redisUrl, 'test-closed');
+    await closed.quit();
+    const queues = createQueues(closed, `${harness.config.redisPrefix}-closed`);
+    const started = Date.now();
+    const { id: _id, occurredAt: _at, ...change } = auditJob({ action: 'event_type.secret_rotated' });
+    await enqueueAudit({ queues, orm: harness.context.orm }, change);
+    expect(Date.now() - started).toBeLessThan(5000);
+    const row = await queryOne(harness, "select count(*)::int as n from audit_entry where tenant_id = ? and action = 'event_type.secret_rotated'", [tenant.id]);
+    expect(row.n).toBe(1);
+    await closeQueues(queues).catch(() => {});
+  });
+});
 
 describe('the audit worker', () => {
   it('a job delivered twice is recorded once', async () => {
