@@ -58,16 +58,20 @@ export async function markReacted(orm: Orm, eventIds: number[]): Promise<void> {
   await orm.em.fork().getKnex()('event').whereIn('id', eventIds).whereNull('reacted_at').update({ reacted_at: new Date() });
 }
 
+/**
+ * The reactions of each job. Members are loaded, in one query, only for the events whose reactors
+ * read them; the service subject has no wallet, so its events are stored but never worth points.
+ */
 async function computeReactions(em: EntityManager, reactors: ReactorDirectory, jobs: EventJob[]): Promise<Registration[]> {
-  const userIds = [...new Set(jobs.map((job) => job.userId).filter((id): id is string => id !== null))];
+  const reactorsOf = await Promise.all(jobs.map((job) => (job.userId ? reactors.forEventType(job.tenantId, job.eventTypeName) : [])));
+  const readers = jobs.filter((job, index) => reactorsOf[index]!.some((reactor) => reactor.readsUser));
+  const userIds = [...new Set(readers.map((job) => job.userId!))];
   const users = new Map((userIds.length ? await em.find(User, { id: { $in: userIds } }) : []).map((user) => [user.id, userView(user)]));
   return Promise.all(
-    jobs.map(async (job) => {
-      const user = job.userId ? (users.get(job.userId) ?? null) : null;
-      // The service subject has no wallet: its events are stored, never worth points.
-      if (!user) return { job, outcome: { reactions: [], totalPoints: 0, activatedReactors: [] } };
-      const facts = { event: eventFacts(job), payload: job.payload, user };
-      return { job, outcome: await react(await reactors.forEventType(job.tenantId, job.eventTypeName), facts) };
+    jobs.map(async (job, index) => {
+      if (!job.userId) return { job, outcome: { reactions: [], totalPoints: 0, activatedReactors: [] } };
+      const facts = { event: eventFacts(job), payload: job.payload, user: users.get(job.userId) ?? null };
+      return { job, outcome: await react(reactorsOf[index]!, facts) };
     }),
   );
 }

@@ -2,6 +2,7 @@ import { TtlCache } from '../cache/ttl-cache.js';
 import type { Orm } from '../db/orm.js';
 import type { Reaction } from './reaction.js';
 import { ReactorConditions } from './reactor-conditions.js';
+import { readsUser } from './reactor-reads.js';
 import { Reactor } from './reactor.entity.js';
 
 export interface ActiveReactor {
@@ -9,6 +10,8 @@ export interface ActiveReactor {
   name: string;
   conditions: ReactorConditions | null;
   reactions: Reaction[];
+  /** Its conditions or PATHs read the member: the worker loads members only for such reactors. */
+  readsUser: boolean;
 }
 
 /**
@@ -44,6 +47,7 @@ export class ReactorDirectory {
       name: row.name,
       conditions: row.conditions ? new ReactorConditions(row.conditions) : null,
       reactions: row.reactions,
+      readsUser: readsUser(row.conditions ?? null, row.reactions),
     }));
   }
 

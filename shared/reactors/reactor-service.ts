@@ -3,7 +3,8 @@ import type { EntityManager } from '../db/orm.js';
 import { BadRequestError, NotFoundError } from '../errors/app-errors.js';
 import { EventType } from '../event-types/event-type.entity.js';
 import { jsonPathProblem } from '../json-path/json-path.js';
-import type { PointsExpression, Reaction, RuleConditions } from './reaction.js';
+import type { Reaction, RuleConditions } from './reaction.js';
+import { expressionPaths } from './reactor-reads.js';
 import { ReactorConditions } from './reactor-conditions.js';
 import { Reactor } from './reactor.entity.js';
 
@@ -72,11 +73,4 @@ async function checkReactor(em: EntityManager, tenantId: string, input: ReactorC
   if (input.conditions) await ReactorConditions.check(input.conditions);
   const problems = (input.reactions ?? []).flatMap((reaction) => expressionPaths(reaction.points)).map(jsonPathProblem).filter((problem) => problem !== undefined);
   if (problems.length) throw new BadRequestError(`reactions: ${problems.join('; ')}`);
-}
-
-function expressionPaths(expression: PointsExpression): string[] {
-  return expression.arguments.flatMap((argument) => {
-    if (argument.type === 'PATH') return [argument.value];
-    return argument.type === 'EXPRESSION' ? expressionPaths(argument.value) : [];
-  });
 }
