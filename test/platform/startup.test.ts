@@ -20,6 +20,20 @@ afterAll(async () => {
   await deleteKeysWithPrefix(TEST_REDIS_URL, env.REDIS_PREFIX);
 });
 
+/** Runs main.ts and resolves once its log shows `ready`; `logs()` is everything it has printed so far. */
+async function startMain(args: string[], extraEnv: Record<string, string>, ready: string) {
+  const child = spawnEntry('main.ts', args, { ...env, ...extraEnv });
+  const done = finished(child);
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 20_000;
+  while (!output.includes(ready)) {
+    if (Date.now() > deadline) throw new Error(`did not start: ${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { child, done, logs: () => output };
+}
+
 // decisions.md §1: "When Redis or PostgreSQL is unreachable, start-up fails fast with one line that says which, at which address, and how to start it."
 describe('start-up when a dependency does not answer', () => {
   it('names PostgreSQL, its address and the script that starts it, within 5 s', async () => {
@@ -54,19 +68,12 @@ describe('a full start and a graceful stop', () => {
 
   it('creates and migrates the database, serves /ready, logs the address, and drains on SIGTERM with exit 0', async () => {
     const port = 20000 + Math.floor(Math.random() * 20000);
-    const child = spawnEntry('main.ts', ['all'], { ...env, PORT: String(port) });
-    const done = finished(child);
-    let logs = '';
-    child.stdout!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
-    const deadline = Date.now() + 20_000;
-    while (!logs.includes('listening')) {
-      if (Date.now() > deadline) throw new Error(`did not start: ${logs}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(logs).toContain(`http://localhost:${port}`);
-    expect(logs).toContain('database migrated');
+    const started = await startMain(['all'], { PORT: String(port) }, 'listening');
+    const { child, done } = started;
+    expect(started.logs()).toContain(`http://localhost:${port}`);
+    expect(started.logs()).toContain('database migrated');
     // Every log line is JSON.
-    for (const line of logs.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
+    for (const line of started.logs().trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
 
     const ready = await fetch(`http://127.0.0.1:${port}/ready`);
     expect(ready.status).toBe(200);
@@ -100,20 +107,12 @@ describe('a full start and a graceful stop', () => {
     expect(await inFlight).toBe(201);
     const result = await done;
     expect(result.code).toBe(0);
-    expect(logs).toContain('stopped');
+    expect(started.logs()).toContain('stopped');
   });
 
   it('serves only one service when SERVICE is set', async () => {
     const port = 20000 + Math.floor(Math.random() * 20000);
-    const child = spawnEntry('main.ts', ['api'], { ...env, PORT: String(port), SERVICE: 'receipts' });
-    const done = finished(child);
-    let logs = '';
-    child.stdout!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
-    const deadline = Date.now() + 20_000;
-    while (!logs.includes('listening')) {
-      if (Date.now() > deadline) throw new Error(`did not start: ${logs}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const { child, done } = await startMain(['api'], { PORT: String(port), SERVICE: 'receipts' }, 'listening');
     const document = await jsonOf(await fetch(`http://127.0.0.1:${port}/v1/openapi.json`));
     expect(Object.keys(document.paths)).not.toContain('/v1/event_types');
     child.kill('SIGTERM');
@@ -122,16 +121,8 @@ describe('a full start and a graceful stop', () => {
 
   it('a worker-only process serves /health, /ready and /metrics (with its job outcomes) on WORKER_PORT', async () => {
     const port = 20000 + Math.floor(Math.random() * 20000);
-    const child = spawnEntry('main.ts', ['worker', 'audit'], { ...env, WORKER_PORT: String(port) });
-    const done = finished(child);
-    let logs = '';
-    child.stdout!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
-    const deadline = Date.now() + 20_000;
-    while (!logs.includes('workers started')) {
-      if (Date.now() > deadline) throw new Error(`did not start: ${logs}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(logs).toContain(`http://localhost:${port}`);
+    const { child, done, logs } = await startMain(['worker', 'audit'], { WORKER_PORT: String(port) }, 'workers started');
+    expect(logs()).toContain(`http://localhost:${port}`);
     expect((await fetch(`http://127.0.0.1:${port}/ready`)).status).toBe(200);
     const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     expect(metrics).toContain('tally_queue_jobs');
