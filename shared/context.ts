@@ -39,10 +39,10 @@ export interface AppContext {
 
 export async function createContext(config: Config, logger: Logger): Promise<AppContext> {
   const orm = await createOrm(config.databaseUrl, logger);
-  const redis = createRedis(config.redisUrl, 'tally-commands', { autoPipelining: true });
-  const queueRedis = createRedis(config.redisUrl, 'tally-queues');
+  const redis = createRedis(config.redisUrl, 'tally-commands', { autoPipelining: true, logger });
+  const queueRedis = createRedis(config.redisUrl, 'tally-queues', { logger });
   const payloadSchemas = new PayloadSchemaCompiler();
-  const queues = createQueues(queueRedis, config.redisPrefix);
+  const queues = createQueues(queueRedis, config.redisPrefix, logger);
   return {
     config,
     logger,

@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { Logger } from '../logging/logger.js';
 import { queueCatalog, queueNames, type QueueName } from './catalog.js';
 
 export type Queues = Record<QueueName, Queue>;
@@ -13,16 +14,17 @@ export function queuePrefix(redisPrefix: string, name: QueueName): string {
   return `${redisPrefix}:{${name}}`;
 }
 
-/** One Queue per catalog entry, all on the process's shared command connection. */
-export function createQueues(connection: Redis, redisPrefix: string): Queues {
-  const entries = queueNames.map((name) => [
-    name,
-    new Queue(name, {
+/** One Queue per catalog entry, all on one connection; their connection errors go to the log. */
+export function createQueues(connection: Redis, redisPrefix: string, logger: Logger): Queues {
+  const entries = queueNames.map((name) => {
+    const queue = new Queue(name, {
       connection,
       prefix: queuePrefix(redisPrefix, name),
       defaultJobOptions: queueCatalog[name].defaultJobOptions,
-    }),
-  ]);
+    });
+    queue.on('error', (error) => logger.warn({ err: error, queue: name }, 'queue connection error'));
+    return [name, queue];
+  });
   return Object.fromEntries(entries) as Queues;
 }
 

@@ -28,7 +28,7 @@ export function startWorker(name: QueueName, handler: JobHandler, deps: WorkerDe
   const log = deps.logger.child({ queue: name });
 
   // Workers block on their connection, so each gets its own rather than the shared one.
-  const connection = createRedis(deps.redisUrl, `tally-worker-${name}`);
+  const connection = createRedis(deps.redisUrl, `tally-worker-${name}`, { logger: deps.logger });
   const worker = new Worker(
     name,
     async (job) => {

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import type { Logger } from '../logging/logger.js';
 
 export type { Redis };
 
@@ -9,6 +10,11 @@ export interface RedisConnectionOptions {
    * connections, where it has been reported to confuse workers, and where `addBulk` pipelines anyway.
    */
   autoPipelining?: boolean;
+  /**
+   * Where connection errors go while ioredis reconnects on its own; without a listener ioredis
+   * prints each one to stderr, outside the JSON logs.
+   */
+  logger?: Logger;
 }
 
 /**
@@ -17,5 +23,10 @@ export interface RedisConnectionOptions {
  * after 20 tries.
  */
 export function createRedis(url: string, connectionName: string, options: RedisConnectionOptions = {}): Redis {
-  return new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, connectionName, lazyConnect: false, enableAutoPipelining: options.autoPipelining ?? false });
+  const connection = new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, connectionName, lazyConnect: false, enableAutoPipelining: options.autoPipelining ?? false });
+  if (options.logger) {
+    const logger = options.logger;
+    connection.on('error', (error: Error) => logger.warn({ err: error, connection: connectionName }, 'Redis connection error: reconnecting'));
+  }
+  return connection;
 }

@@ -55,7 +55,7 @@ describe('an admin change whose audit job Redis will not take', () => {
   it('is recorded directly, within the enqueue timeout, instead of failing or being lost', async () => {
     const closed = createRedis(harness.config.redisUrl, 'test-closed');
     await closed.quit();
-    const queues = createQueues(closed, `${harness.config.redisPrefix}-closed`);
+    const queues = createQueues(closed, `${harness.config.redisPrefix}-closed`, harness.context.logger);
     const started = Date.now();
     const { id: _id, occurredAt: _at, ...change } = auditJob({ action: 'event_type.secret_rotated' });
     await enqueueAudit({ queues, orm: harness.context.orm }, change);

@@ -24,6 +24,21 @@ describe('operations endpoints', () => {
     expect(await jsonOf(response)).toEqual({ status: 'success', data: { postgres: 'ok', redis: 'ok' } });
   });
 
+  it('GET /ready answers 503 naming what does not answer, within its 2 s check', async () => {
+    const cut = await createHarness({ redisUrl: 'redis://127.0.0.1:1' });
+    try {
+      const started = Date.now();
+      const response = await cut.request(null, 'GET', '/ready');
+      expect(response.status).toBe(503);
+      expect(await jsonOf(response)).toMatchObject({ status: 'error', message: 'Not ready: Redis did not answer' });
+      expect(Date.now() - started).toBeLessThan(4000);
+    } finally {
+      cut.context.redis.disconnect();
+      cut.context.queueRedis.disconnect();
+      await cut.context.orm.close();
+    }
+  });
+
   it('every answer carries a request id, and a sane incoming one is kept', async () => {
     const generated = await harness.request(null, 'GET', '/health');
     expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);

@@ -3,7 +3,12 @@ import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jwtVerify } from 'jose';
 import { PLATFORM_TOKEN_ISSUER } from '../../shared/auth/admin-token.js';
+import { Queue } from 'bullmq';
 import { dropDatabase, ensureDatabase } from '../../shared/db/ensure-database.js';
+import { createOrm } from '../../shared/db/orm.js';
+import { queuePrefix } from '../../shared/queues/queue-factory.js';
+import { createRedis } from '../../shared/redis/redis.js';
+import { TenantDirectory } from '../../shared/tenants/tenant-directory.js';
 import { runEntry } from '../support/run-process.js';
 import { databaseUrl, TEST_REDIS_URL } from '../support/test-database.js';
 import { deleteKeysWithPrefix } from '../support/redis-keys.js';
@@ -50,11 +55,26 @@ describe('the tally CLI', () => {
     expect(JSON.stringify(list)).not.toContain(tenant.key);
   });
 
-  it('tenant rotate-key prints a new key', async () => {
-    const [before] = (await json('tenant', 'list')).filter((entry: { slug: string }) => entry.slug === 'acme');
-    const rotated = await json('tenant', 'rotate-key', '--tenant', 'acme');
+  it('tenant rotate-key prints a new key; the old one stops naming the tenant, and the rotation is audited', async () => {
+    const created = await json('tenant', 'create', '--name', 'Rotating', '--slug', 'rotating');
+    const rotated = await json('tenant', 'rotate-key', '--tenant', 'rotating');
     expect(rotated.key).toMatch(/^tly_/);
-    expect(rotated.keyPrefix).not.toBe(before.keyPrefix);
+    expect(rotated.keyPrefix).not.toBe(created.keyPrefix);
+    const orm = await createOrm(url);
+    try {
+      const tenants = new TenantDirectory(orm, 0);
+      expect(await tenants.findByApiKey(created.key)).toBeUndefined();
+      expect((await tenants.findByApiKey(rotated.key))?.slug).toBe('rotating');
+      // The CLI runs no worker: the audit job waits on the queue (or, with Redis away, the entry is written directly).
+      const connection = createRedis(TEST_REDIS_URL, 'test-cli');
+      const queued = new Queue('audit', { connection, prefix: queuePrefix(env.REDIS_PREFIX, 'audit') });
+      const jobs = await queued.getJobs(['waiting', 'delayed']);
+      await queued.close();
+      await connection.quit();
+      expect(jobs.map((job) => job.data)).toContainEqual(expect.objectContaining({ action: 'tenant.api_key_rotated', tenantId: created.id, after: { keyPrefix: rotated.keyPrefix } }));
+    } finally {
+      await orm.close();
+    }
   });
 
   it('token admin prints a token bound to the tenant with its scopes', async () => {
