@@ -175,6 +175,19 @@ describe('paging and sorting', () => {
     await expectFieldError(await eventTypes(query), property);
   });
 
+  it('without limit a page holds 10 items, the newest first', async () => {
+    const other = await harness.createTenant();
+    const token = await harness.adminToken(other, ['admin:users']);
+    for (let n = 1; n <= 12; n++) {
+      const body = { isRestricted: false, authIdentifier: `member-${n}`, profile: { familyName: 'D', givenName: `${n}`, emailAddress: `m${n}@example.com` } };
+      expect((await harness.request(other, 'POST', '/v1/users', { token, body })).status).toBe(201);
+    }
+    const response = await harness.request(other, 'GET', '/v1/users', { token });
+    expect(response.headers.get('content-range')).toBe('user 0-9/12');
+    const page = await dataOf<{ authIdentifier: string }[]>(response);
+    expect(page.map((user) => user.authIdentifier)).toEqual(Array.from({ length: 10 }, (_, i) => `member-${12 - i}`));
+  });
+
   it('limit=1000 is allowed', async () => {
     expect((await eventTypes('limit=1000')).status).toBe(200);
   });
