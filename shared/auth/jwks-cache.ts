@@ -7,10 +7,13 @@ import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
 export class JwksCache {
   private readonly sets = new Map<string, JWTVerifyGetKey>();
 
+  /** `refetchCooldownMs`: decisions.md §2's minute; tests shorten it to see the refetch happen. */
+  constructor(private readonly refetchCooldownMs = 60_000) {}
+
   get(url: string): JWTVerifyGetKey {
     let set = this.sets.get(url);
     if (!set) {
-      set = createRemoteJWKSet(new URL(url), { cooldownDuration: 60_000, cacheMaxAge: 10 * 60_000, timeoutDuration: 5000 });
+      set = createRemoteJWKSet(new URL(url), { cooldownDuration: this.refetchCooldownMs, cacheMaxAge: 10 * 60_000, timeoutDuration: 5000 });
       this.sets.set(url, set);
     }
     return set;

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Hono } from 'hono';
-import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type JWK } from 'jose';
+import { exportJWK, generateKeyPair, jwtVerify, SignJWT, UnsecuredJWT, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppEnv } from '../../api/app-env.js';
 import { handleError, handleNotFound } from '../../api/errors/error-handler.js';
@@ -9,6 +9,7 @@ import { apiKey } from '../../api/middleware/api-key.js';
 import { authorize, type Access } from '../../api/middleware/authorize.js';
 import { requestContext } from '../../api/middleware/request-context.js';
 import { mintAdminToken, PLATFORM_TOKEN_ISSUER } from '../../shared/auth/admin-token.js';
+import { JwksCache } from '../../shared/auth/jwks-cache.js';
 import { createHarness, USER_TOKEN_ISSUER, type Harness, type TestTenant, jsonOf } from '../support/harness.js';
 
 let harness: Harness;
@@ -212,6 +213,24 @@ describe('end-user tokens with RS256 and a JWKS served over HTTP', () => {
     await expectUnauthorized(await request(rsTenant.key, await signRs('unknown-2')));
     await expectUnauthorized(await request(rsTenant.key, await signRs('unknown-3')));
     expect(jwksFetches - before).toBeLessThanOrEqual(1);
+  });
+
+  it('a key published after the cooldown is fetched and accepted; before it, the key set is not asked again', async () => {
+    const keySet = new JwksCache(300).get(`http://127.0.0.1:${(server.address() as AddressInfo).port}/.well-known/jwks.json`);
+    await jwtVerify(await signRs('key-1'), keySet, { issuer });
+    const rotated = await generateKeyPair('RS256', { extractable: true });
+    const previous = { signingKey, publicJwk };
+    signingKey = rotated.privateKey;
+    publicJwk = { ...(await exportJWK(rotated.publicKey)), kid: 'key-2', alg: 'RS256', use: 'sig' };
+    try {
+      const before = jwksFetches;
+      await expect(jwtVerify(await signRs('key-2'), keySet, { issuer })).rejects.toThrow();
+      expect(jwksFetches - before).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await expect(jwtVerify(await signRs('key-2'), keySet, { issuer })).resolves.toBeDefined();
+    } finally {
+      ({ signingKey, publicJwk } = previous);
+    }
   });
 
   it('HS/RS confusion: an HS256 token keyed with the public key is 401', async () => {
