@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { Redis } from 'ioredis';
+import { withTimeout } from '../async/with-timeout.js';
 import { redactUrl } from './ensure-database.js';
 
 const TIMEOUT_MS = 4000;
@@ -12,7 +13,9 @@ export class DependencyUnavailableError extends Error {}
  * and the script in deploy/ that starts it locally. Both are asked at once so the wait is paid once.
  */
 export async function checkDependencies(databaseUrl: string, redisUrl: string): Promise<void> {
-  const [postgres, redis] = await Promise.allSettled([pingPostgres(databaseUrl), pingRedis(redisUrl)]);
+  // The whole exchange is bounded, not only the connection: a server that accepts and never
+  // answers must fail start-up as surely as one that refuses.
+  const [postgres, redis] = await Promise.allSettled([withTimeout(pingPostgres(databaseUrl), TIMEOUT_MS), withTimeout(pingRedis(redisUrl), TIMEOUT_MS)]);
   if (postgres.status === 'rejected') {
     throw new DependencyUnavailableError(
       `PostgreSQL is not answering at ${redactUrl(databaseUrl)} (${reason(postgres.reason)}); start it locally with deploy/local/start-postgres.sh`,

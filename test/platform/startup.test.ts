@@ -49,6 +49,20 @@ describe('start-up when a dependency does not answer', () => {
     expect(result.stderr.trim()).toMatch(/^tally: Redis is not answering at 127\.0\.0\.1:1 .*deploy\/local\/start-redis\.sh$/);
   });
 
+  it('a server that accepts the connection and never answers fails start-up within 5 s too', async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const result = await runEntry('main.ts', ['all'], { ...env, REDIS_URL: `redis://127.0.0.1:${port}`, PORT: '0' });
+      expect(result.code).toBe(1);
+      expect(result.elapsedMs).toBeLessThan(5000 + 2000);
+      expect(result.stderr.trim()).toMatch(new RegExp(`^tally: Redis is not answering at 127\\.0\\.0\\.1:${port} `));
+    } finally {
+      silent.close();
+    }
+  });
+
   it('a port already in use is one line too, not a stack trace', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '0.0.0.0', resolve));
