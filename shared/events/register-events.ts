@@ -22,7 +22,9 @@ interface Registration {
  * inserted with ON CONFLICT (id) DO NOTHING, and only the events this run inserted write ledger
  * entries and move wallets, so nothing is stored or granted twice.
  */
-export async function registerEvents(deps: RegistrationDependencies, jobs: EventJob[]): Promise<void> {
+export async function registerEvents(deps: RegistrationDependencies, batch: EventJob[]): Promise<void> {
+  // A job fetched twice into one batch (a stalled job run again) is registered once.
+  const jobs = [...new Map(batch.map((job) => [job.id, job])).values()];
   const em = deps.orm.em.fork();
   const registrations = await computeReactions(em, deps.reactors, jobs);
   // Each table gets its whole batch as one JSON parameter, unpacked by PostgreSQL: thousands of
@@ -48,6 +50,8 @@ export async function registerEvents(deps: RegistrationDependencies, jobs: Event
     await trx.raw(
       `insert into wallet (user_id, tenant_id, points, lifetime_earn, updated_at)
        select user_id, tenant_id, points, points, now() from jsonb_to_recordset(?::jsonb) as r(user_id uuid, tenant_id uuid, points int)
+       -- Concurrent batches lock the wallets they share in one order, so they wait, never deadlock.
+       order by user_id
        on conflict (user_id) do update set points = wallet.points + excluded.points,
          lifetime_earn = wallet.lifetime_earn + excluded.lifetime_earn, updated_at = excluded.updated_at`,
       [JSON.stringify(walletDeltas(granted))],

@@ -17,17 +17,21 @@ function conditionFacts(node: unknown): string[] {
   return [...(typeof fact === 'string' ? [fact] : []), ...Object.values(rest).flatMap(conditionFacts)];
 }
 
+/** A step that names one key or index, nothing that could reach elsewhere in the document. */
+const PLAIN_STEP = /^(?:[A-Za-z_][A-Za-z0-9_]*|\d+)$/;
+
 /**
- * Whether a reactor reads the member (the `user` fact, or a PATH into `$.user`), so the event
- * worker loads members only for the events whose reactors look at them. A path whose first step
- * is not a plain key (`$..x`, `$.*`, `$[…]`) may reach the member, so it counts as reading it.
+ * Whether a reactor reads the member (the `user` fact, or a PATH that can reach `$.user`), so the
+ * event worker loads members only for the events whose reactors look at them. Only a path of plain
+ * keys and indexes whose first key is not `user` is known not to: recursion, wildcards, filters,
+ * unions, parent steps and escapes all may, so they count as reading it.
  */
 export function readsUser(conditions: RuleConditions | null, reactions: Reaction[]): boolean {
   if (conditions && conditionFacts(conditions).includes('user')) return true;
   return reactions.some((reaction) =>
     expressionPaths(reaction.points).some((path) => {
-      const first = JSONPath.toPathArray(path)[1] ?? '';
-      return first === 'user' || first === '..' || first === '*' || /^[?(]/.test(first) || first.includes(',');
+      const [root, ...steps] = JSONPath.toPathArray(path);
+      return root !== '$' || steps.length === 0 || steps[0] === 'user' || !steps.every((step) => PLAIN_STEP.test(step));
     }),
   );
 }

@@ -54,7 +54,7 @@ describe('the event worker under retries and crashes', () => {
       occurredAt: null,
     };
     const deps = { orm: harness.context.orm, reactors: harness.context.reactors };
-    await registerEvents(deps, [job]);
+    await registerEvents(deps, [job, job]);
     await registerEvents(deps, [job]);
     await Promise.all([registerEvents(deps, [job]), registerEvents(deps, [job])]);
     const after = await totals();

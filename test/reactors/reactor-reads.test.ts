@@ -15,6 +15,10 @@ describe('which reactors read the member', () => {
     ['a PATH into the user', null, points('$.user.profile.attributes.tier'), true],
     ['a recursive PATH', null, points('$..total'), true],
     ['a wildcard PATH', null, points('$.*.total'), true],
+    ['a parent step', null, points('$.payload^.user.accountNumber'), true],
+    ['a backtick escape', null, points('$.`user.accountNumber'), true],
+    ['a nested root', null, points('$.$.user.accountNumber'), true],
+    ['an index into the payload', null, points('$.payload.items[0].qty'), false],
   ])('%s', (_case, conditions, reactions, expected) => {
     expect(readsUser(conditions, reactions)).toBe(expected);
   });
