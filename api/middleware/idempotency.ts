@@ -5,8 +5,10 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ConflictError, IdempotencyKeyReusedError, ValidationError } from '../../shared/errors/app-errors.js';
 import {
   claimIdempotencyKey,
+  CLAIM_LEASE_MS,
   completeIdempotencyKey,
   releaseIdempotencyKey,
+  renewIdempotencyClaim,
   requestFingerprint,
   type Claim,
 } from '../../shared/idempotency/idempotency-store.js';
@@ -36,7 +38,7 @@ export function idempotent(context: AppContext): MiddlewareHandler<AppEnv> {
         { property: 'Idempotency-Key', value: header, constraints: { format: 'Idempotency-Key must be 1 to 255 visible ASCII characters' }, children: [] },
       ]);
     }
-    const key = createHash('sha256').update(`${callerOf(c.var.principal)}\n${header}`).digest('hex');
+    const key = createHash('sha256').update(`${callerOf(c.var.principal, c.req.header('authorization'))}\n${header}`).digest('hex');
     const fingerprint = requestFingerprint(c.req.method, c.req.path, await c.req.text());
     const claim = await waitForClaim(c, sealer, key, fingerprint);
     if (claim.state === 'mismatch') throw new IdempotencyKeyReusedError();
@@ -47,19 +49,32 @@ export function idempotent(context: AppContext): MiddlewareHandler<AppEnv> {
     if (claim.state === 'in-progress') throw new ConflictError('A request with this Idempotency-Key is still being processed: retry later');
     if (claim.state === 'unreadable') throw new ConflictError('This Idempotency-Key was answered within 24 hours, but that answer can no longer be shown: use a new key');
 
-    await next();
+    const tenantId = c.var.tenant.id;
+    // The claim stays ours while this request works, however long that takes.
+    const renewal = setInterval(() => {
+      renewIdempotencyClaim(context.orm.em.fork(), tenantId, claim.recordId).catch((error: unknown) => c.var.logger.warn({ err: error }, 'could not renew an idempotency claim'));
+    }, CLAIM_LEASE_MS / 3);
+    try {
+      await next();
+    } finally {
+      clearInterval(renewal);
+    }
     if (c.res.status >= 500) {
-      await releaseIdempotencyKey(c.var.em, c.var.tenant.id, claim.recordId);
-    } else {
-      await completeIdempotencyKey(c.var.em, sealer, c.var.tenant.id, claim.recordId, c.res.status, await c.res.clone().text());
+      await releaseIdempotencyKey(c.var.em, tenantId, claim.recordId);
+    } else if (!(await completeIdempotencyKey(c.var.em, sealer, { tenantId, key, recordId: claim.recordId }, c.res.status, await c.res.clone().text()))) {
+      c.var.logger.warn({ idempotencyKey: header }, 'the idempotency claim lapsed and was taken over before this answer was stored');
     }
   };
 }
 
-/** Whose key it is: the token's subject, or the tenant itself where no token names a caller (POST /events). */
-function callerOf(principal: Principal | undefined): string {
-  if (!principal) return 'tenant';
-  return principal.kind === 'admin' ? `admin:${principal.subject}` : `user:${principal.authIdentifier}`;
+/**
+ * Whose key it is: the token's subject; where no token names a caller (POST /events takes an event
+ * type's secret or a user token, checked after this), the credential itself, so one caller's
+ * key never replays another's answer.
+ */
+function callerOf(principal: Principal | undefined, authorization: string | undefined): string {
+  if (principal) return principal.kind === 'admin' ? `admin:${principal.subject}` : `user:${principal.authIdentifier}`;
+  return authorization ? `credential:${createHash('sha256').update(authorization).digest('hex')}` : 'tenant';
 }
 
 async function waitForClaim(c: Context<AppEnv>, sealer: ResponseSealer, key: string, fingerprint: string): Promise<Claim> {

@@ -19,6 +19,8 @@ export const IdempotencyRecord = defineEntity({
     responseStatus: p.integer().nullable(),
     responseBody: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
+    /** While unanswered: the request working on it renews this; once it lapses, the claim is abandoned. */
+    claimedUntil: p.datetime().nullable(),
     completedAt: p.datetime().nullable(),
   },
 });

@@ -7,11 +7,12 @@ import type { ResponseSealer } from './sealed-response.js';
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /**
- * A claim still without an answer after this long was left by a process that died mid-request
- * (longer than any request runs, SHUTDOWN_TIMEOUT_MS included): the next request takes it over
- * instead of being told "in progress" for the rest of the day.
+ * A claim is held for this long and renewed by the request working on it every third of it
+ * (`renewIdempotencyClaim`). One whose lease lapsed was left by a process that died mid-request:
+ * the next request takes it over instead of being told "in progress" for the rest of the day,
+ * while a request that is merely slow keeps its claim.
  */
-export const ABANDONED_CLAIM_MS = 60_000;
+export const CLAIM_LEASE_MS = 30_000;
 
 /** One claim in this many also sweeps records past the window, so the table does not grow forever. */
 const SWEEP_ONE_IN = 100;
@@ -48,23 +49,26 @@ export async function claimIdempotencyKey(em: EntityManager, sealer: ResponseSea
   }
   for (let attempt = 0; attempt < 2; attempt++) {
     const inserted = await connection.execute<{ id: string }[]>(
-      `insert into idempotency_record (id, tenant_id, key, request_hash, created_at)
-       values (?, ?, ?, ?, now()) on conflict (tenant_id, key) do nothing returning id`,
-      [randomUUID(), tenantId, key, fingerprint],
+      `insert into idempotency_record (id, tenant_id, key, request_hash, created_at, claimed_until)
+       values (?, ?, ?, ?, now(), now() + ? * interval '1 millisecond') on conflict (tenant_id, key) do nothing returning id`,
+      [randomUUID(), tenantId, key, fingerprint, CLAIM_LEASE_MS],
     );
     if (inserted[0]) return { state: 'claimed', recordId: inserted[0].id };
-    const [existing] = await connection.execute<{ request_hash: string; response_status: number | null; response_body: string | null; created_at: Date }[]>(
-      'select request_hash, response_status, response_body, created_at from idempotency_record where tenant_id = ? and key = ?',
+    const [existing] = await connection.execute<{ id: string; request_hash: string; response_status: number | null; response_body: string | null; created_at: Date; lapsed: boolean }[]>(
+      `select id, request_hash, response_status, response_body, created_at, claimed_until < now() as lapsed
+         from idempotency_record where tenant_id = ? and key = ?`,
       [tenantId, key],
     );
     if (!existing) continue; // released between our insert and select: try to claim it again
-    const age = Date.now() - new Date(existing.created_at).getTime();
-    const abandoned = existing.response_status === null && age > ABANDONED_CLAIM_MS;
-    const body = existing.response_body === null ? undefined : sealer.open(existing.response_body);
-    if (age > IDEMPOTENCY_WINDOW_MS || abandoned) {
-      await connection.execute('delete from idempotency_record where tenant_id = ? and key = ? and created_at = ?', [tenantId, key, existing.created_at]);
+    const expired = Date.now() - new Date(existing.created_at).getTime() > IDEMPOTENCY_WINDOW_MS;
+    const abandoned = existing.response_status === null && existing.lapsed;
+    if (expired || abandoned) {
+      // Only the row we judged, and an abandoned one only while still unanswered: a request that
+      // completes meanwhile keeps its answer.
+      await connection.execute(`delete from idempotency_record where tenant_id = ? and id = ?${expired ? '' : ' and response_status is null and claimed_until < now()'}`, [tenantId, existing.id]);
       continue;
     }
+    const body = existing.response_body === null ? undefined : sealer.open(existing.response_body, tenantId, key);
     if (existing.request_hash !== fingerprint) return { state: 'mismatch' };
     if (existing.response_status === null) return { state: 'in-progress' };
     if (body === undefined) return { state: 'unreadable' };
@@ -73,14 +77,30 @@ export async function claimIdempotencyKey(em: EntityManager, sealer: ResponseSea
   return { state: 'in-progress' };
 }
 
-export async function completeIdempotencyKey(em: EntityManager, sealer: ResponseSealer, tenantId: string, recordId: string, status: number, body: string): Promise<void> {
+/** Keeps a claim while its request is still working (see CLAIM_LEASE_MS). */
+export async function renewIdempotencyClaim(em: EntityManager, tenantId: string, recordId: string): Promise<void> {
   await em.getConnection().execute(
-    'update idempotency_record set response_status = ?, response_body = ?, completed_at = now() where tenant_id = ? and id = ?',
-    [status, sealer.seal(body), tenantId, recordId],
+    "update idempotency_record set claimed_until = now() + ? * interval '1 millisecond' where tenant_id = ? and id = ? and response_status is null",
+    [CLAIM_LEASE_MS, tenantId, recordId],
   );
+}
+
+/** Stores the answer; false when the claim is no longer ours (it lapsed and was taken over). */
+export async function completeIdempotencyKey(
+  em: EntityManager,
+  sealer: ResponseSealer,
+  claim: { tenantId: string; key: string; recordId: string },
+  status: number,
+  body: string,
+): Promise<boolean> {
+  const updated = await em.getConnection().execute<{ id: string }[]>(
+    'update idempotency_record set response_status = ?, response_body = ?, completed_at = now() where tenant_id = ? and id = ? returning id',
+    [status, sealer.seal(body, claim.tenantId, claim.key), claim.tenantId, claim.recordId],
+  );
+  return updated.length > 0;
 }
 
 /** The work failed on our side: free the key so the client's retry can do it. */
 export async function releaseIdempotencyKey(em: EntityManager, tenantId: string, recordId: string): Promise<void> {
-  await em.getConnection().execute('delete from idempotency_record where tenant_id = ? and id = ?', [tenantId, recordId]);
+  await em.getConnection().execute('delete from idempotency_record where tenant_id = ? and id = ? and response_status is null', [tenantId, recordId]);
 }

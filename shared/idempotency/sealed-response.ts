@@ -8,7 +8,8 @@ const TAG_BYTES = 16;
  * whole, and creating answers carry credentials shown once (an event type's secret, a webhook's
  * signing secret) and members' personal data, which must not sit in the database in the clear.
  * The key is derived from PLATFORM_TOKEN_SECRET; answers sealed under a replaced secret no longer
- * open, and their keys simply stop replaying.
+ * open. Each answer is bound to its tenant and idempotency key (GCM's associated data), so a row
+ * moved onto another key does not open either.
  */
 export class ResponseSealer {
   private readonly key: Buffer;
@@ -17,18 +18,20 @@ export class ResponseSealer {
     this.key = Buffer.from(hkdfSync('sha256', platformSecret, 'tally', 'idempotency-response', 32));
   }
 
-  seal(text: string): string {
+  seal(text: string, tenantId: string, key: string): string {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    cipher.setAAD(Buffer.from(`${tenantId}\n${key}`));
     const sealed = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
     return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64');
   }
 
   /** The text, or undefined when it was sealed under another key or altered. */
-  open(sealed: string): string | undefined {
+  open(sealed: string, tenantId: string, key: string): string | undefined {
     const bytes = Buffer.from(sealed, 'base64');
     try {
       const decipher = createDecipheriv('aes-256-gcm', this.key, bytes.subarray(0, IV_BYTES));
+      decipher.setAAD(Buffer.from(`${tenantId}\n${key}`));
       decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
       return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
     } catch {

@@ -88,14 +88,22 @@ describe('Idempotency-Key on creating POSTs', () => {
     expect((await jsonOf(await create('key-5', { name: 'SEALED', description: 'x', isPrivate: true }))).data.secret).toBe(first.data.secret);
   });
 
-  it('a claim left without an answer by a process that died is taken over after a minute, not held for 24 h', async () => {
+  it('a claim whose lease lapsed (its process died) is taken over; one still renewed is not', async () => {
     await create('key-6', { name: 'ABANDONED', description: 'x', isPrivate: false });
-    // As if the process had died between claiming the key and answering.
-    await ageNewestRecord("interval '2 minutes'", ', response_status = null, response_body = null');
+    // As if the process had died between claiming the key and answering: no answer, lease lapsed.
+    await ageNewestRecord("interval '0 seconds'", ", response_status = null, response_body = null, claimed_until = now() - interval '1 second'");
     const retry = await create('key-6', { name: 'ABANDONED', description: 'x', isPrivate: false });
     expect(retry.headers.get('idempotent-replayed')).toBeNull();
-    expect(retry.status).toBe(409); // the type exists already: the retry did the work, it was not told "in progress"
-  });
+    // The retry did the work (the type exists already), rather than being told to wait.
+    expect(await jsonOf(retry)).toMatchObject({ status: 'fail', data: { name: 'ConflictError' } });
+    expect((await jsonOf(await create('key-6', { name: 'ABANDONED', description: 'x', isPrivate: false }))).message).toContain('already exists');
+
+    await create('key-8', { name: 'STILL_WORKING', description: 'x', isPrivate: false });
+    await ageNewestRecord("interval '10 minutes'", ", response_status = null, response_body = null, claimed_until = now() + interval '30 seconds'");
+    const waiting = await create('key-8', { name: 'STILL_WORKING', description: 'x', isPrivate: false });
+    expect(waiting.status).toBe(409);
+    expect((await jsonOf(waiting)).message).toContain('still being processed');
+  }, 30_000);
 
   it('keys belong to their caller: another admin\'s same key is theirs, not a replay', async () => {
     await create('key-7', { name: 'MINE', description: 'x', isPrivate: false });
@@ -103,6 +111,20 @@ describe('Idempotency-Key on creating POSTs', () => {
     const response = await harness.request(tenant, 'POST', '/v1/event_types', { token: colleague, body: { name: 'THEIRS', description: 'x', isPrivate: false }, headers: { 'Idempotency-Key': 'key-7' } });
     expect(response.status).toBe(201);
     expect(response.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('on POST /events, where no admin token names the caller, one user\'s key never replays to another', async () => {
+    const token = await harness.adminToken(tenant, ['admin:event_types', 'admin:users']);
+    await harness.request(tenant, 'POST', '/v1/event_types', { token, body: { name: 'DOOR_OPENED', description: 'x', isPrivate: false } });
+    for (const id of ['ann', 'bob']) {
+      await harness.request(tenant, 'POST', '/v1/users', { token, body: { isRestricted: false, authIdentifier: id, profile: { familyName: 'D', givenName: id, emailAddress: `${id}@example.com` } } });
+    }
+    const report = async (user: string) =>
+      harness.request(tenant, 'POST', '/v1/events', { token: await harness.userToken(tenant, user), body: { type: 'DOOR_OPENED' }, headers: { 'Idempotency-Key': 'door-1' } });
+    expect((await jsonOf(await report('ann'))).data.subject.authIdentifier).toBe('ann');
+    const bob = await report('bob');
+    expect(bob.headers.get('idempotent-replayed')).toBeNull();
+    expect((await jsonOf(bob)).data.subject.authIdentifier).toBe('bob');
   });
 
   it('a malformed key is 400', async () => {

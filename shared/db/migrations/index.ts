@@ -3,6 +3,7 @@ import { Migration20261123011726 } from './Migration20261123011726.js';
 import { Migration20261123015353 } from './Migration20261123015353.js';
 import { Migration20261123015715 } from './Migration20261123015715.js';
 import { Migration20261123020826 } from './Migration20261123020826.js';
+import { Migration20261123105216 } from './Migration20261123105216.js';
 
 /** Applied in this order; a new migration is generated with `npx tsx shared/db/create-migration.ts` and added here. */
 export const migrationsList: MigrationObject[] = [
@@ -10,4 +11,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123015353', class: Migration20261123015353 },
   { name: 'Migration20261123015715', class: Migration20261123015715 },
   { name: 'Migration20261123020826', class: Migration20261123020826 },
+  { name: 'Migration20261123105216', class: Migration20261123105216 },
 ];
