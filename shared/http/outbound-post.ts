@@ -19,7 +19,11 @@ export class OutboundPoster {
   private readonly httpAgent: RequestFilteringHttpAgent;
   private readonly httpsAgent: RequestFilteringHttpsAgent;
 
-  constructor(allowPrivateAddresses: boolean, private readonly timeoutMs = 10_000) {
+  constructor(
+    allowPrivateAddresses: boolean,
+    /** For the whole exchange: connecting, sending, and reading the answer. */
+    private readonly timeoutMs = 10_000,
+  ) {
     const options = { allowPrivateIPAddress: allowPrivateAddresses, allowMetaIPAddress: allowPrivateAddresses, keepAlive: true };
     this.httpAgent = new RequestFilteringHttpAgent(options);
     this.httpsAgent = new RequestFilteringHttpsAgent(options);
@@ -30,21 +34,34 @@ export class OutboundPoster {
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     const agent = target.protocol === 'https:' ? this.httpsAgent : this.httpAgent;
     return new Promise((resolve, reject) => {
+      // The whole exchange is bounded, not only idle gaps: a receiver that trickles bytes or never
+      // ends its answer must not hold a delivery slot shared by every tenant.
+      const deadline = setTimeout(() => request.destroy(new Error(`no complete answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+      const settle = <T>(finish: (value: T) => void) => (value: T) => {
+        clearTimeout(deadline);
+        finish(value);
+      };
+      const done = settle(resolve);
+      const fail = settle(reject);
       const request = send(
         target,
-        { method: 'POST', agent, timeout: this.timeoutMs, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...headers } },
+        { method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...headers } },
         (response) => {
           let received = '';
           response.setEncoding('utf8');
           response.on('data', (chunk: string) => {
-            if (received.length < MAX_RECORDED_BODY) received += chunk;
+            received += chunk;
+            // Enough for the delivery record: stop reading the rest.
+            if (received.length >= MAX_RECORDED_BODY) {
+              done({ status: response.statusCode ?? 0, body: received.slice(0, MAX_RECORDED_BODY) });
+              response.destroy();
+            }
           });
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: received.slice(0, MAX_RECORDED_BODY) }));
-          response.on('error', reject);
+          response.on('end', () => done({ status: response.statusCode ?? 0, body: received }));
+          response.on('error', fail);
         },
       );
-      request.on('timeout', () => request.destroy(new Error(`no answer within ${this.timeoutMs} ms`)));
-      request.on('error', reject);
+      request.on('error', fail);
       request.end(body);
     });
   }

@@ -132,4 +132,26 @@ describe('outbound requests to tenant-given addresses', () => {
     const open = new OutboundPoster(true, 2000);
     expect((await open.post(`${baseUrl}/ok`, '{}', {})).status).toBe(204);
   });
+
+  it('bound the whole exchange: a receiver that trickles bytes is cut off, an endless answer is read only as far as recorded', async () => {
+    const receiver = createServer((request, response) => {
+      response.writeHead(200);
+      const drip = setInterval(() => response.write(request.url === '/flood' ? 'x'.repeat(64 * 1024) : '.'), request.url === '/flood' ? 1 : 200);
+      response.on('close', () => clearInterval(drip));
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    try {
+      const poster = new OutboundPoster(true, 1000);
+      const started = Date.now();
+      await expect(poster.post(`${origin}/trickle`, '{}', {})).rejects.toThrow('no complete answer within 1000 ms');
+      expect(Date.now() - started).toBeLessThan(2000);
+      const flood = await poster.post(`${origin}/flood`, '{}', {});
+      expect(flood.status).toBe(200);
+      expect(flood.body.length).toBe(2048);
+    } finally {
+      receiver.closeAllConnections();
+      receiver.close();
+    }
+  });
 });
