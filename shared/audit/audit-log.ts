@@ -5,6 +5,7 @@ import type { Queues } from '../queues/queue-factory.js';
 import { AuditEntry } from './audit-entry.entity.js';
 import type { Actor, AuditJob } from './audit-job.js';
 import type { Principal } from '../auth/principal.js';
+import type { Logger } from '../logging/logger.js';
 
 export interface AdminChange {
   tenantId: string;
@@ -29,6 +30,7 @@ const ENQUEUE_TIMEOUT_MS = 2000;
 export interface AuditDependencies {
   queues: Queues;
   orm: Orm;
+  logger: Logger;
 }
 
 /**
@@ -43,7 +45,8 @@ export async function enqueueAudit(deps: AuditDependencies, change: AdminChange)
   const job: AuditJob = { id: randomUUID(), ...change, occurredAt: new Date().toISOString() };
   try {
     await withTimeout(deps.queues.audit.add('record', job, { jobId: job.id }), ENQUEUE_TIMEOUT_MS);
-  } catch {
+  } catch (error) {
+    deps.logger.warn({ err: error, auditEntryId: job.id }, 'the audit queue did not take the entry: recording it directly');
     await recordAuditEntry(deps.orm.em.fork(), job);
   }
 }

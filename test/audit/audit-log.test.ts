@@ -58,7 +58,7 @@ describe('an admin change whose audit job Redis will not take', () => {
     const queues = createQueues(closed, `${harness.config.redisPrefix}-closed`, harness.context.logger);
     const started = Date.now();
     const { id: _id, occurredAt: _at, ...change } = auditJob({ action: 'event_type.secret_rotated' });
-    await enqueueAudit({ queues, orm: harness.context.orm }, change);
+    await enqueueAudit({ queues, orm: harness.context.orm, logger: harness.context.logger }, change);
     expect(Date.now() - started).toBeLessThan(5000);
     const row = await queryOne(harness, "select count(*)::int as n from audit_entry where tenant_id = ? and action = 'event_type.secret_rotated'", [tenant.id]);
     expect(row.n).toBe(1);
