@@ -1,5 +1,6 @@
 import type { AppContext } from '../shared/context.js';
 import { OutboundPoster } from '../shared/http/outbound-post.js';
+import { Sealer } from '../shared/secrets/sealer.js';
 import type { JobHandler } from '../shared/queues/worker-runner.js';
 import { deliverWebhook } from '../shared/webhooks/deliver-webhook.js';
 import type { WebhookJob } from '../shared/webhooks/webhook-job.js';
@@ -9,6 +10,7 @@ export function webhooksHandler(context: AppContext): JobHandler {
   const dependencies = {
     orm: context.orm,
     poster: new OutboundPoster(context.config.fetchAllowPrivateAddresses),
+    sealer: new Sealer(context.config.platformTokenSecret, 'webhook-secret'),
     serviceSubject: context.config.publicBaseUrl,
   };
   return (data, job) => deliverWebhook(dependencies, (data as WebhookJob).deliveryId, job.attemptsMade + 1 >= (job.opts.attempts ?? 1));

@@ -14,7 +14,7 @@ import {
 } from '../../shared/idempotency/idempotency-store.js';
 import type { Principal } from '../../shared/auth/principal.js';
 import type { AppContext } from '../../shared/context.js';
-import { ResponseSealer } from '../../shared/idempotency/sealed-response.js';
+import { Sealer } from '../../shared/secrets/sealer.js';
 import type { AppEnv } from '../app-env.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
@@ -29,7 +29,7 @@ const POLL_MS = 50;
  * subject, within the tenant), as a client's own keys should: another caller's same key is theirs.
  */
 export function idempotent(context: AppContext): MiddlewareHandler<AppEnv> {
-  const sealer = new ResponseSealer(context.config.platformTokenSecret);
+  const sealer = new Sealer(context.config.platformTokenSecret, 'idempotency-response');
   return async (c, next) => {
     const header = c.req.header('idempotency-key');
     if (header === undefined) return next();
@@ -77,7 +77,7 @@ function callerOf(principal: Principal | undefined, authorization: string | unde
   return authorization ? `credential:${createHash('sha256').update(authorization).digest('hex')}` : 'tenant';
 }
 
-async function waitForClaim(c: Context<AppEnv>, sealer: ResponseSealer, key: string, fingerprint: string): Promise<Claim> {
+async function waitForClaim(c: Context<AppEnv>, sealer: Sealer, key: string, fingerprint: string): Promise<Claim> {
   const deadline = Date.now() + WAIT_FOR_FIRST_MS;
   for (;;) {
     const claim = await claimIdempotencyKey(c.var.em, sealer, c.var.tenant.id, key, fingerprint);

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
 import type { ListSpec } from '../../shared/lists/list-spec.js';
+import { Sealer } from '../../shared/secrets/sealer.js';
 import { WebhookDelivery } from '../../shared/webhooks/webhook-delivery.entity.js';
 import { Webhook } from '../../shared/webhooks/webhook.entity.js';
 import { createWebhook, deleteWebhook, findWebhook, updateWebhook, webhookView } from '../../shared/webhooks/webhook-service.js';
@@ -78,13 +79,14 @@ const IdParameter = { name: 'id', in: 'path', required: true, schema: { type: 's
 /** `/v1/webhooks` (decisions.md §10): where a tenant's events are delivered, and every attempt. */
 export function registerWebhookRoutes(app: App, context: AppContext): void {
   const plainHttp = context.config.fetchAllowPrivateAddresses;
+  const sealer = new Sealer(context.config.platformTokenSecret, 'webhook-secret');
   app.post(
     '/v1/webhooks',
     describe({ summary: 'Subscribe an address to events; the signing secret is in this answer only', tags, access, body: CreateWebhookBody, responses: { 201: { description: 'created', data: CreatedWebhook } }, errors: [422] }),
     authorize(context, access),
     idempotent(context),
     jsonBody(CreateWebhookBody),
-    async (c) => c.json({ status: 'success', data: await createWebhook(c.var.em, c.var.tenant.id, c.req.valid('json'), plainHttp) }, 201),
+    async (c) => c.json({ status: 'success', data: await createWebhook(c.var.em, sealer, c.var.tenant.id, c.req.valid('json'), plainHttp) }, 201),
   );
   app.get(
     '/v1/webhooks',

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { canonicalize } from 'json-canonicalize';
 import type { EntityManager } from '../db/orm.js';
-import type { ResponseSealer } from './sealed-response.js';
+import type { Sealer } from '../secrets/sealer.js';
 
 /** decisions.md §10: a key answers with its first response for 24 hours. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -42,7 +42,7 @@ export function requestFingerprint(method: string, path: string, body: string): 
  * stored answer. A record older than the window, or a claim abandoned by a dead process, is
  * removed and the key claimed afresh.
  */
-export async function claimIdempotencyKey(em: EntityManager, sealer: ResponseSealer, tenantId: string, key: string, fingerprint: string): Promise<Claim> {
+export async function claimIdempotencyKey(em: EntityManager, sealer: Sealer, tenantId: string, key: string, fingerprint: string): Promise<Claim> {
   const connection = em.getConnection();
   if (Math.random() * SWEEP_ONE_IN < 1) {
     await connection.execute('delete from idempotency_record where created_at < ?', [new Date(Date.now() - IDEMPOTENCY_WINDOW_MS)]);
@@ -68,7 +68,7 @@ export async function claimIdempotencyKey(em: EntityManager, sealer: ResponseSea
       await connection.execute(`delete from idempotency_record where tenant_id = ? and id = ?${expired ? '' : ' and response_status is null and claimed_until < now()'}`, [tenantId, existing.id]);
       continue;
     }
-    const body = existing.response_body === null ? undefined : sealer.open(existing.response_body, tenantId, key);
+    const body = existing.response_body === null ? undefined : sealer.open(existing.response_body, `${tenantId}\n${key}`);
     if (existing.request_hash !== fingerprint) return { state: 'mismatch' };
     if (existing.response_status === null) return { state: 'in-progress' };
     if (body === undefined) return { state: 'unreadable' };
@@ -88,14 +88,14 @@ export async function renewIdempotencyClaim(em: EntityManager, tenantId: string,
 /** Stores the answer; false when the claim is no longer ours (it lapsed and was taken over). */
 export async function completeIdempotencyKey(
   em: EntityManager,
-  sealer: ResponseSealer,
+  sealer: Sealer,
   claim: { tenantId: string; key: string; recordId: string },
   status: number,
   body: string,
 ): Promise<boolean> {
   const updated = await em.getConnection().execute<{ id: string }[]>(
     'update idempotency_record set response_status = ?, response_body = ?, completed_at = now() where tenant_id = ? and id = ? returning id',
-    [status, sealer.seal(body, claim.tenantId, claim.key), claim.tenantId, claim.recordId],
+    [status, sealer.seal(body, `${claim.tenantId}\n${claim.key}`), claim.tenantId, claim.recordId],
   );
   return updated.length > 0;
 }

@@ -1,3 +1,4 @@
+import { UnrecoverableError } from 'bullmq';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import type { Orm } from '../db/orm.js';
 import { Event } from '../events/event.entity.js';
@@ -5,11 +6,14 @@ import { storedEventView } from '../events/event-view.js';
 import type { OutboundPoster } from '../http/outbound-post.js';
 import type { EventType } from '../event-types/event-type.entity.js';
 import { WebhookDelivery, type DeliveryAttempt } from './webhook-delivery.entity.js';
+import type { Sealer } from '../secrets/sealer.js';
 import type { Webhook } from './webhook.entity.js';
+import { webhookSecretContext } from './webhook-service.js';
 
 export interface DeliveryDependencies {
   orm: Orm;
   poster: OutboundPoster;
+  sealer: Sealer;
   serviceSubject: string;
 }
 
@@ -36,7 +40,16 @@ export async function deliverWebhook(deps: DeliveryDependencies, deliveryId: str
     data: storedEventView(event, deps.serviceSubject),
   });
   const webhook = delivery.webhook as Webhook;
-  const signature = new StandardWebhook(webhook.secret).sign(delivery.id, timestamp, body);
+  const secret = deps.sealer.open(webhook.secret, webhookSecretContext(webhook.id));
+  if (secret === undefined) {
+    // Sealed under a replaced PLATFORM_TOKEN_SECRET: no retry can sign it; the webhook needs a new secret.
+    const error = 'the signing secret cannot be opened (PLATFORM_TOKEN_SECRET changed): create the webhook anew';
+    delivery.attempts = [...delivery.attempts, { at: timestamp.toISOString(), status: null, error, durationMs: 0 }];
+    delivery.status = 'FAILED';
+    await em.flush();
+    throw new UnrecoverableError(`webhook ${webhook.id}: ${error}`);
+  }
+  const signature = new StandardWebhook(secret).sign(delivery.id, timestamp, body);
   const headers = { 'webhook-id': delivery.id, 'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)), 'webhook-signature': signature };
 
   const started = Date.now();

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '../db/orm.js';
 import { BadRequestError, NotFoundError } from '../errors/app-errors.js';
 import { EventType } from '../event-types/event-type.entity.js';
+import type { Sealer } from '../secrets/sealer.js';
 import { Webhook } from './webhook.entity.js';
 
 export interface WebhookInput {
@@ -26,18 +27,25 @@ function newSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
-export async function createWebhook(em: EntityManager, tenantId: string, input: WebhookInput, allowPlainHttp: boolean) {
+/** The signing secret is kept sealed (it must be readable to sign, so it cannot be a hash), bound to its webhook. */
+export function webhookSecretContext(webhookId: string): string {
+  return `webhook:${webhookId}`;
+}
+
+export async function createWebhook(em: EntityManager, sealer: Sealer, tenantId: string, input: WebhookInput, allowPlainHttp: boolean) {
   await checkWebhook(em, tenantId, input, allowPlainHttp);
+  const id = randomUUID();
+  const secret = newSecret();
   const webhook = em.create(Webhook, {
-    id: randomUUID(),
+    id,
     tenant: tenantId,
     url: input.url,
     eventTypes: input.eventTypes ?? [],
-    secret: newSecret(),
+    secret: sealer.seal(secret, webhookSecretContext(id)),
     isActive: input.isActive ?? true,
   });
   await em.flush();
-  return { ...webhookView(webhook), secret: webhook.secret };
+  return { ...webhookView(webhook), secret };
 }
 
 export async function findWebhook(em: EntityManager, tenantId: string, id: string): Promise<Webhook> {

@@ -104,10 +104,12 @@ describe('webhook deliveries', () => {
 });
 
 describe('/v1/webhooks', () => {
-  it('manages subscriptions; the secret is never shown again', async () => {
-    const { id } = await subscribe('/managed');
+  it('manages subscriptions; the secret is never shown again, nor stored in the clear', async () => {
+    const { id, secret: signingSecret } = await subscribe('/managed');
     const read = await harness.request(tenant, 'GET', `/v1/webhooks/${id}`, { token: admin });
     expect(await dataOf(read)).not.toHaveProperty('secret');
+    const [stored] = await harness.context.orm.em.fork().getConnection().execute<{ secret: string }[]>('select secret from webhook where id = ?', [id]);
+    expect(stored!.secret).not.toContain(signingSecret.slice('whsec_'.length, 20));
     const changed = await dataOf(await harness.request(tenant, 'PATCH', `/v1/webhooks/${id}`, { token: admin, body: { isActive: false } }));
     expect(changed).toMatchObject({ isActive: false });
     expect((await harness.request(tenant, 'DELETE', `/v1/webhooks/${id}`, { token: admin })).status).toBe(200);
