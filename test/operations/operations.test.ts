@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dropDatabase } from '../../shared/db/ensure-database.js';
 import { createHarness, type Harness, type TestTenant, jsonOf } from '../support/harness.js';
 
 let harness: Harness;
@@ -33,9 +34,11 @@ describe('operations endpoints', () => {
       expect(await jsonOf(response)).toMatchObject({ status: 'error', message: 'Not ready: Redis did not answer' });
       expect(Date.now() - started).toBeLessThan(4000);
     } finally {
+      // Not harness.close(): closing queues would wait for a Redis that is not there.
       cut.context.redis.disconnect();
       cut.context.queueRedis.disconnect();
       await cut.context.orm.close();
+      await dropDatabase(cut.config.databaseUrl);
     }
   });
 
