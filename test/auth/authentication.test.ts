@@ -216,17 +216,20 @@ describe('end-user tokens with RS256 and a JWKS served over HTTP', () => {
   });
 
   it('a key published after the cooldown is fetched and accepted; before it, the key set is not asked again', async () => {
-    const keySet = new JwksCache(300).get(`http://127.0.0.1:${(server.address() as AddressInfo).port}/.well-known/jwks.json`);
-    await jwtVerify(await signRs('key-1'), keySet, { issuer });
+    const cooldownMs = 1500;
+    // Made first: generating an RSA key takes long enough to blur the cooldown under load.
     const rotated = await generateKeyPair('RS256', { extractable: true });
+    const rotatedJwk = { ...(await exportJWK(rotated.publicKey)), kid: 'key-2', alg: 'RS256', use: 'sig' };
+    const keySet = new JwksCache(cooldownMs).get(`http://127.0.0.1:${(server.address() as AddressInfo).port}/.well-known/jwks.json`);
+    await jwtVerify(await signRs('key-1'), keySet, { issuer });
     const previous = { signingKey, publicJwk };
     signingKey = rotated.privateKey;
-    publicJwk = { ...(await exportJWK(rotated.publicKey)), kid: 'key-2', alg: 'RS256', use: 'sig' };
+    publicJwk = rotatedJwk;
     try {
       const before = jwksFetches;
       await expect(jwtVerify(await signRs('key-2'), keySet, { issuer })).rejects.toThrow();
       expect(jwksFetches - before).toBe(0);
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await new Promise((resolve) => setTimeout(resolve, cooldownMs + 100));
       await expect(jwtVerify(await signRs('key-2'), keySet, { issuer })).resolves.toBeDefined();
     } finally {
       ({ signingKey, publicJwk } = previous);
