@@ -97,4 +97,34 @@ describe('the event worker under retries and crashes', () => {
     const duplicates = await queryOne(harness, 'select count(*)::int as n from (select event_id from ledger_entry group by event_id having count(*) > 1) d');
     expect(duplicates.n).toBe(0);
   }, 120_000);
+
+  // Issue 3: "SIGTERM drains: … workers finish their current jobs, connections close, exit 0."
+  it('a worker told to stop with SIGTERM finishes the job in hand before it exits', async () => {
+    const before = await totals();
+    const env = { DATABASE_URL: harness.config.databaseUrl, REDIS_PREFIX: harness.config.redisPrefix, PLATFORM_TOKEN_SECRET: 'x', LOG_LEVEL: 'info', WORKER_PORT: '0' };
+    // Hold the member's wallet row, so the job's transaction waits inside the worker.
+    const knex = harness.context.orm.em.fork().getKnex();
+    await knex.raw('insert into wallet (user_id, tenant_id, points, lifetime_earn, updated_at) values (?, ?, 0, 0, now()) on conflict do nothing', [member.id, tenant.id]);
+    const holder = await knex.transaction();
+    await holder.raw('select * from wallet where user_id = ? for update', [member.id]);
+    const response = await harness.request(tenant, 'POST', '/v1/events', { token: secret, body: { type: 'SALE_MADE', subject: 'till-member', payload: { sale: 'in hand' } } });
+    expect(response.status).toBe(201);
+
+    const worker = spawnEntry('main.ts', ['worker', 'events'], env);
+    const done = finished(worker);
+    let logs = '';
+    worker.stdout!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
+    await expect.poll(async () => (await harness.context.queues.events.getJobCounts('active')).active, { timeout: 20_000, interval: 50 }).toBe(1);
+    worker.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(worker.exitCode).toBeNull(); // still finishing the job
+    await holder.commit();
+
+    const result = await done;
+    expect(result.code).toBe(0);
+    expect(logs).toContain('stopped');
+    const after = await totals();
+    expect(after.events - before.events).toBe(1);
+    expect(after.wallet - before.wallet).toBe(10);
+  }, 60_000);
 });
