@@ -1,7 +1,7 @@
 import type { AppContext } from '../../shared/context.js';
 import { actorOf, enqueueAudit } from '../../shared/audit/audit-log.js';
 import { createEventType } from '../../shared/event-types/event-type-service.js';
-import type { App } from '../app-env.js';
+import { entityManager, type App } from '../app-env.js';
 import { authorize } from '../middleware/authorize.js';
 import { idempotent } from '../middleware/idempotency.js';
 import { describe } from '../openapi/describe.js';
@@ -24,7 +24,7 @@ export function registerCreateEventType(app: App, context: AppContext): void {
     idempotent(context),
     jsonBody(CreateEventTypeBody),
     async (c) => {
-      const { eventType, secret } = await createEventType(c.var.em, context.payloadSchemas, c.var.tenant.id, c.req.valid('json'));
+      const { eventType, secret } = await createEventType(entityManager(c), context.payloadSchemas, c.var.tenant.id, c.req.valid('json'));
       await enqueueAudit(context, {
         tenantId: c.var.tenant.id,
         actor: actorOf(c.var.principal),

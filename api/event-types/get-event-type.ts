@@ -1,7 +1,7 @@
 import type { AppContext } from '../../shared/context.js';
 import { findEventType } from '../../shared/event-types/event-type-service.js';
 import { eventTypeView } from '../../shared/event-types/event-type-view.js';
-import type { App } from '../app-env.js';
+import { entityManager, type App } from '../app-env.js';
 import { authorize } from '../middleware/authorize.js';
 import { describe } from '../openapi/describe.js';
 import { EventTypeResource, IdentifierParameter } from './schema.js';
@@ -20,7 +20,7 @@ export function registerGetEventType(app: App, context: AppContext): void {
     }),
     authorize(context, access),
     async (c) => {
-      const eventType = await findEventType(c.var.em, c.var.tenant.id, c.req.param('identifier'));
+      const eventType = await findEventType(entityManager(c), c.var.tenant.id, c.req.param('identifier'));
       return c.json({ status: 'success', data: eventTypeView(eventType) });
     },
   );

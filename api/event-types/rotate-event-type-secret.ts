@@ -1,7 +1,7 @@
 import type { AppContext } from '../../shared/context.js';
 import { actorOf, enqueueAudit } from '../../shared/audit/audit-log.js';
 import { rotateEventTypeSecret } from '../../shared/event-types/event-type-service.js';
-import type { App } from '../app-env.js';
+import { entityManager, type App } from '../app-env.js';
 import { authorize } from '../middleware/authorize.js';
 import { describe } from '../openapi/describe.js';
 import { IdentifierParameter, RotatedSecret } from './schema.js';
@@ -21,7 +21,7 @@ export function registerRotateEventTypeSecret(app: App, context: AppContext): vo
     authorize(context, access),
     async (c) => {
       const tenantId = c.var.tenant.id;
-      const { eventType, secret } = await rotateEventTypeSecret(c.var.em, tenantId, c.req.param('identifier'));
+      const { eventType, secret } = await rotateEventTypeSecret(entityManager(c), tenantId, c.req.param('identifier'));
       context.eventTypes.forget(tenantId, eventType.name);
       // The audit entry records that the secret changed, never the secret itself.
       await enqueueAudit(context, {

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../shared/context.js';
 import { actorOf, enqueueAudit } from '../../shared/audit/audit-log.js';
 import { updateEventType } from '../../shared/event-types/event-type-service.js';
-import type { App } from '../app-env.js';
+import { entityManager, type App } from '../app-env.js';
 import { authorize } from '../middleware/authorize.js';
 import { describe } from '../openapi/describe.js';
 import { jsonBody } from '../validation/json-body.js';
@@ -24,7 +24,7 @@ export function registerUpdateEventType(app: App, context: AppContext): void {
     jsonBody(UpdateEventTypeBody),
     async (c) => {
       const tenantId = c.var.tenant.id;
-      const { before, after } = await updateEventType(c.var.em, context.payloadSchemas, tenantId, c.req.param('identifier'), c.req.valid('json'));
+      const { before, after } = await updateEventType(entityManager(c), context.payloadSchemas, tenantId, c.req.param('identifier'), c.req.valid('json'));
       context.eventTypes.forget(tenantId, after.name);
       await enqueueAudit(context, {
         tenantId,

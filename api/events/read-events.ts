@@ -6,7 +6,7 @@ import { Event } from '../../shared/events/event.entity.js';
 import { eventJobId } from '../../shared/events/event-job.js';
 import { storedEventView } from '../../shared/events/event-view.js';
 import type { ListSpec } from '../../shared/lists/list-spec.js';
-import type { App } from '../app-env.js';
+import { entityManager, type App } from '../app-env.js';
 import { listParameters, listResponse } from '../lists/list-route.js';
 import { authorize } from '../middleware/authorize.js';
 import { describe } from '../openapi/describe.js';
@@ -60,7 +60,7 @@ export function registerReadEvents(app: App, context: AppContext): void {
     describe({ summary: 'Read a registered event', tags: ['Events'], access, parameters: [EventIdParameter], responses: { 200: { description: 'the event', data: EventResource } }, errors: [404] }),
     authorize(context, access),
     async (c) => {
-      const event = await c.var.em.findOne(Event, { tenant: c.var.tenant.id, id: Number(c.req.param('id')) }, { populate: ['type', 'user'] });
+      const event = await entityManager(c).findOne(Event, { tenant: c.var.tenant.id, id: Number(c.req.param('id')) }, { populate: ['type', 'user'] });
       if (!event) throw new NotFoundError(`No registered event ${c.req.param('id')}`);
       return c.json({ status: 'success', data: view(event) });
     },
@@ -84,7 +84,7 @@ export function registerReadEvents(app: App, context: AppContext): void {
       const id = Number(c.req.param('id'));
       const deadline = Date.now() + waitOf(c.req.query('wait'));
       for (;;) {
-        const event = await c.var.em.fork().findOne(Event, { tenant: c.var.tenant.id, id });
+        const event = await entityManager(c).fork().findOne(Event, { tenant: c.var.tenant.id, id });
         if (event) {
           const reactions = event.reactions.map(({ type, points, reactorName }) => ({ type, points, reactorName }));
           return c.json({ status: 'success', data: { totalPoints: event.totalPoints, reactions } });

@@ -3,7 +3,7 @@ import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import { contentRange } from '../../shared/lists/content-range.js';
 import type { ListSpec } from '../../shared/lists/list-spec.js';
 import { parseListQuery } from '../../shared/lists/parse-list-query.js';
-import type { AppEnv } from '../app-env.js';
+import { entityManager, type AppEnv } from '../app-env.js';
 
 /**
  * The one list helper (decisions.md §3, §4): reads limit, skip, sort, order and filter against the
@@ -20,7 +20,7 @@ export async function listResponse<Entity extends object, View>(
 ): Promise<Response> {
   const query = parseListQuery(c.req.query(), spec);
   const where = { $and: [{ tenant: c.var.tenant.id }, options.scope ?? {}, query.where] } as FilterQuery<Entity>;
-  const [records, total] = await c.var.em.findAndCount(entity, where, {
+  const [records, total] = await entityManager(c).findAndCount(entity, where, {
     limit: query.limit,
     offset: query.offset,
     orderBy: query.orderBy as never,

@@ -15,7 +15,7 @@ import {
 import type { Principal } from '../../shared/auth/principal.js';
 import type { AppContext } from '../../shared/context.js';
 import { Sealer } from '../../shared/secrets/sealer.js';
-import type { AppEnv } from '../app-env.js';
+import { entityManager, type AppEnv } from '../app-env.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const WAIT_FOR_FIRST_MS = 10_000;
@@ -60,8 +60,8 @@ export function idempotent(context: AppContext): MiddlewareHandler<AppEnv> {
       clearInterval(renewal);
     }
     if (c.res.status >= 500) {
-      await releaseIdempotencyKey(c.var.em, tenantId, claim.recordId);
-    } else if (!(await completeIdempotencyKey(c.var.em, sealer, { tenantId, key, recordId: claim.recordId }, c.res.status, await c.res.clone().text()))) {
+      await releaseIdempotencyKey(entityManager(c), tenantId, claim.recordId);
+    } else if (!(await completeIdempotencyKey(entityManager(c), sealer, { tenantId, key, recordId: claim.recordId }, c.res.status, await c.res.clone().text()))) {
       c.var.logger.warn({ idempotencyKey: header }, 'the idempotency claim lapsed and was taken over before this answer was stored');
     }
   };
@@ -80,7 +80,7 @@ function callerOf(principal: Principal | undefined, authorization: string | unde
 async function waitForClaim(c: Context<AppEnv>, sealer: Sealer, key: string, fingerprint: string): Promise<Claim> {
   const deadline = Date.now() + WAIT_FOR_FIRST_MS;
   for (;;) {
-    const claim = await claimIdempotencyKey(c.var.em, sealer, c.var.tenant.id, key, fingerprint);
+    const claim = await claimIdempotencyKey(entityManager(c), sealer, c.var.tenant.id, key, fingerprint);
     if (claim.state !== 'in-progress' || Date.now() >= deadline) return claim;
     await sleep(POLL_MS);
   }

@@ -8,7 +8,8 @@ const INCOMING_ID = /^[\w.:-]{1,128}$/;
 
 /**
  * First on every request: a request id (the caller's X-Request-Id when it is sane), a logger that
- * stamps it on every line, a forked EntityManager, and the request's metrics and access log.
+ * stamps it on every line, the ORM to fork an EntityManager from when needed (`entityManager`),
+ * and the request's metrics and access log.
  */
 export function requestContext(context: AppContext): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -18,7 +19,7 @@ export function requestContext(context: AppContext): MiddlewareHandler<AppEnv> {
     const logger = context.logger.child({ requestId });
     c.set('requestId', requestId);
     c.set('logger', logger);
-    c.set('em', context.orm.em.fork());
+    c.set('orm', context.orm);
     c.header('X-Request-Id', requestId);
     await next();
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;

@@ -3,7 +3,7 @@ import type { AppContext } from '../../shared/context.js';
 import type { ListSpec } from '../../shared/lists/list-spec.js';
 import { Reactor } from '../../shared/reactors/reactor.entity.js';
 import { createReactor, deleteReactor, findReactor, reactorView, updateReactor } from '../../shared/reactors/reactor-service.js';
-import type { App } from '../app-env.js';
+import { entityManager, type App } from '../app-env.js';
 import { listParameters, listResponse } from '../lists/list-route.js';
 import { authorize } from '../middleware/authorize.js';
 import { idempotent } from '../middleware/idempotency.js';
@@ -35,7 +35,7 @@ export function registerReactorRoutes(app: App, context: AppContext): void {
     idempotent(context),
     jsonBody(CreateReactorBody),
     async (c) => {
-      const reactor = await createReactor(c.var.em, c.var.tenant.id, c.req.valid('json'));
+      const reactor = await createReactor(entityManager(c), c.var.tenant.id, c.req.valid('json'));
       context.reactors.forget(c.var.tenant.id);
       return c.json({ status: 'success', data: reactorView(reactor) }, 201);
     },
@@ -50,7 +50,7 @@ export function registerReactorRoutes(app: App, context: AppContext): void {
     '/v1/reactors/:id',
     describe({ summary: 'Read a reactor', tags, access, parameters: [ReactorIdParameter], responses: { 200: { description: 'the reactor', data: ReactorResource } }, errors: [404] }),
     authorize(context, access),
-    async (c) => c.json({ status: 'success', data: reactorView(await findReactor(c.var.em, c.var.tenant.id, c.req.param('id'))) }),
+    async (c) => c.json({ status: 'success', data: reactorView(await findReactor(entityManager(c), c.var.tenant.id, c.req.param('id'))) }),
   );
   app.patch(
     '/v1/reactors/:id',
@@ -58,7 +58,7 @@ export function registerReactorRoutes(app: App, context: AppContext): void {
     authorize(context, access),
     jsonBody(UpdateReactorBody),
     async (c) => {
-      const reactor = await updateReactor(c.var.em, c.var.tenant.id, c.req.param('id'), c.req.valid('json'));
+      const reactor = await updateReactor(entityManager(c), c.var.tenant.id, c.req.param('id'), c.req.valid('json'));
       context.reactors.forget(c.var.tenant.id);
       return c.json({ status: 'success', data: reactorView(reactor) });
     },
@@ -68,7 +68,7 @@ export function registerReactorRoutes(app: App, context: AppContext): void {
     describe({ summary: 'Delete a reactor', tags, access, parameters: [ReactorIdParameter], responses: { 200: { description: 'deleted', data: Type.Object({ affected: Type.Integer() }) } }, errors: [404] }),
     authorize(context, access),
     async (c) => {
-      await deleteReactor(c.var.em, c.var.tenant.id, c.req.param('id'));
+      await deleteReactor(entityManager(c), c.var.tenant.id, c.req.param('id'));
       context.reactors.forget(c.var.tenant.id);
       return c.json({ status: 'success', data: { affected: 1 } });
     },

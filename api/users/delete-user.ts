@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
 import { eraseUser } from '../../shared/users/user-service.js';
-import type { App } from '../app-env.js';
+import { entityManager, type App } from '../app-env.js';
 import { authorize } from '../middleware/authorize.js';
 import { describe } from '../openapi/describe.js';
 import { memberOf } from './member-target.js';
@@ -22,7 +22,7 @@ export function registerDeleteUser(app: App, context: AppContext): void {
     authorize(context, access),
     async (c) => {
       const user = await memberOf(c);
-      const affected = await eraseUser(c.var.em, user);
+      const affected = await eraseUser(entityManager(c), user);
       context.subjects.forget(user);
       return c.json({ status: 'success', data: { affected } });
     },

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
 import { readPoints } from '../../shared/ledger/wallet-service.js';
-import type { App } from '../app-env.js';
+import { entityManager, type App } from '../app-env.js';
 import { authorize, type Access } from '../middleware/authorize.js';
 import { describe } from '../openapi/describe.js';
 import { memberOf } from './member-target.js';
@@ -32,7 +32,7 @@ export function registerGetWallet(app: App, context: AppContext): void {
       authorize(context, route.access),
       async (c) => {
         const user = await memberOf(c);
-        return c.json({ status: 'success', data: await readPoints(c.var.em, c.var.tenant.id, user.id) });
+        return c.json({ status: 'success', data: await readPoints(entityManager(c), c.var.tenant.id, user.id) });
       },
     );
   }

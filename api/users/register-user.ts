@@ -1,7 +1,7 @@
 import type { AppContext } from '../../shared/context.js';
 import { registerUser } from '../../shared/users/user-service.js';
 import { userView } from '../../shared/users/user-view.js';
-import type { App } from '../app-env.js';
+import { entityManager, type App } from '../app-env.js';
 import { authorize } from '../middleware/authorize.js';
 import { idempotent } from '../middleware/idempotency.js';
 import { describe } from '../openapi/describe.js';
@@ -25,7 +25,7 @@ export function registerRegisterUser(app: App, context: AppContext): void {
     idempotent(context),
     jsonBody(RegisterUserBody, { failAs: 'BadRequestError' }),
     async (c) => {
-      const user = await registerUser(c.var.em, context.payloadSchemas, c.var.tenant.id, c.var.principal!, c.req.valid('json'));
+      const user = await registerUser(entityManager(c), context.payloadSchemas, c.var.tenant.id, c.var.principal!, c.req.valid('json'));
       return c.json({ status: 'success', data: userView(user) }, 201);
     },
   );

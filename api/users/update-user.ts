@@ -1,7 +1,7 @@
 import type { AppContext } from '../../shared/context.js';
 import { updateUser } from '../../shared/users/user-service.js';
 import { userView } from '../../shared/users/user-view.js';
-import type { App } from '../app-env.js';
+import { entityManager, type App } from '../app-env.js';
 import { authorize, type Access } from '../middleware/authorize.js';
 import { describe } from '../openapi/describe.js';
 import { jsonBody } from '../validation/json-body.js';
@@ -28,7 +28,7 @@ export function registerUpdateUser(app: App, context: AppContext): void {
       authorize(context, route.access),
       jsonBody(UpdateUserBody, { failAs: 'BadRequestError' }),
       async (c) => {
-        const user = await updateUser(c.var.em, context.payloadSchemas, await memberOf(c), c.req.valid('json'));
+        const user = await updateUser(entityManager(c), context.payloadSchemas, await memberOf(c), c.req.valid('json'));
         context.subjects.forget(user);
         return c.json({ status: 'success', data: userView(user) });
       },

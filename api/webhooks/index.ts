@@ -5,7 +5,7 @@ import { Sealer } from '../../shared/secrets/sealer.js';
 import { WebhookDelivery } from '../../shared/webhooks/webhook-delivery.entity.js';
 import { Webhook } from '../../shared/webhooks/webhook.entity.js';
 import { createWebhook, deleteWebhook, findWebhook, updateWebhook, webhookView } from '../../shared/webhooks/webhook-service.js';
-import type { App } from '../app-env.js';
+import { entityManager, type App } from '../app-env.js';
 import { EventTypeName } from '../event-types/schema.js';
 import { listParameters, listResponse } from '../lists/list-route.js';
 import { authorize } from '../middleware/authorize.js';
@@ -86,7 +86,7 @@ export function registerWebhookRoutes(app: App, context: AppContext): void {
     authorize(context, access),
     idempotent(context),
     jsonBody(CreateWebhookBody),
-    async (c) => c.json({ status: 'success', data: await createWebhook(c.var.em, sealer, c.var.tenant.id, c.req.valid('json'), plainHttp) }, 201),
+    async (c) => c.json({ status: 'success', data: await createWebhook(entityManager(c), sealer, c.var.tenant.id, c.req.valid('json'), plainHttp) }, 201),
   );
   app.get(
     '/v1/webhooks',
@@ -98,21 +98,21 @@ export function registerWebhookRoutes(app: App, context: AppContext): void {
     '/v1/webhooks/:id',
     describe({ summary: 'Read a webhook', tags, access, parameters: [IdParameter], responses: { 200: { description: 'the webhook', data: WebhookResource } }, errors: [404] }),
     authorize(context, access),
-    async (c) => c.json({ status: 'success', data: webhookView(await findWebhook(c.var.em, c.var.tenant.id, c.req.param('id'))) }),
+    async (c) => c.json({ status: 'success', data: webhookView(await findWebhook(entityManager(c), c.var.tenant.id, c.req.param('id'))) }),
   );
   app.patch(
     '/v1/webhooks/:id',
     describe({ summary: 'Change a webhook', tags, access, parameters: [IdParameter], body: UpdateWebhookBody, responses: { 200: { description: 'the changed webhook', data: WebhookResource } }, errors: [404] }),
     authorize(context, access),
     jsonBody(UpdateWebhookBody),
-    async (c) => c.json({ status: 'success', data: webhookView(await updateWebhook(c.var.em, c.var.tenant.id, c.req.param('id'), c.req.valid('json'), plainHttp)) }),
+    async (c) => c.json({ status: 'success', data: webhookView(await updateWebhook(entityManager(c), c.var.tenant.id, c.req.param('id'), c.req.valid('json'), plainHttp)) }),
   );
   app.delete(
     '/v1/webhooks/:id',
     describe({ summary: 'Delete a webhook and its delivery records', tags, access, parameters: [IdParameter], responses: { 200: { description: 'deleted', data: Type.Object({ affected: Type.Integer() }) } }, errors: [404] }),
     authorize(context, access),
     async (c) => {
-      await deleteWebhook(c.var.em, c.var.tenant.id, c.req.param('id'));
+      await deleteWebhook(entityManager(c), c.var.tenant.id, c.req.param('id'));
       return c.json({ status: 'success', data: { affected: 1 } });
     },
   );
@@ -121,7 +121,7 @@ export function registerWebhookRoutes(app: App, context: AppContext): void {
     describe({ summary: 'A webhook\'s deliveries, each with every attempt', tags, access, parameters: [IdParameter, ...listParameters(DELIVERY_LIST)], responses: { 200: { description: 'a page of deliveries', data: Type.Array(DeliveryResource) } }, errors: [400, 404] }),
     authorize(context, access),
     async (c) => {
-      const webhook = await findWebhook(c.var.em, c.var.tenant.id, c.req.param('id'));
+      const webhook = await findWebhook(entityManager(c), c.var.tenant.id, c.req.param('id'));
       return listResponse(c, WebhookDelivery, DELIVERY_LIST, deliveryView, { scope: { webhook: webhook.id } });
     },
   );
