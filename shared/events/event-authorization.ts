@@ -4,7 +4,7 @@ import { unverifiedIssuer } from '../auth/token-issuer.js';
 import { verifyUserToken } from '../auth/user-token.js';
 import { UnauthorizedError } from '../errors/app-errors.js';
 import type { EventType } from '../event-types/event-type.entity.js';
-import { secretMatches } from '../secrets/secret-token.js';
+import type { SecretCheck } from '../secrets/secret-token.js';
 import type { TenantAuthentication } from '../tenants/tenant.entity.js';
 import { EVENT_TYPE_SECRET_PREFIX } from '../event-types/event-type-service.js';
 
@@ -20,6 +20,7 @@ const mismatch = () => new UnauthorizedError('Authorization does not match decla
  */
 export async function authorizeReport(
   type: EventType,
+  secret: SecretCheck | undefined,
   token: string | undefined,
   authentication: TenantAuthentication | null | undefined,
   jwks: JwksCache,
@@ -28,7 +29,7 @@ export async function authorizeReport(
   const isJwt = token.split('.').length === 3;
   if (type.isPrivate) {
     if (isJwt) throw mismatch();
-    if (!type.secretHash || !secretMatches(token, type.secretHash)) throw invalid();
+    if (!secret?.matches(token)) throw invalid();
     return undefined;
   }
   if (token.startsWith(EVENT_TYPE_SECRET_PREFIX) || !isJwt || unverifiedIssuer(token) === PLATFORM_TOKEN_ISSUER) throw mismatch();

@@ -3,11 +3,14 @@ import { TtlCache } from '../cache/ttl-cache.js';
 import type { Orm } from '../db/orm.js';
 import { EventType } from '../event-types/event-type.entity.js';
 import type { PayloadSchemaCompiler } from '../event-types/payload-schema.js';
+import { SecretCheck } from '../secrets/secret-token.js';
 
 export interface ReportableType {
   type: EventType;
   /** The payload validator, compiled once per schema; undefined when the type has no schema. */
   validate: ValidateFunction | undefined;
+  /** A private type's secret check; undefined for a public type. */
+  secret: SecretCheck | undefined;
 }
 
 /**
@@ -33,7 +36,11 @@ export class EventTypeDirectory {
     if (cached) return cached;
     const type = await this.orm.em.fork().findOne(EventType, { tenant: tenantId, name });
     if (!type) return undefined;
-    const found = { type, validate: type.schema ? this.schemas.compile(type.schema) : undefined };
+    const found = {
+      type,
+      validate: type.schema ? this.schemas.compile(type.schema) : undefined,
+      secret: type.secretHash ? new SecretCheck(type.secretHash) : undefined,
+    };
     this.cache.set(key, found);
     return found;
   }

@@ -41,7 +41,7 @@ export async function reportEvent(deps: ReportDependencies, tenant: Tenant, bear
   if (!found || !found.type.isActive) throw new NotFoundError('Failed to find a matching EventType', { emptyData: true });
   const { type } = found;
 
-  const tokenUser = await authorizeReport(type, bearerToken, tenant.authentication, deps.jwks);
+  const tokenUser = await authorizeReport(type, found.secret, bearerToken, tenant.authentication, deps.jwks);
 
   const payload = checkPayload(found, report.payload);
 

@@ -18,3 +18,22 @@ export function secretMatches(candidate: string, storedHash: string): boolean {
   const stored = Buffer.from(storedHash, 'hex');
   return candidateHash.length === stored.length && timingSafeEqual(candidateHash, stored);
 }
+
+/**
+ * A stored hash's check that remembers the last candidate it passed: the hot path verifies the same
+ * API key or event secret on every request, and hashing it each time showed as ~5% of POST
+ * /events' CPU. Another candidate is hashed as before; both comparisons are constant-time.
+ */
+export class SecretCheck {
+  private passed: Buffer | undefined;
+
+  constructor(private readonly storedHash: string) {}
+
+  matches(candidate: string): boolean {
+    const bytes = Buffer.from(candidate, 'utf8');
+    if (this.passed && bytes.length === this.passed.length && timingSafeEqual(bytes, this.passed)) return true;
+    if (!secretMatches(candidate, this.storedHash)) return false;
+    this.passed = bytes;
+    return true;
+  }
+}

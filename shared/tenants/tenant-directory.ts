@@ -1,6 +1,6 @@
 import { TtlCache } from '../cache/ttl-cache.js';
 import type { Orm } from '../db/orm.js';
-import { secretMatches } from '../secrets/secret-token.js';
+import { SecretCheck } from '../secrets/secret-token.js';
 import { apiKeyLookupPrefix } from './api-key.js';
 import { Tenant } from './tenant.entity.js';
 
@@ -13,7 +13,7 @@ import { Tenant } from './tenant.entity.js';
  * its prefix being random and never asked for before.
  */
 export class TenantDirectory {
-  private readonly cache: TtlCache<Tenant>;
+  private readonly cache: TtlCache<{ tenant: Tenant; key: SecretCheck }>;
   private readonly unknown: TtlCache<true>;
 
   constructor(
@@ -28,15 +28,19 @@ export class TenantDirectory {
     const prefix = apiKeyLookupPrefix(key);
     if (!prefix) return undefined;
     if (this.unknown.get(prefix)) return undefined;
-    const tenant = this.cache.get(prefix) ?? (await this.load(prefix));
-    // The hash is compared on every request, cached or not: the prefix alone proves nothing.
-    return tenant && secretMatches(key, tenant.apiKeyHash) ? tenant : undefined;
+    const found = this.cache.get(prefix) ?? (await this.load(prefix));
+    // The key is checked on every request, cached or not: the prefix alone proves nothing.
+    return found?.key.matches(key) ? found.tenant : undefined;
   }
 
-  private async load(prefix: string): Promise<Tenant | undefined> {
+  private async load(prefix: string): Promise<{ tenant: Tenant; key: SecretCheck } | undefined> {
     const tenant = await this.orm.em.fork().findOne(Tenant, { apiKeyPrefix: prefix });
-    if (tenant) this.cache.set(prefix, tenant);
-    else this.unknown.set(prefix, true);
-    return tenant ?? undefined;
+    if (!tenant) {
+      this.unknown.set(prefix, true);
+      return undefined;
+    }
+    const found = { tenant, key: new SecretCheck(tenant.apiKeyHash) };
+    this.cache.set(prefix, found);
+    return found;
   }
 }
