@@ -6,7 +6,6 @@ import { createRedis } from '../../shared/redis/redis.js';
 import { EVENT_TYPE, purchaseReport, type BenchWorld } from './bench-world.js';
 import { startStackProcess } from './child-process.js';
 import { fireLoad } from './http-load.js';
-import { CONNECTIONS } from './ingest-benchmark.js';
 
 const FILL_CHUNK = 1000;
 
@@ -51,6 +50,13 @@ export interface SteadyFigures {
 }
 
 /**
+ * Enough connections that the offered rate, not the wait for answers, sets the pace: autocannon
+ * sends each connection's next request only after its answer, so 50 connections at 20 ms each
+ * could not offer more than 2,500/s whatever the rate asked.
+ */
+export const STEADY_CONNECTIONS = 250;
+
+/**
  * End to end at a steady offered load: HTTP at `rate` per second into the API, the worker process
  * registering as it goes. Lag is reportedAt → registeredAt of every event the run reported.
  */
@@ -60,7 +66,7 @@ export async function benchmarkSteady(world: BenchWorld, port: number, rate: num
     url: `http://127.0.0.1:${port}/v1/events`,
     headers: { 'X-Api-Key': world.apiKey, Authorization: `Bearer ${world.eventSecret}` },
     body: (n) => purchaseReport(world.members, n, tag),
-    connections: CONNECTIONS,
+    connections: STEADY_CONNECTIONS,
     durationSeconds: seconds,
     overallRate: rate,
   });

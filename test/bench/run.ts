@@ -7,7 +7,7 @@ import { cpus, totalmem } from 'node:os';
 import { createBenchWorld } from './bench-world.js';
 import { firstLine, startStackProcess, type StackProcess } from './child-process.js';
 import { benchmarkIngest, CONNECTIONS, summariseLoad } from './ingest-benchmark.js';
-import { benchmarkDrain, benchmarkSteady, type SteadyFigures } from './registration-benchmark.js';
+import { benchmarkDrain, benchmarkSteady, STEADY_CONNECTIONS, type SteadyFigures } from './registration-benchmark.js';
 import { median, round } from './stats.js';
 
 const ROUNDS = 5;
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
     print(`  ratio to the no-op worker             ${round(drain.eventsPerSecond / drain.noOpJobsPerSecond, 2)}`);
     print(`  worker peak memory                    ${round(drain.peakWorkerRssMb, 0)} MB`);
 
-    print(`\nEnd to end at ${STEADY_RATE}/s offered for ${STEADY_SECONDS} s, API and worker processes, median of ${STEADY_ROUNDS} runs`);
+    print(`\nEnd to end at ${STEADY_RATE}/s offered over ${STEADY_CONNECTIONS} connections for ${STEADY_SECONDS} s, API and worker processes, median of ${STEADY_ROUNDS} runs`);
     const worker = startStackProcess('worker', 'main.ts', ['worker', 'events'], world.env);
     processes.push(worker);
     const steady: SteadyFigures[] = [];
