@@ -8,7 +8,9 @@ import type { Tenant } from '../shared/tenants/tenant.entity.js';
 export interface AppEnv {
   Variables: {
     requestId: string;
-    logger: Logger;
+    /** The process's logger; the request's own child comes from `requestLogger(c)`. */
+    processLogger: Logger;
+    logger: Logger | undefined;
     orm: Orm;
     /** The request's own EntityManager once it has one: read it through `entityManager(c)`. */
     em: EntityManager | undefined;
@@ -18,6 +20,21 @@ export interface AppEnv {
 }
 
 export type App = Hono<AppEnv>;
+
+/**
+ * The request's logger, every line stamped with its request id (and tenant, once known), made on
+ * first use: a request that logs nothing (POST /v1/events below `info`) skips the child logger,
+ * whose bindings pino serialises and redacts up front.
+ */
+export function requestLogger(c: Context<AppEnv>): Logger {
+  let logger = c.get('logger');
+  if (!logger) {
+    const tenant = c.get('tenant') as Tenant | undefined;
+    logger = c.get('processLogger').child({ requestId: c.get('requestId'), ...(tenant ? { tenantId: tenant.id } : {}) });
+    c.set('logger', logger);
+  }
+  return logger;
+}
 
 /**
  * The request's EntityManager, forked on first use: requests that never touch the ORM (POST

@@ -3,7 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { AppError, InternalError, NotFoundError, ValidationError } from '../../shared/errors/app-errors.js';
 import { translateDatabaseError } from '../../shared/db/database-errors.js';
-import type { AppEnv } from '../app-env.js';
+import { requestLogger, type AppEnv } from '../app-env.js';
 
 /**
  * The one place where an error becomes the envelope of decisions.md §3:
@@ -13,7 +13,7 @@ import type { AppEnv } from '../app-env.js';
 export function handleError(error: unknown, c: Context<AppEnv>): Response {
   const appError = toAppError(error);
   if (appError instanceof InternalError) {
-    c.var.logger.error({ err: error }, 'unexpected error');
+    requestLogger(c).error({ err: error }, 'unexpected error');
   }
   for (const [name, value] of Object.entries(appError.headers)) c.header(name, value);
   return c.json(envelope(appError), appError.httpCode as ContentfulStatusCode);

@@ -15,7 +15,7 @@ import {
 import type { Principal } from '../../shared/auth/principal.js';
 import type { AppContext } from '../../shared/context.js';
 import { Sealer } from '../../shared/secrets/sealer.js';
-import { entityManager, type AppEnv } from '../app-env.js';
+import { entityManager, requestLogger, type AppEnv } from '../app-env.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const WAIT_FOR_FIRST_MS = 10_000;
@@ -52,7 +52,7 @@ export function idempotent(context: AppContext): MiddlewareHandler<AppEnv> {
     const tenantId = c.var.tenant.id;
     // The claim stays ours while this request works, however long that takes.
     const renewal = setInterval(() => {
-      renewIdempotencyClaim(context.orm.em.fork(), tenantId, claim.recordId).catch((error: unknown) => c.var.logger.warn({ err: error }, 'could not renew an idempotency claim'));
+      renewIdempotencyClaim(context.orm.em.fork(), tenantId, claim.recordId).catch((error: unknown) => requestLogger(c).warn({ err: error }, 'could not renew an idempotency claim'));
     }, CLAIM_LEASE_MS / 3);
     try {
       await next();
@@ -62,7 +62,7 @@ export function idempotent(context: AppContext): MiddlewareHandler<AppEnv> {
     if (c.res.status >= 500) {
       await releaseIdempotencyKey(entityManager(c), tenantId, claim.recordId);
     } else if (!(await completeIdempotencyKey(entityManager(c), sealer, { tenantId, key, recordId: claim.recordId }, c.res.status, await c.res.clone().text()))) {
-      c.var.logger.warn({ idempotencyKey: header }, 'the idempotency claim lapsed and was taken over before this answer was stored');
+      requestLogger(c).warn({ idempotencyKey: header }, 'the idempotency claim lapsed and was taken over before this answer was stored');
     }
   };
 }

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import type { AppContext } from '../../shared/context.js';
-import type { AppEnv } from '../app-env.js';
+import { requestLogger, type AppEnv } from '../app-env.js';
 
 const INCOMING_ID = /^[\w.:-]{1,128}$/;
 
 /**
- * First on every request: a request id (the caller's X-Request-Id when it is sane), a logger that
- * stamps it on every line, the ORM to fork an EntityManager from when needed (`entityManager`),
+ * First on every request: a request id (the caller's X-Request-Id when it is sane), stamped on
+ * every line of the request's logger (`requestLogger`), the ORM to fork an EntityManager from when needed (`entityManager`),
  * and the request's metrics and access log.
  */
 export function requestContext(context: AppContext): MiddlewareHandler<AppEnv> {
@@ -16,9 +16,8 @@ export function requestContext(context: AppContext): MiddlewareHandler<AppEnv> {
     const started = process.hrtime.bigint();
     const incoming = c.req.header('x-request-id');
     const requestId = incoming && INCOMING_ID.test(incoming) ? incoming : randomUUID();
-    const logger = context.logger.child({ requestId });
     c.set('requestId', requestId);
-    c.set('logger', logger);
+    c.set('processLogger', context.logger);
     c.set('orm', context.orm);
     c.header('X-Request-Id', requestId);
     await next();
@@ -29,6 +28,8 @@ export function requestContext(context: AppContext): MiddlewareHandler<AppEnv> {
     const labels = { method: c.req.method, route, status: String(c.res.status) };
     context.metrics.httpRequests.inc(labels);
     context.metrics.httpDuration.observe(labels, seconds);
-    logger.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(seconds * 1e4) / 10 }, 'request');
+    if (context.logger.isLevelEnabled('info')) {
+      requestLogger(c).info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(seconds * 1e4) / 10 }, 'request');
+    }
   };
 }

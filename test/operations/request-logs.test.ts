@@ -24,6 +24,8 @@ describe('request logs', () => {
       ['req-logged-2', 400],
     ]);
     for (const line of lines) expect(line.requestId).toMatch(/^req-logged-/);
+    // Lines of requests whose API key named a tenant carry it too.
+    for (const line of requestLines) expect(line.tenantId).toBe(tenant.id);
     const text = JSON.stringify(lines);
     expect(text).not.toContain(tenant.key);
     expect(text).not.toContain(token);
