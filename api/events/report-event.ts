@@ -36,7 +36,7 @@ export function registerReportEvent(app: App, context: AppContext): void {
     jsonBody(ReportEventBody),
     async (c) => {
       const token = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
-      const event = await reportEvent(dependencies, c.var.tenant, token, c.req.valid('json'));
+      const event = await reportEvent(dependencies, c.get('tenant'), token, c.req.valid('json'));
       return c.json({ status: 'success', data: event }, 201);
     },
   );

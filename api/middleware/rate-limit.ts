@@ -9,7 +9,7 @@ import type { AppEnv } from '../app-env.js';
  */
 export function rateLimit(buckets: TokenBuckets): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const tenant = c.var.tenant;
+    const tenant = c.get('tenant');
     const result = await buckets.take(tenant.apiKeyPrefix, tenantRateLimit(tenant.configuration));
     const headers = {
       'RateLimit-Limit': String(result.limit),
