@@ -8,8 +8,8 @@ const INCOMING_ID = /^[\w.:-]{1,128}$/;
 
 /**
  * First on every request: a request id (the caller's X-Request-Id when it is sane), stamped on
- * every line of the request's logger (`requestLogger`), the ORM to fork an EntityManager from when needed (`entityManager`),
- * and the request's metrics and access log.
+ * every line of the request's logger (`requestLogger`); the ORM, for `entityManager` to fork from
+ * when a handler needs one; and the request's metrics and access log.
  */
 export function requestContext(context: AppContext): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
