@@ -1,3 +1,4 @@
+import { bigintArray } from '../db/bigint-array.js';
 import type { EntityManager, Orm } from '../db/orm.js';
 import { react, type ReactionOutcome } from '../reactors/react.js';
 import type { ReactorDirectory } from '../reactors/reactor-directory.js';
@@ -61,8 +62,7 @@ export async function registerEvents(deps: RegistrationDependencies, batch: Even
 
 /** The asynchronous reactions are dispatched: stamp `reactedAt` (once; a redelivery keeps the first). */
 export async function markReacted(orm: Orm, eventIds: number[]): Promise<void> {
-  // One array parameter rather than one per id, as above.
-  await orm.em.fork().getKnex().raw('update event set reacted_at = now() where id = any(?::bigint[]) and reacted_at is null', [`{${eventIds.join(',')}}`]);
+  await orm.em.fork().getKnex().raw('update event set reacted_at = now() where id = any(?::bigint[]) and reacted_at is null', [bigintArray(eventIds)]);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { bigintArray } from '../db/bigint-array.js';
 import type { Orm } from '../db/orm.js';
 import type { Queues } from '../queues/queue-factory.js';
 import { deliveryJobId, WEBHOOK_ATTEMPTS, type WebhookJob } from './webhook-job.js';
@@ -46,7 +47,7 @@ export async function dispatchWebhooks(deps: DispatchDependencies, events: Dispa
   await knex.insert(rows).into('webhook_delivery').onConflict(['webhook_id', 'event_id']).ignore();
   const pending: { id: string }[] = await knex('webhook_delivery')
     .select('id')
-    .whereIn('event_id', [...new Set(rows.map((row) => row.event_id))])
+    .whereRaw('event_id = any(?::bigint[])', [bigintArray([...new Set(rows.map((row) => row.event_id))])])
     .andWhere('status', 'PENDING');
   await deps.queues.webhooks.addBulk(
     pending.map(({ id }) => ({

@@ -1,4 +1,5 @@
 import { Queue, Worker } from 'bullmq';
+import { bigintArray } from '../../shared/db/bigint-array.js';
 import type { EventJob } from '../../shared/events/event-job.js';
 import { eventJobId } from '../../shared/events/event-job.js';
 import { queueCatalog } from '../../shared/queues/catalog.js';
@@ -108,8 +109,7 @@ async function registered(world: BenchWorld, ids: number[]) {
             (select count(*)::int from ledger_entry where event_id = any(?::bigint[])) as ledger_entries,
             extract(epoch from max(registered_at) - min(registered_at))::float as span
        from event where id = any(?::bigint[])`,
-    // One array parameter: knex would spread a JavaScript array into thousands of placeholders.
-    [`{${ids.join(',')}}`, `{${ids.join(',')}}`],
+    [bigintArray(ids), bigintArray(ids)],
   );
   return { events: row!.events, ledgerEntries: row!.ledger_entries, spanSeconds: row!.span };
 }
