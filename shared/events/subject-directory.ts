@@ -20,7 +20,7 @@ export class SubjectDirectory {
   }
 
   async find(tenantId: string, subject: string | number): Promise<User | undefined> {
-    const key = `${tenantId}:${typeof subject}:${subject}`;
+    const key = cacheKey(tenantId, subject);
     const cached = this.cache.get(key);
     if (cached) return cached;
     const user = await lookupUser(this.orm.em.fork(), tenantId, subject);
@@ -32,7 +32,12 @@ export class SubjectDirectory {
   forget(user: Pick<User, 'id' | 'authIdentifier' | 'accountNumber'> & { tenant: { id: string } }): void {
     const tenantId = user.tenant.id;
     for (const subject of [user.id, user.authIdentifier, String(user.accountNumber), user.accountNumber]) {
-      this.cache.delete(`${tenantId}:${typeof subject}:${subject}`);
+      this.cache.delete(cacheKey(tenantId, subject));
     }
   }
+}
+
+/** A string and a number subject differ: `"42"` may be an authIdentifier, `42` is an account number. */
+function cacheKey(tenantId: string, subject: string | number): string {
+  return `${tenantId}:${typeof subject}:${subject}`;
 }

@@ -36,6 +36,11 @@ export function requestFingerprint(method: string, path: string, body: string): 
   return createHash('sha256').update(`${method} ${path}\n${canonicalBody}`).digest('hex');
 }
 
+/** What a stored answer is sealed to: its tenant and key, so it opens for no other row. */
+function answerContext(tenantId: string, key: string): string {
+  return `${tenantId}\n${key}`;
+}
+
 /**
  * Claims a key for one request. The unique (tenant, key) row is the lock: of two concurrent
  * requests exactly one inserts it and does the work; the other sees it in progress, then the
@@ -68,9 +73,9 @@ export async function claimIdempotencyKey(em: EntityManager, sealer: Sealer, ten
       await connection.execute(`delete from idempotency_record where tenant_id = ? and id = ?${expired ? '' : ' and response_status is null and claimed_until < now()'}`, [tenantId, existing.id]);
       continue;
     }
-    const body = existing.response_body === null ? undefined : sealer.open(existing.response_body, `${tenantId}\n${key}`);
     if (existing.request_hash !== fingerprint) return { state: 'mismatch' };
     if (existing.response_status === null) return { state: 'in-progress' };
+    const body = existing.response_body === null ? undefined : sealer.open(existing.response_body, answerContext(tenantId, key));
     if (body === undefined) return { state: 'unreadable' };
     return { state: 'replay', status: existing.response_status, body };
   }
@@ -95,7 +100,7 @@ export async function completeIdempotencyKey(
 ): Promise<boolean> {
   const updated = await em.getConnection().execute<{ id: string }[]>(
     'update idempotency_record set response_status = ?, response_body = ?, completed_at = now() where tenant_id = ? and id = ? returning id',
-    [status, sealer.seal(body, `${claim.tenantId}\n${claim.key}`), claim.tenantId, claim.recordId],
+    [status, sealer.seal(body, answerContext(claim.tenantId, claim.key)), claim.tenantId, claim.recordId],
   );
   return updated.length > 0;
 }

@@ -2,6 +2,7 @@ import { Engine, type TopLevelCondition } from 'json-rules-engine';
 import { jsonPathProblem, selectJsonPath } from '../json-path/json-path.js';
 import { BadRequestError } from '../errors/app-errors.js';
 import type { RuleConditions } from './reaction.js';
+import { conditionStrings } from './reactor-reads.js';
 
 /** The facts a reactor's conditions may read (decisions.md §6). */
 export interface ReactorFacts {
@@ -36,7 +37,7 @@ export class ReactorConditions {
 
   /** Builds and dry-runs conditions, so an unknown operator is a 400 when saved, not a failing event later. */
   static async check(conditions: RuleConditions): Promise<ReactorConditions> {
-    const problems = conditionPaths(conditions).map(jsonPathProblem).filter((problem) => problem !== undefined);
+    const problems = conditionStrings(conditions, 'path').map(jsonPathProblem).filter((problem) => problem !== undefined);
     if (problems.length) throw new BadRequestError(`conditions: ${problems.join('; ')}`);
     const compiled = new ReactorConditions(conditions);
     try {
@@ -51,12 +52,4 @@ export class ReactorConditions {
     const { events } = await this.engine.run({ event: facts.event, payload: facts.payload, user: facts.user ?? {} });
     return events.length > 0;
   }
-}
-
-/** Every `path` of a condition tree, however deeply its `all`/`any`/`not` groups nest. */
-function conditionPaths(node: unknown): string[] {
-  if (Array.isArray(node)) return node.flatMap(conditionPaths);
-  if (!node || typeof node !== 'object') return [];
-  const { path, ...rest } = node as Record<string, unknown>;
-  return [...(typeof path === 'string' ? [path] : []), ...Object.values(rest).flatMap(conditionPaths)];
 }

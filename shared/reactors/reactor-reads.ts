@@ -9,12 +9,15 @@ export function expressionPaths(expression: PointsExpression): string[] {
   });
 }
 
-/** Every `fact` a condition tree names, in leaves or in `{fact: …}` comparison values. */
-function conditionFacts(node: unknown): string[] {
-  if (Array.isArray(node)) return node.flatMap(conditionFacts);
+/**
+ * Every string a condition tree holds under `key` (`fact`, `path`), however deeply its
+ * `all`/`any`/`not` groups and `{fact: …}` comparison values nest.
+ */
+export function conditionStrings(node: unknown, key: string): string[] {
+  if (Array.isArray(node)) return node.flatMap((child) => conditionStrings(child, key));
   if (!node || typeof node !== 'object') return [];
-  const { fact, ...rest } = node as Record<string, unknown>;
-  return [...(typeof fact === 'string' ? [fact] : []), ...Object.values(rest).flatMap(conditionFacts)];
+  const { [key]: value, ...rest } = node as Record<string, unknown>;
+  return [...(typeof value === 'string' ? [value] : []), ...Object.values(rest).flatMap((child) => conditionStrings(child, key))];
 }
 
 /** A step that names one key or index, nothing that could reach elsewhere in the document. */
@@ -27,7 +30,7 @@ const PLAIN_STEP = /^(?:[A-Za-z_][A-Za-z0-9_]*|\d+)$/;
  * unions, parent steps and escapes all may, so they count as reading it.
  */
 export function readsUser(conditions: RuleConditions | null, reactions: Reaction[]): boolean {
-  if (conditions && conditionFacts(conditions).includes('user')) return true;
+  if (conditions && conditionStrings(conditions, 'fact').includes('user')) return true;
   return reactions.some((reaction) =>
     expressionPaths(reaction.points).some((path) => {
       const [root, ...steps] = JSONPath.toPathArray(path);
