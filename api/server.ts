@@ -12,7 +12,7 @@ export interface RunningApi {
 }
 
 export function startApi(context: AppContext, port = context.config.port): Promise<RunningApi> {
-  return serveApp(createApp(context), port);
+  return serveApp(createApp(context), port, 'PORT');
 }
 
 /**
@@ -20,10 +20,11 @@ export function startApi(context: AppContext, port = context.config.port): Promi
  * can probe it and Prometheus can scrape its job outcomes.
  */
 export function startOperations(context: AppContext, port = context.config.workerPort): Promise<RunningApi> {
-  return serveApp(createOperationsApp(context), port);
+  return serveApp(createOperationsApp(context), port, 'WORKER_PORT');
 }
 
-function serveApp(app: App, port: number): Promise<RunningApi> {
+/** `setting`: the variable that sets this port, named when the port is taken. */
+function serveApp(app: App, port: number, setting: 'PORT' | 'WORKER_PORT'): Promise<RunningApi> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, port, hostname: '0.0.0.0' }, (info) => {
       resolve({
@@ -39,7 +40,7 @@ function serveApp(app: App, port: number): Promise<RunningApi> {
     });
     // A port already taken is a start-up failure with one line, like an unreachable database.
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new ConfigError(`Port ${port} is already in use: stop what listens there, or set PORT`) : error),
+      reject(error.code === 'EADDRINUSE' ? new ConfigError(`Port ${port} is already in use: stop what listens there, or set ${setting}`) : error),
     );
   });
 }
