@@ -55,7 +55,7 @@ export async function createContext(config: Config, logger: Logger): Promise<App
     jwks: new JwksCache(),
     payloadSchemas,
     eventTypes: new EventTypeDirectory(orm, payloadSchemas, config.cacheTtlMs),
-    subjects: new SubjectDirectory(orm, config.cacheTtlMs),
+    subjects: new SubjectDirectory(orm, config.memberCacheTtlMs),
     reactors: new ReactorDirectory(orm, config.cacheTtlMs),
     eventIds: new EventIdAllocator(orm),
     eventQueue: new EventQueueWriter(queues.events),

@@ -20,8 +20,14 @@ export interface Config {
   redisPrefix: string;
   /** How long SIGTERM waits for in-flight requests and jobs before giving up. */
   shutdownTimeoutMs: number;
-  /** How long hot-path lookups (API key → tenant, event types, members, reactors) are trusted before PostgreSQL is asked again. */
+  /** How long hot-path lookups (API key → tenant, event types, reactors) are trusted before PostgreSQL is asked again. */
   cacheTtlMs: number;
+  /**
+   * The same for members by subject, trusted longer: a member's ids never change and members are
+   * never deleted, so only the profile echoed in POST /events answers may lag; at a fleet's rate
+   * every member's lookup lapsing every few seconds costs PostgreSQL round trips on the hot path.
+   */
+  memberCacheTtlMs: number;
   /**
    * How long a worker's lock on a job lasts without renewal. A worker that dies (SIGKILL, lost
    * machine) leaves its jobs locked this long; then another worker takes them up again.
@@ -57,6 +63,7 @@ export function loadConfig(env: Environment = process.env): Config {
     redisPrefix: env.REDIS_PREFIX ?? 'tally',
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000),
     cacheTtlMs: integer(env, 'CACHE_TTL_MS', 5_000),
+    memberCacheTtlMs: integer(env, 'MEMBER_CACHE_TTL_MS', 30_000),
     workerLockMs: integer(env, 'WORKER_LOCK_MS', 30_000),
     webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', DEFAULT_WEBHOOK_RETRY_BASE_MS),
   };

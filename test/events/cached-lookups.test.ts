@@ -7,7 +7,7 @@ let admin: string;
 
 beforeAll(async () => {
   // The hot path's caches on, as in production (the other test files turn them off).
-  harness = await createHarness({ cacheTtlMs: 60_000 });
+  harness = await createHarness({ cacheTtlMs: 60_000, memberCacheTtlMs: 60_000 });
   tenant = await harness.createTenant();
   admin = await harness.adminToken(tenant, ['admin:event_types', 'admin:users']);
   await harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { isRestricted: false, authIdentifier: 'till-7', profile: { familyName: 'D', givenName: 'J', emailAddress: 'j@example.com' } } });

@@ -58,6 +58,7 @@ export async function createHarness(overrides: Partial<Config> = {}, logDestinat
     redisPrefix: `test-${id}`,
     logLevel: 'silent',
     cacheTtlMs: 0,
+    memberCacheTtlMs: 0,
     ...overrides,
   };
   const logger = logDestination ? createLogger('debug', logDestination) : createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
