@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
+import type { Histogram } from 'prom-client';
 import type { AppContext } from '../../shared/context.js';
 import { requestLogger, type AppEnv } from '../app-env.js';
 
@@ -12,6 +13,18 @@ const INCOMING_ID = /^[\w.:-]{1,128}$/;
  * when a handler needs one; and the request's metrics and access log.
  */
 export function requestContext(context: AppContext): MiddlewareHandler<AppEnv> {
+  // One histogram child per (method, route, status), found by a plain string key: prom-client
+  // would otherwise hash the label object on every request.
+  const children = new Map<string, Histogram.Internal<'method' | 'route' | 'status'>>();
+  const durationOf = (method: string, route: string, status: number) => {
+    const key = `${method} ${status} ${route}`;
+    let child = children.get(key);
+    if (!child) {
+      child = context.metrics.httpDuration.labels({ method, route, status: String(status) });
+      children.set(key, child);
+    }
+    return child;
+  };
   return async (c, next) => {
     const started = process.hrtime.bigint();
     const incoming = c.req.header('x-request-id');
@@ -25,9 +38,7 @@ export function requestContext(context: AppContext): MiddlewareHandler<AppEnv> {
     // The route pattern, not the path, keeps the label set small (no ids in labels).
     const last = matchedRoutes(c).at(-1);
     const route = !last || last.method === 'ALL' ? 'unmatched' : last.path;
-    const labels = { method: c.req.method, route, status: String(c.res.status) };
-    context.metrics.httpRequests.inc(labels);
-    context.metrics.httpDuration.observe(labels, seconds);
+    durationOf(c.req.method, route, c.res.status).observe(seconds);
     if (context.logger.isLevelEnabled('info')) {
       requestLogger(c).info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(seconds * 1e4) / 10 }, 'request');
     }

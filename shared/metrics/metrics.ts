@@ -3,7 +3,6 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 /** The process's Prometheus metrics, in a registry of its own so tests never share counters. */
 export interface Metrics {
   registry: Registry;
-  httpRequests: Counter<'method' | 'route' | 'status'>;
   httpDuration: Histogram<'method' | 'route' | 'status'>;
   jobOutcomes: Counter<'queue' | 'outcome'>;
   queueDepth: Gauge<'queue' | 'state'>;
@@ -13,14 +12,9 @@ export function createMetrics(): Metrics {
   const registry = new Registry();
   return {
     registry,
-    httpRequests: new Counter({
-      name: 'tally_http_requests_total',
-      help: 'HTTP requests answered, by route pattern and status',
-      labelNames: ['method', 'route', 'status'],
-      registers: [registry],
-    }),
     httpDuration: new Histogram({
       name: 'tally_http_request_duration_seconds',
+      // Its `_count` series is the number of requests answered: no separate counter to keep.
       help: 'HTTP request latency, by route pattern and status',
       labelNames: ['method', 'route', 'status'],
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],

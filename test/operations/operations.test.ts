@@ -59,9 +59,9 @@ describe('operations endpoints', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/plain');
     const text = await response.text();
-    expect(text).toMatch(/tally_http_requests_total\{method="GET",route="\/v1\/event_types",status="200"\} 1/);
+    expect(text).toMatch(/tally_http_request_duration_seconds_count\{method="GET",route="\/v1\/event_types",status="200"\} 1/);
     // The pattern, not the path: ids never become label values.
-    expect(text).toMatch(/tally_http_requests_total\{method="GET",route="\/v1\/event_types\/:identifier",status="404"\} 1/);
+    expect(text).toMatch(/tally_http_request_duration_seconds_count\{method="GET",route="\/v1\/event_types\/:identifier",status="404"\} 1/);
     expect(text).toMatch(/tally_http_request_duration_seconds_bucket\{.*route="\/v1\/event_types".*\}/);
     expect(text).toMatch(/tally_queue_jobs\{queue="audit",state="delayed"\} 1/);
     expect(text).toContain('tally_jobs_total');
