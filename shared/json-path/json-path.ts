@@ -1,16 +1,42 @@
 import { JSONPath } from 'jsonpath-plus';
+import { evaluateFilter, FilterSyntaxError, parseFilter, type FilterExpression } from './filter-expression.js';
 
 /**
- * JSONPath for tenant-written expressions (reactor PATH arguments and condition paths), always
- * with script evaluation off: jsonpath-plus's evaluators have carried remote-code-execution bugs
- * (STACK.md). With evaluation off, filters `[?(…)]` and script segments `[(…)]` cannot run, and
- * jsonpath-plus throws when it reaches one, so they are refused when an expression is saved.
+ * JSONPath for tenant-written expressions (reactor PATH arguments and condition paths, rule
+ * conditions). Script evaluation never runs: jsonpath-plus's evaluators have carried
+ * remote-code-execution bugs (STACK.md). Filters `[?(…)]` are read by the comparison grammar of
+ * filter-expression.ts instead; script segments `[(…)]` are refused.
  */
 export function jsonPathProblem(path: string): string | undefined {
   if (!path.startsWith('$')) return `"${path}" must start with $`;
-  const segments = JSONPath.toPathArray(path);
-  const script = segments.find((segment) => segment.startsWith('?(') || segment.startsWith('('));
-  return script ? `"${path}" uses the script expression "${script}": filters and scripts are not evaluated` : undefined;
+  for (const segment of JSONPath.toPathArray(path)) {
+    if (segment.startsWith('(')) return `"${path}" uses the script expression "${segment}": scripts are not evaluated`;
+    if (segment.startsWith('?(')) {
+      try {
+        parseFilter(segment.slice(2, -1));
+      } catch (error) {
+        if (!(error instanceof FilterSyntaxError)) throw error;
+        return `"${path}" has the filter "${segment}" that is not a comparison of @ fields with values (${error.message})`;
+      }
+    }
+  }
+  return undefined;
+}
+
+const parsedFilters = new Map<string, FilterExpression>();
+
+/**
+ * jsonpath-plus's hook for a custom evaluator: it passes each filter's text (`@` rewritten to
+ * `_$_v`) and the item under test as `_$_v`. What the grammar refuses throws, and the path then
+ * selects nothing.
+ */
+function evaluateFilterScript(script: string, context: { _$_v: unknown }): boolean {
+  let expression = parsedFilters.get(script);
+  if (!expression) {
+    expression = parseFilter(script);
+    parsedFilters.set(script, expression);
+  }
+  return evaluateFilter(expression, context._$_v);
 }
 
 /**
@@ -19,7 +45,7 @@ export function jsonPathProblem(path: string): string | undefined {
  */
 export function selectJsonPath(path: string, json: object): unknown[] {
   try {
-    return JSONPath({ path, json, eval: false, wrap: true }) as unknown[];
+    return JSONPath({ path, json, eval: evaluateFilterScript as unknown as false, wrap: true }) as unknown[];
   } catch {
     return [];
   }

@@ -39,9 +39,13 @@ describe('POINTS expressions', () => {
   });
 
   // A stored path the save-time check would refuse now (reactors-api.test.ts) must not fail an event.
-  it('never evaluates script in a path: a filter or script is worth nothing, without throwing', () => {
+  it('a line-item filter selects the items that match it', () => {
+    expect(computePoints({ operation: 'SUM', arguments: [path('$.payload.items[?(@.qty > 2)].qty')] }, event)).toBe(3);
+  });
+
+  it('never evaluates script in a path: a script is worth nothing, without throwing', () => {
     const hostile = path("$..[?(@.constructor.constructor('return process')().exit(1))]");
     expect(computePoints({ operation: 'SUM', arguments: [hostile] }, event)).toBe(0);
-    expect(computePoints({ operation: 'SUM', arguments: [path('$.payload.items[?(@.qty>2)].qty')] }, event)).toBe(0);
+    expect(computePoints({ operation: 'SUM', arguments: [path('$.payload.items[(@.length-1)].qty')] }, event)).toBe(0);
   });
 });

@@ -42,8 +42,8 @@ describe('/v1/reactors', () => {
     ['a NUMBER that is not one', { ...reactor, reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: 'ten' }] } }] }, 'ValidationError'],
     ['a PATH that is not JSONPath', { ...reactor, reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'PATH', value: 'payload.total' }] } }] }, 'ValidationError'],
     ['no reactions', { ...reactor, reactions: [] }, 'ValidationError'],
-    // STACK.md: JSONPath runs with script evaluation off, so a filter could never be evaluated.
-    ['a PATH with a filter', { ...reactor, reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'PATH', value: "$.payload.items[?(@.sku=='X')].qty" }] } }] }, 'BadRequestError'],
+    // STACK.md: JSONPath never evaluates script; a filter is a comparison of @ fields with values.
+    ['a PATH with a script filter', { ...reactor, reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'PATH', value: "$.payload.items[?(@.sku.startsWith('X'))].qty" }] } }] }, 'BadRequestError'],
     ['a condition path with a script', { ...reactor, conditions: { any: [{ all: [{ fact: 'payload', path: '$.items[(@.length-1)].qty', operator: 'equal', value: 1 }] }] } }, 'BadRequestError'],
   ])('refuses %s with 400', async (_case, body, name) => {
     const response = await harness.request(tenant, 'POST', '/v1/reactors', { token: admin, body });
