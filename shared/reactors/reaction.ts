@@ -33,6 +33,3 @@ export const PointsExpressionSchema = Type.Unsafe<PointsExpression>(expressionSc
 export const PointsReaction = Type.Object({ type: Type.Literal('POINTS'), points: PointsExpressionSchema }, { additionalProperties: false });
 
 export type Reaction = { type: 'POINTS'; points: PointsExpression };
-
-/** json-rules-engine's condition tree; checked by the engine itself when the reactor is saved. */
-export type RuleConditions = Record<string, unknown>;

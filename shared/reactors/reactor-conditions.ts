@@ -1,8 +1,6 @@
 import { Engine, type TopLevelCondition } from 'json-rules-engine';
-import { jsonPathProblem, selectJsonPath } from '../json-path/json-path.js';
+import { CONDITION_ENGINE_OPTIONS, conditionPathProblems, type RuleConditions } from '../conditions/conditions.js';
 import { BadRequestError } from '../errors/app-errors.js';
-import type { RuleConditions } from './reaction.js';
-import { conditionStrings } from './reactor-reads.js';
 
 /** The facts a reactor's conditions may read (decisions.md §6). */
 export interface ReactorFacts {
@@ -11,23 +9,12 @@ export interface ReactorFacts {
   user: Record<string, unknown> | null;
 }
 
-/**
- * A reactor's conditions compiled into a json-rules-engine Engine once and reused for every event.
- * Condition `path`s are JSONPath run with script evaluation disabled: the engine's default resolver
- * uses jsonpath-plus's `safe` eval, which has carried remote-code-execution bugs (STACK.md).
- */
+/** A reactor's conditions compiled into a json-rules-engine Engine once and reused for every event. */
 export class ReactorConditions {
   private readonly engine: Engine;
 
   constructor(conditions: RuleConditions) {
-    this.engine = new Engine([], {
-      allowUndefinedFacts: true,
-      // json-rules-engine compares what the resolver returns: one value, or the array of several.
-      pathResolver: (value: object, path: string) => {
-        const found = selectJsonPath(path, value);
-        return found.length > 1 ? found : found[0];
-      },
-    });
+    this.engine = new Engine([], CONDITION_ENGINE_OPTIONS);
     try {
       this.engine.addRule({ conditions: conditions as unknown as TopLevelCondition, event: { type: 'reactor-matched' } });
     } catch (error) {
@@ -37,7 +24,7 @@ export class ReactorConditions {
 
   /** Builds and dry-runs conditions, so an unknown operator is a 400 when saved, not a failing event later. */
   static async check(conditions: RuleConditions): Promise<ReactorConditions> {
-    const problems = conditionStrings(conditions, 'path').map(jsonPathProblem).filter((problem) => problem !== undefined);
+    const problems = conditionPathProblems(conditions);
     if (problems.length) throw new BadRequestError(`conditions: ${problems.join('; ')}`);
     const compiled = new ReactorConditions(conditions);
     try {

@@ -1,5 +1,6 @@
 import { JSONPath } from 'jsonpath-plus';
-import type { PointsExpression, Reaction, RuleConditions } from './reaction.js';
+import { conditionStrings, type RuleConditions } from '../conditions/conditions.js';
+import type { PointsExpression, Reaction } from './reaction.js';
 
 /** Every PATH argument of an expression, however deeply its EXPRESSION arguments nest. */
 export function expressionPaths(expression: PointsExpression): string[] {
@@ -7,17 +8,6 @@ export function expressionPaths(expression: PointsExpression): string[] {
     if (argument.type === 'PATH') return [argument.value];
     return argument.type === 'EXPRESSION' ? expressionPaths(argument.value) : [];
   });
-}
-
-/**
- * Every string a condition tree holds under `key` (`fact`, `path`), however deeply its
- * `all`/`any`/`not` groups and `{fact: …}` comparison values nest.
- */
-export function conditionStrings(node: unknown, key: string): string[] {
-  if (Array.isArray(node)) return node.flatMap((child) => conditionStrings(child, key));
-  if (!node || typeof node !== 'object') return [];
-  const { [key]: value, ...rest } = node as Record<string, unknown>;
-  return [...(typeof value === 'string' ? [value] : []), ...Object.values(rest).flatMap((child) => conditionStrings(child, key))];
 }
 
 /** A step that names one key or index, nothing that could reach elsewhere in the document. */

@@ -1,0 +1,40 @@
+import type { EngineOptions } from 'json-rules-engine';
+import { jsonPathProblem, selectJsonPath } from '../json-path/json-path.js';
+
+/**
+ * json-rules-engine's condition language, as reactors and receipt rules both use it: a tree of
+ * `all`/`any`/`not` groups over leaf conditions `{fact, path, operator, value}`. The engine checks
+ * the tree's shape itself when a rule is built.
+ */
+export type RuleConditions = Record<string, unknown>;
+
+/**
+ * The engine's options for tenant-written conditions. Paths are JSONPath without script
+ * evaluation: the engine's default resolver runs jsonpath-plus's `safe` eval, which has carried
+ * remote-code-execution bugs (STACK.md). The engine compares what the resolver returns: one value,
+ * or the array of several (so `equal` meets a single match and `contains` several). A fact no one
+ * provided is undefined, not an error: receipt rules read keys earlier rules may or may not set.
+ */
+export const CONDITION_ENGINE_OPTIONS: EngineOptions = {
+  allowUndefinedFacts: true,
+  pathResolver: (value: object, path: string) => {
+    const found = selectJsonPath(path, value);
+    return found.length > 1 ? found : found[0];
+  },
+};
+
+/**
+ * Every string a condition tree holds under `key` (`fact`, `path`), however deeply its
+ * `all`/`any`/`not` groups and `{fact: …}` comparison values nest.
+ */
+export function conditionStrings(node: unknown, key: string): string[] {
+  if (Array.isArray(node)) return node.flatMap((child) => conditionStrings(child, key));
+  if (!node || typeof node !== 'object') return [];
+  const { [key]: value, ...rest } = node as Record<string, unknown>;
+  return [...(typeof value === 'string' ? [value] : []), ...Object.values(rest).flatMap((child) => conditionStrings(child, key))];
+}
+
+/** What is wrong with the tree's paths, one line each; empty when every path can be evaluated. */
+export function conditionPathProblems(conditions: RuleConditions): string[] {
+  return conditionStrings(conditions, 'path').map(jsonPathProblem).filter((problem) => problem !== undefined);
+}
