@@ -9,6 +9,9 @@ import { registerUserRoutes } from './users/index.js';
 import { registerReactorRoutes } from './reactors/index.js';
 import { registerEventRoutes } from './events/index.js';
 import { registerWebhookRoutes } from './webhooks/index.js';
+import { registerProductRoutes } from './products/index.js';
+import { registerVenueRoutes } from './venues/index.js';
+import { registerRuleSetRoutes } from './rule-sets/index.js';
 import { apiKey } from './middleware/api-key.js';
 import { bodyLimit, DEFAULT_BODY_LIMIT } from './middleware/body-limit.js';
 import { rateLimit } from './middleware/rate-limit.js';
@@ -22,7 +25,7 @@ type RouteGroup = (app: App, context: AppContext) => void;
 const SERVICES: Record<'platform' | 'rewards' | 'receipts', RouteGroup[]> = {
   platform: [registerAuditLogRoutes],
   rewards: [registerEventTypeRoutes, registerUserRoutes, registerReactorRoutes, registerEventRoutes, registerWebhookRoutes],
-  receipts: [],
+  receipts: [registerProductRoutes, registerVenueRoutes, registerRuleSetRoutes],
 };
 
 export function createApp(context: AppContext): App {

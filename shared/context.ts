@@ -12,6 +12,9 @@ import { EventQueueWriter } from './events/event-queue-writer.js';
 import { EventTypeDirectory } from './events/event-type-directory.js';
 import { SubjectDirectory } from './events/subject-directory.js';
 import { ReactorDirectory } from './reactors/reactor-directory.js';
+import { ProductCatalogues } from './products/product-catalogue.js';
+import { VenueDirectory } from './venues/venue-directory.js';
+import { TransactionRuleEngine } from './rules/transaction-rule-engine.js';
 
 /**
  * What routes and workers need, built once at start and passed down (STYLE.md §8): no module
@@ -35,6 +38,9 @@ export interface AppContext {
   reactors: ReactorDirectory;
   eventIds: EventIdAllocator;
   eventQueue: EventQueueWriter;
+  products: ProductCatalogues;
+  venues: VenueDirectory;
+  ruleEngine: TransactionRuleEngine;
 }
 
 export async function createContext(config: Config, logger: Logger): Promise<AppContext> {
@@ -43,6 +49,8 @@ export async function createContext(config: Config, logger: Logger): Promise<App
   const queueRedis = createRedis(config.redisUrl, 'tally-queues', { logger });
   const payloadSchemas = new PayloadSchemaCompiler();
   const queues = createQueues(queueRedis, config.redisPrefix, logger);
+  const products = new ProductCatalogues(orm, config.cacheTtlMs);
+  const venues = new VenueDirectory(orm, config.cacheTtlMs);
   return {
     config,
     logger,
@@ -59,6 +67,9 @@ export async function createContext(config: Config, logger: Logger): Promise<App
     reactors: new ReactorDirectory(orm, config.cacheTtlMs),
     eventIds: new EventIdAllocator(orm),
     eventQueue: new EventQueueWriter(queues.events),
+    products,
+    venues,
+    ruleEngine: new TransactionRuleEngine(orm, products, venues, config.cacheTtlMs),
   };
 }
 

@@ -9,6 +9,9 @@ import { Wallet } from '../ledger/wallet.entity.js';
 import { Reactor } from '../reactors/reactor.entity.js';
 import { Webhook } from '../webhooks/webhook.entity.js';
 import { WebhookDelivery } from '../webhooks/webhook-delivery.entity.js';
+import { Product, ProductIdentifier } from '../products/product.entity.js';
+import { Venue } from '../venues/venue.entity.js';
+import { RuleSet } from '../rules/rule-set.entity.js';
 
 /** Every entity the ORM knows; a new feature adds its own here. */
-export const entities = [Tenant, EventType, AuditEntry, IdempotencyRecord, User, Event, Reactor, LedgerEntry, Wallet, Webhook, WebhookDelivery];
+export const entities = [Tenant, EventType, AuditEntry, IdempotencyRecord, User, Event, Reactor, LedgerEntry, Wallet, Webhook, WebhookDelivery, Product, ProductIdentifier, Venue, RuleSet];

@@ -94,6 +94,14 @@ export class IdempotencyKeyReusedError extends AppError {
   }
 }
 
+/**
+ * A rule set that json-rules-engine could not run on a transaction (an operator meeting a value it
+ * cannot compare, say). The reviewer turns it into ABSTAIN RULE_ENGINE_THREW_ERROR (decisions.md §9).
+ */
+export class RuleEngineError extends AppError {
+  readonly httpCode = 422;
+}
+
 export class TooManyRequestsError extends AppError {
   readonly httpCode = 429;
   constructor(retryAfterSeconds: number, headers: Record<string, string>) {

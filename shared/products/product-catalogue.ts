@@ -1,0 +1,69 @@
+import { TtlCache } from '../cache/ttl-cache.js';
+import type { Orm } from '../db/orm.js';
+import { identifierKey, Product } from './product.entity.js';
+
+/** A line item as the parser or the caller gives it; `productId` is what the catalogue adds. */
+export interface CatalogueLineItem {
+  identifier?: string;
+  description?: string;
+  productId?: string;
+  [field: string]: unknown;
+}
+
+/** One tenant's active products, as receipts and rule runs read them. */
+export class TenantCatalogue {
+  constructor(
+    private readonly byKey: ReadonlyMap<string, string>,
+    /** The rule engine's `catalogue` fact: `{[productId]: {unitPrice}}`. */
+    readonly prices: Readonly<Record<string, { unitPrice: number | null }>>,
+  ) {}
+
+  /** decisions.md §9: a line item's identifier (SKU, barcode), else its description, names the product. */
+  productIdOf(item: CatalogueLineItem): string | undefined {
+    for (const text of [item.identifier, item.description]) {
+      const productId = typeof text === 'string' ? this.byKey.get(identifierKey(text)) : undefined;
+      if (productId) return productId;
+    }
+    return undefined;
+  }
+
+  /** Line items with `productId` set where the catalogue knows them; one given already stays. */
+  mapLineItems<Item extends CatalogueLineItem>(items: readonly Item[]): Item[] {
+    return items.map((item) => {
+      if (item.productId !== undefined) return item;
+      const productId = this.productIdOf(item);
+      return productId ? { ...item, productId } : item;
+    });
+  }
+}
+
+/** Catalogues cached per tenant for `ttlMs`; a change made through this process is seen at once (`forget`). */
+export class ProductCatalogues {
+  private readonly cache: TtlCache<TenantCatalogue>;
+
+  constructor(
+    private readonly orm: Orm,
+    ttlMs: number,
+  ) {
+    this.cache = new TtlCache(ttlMs, 10_000);
+  }
+
+  async forTenant(tenantId: string): Promise<TenantCatalogue> {
+    const cached = this.cache.get(tenantId);
+    if (cached) return cached;
+    const products = await this.orm.em.fork().find(Product, { tenant: tenantId, isActive: true }, { fields: ['id', 'identifiers', 'unitPrice'] });
+    const byKey = new Map<string, string>();
+    const prices: Record<string, { unitPrice: number | null }> = {};
+    for (const product of products) {
+      prices[product.id] = { unitPrice: product.unitPrice ?? null };
+      for (const identifier of product.identifiers) byKey.set(identifierKey(identifier), product.id);
+    }
+    const catalogue = new TenantCatalogue(byKey, prices);
+    this.cache.set(tenantId, catalogue);
+    return catalogue;
+  }
+
+  forget(tenantId: string): void {
+    this.cache.delete(tenantId);
+  }
+}

@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '../db/orm.js';
+import { ConflictError, NotFoundError } from '../errors/app-errors.js';
+import { identifierKey, Product, ProductIdentifier } from './product.entity.js';
+
+export interface ProductInput {
+  name: string;
+  identifiers: string[];
+  unitPrice?: number | null;
+  isActive?: boolean;
+}
+
+export function productView(product: Product) {
+  return {
+    id: product.id,
+    name: product.name,
+    identifiers: product.identifiers,
+    unitPrice: product.unitPrice ?? null,
+    isActive: product.isActive,
+    createdAt: product.createdAt.toISOString(),
+    updatedAt: product.updatedAt.toISOString(),
+  };
+}
+
+export async function createProduct(em: EntityManager, tenantId: string, input: ProductInput): Promise<Product> {
+  return em.transactional(async (tx) => {
+    const product = tx.create(Product, {
+      id: randomUUID(),
+      tenant: tenantId,
+      name: input.name,
+      identifiers: input.identifiers,
+      unitPrice: input.unitPrice ?? null,
+      isActive: input.isActive ?? true,
+    });
+    await claimIdentifiers(tx, tenantId, product, input.identifiers);
+    return product;
+  });
+}
+
+export async function findProduct(em: EntityManager, tenantId: string, id: string): Promise<Product> {
+  const product = /^[0-9a-f-]{36}$/i.test(id) ? await em.findOne(Product, { tenant: tenantId, id }) : null;
+  if (!product) throw new NotFoundError(`No product "${id}"`);
+  return product;
+}
+
+export async function updateProduct(em: EntityManager, tenantId: string, id: string, changes: Partial<ProductInput>): Promise<Product> {
+  return em.transactional(async (tx) => {
+    const product = await findProduct(tx, tenantId, id);
+    tx.assign(product, changes);
+    if (changes.identifiers) {
+      await tx.nativeDelete(ProductIdentifier, { tenant: tenantId, product: product.id });
+      await claimIdentifiers(tx, tenantId, product, changes.identifiers);
+    }
+    return product;
+  });
+}
+
+export async function deleteProduct(em: EntityManager, tenantId: string, id: string): Promise<void> {
+  const product = await findProduct(em, tenantId, id);
+  await em.nativeDelete(Product, { tenant: tenantId, id: product.id });
+}
+
+/**
+ * An identifier names one product of the tenant: one already taken is 409 naming the product that
+ * holds it. The unique index decides between two requests racing for the same identifier.
+ */
+async function claimIdentifiers(em: EntityManager, tenantId: string, product: Product, identifiers: string[]): Promise<void> {
+  const keys = [...new Set(identifiers.map(identifierKey))];
+  const taken = await em.find(ProductIdentifier, { tenant: tenantId, key: { $in: keys }, product: { $ne: product.id } });
+  if (taken.length) {
+    const holders = taken.map((row) => `"${row.key}" (product ${row.product.id})`).join(', ');
+    throw new ConflictError(`Identifiers already name another product: ${holders}`, {
+      data: { explanation: 'An identifier maps a line item to one product: remove it from the other product first' },
+    });
+  }
+  for (const key of keys) em.create(ProductIdentifier, { id: randomUUID(), tenant: tenantId, product, key });
+  await em.flush();
+}

@@ -1,0 +1,49 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Tenant } from '../tenants/tenant.entity.js';
+
+/**
+ * A product of the tenant's catalogue (decisions.md §9): its `identifiers` (SKUs, barcodes,
+ * description aliases) map parsed line items to its id, and BASKET rules name it.
+ */
+export const Product = defineEntity({
+  name: 'Product',
+  tableName: 'product',
+  indexes: [{ properties: ['tenant', 'createdAt'] }],
+  properties: {
+    id: p.uuid().primary(),
+    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    name: p.string(),
+    identifiers: p.json<string[]>(),
+    /** The catalogue price BASKET rules check a line item's unit price against. */
+    unitPrice: p.decimal('number').precision(14).scale(4).nullable(),
+    isActive: p.boolean().default(true),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+
+export type Product = InferEntity<typeof Product>;
+
+/**
+ * One row per identifier, so PostgreSQL itself keeps an identifier to one product per tenant: a
+ * line item must map to a single product. `key` is the identifier as matched (identifierKey).
+ */
+export const ProductIdentifier = defineEntity({
+  name: 'ProductIdentifier',
+  tableName: 'product_identifier',
+  uniques: [{ properties: ['tenant', 'key'] }],
+  indexes: [{ properties: ['product'] }],
+  properties: {
+    id: p.uuid().primary(),
+    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    product: p.manyToOne(Product).deleteRule('cascade'),
+    key: p.string(),
+  },
+});
+
+export type ProductIdentifier = InferEntity<typeof ProductIdentifier>;
+
+/** Identifiers match without regard to case or runs of spaces: OCR and tills differ in both. */
+export function identifierKey(identifier: string): string {
+  return identifier.trim().replace(/\s+/g, ' ').toLowerCase();
+}

@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '../db/orm.js';
+import { NotFoundError } from '../errors/app-errors.js';
+import { Venue, type GeoPosition } from './venue.entity.js';
+
+export interface VenueInput {
+  name: string;
+  identifiers?: string[];
+  position?: GeoPosition | null;
+  radiusMeters?: number;
+}
+
+/** A venue covers 100 m around its position unless told otherwise. */
+export const DEFAULT_VENUE_RADIUS_METERS = 100;
+
+export function venueView(venue: Venue) {
+  return {
+    id: venue.id,
+    name: venue.name,
+    identifiers: venue.identifiers,
+    position: venue.position ?? null,
+    radiusMeters: venue.radiusMeters,
+    createdAt: venue.createdAt.toISOString(),
+    updatedAt: venue.updatedAt.toISOString(),
+  };
+}
+
+export async function createVenue(em: EntityManager, tenantId: string, input: VenueInput): Promise<Venue> {
+  const venue = em.create(Venue, {
+    id: randomUUID(),
+    tenant: tenantId,
+    name: input.name,
+    identifiers: input.identifiers ?? [],
+    position: input.position ?? null,
+    radiusMeters: input.radiusMeters ?? DEFAULT_VENUE_RADIUS_METERS,
+  });
+  await em.flush();
+  return venue;
+}
+
+export async function findVenue(em: EntityManager, tenantId: string, id: string): Promise<Venue> {
+  const venue = /^[0-9a-f-]{36}$/i.test(id) ? await em.findOne(Venue, { tenant: tenantId, id }) : null;
+  if (!venue) throw new NotFoundError(`No venue "${id}"`);
+  return venue;
+}
+
+export async function updateVenue(em: EntityManager, tenantId: string, id: string, changes: Partial<VenueInput>): Promise<Venue> {
+  const venue = await findVenue(em, tenantId, id);
+  em.assign(venue, changes);
+  await em.flush();
+  return venue;
+}
+
+export async function deleteVenue(em: EntityManager, tenantId: string, id: string): Promise<void> {
+  const venue = await findVenue(em, tenantId, id);
+  await em.nativeDelete(Venue, { tenant: tenantId, id: venue.id });
+}
