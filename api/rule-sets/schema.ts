@@ -1,0 +1,111 @@
+import { Type } from 'typebox';
+import { RULE_TYPES } from '../../shared/rules/rule-definition.js';
+
+/** receipts-interface.md, RuleDefinition and KeyValuePair. */
+const KeyValuePair = Type.Object({ key: Type.String({ minLength: 1, maxLength: 128 }), value: Type.Unknown() }, { additionalProperties: false });
+
+const ResultParams = Type.Object(
+  { success: Type.Array(KeyValuePair, { maxItems: 50 }), failure: Type.Array(KeyValuePair, { maxItems: 50 }) },
+  { additionalProperties: false, description: 'the key-value pairs the rule adds to the result when its conditions hold (success) or not (failure)' },
+);
+
+const RuleProperties = Type.Object(
+  {
+    conditions: Type.Record(Type.String(), Type.Unknown(), { description: 'json-rules-engine conditions over the fact `request` (paths rooted at $.transaction) and the keys of earlier rules' }),
+    event: Type.Object({ type: Type.String({ minLength: 1, maxLength: 128 }) }, { additionalProperties: false }),
+    priority: Type.Optional(Type.Number()),
+  },
+  { additionalProperties: false },
+);
+
+const BasketConfiguration = Type.Object(
+  {
+    productId: Type.String({ minLength: 1, maxLength: 64, description: 'a product of /v1/products' }),
+    isUnitPriceCheckNeeded: Type.Boolean(),
+    overridingUnitPriceToCheckAgainst: Type.Optional(Type.Number({ minimum: 0 })),
+  },
+  { additionalProperties: false },
+);
+
+const ruleDefinitionFields = {
+  type: Type.Union(RULE_TYPES.map((type) => Type.Literal(type))),
+  name: Type.String({ minLength: 1, maxLength: 128 }),
+  priority: Type.Number({ description: 'higher runs first; equal priorities run together' }),
+  ruleProperties: Type.Optional(RuleProperties),
+  configuration: Type.Optional(Type.Union([BasketConfiguration, Type.Null()])),
+  resultParams: ResultParams,
+};
+
+export const RuleDefinitionBody = Type.Object(ruleDefinitionFields, { additionalProperties: false });
+export const UpdateRuleBody = Type.Partial(RuleDefinitionBody);
+
+const Scope = Type.Object(
+  { formatSlug: Type.Optional(Type.String({ maxLength: 128 })), merchantName: Type.Optional(Type.String({ maxLength: 256 })), campaignId: Type.Optional(Type.String({ maxLength: 128 })) },
+  { additionalProperties: false, description: 'the transactions this set is for; the active set matching the most fields wins (decisions.md §9)' },
+);
+
+export const CreateRuleSetBody = Type.Object(
+  {
+    name: Type.Optional(Type.Union([Type.String({ maxLength: 256 }), Type.Null()])),
+    isActive: Type.Boolean(),
+    scope: Type.Optional(Type.Union([Scope, Type.Null()])),
+    ruleDefinitions: Type.Optional(Type.Array(RuleDefinitionBody, { maxItems: 200 })),
+  },
+  { additionalProperties: false },
+);
+export const UpdateRuleSetBody = Type.Partial(CreateRuleSetBody, { description: 'ruleDefinitions, when given, replace every rule of the set' });
+
+export const RuleResource = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  type: ruleDefinitionFields.type,
+  priority: Type.Number(),
+  ruleProperties: RuleProperties,
+  resultParams: ResultParams,
+  configuration: Type.Union([BasketConfiguration, Type.Null()]),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+});
+
+export const RuleSetResource = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.Union([Type.String(), Type.Null()]),
+  isActive: Type.Boolean(),
+  scope: Type.Union([Scope, Type.Null()]),
+  rules: Type.Array(RuleResource),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+});
+
+export const CreatedRuleSet = Type.Intersect([
+  RuleSetResource,
+  Type.Object({
+    tenant: Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      slug: Type.String(),
+      authentication: Type.Union([Type.Object({ issuer: Type.String(), algorithm: Type.String(), jwksUrl: Type.Optional(Type.String()) }), Type.Null()]),
+      key: Type.String({ description: "the API key's prefix only (decisions.md §9 deviation)" }),
+      eventSecrets: Type.Record(Type.String(), Type.Null(), { description: 'the private event types, by name; never a secret' }),
+      configuration: Type.Record(Type.String(), Type.Unknown()),
+    }),
+  }),
+]);
+
+export const ExecuteBody = Type.Object(
+  {
+    transaction: Type.Record(Type.String(), Type.Unknown(), { description: 'the normalised receipt: total, subtotal, lineItems, merchantName, formatSlug, serviceDate, servedAt, locationIdentifier, submissionPosition, metadata, submitter' }),
+    ruleSetId: Type.Optional(Type.String({ format: 'uuid', description: 'run this set (active or not); absent: the active set that applies' })),
+  },
+  { additionalProperties: false },
+);
+
+export const RuleSetRunResource = Type.Object({
+  ruleSetId: Type.String({ format: 'uuid' }),
+  result: Type.Record(Type.String(), Type.Unknown()),
+  rules: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), priority: Type.Number(), outcome: Type.Union([Type.Literal('success'), Type.Literal('failure')]) })),
+  stopped: Type.Boolean(),
+});
+
+export const RuleSetIdParameter = { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
+export const RuleIdParameter = { name: 'ruleId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };

@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '../db/orm.js';
+import { BadRequestError, NotFoundError } from '../errors/app-errors.js';
+import { EventType } from '../event-types/event-type.entity.js';
+import { Product } from '../products/product.entity.js';
+import type { Tenant } from '../tenants/tenant.entity.js';
+import { venueMatchesOperator } from '../venues/venue-matches.js';
+import { checkRuleDefinition, type ProductLookup } from './check-rule-definition.js';
+import type { RuleDefinition } from './rule-definition.js';
+import { MAX_RULES_PER_SET, RuleSet, type RuleSetScope, type StoredRule } from './rule-set.entity.js';
+
+export interface RuleSetInput {
+  name?: string | null;
+  isActive: boolean;
+  scope?: RuleSetScope | null;
+  ruleDefinitions?: RuleDefinition[];
+}
+
+export type RuleSetChanges = Partial<RuleSetInput>;
+
+export function ruleSetView(set: RuleSet) {
+  return {
+    id: set.id,
+    name: set.name ?? null,
+    isActive: set.isActive,
+    scope: set.scope ?? null,
+    rules: set.rules,
+    createdAt: set.createdAt.toISOString(),
+    updatedAt: set.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * The tenant object the document returns with a new rule set, with decisions.md §9's deviation: the
+ * API key's prefix in `key`, and in `eventSecrets` the names of the event types that have secrets
+ * (each `null`), never a credential.
+ */
+export async function ruleSetTenantView(em: EntityManager, tenant: Tenant) {
+  const privateTypes = await em.find(EventType, { tenant: tenant.id, secretHash: { $ne: null } }, { fields: ['name'], orderBy: { name: 'asc' } });
+  const { authentication } = tenant;
+  return {
+    id: tenant.id,
+    name: tenant.name,
+    slug: tenant.slug,
+    authentication: authentication
+      ? { issuer: authentication.issuer, algorithm: authentication.algorithm, ...(authentication.algorithm === 'HS256' ? {} : { jwksUrl: authentication.jwksUrl }) }
+      : null,
+    key: tenant.apiKeyPrefix,
+    eventSecrets: Object.fromEntries(privateTypes.map((type) => [type.name, null])),
+    configuration: tenant.configuration,
+  };
+}
+
+export async function createRuleSet(em: EntityManager, tenantId: string, input: RuleSetInput): Promise<RuleSet> {
+  const definitions = input.ruleDefinitions ?? [];
+  const rules = await storedRules(em, tenantId, definitions, 'ruleDefinitions');
+  const set = em.create(RuleSet, { id: randomUUID(), tenant: tenantId, name: input.name ?? null, isActive: input.isActive, scope: input.scope ?? null, rules });
+  await em.flush();
+  return set;
+}
+
+export async function findRuleSet(em: EntityManager, tenantId: string, id: string): Promise<RuleSet> {
+  const set = /^[0-9a-f-]{36}$/i.test(id) ? await em.findOne(RuleSet, { tenant: tenantId, id }) : null;
+  if (!set) throw new NotFoundError(`No rule set "${id}"`);
+  return set;
+}
+
+/** PATCH: `ruleDefinitions`, when given, replace every rule of the set. */
+export async function updateRuleSet(em: EntityManager, tenantId: string, id: string, changes: RuleSetChanges): Promise<RuleSet> {
+  return changeLockedSet(em, tenantId, id, async (set) => {
+    const { ruleDefinitions, ...fields } = changes;
+    em.assign(set, fields);
+    if (ruleDefinitions) set.rules = await storedRules(em, tenantId, ruleDefinitions, 'ruleDefinitions');
+  });
+}
+
+export async function deleteRuleSet(em: EntityManager, tenantId: string, id: string): Promise<void> {
+  const set = await findRuleSet(em, tenantId, id);
+  await em.nativeDelete(RuleSet, { tenant: tenantId, id: set.id });
+}
+
+export function findRule(set: RuleSet, ruleId: string): StoredRule {
+  const rule = set.rules.find((candidate) => candidate.id === ruleId);
+  if (!rule) throw new NotFoundError(`No rule "${ruleId}" in rule set ${set.id}`);
+  return rule;
+}
+
+export async function addRule(em: EntityManager, tenantId: string, setId: string, definition: RuleDefinition): Promise<StoredRule> {
+  let added: StoredRule | undefined;
+  await changeLockedSet(em, tenantId, setId, async (set) => {
+    if (set.rules.length >= MAX_RULES_PER_SET) throw new BadRequestError(`A rule set holds at most ${MAX_RULES_PER_SET} rules`);
+    [added] = await storedRules(em, tenantId, [definition], 'rule');
+    set.rules = [...set.rules, added!];
+  });
+  return added!;
+}
+
+/** A rule's changed fields merged into its definition, then checked whole, as a new rule would be. */
+export async function updateRule(em: EntityManager, tenantId: string, setId: string, ruleId: string, changes: Partial<RuleDefinition>): Promise<StoredRule> {
+  let updated: StoredRule | undefined;
+  await changeLockedSet(em, tenantId, setId, async (set) => {
+    const current = findRule(set, ruleId);
+    const merged: RuleDefinition = { ...definitionOf(current), ...changes };
+    // Switching type drops what belonged to the old one, unless the change gives it again.
+    if (changes.type && changes.type !== current.type) {
+      if (!changes.ruleProperties) delete merged.ruleProperties;
+      if (!changes.configuration) delete merged.configuration;
+    }
+    const ruleProperties = await checkRuleDefinition(merged, `rule ${ruleId}`, productLookup(em, tenantId), RULE_OPERATORS);
+    updated = storedRule(merged, ruleProperties, current.id, current.createdAt);
+    set.rules = set.rules.map((rule) => (rule.id === ruleId ? updated! : rule));
+  });
+  return updated!;
+}
+
+export async function deleteRule(em: EntityManager, tenantId: string, setId: string, ruleId: string): Promise<void> {
+  await changeLockedSet(em, tenantId, setId, async (set) => {
+    findRule(set, ruleId);
+    set.rules = set.rules.filter((rule) => rule.id !== ruleId);
+  });
+}
+
+/** What an admin wrote, recovered from a stored rule: a BASKET rule's generated properties are not part of it. */
+function definitionOf(rule: StoredRule): RuleDefinition {
+  const { type, name, priority, resultParams } = rule;
+  return type === 'BASKET' ? { type, name, priority, resultParams, configuration: rule.configuration } : { type, name, priority, resultParams, ruleProperties: rule.ruleProperties };
+}
+
+/** Two changes to one set's rules never interleave: each reads and writes the set under its row lock. */
+async function changeLockedSet(em: EntityManager, tenantId: string, id: string, change: (set: RuleSet) => Promise<void>): Promise<RuleSet> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) throw new NotFoundError(`No rule set "${id}"`);
+  return em.transactional(async (tx) => {
+    const set = await tx.findOne(RuleSet, { tenant: tenantId, id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!set) throw new NotFoundError(`No rule set "${id}"`);
+    await change(set);
+    // A change inside the JSON column alone would not move updatedAt, which decides between sets.
+    set.updatedAt = new Date();
+    return set;
+  });
+}
+
+/** The operators a rule may use; checking a rule needs only their names, so no venue is loaded. */
+const RULE_OPERATORS = [venueMatchesOperator(new Map())];
+
+async function storedRules(em: EntityManager, tenantId: string, definitions: RuleDefinition[], field: string): Promise<StoredRule[]> {
+  if (definitions.length > MAX_RULES_PER_SET) throw new BadRequestError(`A rule set holds at most ${MAX_RULES_PER_SET} rules`);
+  const products = productLookup(em, tenantId);
+  const rules: StoredRule[] = [];
+  for (const [index, definition] of definitions.entries()) {
+    const label = field === 'rule' ? 'rule' : `${field}[${index}]`;
+    rules.push(storedRule(definition, await checkRuleDefinition(definition, label, products, RULE_OPERATORS), randomUUID()));
+  }
+  return rules;
+}
+
+function storedRule(definition: RuleDefinition, ruleProperties: StoredRule['ruleProperties'], id: string, createdAt?: string): StoredRule {
+  const now = new Date().toISOString();
+  return {
+    id,
+    name: definition.name,
+    type: definition.type,
+    priority: definition.priority,
+    ruleProperties,
+    configuration: definition.type === 'BASKET' ? definition.configuration! : null,
+    resultParams: definition.resultParams,
+    createdAt: createdAt ?? now,
+    updatedAt: now,
+  };
+}
+
+function productLookup(em: EntityManager, tenantId: string): ProductLookup {
+  return async (productId) => {
+    if (!/^[0-9a-f-]{36}$/i.test(productId)) return undefined;
+    const product = await em.findOne(Product, { tenant: tenantId, id: productId }, { fields: ['unitPrice'] });
+    return product ? { unitPrice: product.unitPrice ?? null } : undefined;
+  };
+}
