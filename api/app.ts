@@ -12,6 +12,7 @@ import { registerWebhookRoutes } from './webhooks/index.js';
 import { registerProductRoutes } from './products/index.js';
 import { registerVenueRoutes } from './venues/index.js';
 import { registerRuleSetRoutes } from './rule-sets/index.js';
+import { registerOrderRoutes } from './orders/index.js';
 import { apiKey } from './middleware/api-key.js';
 import { bodyLimit, DEFAULT_BODY_LIMIT } from './middleware/body-limit.js';
 import { rateLimit } from './middleware/rate-limit.js';
@@ -25,7 +26,7 @@ type RouteGroup = (app: App, context: AppContext) => void;
 const SERVICES: Record<'platform' | 'rewards' | 'receipts', RouteGroup[]> = {
   platform: [registerAuditLogRoutes],
   rewards: [registerEventTypeRoutes, registerUserRoutes, registerReactorRoutes, registerEventRoutes, registerWebhookRoutes],
-  receipts: [registerProductRoutes, registerVenueRoutes, registerRuleSetRoutes],
+  receipts: [registerProductRoutes, registerVenueRoutes, registerRuleSetRoutes, registerOrderRoutes],
 };
 
 export function createApp(context: AppContext): App {

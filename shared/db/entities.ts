@@ -12,6 +12,7 @@ import { WebhookDelivery } from '../webhooks/webhook-delivery.entity.js';
 import { Product, ProductIdentifier } from '../products/product.entity.js';
 import { Venue } from '../venues/venue.entity.js';
 import { RuleSet } from '../rules/rule-set.entity.js';
+import { Order } from '../orders/order.entity.js';
 
 /** Every entity the ORM knows; a new feature adds its own here. */
-export const entities = [Tenant, EventType, AuditEntry, IdempotencyRecord, User, Event, Reactor, LedgerEntry, Wallet, Webhook, WebhookDelivery, Product, ProductIdentifier, Venue, RuleSet];
+export const entities = [Tenant, EventType, AuditEntry, IdempotencyRecord, User, Event, Reactor, LedgerEntry, Wallet, Webhook, WebhookDelivery, Product, ProductIdentifier, Venue, RuleSet, Order];

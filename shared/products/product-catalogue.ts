@@ -4,10 +4,9 @@ import { identifierKey, Product } from './product.entity.js';
 
 /** A line item as the parser or the caller gives it; `productId` is what the catalogue adds. */
 export interface CatalogueLineItem {
-  identifier?: string;
-  description?: string;
-  productId?: string;
-  [field: string]: unknown;
+  identifier?: unknown;
+  description?: unknown;
+  productId?: unknown;
 }
 
 /** One tenant's active products, as receipts and rule runs read them. */

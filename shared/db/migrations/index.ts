@@ -5,6 +5,7 @@ import { Migration20261123015715 } from './Migration20261123015715.js';
 import { Migration20261123020826 } from './Migration20261123020826.js';
 import { Migration20261123105216 } from './Migration20261123105216.js';
 import { Migration20261123123043 } from './Migration20261123123043.js';
+import { Migration20261123123718 } from './Migration20261123123718.js';
 
 /** Applied in this order; a new migration is generated with `npx tsx shared/db/create-migration.ts` and added here. */
 export const migrationsList: MigrationObject[] = [
@@ -14,4 +15,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123020826', class: Migration20261123020826 },
   { name: 'Migration20261123105216', class: Migration20261123105216 },
   { name: 'Migration20261123123043', class: Migration20261123123043 },
+  { name: 'Migration20261123123718', class: Migration20261123123718 },
 ];

@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '../db/orm.js';
+import { NotFoundError } from '../errors/app-errors.js';
+import type { EventIdAllocator } from '../events/event-ids.js';
+import { queueIntrinsicEvent, type IntrinsicEventDependencies } from '../events/queue-intrinsic-event.js';
+import type { ProductCatalogues } from '../products/product-catalogue.js';
+import { User } from '../users/user.entity.js';
+import { Order, type OrderLineItem } from './order.entity.js';
+
+export const ORDER_PLACED = 'ORDER_PLACED';
+
+/** decisions.md §9: the whole body of POST /v1/orders; nothing else is accepted. */
+export interface OrderInput {
+  transactionId: string;
+  total: number;
+  subtotal?: number;
+  currency?: string;
+  locationId: string;
+  cashierId?: string;
+  lineItems: OrderLineItem[];
+  occurredAt?: string;
+  submitter?: { authIdentifier: string };
+}
+
+export interface OrderDependencies extends IntrinsicEventDependencies {
+  eventIds: EventIdAllocator;
+  products: ProductCatalogues;
+}
+
+export function orderView(order: Order) {
+  return {
+    id: order.id,
+    transactionId: order.transactionId,
+    locationId: order.locationId,
+    cashierId: order.cashierId ?? null,
+    total: order.total,
+    subtotal: order.subtotal ?? null,
+    currency: order.currency ?? null,
+    lineItems: order.lineItems,
+    occurredAt: order.occurredAt?.toISOString() ?? null,
+    submitter: order.submitter ? { authIdentifier: (order.submitter as User).authIdentifier } : null,
+    /** The ORDER_PLACED event, for GET /v1/events/{id}/reactions. */
+    eventId: order.eventId ?? null,
+    createdAt: order.createdAt.toISOString(),
+  };
+}
+
+/**
+ * POST /v1/orders (decisions.md §9). The first submission of a (locationId, transactionId) stores
+ * the order and reports ORDER_PLACED, with the submitter or the service subject; a later one answers
+ * the first order and reports nothing new. The event's id is allocated and stored with the order
+ * before it is queued, so a submission repeated after a failure (the process died between the
+ * commit and the queue, say) queues the same event again, which the event worker registers once.
+ */
+export async function placeOrder(em: EntityManager, deps: OrderDependencies, tenantId: string, input: OrderInput): Promise<{ order: Order; created: boolean }> {
+  const existing = await findOrder(em, tenantId, input.locationId, input.transactionId);
+  if (existing) {
+    await reportOrderPlaced(deps, tenantId, existing);
+    return { order: existing, created: false };
+  }
+  const submitter = input.submitter ? await em.findOne(User, { tenant: tenantId, authIdentifier: input.submitter.authIdentifier }) : null;
+  if (input.submitter && !submitter) throw new NotFoundError(`No member has the authIdentifier "${input.submitter.authIdentifier}"`);
+
+  const type = await deps.eventTypes.find(tenantId, ORDER_PLACED);
+  const catalogue = await deps.products.forTenant(tenantId);
+  const order = em.create(Order, {
+    id: randomUUID(),
+    tenant: tenantId,
+    transactionId: input.transactionId,
+    locationId: input.locationId,
+    cashierId: input.cashierId ?? null,
+    total: input.total,
+    subtotal: input.subtotal ?? null,
+    currency: input.currency ?? null,
+    lineItems: catalogue.mapLineItems(input.lineItems),
+    occurredAt: input.occurredAt ? new Date(input.occurredAt) : null,
+    submitter,
+    eventId: type?.type.isActive ? await deps.eventIds.allocate() : null,
+  });
+  try {
+    await em.flush();
+  } catch (error) {
+    if (!(error instanceof UniqueConstraintViolationException)) throw error;
+    // Another till submitted the same transaction first: answer its order.
+    const first = await findOrder(em.fork(), tenantId, input.locationId, input.transactionId);
+    if (!first) throw error;
+    return { order: first, created: false };
+  }
+  await reportOrderPlaced(deps, tenantId, order);
+  return { order, created: true };
+}
+
+async function findOrder(em: EntityManager, tenantId: string, locationId: string, transactionId: string): Promise<Order | null> {
+  return em.findOne(Order, { tenant: tenantId, locationId, transactionId }, { populate: ['submitter'] });
+}
+
+async function reportOrderPlaced(deps: OrderDependencies, tenantId: string, order: Order): Promise<void> {
+  if (order.eventId === null || order.eventId === undefined) return;
+  await queueIntrinsicEvent(deps, {
+    tenantId,
+    typeName: ORDER_PLACED,
+    eventId: order.eventId,
+    userId: order.submitter?.id ?? null,
+    payload: orderPlacedPayload(order),
+    reportedAt: order.createdAt,
+    occurredAt: order.occurredAt?.toISOString() ?? null,
+  });
+}
+
+/** decisions.md §12: `{orderId, transactionId, locationId, cashierId, total, subtotal, currency, lineItems, occurredAt}`, absent values omitted. */
+export function orderPlacedPayload(order: Order): Record<string, unknown> {
+  const payload: Record<string, unknown> = {
+    orderId: order.id,
+    transactionId: order.transactionId,
+    locationId: order.locationId,
+    cashierId: order.cashierId,
+    total: order.total,
+    subtotal: order.subtotal,
+    currency: order.currency,
+    lineItems: order.lineItems,
+    occurredAt: order.occurredAt?.toISOString(),
+  };
+  return Object.fromEntries(Object.entries(payload).filter(([, value]) => value !== null && value !== undefined));
+}

@@ -1,0 +1,45 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Tenant } from '../tenants/tenant.entity.js';
+import { User } from '../users/user.entity.js';
+
+/** A line item of a point-of-sale order (receipts-interface.md, Line item). */
+export interface OrderLineItem {
+  quantity?: number;
+  description?: string;
+  identifier?: string;
+  unit?: string;
+  unitPrice?: number;
+  totalPrice?: number;
+  metadata?: Record<string, string | number | boolean>;
+  productId?: string;
+}
+
+/**
+ * A point-of-sale order (decisions.md §9). The same transactionId at the same locationId is one
+ * order: the unique index settles two tills racing to submit it.
+ */
+export const Order = defineEntity({
+  name: 'Order',
+  tableName: 'pos_order',
+  uniques: [{ properties: ['tenant', 'locationId', 'transactionId'] }],
+  indexes: [{ properties: ['tenant', 'createdAt'] }],
+  properties: {
+    id: p.uuid().primary(),
+    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    transactionId: p.string(),
+    locationId: p.string(),
+    cashierId: p.string().nullable(),
+    total: p.decimal('number').precision(14).scale(4),
+    subtotal: p.decimal('number').precision(14).scale(4).nullable(),
+    currency: p.string().length(3).nullable(),
+    lineItems: p.json<OrderLineItem[]>(),
+    occurredAt: p.datetime().nullable(),
+    /** The member who submitted it; null for a sale to a non-member. */
+    submitter: p.manyToOne(User).nullable().deleteRule('set null'),
+    /** The ORDER_PLACED event's id; null when the tenant had the type deactivated. */
+    eventId: p.bigint('number').nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+
+export type Order = InferEntity<typeof Order>;
