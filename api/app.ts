@@ -13,6 +13,7 @@ import { registerProductRoutes } from './products/index.js';
 import { registerVenueRoutes } from './venues/index.js';
 import { registerRuleSetRoutes } from './rule-sets/index.js';
 import { registerOrderRoutes } from './orders/index.js';
+import { registerReceiptRoutes } from './receipts/index.js';
 import { apiKey } from './middleware/api-key.js';
 import { bodyLimit, DEFAULT_BODY_LIMIT } from './middleware/body-limit.js';
 import { rateLimit } from './middleware/rate-limit.js';
@@ -26,7 +27,7 @@ type RouteGroup = (app: App, context: AppContext) => void;
 const SERVICES: Record<'platform' | 'rewards' | 'receipts', RouteGroup[]> = {
   platform: [registerAuditLogRoutes],
   rewards: [registerEventTypeRoutes, registerUserRoutes, registerReactorRoutes, registerEventRoutes, registerWebhookRoutes],
-  receipts: [registerProductRoutes, registerVenueRoutes, registerRuleSetRoutes, registerOrderRoutes],
+  receipts: [registerProductRoutes, registerVenueRoutes, registerRuleSetRoutes, registerOrderRoutes, registerReceiptRoutes],
 };
 
 export function createApp(context: AppContext): App {

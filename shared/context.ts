@@ -15,6 +15,7 @@ import { ReactorDirectory } from './reactors/reactor-directory.js';
 import { ProductCatalogues } from './products/product-catalogue.js';
 import { VenueDirectory } from './venues/venue-directory.js';
 import { TransactionRuleEngine } from './rules/transaction-rule-engine.js';
+import { DecisionWaiter } from './receipts/decision-waiter.js';
 
 /**
  * What routes and workers need, built once at start and passed down (STYLE.md §8): no module
@@ -41,6 +42,7 @@ export interface AppContext {
   products: ProductCatalogues;
   venues: VenueDirectory;
   ruleEngine: TransactionRuleEngine;
+  decisions: DecisionWaiter;
 }
 
 export async function createContext(config: Config, logger: Logger): Promise<AppContext> {
@@ -70,10 +72,12 @@ export async function createContext(config: Config, logger: Logger): Promise<App
     products,
     venues,
     ruleEngine: new TransactionRuleEngine(orm, products, venues, config.cacheTtlMs),
+    decisions: new DecisionWaiter(config.redisUrl, config.redisPrefix, logger),
   };
 }
 
 export async function closeContext(context: AppContext): Promise<void> {
+  await context.decisions.close();
   await closeQueues(context.queues);
   await context.queueRedis.quit();
   await context.redis.quit();

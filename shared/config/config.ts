@@ -33,6 +33,8 @@ export interface Config {
    * machine) leaves its jobs locked this long; then another worker takes them up again.
    */
   workerLockMs: number;
+  /** How long POST /receipts waits for a preparsed claim's automated decision (decisions.md §9). */
+  receiptDecisionWaitMs: number;
   /** The first webhook retry's delay; each next one doubles it, ten retries spanning 24 h by default. */
   webhookRetryBaseMs: number;
 }
@@ -66,6 +68,7 @@ export function loadConfig(env: Environment = process.env): Config {
     memberCacheTtlMs: integer(env, 'MEMBER_CACHE_TTL_MS', 30_000),
     workerLockMs: integer(env, 'WORKER_LOCK_MS', 30_000),
     webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', DEFAULT_WEBHOOK_RETRY_BASE_MS),
+    receiptDecisionWaitMs: integer(env, 'RECEIPT_DECISION_WAIT_MS', 2000),
   };
 }
 

@@ -13,6 +13,8 @@ import { Product, ProductIdentifier } from '../products/product.entity.js';
 import { Venue } from '../venues/venue.entity.js';
 import { RuleSet } from '../rules/rule-set.entity.js';
 import { Order } from '../orders/order.entity.js';
+import { Receipt } from '../receipts/receipt.entity.js';
+import { Review } from '../receipts/review.entity.js';
 
 /** Every entity the ORM knows; a new feature adds its own here. */
-export const entities = [Tenant, EventType, AuditEntry, IdempotencyRecord, User, Event, Reactor, LedgerEntry, Wallet, Webhook, WebhookDelivery, Product, ProductIdentifier, Venue, RuleSet, Order];
+export const entities = [Tenant, EventType, AuditEntry, IdempotencyRecord, User, Event, Reactor, LedgerEntry, Wallet, Webhook, WebhookDelivery, Product, ProductIdentifier, Venue, RuleSet, Order, Receipt, Review];

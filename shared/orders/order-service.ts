@@ -7,6 +7,7 @@ import { queueIntrinsicEvent, type IntrinsicEventDependencies } from '../events/
 import type { ProductCatalogues } from '../products/product-catalogue.js';
 import { User } from '../users/user.entity.js';
 import { Order, type OrderLineItem } from './order.entity.js';
+import { withoutAbsent } from '../json/without-absent.js';
 
 export const ORDER_PLACED = 'ORDER_PLACED';
 
@@ -121,5 +122,5 @@ export function orderPlacedPayload(order: Order): Record<string, unknown> {
     lineItems: order.lineItems,
     occurredAt: order.occurredAt?.toISOString(),
   };
-  return Object.fromEntries(Object.entries(payload).filter(([, value]) => value !== null && value !== undefined));
+  return withoutAbsent(payload);
 }

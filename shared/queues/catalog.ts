@@ -1,6 +1,7 @@
 import type { JobsOptions } from 'bullmq';
 import { AuditJob } from '../audit/audit-job.js';
 import { EventJob } from '../events/event-job.js';
+import { ReceiptJob } from '../receipts/receipt-job.js';
 import { WebhookJob } from '../webhooks/webhook-job.js';
 
 interface QueueDefinition {
@@ -44,6 +45,27 @@ export const queueCatalog = {
     // Attempts and backoff are set per delivery when it is queued (dispatch-webhooks.ts).
     defaultJobOptions: {
       removeOnComplete: { age: 24 * 3600, count: 100_000 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    },
+  },
+  ocr: {
+    payload: ReceiptJob,
+    // Reading an image keeps a core busy for about half a second: one per core of a worker machine.
+    concurrency: 2,
+    defaultJobOptions: {
+      attempts: 5,
+      backoff: { type: 'exponential', delay: 2000 },
+      removeOnComplete: { age: 24 * 3600, count: 100_000 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    },
+  },
+  reviews: {
+    payload: ReceiptJob,
+    concurrency: 32,
+    defaultJobOptions: {
+      attempts: 10,
+      backoff: { type: 'exponential', delay: 500 },
+      removeOnComplete: { age: 3600, count: 100_000 },
       removeOnFail: { age: 7 * 24 * 3600 },
     },
   },

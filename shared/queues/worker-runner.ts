@@ -6,7 +6,8 @@ import { compile, toValidationIssues } from '../validation/ajv.js';
 import { queueCatalog, type QueueName } from './catalog.js';
 import { queuePrefix } from './queue-factory.js';
 
-export type JobHandler = (data: unknown, job: Job) => Promise<void>;
+/** Runs one job; `close`, when present, releases what the handler holds once its worker has closed. */
+export type JobHandler = ((data: unknown, job: Job) => Promise<void>) & { close?: () => Promise<void> };
 
 export interface WorkerDependencies {
   redisUrl: string;
@@ -60,6 +61,9 @@ export function startWorker(name: QueueName, handler: JobHandler, deps: WorkerDe
   worker.on('stalled', (jobId) => log.warn({ jobId }, 'job stalled: its worker stopped renewing the lock, it runs again'));
   worker.on('error', (error) => log.error({ err: error }, 'worker error'));
   // BullMQ leaves a connection it was handed open: close ours once the worker is done with it.
-  worker.on('closed', () => void connection.quit().catch(() => connection.disconnect()));
+  worker.on('closed', () => {
+    void connection.quit().catch(() => connection.disconnect());
+    void handler.close?.().catch((error: unknown) => log.warn({ err: error }, 'handler did not close cleanly'));
+  });
   return worker;
 }

@@ -1,0 +1,151 @@
+import { Type } from 'typebox';
+import { PLATFORM_TOKEN_ISSUER } from '../../shared/auth/admin-token.js';
+import type { Principal } from '../../shared/auth/principal.js';
+import type { AppContext } from '../../shared/context.js';
+import type { EntityManager } from '../../shared/db/orm.js';
+import { BadRequestError, NotFoundError, UnauthorizedError } from '../../shared/errors/app-errors.js';
+import type { ListSpec } from '../../shared/lists/list-spec.js';
+import { createClaim, type ImageClaim, type PreparsedClaim } from '../../shared/receipts/claim-service.js';
+import { PARSED_FIELDS, type ParsedClaim } from '../../shared/receipts/parsed-claim.js';
+import { Receipt } from '../../shared/receipts/receipt.entity.js';
+import { receiptListItemView, receiptView, reviewView } from '../../shared/receipts/receipt-views.js';
+import { Review } from '../../shared/receipts/review.entity.js';
+import { reviewDependencies, reviewManually } from '../../shared/receipts/review-service.js';
+import { User } from '../../shared/users/user.entity.js';
+import { entityManager, type App } from '../app-env.js';
+import { listParameters, listResponse } from '../lists/list-route.js';
+import { authorize } from '../middleware/authorize.js';
+import { idempotent } from '../middleware/idempotency.js';
+import { describe } from '../openapi/describe.js';
+import { jsonBody } from '../validation/json-body.js';
+import { ClaimBody, ClaimedReceipt, ReceiptIdParameter, ReceiptListItem, ReceiptResource, ReviewBody, ReviewResource } from './schema.js';
+
+const RECEIPT_LIST: ListSpec = {
+  resource: 'receipt',
+  defaultSort: 'createdAt',
+  fields: {
+    status: { type: 'string', filterable: true },
+    createdAt: { type: 'datetime', filterable: true, sortable: true },
+    updatedAt: { type: 'datetime', filterable: true, sortable: true },
+    notionallyServedAt: { type: 'datetime', path: 'servedAt', filterable: true, sortable: true },
+    total: { type: 'number', filterable: true, sortable: true },
+    subtotal: { type: 'number', filterable: true, sortable: true },
+    serviceDate: { type: 'string', filterable: true },
+    merchantName: { type: 'string', filterable: true },
+    formatSlug: { type: 'string', filterable: true },
+    barcode: { type: 'string', filterable: true },
+    'submitter.authIdentifier': { type: 'string', filterable: true },
+  },
+};
+
+const admin = { admin: 'admin:receipts' } as const;
+const tags = ['Receipts'];
+
+/** The receipts of receipts-interface.md: claims, their automated and manual reviews. */
+export function registerReceiptRoutes(app: App, context: AppContext): void {
+  const claims = { queues: context.queues, products: context.products };
+  const reviews = reviewDependencies(context);
+  app.post(
+    '/v1/receipts',
+    describe({
+      summary: 'Claim a receipt: an image to read (answered at once) or preparsed data (answered with the automated decision when it comes in time)',
+      tags,
+      access: { admin: 'admin:receipts', user: true },
+      body: ClaimBody,
+      responses: { 201: { description: 'the claim; paramountReview null until it is reviewed', data: ClaimedReceipt } },
+      errors: [404, 422],
+    }),
+    authorize(context, { admin: 'admin:receipts', user: true }),
+    idempotent(context),
+    jsonBody(ClaimBody),
+    async (c) => {
+      const body = c.req.valid('json');
+      const em = entityManager(c);
+      const submitter = await claimant(em, c.var.tenant.id, c.var.principal!, body);
+      const common = { submissionPosition: body.submissionPosition, metadata: body.metadata };
+      const claim: ImageClaim | PreparsedClaim = body.useParser
+        ? { useParser: true, pictureUrl: body.pictureUrl, ...common }
+        : { useParser: false, pictureUrl: body.pictureUrl, ...common, parsed: preparsed(body) };
+      const { receipt, review } = await createClaim(em, claims, c.var.tenant, submitter, claim);
+      if (review) await context.decisions.wait(review, context.config.receiptDecisionWaitMs);
+      const decided = await readReceipt(em.fork(), c.var.tenant.id, receipt.id);
+      return c.json({ status: 'success', data: { id: receipt.id, status: decided.receipt.status, paramountReview: decided.paramountReview ? reviewView(decided.paramountReview) : null } }, 201);
+    },
+  );
+  app.get(
+    '/v1/receipts',
+    describe({ summary: 'List receipts', tags, access: admin, parameters: listParameters(RECEIPT_LIST), responses: { 200: { description: 'a page of receipts', data: Type.Array(ReceiptListItem) } }, errors: [400] }),
+    authorize(context, admin),
+    (c) => listResponse(c, Receipt, RECEIPT_LIST, receiptListItemView),
+  );
+  app.get(
+    '/v1/receipts/:id',
+    describe({ summary: 'Read a receipt', tags, access: admin, parameters: [ReceiptIdParameter], responses: { 200: { description: 'the receipt', data: ReceiptResource } }, errors: [404] }),
+    authorize(context, admin),
+    async (c) => {
+      const { receipt, paramountReview } = await readReceipt(entityManager(c), c.var.tenant.id, c.req.param('id'));
+      return c.json({ status: 'success', data: receiptView(receipt, paramountReview, (receipt.submitter as User).authIdentifier) });
+    },
+  );
+  app.post(
+    '/v1/receipts/:id/reviews',
+    describe({
+      summary: 'Review a receipt: AUTHORIZE or REJECT sets its status; ABSTAIN is recorded and changes nothing',
+      tags,
+      access: admin,
+      parameters: [ReceiptIdParameter],
+      body: ReviewBody,
+      responses: { 201: { description: 'the review', data: ReviewResource } },
+      errors: [404, 422],
+    }),
+    authorize(context, admin),
+    idempotent(context),
+    jsonBody(ReviewBody),
+    async (c) => {
+      const principal = c.var.principal as Extract<Principal, { kind: 'admin' }>;
+      const review = await reviewManually(reviews, c.var.tenant.id, c.req.param('id'), { authIssuer: PLATFORM_TOKEN_ISSUER, authIdentifier: principal.subject }, c.req.valid('json'));
+      return c.json({ status: 'success', data: reviewView(review) }, 201);
+    },
+  );
+  app.get(
+    '/v1/receipts/:id/reviews',
+    describe({ summary: "A receipt's reviews, oldest first", tags, access: admin, parameters: [ReceiptIdParameter], responses: { 200: { description: 'the reviews', data: Type.Array(ReviewResource) } }, errors: [404] }),
+    authorize(context, admin),
+    async (c) => {
+      const em = entityManager(c);
+      const { receipt } = await readReceipt(em, c.var.tenant.id, c.req.param('id'));
+      const list = await em.find(Review, { receipt: receipt.id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+      return c.json({ status: 'success', data: list.map(reviewView) });
+    },
+  );
+}
+
+/**
+ * Who claims (receipts-interface.md, Authentication 4): a user claims for themself, with an image
+ * only; an admin names the claiming member in `submitter`.
+ */
+async function claimant(em: EntityManager, tenantId: string, principal: Principal, body: { useParser: boolean; submitter?: { authIdentifier: string } }): Promise<User> {
+  if (principal.kind === 'user') {
+    if (!body.useParser) throw new UnauthorizedError('A preparsed claim takes an admin token with the scope admin:receipts');
+    if (body.submitter && body.submitter.authIdentifier !== principal.authIdentifier) throw new BadRequestError('A user token claims for its own user: leave submitter out');
+    const user = await em.findOne(User, { tenant: tenantId, authIdentifier: principal.authIdentifier });
+    if (!user) throw new NotFoundError('No member is registered for this token: register with POST /v1/users');
+    return user;
+  }
+  if (!body.submitter) throw new BadRequestError('With an admin token, submitter names the claiming member');
+  const user = await em.findOne(User, { tenant: tenantId, authIdentifier: body.submitter.authIdentifier });
+  if (!user) throw new NotFoundError(`No member has the authIdentifier "${body.submitter.authIdentifier}"`);
+  return user;
+}
+
+function preparsed(body: Record<string, unknown> & { ocrConfidence: number; lineItems: ParsedClaim['lineItems']; formatSlug?: string }): ParsedClaim {
+  const fields = Object.fromEntries(PARSED_FIELDS.filter((name) => body[name] !== undefined).map((name) => [name, body[name]]));
+  return { ocrConfidence: body.ocrConfidence, lineItems: body.lineItems, fields, ...(body.formatSlug !== undefined ? { formatSlug: body.formatSlug } : {}) };
+}
+
+async function readReceipt(em: EntityManager, tenantId: string, id: string): Promise<{ receipt: Receipt; paramountReview: Review | null }> {
+  const receipt = /^[0-9a-f-]{36}$/i.test(id) ? await em.findOne(Receipt, { tenant: tenantId, id }, { populate: ['submitter'] }) : null;
+  if (!receipt) throw new NotFoundError(`No receipt "${id}"`);
+  const paramountReview = receipt.paramountReviewId ? await em.findOne(Review, { id: receipt.paramountReviewId }) : null;
+  return { receipt, paramountReview };
+}

@@ -1,0 +1,131 @@
+import { Type } from 'typebox';
+import { PARSED_FIELDS } from '../../shared/receipts/parsed-claim.js';
+import { RECEIPT_STATUSES, REVIEW_REASONS, REVIEW_VERDICTS } from '../../shared/receipts/review-enums.js';
+
+const enumOf = (values: readonly string[]) => Type.Union(values.map((value) => Type.Literal(value)));
+const Confidence = Type.Number({ minimum: 0, maximum: 1, description: 'decisions.md §12: confidences are 0 to 1' });
+
+const Submitter = Type.Object({ authIdentifier: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false });
+const SubmissionPosition = Type.Object(
+  { longitude: Type.Number({ minimum: -180, maximum: 180 }), latitude: Type.Number({ minimum: -90, maximum: 90 }) },
+  { additionalProperties: false },
+);
+const Metadata = Type.Object(
+  { source: Type.String({ minLength: 1, maxLength: 128 }), campaignId: Type.Optional(Type.String({ maxLength: 128 })), key: Type.Optional(Type.String({ maxLength: 256 })) },
+  { additionalProperties: false },
+);
+const PictureUrl = Type.String({ format: 'uri', maxLength: 2048 });
+
+export const LineItem = Type.Object(
+  {
+    quantity: Type.Optional(Type.Number()),
+    description: Type.Optional(Type.String({ maxLength: 512 })),
+    identifier: Type.Optional(Type.String({ maxLength: 128 })),
+    unit: Type.Optional(Type.String({ maxLength: 32 })),
+    unitPrice: Type.Optional(Type.Number()),
+    totalPrice: Type.Optional(Type.Number()),
+    metadata: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.Unknown(), { maxProperties: 20 })),
+    productId: Type.Optional(Type.String({ maxLength: 64 })),
+    confidence: Type.Optional(Confidence),
+  },
+  { additionalProperties: false },
+);
+
+const ParsedField = Type.Object({ value: Type.String({ maxLength: 1024 }), confidence: Confidence }, { additionalProperties: false });
+
+/** receipts-interface.md, POST /receipts default mode: an image the service reads. */
+const ImageClaimBody = Type.Object(
+  {
+    useParser: Type.Literal(true),
+    pictureUrl: PictureUrl,
+    submitter: Type.Optional(Submitter),
+    submissionPosition: Type.Optional(SubmissionPosition),
+    metadata: Type.Optional(Metadata),
+  },
+  { additionalProperties: false },
+);
+
+/** receipts-interface.md, POST /receipts preparsed mode: each parsed field a `{value, confidence}`. */
+const PreparsedClaimBody = Type.Object(
+  {
+    useParser: Type.Literal(false),
+    ocrConfidence: Confidence,
+    lineItems: Type.Array(LineItem, { maxItems: 500 }),
+    submitter: Type.Optional(Submitter),
+    pictureUrl: Type.Optional(PictureUrl),
+    ...Object.fromEntries(PARSED_FIELDS.map((name) => [name, Type.Optional(ParsedField)])),
+    formatSlug: Type.Optional(Type.String({ maxLength: 128 })),
+    submissionPosition: Type.Optional(SubmissionPosition),
+    metadata: Type.Optional(Metadata),
+  },
+  { additionalProperties: false },
+);
+
+export const ClaimBody = Type.Union([ImageClaimBody, PreparsedClaimBody]);
+
+export const ReviewResource = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  verdict: enumOf(REVIEW_VERDICTS),
+  reason: enumOf(REVIEW_REASONS),
+  createdAt: Type.String({ format: 'date-time' }),
+  isAutomated: Type.Boolean(),
+  reviwer: Type.Union([Type.Object({ authIssuer: Type.String(), authIdentifier: Type.String(), name: Type.Optional(Type.String()) }), Type.Null()], { description: 'spelled so in receipts-interface.md' }),
+  comment: Type.Union([Type.String(), Type.Null()]),
+  checks: Type.Optional(Type.Array(Type.Object({ check: Type.String(), passed: Type.Boolean(), detail: Type.Optional(Type.String()) }), { description: 'automated reviews: each check in order and what it found' })),
+  ruleSetId: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  ruleEngineResult: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
+});
+
+export const ClaimedReceipt = Type.Object({ id: Type.String({ format: 'uuid' }), status: enumOf(RECEIPT_STATUSES), paramountReview: Type.Union([ReviewResource, Type.Null()]) });
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const ReceiptResource = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  status: enumOf(RECEIPT_STATUSES),
+  paramountReview: Nullable(ReviewResource),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+  submitter: Submitter,
+  ocrConfidence: Type.String(),
+  timezone: Type.String(),
+  serviceDate: Nullable(Type.String()),
+  serviceTime: Nullable(Type.String()),
+  servedAt: Nullable(Type.String({ format: 'date-time' })),
+  total: Nullable(Type.Number()),
+  subtotal: Nullable(Type.Number()),
+  barcode: Nullable(Type.String()),
+  transactionId: Nullable(Type.String()),
+  lineItems: Type.Array(LineItem),
+  pictureUrl: Nullable(Type.String()),
+  locationIdentifier: Nullable(Type.String()),
+  locationAddress: Nullable(Type.String()),
+  submissionPosition: Nullable(SubmissionPosition),
+  formatSlug: Nullable(Type.String()),
+  merchantName: Nullable(Type.String()),
+  language: Nullable(Type.String()),
+  metadata: Nullable(Metadata),
+});
+
+export const ReceiptListItem = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+  status: enumOf(RECEIPT_STATUSES),
+  notionallyServedAt: Nullable(Type.String({ format: 'date-time' })),
+  serviceDate: Nullable(Type.String()),
+  serviceTime: Nullable(Type.String()),
+  ocrConfidence: Type.String(),
+  total: Nullable(Type.Number()),
+  subtotal: Nullable(Type.Number()),
+  correctedTotal: Nullable(Type.Number()),
+  barcode: Nullable(Type.String()),
+});
+
+/** receipts-interface.md, POST /receipts/{id}/reviews: `{verdict, reason}`; a comment may go with them. */
+export const ReviewBody = Type.Object(
+  { verdict: enumOf(REVIEW_VERDICTS), reason: enumOf(REVIEW_REASONS), comment: Type.Optional(Type.String({ maxLength: 2000 })) },
+  { additionalProperties: false },
+);
+
+export const ReceiptIdParameter = { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };

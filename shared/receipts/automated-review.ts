@@ -1,0 +1,208 @@
+import { createHash } from 'node:crypto';
+import type { EntityManager } from '../db/orm.js';
+import { RuleEngineError } from '../errors/app-errors.js';
+import type { RuleEngineResult } from '../rules/rule-engine.js';
+import { REASON_KEY, VERDICT_KEY } from '../rules/rule-definition.js';
+import type { TransactionRuleEngine } from '../rules/transaction-rule-engine.js';
+import type { Tenant } from '../tenants/tenant.entity.js';
+import type { VenueDirectory } from '../venues/venue-directory.js';
+import { venueMatchesOperator } from '../venues/venue-matches.js';
+import { Receipt } from './receipt.entity.js';
+import { receiptTransaction } from './receipt-transaction.js';
+import type { CheckOutcome } from './review.entity.js';
+import { REVIEW_REASONS, type ReviewReason, type ReviewVerdict } from './review-enums.js';
+import { reviewSettings, type ReviewSettings } from './review-settings.js';
+import { zonedDate } from './zoned-time.js';
+
+export interface AutomatedDecision {
+  verdict: ReviewVerdict;
+  reason: ReviewReason;
+  checks: CheckOutcome[];
+  ruleSetId: string | null;
+  ruleEngineResult: RuleEngineResult | null;
+}
+
+export interface ReviewerDependencies {
+  ruleEngine: TransactionRuleEngine;
+  venues: VenueDirectory;
+}
+
+interface Claim {
+  em: EntityManager;
+  deps: ReviewerDependencies;
+  tenant: Tenant;
+  receipt: Receipt;
+  submitter: string;
+  settings: ReviewSettings;
+  now: Date;
+}
+
+/** A check's finding: a decision ends the review; undefined lets the next check run. */
+type Finding = { verdict: ReviewVerdict; reason: ReviewReason; detail: string } | { passed: string } | undefined;
+
+/**
+ * The automated decision on a parsed claim (decisions.md §9): the checks in their documented order,
+ * the first that decides ending the review, each recorded with what it found; then the rule engine,
+ * spot checks, else AUTHORIZE VALID_DATA. Repeatable: the spot check draws from the receipt's id,
+ * and duplicates and limits count only claims made before this one.
+ */
+export async function decideAutomatically(em: EntityManager, deps: ReviewerDependencies, tenant: Tenant, receipt: Receipt, submitter: string, now = new Date()): Promise<AutomatedDecision> {
+  const claim: Claim = { em, deps, tenant, receipt, submitter, settings: reviewSettings(tenant.configuration), now };
+  const checks: CheckOutcome[] = [];
+  const steps: [string, (claim: Claim) => Promise<Finding> | Finding][] = [
+    ['DUPLICATE', duplicate],
+    ['INVALID_DATE', invalidDate],
+    ['INVALID_MERCHANT', invalidMerchant],
+    ['INVALID_VENUE', invalidVenue],
+    ['FORMAT_SUBMISSION_LIMIT_EXCEEDED', formatLimit],
+    ['MERCHANT_SUBMISSION_LIMIT_EXCEEDED', merchantLimit],
+    ['INSUFFICIENT_DATA', insufficientData],
+  ];
+  for (const [check, run] of steps) {
+    const finding = await run(claim);
+    if (finding && 'verdict' in finding) {
+      checks.push({ check, passed: false, detail: finding.detail });
+      return { verdict: finding.verdict, reason: finding.reason, checks, ruleSetId: null, ruleEngineResult: null };
+    }
+    checks.push({ check, passed: true, ...(finding ? { detail: finding.passed } : {}) });
+  }
+
+  const engine = await ruleEngine(claim);
+  checks.push({ check: 'RULE_ENGINE', passed: engine.decision === undefined, detail: engine.detail });
+  const ruleSet = { ruleSetId: engine.ruleSetId, ruleEngineResult: engine.result };
+  if (engine.decision) return { ...engine.decision, checks, ...ruleSet };
+
+  if (spotCheckDraw(receipt.id) < claim.settings.spotCheckRate) {
+    checks.push({ check: 'SPOT_CHECK', passed: false, detail: `drawn for a spot check at rate ${claim.settings.spotCheckRate}` });
+    return { verdict: 'ABSTAIN', reason: 'FLAGGED_FOR_SPOT_CHECK', checks, ...ruleSet };
+  }
+  checks.push({ check: 'SPOT_CHECK', passed: true });
+  return { verdict: 'AUTHORIZE', reason: 'VALID_DATA', checks, ...ruleSet };
+}
+
+/** Claims of the tenant made before this one and not rejected: what a new claim may duplicate or count against. */
+function earlierClaims(claim: Claim) {
+  return { tenant: claim.tenant.id, status: { $ne: 'REJECTED' as const }, createdAt: { $lt: claim.receipt.createdAt }, id: { $ne: claim.receipt.id } };
+}
+
+/** "same image hash, or same merchant, date, total and barcode or transaction id as a claim not rejected". */
+async function duplicate(claim: Claim): Promise<Finding> {
+  const { receipt, em } = claim;
+  if (receipt.imageHash) {
+    const same = await em.findOne(Receipt, { ...earlierClaims(claim), imageHash: receipt.imageHash }, { fields: ['id'] });
+    if (same) return { verdict: 'REJECT', reason: 'DUPLICATE', detail: `the same image as receipt ${same.id}` };
+  }
+  if (!receipt.merchantName || !receipt.serviceDate || receipt.total === null || (!receipt.barcode && !receipt.transactionId)) return undefined;
+  const candidates = await em.find(Receipt, { ...earlierClaims(claim), serviceDate: receipt.serviceDate, total: receipt.total }, { fields: ['id', 'merchantName', 'barcode', 'transactionId'] });
+  const same = candidates.find(
+    (other) =>
+      other.merchantName?.trim().toLowerCase() === receipt.merchantName!.trim().toLowerCase() &&
+      ((receipt.barcode && other.barcode === receipt.barcode) || (receipt.transactionId && other.transactionId === receipt.transactionId)),
+  );
+  return same ? { verdict: 'REJECT', reason: 'DUPLICATE', detail: `the same merchant, date, total and barcode or transaction id as receipt ${same.id}` } : undefined;
+}
+
+/** "future, or older than review.maxAgeDays", by the calendar of the receipt's zone. */
+function invalidDate({ receipt, settings, now }: Claim): Finding {
+  if (!receipt.serviceDate) return undefined;
+  const today = zonedDate(now, receipt.timezone);
+  if (receipt.serviceDate > today) return { verdict: 'REJECT', reason: 'INVALID_DATE', detail: `dated ${receipt.serviceDate}, after today (${today})` };
+  const oldest = new Date(`${today}T00:00:00Z`);
+  oldest.setUTCDate(oldest.getUTCDate() - settings.maxAgeDays);
+  const limit = oldest.toISOString().slice(0, 10);
+  if (receipt.serviceDate < limit) return { verdict: 'REJECT', reason: 'INVALID_DATE', detail: `dated ${receipt.serviceDate}, more than ${settings.maxAgeDays} days ago` };
+  return undefined;
+}
+
+/** "outside review.merchants when set"; a merchant that could not be read goes to a person instead. */
+function invalidMerchant({ receipt, settings }: Claim): Finding {
+  if (!settings.merchants) return undefined;
+  if (!receipt.merchantName) return { verdict: 'ABSTAIN', reason: 'INSUFFICIENT_DATA', detail: 'the merchant could not be read, and only some merchants are accepted' };
+  const name = receipt.merchantName.trim().toLowerCase();
+  if (settings.merchants.some((merchant) => merchant.trim().toLowerCase() === name)) return undefined;
+  return { verdict: 'REJECT', reason: 'INVALID_MERCHANT', detail: `"${receipt.merchantName}" is not one of the accepted merchants` };
+}
+
+/** With `review.requireVenue`, the claim was made at one of the tenant's venues. */
+async function invalidVenue(claim: Claim): Promise<Finding> {
+  if (!claim.settings.requireVenue) return undefined;
+  const venues = await claim.deps.venues.forTenant(claim.tenant.id);
+  const matches = venueMatchesOperator(venues);
+  const transaction = { locationIdentifier: claim.receipt.locationIdentifier, submissionPosition: claim.receipt.submissionPosition };
+  for (const venueId of venues.keys()) if (matches.evaluate(transaction, venueId)) return { passed: `made at venue ${venueId}` };
+  return { verdict: 'REJECT', reason: 'INVALID_VENUE', detail: 'neither the location identifier nor the submission position is at one of the venues' };
+}
+
+/** Claims the submitter made today (UTC) before this one, not rejected. */
+async function claimsToday(claim: Claim, narrowing: Record<string, unknown>): Promise<number> {
+  const dayStart = new Date(claim.receipt.createdAt);
+  dayStart.setUTCHours(0, 0, 0, 0);
+  const where = { ...earlierClaims(claim), submitter: claim.receipt.submitter.id, createdAt: { $gte: dayStart, $lt: claim.receipt.createdAt }, ...narrowing };
+  return claim.em.count(Receipt, where as never);
+}
+
+async function formatLimit(claim: Claim): Promise<Finding> {
+  const limit = claim.settings.limits.perFormat;
+  if (limit === undefined || !claim.receipt.formatSlug) return undefined;
+  const made = await claimsToday(claim, { formatSlug: claim.receipt.formatSlug });
+  return made >= limit ? { verdict: 'REJECT', reason: 'FORMAT_SUBMISSION_LIMIT_EXCEEDED', detail: `${made} claims of format ${claim.receipt.formatSlug} today; the limit is ${limit}` } : undefined;
+}
+
+async function merchantLimit(claim: Claim): Promise<Finding> {
+  const limit = claim.settings.limits.perMerchant;
+  if (limit === undefined || !claim.receipt.merchantName) return undefined;
+  const made = await claimsToday(claim, { merchantName: { $ilike: claim.receipt.merchantName.trim() } });
+  return made >= limit ? { verdict: 'REJECT', reason: 'MERCHANT_SUBMISSION_LIMIT_EXCEEDED', detail: `${made} claims at ${claim.receipt.merchantName} today; the limit is ${limit}` } : undefined;
+}
+
+/** "no total or date, or confidence under review.minConfidence: ABSTAIN". */
+function insufficientData({ receipt, settings }: Claim): Finding {
+  const missing = [receipt.total === null ? 'total' : undefined, receipt.serviceDate ? undefined : 'date'].filter(Boolean);
+  if (missing.length) return { verdict: 'ABSTAIN', reason: 'INSUFFICIENT_DATA', detail: `no ${missing.join(' and ')} could be read` };
+  if ((receipt.ocrConfidence ?? 0) < settings.minConfidence) {
+    return { verdict: 'ABSTAIN', reason: 'INSUFFICIENT_DATA', detail: `confidence ${receipt.ocrConfidence ?? 0} is under ${settings.minConfidence}` };
+  }
+  return undefined;
+}
+
+interface EngineOutcome {
+  decision?: { verdict: ReviewVerdict; reason: ReviewReason };
+  ruleSetId: string | null;
+  result: RuleEngineResult | null;
+  detail: string;
+}
+
+/**
+ * "the rule engine (its verdict and reason; a throw is ABSTAIN RULE_ENGINE_THREW_ERROR; BASKET rules
+ * all failing is REJECT NO_QUALIFYING_PRODUCTS)". A verdict of AUTHORIZE, or none, leaves the
+ * review to the checks after it (receipts-interface.md, Events 2).
+ */
+async function ruleEngine(claim: Claim): Promise<EngineOutcome> {
+  const transaction = receiptTransaction(claim.receipt, claim.submitter);
+  const set = await claim.deps.ruleEngine.select(claim.tenant.id, transaction);
+  if (!set) return { ruleSetId: null, result: null, detail: 'no active rule set applies' };
+  let result: RuleEngineResult;
+  try {
+    result = await claim.deps.ruleEngine.run(claim.tenant.id, set, transaction);
+  } catch (error) {
+    if (!(error instanceof RuleEngineError)) throw error;
+    return { decision: { verdict: 'ABSTAIN', reason: 'RULE_ENGINE_THREW_ERROR' }, ruleSetId: set.id, result: null, detail: error.message };
+  }
+  const verdict = result.result[VERDICT_KEY];
+  if (verdict === 'REJECT' || verdict === 'ABSTAIN') {
+    const reason = result.result[REASON_KEY];
+    const known = (REVIEW_REASONS as readonly unknown[]).includes(reason) ? (reason as ReviewReason) : 'OTHER';
+    return { decision: { verdict, reason: known }, ruleSetId: set.id, result, detail: `rule set ${set.id} answered ${verdict}` };
+  }
+  const basketIds = new Set(set.rules.filter((rule) => rule.type === 'BASKET').map((rule) => rule.id));
+  const baskets = result.rules.filter((rule) => basketIds.has(rule.id));
+  if (baskets.length > 0 && baskets.every((rule) => rule.outcome === 'failure')) {
+    return { decision: { verdict: 'REJECT', reason: 'NO_QUALIFYING_PRODUCTS' }, ruleSetId: set.id, result, detail: `no BASKET rule of rule set ${set.id} matched` };
+  }
+  return { ruleSetId: set.id, result, detail: `rule set ${set.id} ran` };
+}
+
+/** A fixed draw in [0, 1) per receipt, so running the review again decides the same. */
+export function spotCheckDraw(receiptId: string): number {
+  return createHash('sha256').update(receiptId).digest().readUInt32BE(0) / 2 ** 32;
+}

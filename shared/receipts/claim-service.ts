@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import type { Job } from 'bullmq';
+import type { EntityManager } from '../db/orm.js';
+import type { ProductCatalogues } from '../products/product-catalogue.js';
+import type { Queues } from '../queues/queue-factory.js';
+import type { Tenant } from '../tenants/tenant.entity.js';
+import type { User } from '../users/user.entity.js';
+import { parsedColumns, type ParsedClaim } from './parsed-claim.js';
+import { Receipt, type ReceiptMetadata, type SubmissionPosition } from './receipt.entity.js';
+import { receiptJobId } from './receipt-job.js';
+import { tenantTimezone } from './review-settings.js';
+
+interface ClaimCommon {
+  submissionPosition?: SubmissionPosition;
+  metadata?: ReceiptMetadata;
+}
+
+/** Default mode: an image the OCR worker reads. */
+export interface ImageClaim extends ClaimCommon {
+  useParser: true;
+  pictureUrl: string;
+}
+
+/** Preparsed mode: the caller read the receipt. */
+export interface PreparsedClaim extends ClaimCommon {
+  useParser: false;
+  pictureUrl?: string;
+  parsed: ParsedClaim;
+}
+
+export interface ClaimDependencies {
+  queues: Queues;
+  products: ProductCatalogues;
+}
+
+/**
+ * POST /receipts: stores the claim as PENDING and queues its next step: reading the image (default
+ * mode) or the automated review (preparsed mode, whose parse is stored at once, line items mapped
+ * to the catalogue's products). Each step's job id is the claim's, so queueing it again adds nothing.
+ */
+export async function createClaim(em: EntityManager, deps: ClaimDependencies, tenant: Tenant, submitter: User, claim: ImageClaim | PreparsedClaim): Promise<{ receipt: Receipt; review?: Job }> {
+  const timezone = tenantTimezone(tenant.configuration);
+  const parsed = claim.useParser ? undefined : await parsedReceiptColumns(deps.products, tenant.id, claim.parsed, timezone);
+  const receipt = em.create(Receipt, {
+    id: randomUUID(),
+    tenant,
+    submitter,
+    status: 'PENDING',
+    statusVersion: 0,
+    useParser: claim.useParser,
+    parsedAt: parsed ? new Date() : null,
+    parseError: null,
+    pictureUrl: claim.pictureUrl ?? null,
+    imageHash: null,
+    timezone,
+    submissionPosition: claim.submissionPosition ?? null,
+    metadata: claim.metadata ?? null,
+    paramountReviewId: null,
+    correctedTotal: null,
+    transactionId: null,
+    formatSlug: null,
+    ocrConfidence: null,
+    fieldConfidences: {},
+    lineItems: [],
+    ...parsed,
+  } as never) as Receipt;
+  await em.flush();
+  if (!claim.useParser) return { receipt, review: await queueReview(deps.queues, tenant.id, receipt.id) };
+  await deps.queues.ocr.add('read', { tenantId: tenant.id, receiptId: receipt.id }, { jobId: receiptJobId('ocr', receipt.id) });
+  return { receipt };
+}
+
+export async function queueReview(queues: Queues, tenantId: string, receiptId: string): Promise<Job> {
+  return queues.reviews.add('review', { tenantId, receiptId }, { jobId: receiptJobId('review', receiptId) });
+}
+
+/** A parse as the receipt stores it, its line items mapped to the tenant's products. */
+export async function parsedReceiptColumns(products: ProductCatalogues, tenantId: string, parsed: ParsedClaim, timezone: string) {
+  const columns = parsedColumns(parsed, timezone);
+  const catalogue = await products.forTenant(tenantId);
+  return { ...columns, lineItems: catalogue.mapLineItems(columns.lineItems) };
+}

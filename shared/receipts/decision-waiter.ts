@@ -1,0 +1,41 @@
+import { QueueEvents, type Job } from 'bullmq';
+import type { Logger } from '../logging/logger.js';
+import { queuePrefix } from '../queues/queue-factory.js';
+import { createRedis, type Redis } from '../redis/redis.js';
+
+/**
+ * Lets POST /receipts wait for a preparsed claim's automated review (decisions.md §9: up to
+ * RECEIPT_DECISION_WAIT_MS) on BullMQ's job events, rather than asking PostgreSQL over and over.
+ * Its connection (a blocking stream read) is opened on first use, so a process that never waits
+ * never holds one.
+ */
+export class DecisionWaiter {
+  private events: { queueEvents: QueueEvents; connection: Redis } | undefined;
+
+  constructor(
+    private readonly redisUrl: string,
+    private readonly redisPrefix: string,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Resolves when the review job ended (either way) or after `ms`, whichever comes first. */
+  async wait(job: Job, ms: number): Promise<void> {
+    if (!this.events) {
+      const connection = createRedis(this.redisUrl, 'tally-review-events', { logger: this.logger });
+      this.events = { connection, queueEvents: new QueueEvents('reviews', { connection, prefix: queuePrefix(this.redisPrefix, 'reviews') }) };
+    }
+    try {
+      await this.events.queueEvents.waitUntilReady();
+      await job.waitUntilFinished(this.events.queueEvents, ms);
+    } catch (error) {
+      // Timed out, or the review failed and will be retried: the caller answers what is stored.
+      this.logger.debug({ err: error, jobId: job.id }, 'answering before the automated review');
+    }
+  }
+
+  async close(): Promise<void> {
+    if (!this.events) return;
+    await this.events.queueEvents.close();
+    await this.events.connection.quit();
+  }
+}

@@ -1,0 +1,23 @@
+import type { Receipt } from './receipt.entity.js';
+import { withoutAbsent } from '../json/without-absent.js';
+
+/**
+ * decisions.md §12: `$.transaction`, the normalised receipt rules read: numbers, not
+ * `{value, confidence}`, and line items with their productId. Absent values are left out.
+ */
+export function receiptTransaction(receipt: Receipt, submitterAuthIdentifier: string): Record<string, unknown> {
+  const transaction: Record<string, unknown> = {
+    total: receipt.total,
+    subtotal: receipt.subtotal,
+    lineItems: receipt.lineItems,
+    merchantName: receipt.merchantName,
+    formatSlug: receipt.formatSlug,
+    serviceDate: receipt.serviceDate,
+    servedAt: receipt.servedAt?.toISOString(),
+    locationIdentifier: receipt.locationIdentifier,
+    submissionPosition: receipt.submissionPosition,
+    metadata: receipt.metadata,
+    submitter: { authIdentifier: submitterAuthIdentifier },
+  };
+  return withoutAbsent(transaction);
+}

@@ -1,0 +1,72 @@
+import type { Receipt } from './receipt.entity.js';
+import type { Review } from './review.entity.js';
+
+/**
+ * receipts-interface.md, Review. `reviwer` is spelled as the document spells it. An automated
+ * review also shows what it was decided from (its checks and the rule engine's result).
+ */
+export function reviewView(review: Review) {
+  return {
+    id: review.id,
+    verdict: review.verdict,
+    reason: review.reason,
+    createdAt: review.createdAt.toISOString(),
+    isAutomated: review.isAutomated,
+    reviwer: review.reviewer ?? null,
+    comment: review.comment ?? null,
+    ...(review.isAutomated ? { checks: review.checks, ruleSetId: review.ruleSetId ?? null, ruleEngineResult: review.ruleEngineResult ?? null } : {}),
+  };
+}
+
+/** receipts-interface.md, Receipt (full record); confidences are 0 to 1 (decisions.md §12), shown as the document's string. */
+export function receiptView(receipt: Receipt, paramountReview: Review | null, submitterAuthIdentifier: string) {
+  return {
+    id: receipt.id,
+    status: receipt.status,
+    paramountReview: paramountReview ? reviewView(paramountReview) : null,
+    createdAt: receipt.createdAt.toISOString(),
+    updatedAt: receipt.updatedAt.toISOString(),
+    submitter: { authIdentifier: submitterAuthIdentifier },
+    ocrConfidence: confidenceText(receipt.ocrConfidence),
+    timezone: receipt.timezone,
+    serviceDate: receipt.serviceDate ?? null,
+    serviceTime: receipt.serviceTime ?? null,
+    servedAt: receipt.servedAt?.toISOString() ?? null,
+    total: receipt.total ?? null,
+    subtotal: receipt.subtotal ?? null,
+    barcode: receipt.barcode ?? null,
+    transactionId: receipt.transactionId ?? null,
+    lineItems: receipt.lineItems,
+    pictureUrl: receipt.pictureUrl ?? null,
+    locationIdentifier: receipt.locationIdentifier ?? null,
+    locationAddress: receipt.locationAddress ?? null,
+    submissionPosition: receipt.submissionPosition ?? null,
+    formatSlug: receipt.formatSlug ?? null,
+    merchantName: receipt.merchantName ?? null,
+    language: receipt.language ?? null,
+    metadata: receipt.metadata ?? null,
+  };
+}
+
+/** receipts-interface.md, Receipt list item. */
+export function receiptListItemView(receipt: Receipt) {
+  return {
+    id: receipt.id,
+    createdAt: receipt.createdAt.toISOString(),
+    updatedAt: receipt.updatedAt.toISOString(),
+    status: receipt.status,
+    notionallyServedAt: receipt.servedAt?.toISOString() ?? null,
+    serviceDate: receipt.serviceDate ?? null,
+    serviceTime: receipt.serviceTime ?? null,
+    ocrConfidence: confidenceText(receipt.ocrConfidence),
+    total: receipt.total ?? null,
+    subtotal: receipt.subtotal ?? null,
+    correctedTotal: receipt.correctedTotal ?? null,
+    barcode: receipt.barcode ?? null,
+  };
+}
+
+/** Until the claim is read there is no confidence: "0", as the document makes the field a required string. */
+function confidenceText(confidence: number | null | undefined): string {
+  return String(confidence ?? 0);
+}

@@ -1,0 +1,86 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Tenant } from '../tenants/tenant.entity.js';
+import { User } from '../users/user.entity.js';
+import { RECEIPT_STATUSES } from './review-enums.js';
+
+/** A parsed line item (receipts-interface.md, Line item). */
+export interface ReceiptLineItem {
+  quantity?: number;
+  description?: string;
+  identifier?: string;
+  unit?: string;
+  unitPrice?: number;
+  totalPrice?: number;
+  metadata?: Record<string, unknown>;
+  productId?: string;
+  /** How sure the parser is of this line, 0 to 1. */
+  confidence?: number;
+}
+
+export interface SubmissionPosition {
+  latitude: number;
+  longitude: number;
+}
+
+export interface ReceiptMetadata {
+  source: string;
+  campaignId?: string;
+  key?: string;
+}
+
+/**
+ * A claim for a receipt (receipts-interface.md, Receipt). Parsed fields are empty until the
+ * claim is parsed: at once for a preparsed claim, by the OCR worker for an image. Each field's
+ * confidence is kept in `fieldConfidences` (0 to 1); `ocrConfidence` is the claim's as a whole.
+ */
+export const Receipt = defineEntity({
+  name: 'Receipt',
+  tableName: 'receipt',
+  indexes: [
+    { properties: ['tenant', 'createdAt'] },
+    { properties: ['tenant', 'submitter', 'createdAt'] },
+    // The DUPLICATE check looks claims up by these.
+    { properties: ['tenant', 'imageHash'] },
+    { properties: ['tenant', 'serviceDate', 'total'] },
+  ],
+  properties: {
+    id: p.uuid().primary(),
+    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    submitter: p.manyToOne(User).deleteRule('cascade'),
+    status: p.enum([...RECEIPT_STATUSES]),
+    /** Raised on every status change: orders the RECEIPT_REVIEWED events of one receipt. */
+    statusVersion: p.integer().default(0),
+    useParser: p.boolean(),
+    /** When the image was read, or failed to be (`parseError`); preparsed claims are parsed on arrival. */
+    parsedAt: p.datetime().nullable(),
+    parseError: p.text().nullable(),
+    pictureUrl: p.text().nullable(),
+    /** SHA-256 of the image's bytes, for the DUPLICATE check. */
+    imageHash: p.string().nullable(),
+    ocrConfidence: p.decimal('number').precision(5).scale(4).nullable(),
+    fieldConfidences: p.json<Record<string, number>>(),
+    timezone: p.string(),
+    serviceDate: p.string().nullable(),
+    serviceTime: p.string().nullable(),
+    servedAt: p.datetime().nullable(),
+    total: p.decimal('number').precision(14).scale(4).nullable(),
+    subtotal: p.decimal('number').precision(14).scale(4).nullable(),
+    correctedTotal: p.decimal('number').precision(14).scale(4).nullable(),
+    barcode: p.string().nullable(),
+    transactionId: p.string().nullable(),
+    lineItems: p.json<ReceiptLineItem[]>(),
+    locationIdentifier: p.string().nullable(),
+    locationAddress: p.text().nullable(),
+    submissionPosition: p.json<SubmissionPosition>().nullable(),
+    formatSlug: p.string().nullable(),
+    merchantName: p.string().nullable(),
+    language: p.string().nullable(),
+    metadata: p.json<ReceiptMetadata>().nullable(),
+    /** The review that set the status; null until one did. */
+    paramountReviewId: p.uuid().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+
+export type Receipt = InferEntity<typeof Receipt>;

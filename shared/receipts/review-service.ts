@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
+import type { AppContext } from '../context.js';
+import type { EntityManager, Orm } from '../db/orm.js';
+import { NotFoundError } from '../errors/app-errors.js';
+import type { EventIdAllocator } from '../events/event-ids.js';
+import { queueIntrinsicEvent, type IntrinsicEventDependencies } from '../events/queue-intrinsic-event.js';
+import { withoutAbsent } from '../json/without-absent.js';
+import { Tenant } from '../tenants/tenant.entity.js';
+import type { User } from '../users/user.entity.js';
+import { decideAutomatically, type ReviewerDependencies } from './automated-review.js';
+import { Receipt } from './receipt.entity.js';
+import { Review, type Reviewer } from './review.entity.js';
+import type { ReviewReason, ReviewVerdict } from './review-enums.js';
+
+export const RECEIPT_REVIEWED = 'RECEIPT_REVIEWED';
+
+export interface ReviewDependencies extends ReviewerDependencies, IntrinsicEventDependencies {
+  orm: Orm;
+  eventIds: EventIdAllocator;
+}
+
+export function reviewDependencies(context: AppContext): ReviewDependencies {
+  return {
+    orm: context.orm,
+    eventIds: context.eventIds,
+    ruleEngine: context.ruleEngine,
+    venues: context.venues,
+    eventTypes: context.eventTypes,
+    eventQueue: context.eventQueue,
+    serviceSubject: context.config.publicBaseUrl,
+  };
+}
+
+export interface ManualReviewInput {
+  verdict: ReviewVerdict;
+  reason: ReviewReason;
+  comment?: string;
+}
+
+/**
+ * The reviewer worker's job: the automated review of a parsed claim, stored once however often the
+ * job runs. The claim's row is locked while it is decided, so a manual review cannot cross it; a
+ * manual AUTHORIZE or REJECT made first keeps its say (the automated review is stored, but does not
+ * set the status). The RECEIPT_REVIEWED event is queued after the commit, and again by a rerun.
+ */
+export async function reviewAutomatically(deps: ReviewDependencies, tenantId: string, receiptId: string): Promise<Review | undefined> {
+  const decided = await deps.orm.em.fork().transactional(async (em) => {
+    const receipt = await lockReceipt(em, tenantId, receiptId);
+    if (!receipt) return undefined;
+    const existing = await em.findOne(Review, { receipt: receipt.id, isAutomated: true });
+    if (existing) return { receipt, review: existing };
+    const tenant = await em.findOneOrFail(Tenant, { id: tenantId });
+    const decision = receipt.parseError
+      ? { verdict: 'ABSTAIN' as const, reason: 'INSUFFICIENT_DATA' as const, checks: [{ check: 'PARSE', passed: false, detail: receipt.parseError }], ruleSetId: null, ruleEngineResult: null }
+      : await decideAutomatically(em, deps, tenant, receipt, (receipt.submitter as User).authIdentifier);
+    const review = em.create(Review, { id: randomUUID(), tenant: tenantId, receipt, isAutomated: true, reviewer: null, comment: null, eventId: null, statusVersion: null, ...decision });
+    await applyReview(em, deps.eventIds, receipt, review);
+    return { receipt, review };
+  });
+  if (!decided) return undefined;
+  await reportReview(deps, decided.receipt, decided.review);
+  return decided.review;
+}
+
+/** POST /receipts/{id}/reviews: an admin's review, applied under the claim's lock. */
+export async function reviewManually(deps: ReviewDependencies, tenantId: string, receiptId: string, reviewer: Reviewer, input: ManualReviewInput): Promise<Review> {
+  const { receipt, review } = await deps.orm.em.fork().transactional(async (em) => {
+    const locked = await lockReceipt(em, tenantId, receiptId);
+    if (!locked) throw new NotFoundError(`No receipt "${receiptId}"`);
+    const created = em.create(Review, {
+      id: randomUUID(),
+      tenant: tenantId,
+      receipt: locked,
+      verdict: input.verdict,
+      reason: input.reason,
+      isAutomated: false,
+      reviewer,
+      comment: input.comment ?? null,
+      checks: [],
+      ruleSetId: null,
+      ruleEngineResult: null,
+      eventId: null,
+      statusVersion: null,
+    });
+    await applyReview(em, deps.eventIds, locked, created);
+    return { receipt: locked, review: created };
+  });
+  await reportReview(deps, receipt, review);
+  return review;
+}
+
+async function lockReceipt(em: EntityManager, tenantId: string, receiptId: string): Promise<Receipt | null> {
+  if (!/^[0-9a-f-]{36}$/i.test(receiptId)) return null;
+  const receipt = await em.findOne(Receipt, { tenant: tenantId, id: receiptId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (receipt) await em.populate(receipt, ['submitter']);
+  return receipt;
+}
+
+/**
+ * decisions.md §9: "A manual AUTHORIZE or REJECT becomes the paramount review and sets the status;
+ * ABSTAIN changes nothing", and an automated ABSTAIN sends the claim to manual review (it becomes
+ * the paramount review of a still PENDING claim). A status change raises the claim's statusVersion
+ * and takes the id of the RECEIPT_REVIEWED event that reports it; a review that changes no status
+ * (authorizing an authorized claim) reports nothing, so it grants nothing twice.
+ */
+async function applyReview(em: EntityManager, eventIds: EventIdAllocator, receipt: Receipt, review: Review): Promise<void> {
+  if (review.isAutomated && receipt.paramountReviewId) return;
+  if (review.verdict === 'ABSTAIN') {
+    if (review.isAutomated) receipt.paramountReviewId = review.id;
+    return;
+  }
+  receipt.paramountReviewId = review.id;
+  const status = review.verdict === 'AUTHORIZE' ? 'AUTHORIZED' : 'REJECTED';
+  if (receipt.status === status) return;
+  receipt.status = status;
+  receipt.statusVersion += 1;
+  review.statusVersion = receipt.statusVersion;
+  review.eventId = await eventIds.allocate();
+}
+
+/** RECEIPT_REVIEWED for a review that changed the status (decisions.md §12 payload; absent values omitted). */
+async function reportReview(deps: ReviewDependencies, receipt: Receipt, review: Review): Promise<void> {
+  if (review.eventId === null || review.eventId === undefined) return;
+  const automated = review.isAutomated ? review : await deps.orm.em.fork().findOne(Review, { receipt: receipt.id, isAutomated: true });
+  const payload: Record<string, unknown> = {
+    receiptId: receipt.id,
+    status: review.verdict === 'AUTHORIZE' ? 'AUTHORIZED' : 'REJECTED',
+    verdict: review.verdict,
+    reason: review.reason,
+    total: receipt.total,
+    subtotal: receipt.subtotal,
+    merchantName: receipt.merchantName,
+    serviceDate: receipt.serviceDate,
+    servedAt: receipt.servedAt?.toISOString(),
+    lineItems: receipt.lineItems,
+    ruleEngineResult: automated?.ruleEngineResult,
+  };
+  await queueIntrinsicEvent(deps, {
+    tenantId: receipt.tenant.id,
+    typeName: RECEIPT_REVIEWED,
+    eventId: review.eventId,
+    userId: receipt.submitter.id,
+    payload: withoutAbsent(payload),
+    reportedAt: review.createdAt,
+    occurredAt: null,
+  });
+}

@@ -1,0 +1,51 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { RuleEngineResult } from '../rules/rule-engine.js';
+import { Tenant } from '../tenants/tenant.entity.js';
+import { Receipt } from './receipt.entity.js';
+import { REVIEW_REASONS, REVIEW_VERDICTS } from './review-enums.js';
+
+/** receipts-interface.md, Review: `reviwer` is spelled so in the document. */
+export interface Reviewer {
+  authIssuer: string;
+  authIdentifier: string;
+  name?: string;
+}
+
+/** One automated check and what it found, in the order decisions.md §9 runs them. */
+export interface CheckOutcome {
+  check: string;
+  passed: boolean;
+  detail?: string;
+}
+
+/**
+ * A review of a receipt: the automated decision (one per receipt) or an admin's. It keeps what the
+ * decision was made from (the checks, the rule set and its result), so it can be explained later.
+ */
+export const Review = defineEntity({
+  name: 'Review',
+  tableName: 'receipt_review',
+  indexes: [{ properties: ['receipt', 'createdAt'] }],
+  // One automated review per receipt, however often the reviewer runs (retries, stalled jobs).
+  uniques: [{ name: 'receipt_review_automated_unique', expression: 'create unique index "receipt_review_automated_unique" on "receipt_review" ("receipt_id") where "is_automated"' }],
+  properties: {
+    id: p.uuid().primary(),
+    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    receipt: p.manyToOne(Receipt).deleteRule('cascade'),
+    verdict: p.enum([...REVIEW_VERDICTS]),
+    reason: p.enum([...REVIEW_REASONS]),
+    isAutomated: p.boolean(),
+    reviewer: p.json<Reviewer>().nullable(),
+    comment: p.text().nullable(),
+    checks: p.json<CheckOutcome[]>(),
+    ruleSetId: p.uuid().nullable(),
+    ruleEngineResult: p.json<RuleEngineResult>().nullable(),
+    /** The RECEIPT_REVIEWED event this review's status change reported; null when it changed no status. */
+    eventId: p.bigint('number').nullable(),
+    /** The receipt's statusVersion this review set; null when it changed no status. */
+    statusVersion: p.integer().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+
+export type Review = InferEntity<typeof Review>;

@@ -1,0 +1,26 @@
+/** The instant a wall-clock date and time in a zone name: `2026-11-23` `08:15:00` in Europe/Paris. */
+export function zonedInstant(date: string, time: string, zone: string): Date {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  const [hour, minute, second] = time.split(':').map(Number) as [number, number, number];
+  const wall = Date.UTC(year, month - 1, day, hour, minute, second);
+  // The zone's offset at the guessed instant, corrected once for a guess across a change of offset.
+  let instant = wall - offsetMs(zone, wall);
+  instant = wall - offsetMs(zone, instant);
+  return new Date(instant);
+}
+
+/** Today's date in a zone, as YYYY-MM-DD. */
+export function zonedDate(instant: Date, zone: string): string {
+  // en-CA writes dates as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+}
+
+function offsetMs(zone: string, instant: number): number {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' })
+      .formatToParts(new Date(instant))
+      .map((part) => [part.type, Number(part.value)]),
+  ) as Record<string, number>;
+  const asUtc = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+  return asUtc - Math.floor(instant / 1000) * 1000;
+}

@@ -1,0 +1,286 @@
+import type { Worker } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
+import { createHarness, dataOf, jsonOf, type Harness, type Json, type TestTenant } from '../support/harness.js';
+
+let harness: Harness;
+let workers: Worker[] = [];
+
+beforeAll(async () => {
+  harness = await createHarness();
+  workers = startWorkers(harness.context, ['reviews', 'events']);
+});
+afterAll(async () => {
+  await closeWorkers(workers);
+  await harness.close();
+});
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const field = (value: string, confidence = 0.95) => ({ value, confidence });
+
+/** A tenant with a member and an admin token; `configuration` holds its review settings. */
+async function world(configuration: Record<string, unknown> = {}) {
+  const tenant = await harness.createTenant({ configuration });
+  const admin = await harness.adminToken(tenant, ['admin:receipts', 'admin:users', 'admin:reactors', 'admin:events', 'admin:rules']);
+  await harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { isRestricted: false, authIdentifier: 'shopper', profile: { familyName: 'D', givenName: 'S', emailAddress: 's@example.com' } } });
+  return { tenant, admin };
+}
+
+let claimCount = 0;
+function preparsed(overrides: Record<string, unknown> = {}) {
+  claimCount += 1;
+  return {
+    useParser: false,
+    submitter: { authIdentifier: 'shopper' },
+    ocrConfidence: 0.93,
+    serviceDate: field(day(-1)),
+    serviceTime: field('14:32'),
+    total: field('12.50'),
+    subtotal: field('11.00'),
+    merchantName: field('Corner Shop'),
+    barcode: field(`40000000${claimCount}`),
+    formatSlug: 'corner-shop-till',
+    lineItems: [{ description: 'Oat milk', identifier: 'SKU-OAT', quantity: 1, unitPrice: 2.5, totalPrice: 2.5 }],
+    ...overrides,
+  };
+}
+
+const claim = (tenant: TestTenant, token: string, body: unknown) => harness.request(tenant, 'POST', '/v1/receipts', { token, body });
+const decisionOf = async (tenant: TestTenant, token: string, body: unknown) => {
+  const response = await claim(tenant, token, body);
+  expect(response.status).toBe(201);
+  return dataOf<Json>(response);
+};
+
+describe('POST /v1/receipts, preparsed mode (decisions.md §9: "the response waits for that decision")', () => {
+  it('answers 201 with the automated decision; the review keeps its checks and the rule engine result', async () => {
+    const { tenant, admin } = await world();
+    const decided = await decisionOf(tenant, admin, preparsed());
+    expect(decided).toMatchObject({ id: expect.any(String), status: 'AUTHORIZED', paramountReview: { verdict: 'AUTHORIZE', reason: 'VALID_DATA', isAutomated: true, reviwer: null } });
+    const receipt = await dataOf<Json>(await harness.request(tenant, 'GET', `/v1/receipts/${decided.id}`, { token: admin }));
+    expect(receipt).toMatchObject({
+      status: 'AUTHORIZED',
+      submitter: { authIdentifier: 'shopper' },
+      ocrConfidence: '0.93',
+      timezone: 'UTC',
+      serviceDate: day(-1),
+      serviceTime: '14:32:00',
+      servedAt: `${day(-1)}T14:32:00.000Z`,
+      total: 12.5,
+      subtotal: 11,
+      merchantName: 'Corner Shop',
+      formatSlug: 'corner-shop-till',
+    });
+    expect(receipt.paramountReview.checks.map((check: Json) => check.check)).toEqual([
+      'DUPLICATE', 'INVALID_DATE', 'INVALID_MERCHANT', 'INVALID_VENUE', 'FORMAT_SUBMISSION_LIMIT_EXCEEDED', 'MERCHANT_SUBMISSION_LIMIT_EXCEEDED', 'INSUFFICIENT_DATA', 'RULE_ENGINE', 'SPOT_CHECK',
+    ]);
+  });
+
+  it('reports RECEIPT_REVIEWED with the payload of decisions.md §12, and a reactor on it grants points', async () => {
+    const { tenant, admin } = await world();
+    await harness.request(tenant, 'POST', '/v1/reactors', {
+      token: admin,
+      body: { name: 'Ten per authorized receipt', eventType: 'RECEIPT_REVIEWED', conditions: { all: [{ fact: 'payload', path: '$.status', operator: 'equal', value: 'AUTHORIZED' }] }, reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '10' }] } }] },
+    });
+    const decided = await decisionOf(tenant, admin, preparsed());
+    const events = await waitForEvents(tenant, admin, 'RECEIPT_REVIEWED', 1);
+    expect(events[0].payload).toEqual({
+      receiptId: decided.id,
+      status: 'AUTHORIZED',
+      verdict: 'AUTHORIZE',
+      reason: 'VALID_DATA',
+      total: 12.5,
+      subtotal: 11,
+      merchantName: 'Corner Shop',
+      serviceDate: day(-1),
+      servedAt: `${day(-1)}T14:32:00.000Z`,
+      lineItems: [{ description: 'Oat milk', identifier: 'SKU-OAT', quantity: 1, unitPrice: 2.5, totalPrice: 2.5 }],
+    });
+    expect(events[0].subject.authIdentifier).toBe('shopper');
+    const reactions = await dataOf<Json>(await harness.request(tenant, 'GET', `/v1/events/${events[0].id}/reactions?wait=5000`));
+    expect(reactions.totalPoints).toBe(10);
+  });
+});
+
+async function waitForEvents(tenant: TestTenant, admin: string, type: string, count: number): Promise<Json[]> {
+  const filter = encodeURIComponent(`type.name:(eq:'${type}')`);
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const events = await dataOf<Json[]>(await harness.request(tenant, 'GET', `/v1/events?filter=${filter}&sort=reportedAt&order=ASC`, { token: admin }));
+    if (events.length >= count) return events;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`fewer than ${count} ${type} events registered`);
+}
+
+// receipts-interface.md, Authentication 3 and 4.
+describe('who may claim', () => {
+  it('a user claims for themself with an image, answered at once with paramountReview null', async () => {
+    const { tenant } = await world();
+    const token = await harness.userToken(tenant, 'shopper');
+    const response = await claim(tenant, token, { useParser: true, pictureUrl: 'https://receipts.example/1.png', metadata: { source: 'app', campaignId: 'autumn' } });
+    expect(response.status).toBe(201);
+    expect(await dataOf(response)).toEqual({ id: expect.any(String), status: 'PENDING', paramountReview: null });
+  });
+
+  it.each([
+    ['a user token in preparsed mode ("Preparsed mode accepts admin tokens only")', 'user', preparsed(), 401, 'UnauthorizedError'],
+    ['a user token naming another submitter', 'user', { useParser: true, pictureUrl: 'https://receipts.example/2.png', submitter: { authIdentifier: 'someone-else' } }, 400, 'BadRequestError'],
+    ['a user token of no member', 'stranger', { useParser: true, pictureUrl: 'https://receipts.example/3.png' }, 404, 'NotFoundError'],
+    ['an admin token without submitter', 'admin', { useParser: true, pictureUrl: 'https://receipts.example/4.png' }, 400, 'BadRequestError'],
+    ['an admin token naming no member', 'admin', preparsed({ submitter: { authIdentifier: 'nobody' } }), 404, 'NotFoundError'],
+    ['an admin token without admin:receipts', 'other-admin', preparsed(), 401, 'UnauthorizedError'],
+    ['a preparsed claim without ocrConfidence', 'admin', { ...preparsed(), ocrConfidence: undefined }, 400, 'ValidationError'],
+    ['a confidence over 1 (decisions.md §12: 0 to 1)', 'admin', preparsed({ total: field('3.00', 96) }), 400, 'ValidationError'],
+    ['a field outside the document', 'admin', preparsed({ loyaltyEmail: 'x@example.com' }), 400, 'ValidationError'],
+  ])('refuses %s', async (_case, who, body, status, name) => {
+    const { tenant, admin } = await world();
+    const tokens: Record<string, string> = {
+      user: await harness.userToken(tenant, 'shopper'),
+      stranger: await harness.userToken(tenant, 'stranger'),
+      admin,
+      'other-admin': await harness.adminToken(tenant, ['admin:users']),
+    };
+    const response = await claim(tenant, tokens[who]!, body);
+    expect(response.status).toBe(status);
+    expect((await jsonOf(response)).data.name).toBe(name);
+  });
+});
+
+// decisions.md §9: "Automated checks, in order".
+describe('the automated checks', () => {
+  it('DUPLICATE: the same merchant, date, total and barcode as a claim not rejected', async () => {
+    const { tenant, admin } = await world();
+    const first = preparsed();
+    expect((await decisionOf(tenant, admin, first)).status).toBe('AUTHORIZED');
+    const again = await decisionOf(tenant, admin, { ...first, merchantName: field('CORNER SHOP') });
+    expect(again).toMatchObject({ status: 'REJECTED', paramountReview: { verdict: 'REJECT', reason: 'DUPLICATE' } });
+    // Another barcode is another receipt.
+    expect((await decisionOf(tenant, admin, preparsed())).status).toBe('AUTHORIZED');
+  });
+
+  it.each([
+    ['INVALID_DATE: a date in the future', {}, { serviceDate: field(day(2)) }, 'REJECT', 'INVALID_DATE'],
+    ['INVALID_DATE: older than review.maxAgeDays', { review: { maxAgeDays: 10 } }, { serviceDate: field(day(-11)) }, 'REJECT', 'INVALID_DATE'],
+    ['INVALID_MERCHANT: outside review.merchants', { review: { merchants: ['Big Market'] } }, {}, 'REJECT', 'INVALID_MERCHANT'],
+    ['INVALID_VENUE: made at none of the venues (review.requireVenue)', { review: { requireVenue: true } }, { locationIdentifier: field('STORE-99') }, 'REJECT', 'INVALID_VENUE'],
+    ['INSUFFICIENT_DATA: no total', {}, { total: undefined }, 'ABSTAIN', 'INSUFFICIENT_DATA'],
+    ['INSUFFICIENT_DATA: no date', {}, { serviceDate: field('yesterday') }, 'ABSTAIN', 'INSUFFICIENT_DATA'],
+    ['INSUFFICIENT_DATA: confidence under review.minConfidence', { review: { minConfidence: 0.95 } }, {}, 'ABSTAIN', 'INSUFFICIENT_DATA'],
+    ['FLAGGED_FOR_SPOT_CHECK at review.spotCheckRate 1', { review: { spotCheckRate: 1 } }, {}, 'ABSTAIN', 'FLAGGED_FOR_SPOT_CHECK'],
+  ])('%s', async (_case, configuration, overrides, verdict, reason) => {
+    const { tenant, admin } = await world(configuration);
+    const decided = await decisionOf(tenant, admin, preparsed(overrides));
+    // "an automated ABSTAIN means sent to manual review": the claim stays PENDING with the review shown.
+    expect(decided).toMatchObject({ status: verdict === 'REJECT' ? 'REJECTED' : 'PENDING', paramountReview: { verdict, reason, isAutomated: true } });
+  });
+
+  it('the venue check passes at a venue, by location identifier', async () => {
+    const { tenant, admin } = await world({ review: { requireVenue: true } });
+    await harness.request(tenant, 'POST', '/v1/venues', { token: admin, body: { name: 'High Street', identifiers: ['STORE-12'] } });
+    expect((await decisionOf(tenant, admin, preparsed({ locationIdentifier: field('store-12') }))).status).toBe('AUTHORIZED');
+  });
+
+  it('FORMAT_ and MERCHANT_SUBMISSION_LIMIT_EXCEEDED: review.limits per user per day', async () => {
+    const format = await world({ review: { limits: { perFormat: 2 } } });
+    expect((await decisionOf(format.tenant, format.admin, preparsed())).status).toBe('AUTHORIZED');
+    expect((await decisionOf(format.tenant, format.admin, preparsed())).status).toBe('AUTHORIZED');
+    expect((await decisionOf(format.tenant, format.admin, preparsed())).paramountReview.reason).toBe('FORMAT_SUBMISSION_LIMIT_EXCEEDED');
+    expect((await decisionOf(format.tenant, format.admin, preparsed({ formatSlug: 'other-till' }))).status).toBe('AUTHORIZED');
+    const merchant = await world({ review: { limits: { perMerchant: 1 } } });
+    expect((await decisionOf(merchant.tenant, merchant.admin, preparsed())).status).toBe('AUTHORIZED');
+    expect((await decisionOf(merchant.tenant, merchant.admin, preparsed({ merchantName: field('corner shop') }))).paramountReview.reason).toBe('MERCHANT_SUBMISSION_LIMIT_EXCEEDED');
+  });
+
+  it('the rule engine\'s verdict and reason; BASKET rules all failing; a throw', async () => {
+    const { tenant, admin } = await world();
+    const rule = (name: string, conditions: object, success: object[]) => ({ type: 'CUSTOM', name, priority: 1, ruleProperties: { conditions, event: { type: name }, priority: 1 }, resultParams: { success, failure: [] } });
+    const bigTotal = { all: [{ fact: 'request', path: '$.transaction.total', operator: 'greaterThan', value: 100 }] };
+    const set = await dataOf<Json>(await harness.request(tenant, 'POST', '/v1/transactions-rule-engine/rule-sets', { token: admin, body: { isActive: true, ruleDefinitions: [rule('TOO_BIG', bigTotal, [{ key: 'verdict', value: 'REJECT' }, { key: 'reason', value: 'SUSPICIOUS' }])] } }));
+    expect(await decisionOf(tenant, admin, preparsed({ total: field('250.00') }))).toMatchObject({ status: 'REJECTED', paramountReview: { reason: 'SUSPICIOUS' } });
+    const fine = await decisionOf(tenant, admin, preparsed());
+    expect(fine.status).toBe('AUTHORIZED');
+    const reviews = await dataOf<Json[]>(await harness.request(tenant, 'GET', `/v1/receipts/${fine.id}/reviews`, { token: admin }));
+    expect(reviews[0]).toMatchObject({ ruleSetId: set.id, ruleEngineResult: { result: {}, rules: [{ name: 'TOO_BIG', outcome: 'failure' }], stopped: false } });
+
+    // "BASKET rules all failing is REJECT NO_QUALIFYING_PRODUCTS".
+    const product = await dataOf<Json>(await harness.request(tenant, 'POST', '/v1/products', { token: admin, body: { name: 'Oat milk', identifiers: ['SKU-OAT'] } }));
+    const basket = { type: 'BASKET', name: 'Oat milk', priority: 1, configuration: { productId: product.id, isUnitPriceCheckNeeded: false }, resultParams: { success: [], failure: [] } };
+    await harness.request(tenant, 'PATCH', `/v1/transactions-rule-engine/rule-sets/${set.id}`, { token: admin, body: { ruleDefinitions: [basket] } });
+    expect((await decisionOf(tenant, admin, preparsed())).status).toBe('AUTHORIZED');
+    expect(await decisionOf(tenant, admin, preparsed({ lineItems: [{ description: 'Bread', identifier: 'SKU-BREAD', totalPrice: 3 }] }))).toMatchObject({ status: 'REJECTED', paramountReview: { reason: 'NO_QUALIFYING_PRODUCTS' } });
+
+    // "a throw is ABSTAIN RULE_ENGINE_THREW_ERROR": a set stored before a check would refuse it.
+    await harness.context.orm.em.fork().getConnection().execute(
+      `update rule_set set rules = jsonb_set(rules, '{0,ruleProperties,conditions}', '{"all":[{"fact":"request","path":"$.transaction.total","operator":"isHuge","value":1}]}') where id = ?`,
+      [set.id],
+    );
+    harness.context.ruleEngine.forget(tenant.id);
+    expect(await decisionOf(tenant, admin, preparsed())).toMatchObject({ status: 'PENDING', paramountReview: { verdict: 'ABSTAIN', reason: 'RULE_ENGINE_THREW_ERROR' } });
+  });
+});
+
+// decisions.md §9: "A manual AUTHORIZE or REJECT becomes the paramount review and sets the status; ABSTAIN changes nothing.
+// Each status change to AUTHORIZED or REJECTED reports RECEIPT_REVIEWED … authorizing twice never grants twice."
+describe('manual reviews', () => {
+  it('set the status, report each change once, and are listed with the reviewer', async () => {
+    const { tenant, admin } = await world({ review: { spotCheckRate: 1 } });
+    const decided = await decisionOf(tenant, admin, preparsed());
+    expect(decided.status).toBe('PENDING');
+    const review = (body: object) => harness.request(tenant, 'POST', `/v1/receipts/${decided.id}/reviews`, { token: admin, body });
+    const statusOf = async () => (await dataOf<Json>(await harness.request(tenant, 'GET', `/v1/receipts/${decided.id}`, { token: admin }))).status;
+
+    const abstain = await review({ verdict: 'ABSTAIN', reason: 'OTHER', comment: 'not sure' });
+    expect(abstain.status).toBe(201);
+    expect(await dataOf(abstain)).toMatchObject({ id: expect.any(String), verdict: 'ABSTAIN', reason: 'OTHER' });
+    expect(await statusOf()).toBe('PENDING');
+
+    expect((await review({ verdict: 'AUTHORIZE', reason: 'VERIFIED' })).status).toBe(201);
+    expect(await statusOf()).toBe('AUTHORIZED');
+    await review({ verdict: 'AUTHORIZE', reason: 'VERIFIED' });
+    await review({ verdict: 'REJECT', reason: 'SUSPICIOUS' });
+    expect(await statusOf()).toBe('REJECTED');
+
+    const events = await waitForEvents(tenant, admin, 'RECEIPT_REVIEWED', 2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const settled = await waitForEvents(tenant, admin, 'RECEIPT_REVIEWED', 2);
+    expect(settled).toHaveLength(2);
+    expect(events.map((event: Json) => event.payload.status)).toEqual(['AUTHORIZED', 'REJECTED']);
+
+    const reviews = await dataOf<Json[]>(await harness.request(tenant, 'GET', `/v1/receipts/${decided.id}/reviews`, { token: admin }));
+    expect(reviews.map((entry: Json) => [entry.verdict, entry.isAutomated])).toEqual([
+      ['ABSTAIN', true],
+      ['ABSTAIN', false],
+      ['AUTHORIZE', false],
+      ['AUTHORIZE', false],
+      ['REJECT', false],
+    ]);
+    expect(reviews[1]).toMatchObject({ reviwer: { authIssuer: expect.any(String), authIdentifier: 'test-admin' }, comment: 'not sure' });
+    const receipt = await dataOf<Json>(await harness.request(tenant, 'GET', `/v1/receipts/${decided.id}`, { token: admin }));
+    expect(receipt.paramountReview).toMatchObject({ id: reviews[4].id, verdict: 'REJECT' });
+  });
+
+  it('an unknown receipt is 404; another tenant\'s too', async () => {
+    const { tenant, admin } = await world();
+    const decided = await decisionOf(tenant, admin, preparsed());
+    const other = await world();
+    for (const [who, token, id] of [[tenant, admin, '00000000-0000-4000-8000-000000000000'], [other.tenant, other.admin, decided.id]] as const) {
+      expect((await harness.request(who, 'GET', `/v1/receipts/${id}`, { token })).status).toBe(404);
+      expect((await harness.request(who, 'POST', `/v1/receipts/${id}/reviews`, { token, body: { verdict: 'AUTHORIZE', reason: 'VERIFIED' } })).status).toBe(404);
+    }
+  });
+});
+
+describe('GET /v1/receipts', () => {
+  it('lists receipt list items with the document\'s filter and sort fields', async () => {
+    const { tenant, admin } = await world();
+    await decisionOf(tenant, admin, preparsed({ total: field('5.00') }));
+    await decisionOf(tenant, admin, preparsed({ total: field('50.00') }));
+    const response = await harness.request(tenant, 'GET', `/v1/receipts?sort=total&order=DESC&filter=${encodeURIComponent("total:(gt:1)")}`, { token: admin });
+    const list = await dataOf<Json[]>(response);
+    expect(list.map((item) => item.total)).toEqual([50, 5]);
+    expect(Object.keys(list[0]).sort()).toEqual(['barcode', 'correctedTotal', 'createdAt', 'id', 'notionallyServedAt', 'ocrConfidence', 'serviceDate', 'serviceTime', 'status', 'subtotal', 'total', 'updatedAt']);
+    expect(response.headers.get('content-range')).toBe('receipt 0-1/2');
+    const sorted = await dataOf<Json[]>(await harness.request(tenant, 'GET', '/v1/receipts?sort=notionallyServedAt&order=ASC', { token: admin }));
+    expect(sorted).toHaveLength(2);
+  });
+});

@@ -1,0 +1,13 @@
+import type { AppContext } from '../shared/context.js';
+import type { ReceiptJob } from '../shared/receipts/receipt-job.js';
+import { reviewAutomatically, reviewDependencies } from '../shared/receipts/review-service.js';
+import type { JobHandler } from '../shared/queues/worker-runner.js';
+
+/** `reviews` jobs: the automated decision on a parsed claim (decisions.md §9), stored once per claim. */
+export function reviewsHandler(context: AppContext): JobHandler {
+  const dependencies = reviewDependencies(context);
+  return async (data) => {
+    const { tenantId, receiptId } = data as ReceiptJob;
+    await reviewAutomatically(dependencies, tenantId, receiptId);
+  };
+}
