@@ -4,6 +4,8 @@ import type { QueueName } from '../shared/queues/catalog.js';
 import { startWorker, type JobHandler } from '../shared/queues/worker-runner.js';
 import { auditHandler } from './audit.js';
 import { eventsHandler } from './events.js';
+import { ocrHandler } from './ocr.js';
+import { reviewsHandler } from './reviews.js';
 import { webhooksHandler } from './webhooks.js';
 
 /** Which handler runs each queue's jobs; every queue of the catalog has one. */
@@ -12,6 +14,8 @@ function handlers(context: AppContext): Record<QueueName, JobHandler> {
     audit: auditHandler(context),
     events: eventsHandler(context),
     webhooks: webhooksHandler(context),
+    ocr: ocrHandler(context),
+    reviews: reviewsHandler(context),
   };
 }
 

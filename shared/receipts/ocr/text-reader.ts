@@ -1,0 +1,53 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { createWorker, type Worker } from 'tesseract.js';
+
+export interface ReadLine {
+  text: string;
+  /** 0 to 1. */
+  confidence: number;
+}
+
+export interface ReadText {
+  lines: ReadLine[];
+  /** The page's, 0 to 1. */
+  confidence: number;
+}
+
+/**
+ * English language data installed with the package from the npm registry (decisions.md §9):
+ * nothing is downloaded at run time, and nothing is cached into the working directory (STACK.md).
+ */
+function languageDataPath(): string {
+  const require = createRequire(import.meta.url);
+  return join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
+}
+
+/**
+ * tesseract.js, one recognizer per reader, started on first use and reused: starting one costs
+ * about 0.3 s, a read of a receipt about as much again. Reads are queued by tesseract.js itself.
+ */
+export class TextReader {
+  private worker: Promise<Worker> | undefined;
+
+  async read(image: Buffer): Promise<ReadText> {
+    this.worker ??= createWorker('eng', 1, { langPath: languageDataPath(), gzip: true, cacheMethod: 'none' }).then(async (worker) => {
+      // Tesseract's own notes ("Estimating resolution as …") would go to the process's output, outside the JSON logs.
+      await worker.setParameters({ debug_file: '/dev/null' });
+      return worker;
+    });
+    const worker = await this.worker;
+    // A photographed receipt is rarely straight: let tesseract find and undo the skew first.
+    const { data } = await worker.recognize(image, { rotateAuto: true }, { blocks: true, text: false });
+    const lines = (data.blocks ?? []).flatMap((block) =>
+      block.paragraphs.flatMap((paragraph) => paragraph.lines.map((line) => ({ text: line.text.trim(), confidence: line.confidence / 100 }))),
+    );
+    return { lines: lines.filter((line) => line.text.length > 0), confidence: data.confidence / 100 };
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    if (worker) await (await worker).terminate();
+  }
+}

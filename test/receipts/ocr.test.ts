@@ -1,0 +1,145 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Worker } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ImageFetcher, ImageFetchError } from '../../shared/receipts/ocr/image-fetcher.js';
+import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
+import { receiptFixtures } from '../fixtures/receipts/accuracy.js';
+import { createHarness, dataOf, type Harness, type Json } from '../support/harness.js';
+
+const receiptImage = readFileSync(receiptFixtures().find((fixture) => fixture.file === 'corner-shop.png')!.path);
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    switch (request.url) {
+      case '/corner-shop.png':
+      case '/same-again.png':
+        return void response.writeHead(200, { 'Content-Type': 'image/png' }).end(receiptImage);
+      case '/not-an-image.png':
+        return void response.writeHead(200, { 'Content-Type': 'image/png' }).end('%PDF-1.7 a document, not an image');
+      case '/moved':
+        return void response.writeHead(302, { Location: '/corner-shop.png' }).end();
+      case '/to-ftp':
+        return void response.writeHead(302, { Location: 'ftp://example.com/receipt.png' }).end();
+      case '/gone':
+        return void response.writeHead(404).end();
+      case '/silent':
+        return; // never answers
+      default:
+        return void response.writeHead(500).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+// decisions.md §9: "https, or any address when private fetch is allowed; at most 10 MB, 10 s, image types only, redirects re-checked".
+describe('fetching a claim\'s image', () => {
+  const failure = async (fetcher: ImageFetcher, url: string) => {
+    const error = await fetcher.fetch(url).then(() => undefined, (caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ImageFetchError);
+    return error as ImageFetchError;
+  };
+
+  it('refuses plain http, and private, loopback and link-local addresses, unless private fetching is allowed', async () => {
+    const strict = new ImageFetcher(false);
+    expect((await failure(strict, `${base}/corner-shop.png`)).message).toMatch(/https only/);
+    for (const address of ['https://127.0.0.1/receipt.png', 'https://10.0.0.8/receipt.png', 'https://169.254.169.254/latest/meta-data', 'https://[::1]/receipt.png']) {
+      const refused = await failure(strict, address);
+      expect(refused.permanent).toBe(true);
+    }
+  });
+
+  it('fetches an image, following redirects, and knows it by its bytes', async () => {
+    const fetcher = new ImageFetcher(true);
+    const image = await fetcher.fetch(`${base}/moved`);
+    expect(image).toMatchObject({ mime: 'image/png', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(image.bytes.equals(receiptImage)).toBe(true);
+  });
+
+  it.each([
+    ['a body that is no image, whatever its Content-Type says', '/not-an-image.png', /is not a PNG, JPEG, WebP or BMP image/, true],
+    ['a redirect to another scheme (each hop is checked again)', '/to-ftp', /https only/, true],
+    ['a 404', '/gone', /answered 404/, true],
+    ['a server error (retried)', '/broken', /answered 500/, false],
+  ])('refuses %s', async (_case, path, message, permanent) => {
+    const refused = await failure(new ImageFetcher(true), `${base}${path}`);
+    expect(refused.message).toMatch(message);
+    expect(refused.permanent).toBe(permanent);
+  });
+
+  it('gives up on an image over the size limit, or one not sent in time', async () => {
+    const tight = new ImageFetcher(true, { maxBytes: 1000, timeoutMs: 300 });
+    expect((await failure(tight, `${base}/corner-shop.png`)).message).toMatch(/larger than 1000 bytes/);
+    const slow = await failure(tight, `${base}/silent`);
+    expect(slow.message).toMatch(/within 300 ms/);
+    expect(slow.permanent).toBe(false);
+  });
+});
+
+describe('a default-mode claim, from image to decision', () => {
+  let harness: Harness;
+  let workers: Worker[] = [];
+
+  beforeAll(async () => {
+    harness = await createHarness({ fetchAllowPrivateAddresses: true });
+    workers = startWorkers(harness.context, ['ocr', 'reviews']);
+  });
+  afterAll(async () => {
+    await closeWorkers(workers);
+    await harness.close();
+  });
+
+  async function decided(tenant: Parameters<Harness['request']>[0], admin: string, id: string): Promise<Json> {
+    for (let attempt = 0; attempt < 300; attempt++) {
+      const receipt = await dataOf<Json>(await harness.request(tenant, 'GET', `/v1/receipts/${id}`, { token: admin }));
+      if (receipt.paramountReview) return receipt;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('the claim was not decided in time');
+  }
+
+  it('reads the image with tesseract.js, stores the parse with products mapped, and decides; the same image again is a DUPLICATE', async () => {
+    // The image is dated 2026-11-20: a wide age limit keeps this test true on any later day.
+    const tenant = await harness.createTenant({ configuration: { review: { maxAgeDays: 100_000 } } });
+    const admin = await harness.adminToken(tenant, ['admin:receipts', 'admin:users', 'admin:rules']);
+    await harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { isRestricted: false, authIdentifier: 'shopper', profile: { familyName: 'D', givenName: 'S', emailAddress: 's@example.com' } } });
+    const oatMilk = await dataOf<Json>(await harness.request(tenant, 'POST', '/v1/products', { token: admin, body: { name: 'Oat milk', identifiers: ['Oat Milk 1L'] } }));
+    const token = await harness.userToken(tenant, 'shopper');
+
+    const claimed = await dataOf<Json>(await harness.request(tenant, 'POST', '/v1/receipts', { token, body: { useParser: true, pictureUrl: `${base}/corner-shop.png` } }));
+    expect(claimed).toEqual({ id: expect.any(String), status: 'PENDING', paramountReview: null });
+    const receipt = await decided(tenant, admin, claimed.id);
+    expect(receipt).toMatchObject({
+      status: 'AUTHORIZED',
+      merchantName: 'CORNER SHOP',
+      serviceDate: '2026-11-20',
+      serviceTime: '14:32:00',
+      total: 9.7,
+      subtotal: 9.7,
+      locationIdentifier: 'S-104',
+      paramountReview: { verdict: 'AUTHORIZE', reason: 'VALID_DATA' },
+    });
+    expect(Number(receipt.ocrConfidence)).toBeGreaterThan(0.5);
+    expect(receipt.lineItems[0]).toMatchObject({ description: 'Oat Milk 1L', totalPrice: 2.5, productId: oatMilk.id, confidence: expect.any(Number) });
+
+    const again = await dataOf<Json>(await harness.request(tenant, 'POST', '/v1/receipts', { token, body: { useParser: true, pictureUrl: `${base}/same-again.png` } }));
+    expect(await decided(tenant, admin, again.id)).toMatchObject({ status: 'REJECTED', paramountReview: { reason: 'DUPLICATE' } });
+  });
+
+  it('an image that cannot be had is sent to a person, with the reason on the review', async () => {
+    const tenant = await harness.createTenant();
+    const admin = await harness.adminToken(tenant, ['admin:receipts', 'admin:users']);
+    await harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { isRestricted: false, authIdentifier: 'shopper', profile: { familyName: 'D', givenName: 'S', emailAddress: 's@example.com' } } });
+    const claimed = await dataOf<Json>(await harness.request(tenant, 'POST', '/v1/receipts', { token: admin, body: { useParser: true, pictureUrl: `${base}/not-an-image.png`, submitter: { authIdentifier: 'shopper' } } }));
+    const receipt = await decided(tenant, admin, claimed.id);
+    expect(receipt).toMatchObject({ status: 'PENDING', paramountReview: { verdict: 'ABSTAIN', reason: 'INSUFFICIENT_DATA', checks: [{ check: 'PARSE', passed: false, detail: expect.stringMatching(/not a PNG/) }] } });
+  });
+});
