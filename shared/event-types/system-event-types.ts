@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '../db/orm.js';
 import { EventType, type JsonSchema } from './event-type.entity.js';
 
+export const ORDER_PLACED = 'ORDER_PLACED';
+export const RECEIPT_REVIEWED = 'RECEIPT_REVIEWED';
+
 const money = { type: 'number' };
 const lineItems = { type: 'array', items: { type: 'object' } };
 
@@ -12,7 +15,7 @@ const lineItems = { type: 'array', items: { type: 'object' } };
  */
 const SYSTEM_EVENT_TYPES: { name: string; description: string; schema: JsonSchema }[] = [
   {
-    name: 'ORDER_PLACED',
+    name: ORDER_PLACED,
     description: 'A point-of-sale order was submitted to the receipts service',
     schema: {
       type: 'object',
@@ -31,7 +34,7 @@ const SYSTEM_EVENT_TYPES: { name: string; description: string; schema: JsonSchem
     },
   },
   {
-    name: 'RECEIPT_REVIEWED',
+    name: RECEIPT_REVIEWED,
     description: 'A receipt claim was authorized or rejected',
     schema: {
       type: 'object',

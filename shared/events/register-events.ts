@@ -1,4 +1,7 @@
+import type { Knex } from 'knex';
 import { bigintArray } from '../db/bigint-array.js';
+import { reverseRejectedReceiptPoints } from '../ledger/reverse-receipt-points.js';
+import { RECEIPT_REVIEWED } from '../event-types/system-event-types.js';
 import type { EntityManager, Orm } from '../db/orm.js';
 import { react, type ReactionOutcome } from '../reactors/react.js';
 import type { ReactorDirectory } from '../reactors/reactor-directory.js';
@@ -41,23 +44,29 @@ export async function registerEvents(deps: RegistrationDependencies, batch: Even
     );
     const newIds = new Set(inserted.rows.map((row) => Number(row.id)));
     const granted = registrations.filter(({ job, outcome }) => newIds.has(job.id) && job.userId && outcome.totalPoints > 0);
-    if (granted.length === 0) return;
-    await trx.raw(
-      `insert into ledger_entry (id, tenant_id, user_id, kind, points, event_id, reactor_id, created_at)
-       select gen_random_uuid(), tenant_id, user_id, 'EARN', points, event_id, reactor_id, now()
-         from jsonb_to_recordset(?::jsonb) as r(tenant_id uuid, user_id uuid, points int, event_id bigint, reactor_id uuid)`,
-      [JSON.stringify(granted.flatMap(ledgerRows))],
-    );
-    await trx.raw(
-      `insert into wallet (user_id, tenant_id, points, lifetime_earn, updated_at)
-       select user_id, tenant_id, points, points, now() from jsonb_to_recordset(?::jsonb) as r(user_id uuid, tenant_id uuid, points int)
-       -- Concurrent batches lock the wallets they share in one order, so they wait, never deadlock.
-       order by user_id
-       on conflict (user_id) do update set points = wallet.points + excluded.points,
-         lifetime_earn = wallet.lifetime_earn + excluded.lifetime_earn, updated_at = excluded.updated_at`,
-      [JSON.stringify(walletDeltas(granted))],
-    );
+    if (granted.length > 0) await grant(trx, granted);
+    const reviewedReceipts = jobs.filter((job) => newIds.has(job.id) && job.eventTypeName === RECEIPT_REVIEWED).map((job) => String(job.payload.receiptId));
+    await reverseRejectedReceiptPoints(trx, reviewedReceipts);
   });
+}
+
+/** EARN entries and wallet totals for the newly registered events that are worth points. */
+async function grant(trx: Knex.Transaction, granted: Registration[]): Promise<void> {
+  await trx.raw(
+    `insert into ledger_entry (id, tenant_id, user_id, kind, points, event_id, reactor_id, created_at)
+     select gen_random_uuid(), tenant_id, user_id, 'EARN', points, event_id, reactor_id, now()
+       from jsonb_to_recordset(?::jsonb) as r(tenant_id uuid, user_id uuid, points int, event_id bigint, reactor_id uuid)`,
+    [JSON.stringify(granted.flatMap(ledgerRows))],
+  );
+  await trx.raw(
+    `insert into wallet (user_id, tenant_id, points, lifetime_earn, updated_at)
+     select user_id, tenant_id, points, points, now() from jsonb_to_recordset(?::jsonb) as r(user_id uuid, tenant_id uuid, points int)
+     -- Concurrent batches lock the wallets they share in one order, so they wait, never deadlock.
+     order by user_id
+     on conflict (user_id) do update set points = wallet.points + excluded.points,
+       lifetime_earn = wallet.lifetime_earn + excluded.lifetime_earn, updated_at = excluded.updated_at`,
+    [JSON.stringify(walletDeltas(granted))],
+  );
 }
 
 /** The asynchronous reactions are dispatched: stamp `reactedAt` (once; a redelivery keeps the first). */

@@ -24,6 +24,8 @@ export const LedgerEntry = defineEntity({
     eventId: p.bigint('number').nullable(),
     reactorId: p.uuid().nullable(),
     purchaseId: p.uuid().nullable(),
+    /** A REVERSAL's EARN: each is reversed at most once. */
+    reversesEntryId: p.uuid().nullable().unique(),
     createdAt: p.datetime(),
     expiresAt: p.datetime().nullable(),
   },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '../db/orm.js';
+import { ORDER_PLACED } from '../event-types/system-event-types.js';
 import { NotFoundError } from '../errors/app-errors.js';
 import type { EventIdAllocator } from '../events/event-ids.js';
 import { queueIntrinsicEvent, type IntrinsicEventDependencies } from '../events/queue-intrinsic-event.js';
@@ -8,8 +9,6 @@ import type { ProductCatalogues } from '../products/product-catalogue.js';
 import { User } from '../users/user.entity.js';
 import { Order, type OrderLineItem } from './order.entity.js';
 import { withoutAbsent } from '../json/without-absent.js';
-
-export const ORDER_PLACED = 'ORDER_PLACED';
 
 /** decisions.md §9: the whole body of POST /v1/orders; nothing else is accepted. */
 export interface OrderInput {

@@ -3,6 +3,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { AppContext } from '../context.js';
 import type { EntityManager, Orm } from '../db/orm.js';
 import { NotFoundError } from '../errors/app-errors.js';
+import { RECEIPT_REVIEWED } from '../event-types/system-event-types.js';
 import type { EventIdAllocator } from '../events/event-ids.js';
 import { queueIntrinsicEvent, type IntrinsicEventDependencies } from '../events/queue-intrinsic-event.js';
 import { withoutAbsent } from '../json/without-absent.js';
@@ -12,8 +13,6 @@ import { decideAutomatically, type ReviewerDependencies } from './automated-revi
 import { Receipt } from './receipt.entity.js';
 import { Review, type Reviewer } from './review.entity.js';
 import type { ReviewReason, ReviewVerdict } from './review-enums.js';
-
-export const RECEIPT_REVIEWED = 'RECEIPT_REVIEWED';
 
 export interface ReviewDependencies extends ReviewerDependencies, IntrinsicEventDependencies {
   orm: Orm;

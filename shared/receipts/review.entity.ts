@@ -25,7 +25,7 @@ export interface CheckOutcome {
 export const Review = defineEntity({
   name: 'Review',
   tableName: 'receipt_review',
-  indexes: [{ properties: ['receipt', 'createdAt'] }],
+  indexes: [{ properties: ['receipt', 'createdAt'] }, { properties: ['eventId'] }],
   // One automated review per receipt, however often the reviewer runs (retries, stalled jobs).
   uniques: [{ name: 'receipt_review_automated_unique', expression: 'create unique index "receipt_review_automated_unique" on "receipt_review" ("receipt_id") where "is_automated"' }],
   properties: {

@@ -1,5 +1,6 @@
 import type { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerEvents } from '../../shared/events/register-events.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
 import { createHarness, dataOf, jsonOf, type Harness, type Json, type TestTenant } from '../support/harness.js';
 
@@ -284,3 +285,75 @@ describe('GET /v1/receipts', () => {
     expect(sorted).toHaveLength(2);
   });
 });
+
+// decisions.md §9: "Points granted for a receipt are reversed if it is later rejected; authorizing twice never grants twice."
+describe('points for a receipt', () => {
+  async function rewardedWorld() {
+    const { tenant, admin } = await world();
+    await harness.request(tenant, 'POST', '/v1/reactors', {
+      token: admin,
+      body: { name: 'Ten per authorized receipt', eventType: 'RECEIPT_REVIEWED', conditions: { all: [{ fact: 'payload', path: '$.status', operator: 'equal', value: 'AUTHORIZED' }] }, reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '10' }] } }] },
+    });
+    const points = async () => (await dataOf<Json>(await harness.request(tenant, 'GET', '/v1/users/shopper/wallet', { token: admin }))).points;
+    const ledger = () => harness.context.orm.em.fork().getConnection().execute(`select kind, points, event_id, reverses_entry_id from ledger_entry where tenant_id = ? order by created_at, kind`, [tenant.id]);
+    return { tenant, admin, points, ledger };
+  }
+
+  it('are reversed when the receipt is rejected, granted again when it is authorized again, and never twice', async () => {
+    const { tenant, admin, points, ledger } = await rewardedWorld();
+    const decided = await decisionOf(tenant, admin, preparsed());
+    const review = (verdict: string) => harness.request(tenant, 'POST', `/v1/receipts/${decided.id}/reviews`, { token: admin, body: { verdict, reason: verdict === 'REJECT' ? 'SUSPICIOUS' : 'VERIFIED' } });
+    await waitForEvents(tenant, admin, 'RECEIPT_REVIEWED', 1);
+    await eventually(async () => expect(await points()).toBe(10));
+
+    await review('REJECT');
+    await waitForEvents(tenant, admin, 'RECEIPT_REVIEWED', 2);
+    await eventually(async () => expect(await points()).toBe(0));
+    const [earn, reversal] = await ledger();
+    expect(earn).toMatchObject({ kind: 'EARN', points: 10 });
+    expect(reversal).toMatchObject({ kind: 'REVERSAL', points: -10 });
+
+    await review('AUTHORIZE');
+    await review('AUTHORIZE');
+    await waitForEvents(tenant, admin, 'RECEIPT_REVIEWED', 3);
+    await eventually(async () => expect(await points()).toBe(10));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await points()).toBe(10);
+    expect((await ledger()).map((entry: Json) => entry.kind)).toEqual(['EARN', 'REVERSAL', 'EARN']);
+  });
+
+  it('a rejection registered before the authorization it follows still reverses it, and registering both again changes nothing', async () => {
+    const { tenant, admin, points, ledger } = await rewardedWorld();
+    const events = workers[1]!;
+    await events.pause();
+    try {
+      const decided = await decisionOf(tenant, admin, preparsed());
+      await harness.request(tenant, 'POST', `/v1/receipts/${decided.id}/reviews`, { token: admin, body: { verdict: 'REJECT', reason: 'SUSPICIOUS' } });
+      const reviews = await harness.context.orm.em.fork().getConnection().execute(`select event_id from receipt_review where receipt_id = ? and event_id is not null order by status_version`, [decided.id]);
+      const jobs = await Promise.all(reviews.map(async (row: Json) => (await harness.context.queues.events.getJob(`event-${row.event_id}`))!.data));
+      const dependencies = { orm: harness.context.orm, reactors: harness.context.reactors };
+      // The REJECTED event first, then the AUTHORIZED one.
+      await registerEvents(dependencies, [jobs[1]]);
+      await registerEvents(dependencies, [jobs[0]]);
+      expect(await points()).toBe(0);
+      await registerEvents(dependencies, jobs);
+    } finally {
+      events.resume();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await points()).toBe(0);
+    expect((await ledger()).map((entry: Json) => [entry.kind, entry.points])).toEqual([['EARN', 10], ['REVERSAL', -10]]);
+  });
+});
+
+async function eventually(check: () => Promise<void>, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
