@@ -1,4 +1,4 @@
-import { QueueEvents, type Job } from 'bullmq';
+import { QueueEvents, type Job, type Queue } from 'bullmq';
 import type { Logger } from '../logging/logger.js';
 import { queuePrefix } from '../queues/queue-factory.js';
 import { createRedis, type Redis } from '../redis/redis.js';
@@ -13,10 +13,15 @@ export class DecisionWaiter {
   private events: { queueEvents: QueueEvents; connection: Redis } | undefined;
 
   constructor(
+    reviews: Queue,
     private readonly redisUrl: string,
     private readonly redisPrefix: string,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    // Each waiting claim listens on the queue for its close (BullMQ's waitUntilFinished): as many
+    // listeners as claims in flight, which is no leak.
+    reviews.setMaxListeners(0);
+  }
 
   /** Resolves when the review job ended (either way) or after `ms`, whichever comes first. */
   async wait(job: Job, ms: number): Promise<void> {

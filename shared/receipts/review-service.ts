@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { AppContext } from '../context.js';
 import type { EntityManager, Orm } from '../db/orm.js';
 import { NotFoundError } from '../errors/app-errors.js';
@@ -39,31 +39,51 @@ export interface ManualReviewInput {
 
 /**
  * The reviewer worker's job: the automated review of a parsed claim, stored once however often the
- * job runs. The claim's row is locked while it is decided, so a manual review cannot cross it; a
- * manual AUTHORIZE or REJECT made first keeps its say (the automated review is stored, but does not
- * set the status). The RECEIPT_REVIEWED event is queued after the commit, and again by a rerun.
+ * job runs. The decision is made first, outside any transaction: its lookups (rule sets, catalogue,
+ * venues, the event id) take connections of their own, and a transaction holding one while waiting
+ * for another starves the pool under load. Then, under the claim's row lock, the review is stored
+ * unless one already was (a rerun, or a racing one caught by the unique index); a manual AUTHORIZE
+ * or REJECT made first keeps its say. The RECEIPT_REVIEWED event is queued after the commit, and
+ * again by a rerun.
  */
 export async function reviewAutomatically(deps: ReviewDependencies, tenantId: string, receiptId: string): Promise<Review | undefined> {
-  const decided = await deps.orm.em.fork().transactional(async (em) => {
-    const receipt = await lockReceipt(em, tenantId, receiptId);
-    if (!receipt) return undefined;
-    const existing = await em.findOne(Review, { receipt: receipt.id, isAutomated: true });
-    if (existing) return { receipt, review: existing };
+  const em = deps.orm.em.fork();
+  const receipt = /^[0-9a-f-]{36}$/i.test(receiptId) ? await em.findOne(Receipt, { tenant: tenantId, id: receiptId }, { populate: ['submitter'] }) : null;
+  if (!receipt) return undefined;
+  let stored = await storedAutomatedReview(deps, receipt);
+  if (!stored) {
     const tenant = await em.findOneOrFail(Tenant, { id: tenantId });
     const decision = receipt.parseError
       ? { verdict: 'ABSTAIN' as const, reason: 'INSUFFICIENT_DATA' as const, checks: [{ check: 'PARSE', passed: false, detail: receipt.parseError }], ruleSetId: null, ruleEngineResult: null }
       : await decideAutomatically(em, deps, tenant, receipt, (receipt.submitter as User).authIdentifier);
-    const review = em.create(Review, { id: randomUUID(), tenant: tenantId, receipt, isAutomated: true, reviewer: null, comment: null, eventId: null, statusVersion: null, ...decision });
-    await applyReview(em, deps.eventIds, receipt, review);
-    return { receipt, review };
-  });
-  if (!decided) return undefined;
-  await reportReview(deps, decided.receipt, decided.review);
-  return decided.review;
+    const eventId = await deps.eventIds.allocate();
+    try {
+      stored = await deps.orm.em.fork().transactional(async (tx) => {
+        const locked = (await lockReceipt(tx, tenantId, receiptId))!;
+        if (await tx.findOne(Review, { receipt: receiptId, isAutomated: true })) return undefined;
+        const review = tx.create(Review, { id: randomUUID(), tenant: tenantId, receipt: locked, isAutomated: true, reviewer: null, comment: null, eventId: null, statusVersion: null, ...decision });
+        applyReview(locked, review, eventId);
+        return { receipt: locked, review };
+      });
+    } catch (error) {
+      if (!(error instanceof UniqueConstraintViolationException)) throw error;
+    }
+    stored ??= await storedAutomatedReview(deps, receipt);
+  }
+  if (!stored) return undefined;
+  await reportReview(deps, stored.receipt, stored.review);
+  return stored.review;
+}
+
+async function storedAutomatedReview(deps: ReviewDependencies, receipt: Receipt): Promise<{ receipt: Receipt; review: Review } | undefined> {
+  const review = await deps.orm.em.fork().findOne(Review, { receipt: receipt.id, isAutomated: true });
+  return review ? { receipt, review } : undefined;
 }
 
 /** POST /receipts/{id}/reviews: an admin's review, applied under the claim's lock. */
 export async function reviewManually(deps: ReviewDependencies, tenantId: string, receiptId: string, reviewer: Reviewer, input: ManualReviewInput): Promise<Review> {
+  // Taken before the transaction, for the reason reviewAutomatically gives; unused ids are gaps, never reused.
+  const eventId = await deps.eventIds.allocate();
   const { receipt, review } = await deps.orm.em.fork().transactional(async (em) => {
     const locked = await lockReceipt(em, tenantId, receiptId);
     if (!locked) throw new NotFoundError(`No receipt "${receiptId}"`);
@@ -82,7 +102,7 @@ export async function reviewManually(deps: ReviewDependencies, tenantId: string,
       eventId: null,
       statusVersion: null,
     });
-    await applyReview(em, deps.eventIds, locked, created);
+    applyReview(locked, created, eventId);
     return { receipt: locked, review: created };
   });
   await reportReview(deps, receipt, review);
@@ -101,9 +121,10 @@ async function lockReceipt(em: EntityManager, tenantId: string, receiptId: strin
  * ABSTAIN changes nothing", and an automated ABSTAIN sends the claim to manual review (it becomes
  * the paramount review of a still PENDING claim). A status change raises the claim's statusVersion
  * and takes the id of the RECEIPT_REVIEWED event that reports it; a review that changes no status
- * (authorizing an authorized claim) reports nothing, so it grants nothing twice.
+ * (authorizing an authorized claim) reports nothing, so it grants nothing twice. The event id is
+ * allocated beforehand, outside the transaction.
  */
-async function applyReview(em: EntityManager, eventIds: EventIdAllocator, receipt: Receipt, review: Review): Promise<void> {
+function applyReview(receipt: Receipt, review: Review, eventId: number): void {
   if (review.isAutomated && receipt.paramountReviewId) return;
   if (review.verdict === 'ABSTAIN') {
     if (review.isAutomated) receipt.paramountReviewId = review.id;
@@ -115,7 +136,7 @@ async function applyReview(em: EntityManager, eventIds: EventIdAllocator, receip
   receipt.status = status;
   receipt.statusVersion += 1;
   review.statusVersion = receipt.statusVersion;
-  review.eventId = await eventIds.allocate();
+  review.eventId = eventId;
 }
 
 /** RECEIPT_REVIEWED for a review that changed the status (decisions.md §12 payload; absent values omitted). */

@@ -113,6 +113,16 @@ async function waitForEvents(tenant: TestTenant, admin: string, type: string, co
   throw new Error(`fewer than ${count} ${type} events registered`);
 }
 
+describe('many claims at once', () => {
+  // More reviews in flight (the reviewer runs 32 at once) than the pool has connections (10): a
+  // review that held a connection while asking for another would starve the pool.
+  it('are all decided, none waiting on a connection another review holds', async () => {
+    const { tenant, admin } = await world();
+    const answers = await Promise.all(Array.from({ length: 60 }, () => decisionOf(tenant, admin, preparsed())));
+    expect(answers.filter((answer) => answer.status === 'AUTHORIZED')).toHaveLength(60);
+  });
+});
+
 // receipts-interface.md, Authentication 3 and 4.
 describe('who may claim', () => {
   it('a user claims for themself with an image, answered at once with paramountReview null', async () => {
