@@ -26,6 +26,8 @@ export interface BenchWorld {
   env: Record<string, string>;
   apiKey: string;
   eventSecret: string;
+  /** An admin token for the receipts benchmarks (admin:receipts). */
+  receiptsAdmin: string;
   eventTypeId: string;
   tenantId: string;
   /** authIdentifier and id of every member. */
@@ -61,6 +63,8 @@ export async function createBenchWorld(memberCount: number, logLevel: string): P
     PLATFORM_TOKEN_SECRET: randomBytes(32).toString('base64url'),
     LOG_LEVEL: logLevel,
     WORKER_PORT: '0',
+    // The OCR benchmark serves its receipt images from this machine.
+    FETCH_ALLOW_PRIVATE_ADDRESSES: 'true',
   };
   const config = loadConfig({ ...process.env, ...env, LOG_LEVEL: 'silent' });
   await dropDatabase(config.databaseUrl);
@@ -72,7 +76,8 @@ export async function createBenchWorld(memberCount: number, logLevel: string): P
   const tenant = await createTenant(context.orm.em.fork(), {
     name: 'Bench Retail',
     slug: `bench-${id}`,
-    configuration: { rateLimit: { perSecond: 10_000_000, burst: 10_000_000 } },
+    // The shipped receipt images are dated November 2026: a wide age limit keeps them acceptable.
+    configuration: { rateLimit: { perSecond: 10_000_000, burst: 10_000_000 }, review: { maxAgeDays: 100_000 } },
   });
   const admin = await mintAdminToken(config.platformTokenSecret, { tenantId: tenant.id, scopes: ['admin:event_types', 'admin:users', 'admin:reactors'], subject: 'bench', ttl: '1h' });
   const call = seedCaller(app, tenant.key, admin);
@@ -96,6 +101,7 @@ export async function createBenchWorld(memberCount: number, logLevel: string): P
     env,
     apiKey: tenant.key,
     eventSecret: eventType.secret as string,
+    receiptsAdmin: await mintAdminToken(config.platformTokenSecret, { tenantId: tenant.id, scopes: ['admin:receipts'], subject: 'bench', ttl: '2h' }),
     eventTypeId: eventType.id as string,
     tenantId: tenant.id,
     members,

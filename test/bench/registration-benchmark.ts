@@ -7,6 +7,7 @@ import { createRedis } from '../../shared/redis/redis.js';
 import { EVENT_TYPE, purchaseReport, type BenchWorld } from './bench-world.js';
 import { startStackProcess } from './child-process.js';
 import { fireLoad } from './http-load.js';
+import { waitFor } from './wait-for.js';
 
 const FILL_CHUNK = 1000;
 
@@ -150,12 +151,4 @@ async function noOpWorkerRate(world: BenchWorld, jobs: EventJob[]): Promise<numb
   await queue.obliterate({ force: true });
   await queue.close();
   return (jobs.length - 1) / ((last - first) / 1000);
-}
-
-async function waitFor(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`not done within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }

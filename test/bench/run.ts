@@ -1,14 +1,18 @@
 /**
  * `npm run bench`: the platform's speed and memory on this machine, each figure the median of
- * several runs and set against a baseline measured in the same run (issue 4, Performance).
- * Needs the local PostgreSQL and Redis, like the tests; takes about three minutes.
+ * several runs and set against a baseline measured in the same run (issues 4 and 5, Performance).
+ * Needs the local PostgreSQL and Redis, like the tests; takes about five minutes.
+ * BENCH_ONLY=events,rules,receipts runs some sections only.
  */
 import { cpus, totalmem } from 'node:os';
-import { createBenchWorld } from './bench-world.js';
+import { createBenchWorld, type BenchWorld } from './bench-world.js';
 import { firstLine, startStackProcess, type StackProcess } from './child-process.js';
 import { benchmarkIngest, CONNECTIONS, summariseLoad } from './ingest-benchmark.js';
+import { benchmarkImageToDecision, benchmarkOcr, benchmarkPreparsed, type PreparsedFigures } from './receipts-benchmark.js';
 import { benchmarkDrain, benchmarkSteady, STEADY_CONNECTIONS, type SteadyFigures } from './registration-benchmark.js';
+import { benchmarkRules } from './rules-benchmark.js';
 import { median, round } from './stats.js';
+import { FIELDS } from '../fixtures/receipts/accuracy.js';
 
 const ROUNDS = 5;
 const SECONDS = 5;
@@ -17,50 +21,112 @@ const DRAIN_EVENTS = 50_000;
 const STEADY_RATE = 5000;
 const STEADY_ROUNDS = 3;
 const STEADY_SECONDS = 10;
+const RULE_ROUNDS = 5;
+const RULE_SECONDS = 3;
+const CLAIM_RATE = 200;
+const CLAIM_ROUNDS = 3;
+const CLAIM_SECONDS = 10;
+const OCR_PASSES = 3;
 // Per-request access logs cost a fleet-sized API real CPU; the bench runs at `warn` unless told.
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
+const SECTIONS = (process.env.BENCH_ONLY ?? 'events,rules,receipts').split(',');
 
 const print = (line = '') => process.stdout.write(`${line}\n`);
 
 async function main(): Promise<void> {
   print(`Tally benchmark — ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, log level ${LOG_LEVEL}`);
+  if (SECTIONS.includes('rules')) await rulesSection();
+  if (!SECTIONS.includes('events') && !SECTIONS.includes('receipts')) return;
   const world = await createBenchWorld(MEMBERS, LOG_LEVEL);
   const processes: StackProcess[] = [];
   try {
     const api = startStackProcess('api', 'test/bench/ingest-server.ts', [], world.env, true);
     processes.push(api);
     const { port } = await firstLine<{ port: number }>(api);
-
-    print(`\nPOST /v1/events accepted, ${CONNECTIONS} connections, median of ${ROUNDS} runs of ${SECONDS} s (API process alone)`);
-    const ingest = await benchmarkIngest(world, port, ROUNDS, SECONDS);
-    const ceiling = summariseLoad(ingest.ceiling);
-    const events = summariseLoad(ingest.events);
-    print(`  ceiling (bare Hono route, same body)  ${round(ceiling.perSecond, 0)}/s  p50 ${ceiling.p50Ms} ms  p99 ${ceiling.p99Ms} ms`);
-    print(`  POST /v1/events                       ${round(events.perSecond, 0)}/s  p50 ${events.p50Ms} ms  p99 ${events.p99Ms} ms`);
-    print(`  ratio to the ceiling                  ${round(events.perSecond / ceiling.perSecond, 2)}   (target ≥ 0.5, p99 < 20 ms)`);
-    print(`  API peak memory                       ${round(api.peakRssMb(), 0)} MB`);
-
-    print(`\nRegistration: a backlog of ${DRAIN_EVENTS} accepted events drained by one worker process`);
-    const drain = await benchmarkDrain(world, DRAIN_EVENTS);
-    print(`  registered (event + ledger committed) ${round(drain.eventsPerSecond, 0)}/s`);
-    print(`  no-op BullMQ worker, same jobs        ${round(drain.noOpJobsPerSecond, 0)}/s`);
-    print(`  ratio to the no-op worker             ${round(drain.eventsPerSecond / drain.noOpJobsPerSecond, 2)}`);
-    print(`  worker peak memory                    ${round(drain.peakWorkerRssMb, 0)} MB`);
-
-    print(`\nEnd to end at ${STEADY_RATE}/s offered over ${STEADY_CONNECTIONS} connections for ${STEADY_SECONDS} s, API and worker processes, median of ${STEADY_ROUNDS} runs`);
-    const worker = startStackProcess('worker', 'main.ts', ['worker', 'events'], world.env);
-    processes.push(worker);
-    const steady: SteadyFigures[] = [];
-    for (let round = 0; round < STEADY_ROUNDS; round++) steady.push(await benchmarkSteady(world, port, STEADY_RATE, STEADY_SECONDS, `steady-${round}`));
-    const pick = (field: keyof SteadyFigures) => round(median(steady.map((figures) => figures[field])), 1);
-    print(`  accepted                              ${pick('acceptedPerSecond')}/s  (HTTP p99 ${pick('p99Ms')} ms)`);
-    print(`  registered                            ${pick('registeredPerSecond')}/s  (target 5000/s sustained)`);
-    print(`  lag reportedAt → registeredAt         p50 ${pick('lagP50Ms')} ms  p99 ${pick('lagP99Ms')} ms  (target p99 < 1000 ms)`);
-    print(`  ratio registered to offered           ${round(pick('registeredPerSecond') / STEADY_RATE, 2)}`);
-    print(`  peak memory: API ${round(api.peakRssMb(), 0)} MB, worker ${round(worker.peakRssMb(), 0)} MB`);
+    if (SECTIONS.includes('events')) await eventsSection(world, api, port, processes);
+    if (SECTIONS.includes('receipts')) await receiptsSection(world, port, processes);
   } finally {
     await Promise.all(processes.map((process) => process.stop()));
     await world.close();
+  }
+}
+
+async function eventsSection(world: BenchWorld, api: StackProcess, port: number, processes: StackProcess[]): Promise<void> {
+  print(`\nPOST /v1/events accepted, ${CONNECTIONS} connections, median of ${ROUNDS} runs of ${SECONDS} s (API process alone)`);
+  const ingest = await benchmarkIngest(world, port, ROUNDS, SECONDS);
+  const ceiling = summariseLoad(ingest.ceiling);
+  const events = summariseLoad(ingest.events);
+  print(`  ceiling (bare Hono route, same body)  ${round(ceiling.perSecond, 0)}/s  p50 ${ceiling.p50Ms} ms  p99 ${ceiling.p99Ms} ms`);
+  print(`  POST /v1/events                       ${round(events.perSecond, 0)}/s  p50 ${events.p50Ms} ms  p99 ${events.p99Ms} ms`);
+  print(`  ratio to the ceiling                  ${round(events.perSecond / ceiling.perSecond, 2)}   (target ≥ 0.5, p99 < 20 ms)`);
+  print(`  API peak memory                       ${round(api.peakRssMb(), 0)} MB`);
+
+  print(`\nRegistration: a backlog of ${DRAIN_EVENTS} accepted events drained by one worker process`);
+  const drain = await benchmarkDrain(world, DRAIN_EVENTS);
+  print(`  registered (event + ledger committed) ${round(drain.eventsPerSecond, 0)}/s`);
+  print(`  no-op BullMQ worker, same jobs        ${round(drain.noOpJobsPerSecond, 0)}/s`);
+  print(`  ratio to the no-op worker             ${round(drain.eventsPerSecond / drain.noOpJobsPerSecond, 2)}`);
+  print(`  worker peak memory                    ${round(drain.peakWorkerRssMb, 0)} MB`);
+
+  print(`\nEnd to end at ${STEADY_RATE}/s offered over ${STEADY_CONNECTIONS} connections for ${STEADY_SECONDS} s, API and worker processes, median of ${STEADY_ROUNDS} runs`);
+  const worker = startStackProcess('worker', 'main.ts', ['worker', 'events'], world.env);
+  processes.push(worker);
+  const steady: SteadyFigures[] = [];
+  try {
+    for (let round = 0; round < STEADY_ROUNDS; round++) steady.push(await benchmarkSteady(world, port, STEADY_RATE, STEADY_SECONDS, `steady-${round}`));
+  } finally {
+    await worker.stop();
+  }
+  const pick = (field: keyof SteadyFigures) => round(median(steady.map((figures) => figures[field])), 1);
+  print(`  accepted                              ${pick('acceptedPerSecond')}/s  (HTTP p99 ${pick('p99Ms')} ms)`);
+  print(`  registered                            ${pick('registeredPerSecond')}/s  (target 5000/s sustained)`);
+  print(`  lag reportedAt → registeredAt         p50 ${pick('lagP50Ms')} ms  p99 ${pick('lagP99Ms')} ms  (target p99 < 1000 ms)`);
+  print(`  ratio registered to offered           ${round(pick('registeredPerSecond') / STEADY_RATE, 2)}`);
+  print(`  peak memory: API ${round(api.peakRssMb(), 0)} MB, worker ${round(worker.peakRssMb(), 0)} MB`);
+}
+
+async function rulesSection(): Promise<void> {
+  print(`\nTransactions rule engine: 15 rules (10 CUSTOM, 5 BASKET, 5 priorities) on a 20-line receipt, one core, median of ${RULE_ROUNDS} runs of ${RULE_SECONDS} s`);
+  const rules = await benchmarkRules(RULE_ROUNDS, RULE_SECONDS);
+  print(`  json-rules-engine directly, same conditions  ${round(rules.directPerSecond, 0)} evaluations/s`);
+  print(`  the service's run                           ${round(rules.servicePerSecond, 0)} evaluations/s`);
+  print(`  ratio to the direct run                     ${round(rules.servicePerSecond / rules.directPerSecond, 2)}   (target ≥ 0.8)`);
+}
+
+async function receiptsSection(world: BenchWorld, port: number, processes: StackProcess[]): Promise<void> {
+  const worker = startStackProcess('receipts-worker', 'main.ts', ['worker', 'reviews', 'ocr', 'events'], world.env);
+  processes.push(worker);
+  try {
+    print(`\nPreparsed claims end to end at ${CLAIM_RATE}/s offered for ${CLAIM_SECONDS} s, API and worker processes, median of ${CLAIM_ROUNDS} runs`);
+    const claims: PreparsedFigures[] = [];
+    for (let round = 0; round < CLAIM_ROUNDS; round++) claims.push(await benchmarkPreparsed(world, port, CLAIM_RATE, CLAIM_SECONDS, `claims-${round}`));
+    const pick = (field: keyof PreparsedFigures) => round(median(claims.map((figures) => figures[field])), 1);
+    print(`  decided                               ${pick('decidedPerSecond')}/s of ${CLAIM_RATE}/s offered`);
+    print(`  claim → automated review              p50 ${pick('decisionP50Ms')} ms  p99 ${pick('decisionP99Ms')} ms`);
+    print(`  POST /v1/receipts with the decision   p50 ${pick('httpP50Ms')} ms  p99 ${pick('httpP99Ms')} ms  (target p99 < 200 ms)`);
+
+    print('\nDefault-mode claims, image to decision, one after another (fetch, OCR, parse, review)');
+    const durations = await benchmarkImageToDecision(world, port);
+    print(`  median ${round(median(durations), 0)} ms, slowest ${round(Math.max(...durations), 0)} ms  (target < 3000 ms)`);
+    print(`  worker peak memory                    ${round(worker.peakRssMb(), 0)} MB`);
+  } finally {
+    await worker.stop();
+  }
+
+  print(`\nOCR: one reader (what one OCR worker runs), ${OCR_PASSES} passes over the shipped receipt images`);
+  const ocr = await benchmarkOcr(OCR_PASSES);
+  print(`  ${round(ocr.readsPerSecond, 2)} receipts/s, read p50 ${round(ocr.readP50Ms, 0)} ms, slowest ${round(ocr.readMaxMs, 0)} ms`);
+  print(`  parser field accuracy on ${ocr.scores.length} images:`);
+  for (const field of FIELDS) {
+    const right = ocr.scores.filter((score) => score.fields[field].right).length;
+    print(`    ${field.padEnd(14)} ${right}/${ocr.scores.length}  (${round((100 * right) / ocr.scores.length, 0)}%)`);
+  }
+  const all = ocr.scores.flatMap((score) => Object.values(score.fields));
+  print(`    all fields     ${all.filter((field) => field.right).length}/${all.length}  (${round((100 * all.filter((field) => field.right).length) / all.length, 0)}%)`);
+  print('  wrong:');
+  for (const score of ocr.scores) {
+    const wrong = Object.entries(score.fields).filter(([, field]) => !field.right);
+    if (wrong.length) print(`    ${score.file} (confidence ${score.confidence}): ${wrong.map(([name, field]) => `${name} read ${JSON.stringify(field.read ?? null)}`).join('; ')}`);
   }
 }
 

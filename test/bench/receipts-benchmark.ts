@@ -1,0 +1,138 @@
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { TextReader } from '../../shared/receipts/ocr/text-reader.js';
+import { receiptFixtures, scoreReceipts, type ReceiptScore } from '../fixtures/receipts/accuracy.js';
+import type { BenchWorld } from './bench-world.js';
+import { fireLoad } from './http-load.js';
+import { median } from './stats.js';
+import { waitFor } from './wait-for.js';
+
+export interface PreparsedFigures {
+  offeredPerSecond: number;
+  decidedPerSecond: number;
+  /** Claim to automated review, from the stored timestamps. */
+  decisionP50Ms: number;
+  decisionP99Ms: number;
+  /** POST /v1/receipts answered, the decision included when it came in time. */
+  httpP50Ms: number;
+  httpP99Ms: number;
+}
+
+const yesterday = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+
+/** A till's preparsed claim, `n` making each one a different receipt (no DUPLICATE). */
+function preparsedClaim(world: BenchWorld, n: number, run: string) {
+  const field = (value: string) => ({ value, confidence: 0.95 });
+  return {
+    useParser: false,
+    submitter: { authIdentifier: world.members[n % world.members.length]!.authIdentifier },
+    ocrConfidence: 0.94,
+    serviceDate: field(yesterday()),
+    serviceTime: field('12:30'),
+    total: field(`${10 + (n % 50)}.50`),
+    merchantName: field('Corner Shop'),
+    barcode: field(`${run}-${n}`),
+    lineItems: [
+      { description: 'Oat milk', identifier: 'SKU-OAT', quantity: 1, unitPrice: 2.5, totalPrice: 2.5 },
+      { description: 'Bread', identifier: 'SKU-BREAD', quantity: 1, unitPrice: 3, totalPrice: 3 },
+    ],
+  };
+}
+
+/**
+ * Preparsed claims end to end (issue 5): POST /v1/receipts at a steady offered rate into the API,
+ * the reviewer and event workers in their own process; each answer waits for its decision.
+ */
+export async function benchmarkPreparsed(world: BenchWorld, port: number, rate: number, seconds: number, tag: string): Promise<PreparsedFigures> {
+  const since = new Date();
+  const load = await fireLoad({
+    url: `http://127.0.0.1:${port}/v1/receipts`,
+    headers: { 'X-Api-Key': world.apiKey, Authorization: `Bearer ${world.receiptsAdmin}` },
+    body: (n) => preparsedClaim(world, n, tag),
+    connections: 100,
+    durationSeconds: seconds,
+    overallRate: rate,
+  });
+  if (load.refused || load.errors) throw new Error(`POST /v1/receipts refused ${load.refused} and failed ${load.errors} claims`);
+  const decisions = async () => {
+    const [row] = await world.context.orm.em.fork().getConnection().execute<{ claims: number; decided: number; p50: number; p99: number; span: number }[]>(
+      `select count(*)::int as claims, count(v.id)::int as decided,
+              percentile_cont(0.5) within group (order by extract(epoch from v.created_at - r.created_at) * 1000) as p50,
+              percentile_cont(0.99) within group (order by extract(epoch from v.created_at - r.created_at) * 1000) as p99,
+              extract(epoch from max(v.created_at) - min(r.created_at))::float as span
+         from receipt r left join receipt_review v on v.receipt_id = r.id and v.is_automated
+        where r.tenant_id = ? and r.created_at >= ?`,
+      [world.tenantId, since],
+    );
+    return row!;
+  };
+  await waitFor(async () => {
+    const row = await decisions();
+    return row.claims >= load.accepted && row.decided === row.claims;
+  }, 120_000);
+  const row = await decisions();
+  return { offeredPerSecond: rate, decidedPerSecond: row.decided / row.span, decisionP50Ms: row.p50, decisionP99Ms: row.p99, httpP50Ms: load.p50Ms, httpP99Ms: load.p99Ms };
+}
+
+export interface OcrFigures {
+  scores: ReceiptScore[];
+  readsPerSecond: number;
+  readP50Ms: number;
+  readMaxMs: number;
+}
+
+/** One reader (what one OCR worker runs) over the shipped images, `passes` times: speed, and the parser's accuracy. */
+export async function benchmarkOcr(passes: number): Promise<OcrFigures> {
+  const reader = new TextReader();
+  try {
+    const runs: ReceiptScore[][] = [];
+    const started = performance.now();
+    for (let pass = 0; pass < passes; pass++) runs.push(await scoreReceipts(reader));
+    const elapsed = (performance.now() - started) / 1000;
+    const times = runs.flat().map((score) => score.readMs);
+    return { scores: runs[0]!, readsPerSecond: times.length / elapsed, readP50Ms: median(times), readMaxMs: Math.max(...times) };
+  } finally {
+    await reader.close();
+  }
+}
+
+/**
+ * A default-mode claim from image to decision (target under 3 s): the images are served from this
+ * machine and claimed one after another through the API; each figure is the time from the claim's
+ * storing to its automated review, by the database's clock.
+ */
+export async function benchmarkImageToDecision(world: BenchWorld, port: number): Promise<number[]> {
+  const fixtures = receiptFixtures();
+  const images = new Map(fixtures.map((fixture) => [`/${fixture.file}`, readFileSync(fixture.path)]));
+  const server = createServer((request, response) => {
+    const image = images.get(request.url ?? '');
+    if (image) response.writeHead(200, { 'Content-Type': 'image/png' }).end(image);
+    else response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const imagesBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const durations: number[] = [];
+  try {
+    for (const fixture of fixtures) {
+      const response = await fetch(`http://127.0.0.1:${port}/v1/receipts`, {
+        method: 'POST',
+        headers: { 'X-Api-Key': world.apiKey, Authorization: `Bearer ${world.receiptsAdmin}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ useParser: true, pictureUrl: `${imagesBase}/${fixture.file}`, submitter: { authIdentifier: world.members[0]!.authIdentifier } }),
+      });
+      if (response.status !== 201) throw new Error(`claiming ${fixture.file} answered ${response.status}: ${await response.text()}`);
+      const { data } = (await response.json()) as { data: { id: string } };
+      const decision = () =>
+        world.context.orm.em.fork().getConnection().execute<{ ms: number }[]>(
+          `select extract(epoch from v.created_at - r.created_at) * 1000 as ms from receipt r join receipt_review v on v.receipt_id = r.id and v.is_automated where r.id = ?`,
+          [data.id],
+        );
+      await waitFor(async () => (await decision()).length > 0, 60_000);
+      durations.push(Number((await decision())[0]!.ms));
+    }
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+  return durations;
+}
