@@ -68,8 +68,9 @@ export function registerReceiptRoutes(app: App, context: AppContext): void {
         : { useParser: false, pictureUrl: body.pictureUrl, ...common, parsed: preparsed(body) };
       const { receipt, review } = await createClaim(em, claims, c.var.tenant, submitter, claim);
       if (review) await context.decisions.wait(review, context.config.receiptDecisionWaitMs);
-      const decided = await readReceipt(em.fork(), c.var.tenant.id, receipt.id);
-      return c.json({ status: 'success', data: { id: receipt.id, status: decided.receipt.status, paramountReview: decided.paramountReview ? reviewView(decided.paramountReview) : null } }, 201);
+      const decided = await em.fork().findOneOrFail(Receipt, { id: receipt.id }, { fields: ['status', 'paramountReviewId'] });
+      const paramountReview = decided.paramountReviewId ? await em.fork().findOne(Review, { id: decided.paramountReviewId }) : null;
+      return c.json({ status: 'success', data: { id: receipt.id, status: decided.status, paramountReview: paramountReview ? reviewView(paramountReview) : null } }, 201);
     },
   );
   app.get(

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '../db/orm.js';
 import { RuleEngineError } from '../errors/app-errors.js';
 import type { RuleEngineResult } from '../rules/rule-engine.js';
@@ -93,11 +94,17 @@ async function duplicate(claim: Claim): Promise<Finding> {
     if (same) return { verdict: 'REJECT', reason: 'DUPLICATE', detail: `the same image as receipt ${same.id}` };
   }
   if (!receipt.merchantName || !receipt.serviceDate || receipt.total === null || (!receipt.barcode && !receipt.transactionId)) return undefined;
-  const candidates = await em.find(Receipt, { ...earlierClaims(claim), serviceDate: receipt.serviceDate, total: receipt.total }, { fields: ['id', 'merchantName', 'barcode', 'transactionId'] });
-  const same = candidates.find(
-    (other) =>
-      other.merchantName?.trim().toLowerCase() === receipt.merchantName!.trim().toLowerCase() &&
-      ((receipt.barcode && other.barcode === receipt.barcode) || (receipt.transactionId && other.transactionId === receipt.transactionId)),
+  // Compared in SQL, one row at most: a busy merchant has many claims of one date and total.
+  const same = await em.findOne(
+    Receipt,
+    {
+      ...earlierClaims(claim),
+      serviceDate: receipt.serviceDate,
+      total: receipt.total,
+      $or: [...(receipt.barcode ? [{ barcode: receipt.barcode }] : []), ...(receipt.transactionId ? [{ transactionId: receipt.transactionId }] : [])],
+      [raw((alias) => `lower(trim(${alias}.merchant_name))`)]: receipt.merchantName.trim().toLowerCase(),
+    },
+    { fields: ['id'] },
   );
   return same ? { verdict: 'REJECT', reason: 'DUPLICATE', detail: `the same merchant, date, total and barcode or transaction id as receipt ${same.id}` } : undefined;
 }

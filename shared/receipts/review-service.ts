@@ -48,28 +48,26 @@ export interface ManualReviewInput {
  */
 export async function reviewAutomatically(deps: ReviewDependencies, tenantId: string, receiptId: string): Promise<Review | undefined> {
   const em = deps.orm.em.fork();
-  const receipt = /^[0-9a-f-]{36}$/i.test(receiptId) ? await em.findOne(Receipt, { tenant: tenantId, id: receiptId }, { populate: ['submitter'] }) : null;
+  const receipt = /^[0-9a-f-]{36}$/i.test(receiptId) ? await em.findOne(Receipt, { tenant: tenantId, id: receiptId }, { populate: ['submitter', 'tenant'] }) : null;
   if (!receipt) return undefined;
-  let stored = await storedAutomatedReview(deps, receipt);
-  if (!stored) {
-    const tenant = await em.findOneOrFail(Tenant, { id: tenantId });
-    const decision = receipt.parseError
-      ? { verdict: 'ABSTAIN' as const, reason: 'INSUFFICIENT_DATA' as const, checks: [{ check: 'PARSE', passed: false, detail: receipt.parseError }], ruleSetId: null, ruleEngineResult: null }
-      : await decideAutomatically(em, deps, tenant, receipt, (receipt.submitter as User).authIdentifier);
-    const eventId = await deps.eventIds.allocate();
-    try {
-      stored = await deps.orm.em.fork().transactional(async (tx) => {
-        const locked = (await lockReceipt(tx, tenantId, receiptId))!;
-        if (await tx.findOne(Review, { receipt: receiptId, isAutomated: true })) return undefined;
-        const review = tx.create(Review, { id: randomUUID(), tenant: tenantId, receipt: locked, isAutomated: true, reviewer: null, comment: null, eventId: null, statusVersion: null, ...decision });
-        applyReview(locked, review, eventId);
-        return { receipt: locked, review };
-      });
-    } catch (error) {
-      if (!(error instanceof UniqueConstraintViolationException)) throw error;
-    }
-    stored ??= await storedAutomatedReview(deps, receipt);
+  // A rerun finds the stored review in the transaction below; the first run, the common case, asks nothing more.
+  const decision = receipt.parseError
+    ? { verdict: 'ABSTAIN' as const, reason: 'INSUFFICIENT_DATA' as const, checks: [{ check: 'PARSE', passed: false, detail: receipt.parseError }], ruleSetId: null, ruleEngineResult: null }
+    : await decideAutomatically(em, deps, receipt.tenant as Tenant, receipt, (receipt.submitter as User).authIdentifier);
+  const eventId = await deps.eventIds.allocate();
+  let stored: { receipt: Receipt; review: Review } | undefined;
+  try {
+    stored = await deps.orm.em.fork().transactional(async (tx) => {
+      const locked = (await lockReceipt(tx, tenantId, receiptId))!;
+      if (await tx.findOne(Review, { receipt: receiptId, isAutomated: true })) return undefined;
+      const review = tx.create(Review, { id: randomUUID(), tenant: tenantId, receipt: locked, isAutomated: true, reviewer: null, comment: null, eventId: null, statusVersion: null, ...decision });
+      applyReview(locked, review, eventId);
+      return { receipt: locked, review };
+    });
+  } catch (error) {
+    if (!(error instanceof UniqueConstraintViolationException)) throw error;
   }
+  stored ??= await storedAutomatedReview(deps, receipt);
   if (!stored) return undefined;
   await reportReview(deps, stored.receipt, stored.review);
   return stored.review;
@@ -109,11 +107,10 @@ export async function reviewManually(deps: ReviewDependencies, tenantId: string,
   return review;
 }
 
+/** The claim, locked for the transaction; its submitter is a reference, its id all reviews need. */
 async function lockReceipt(em: EntityManager, tenantId: string, receiptId: string): Promise<Receipt | null> {
   if (!/^[0-9a-f-]{36}$/i.test(receiptId)) return null;
-  const receipt = await em.findOne(Receipt, { tenant: tenantId, id: receiptId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  if (receipt) await em.populate(receipt, ['submitter']);
-  return receipt;
+  return em.findOne(Receipt, { tenant: tenantId, id: receiptId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
 }
 
 /**

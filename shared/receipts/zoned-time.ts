@@ -11,13 +11,29 @@ export function zonedInstant(date: string, time: string, zone: string): Date {
 
 /** Today's date in a zone, as YYYY-MM-DD. */
 export function zonedDate(instant: Date, zone: string): string {
-  // en-CA writes dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+  return formatter(zone, 'date').format(instant);
+}
+
+/** Building an Intl.DateTimeFormat costs far more than using one: one per zone and use, kept. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(zone: string, use: 'date' | 'parts'): Intl.DateTimeFormat {
+  const key = `${use} ${zone}`;
+  let found = formatters.get(key);
+  if (!found) {
+    found =
+      use === 'date'
+        ? // en-CA writes dates as YYYY-MM-DD.
+          new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' })
+        : new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+    formatters.set(key, found);
+  }
+  return found;
 }
 
 function offsetMs(zone: string, instant: number): number {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' })
+    formatter(zone, 'parts')
       .formatToParts(new Date(instant))
       .map((part) => [part.type, Number(part.value)]),
   ) as Record<string, number>;
