@@ -23,43 +23,75 @@ export interface RuleOperator {
 }
 
 /**
- * Runs a rule set on json-rules-engine as receipts-interface.md describes it: higher priority first,
- * equal priorities together, `stopRuleEngine` ending the run once its priority has run, and
- * chaining: every key set so far is a fact for the rules of lower priority.
+ * A rule set ready to run on json-rules-engine, as receipts-interface.md describes it: higher
+ * priority first, equal priorities together, `stopRuleEngine` ending the run once its priority has
+ * run, and chaining: every key set so far is a fact for the rules of lower priority.
  *
- * Each priority runs in an engine of its own, built for this run. An engine's run state is the
- * engine's (`stop()`, `status`), so sharing one between concurrent runs would let one run stop
- * another; and rules of one priority all see the same facts, whatever order they finish in.
+ * Each priority has an engine of its own. An engine's run state is the engine's (`stop()`,
+ * `status`), so one engine must never serve two runs at once: engines are built once and lent to
+ * one run at a time, and a run that finds none idle builds its own set, kept for the next. Rules of
+ * one priority thus all see the same facts, whatever order they finish in.
  *
  * `facts` are the run's own (the catalogue); a result key never shadows them or `request`.
  */
-export async function runRules(
+export class CompiledRules {
+  private readonly groups: ExecutableRule[][];
+  private readonly idle: Engine[][] = [];
+
+  constructor(
+    rules: readonly ExecutableRule[],
+    private readonly operators: readonly RuleOperator[] = [],
+  ) {
+    this.groups = byPriority(rules);
+  }
+
+  async run(transaction: Record<string, unknown>, facts: Record<string, unknown> = {}): Promise<RuleEngineResult> {
+    const engines = this.idle.pop() ?? this.groups.map((group) => this.build(group));
+    const result = await this.runOn(engines, transaction, facts);
+    // Only an engine whose run ended normally is lent again.
+    if (this.idle.length < MAX_IDLE_ENGINE_SETS) this.idle.push(engines);
+    return result;
+  }
+
+  private build(group: ExecutableRule[]): Engine {
+    const engine = new Engine([], CONDITION_ENGINE_OPTIONS);
+    for (const operator of this.operators) engine.addOperator(operator.name, operator.evaluate);
+    group.forEach((rule, index) => engine.addRule({ name: String(index), conditions: rule.conditions as unknown as TopLevelCondition, event: { type: 'rule' } }));
+    return engine;
+  }
+
+  private async runOn(engines: Engine[], transaction: Record<string, unknown>, facts: Record<string, unknown>): Promise<RuleEngineResult> {
+    const result = new Map<string, unknown>();
+    const outcomes: RuleOutcome[] = [];
+    for (const [position, group] of this.groups.entries()) {
+      const { results } = await engines[position]!.run({ ...Object.fromEntries(result), ...facts, [REQUEST_FACT]: { transaction } });
+      const succeeded = new Set(results.map((ruleResult) => ruleResult.name));
+      let stop = false;
+      group.forEach((rule, index) => {
+        const outcome = succeeded.has(String(index)) ? 'success' : 'failure';
+        outcomes.push({ id: rule.id, name: rule.name, priority: rule.priority, outcome });
+        for (const { key, value } of rule.resultParams[outcome]) {
+          if (key === STOP_KEY) stop ||= value === true;
+          else if (!result.has(key)) result.set(key, value);
+        }
+      });
+      if (stop) return { result: Object.fromEntries(result), rules: outcomes, stopped: true };
+    }
+    return { result: Object.fromEntries(result), rules: outcomes, stopped: false };
+  }
+}
+
+/** Concurrent runs of one set beyond this build engines that are not kept. */
+const MAX_IDLE_ENGINE_SETS = 64;
+
+/** Runs rules once (a dry run, a test): compiles them for this run only. */
+export function runRules(
   rules: readonly ExecutableRule[],
   transaction: Record<string, unknown>,
   facts: Record<string, unknown> = {},
   operators: readonly RuleOperator[] = [],
 ): Promise<RuleEngineResult> {
-  const result = new Map<string, unknown>();
-  const outcomes: RuleOutcome[] = [];
-  for (const group of byPriority(rules)) {
-    const engine = new Engine([], CONDITION_ENGINE_OPTIONS);
-    for (const operator of operators) engine.addOperator(operator.name, operator.evaluate);
-    group.forEach((rule, index) => engine.addRule({ name: String(index), conditions: rule.conditions as unknown as TopLevelCondition, event: { type: 'rule' } }));
-    const { results } = await engine.run({ ...Object.fromEntries(result), ...facts, [REQUEST_FACT]: { transaction } });
-    const succeeded = new Set(results.map((ruleResult) => ruleResult.name));
-
-    let stop = false;
-    group.forEach((rule, index) => {
-      const outcome = succeeded.has(String(index)) ? 'success' : 'failure';
-      outcomes.push({ id: rule.id, name: rule.name, priority: rule.priority, outcome });
-      for (const { key, value } of rule.resultParams[outcome]) {
-        if (key === STOP_KEY) stop ||= value === true;
-        else if (!result.has(key)) result.set(key, value);
-      }
-    });
-    if (stop) return { result: Object.fromEntries(result), rules: outcomes, stopped: true };
-  }
-  return { result: Object.fromEntries(result), rules: outcomes, stopped: false };
+  return new CompiledRules(rules, operators).run(transaction, facts);
 }
 
 /** Rules grouped by priority, highest first; within a group, in the set's order. */

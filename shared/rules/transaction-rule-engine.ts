@@ -5,7 +5,7 @@ import type { ProductCatalogues } from '../products/product-catalogue.js';
 import type { VenueDirectory } from '../venues/venue-directory.js';
 import { venueMatchesOperator } from '../venues/venue-matches.js';
 import { CATALOGUE_FACT, type ExecutableRule } from './rule-definition.js';
-import { runRules, type RuleEngineResult } from './rule-engine.js';
+import { CompiledRules, type RuleEngineResult } from './rule-engine.js';
 import { RuleSet } from './rule-set.entity.js';
 import { selectRuleSet, type ScopedTransaction } from './rule-set-selection.js';
 
@@ -23,6 +23,11 @@ export type Transaction = Record<string, unknown> & ScopedTransaction;
  */
 export class TransactionRuleEngine {
   private readonly activeSets: TtlCache<RuleSet[]>;
+  /**
+   * Each set's compiled rules, for as long as the set object (cached above) lives; rebuilt when
+   * the tenant's venues were read afresh, as the venueMatches operator is bound to them.
+   */
+  private readonly compiled = new WeakMap<RuleSet, { venues: ReadonlyMap<string, unknown>; rules: CompiledRules }>();
 
   constructor(
     private readonly orm: Orm,
@@ -61,9 +66,14 @@ export class TransactionRuleEngine {
   /** Runs a set on a normalised transaction; a failure of the engine is a RuleEngineError. */
   async run(tenantId: string, set: RuleSet, transaction: Transaction): Promise<RuleEngineResult> {
     const [catalogue, venues] = await Promise.all([this.catalogues.forTenant(tenantId), this.venues.forTenant(tenantId)]);
-    const rules: ExecutableRule[] = set.rules.map((rule) => ({ ...rule, conditions: rule.ruleProperties.conditions }));
+    let compiled = this.compiled.get(set);
+    if (compiled?.venues !== venues) {
+      const rules: ExecutableRule[] = set.rules.map((rule) => ({ ...rule, conditions: rule.ruleProperties.conditions }));
+      compiled = { venues, rules: new CompiledRules(rules, [venueMatchesOperator(venues)]) };
+      this.compiled.set(set, compiled);
+    }
     try {
-      return await runRules(rules, transaction, { [CATALOGUE_FACT]: catalogue.prices }, [venueMatchesOperator(venues)]);
+      return await compiled.rules.run(transaction, { [CATALOGUE_FACT]: catalogue.prices });
     } catch (error) {
       throw new RuleEngineError(`Rule set ${set.id} could not run on this transaction: ${(error as Error).message}`, { cause: error });
     }

@@ -3,7 +3,7 @@ import { BadRequestError } from '../../shared/errors/app-errors.js';
 import { basketConditions } from '../../shared/rules/basket-rule.js';
 import { checkRuleDefinition, type ProductLookup } from '../../shared/rules/check-rule-definition.js';
 import type { ExecutableRule, RuleDefinition } from '../../shared/rules/rule-definition.js';
-import { runRules } from '../../shared/rules/rule-engine.js';
+import { CompiledRules, runRules } from '../../shared/rules/rule-engine.js';
 
 const transaction = {
   total: 11.5,
@@ -81,6 +81,17 @@ describe('running a rule set (receipts-interface.md, Events and Limits; decision
     });
     const run = await runRules([rule('oat 5', 1, price(5), [['oat5', true]], [['oat5', false]]), rule('loaf 4', 1, price(4), [['loaf4', true]], [['loaf4', false]]), rule('none 9', 1, price(9), [['none9', true]], [['none9', false]])], transaction);
     expect(run.result).toEqual({ oat5: true, loaf4: true, none9: false });
+  });
+
+  it('runs of one compiled set at the same time never stop or see each other (each borrows its own engines)', async () => {
+    const compiled = new CompiledRules([rule('stop big', 5, totalOver(100), [['stopRuleEngine', true], ['size', 'big']], [['size', 'small']]), rule('after', 1, totalOver(0), [['after', 'ran']])]);
+    // Rounds after the first reuse the engines the earlier ones returned.
+    for (let round = 0; round < 3; round++) {
+      const runs = await Promise.all(Array.from({ length: 20 }, (_, n) => compiled.run({ ...transaction, total: n % 2 ? 500 : 5 })));
+      runs.forEach((run, n) => {
+        expect(run).toEqual(n % 2 ? { result: { size: 'big' }, rules: [expect.objectContaining({ name: 'stop big' })], stopped: true } : { result: { size: 'small', after: 'ran' }, rules: expect.any(Array), stopped: false });
+      });
+    }
   });
 
   it('a set with no rules answers an empty result', async () => {
