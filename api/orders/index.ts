@@ -14,7 +14,10 @@ import { jsonBody } from '../validation/json-body.js';
 const Money = Type.Number({ minimum: 0, maximum: 1e9 });
 const Code = Type.String({ minLength: 1, maxLength: 128 });
 
-/** receipts-interface.md, Line item; `metadata` holds flat values only, as a till's basket details would. */
+/**
+ * receipts-interface.md, Line item, without its free-form `metadata`: an order carries no field where
+ * personal data could ride along (decisions.md §9).
+ */
 const OrderLineItem = Type.Object(
   {
     quantity: Type.Optional(Type.Number({ minimum: 0 })),
@@ -23,7 +26,6 @@ const OrderLineItem = Type.Object(
     unit: Type.Optional(Type.String({ maxLength: 32 })),
     unitPrice: Type.Optional(Type.Number()),
     totalPrice: Type.Optional(Type.Number()),
-    metadata: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.Union([Type.String({ maxLength: 256 }), Type.Number(), Type.Boolean()]), { maxProperties: 20 })),
     productId: Type.Optional(Code),
   },
   { additionalProperties: false },

@@ -29,6 +29,8 @@ export function translateDatabaseError(error: unknown): AppError | undefined {
       return new NotFoundError('A record this request refers to does not exist');
     case '23502':
       return new BadRequestError(`A required value is missing${failure.column ? `: ${camelCase(failure.column)}` : ''}`);
+    case '22003':
+      return new BadRequestError('A number is out of the range this field takes');
     case '23514':
       return new ConflictError('The change would break a rule of the data (for example a balance below zero)');
     case '40001':

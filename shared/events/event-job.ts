@@ -11,6 +11,8 @@ export const EventJob = Type.Object({
   payload: Type.Record(Type.String(), Type.Unknown()),
   reportedAt: Type.String({ format: 'date-time' }),
   occurredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  /** Reported by the platform itself (ORDER_PLACED, RECEIPT_REVIEWED), not by a tenant's POST /events. */
+  intrinsic: Type.Optional(Type.Literal(true)),
 });
 export type EventJob = Static<typeof EventJob>;
 

@@ -1,4 +1,4 @@
-import { duplicateIdentity } from './duplicate-window.js';
+import type { EventJob } from './event-job.js';
 import type { EventQueueWriter } from './event-queue-writer.js';
 import type { EventTypeDirectory } from './event-type-directory.js';
 
@@ -26,12 +26,14 @@ export interface IntrinsicEvent {
  * Puts an intrinsic event on the events queue for the event worker to register, as POST /events
  * does for a tenant's own. Its job id comes from the event id kept with its cause (an order, a
  * review), so reporting it again after a failure queues nothing twice, and the worker registers an
- * event id once. Answers false when the tenant has deactivated the type: nothing is reported.
+ * event id once. The duplicate window is keyed by that id too, not by the payload: a receipt
+ * authorized, rejected and authorized again within a minute reports two equal payloads, and both
+ * must count. Answers false when the tenant has deactivated the type: nothing is reported.
  */
 export async function queueIntrinsicEvent(deps: IntrinsicEventDependencies, event: IntrinsicEvent): Promise<boolean> {
   const found = await deps.eventTypes.find(event.tenantId, event.typeName);
   if (!found?.type.isActive) return false;
-  const job = {
+  const job: EventJob = {
     id: event.eventId,
     tenantId: event.tenantId,
     eventTypeId: found.type.id,
@@ -40,7 +42,8 @@ export async function queueIntrinsicEvent(deps: IntrinsicEventDependencies, even
     payload: event.payload,
     reportedAt: event.reportedAt.toISOString(),
     occurredAt: event.occurredAt,
+    intrinsic: true,
   };
-  await deps.eventQueue.enqueue(job, duplicateIdentity(event.tenantId, found.type.name, event.userId ?? deps.serviceSubject, event.payload));
+  await deps.eventQueue.enqueue(job, `${event.tenantId}:intrinsic:${event.eventId}`);
   return true;
 }

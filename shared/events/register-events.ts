@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import { bigintArray } from '../db/bigint-array.js';
-import { reverseRejectedReceiptPoints } from '../ledger/reverse-receipt-points.js';
-import { RECEIPT_REVIEWED } from '../event-types/system-event-types.js';
+import { lockReviewedReceipts, reverseRejectedReceiptPoints, reviewedReceipts } from '../ledger/reverse-receipt-points.js';
 import type { EntityManager, Orm } from '../db/orm.js';
 import { react, type ReactionOutcome } from '../reactors/react.js';
 import type { ReactorDirectory } from '../reactors/reactor-directory.js';
@@ -33,7 +32,9 @@ export async function registerEvents(deps: RegistrationDependencies, batch: Even
   const registrations = await computeReactions(em, deps.reactors, jobs);
   // Each table gets its whole batch as one JSON parameter, unpacked by PostgreSQL: thousands of
   // bound parameters per batch cost the worker more CPU than the rest of registration together.
+  const receipts = reviewedReceipts(jobs);
   await em.getKnex().transaction(async (trx) => {
+    await lockReviewedReceipts(trx, receipts);
     const inserted = await trx.raw<{ rows: { id: string }[] }>(
       `insert into event (id, tenant_id, type_id, user_id, payload, reported_at, occurred_at, registered_at, reacted_at, reactions, total_points)
        select id, tenant_id, type_id, user_id, payload, reported_at, occurred_at, now(), null, reactions, total_points
@@ -45,8 +46,7 @@ export async function registerEvents(deps: RegistrationDependencies, batch: Even
     const newIds = new Set(inserted.rows.map((row) => Number(row.id)));
     const granted = registrations.filter(({ job, outcome }) => newIds.has(job.id) && job.userId && outcome.totalPoints > 0);
     if (granted.length > 0) await grant(trx, granted);
-    const reviewedReceipts = jobs.filter((job) => newIds.has(job.id) && job.eventTypeName === RECEIPT_REVIEWED).map((job) => String(job.payload.receiptId));
-    await reverseRejectedReceiptPoints(trx, reviewedReceipts);
+    await reverseRejectedReceiptPoints(trx, reviewedReceipts(jobs.filter((job) => newIds.has(job.id))));
   });
 }
 

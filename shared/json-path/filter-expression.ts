@@ -24,6 +24,10 @@ export type FilterExpression =
 
 export class FilterSyntaxError extends Error {}
 
+/** Longer filters, or deeper parentheses, are refused rather than parsed: the parser recurses. */
+const MAX_FILTER_LENGTH = 1000;
+const MAX_DEPTH = 16;
+
 // jsonpath-plus hands a filter over with `@` already rewritten to `_$_v`; both spellings are read.
 const TOKEN = /\s*(?:(_\$_v|@)(?![\w$])|(===|!==|==|!=|<=|>=|&&|\|\||[<>()[\].])|'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|([A-Za-z_][\w-]*))/y;
 
@@ -40,7 +44,12 @@ function tokenize(source: string): Token[] {
     const [, item, symbol, single, double, number, name] = match;
     if (item !== undefined) tokens.push({ kind: 'item', text: item });
     else if (symbol !== undefined) tokens.push({ kind: 'symbol', text: symbol });
-    else if (single !== undefined || double !== undefined) tokens.push({ kind: 'string', text: unescape((single ?? double)!) });
+    else if (single !== undefined || double !== undefined) {
+      // jsonpath-plus rewrites `@` before it hands a filter over, inside strings too: such a string
+      // would never match what it says.
+      if ((single ?? double)!.includes('@')) throw new FilterSyntaxError('a string in a filter may not hold @');
+      tokens.push({ kind: 'string', text: unescape((single ?? double)!) });
+    }
     else if (number !== undefined) tokens.push({ kind: 'number', text: number });
     else tokens.push({ kind: 'name', text: name! });
   }
@@ -55,6 +64,7 @@ const COMPARISONS = new Set(['==', '===', '!=', '!==', '<', '<=', '>', '>=']);
 
 class Parser {
   private position = 0;
+  private depth = 0;
 
   constructor(private readonly tokens: Token[]) {}
 
@@ -78,8 +88,10 @@ class Parser {
 
   private term(): FilterExpression {
     if (this.accept('(')) {
+      if (++this.depth > MAX_DEPTH) throw new FilterSyntaxError(`parentheses nest deeper than ${MAX_DEPTH}`);
       const inner = this.expression();
       this.expect(')');
+      this.depth--;
       return inner;
     }
     const left = this.operand();
@@ -143,6 +155,7 @@ class Parser {
 }
 
 export function parseFilter(source: string): FilterExpression {
+  if (source.length > MAX_FILTER_LENGTH) throw new FilterSyntaxError(`longer than ${MAX_FILTER_LENGTH} characters`);
   return new Parser(tokenize(source)).parse();
 }
 

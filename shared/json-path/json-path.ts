@@ -8,19 +8,24 @@ import { evaluateFilter, FilterSyntaxError, parseFilter, type FilterExpression }
  * filter-expression.ts instead; script segments `[(…)]` are refused.
  */
 export function jsonPathProblem(path: string): string | undefined {
-  if (!path.startsWith('$')) return `"${path}" must start with $`;
+  if (!path.startsWith('$')) return `"${shown(path)}" must start with $`;
   for (const segment of JSONPath.toPathArray(path)) {
-    if (segment.startsWith('(')) return `"${path}" uses the script expression "${segment}": scripts are not evaluated`;
+    if (segment.startsWith('(')) return `"${shown(path)}" uses the script expression "${shown(segment)}": scripts are not evaluated`;
     if (segment.startsWith('?(')) {
       try {
         parseFilter(segment.slice(2, -1));
       } catch (error) {
         if (!(error instanceof FilterSyntaxError)) throw error;
-        return `"${path}" has the filter "${segment}" that is not a comparison of @ fields with values (${error.message})`;
+        return `"${shown(path)}" has the filter "${shown(segment)}" that is not a comparison of @ fields with values (${error.message})`;
       }
     }
   }
   return undefined;
+}
+
+/** A path as an error message quotes it: the start of a long one is enough to find it. */
+function shown(text: string): string {
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
 
 const parsedFilters = new Map<string, FilterExpression>();

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { RECEIPT_REVIEWED } from '../event-types/system-event-types.js';
 
 interface Earn {
   id: string;
@@ -15,6 +16,36 @@ interface Rejection {
   event_id: string;
 }
 
+/** A receipt a registered RECEIPT_REVIEWED event names, within its tenant. */
+export interface ReviewedReceipt {
+  tenantId: string;
+  receiptId: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The receipts whose points a batch may reverse: those named by RECEIPT_REVIEWED events the
+ * platform reported itself. A tenant that rotated a secret into the type can report one too, with
+ * any payload; such an event is stored like any other, but moves no receipt's points.
+ */
+export function reviewedReceipts(jobs: { tenantId: string; eventTypeName: string; intrinsic?: boolean; payload: Record<string, unknown> }[]): ReviewedReceipt[] {
+  return jobs
+    .filter((job) => job.intrinsic && job.eventTypeName === RECEIPT_REVIEWED && typeof job.payload.receiptId === 'string' && UUID.test(job.payload.receiptId))
+    .map((job) => ({ tenantId: job.tenantId, receiptId: job.payload.receiptId as string }));
+}
+
+/**
+ * Serialises the registrations that touch the same receipts: taken first in the registration's
+ * transaction, before any wallet is locked, in one order, so two batches wait for each other and
+ * the later one sees what the earlier one committed.
+ */
+export async function lockReviewedReceipts(trx: Knex.Transaction, receipts: ReviewedReceipt[]): Promise<void> {
+  if (receipts.length === 0) return;
+  const keys = [...new Set(receipts.map(({ receiptId }) => receiptId))].sort();
+  await trx.raw(`select pg_advisory_xact_lock(hashtext('receipt:' || id)) from unnest(?::text[]) as id order by id`, [keys]);
+}
+
 /**
  * decisions.md §9: "Points granted for a receipt are reversed if it is later rejected". Runs in the
  * event worker's registration transaction for every receipt a newly registered RECEIPT_REVIEWED
@@ -23,19 +54,18 @@ interface Rejection {
  * registers last does it, so the order in which they reach the worker does not matter. The cause of
  * the reversal is the rejection's event.
  *
- * Concurrent registrations of one receipt's events take its advisory lock after their inserts, so
- * the later one sees what the earlier one committed. A balance never goes below zero: what was
- * already spent is not taken back.
+ * Concurrent registrations of one receipt's events hold its lock (lockReviewedReceipts). A balance
+ * never goes below zero: what was already spent is not taken back.
  */
-export async function reverseRejectedReceiptPoints(trx: Knex.Transaction, receiptIds: string[]): Promise<void> {
-  if (receiptIds.length === 0) return;
-  const ids = [...new Set(receiptIds)].sort();
-  await trx.raw(`select pg_advisory_xact_lock(hashtext('receipt:' || id)) from unnest(?::text[]) as id order by id`, [ids]);
+export async function reverseRejectedReceiptPoints(trx: Knex.Transaction, receipts: ReviewedReceipt[]): Promise<void> {
+  if (receipts.length === 0) return;
+  const pairs = JSON.stringify(receipts.map(({ tenantId, receiptId }) => ({ tenant_id: tenantId, receipt_id: receiptId })));
+  const named = `select tenant_id, receipt_id from jsonb_to_recordset(?::jsonb) as n(tenant_id uuid, receipt_id uuid)`;
   const rejections = (
     await trx.raw<{ rows: Rejection[] }>(
       `select r.receipt_id, r.status_version, r.event_id from receipt_review r join event e on e.id = r.event_id
-        where r.receipt_id = any(?::uuid[]) and r.verdict = 'REJECT'`,
-      [ids],
+        where (r.tenant_id, r.receipt_id) in (${named}) and r.verdict = 'REJECT'`,
+      [pairs],
     )
   ).rows;
   if (rejections.length === 0) return;
@@ -43,10 +73,10 @@ export async function reverseRejectedReceiptPoints(trx: Knex.Transaction, receip
     await trx.raw<{ rows: Earn[] }>(
       `select le.id, le.tenant_id, le.user_id, le.points, r.status_version as earned_version, r.receipt_id
          from receipt_review r join ledger_entry le on le.event_id = r.event_id and le.kind = 'EARN'
-        where r.receipt_id = any(?::uuid[]) and r.verdict = 'AUTHORIZE'
+        where (r.tenant_id, r.receipt_id) in (${named}) and r.verdict = 'AUTHORIZE'
           and not exists (select 1 from ledger_entry reversal where reversal.reverses_entry_id = le.id)
         order by le.user_id, le.id`,
-      [ids],
+      [pairs],
     )
   ).rows;
   for (const earn of earns) {

@@ -10,7 +10,6 @@ export interface OrderLineItem {
   unit?: string;
   unitPrice?: number;
   totalPrice?: number;
-  metadata?: Record<string, string | number | boolean>;
   productId?: string;
 }
 

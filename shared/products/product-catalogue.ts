@@ -29,7 +29,8 @@ export class TenantCatalogue {
   /** Line items with `productId` set where the catalogue knows them; one given already stays. */
   mapLineItems<Item extends CatalogueLineItem>(items: readonly Item[]): Item[] {
     return items.map((item) => {
-      if (item.productId !== undefined) return item;
+      // A dry run's transaction is free-form: what is not a line item passes through untouched.
+      if (!item || typeof item !== 'object' || item.productId !== undefined) return item;
       const productId = this.productIdOf(item);
       return productId ? { ...item, productId } : item;
     });

@@ -13,7 +13,7 @@ import { receiptTransaction } from './receipt-transaction.js';
 import type { CheckOutcome } from './review.entity.js';
 import { REVIEW_REASONS, type ReviewReason, type ReviewVerdict } from './review-enums.js';
 import { reviewSettings, type ReviewSettings } from './review-settings.js';
-import { zonedDate } from './zoned-time.js';
+import { zonedDate, zonedInstant } from './zoned-time.js';
 
 export interface AutomatedDecision {
   verdict: ReviewVerdict;
@@ -81,16 +81,31 @@ export async function decideAutomatically(em: EntityManager, deps: ReviewerDepen
   return { verdict: 'AUTHORIZE', reason: 'VALID_DATA', checks, ...ruleSet };
 }
 
-/** Claims of the tenant made before this one and not rejected: what a new claim may duplicate or count against. */
+/** Claims of the tenant made before this one and not rejected: what a new claim counts against. */
 function earlierClaims(claim: Claim) {
   return { tenant: claim.tenant.id, status: { $ne: 'REJECTED' as const }, createdAt: { $lt: claim.receipt.createdAt }, id: { $ne: claim.receipt.id } };
+}
+
+/**
+ * The claims a claim may duplicate: those not rejected that came before it, or were decided before
+ * it (a later claim of the same receipt whose image was read first, while this one's was retried),
+ * so of two claims of one receipt the one decided second is the duplicate, never both or neither.
+ */
+function claimsBefore(claim: Claim) {
+  const { receipt } = claim;
+  return {
+    tenant: claim.tenant.id,
+    status: { $ne: 'REJECTED' as const },
+    id: { $ne: receipt.id },
+    $or: [{ createdAt: { $lt: receipt.createdAt } }, { createdAt: receipt.createdAt, id: { $lt: receipt.id } }, { paramountReviewId: { $ne: null } }],
+  };
 }
 
 /** "same image hash, or same merchant, date, total and barcode or transaction id as a claim not rejected". */
 async function duplicate(claim: Claim): Promise<Finding> {
   const { receipt, em } = claim;
   if (receipt.imageHash) {
-    const same = await em.findOne(Receipt, { ...earlierClaims(claim), imageHash: receipt.imageHash }, { fields: ['id'] });
+    const same = await em.findOne(Receipt, { ...claimsBefore(claim), imageHash: receipt.imageHash }, { fields: ['id'] });
     if (same) return { verdict: 'REJECT', reason: 'DUPLICATE', detail: `the same image as receipt ${same.id}` };
   }
   if (!receipt.merchantName || !receipt.serviceDate || receipt.total === null || (!receipt.barcode && !receipt.transactionId)) return undefined;
@@ -98,7 +113,7 @@ async function duplicate(claim: Claim): Promise<Finding> {
   const same = await em.findOne(
     Receipt,
     {
-      ...earlierClaims(claim),
+      ...claimsBefore(claim),
       serviceDate: receipt.serviceDate,
       total: receipt.total,
       $or: [...(receipt.barcode ? [{ barcode: receipt.barcode }] : []), ...(receipt.transactionId ? [{ transactionId: receipt.transactionId }] : [])],
@@ -140,10 +155,10 @@ async function invalidVenue(claim: Claim): Promise<Finding> {
   return { verdict: 'REJECT', reason: 'INVALID_VENUE', detail: 'neither the location identifier nor the submission position is at one of the venues' };
 }
 
-/** Claims the submitter made today (UTC) before this one, not rejected. */
+/** Claims the submitter made earlier the same day (by the receipt's zone, as INVALID_DATE counts days), not rejected. */
 async function claimsToday(claim: Claim, narrowing: Record<string, unknown>): Promise<number> {
-  const dayStart = new Date(claim.receipt.createdAt);
-  dayStart.setUTCHours(0, 0, 0, 0);
+  const { createdAt, timezone } = claim.receipt;
+  const dayStart = zonedInstant(zonedDate(createdAt, timezone), '00:00:00', timezone);
   const where = { ...earlierClaims(claim), submitter: claim.receipt.submitter.id, createdAt: { $gte: dayStart, $lt: claim.receipt.createdAt }, ...narrowing };
   return claim.em.count(Receipt, where as never);
 }

@@ -65,7 +65,10 @@ export function parsedColumns(parsed: ParsedClaim, timezone: string): ParsedColu
   };
 }
 
-/** "12.50", "€12,50", "1,234.50", "1.234,50" → a number; anything else → null. */
+/** Larger amounts are misreadings (or mischief), and would not fit the receipt's columns. */
+export const MAX_AMOUNT = 1e9;
+
+/** "12.50", "€12,50", "1,234.50", "1.234,50" → a number; anything else, or anything past MAX_AMOUNT, → null. */
 export function amount(text: string | null): number | null {
   if (!text) return null;
   const cleaned = text.replace(/[^\d.,-]/g, '');
@@ -75,7 +78,7 @@ export function amount(text: string | null): number | null {
   const decimals = lastSeparator >= 0 && cleaned.length - lastSeparator - 1 <= 2 ? cleaned.slice(lastSeparator + 1) : '';
   const whole = (decimals ? cleaned.slice(0, lastSeparator) : cleaned).replace(/[.,]/g, '');
   const value = Number(`${whole}${decimals ? `.${decimals}` : ''}`);
-  return Number.isFinite(value) ? value : null;
+  return Number.isFinite(value) && Math.abs(value) < MAX_AMOUNT ? value : null;
 }
 
 function isoDate(text: string | null): string | null {

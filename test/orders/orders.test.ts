@@ -113,6 +113,7 @@ describe('POST /v1/orders (decisions.md §9)', () => {
     ['a name (personal data)', order({ customerName: 'Jane Doe' })],
     ['an email in the submitter', order({ submitter: { authIdentifier: 'shopper-1', email: 'jane@example.com' } })],
     ['an unknown line item field', order({ lineItems: [{ identifier: 'SKU-1', loyaltyEmail: 'x@example.com' }] })],
+    ['line item metadata, where anything could ride along', order({ lineItems: [{ identifier: 'SKU-1', metadata: { email: 'jane@example.com' } }] })],
     ['no transactionId', { ...order(), transactionId: undefined }],
     ['a negative total', order({ total: -1 })],
     ['a currency that is no ISO code', order({ currency: 'euro' })],

@@ -1,6 +1,10 @@
 import type { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import { registerEvents } from '../../shared/events/register-events.js';
+import { Receipt } from '../../shared/receipts/receipt.entity.js';
+import { reviewAutomatically, reviewDependencies } from '../../shared/receipts/review-service.js';
+import { User } from '../../shared/users/user.entity.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
 import { createHarness, dataOf, jsonOf, type Harness, type Json, type TestTenant } from '../support/harness.js';
 
@@ -185,6 +189,34 @@ describe('the automated checks', () => {
     expect(decided).toMatchObject({ status: verdict === 'REJECT' ? 'REJECTED' : 'PENDING', paramountReview: { verdict, reason, isAutomated: true } });
   });
 
+  it('DUPLICATE: of two claims of one image, the one decided second, even when it was made first', async () => {
+    const { tenant } = await world();
+    const em = harness.context.orm.em.fork();
+    const submitter = await em.findOneOrFail(User, { tenant: tenant.id, authIdentifier: 'shopper' });
+    // Claim A was made first, but its image was read last (its fetch was retried, say).
+    const claims = ['A', 'B'].map((name, index) =>
+      em.create(Receipt, {
+        id: randomUUID(), tenant: tenant.id, submitter, status: 'PENDING', statusVersion: 0, useParser: true, parsedAt: new Date(), parseError: null,
+        pictureUrl: `https://receipts.example/${name}.png`, imageHash: 'same-image', ocrConfidence: 0.9, fieldConfidences: {}, timezone: 'UTC',
+        serviceDate: day(-1), serviceTime: null, servedAt: null, total: 12.5, subtotal: null, correctedTotal: null, barcode: null, transactionId: null,
+        lineItems: [], locationIdentifier: null, locationAddress: null, submissionPosition: null, formatSlug: null, merchantName: 'Corner Shop',
+        language: null, metadata: null, paramountReviewId: null, createdAt: new Date(Date.now() - 1000 + index),
+      } as never) as Receipt,
+    );
+    await em.flush();
+    const deps = reviewDependencies(harness.context);
+    // While B is decided, A's image is not read yet: no hash to compare.
+    await em.nativeUpdate(Receipt, { id: claims[0]!.id }, { imageHash: null, parsedAt: null });
+    expect(await reviewAutomatically(deps, tenant.id, claims[1]!.id)).toMatchObject({ verdict: 'AUTHORIZE' });
+    await em.nativeUpdate(Receipt, { id: claims[0]!.id }, { imageHash: 'same-image', parsedAt: new Date() });
+    expect(await reviewAutomatically(deps, tenant.id, claims[0]!.id)).toMatchObject({ verdict: 'REJECT', reason: 'DUPLICATE' });
+  });
+
+  it('a total too large to be true is left unread, not a failure', async () => {
+    const { tenant, admin } = await world();
+    expect(await decisionOf(tenant, admin, preparsed({ total: field('123456789012345') }))).toMatchObject({ status: 'PENDING', paramountReview: { reason: 'INSUFFICIENT_DATA' } });
+  });
+
   it('the venue check passes at a venue, by location identifier', async () => {
     const { tenant, admin } = await world({ review: { requireVenue: true } });
     await harness.request(tenant, 'POST', '/v1/venues', { token: admin, body: { name: 'High Street', identifiers: ['STORE-12'] } });
@@ -330,6 +362,34 @@ describe('points for a receipt', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await points()).toBe(10);
     expect((await ledger()).map((entry: Json) => entry.kind)).toEqual(['EARN', 'REVERSAL', 'EARN']);
+  });
+
+  it('flipped back and forth within the duplicate window, every change is reported and the points follow the last', async () => {
+    const { tenant, admin, points } = await rewardedWorld();
+    // Without a total the claim waits for a person, who decides three times within a minute.
+    const decided = await decisionOf(tenant, admin, preparsed({ total: undefined }));
+    expect(decided.status).toBe('PENDING');
+    for (const [verdict, reason] of [['AUTHORIZE', 'VERIFIED'], ['REJECT', 'SUSPICIOUS'], ['AUTHORIZE', 'VERIFIED']]) {
+      await harness.request(tenant, 'POST', `/v1/receipts/${decided.id}/reviews`, { token: admin, body: { verdict, reason } });
+    }
+    const events = await waitForEvents(tenant, admin, 'RECEIPT_REVIEWED', 3);
+    expect(events.map((event: Json) => event.payload.status)).toEqual(['AUTHORIZED', 'REJECTED', 'AUTHORIZED']);
+    await eventually(async () => expect(await points()).toBe(10));
+  });
+
+  it('a RECEIPT_REVIEWED a tenant reports itself is stored, and moves no receipt\'s points', async () => {
+    const { tenant, admin, points } = await rewardedWorld();
+    const decided = await decisionOf(tenant, admin, preparsed());
+    await eventually(async () => expect(await points()).toBe(10));
+    const typeAdmin = await harness.adminToken(tenant, ['admin:event_types']);
+    const { secret } = await dataOf<{ secret: string }>(await harness.request(tenant, 'POST', '/v1/event_types/RECEIPT_REVIEWED/secret', { token: typeAdmin }));
+    for (const receiptId of [decided.id, 'not-a-uuid']) {
+      const reported = await harness.request(tenant, 'POST', '/v1/events', { token: secret, body: { type: 'RECEIPT_REVIEWED', subject: 'shopper', payload: { receiptId, status: 'REJECTED' } } });
+      expect(reported.status).toBe(201);
+      const { id } = await dataOf<{ id: number }>(reported);
+      expect((await harness.request(tenant, 'GET', `/v1/events/${id}/reactions?wait=5000`)).status).toBe(200);
+    }
+    expect(await points()).toBe(10);
   });
 
   it('a rejection registered before the authorization it follows still reverses it, and registering both again changes nothing', async () => {

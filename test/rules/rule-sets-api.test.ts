@@ -209,6 +209,12 @@ describe('POST /transactions-rule-engine/execute', () => {
     expect(await matches({ locationIdentifier: 'STORE-13' })).toBe(false);
   });
 
+  it('a transaction\'s line items that are no objects pass through the catalogue untouched', async () => {
+    const id = await createSet('loose', null, false);
+    const response = await execute({ transaction: { total: 1, lineItems: [null, 5, 'x'] }, ruleSetId: id });
+    expect(response.status).toBe(200);
+  });
+
   it('a set that cannot run answers 422 RuleEngineError (one stored before a check refused it, say)', async () => {
     const em = harness.context.orm.em.fork();
     const id = randomUUID();
@@ -251,6 +257,11 @@ describe('/v1/products and /v1/venues', () => {
     expect((await harness.request(tenant, 'DELETE', `/v1/products/${temporary.id}`, { token: admin })).status).toBe(200);
     // Its identifiers went with it: another product may take them.
     expect((await post('/v1/products', { name: 'Next season', identifiers: ['season-1'] })).status).toBe(201);
+  });
+
+  it('refuses a price out of range with 400, not a failure of the database', async () => {
+    const response = await post('/v1/products', { name: 'Gold bar', identifiers: ['GOLD-1'], unitPrice: 1e15 });
+    expect(response.status).toBe(400);
   });
 
   it('refuses a venue position outside the globe', async () => {
