@@ -10,6 +10,14 @@ import { createHarness, dataOf, type Harness, type Json } from '../support/harne
 
 const receiptImage = readFileSync(receiptFixtures().find((fixture) => fixture.file === 'corner-shop.png')!.path);
 let server: Server;
+
+/** The start of a PNG whose header declares `width` × `height`: enough for anything that reads the size first. */
+function pngDeclaring(width: number, height: number): Buffer {
+  const header = Buffer.from(receiptImage.subarray(0, 33));
+  header.writeUInt32BE(width, 16);
+  header.writeUInt32BE(height, 20);
+  return header;
+}
 let base: string;
 
 beforeAll(async () => {
@@ -18,6 +26,8 @@ beforeAll(async () => {
       case '/corner-shop.png':
       case '/same-again.png':
         return void response.writeHead(200, { 'Content-Type': 'image/png' }).end(receiptImage);
+      case '/bomb.png':
+        return void response.writeHead(200, { 'Content-Type': 'image/png' }).end(pngDeclaring(100_000, 100_000));
       case '/not-an-image.png':
         return void response.writeHead(200, { 'Content-Type': 'image/png' }).end('%PDF-1.7 a document, not an image');
       case '/moved':
@@ -69,6 +79,7 @@ describe('fetching a claim\'s image', () => {
     ['a redirect to another scheme (each hop is checked again)', '/to-ftp', /https only/, true],
     ['a 404', '/gone', /answered 404/, true],
     ['a server error (retried)', '/broken', /answered 500/, false],
+    ['a small file declaring ten billion pixels', '/bomb.png', /100000×100000 pixels/, true],
   ])('refuses %s', async (_case, path, message, permanent) => {
     const refused = await failure(new ImageFetcher(true), `${base}${path}`);
     expect(refused.message).toMatch(message);

@@ -2,11 +2,17 @@ import { createHash } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { fileTypeFromBuffer } from 'file-type';
+import { imageSize } from 'image-size';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 
 /** The image types tesseract.js reads, known by their bytes (file-type), never by a name or a header. */
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/bmp']);
 const MAX_REDIRECTS = 5;
+/**
+ * A few kilobytes of PNG can declare a picture of a billion pixels, which the reader would try to
+ * hold in memory: a photographed receipt is far below this.
+ */
+const MAX_PIXELS = 40_000_000;
 
 export interface FetchedImage {
   bytes: Buffer;
@@ -38,7 +44,7 @@ export const RECEIPT_IMAGE_LIMITS: ImageFetchLimits = { maxBytes: 10 * 1024 * 10
  * private, loopback or link-local address after DNS resolution (request-filtering-agent, IP
  * literals included), unless private fetching is allowed (tests, demos), which also admits http.
  * Redirects are followed by hand, each hop checked again. The whole exchange, redirects included,
- * is bounded in time and size; the body must be an image by its bytes.
+ * is bounded in time and size; the body must be an image by its bytes, of a sane number of pixels.
  */
 export class ImageFetcher {
   private readonly httpAgent: RequestFilteringHttpAgent;
@@ -64,6 +70,7 @@ export class ImageFetcher {
       }
       const type = await fileTypeFromBuffer(response.bytes);
       if (!type || !IMAGE_TYPES.has(type.mime)) throw new ImageFetchError(`${address} is not a PNG, JPEG, WebP or BMP image${type ? ` (${type.mime})` : ''}`, true);
+      checkPixels(address, response.bytes);
       return { bytes: response.bytes, mime: type.mime, sha256: createHash('sha256').update(response.bytes).digest('hex') };
     }
     throw new ImageFetchError(`${address} redirects more than ${MAX_REDIRECTS} times`, true);
@@ -124,6 +131,17 @@ export class ImageFetcher {
       request.end();
     });
   }
+}
+
+function checkPixels(address: string, bytes: Buffer): void {
+  let size: { width?: number; height?: number };
+  try {
+    size = imageSize(bytes);
+  } catch {
+    throw new ImageFetchError(`${address}: the image's size cannot be read`, true);
+  }
+  const pixels = (size.width ?? 0) * (size.height ?? 0);
+  if (pixels === 0 || pixels > MAX_PIXELS) throw new ImageFetchError(`${address} is ${size.width}×${size.height} pixels; at most ${MAX_PIXELS} are read`, true);
 }
 
 function tooLarge(url: URL, maxBytes: number): ImageFetchError {
