@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
-import { NotFoundError } from '../../shared/errors/app-errors.js';
+import { findTenantRecord } from '../../shared/db/tenant-record.js';
 import type { ListSpec } from '../../shared/lists/list-spec.js';
 import { Order } from '../../shared/orders/order.entity.js';
 import { orderView, placeOrder, type OrderDependencies } from '../../shared/orders/order-service.js';
@@ -116,9 +116,7 @@ export function registerOrderRoutes(app: App, context: AppContext): void {
     describe({ summary: 'Read an order', tags, access, parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }], responses: { 200: { description: 'the order', data: OrderResource } }, errors: [404] }),
     authorize(context, access),
     async (c) => {
-      const id = c.req.param('id');
-      const order = /^[0-9a-f-]{36}$/i.test(id) ? await entityManager(c).findOne(Order, { tenant: c.var.tenant.id, id }, { populate: ['submitter'] }) : null;
-      if (!order) throw new NotFoundError(`No order "${id}"`);
+      const order = await findTenantRecord(entityManager(c), Order, c.var.tenant.id, c.req.param('id'), 'order', ['submitter']);
       return c.json({ status: 'success', data: orderView(order) });
     },
   );

@@ -3,6 +3,7 @@ import { PLATFORM_TOKEN_ISSUER } from '../../shared/auth/admin-token.js';
 import type { Principal } from '../../shared/auth/principal.js';
 import type { AppContext } from '../../shared/context.js';
 import type { EntityManager } from '../../shared/db/orm.js';
+import { findTenantRecord } from '../../shared/db/tenant-record.js';
 import { BadRequestError, NotFoundError, UnauthorizedError } from '../../shared/errors/app-errors.js';
 import type { ListSpec } from '../../shared/lists/list-spec.js';
 import { createClaim, type ImageClaim, type PreparsedClaim } from '../../shared/receipts/claim-service.js';
@@ -145,8 +146,7 @@ function preparsed(body: Record<string, unknown> & { ocrConfidence: number; line
 }
 
 async function readReceipt(em: EntityManager, tenantId: string, id: string): Promise<{ receipt: Receipt; paramountReview: Review | null }> {
-  const receipt = /^[0-9a-f-]{36}$/i.test(id) ? await em.findOne(Receipt, { tenant: tenantId, id }, { populate: ['submitter'] }) : null;
-  if (!receipt) throw new NotFoundError(`No receipt "${id}"`);
+  const receipt = await findTenantRecord(em, Receipt, tenantId, id, 'receipt', ['submitter']);
   const paramountReview = receipt.paramountReviewId ? await em.findOne(Review, { id: receipt.paramountReviewId }) : null;
   return { receipt, paramountReview };
 }

@@ -5,9 +5,9 @@ import { generateSecret, hashSecret } from '../secrets/secret-token.js';
 import { EventType, type JsonSchema } from './event-type.entity.js';
 import { eventTypeView, type EventTypeView } from './event-type-view.js';
 import type { PayloadSchemaCompiler } from './payload-schema.js';
+import { isUuid } from '../db/tenant-record.js';
 
 export const EVENT_TYPE_SECRET_PREFIX = 'ets_';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface NewEventType {
   name: string;
@@ -52,7 +52,7 @@ export async function createEventType(
 
 /** By uuid or by name, within the tenant; another tenant's type is simply not found. */
 export async function findEventType(em: EntityManager, tenantId: string, identifier: string): Promise<EventType> {
-  const eventType = await em.findOne(EventType, UUID.test(identifier) ? { tenant: tenantId, id: identifier } : { tenant: tenantId, name: identifier });
+  const eventType = await em.findOne(EventType, isUuid(identifier) ? { tenant: tenantId, id: identifier } : { tenant: tenantId, name: identifier });
   if (!eventType) throw new NotFoundError(`No event type "${identifier}"`);
   return eventType;
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { RECEIPT_REVIEWED } from '../event-types/system-event-types.js';
+import { isUuid } from '../db/tenant-record.js';
 
 interface Earn {
   id: string;
@@ -22,8 +23,6 @@ export interface ReviewedReceipt {
   receiptId: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * The receipts whose points a batch may reverse: those named by RECEIPT_REVIEWED events the
  * platform reported itself. A tenant that rotated a secret into the type can report one too, with
@@ -31,7 +30,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function reviewedReceipts(jobs: { tenantId: string; eventTypeName: string; intrinsic?: boolean; payload: Record<string, unknown> }[]): ReviewedReceipt[] {
   return jobs
-    .filter((job) => job.intrinsic && job.eventTypeName === RECEIPT_REVIEWED && typeof job.payload.receiptId === 'string' && UUID.test(job.payload.receiptId))
+    .filter((job) => job.intrinsic && job.eventTypeName === RECEIPT_REVIEWED && typeof job.payload.receiptId === 'string' && isUuid(job.payload.receiptId))
     .map((job) => ({ tenantId: job.tenantId, receiptId: job.payload.receiptId as string }));
 }
 

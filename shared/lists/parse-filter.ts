@@ -1,6 +1,7 @@
 import { ORISON } from 'rison2';
 import type { ListField, ListSpec } from './list-spec.js';
 import { listError } from './list-errors.js';
+import { isUuid } from '../db/tenant-record.js';
 
 export const FILTER_OPERATORS = ['eq', 'neq', 'gt', 'lt', 'in', 'has', 'like'] as const;
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
@@ -20,7 +21,6 @@ const MAX_DEPTH = 2;
 const MAX_IN_VALUES = 100;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const FORBIDDEN_KEY_IN_TEXT = /(?:^|[(,])'?(?:__proto__|constructor|prototype)'?:/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /**
@@ -135,7 +135,7 @@ function scalar(name: string, field: ListField, value: unknown, operator: Filter
       return date;
     }
     case 'uuid':
-      if (typeof value !== 'string' || !UUID.test(value)) throw refuse('a UUID');
+      if (typeof value !== 'string' || !isUuid(value)) throw refuse('a UUID');
       return value;
     default:
       if (typeof value !== 'string') throw refuse("a string in quotes, e.g. 'text'");

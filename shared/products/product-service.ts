@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '../db/orm.js';
-import { ConflictError, NotFoundError } from '../errors/app-errors.js';
+import { ConflictError } from '../errors/app-errors.js';
 import { identifierKey, Product, ProductIdentifier } from './product.entity.js';
+import { findTenantRecord } from '../db/tenant-record.js';
 
 export interface ProductInput {
   name: string;
@@ -38,9 +39,7 @@ export async function createProduct(em: EntityManager, tenantId: string, input: 
 }
 
 export async function findProduct(em: EntityManager, tenantId: string, id: string): Promise<Product> {
-  const product = /^[0-9a-f-]{36}$/i.test(id) ? await em.findOne(Product, { tenant: tenantId, id }) : null;
-  if (!product) throw new NotFoundError(`No product "${id}"`);
-  return product;
+  return findTenantRecord(em, Product, tenantId, id, 'product');
 }
 
 export async function updateProduct(em: EntityManager, tenantId: string, id: string, changes: Partial<ProductInput>): Promise<Product> {

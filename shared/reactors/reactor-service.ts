@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '../db/orm.js';
-import { BadRequestError, NotFoundError } from '../errors/app-errors.js';
+import { BadRequestError } from '../errors/app-errors.js';
 import { EventType } from '../event-types/event-type.entity.js';
 import { jsonPathProblem } from '../json-path/json-path.js';
 import type { RuleConditions } from '../conditions/conditions.js';
@@ -8,6 +8,7 @@ import type { Reaction } from './reaction.js';
 import { expressionPaths } from './reactor-reads.js';
 import { ReactorConditions } from './reactor-conditions.js';
 import { Reactor } from './reactor.entity.js';
+import { findTenantRecord } from '../db/tenant-record.js';
 
 export interface ReactorInput {
   name: string;
@@ -48,9 +49,7 @@ export async function createReactor(em: EntityManager, tenantId: string, input: 
 }
 
 export async function findReactor(em: EntityManager, tenantId: string, id: string): Promise<Reactor> {
-  const reactor = /^[0-9a-f-]{36}$/i.test(id) ? await em.findOne(Reactor, { tenant: tenantId, id }) : null;
-  if (!reactor) throw new NotFoundError(`No reactor "${id}"`);
-  return reactor;
+  return findTenantRecord(em, Reactor, tenantId, id, 'reactor');
 }
 
 export async function updateReactor(em: EntityManager, tenantId: string, id: string, changes: ReactorChanges): Promise<Reactor> {

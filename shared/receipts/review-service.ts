@@ -13,6 +13,7 @@ import { decideAutomatically, type ReviewerDependencies } from './automated-revi
 import { Receipt } from './receipt.entity.js';
 import { Review, type Reviewer } from './review.entity.js';
 import type { ReviewReason, ReviewVerdict } from './review-enums.js';
+import { isUuid } from '../db/tenant-record.js';
 
 export interface ReviewDependencies extends ReviewerDependencies, IntrinsicEventDependencies {
   orm: Orm;
@@ -48,7 +49,7 @@ export interface ManualReviewInput {
  */
 export async function reviewAutomatically(deps: ReviewDependencies, tenantId: string, receiptId: string): Promise<Review | undefined> {
   const em = deps.orm.em.fork();
-  const receipt = /^[0-9a-f-]{36}$/i.test(receiptId) ? await em.findOne(Receipt, { tenant: tenantId, id: receiptId }, { populate: ['submitter', 'tenant'] }) : null;
+  const receipt = isUuid(receiptId) ? await em.findOne(Receipt, { tenant: tenantId, id: receiptId }, { populate: ['submitter', 'tenant'] }) : null;
   if (!receipt) return undefined;
   // A rerun finds the stored review in the transaction below; the first run, the common case, asks nothing more.
   const decision = receipt.parseError
@@ -109,7 +110,7 @@ export async function reviewManually(deps: ReviewDependencies, tenantId: string,
 
 /** The claim, locked for the transaction; its submitter is a reference, its id all reviews need. */
 async function lockReceipt(em: EntityManager, tenantId: string, receiptId: string): Promise<Receipt | null> {
-  if (!/^[0-9a-f-]{36}$/i.test(receiptId)) return null;
+  if (!isUuid(receiptId)) return null;
   return em.findOne(Receipt, { tenant: tenantId, id: receiptId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
 }
 

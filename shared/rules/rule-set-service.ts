@@ -9,6 +9,7 @@ import { venueMatchesOperator } from '../venues/venue-matches.js';
 import { checkRuleDefinition, type ProductLookup } from './check-rule-definition.js';
 import type { RuleDefinition } from './rule-definition.js';
 import { MAX_RULES_PER_SET, RuleSet, type RuleSetScope, type StoredRule } from './rule-set.entity.js';
+import { findTenantRecord, isUuid } from '../db/tenant-record.js';
 
 export interface RuleSetInput {
   name?: string | null;
@@ -61,9 +62,7 @@ export async function createRuleSet(em: EntityManager, tenantId: string, input: 
 }
 
 export async function findRuleSet(em: EntityManager, tenantId: string, id: string): Promise<RuleSet> {
-  const set = /^[0-9a-f-]{36}$/i.test(id) ? await em.findOne(RuleSet, { tenant: tenantId, id }) : null;
-  if (!set) throw new NotFoundError(`No rule set "${id}"`);
-  return set;
+  return findTenantRecord(em, RuleSet, tenantId, id, 'rule set');
 }
 
 /** PATCH: `ruleDefinitions`, when given, replace every rule of the set. */
@@ -129,7 +128,7 @@ function definitionOf(rule: StoredRule): RuleDefinition {
 
 /** Two changes to one set's rules never interleave: each reads and writes the set under its row lock. */
 async function changeLockedSet(em: EntityManager, tenantId: string, id: string, change: (set: RuleSet) => Promise<void>): Promise<RuleSet> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) throw new NotFoundError(`No rule set "${id}"`);
+  if (!isUuid(id)) throw new NotFoundError(`No rule set "${id}"`);
   return em.transactional(async (tx) => {
     const set = await tx.findOne(RuleSet, { tenant: tenantId, id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!set) throw new NotFoundError(`No rule set "${id}"`);
@@ -171,7 +170,7 @@ function storedRule(definition: RuleDefinition, ruleProperties: StoredRule['rule
 
 function productLookup(em: EntityManager, tenantId: string): ProductLookup {
   return async (productId) => {
-    if (!/^[0-9a-f-]{36}$/i.test(productId)) return undefined;
+    if (!isUuid(productId)) return undefined;
     const product = await em.findOne(Product, { tenant: tenantId, id: productId }, { fields: ['unitPrice'] });
     return product ? { unitPrice: product.unitPrice ?? null } : undefined;
   };

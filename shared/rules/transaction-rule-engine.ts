@@ -8,6 +8,7 @@ import { CATALOGUE_FACT, type ExecutableRule } from './rule-definition.js';
 import { CompiledRules, type RuleEngineResult } from './rule-engine.js';
 import { RuleSet } from './rule-set.entity.js';
 import { selectRuleSet, type ScopedTransaction } from './rule-set-selection.js';
+import { isUuid } from '../db/tenant-record.js';
 
 export interface RuleSetRun extends RuleEngineResult {
   ruleSetId: string;
@@ -84,7 +85,7 @@ export class TransactionRuleEngine {
   }
 
   private async findSet(tenantId: string, id: string): Promise<RuleSet | undefined> {
-    if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+    if (!isUuid(id)) return undefined;
     return (await this.orm.em.fork().findOne(RuleSet, { tenant: tenantId, id })) ?? undefined;
   }
 }

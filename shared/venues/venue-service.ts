@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '../db/orm.js';
-import { NotFoundError } from '../errors/app-errors.js';
 import { Venue, type GeoPosition } from './venue.entity.js';
+import { findTenantRecord } from '../db/tenant-record.js';
 
 export interface VenueInput {
   name: string;
@@ -39,9 +39,7 @@ export async function createVenue(em: EntityManager, tenantId: string, input: Ve
 }
 
 export async function findVenue(em: EntityManager, tenantId: string, id: string): Promise<Venue> {
-  const venue = /^[0-9a-f-]{36}$/i.test(id) ? await em.findOne(Venue, { tenant: tenantId, id }) : null;
-  if (!venue) throw new NotFoundError(`No venue "${id}"`);
-  return venue;
+  return findTenantRecord(em, Venue, tenantId, id, 'venue');
 }
 
 export async function updateVenue(em: EntityManager, tenantId: string, id: string, changes: Partial<VenueInput>): Promise<Venue> {

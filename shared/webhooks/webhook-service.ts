@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '../db/orm.js';
-import { BadRequestError, NotFoundError } from '../errors/app-errors.js';
+import { BadRequestError } from '../errors/app-errors.js';
 import { EventType } from '../event-types/event-type.entity.js';
 import type { Sealer } from '../secrets/sealer.js';
 import { Webhook } from './webhook.entity.js';
+import { findTenantRecord } from '../db/tenant-record.js';
 
 export interface WebhookInput {
   url: string;
@@ -49,9 +50,7 @@ export async function createWebhook(em: EntityManager, sealer: Sealer, tenantId:
 }
 
 export async function findWebhook(em: EntityManager, tenantId: string, id: string): Promise<Webhook> {
-  const webhook = /^[0-9a-f-]{36}$/i.test(id) ? await em.findOne(Webhook, { tenant: tenantId, id }) : null;
-  if (!webhook) throw new NotFoundError(`No webhook "${id}"`);
-  return webhook;
+  return findTenantRecord(em, Webhook, tenantId, id, 'webhook');
 }
 
 export async function updateWebhook(em: EntityManager, tenantId: string, id: string, changes: Partial<WebhookInput>, allowPlainHttp: boolean): Promise<Webhook> {
