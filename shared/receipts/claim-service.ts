@@ -63,7 +63,7 @@ export async function createClaim(em: EntityManager, deps: ClaimDependencies, te
     fieldConfidences: {},
     lineItems: [],
     ...parsed,
-  } as never) as Receipt;
+  });
   await em.flush();
   if (!claim.useParser) return { receipt, review: await queueReview(deps.queues, tenant.id, receipt.id) };
   await deps.queues.ocr.add('read', { tenantId: tenant.id, receiptId: receipt.id }, { jobId: receiptJobId('ocr', receipt.id) });

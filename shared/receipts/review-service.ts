@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { AppContext } from '../context.js';
 import type { EntityManager, Orm } from '../db/orm.js';
+import { isUuid } from '../db/tenant-record.js';
 import { NotFoundError } from '../errors/app-errors.js';
 import { RECEIPT_REVIEWED } from '../event-types/system-event-types.js';
 import type { EventIdAllocator } from '../events/event-ids.js';
@@ -13,7 +14,6 @@ import { decideAutomatically, type ReviewerDependencies } from './automated-revi
 import { Receipt } from './receipt.entity.js';
 import { Review, type Reviewer } from './review.entity.js';
 import type { ReviewReason, ReviewVerdict } from './review-enums.js';
-import { isUuid } from '../db/tenant-record.js';
 
 export interface ReviewDependencies extends ReviewerDependencies, IntrinsicEventDependencies {
   orm: Orm;
