@@ -12,6 +12,7 @@ import { ensureDatabase } from './shared/db/ensure-database.js';
 import { migrate } from './shared/db/orm.js';
 import { createLogger } from './shared/logging/logger.js';
 import { isQueueName, queueNames, type QueueName } from './shared/queues/catalog.js';
+import { scheduleRecovery } from './workers/recovery.js';
 import { closeWorkers, startWorkers } from './workers/start-workers.js';
 
 
@@ -33,6 +34,7 @@ async function main(argv: string[]): Promise<void> {
 
   const api: RunningApi = mode === 'worker' ? await startOperations(context) : await startApi(context);
   const workers: Worker[] = mode === 'api' ? [] : startWorkers(context, queues);
+  if (workers.length && queues.includes('recovery')) await scheduleRecovery(context);
   if (mode === 'worker') logger.info({ address: `http://localhost:${api.port}` }, `Tally worker operations (/health, /ready, /metrics) on http://localhost:${api.port}`);
   else logger.info({ address: `http://localhost:${api.port}`, service: config.service }, `Tally API listening on http://localhost:${api.port}`);
   if (workers.length) logger.info({ queues: mode === 'api' ? [] : queues }, 'workers started');

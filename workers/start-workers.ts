@@ -5,6 +5,7 @@ import { startWorker, type JobHandler } from '../shared/queues/worker-runner.js'
 import { auditHandler } from './audit.js';
 import { eventsHandler } from './events.js';
 import { ocrHandler } from './ocr.js';
+import { recoveryHandler, scheduleRecovery } from './recovery.js';
 import { reviewsHandler } from './reviews.js';
 import { webhooksHandler } from './webhooks.js';
 
@@ -16,6 +17,7 @@ function handlers(context: AppContext): Record<QueueName, JobHandler> {
     webhooks: webhooksHandler(context),
     ocr: ocrHandler(context),
     reviews: reviewsHandler(context),
+    recovery: recoveryHandler(context),
   };
 }
 

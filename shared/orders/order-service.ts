@@ -95,7 +95,8 @@ async function findOrder(em: EntityManager, tenantId: string, locationId: string
   return em.findOne(Order, { tenant: tenantId, locationId, transactionId }, { populate: ['submitter'] });
 }
 
-async function reportOrderPlaced(deps: OrderDependencies, tenantId: string, order: Order): Promise<void> {
+/** Queues an order's ORDER_PLACED (again): its id is the order's, so nothing is registered twice. */
+export async function reportOrderPlaced(deps: IntrinsicEventDependencies, tenantId: string, order: Order): Promise<void> {
   if (order.eventId === null || order.eventId === undefined) return;
   await queueIntrinsicEvent(deps, {
     tenantId,

@@ -21,7 +21,11 @@ export const Order = defineEntity({
   name: 'Order',
   tableName: 'pos_order',
   uniques: [{ properties: ['tenant', 'locationId', 'transactionId'] }],
-  indexes: [{ properties: ['tenant', 'createdAt'] }],
+  indexes: [
+    { properties: ['tenant', 'createdAt'] },
+    // The recovery sweep looks for orders whose event was never registered.
+    { name: 'pos_order_reported_index', expression: 'create index "pos_order_reported_index" on "pos_order" ("created_at") where "event_id" is not null' },
+  ],
   properties: {
     id: p.uuid().primary(),
     tenant: p.manyToOne(Tenant).deleteRule('cascade'),

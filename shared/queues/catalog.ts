@@ -2,6 +2,7 @@ import type { JobsOptions } from 'bullmq';
 import { AuditJob } from '../audit/audit-job.js';
 import { EventJob } from '../events/event-job.js';
 import { ReceiptJob } from '../receipts/receipt-job.js';
+import { RecoveryJob } from '../recovery/recovery-job.js';
 import { WebhookJob } from '../webhooks/webhook-job.js';
 
 interface QueueDefinition {
@@ -68,6 +69,12 @@ export const queueCatalog = {
       removeOnComplete: { age: 3600, count: 100_000 },
       removeOnFail: { age: 7 * 24 * 3600 },
     },
+  },
+  recovery: {
+    payload: RecoveryJob,
+    concurrency: 1,
+    // A sweep that fails is simply the next one's work: no retries, little history.
+    defaultJobOptions: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
   },
 } satisfies Record<string, QueueDefinition>;
 

@@ -42,6 +42,9 @@ export const Receipt = defineEntity({
     // The DUPLICATE check looks claims up by these.
     { properties: ['tenant', 'imageHash'] },
     { properties: ['tenant', 'serviceDate', 'total'] },
+    // The recovery sweep looks for claims waiting too long to be read or decided.
+    { name: 'receipt_unparsed_index', expression: 'create index "receipt_unparsed_index" on "receipt" ("created_at") where "parsed_at" is null' },
+    { name: 'receipt_undecided_index', expression: 'create index "receipt_undecided_index" on "receipt" ("parsed_at") where "paramount_review_id" is null' },
   ],
   properties: {
     id: p.uuid().primary(),

@@ -137,8 +137,11 @@ function applyReview(receipt: Receipt, review: Review, eventId: number): void {
   review.eventId = eventId;
 }
 
-/** RECEIPT_REVIEWED for a review that changed the status (decisions.md §12 payload; absent values omitted). */
-async function reportReview(deps: ReviewDependencies, receipt: Receipt, review: Review): Promise<void> {
+/**
+ * RECEIPT_REVIEWED for a review that changed the status (decisions.md §12 payload; absent values
+ * omitted), queued again as often as asked: its id is the review's event id.
+ */
+export async function reportReview(deps: IntrinsicEventDependencies & { orm: Orm }, receipt: Receipt, review: Review): Promise<void> {
   if (review.eventId === null || review.eventId === undefined) return;
   const automated = review.isAutomated ? review : await deps.orm.em.fork().findOne(Review, { receipt: receipt.id, isAutomated: true });
   const payload: Record<string, unknown> = {

@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import type { Worker } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Order } from '../../shared/orders/order.entity.js';
+import { Receipt } from '../../shared/receipts/receipt.entity.js';
+import { receiptJobId } from '../../shared/receipts/receipt-job.js';
+import { Review } from '../../shared/receipts/review.entity.js';
+import { recoverStranded, type RecoveryDependencies } from '../../shared/recovery/recover-stranded.js';
+import { User } from '../../shared/users/user.entity.js';
+import { scheduleRecovery } from '../../workers/recovery.js';
+import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
+import { createHarness, dataOf, queryOne, type Harness, type Json, type TestTenant } from '../support/harness.js';
+
+let harness: Harness;
+let tenant: TestTenant;
+let admin: string;
+let member: User;
+let deps: RecoveryDependencies;
+let workers: Worker[] = [];
+
+beforeAll(async () => {
+  harness = await createHarness();
+  tenant = await harness.createTenant();
+  admin = await harness.adminToken(tenant, ['admin:users', 'admin:reactors', 'admin:events']);
+  await harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { isRestricted: false, authIdentifier: 'shopper', profile: { familyName: 'D', givenName: 'S', emailAddress: 's@example.com' } } });
+  for (const eventType of ['ORDER_PLACED', 'RECEIPT_REVIEWED']) {
+    await harness.request(tenant, 'POST', '/v1/reactors', { token: admin, body: { name: `Ten for ${eventType}`, eventType, reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '10' }] } }] } });
+  }
+  member = await harness.context.orm.em.fork().findOneOrFail(User, { tenant: tenant.id, authIdentifier: 'shopper' });
+  const { context } = harness;
+  deps = { orm: context.orm, queues: context.queues, eventTypes: context.eventTypes, eventQueue: context.eventQueue, serviceSubject: context.config.publicBaseUrl };
+  workers = startWorkers(context, ['events']);
+});
+afterAll(async () => {
+  await closeWorkers(workers);
+  await harness.close();
+});
+
+/** A claim as a crash right after its commit leaves it: stored, its next step never queued. */
+async function strandedClaim(parsed: boolean): Promise<Receipt> {
+  const em = harness.context.orm.em.fork();
+  const receipt = em.create(Receipt, {
+    id: randomUUID(), tenant: tenant.id, submitter: member.id, status: parsed ? 'AUTHORIZED' : 'PENDING', statusVersion: parsed ? 1 : 0, useParser: true,
+    parsedAt: parsed ? new Date() : null, parseError: null, pictureUrl: 'https://receipts.example/r.png', imageHash: null, ocrConfidence: parsed ? 0.9 : null,
+    fieldConfidences: {}, timezone: 'UTC', serviceDate: parsed ? '2026-11-20' : null, serviceTime: null, servedAt: null, total: parsed ? 12.5 : null, subtotal: null,
+    correctedTotal: null, barcode: null, transactionId: null, lineItems: [], locationIdentifier: null, locationAddress: null, submissionPosition: null,
+    formatSlug: null, merchantName: null, language: null, metadata: null, paramountReviewId: null,
+  } as never) as Receipt;
+  await em.flush();
+  return receipt;
+}
+
+const registered = async (eventId: number) => (await queryOne(harness, 'select count(*)::int as n from event where id = ?', [eventId])).n as number;
+const points = async () => (await dataOf<Json>(await harness.request(tenant, 'GET', '/v1/users/shopper/wallet', { token: admin }))).points as number;
+
+async function eventually(check: () => Promise<boolean>): Promise<void> {
+  for (let attempt = 0; attempt < 100 && !(await check()); attempt++) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+// decisions.md §11: "An accepted request is never lost: what is answered 201 or 202 is either committed in PostgreSQL or on a
+// BullMQ queue"; the recovery sweep closes the window between the two.
+describe('the recovery sweep', () => {
+  it('runs on one schedule however many workers ask for it', async () => {
+    await scheduleRecovery(harness.context);
+    await scheduleRecovery(harness.context);
+    const schedulers = await harness.context.queues.recovery.getJobSchedulers();
+    expect(schedulers).toEqual([expect.objectContaining({ key: 'recover-stranded', every: 30_000 })]);
+  });
+
+  it('queues again a claim never queued for reading, and a parsed claim never queued for review', async () => {
+    const unread = await strandedClaim(false);
+    const undecided = await strandedClaim(true);
+    // Within the grace time, nothing counts as stranded: its job may simply be on its way.
+    expect(await recoverStranded(deps)).toMatchObject({ images: 0, reviews: 0 });
+    const recovered = await recoverStranded(deps, 0);
+    expect(recovered.images).toBeGreaterThanOrEqual(1);
+    expect(await harness.context.queues.ocr.getJob(receiptJobId('ocr', unread.id))).toBeDefined();
+    expect(await harness.context.queues.reviews.getJob(receiptJobId('review', undecided.id))).toBeDefined();
+  });
+
+  it('queues the event of an order and of a review whose event was never queued, and registers each once', async () => {
+    const em = harness.context.orm.em.fork();
+    const [orderEvent, reviewEvent] = [await harness.context.eventIds.allocate(), await harness.context.eventIds.allocate()];
+    em.create(Order, {
+      id: randomUUID(), tenant: tenant.id, transactionId: 'T-LOST', locationId: 'STORE-1', cashierId: null, total: 20, subtotal: null, currency: null,
+      lineItems: [], occurredAt: null, submitter: member.id, eventId: orderEvent,
+    } as never);
+    const receipt = await strandedClaim(true);
+    em.create(Review, {
+      id: randomUUID(), tenant: tenant.id, receipt: receipt.id, verdict: 'AUTHORIZE', reason: 'VERIFIED', isAutomated: false, reviewer: null, comment: null,
+      checks: [], ruleSetId: null, ruleEngineResult: null, eventId: reviewEvent, statusVersion: 1,
+    } as never);
+    await em.flush();
+
+    await recoverStranded(deps, 0);
+    await recoverStranded(deps, 0);
+    await eventually(async () => (await registered(orderEvent)) === 1 && (await registered(reviewEvent)) === 1);
+    expect(await registered(orderEvent)).toBe(1);
+    expect(await registered(reviewEvent)).toBe(1);
+    const order = await queryOne(harness, 'select payload, user_id from event where id = ?', [orderEvent]);
+    expect(order).toMatchObject({ payload: { transactionId: 'T-LOST', locationId: 'STORE-1', total: 20 }, user_id: member.id });
+    // Registered once, sweeps after it find nothing to do.
+    await eventually(async () => (await points()) === 20);
+    expect(await recoverStranded(deps, 0)).toMatchObject({ reviewEvents: 0, orderEvents: 0 });
+    expect(await points()).toBe(20);
+  });
+});

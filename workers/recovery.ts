@@ -1,0 +1,22 @@
+import type { AppContext } from '../shared/context.js';
+import type { JobHandler } from '../shared/queues/worker-runner.js';
+import { recoverStranded } from '../shared/recovery/recover-stranded.js';
+import { RECOVERY_EVERY_MS } from '../shared/recovery/recovery-job.js';
+
+/**
+ * `recovery` jobs, every RECOVERY_EVERY_MS by BullMQ's job scheduler (one schedule for all worker
+ * replicas, so one sweep at a time): queue again what a crash between a commit and its queueing
+ * left behind.
+ */
+export function recoveryHandler(context: AppContext): JobHandler {
+  const dependencies = { orm: context.orm, queues: context.queues, eventTypes: context.eventTypes, eventQueue: context.eventQueue, serviceSubject: context.config.publicBaseUrl };
+  return async () => {
+    const recovered = await recoverStranded(dependencies);
+    if (Object.values(recovered).some((count) => count > 0)) context.logger.warn({ recovered }, 'queued stranded work again');
+  };
+}
+
+/** The sweep's schedule: an upsert, so every worker replica may ask for it and one stays. */
+export async function scheduleRecovery(context: AppContext): Promise<void> {
+  await context.queues.recovery.upsertJobScheduler('recover-stranded', { every: RECOVERY_EVERY_MS }, { name: 'sweep', data: {} });
+}
