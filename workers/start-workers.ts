@@ -5,7 +5,7 @@ import { startWorker, type JobHandler } from '../shared/queues/worker-runner.js'
 import { auditHandler } from './audit.js';
 import { eventsHandler } from './events.js';
 import { ocrHandler } from './ocr.js';
-import { recoveryHandler, scheduleRecovery } from './recovery.js';
+import { recoveryHandler } from './recovery.js';
 import { reviewsHandler } from './reviews.js';
 import { webhooksHandler } from './webhooks.js';
 
