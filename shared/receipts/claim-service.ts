@@ -41,6 +41,7 @@ export interface ClaimDependencies {
 export async function createClaim(em: EntityManager, deps: ClaimDependencies, tenant: Tenant, submitter: User, claim: ImageClaim | PreparsedClaim): Promise<{ receipt: Receipt; review?: Job }> {
   const timezone = tenantTimezone(tenant.configuration);
   const parsed = claim.useParser ? undefined : await parsedReceiptColumns(deps.products, tenant.id, claim.parsed, timezone);
+  const now = new Date();
   const receipt = em.create(Receipt, {
     id: randomUUID(),
     tenant,
@@ -48,7 +49,7 @@ export async function createClaim(em: EntityManager, deps: ClaimDependencies, te
     status: 'PENDING',
     statusVersion: 0,
     useParser: claim.useParser,
-    parsedAt: parsed ? new Date() : null,
+    parsedAt: parsed ? now : null,
     parseError: null,
     pictureUrl: claim.pictureUrl ?? null,
     imageHash: null,
@@ -62,9 +63,12 @@ export async function createClaim(em: EntityManager, deps: ClaimDependencies, te
     ocrConfidence: null,
     fieldConfidences: {},
     lineItems: [],
+    createdAt: now,
+    updatedAt: now,
     ...parsed,
   });
-  await em.flush();
+  // One INSERT, where a flush would wrap it in a transaction of its own: three round trips per claim.
+  await em.insert(receipt);
   if (!claim.useParser) return { receipt, review: await queueReview(deps.queues, tenant.id, receipt.id) };
   await deps.queues.ocr.add('read', { tenantId: tenant.id, receiptId: receipt.id }, { jobId: receiptJobId('ocr', receipt.id) });
   return { receipt };

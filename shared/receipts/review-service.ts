@@ -49,9 +49,9 @@ export interface ManualReviewInput {
  */
 export async function reviewAutomatically(deps: ReviewDependencies, tenantId: string, receiptId: string): Promise<Review | undefined> {
   const em = deps.orm.em.fork();
-  const receipt = isUuid(receiptId) ? await em.findOne(Receipt, { tenant: tenantId, id: receiptId }, { populate: ['submitter', 'tenant'] }) : null;
+  const receipt = isUuid(receiptId) ? await em.findOne(Receipt, { tenant: tenantId, id: receiptId }, { populate: ['submitter', 'tenant'], strategy: 'joined' }) : null;
   if (!receipt) return undefined;
-  // A rerun finds the stored review in the transaction below; the first run, the common case, asks nothing more.
+  // A rerun meets the stored review in the transaction below; the first run, the common case, asks nothing more.
   const decision = receipt.parseError
     ? { verdict: 'ABSTAIN' as const, reason: 'INSUFFICIENT_DATA' as const, checks: [{ check: 'PARSE', passed: false, detail: receipt.parseError }], ruleSetId: null, ruleEngineResult: null }
     : await decideAutomatically(em, deps, receipt.tenant as Tenant, receipt, (receipt.submitter as User).authIdentifier);
@@ -60,7 +60,7 @@ export async function reviewAutomatically(deps: ReviewDependencies, tenantId: st
   try {
     stored = await deps.orm.em.fork().transactional(async (tx) => {
       const locked = (await lockReceipt(tx, tenantId, receiptId))!;
-      if (await tx.findOne(Review, { receipt: receiptId, isAutomated: true })) return undefined;
+      // A rerun's insert meets the partial unique index: caught below, and the stored review reported.
       const review = tx.create(Review, { id: randomUUID(), tenant: tenantId, receipt: locked, isAutomated: true, reviewer: null, comment: null, eventId: null, statusVersion: null, ...decision });
       applyReview(locked, review, eventId);
       return { receipt: locked, review };

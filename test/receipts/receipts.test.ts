@@ -212,6 +212,19 @@ describe('the automated checks', () => {
     expect(await reviewAutomatically(deps, tenant.id, claims[0]!.id)).toMatchObject({ verdict: 'REJECT', reason: 'DUPLICATE' });
   });
 
+  it('a review job run again (a retry, a stalled job) stores nothing twice and reports the same event', async () => {
+    const { tenant, admin } = await world();
+    const decided = await decisionOf(tenant, admin, preparsed());
+    const deps = reviewDependencies(harness.context);
+    const [again, onceMore] = [await reviewAutomatically(deps, tenant.id, decided.id), await reviewAutomatically(deps, tenant.id, decided.id)];
+    expect(again!.id).toBe(decided.paramountReview.id);
+    expect(onceMore!.id).toBe(decided.paramountReview.id);
+    const reviews = await dataOf<Json[]>(await harness.request(tenant, 'GET', `/v1/receipts/${decided.id}/reviews`, { token: admin }));
+    expect(reviews).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await waitForEvents(tenant, admin, 'RECEIPT_REVIEWED', 1)).toHaveLength(1);
+  });
+
   it('a total too large to be true is left unread, not a failure', async () => {
     const { tenant, admin } = await world();
     expect(await decisionOf(tenant, admin, preparsed({ total: field('123456789012345') }))).toMatchObject({ status: 'PENDING', paramountReview: { reason: 'INSUFFICIENT_DATA' } });
