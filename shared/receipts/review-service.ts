@@ -49,7 +49,7 @@ export interface ManualReviewInput {
  */
 export async function reviewAutomatically(deps: ReviewDependencies, tenantId: string, receiptId: string): Promise<Review | undefined> {
   const em = deps.orm.em.fork();
-  const receipt = isUuid(receiptId) ? await em.findOne(Receipt, { tenant: tenantId, id: receiptId }, { populate: ['submitter', 'tenant'], strategy: 'joined' }) : null;
+  const receipt = isUuid(receiptId) ? await em.findOne(Receipt, { tenant: tenantId, id: receiptId }, { populate: ['submitter', 'tenant'] }) : null;
   if (!receipt) return undefined;
   // A rerun meets the stored review in the transaction below; the first run, the common case, asks nothing more.
   const decision = receipt.parseError
