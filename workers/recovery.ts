@@ -5,14 +5,14 @@ import { RECOVERY_EVERY_MS } from '../shared/recovery/recovery-job.js';
 
 /**
  * `recovery` jobs, every RECOVERY_EVERY_MS by BullMQ's job scheduler (one schedule for all worker
- * replicas, so one sweep at a time): queue again what a crash between a commit and its queueing
- * left behind.
+ * replicas; should a sweep outlast the interval, two overlap harmlessly, every re-queue being
+ * idempotent): queue again what a crash between a commit and its queueing left behind.
  */
 export function recoveryHandler(context: AppContext): JobHandler {
   const dependencies = { orm: context.orm, queues: context.queues, eventTypes: context.eventTypes, eventQueue: context.eventQueue, serviceSubject: context.config.publicBaseUrl };
   return async () => {
     const recovered = await recoverStranded(dependencies);
-    if (Object.values(recovered).some((count) => count > 0)) context.logger.warn({ recovered }, 'queued stranded work again');
+    if (Object.values(recovered).some((count) => count > 0)) context.logger.warn({ recovered }, 'found work waiting longer than it should: queued it again');
   };
 }
 

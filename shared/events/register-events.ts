@@ -34,7 +34,7 @@ export async function registerEvents(deps: RegistrationDependencies, batch: Even
   // bound parameters per batch cost the worker more CPU than the rest of registration together.
   const receipts = reviewedReceipts(jobs);
   await em.getKnex().transaction(async (trx) => {
-    await lockReviewedReceipts(trx, receipts);
+    await lockReviewedReceipts(trx, receipts, jobs.flatMap((job) => (job.userId ? [job.userId] : [])));
     const inserted = await trx.raw<{ rows: { id: string }[] }>(
       `insert into event (id, tenant_id, type_id, user_id, payload, reported_at, occurred_at, registered_at, reacted_at, reactions, total_points)
        select id, tenant_id, type_id, user_id, payload, reported_at, occurred_at, now(), null, reactions, total_points

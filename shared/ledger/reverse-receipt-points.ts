@@ -35,14 +35,21 @@ export function reviewedReceipts(jobs: { tenantId: string; eventTypeName: string
 }
 
 /**
- * Serialises the registrations that touch the same receipts: taken first in the registration's
- * transaction, before any wallet is locked, in one order, so two batches wait for each other and
- * the later one sees what the earlier one committed.
+ * Taken first in a registration's transaction that names receipts: the receipts' advisory locks, so
+ * two batches touching one receipt wait for each other and the later one sees what the earlier one
+ * committed; then every wallet the registration may change (its members' and the receipts'
+ * submitters'), in one sorted pass, so its grants and reversals never lock wallets in an order
+ * another batch could cross.
  */
-export async function lockReviewedReceipts(trx: Knex.Transaction, receipts: ReviewedReceipt[]): Promise<void> {
+export async function lockReviewedReceipts(trx: Knex.Transaction, receipts: ReviewedReceipt[], memberIds: string[]): Promise<void> {
   if (receipts.length === 0) return;
   const keys = [...new Set(receipts.map(({ receiptId }) => receiptId))].sort();
   await trx.raw(`select pg_advisory_xact_lock(hashtext('receipt:' || id)) from unnest(?::text[]) as id order by id`, [keys]);
+  await trx.raw(
+    `select 1 from wallet where user_id in (select unnest(?::uuid[]) union select submitter_id from receipt where id = any(?::uuid[]))
+      order by user_id for update`,
+    [[...new Set(memberIds)], keys],
+  );
 }
 
 /**
@@ -53,7 +60,7 @@ export async function lockReviewedReceipts(trx: Knex.Transaction, receipts: Revi
  * registers last does it, so the order in which they reach the worker does not matter. The cause of
  * the reversal is the rejection's event.
  *
- * Concurrent registrations of one receipt's events hold its lock (lockReviewedReceipts). A balance
+ * Concurrent registrations of one receipt's events hold its locks (lockReviewedReceipts). A balance
  * never goes below zero: what was already spent is not taken back.
  */
 export async function reverseRejectedReceiptPoints(trx: Knex.Transaction, receipts: ReviewedReceipt[]): Promise<void> {

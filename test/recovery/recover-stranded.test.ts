@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Worker } from 'bullmq';
+import { UnrecoverableError, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Order } from '../../shared/orders/order.entity.js';
+import { queuePrefix } from '../../shared/queues/queue-factory.js';
+import { createRedis } from '../../shared/redis/redis.js';
 import { Receipt } from '../../shared/receipts/receipt.entity.js';
 import { receiptJobId } from '../../shared/receipts/receipt-job.js';
 import { Review } from '../../shared/receipts/review.entity.js';
@@ -76,6 +78,47 @@ describe('the recovery sweep', () => {
     expect(recovered.images).toBeGreaterThanOrEqual(1);
     expect(await harness.context.queues.ocr.getJob(receiptJobId('ocr', unread.id))).toBeDefined();
     expect(await harness.context.queues.reviews.getJob(receiptJobId('review', undecided.id))).toBeDefined();
+  });
+
+  it('retries a job that failed for good rather than leave it blocking its claim', async () => {
+    const claim = await strandedClaim(true);
+    const job = await harness.context.queues.reviews.add('review', { tenantId: tenant.id, receiptId: claim.id }, { jobId: receiptJobId('review', claim.id) });
+    // As a review worker that gave up on its last attempt leaves it.
+    const failing = new Worker('reviews', async () => { throw new UnrecoverableError('the database was down through every attempt'); }, {
+      connection: createRedis(harness.config.redisUrl, 'test-failing-reviews'),
+      prefix: queuePrefix(harness.config.redisPrefix, 'reviews'),
+    });
+    await eventually(async () => (await job.getState()) === 'failed');
+    await failing.close();
+    expect(await job.getState()).toBe('failed');
+    await recoverStranded(deps, 0);
+    expect(await (await harness.context.queues.reviews.getJob(job.id!))!.getState()).toBe('waiting');
+  });
+
+  it('sends a claim whose image failed to be read through every attempt to a person, instead of reading it forever', async () => {
+    const claim = await strandedClaim(false);
+    const job = await harness.context.queues.ocr.add('read', { tenantId: tenant.id, receiptId: claim.id }, { jobId: receiptJobId('ocr', claim.id) });
+    const failing = new Worker('ocr', async () => { throw new UnrecoverableError('the reader crashed on this image'); }, {
+      connection: createRedis(harness.config.redisUrl, 'test-failing-ocr'),
+      prefix: queuePrefix(harness.config.redisPrefix, 'ocr'),
+    });
+    await eventually(async () => (await job.getState()) === 'failed');
+    await failing.close();
+    await recoverStranded(deps, 0);
+    const stored = await harness.context.orm.em.fork().findOneOrFail(Receipt, { id: claim.id });
+    expect(stored.parseError).toMatch(/could not be read: the reader crashed/);
+    expect(await harness.context.queues.reviews.getJob(receiptJobId('review', claim.id))).toBeDefined();
+  });
+
+  it('leaves alone a decision whose type the tenant had deactivated: it was never to be reported', async () => {
+    const quiet = await harness.createTenant();
+    const quietAdmin = await harness.adminToken(quiet, ['admin:users', 'admin:receipts', 'admin:event_types']);
+    await harness.request(quiet, 'POST', '/v1/users', { token: quietAdmin, body: { isRestricted: false, authIdentifier: 'shopper', profile: { familyName: 'D', givenName: 'S', emailAddress: 's@example.com' } } });
+    await harness.request(quiet, 'PATCH', '/v1/event_types/RECEIPT_REVIEWED', { token: quietAdmin, body: { isActive: false } });
+    const claimed = await harness.request(quiet, 'POST', '/v1/receipts', { token: quietAdmin, body: { useParser: true, pictureUrl: 'https://receipts.example/q.png', submitter: { authIdentifier: 'shopper' } } });
+    const { id } = await dataOf<{ id: string }>(claimed);
+    const review = await dataOf<{ id: string }>(await harness.request(quiet, 'POST', `/v1/receipts/${id}/reviews`, { token: quietAdmin, body: { verdict: 'AUTHORIZE', reason: 'VERIFIED' } }));
+    expect(await harness.context.orm.em.fork().findOneOrFail(Review, { id: review.id })).toMatchObject({ eventId: null, statusVersion: 1 });
   });
 
   it('queues the event of an order and of a review whose event was never queued, and registers each once', async () => {
