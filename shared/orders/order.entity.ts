@@ -1,17 +1,10 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Tenant } from '../tenants/tenant.entity.js';
+import type { ReceiptLineItem } from '../receipts/receipt.entity.js';
 import { User } from '../users/user.entity.js';
 
-/** A line item of a point-of-sale order (receipts-interface.md, Line item). */
-export interface OrderLineItem {
-  quantity?: number;
-  description?: string;
-  identifier?: string;
-  unit?: string;
-  unitPrice?: number;
-  totalPrice?: number;
-  productId?: string;
-}
+/** A line item of a point-of-sale order: a receipt's, without the free-form metadata or a parser's confidence. */
+export type OrderLineItem = Omit<ReceiptLineItem, 'metadata' | 'confidence'>;
 
 /**
  * A point-of-sale order (decisions.md §9). The same transactionId at the same locationId is one
