@@ -67,10 +67,10 @@ export async function findRuleSet(em: EntityManager, tenantId: string, id: strin
 
 /** PATCH: `ruleDefinitions`, when given, replace every rule of the set. */
 export async function updateRuleSet(em: EntityManager, tenantId: string, id: string, changes: RuleSetChanges): Promise<RuleSet> {
-  return changeLockedSet(em, tenantId, id, async (set) => {
+  return changeLockedSet(em, tenantId, id, async (set, tx) => {
     const { ruleDefinitions, ...fields } = changes;
-    em.assign(set, fields);
-    if (ruleDefinitions) set.rules = await storedRules(em, tenantId, ruleDefinitions, 'ruleDefinitions');
+    tx.assign(set, fields);
+    if (ruleDefinitions) set.rules = await storedRules(tx, tenantId, ruleDefinitions, 'ruleDefinitions');
   });
 }
 
@@ -87,9 +87,9 @@ export function findRule(set: RuleSet, ruleId: string): StoredRule {
 
 export async function addRule(em: EntityManager, tenantId: string, setId: string, definition: RuleDefinition): Promise<StoredRule> {
   let added: StoredRule | undefined;
-  await changeLockedSet(em, tenantId, setId, async (set) => {
+  await changeLockedSet(em, tenantId, setId, async (set, tx) => {
     if (set.rules.length >= MAX_RULES_PER_SET) throw new BadRequestError(`A rule set holds at most ${MAX_RULES_PER_SET} rules`);
-    [added] = await storedRules(em, tenantId, [definition], 'rule');
+    [added] = await storedRules(tx, tenantId, [definition], 'rule');
     set.rules = [...set.rules, added!];
   });
   return added!;
@@ -98,7 +98,7 @@ export async function addRule(em: EntityManager, tenantId: string, setId: string
 /** A rule's changed fields merged into its definition, then checked whole, as a new rule would be. */
 export async function updateRule(em: EntityManager, tenantId: string, setId: string, ruleId: string, changes: Partial<RuleDefinition>): Promise<StoredRule> {
   let updated: StoredRule | undefined;
-  await changeLockedSet(em, tenantId, setId, async (set) => {
+  await changeLockedSet(em, tenantId, setId, async (set, tx) => {
     const current = findRule(set, ruleId);
     const merged: RuleDefinition = { ...definitionOf(current), ...changes };
     // Switching type drops what belonged to the old one, unless the change gives it again.
@@ -106,7 +106,7 @@ export async function updateRule(em: EntityManager, tenantId: string, setId: str
       if (!changes.ruleProperties) delete merged.ruleProperties;
       if (!changes.configuration) delete merged.configuration;
     }
-    const ruleProperties = await checkRuleDefinition(merged, `rule ${ruleId}`, productLookup(em, tenantId), RULE_OPERATORS);
+    const ruleProperties = await checkRuleDefinition(merged, `rule ${ruleId}`, productLookup(tx, tenantId), RULE_OPERATORS);
     updated = storedRule(merged, ruleProperties, current.id, current.createdAt);
     set.rules = set.rules.map((rule) => (rule.id === ruleId ? updated! : rule));
   });
@@ -126,13 +126,16 @@ function definitionOf(rule: StoredRule): RuleDefinition {
   return type === 'BASKET' ? { type, name, priority, resultParams, configuration: rule.configuration } : { type, name, priority, resultParams, ruleProperties: rule.ruleProperties };
 }
 
-/** Two changes to one set's rules never interleave: each reads and writes the set under its row lock. */
-async function changeLockedSet(em: EntityManager, tenantId: string, id: string, change: (set: RuleSet) => Promise<void>): Promise<RuleSet> {
+/**
+ * Two changes to one set's rules never interleave: each reads and writes the set under its row
+ * lock. The change reads (products) through the transaction, never a second pooled connection.
+ */
+async function changeLockedSet(em: EntityManager, tenantId: string, id: string, change: (set: RuleSet, tx: EntityManager) => Promise<void>): Promise<RuleSet> {
   if (!isUuid(id)) throw new NotFoundError(`No rule set "${id}"`);
   return em.transactional(async (tx) => {
     const set = await tx.findOne(RuleSet, { tenant: tenantId, id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!set) throw new NotFoundError(`No rule set "${id}"`);
-    await change(set);
+    await change(set, tx);
     // A change inside the JSON column alone would not move updatedAt, which decides between sets.
     set.updatedAt = new Date();
     return set;
