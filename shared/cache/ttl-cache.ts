@@ -19,6 +19,19 @@ export class TtlCache<V> {
     return undefined;
   }
 
+  /**
+   * The entry, or `load()`'s promise kept in its place, so concurrent misses share one load (a
+   * batch of jobs, a burst of claims, asking at once); a load that fails is not kept.
+   */
+  getOrLoad<T>(this: TtlCache<Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+    const cached = this.get(key);
+    if (cached) return cached;
+    const loading = load();
+    this.set(key, loading);
+    loading.catch(() => this.delete(key));
+    return loading;
+  }
+
   set(key: string, value: V): void {
     if (this.ttlMs <= 0) return;
     if (this.entries.size >= this.maxEntries) {

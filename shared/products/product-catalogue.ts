@@ -39,7 +39,7 @@ export class TenantCatalogue {
 
 /** Catalogues cached per tenant for `ttlMs`; a change made through this process is seen at once (`forget`). */
 export class ProductCatalogues {
-  private readonly cache: TtlCache<TenantCatalogue>;
+  private readonly cache: TtlCache<Promise<TenantCatalogue>>;
 
   constructor(
     private readonly orm: Orm,
@@ -48,9 +48,11 @@ export class ProductCatalogues {
     this.cache = new TtlCache(ttlMs, 10_000);
   }
 
-  async forTenant(tenantId: string): Promise<TenantCatalogue> {
-    const cached = this.cache.get(tenantId);
-    if (cached) return cached;
+  forTenant(tenantId: string): Promise<TenantCatalogue> {
+    return this.cache.getOrLoad(tenantId, () => this.load(tenantId));
+  }
+
+  private async load(tenantId: string): Promise<TenantCatalogue> {
     const products = await this.orm.em.fork().find(Product, { tenant: tenantId, isActive: true }, { fields: ['id', 'identifiers', 'unitPrice'] });
     const byKey = new Map<string, string>();
     const prices: Record<string, { unitPrice: number | null }> = {};
@@ -58,9 +60,7 @@ export class ProductCatalogues {
       prices[product.id] = { unitPrice: product.unitPrice ?? null };
       for (const identifier of product.identifiers) byKey.set(identifierKey(identifier), product.id);
     }
-    const catalogue = new TenantCatalogue(byKey, prices);
-    this.cache.set(tenantId, catalogue);
-    return catalogue;
+    return new TenantCatalogue(byKey, prices);
   }
 
   forget(tenantId: string): void {

@@ -20,7 +20,7 @@ export interface ActiveReactor {
  * registered after the cache lapses, or at once in the process that made the change (`forget`).
  */
 export class ReactorDirectory {
-  // Promises are cached, so a batch's concurrent lookups of one type share a single query.
+  // Promises are cached (getOrLoad), so a batch's concurrent lookups of one type share a single query.
   private readonly cache: TtlCache<Promise<ActiveReactor[]>>;
 
   constructor(
@@ -31,13 +31,7 @@ export class ReactorDirectory {
   }
 
   forEventType(tenantId: string, eventType: string): Promise<ActiveReactor[]> {
-    const key = `${tenantId}:${eventType}`;
-    const cached = this.cache.get(key);
-    if (cached) return cached;
-    const reactors = this.load(tenantId, eventType);
-    this.cache.set(key, reactors);
-    reactors.catch(() => this.cache.delete(key));
-    return reactors;
+    return this.cache.getOrLoad(`${tenantId}:${eventType}`, () => this.load(tenantId, eventType));
   }
 
   private async load(tenantId: string, eventType: string): Promise<ActiveReactor[]> {

@@ -23,7 +23,7 @@ export type Transaction = Record<string, unknown> & ScopedTransaction;
  * change made through this process is seen at once (`forget`).
  */
 export class TransactionRuleEngine {
-  private readonly activeSets: TtlCache<RuleSet[]>;
+  private readonly activeSets: TtlCache<Promise<RuleSet[]>>;
   /**
    * Each set's compiled rules, for as long as the set object (cached above) lives; rebuilt when
    * the tenant's venues were read afresh, as the venueMatches operator is bound to them.
@@ -48,11 +48,7 @@ export class TransactionRuleEngine {
 
   /** The set that applies to a transaction, or undefined when none of the tenant's active sets does. */
   async select(tenantId: string, transaction: ScopedTransaction): Promise<RuleSet | undefined> {
-    let sets = this.activeSets.get(tenantId);
-    if (!sets) {
-      sets = await this.orm.em.fork().find(RuleSet, { tenant: tenantId, isActive: true });
-      this.activeSets.set(tenantId, sets);
-    }
+    const sets = await this.activeSets.getOrLoad(tenantId, () => this.orm.em.fork().find(RuleSet, { tenant: tenantId, isActive: true }));
     return selectRuleSet(sets, transaction);
   }
 

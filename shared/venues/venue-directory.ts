@@ -5,7 +5,7 @@ import { Venue } from './venue.entity.js';
 
 /** Each tenant's venues by id, cached for `ttlMs`; a change made through this process is seen at once (`forget`). */
 export class VenueDirectory {
-  private readonly cache: TtlCache<ReadonlyMap<string, VenueArea>>;
+  private readonly cache: TtlCache<Promise<ReadonlyMap<string, VenueArea>>>;
 
   constructor(
     private readonly orm: Orm,
@@ -14,13 +14,11 @@ export class VenueDirectory {
     this.cache = new TtlCache(ttlMs, 10_000);
   }
 
-  async forTenant(tenantId: string): Promise<ReadonlyMap<string, VenueArea>> {
-    const cached = this.cache.get(tenantId);
-    if (cached) return cached;
-    const venues = await this.orm.em.fork().find(Venue, { tenant: tenantId });
-    const areas = new Map<string, VenueArea>(venues.map((venue) => [venue.id, { identifiers: venue.identifiers, position: venue.position ?? null, radiusMeters: venue.radiusMeters }]));
-    this.cache.set(tenantId, areas);
-    return areas;
+  forTenant(tenantId: string): Promise<ReadonlyMap<string, VenueArea>> {
+    return this.cache.getOrLoad(tenantId, async () => {
+      const venues = await this.orm.em.fork().find(Venue, { tenant: tenantId });
+      return new Map(venues.map((venue) => [venue.id, { identifiers: venue.identifiers, position: venue.position ?? null, radiusMeters: venue.radiusMeters }]));
+    });
   }
 
   forget(tenantId: string): void {
