@@ -12,6 +12,7 @@ import { Receipt } from '../../shared/receipts/receipt.entity.js';
 import { receiptListItemView, receiptView, reviewView } from '../../shared/receipts/receipt-views.js';
 import { Review } from '../../shared/receipts/review.entity.js';
 import { reviewDependencies, reviewManually } from '../../shared/receipts/review-service.js';
+import { submittingMember } from '../../shared/users/lookup-user.js';
 import { User } from '../../shared/users/user.entity.js';
 import { entityManager, type App } from '../app-env.js';
 import { listParameters, listResponse } from '../lists/list-route.js';
@@ -135,9 +136,7 @@ async function claimant(em: EntityManager, tenantId: string, principal: Principa
     return user;
   }
   if (!body.submitter) throw new BadRequestError('With an admin token, submitter names the claiming member');
-  const user = await em.findOne(User, { tenant: tenantId, authIdentifier: body.submitter.authIdentifier });
-  if (!user) throw new NotFoundError(`No member has the authIdentifier "${body.submitter.authIdentifier}"`);
-  return user;
+  return submittingMember(em, tenantId, body.submitter.authIdentifier);
 }
 
 function preparsed(body: Record<string, unknown> & { ocrConfidence: number; lineItems: ParsedClaim['lineItems']; formatSlug?: string }): ParsedClaim {

@@ -1,3 +1,4 @@
+import type { EventIdAllocator } from './event-ids.js';
 import type { EventJob } from './event-job.js';
 import type { EventQueueWriter } from './event-queue-writer.js';
 import type { EventTypeDirectory } from './event-type-directory.js';
@@ -23,16 +24,26 @@ export interface IntrinsicEvent {
 }
 
 /**
+ * The id an intrinsic event of `typeName` will carry, allocated before its cause is stored (so
+ * reporting it again reuses it), or null while the tenant has the type deactivated: then nothing is
+ * reported, and nothing is left for the recovery sweep to report later.
+ */
+export async function intrinsicEventId(deps: IntrinsicEventDependencies & { eventIds: EventIdAllocator }, tenantId: string, typeName: string): Promise<number | null> {
+  const found = await deps.eventTypes.find(tenantId, typeName);
+  return found?.type.isActive ? deps.eventIds.allocate() : null;
+}
+
+/**
  * Puts an intrinsic event on the events queue for the event worker to register, as POST /events
  * does for a tenant's own. Its job id comes from the event id kept with its cause (an order, a
  * review), so reporting it again after a failure queues nothing twice, and the worker registers an
  * event id once. The duplicate window is keyed by that id too, not by the payload: a receipt
  * authorized, rejected and authorized again within a minute reports two equal payloads, and both
- * must count. Answers false when the tenant has deactivated the type: nothing is reported.
+ * must count. Nothing is reported while the tenant has the type deactivated.
  */
-export async function queueIntrinsicEvent(deps: IntrinsicEventDependencies, event: IntrinsicEvent): Promise<boolean> {
+export async function queueIntrinsicEvent(deps: IntrinsicEventDependencies, event: IntrinsicEvent): Promise<void> {
   const found = await deps.eventTypes.find(event.tenantId, event.typeName);
-  if (!found?.type.isActive) return false;
+  if (!found?.type.isActive) return;
   const job: EventJob = {
     id: event.eventId,
     tenantId: event.tenantId,
@@ -45,5 +56,4 @@ export async function queueIntrinsicEvent(deps: IntrinsicEventDependencies, even
     intrinsic: true,
   };
   await deps.eventQueue.enqueue(job, `${event.tenantId}:intrinsic:${event.eventId}`);
-  return true;
 }

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '../db/orm.js';
 import { ORDER_PLACED } from '../event-types/system-event-types.js';
-import { NotFoundError } from '../errors/app-errors.js';
 import type { EventIdAllocator } from '../events/event-ids.js';
-import { queueIntrinsicEvent, type IntrinsicEventDependencies } from '../events/queue-intrinsic-event.js';
+import { intrinsicEventId, queueIntrinsicEvent, type IntrinsicEventDependencies } from '../events/queue-intrinsic-event.js';
 import type { ProductCatalogues } from '../products/product-catalogue.js';
-import { User } from '../users/user.entity.js';
+import { submittingMember } from '../users/lookup-user.js';
+import type { User } from '../users/user.entity.js';
 import { Order, type OrderLineItem } from './order.entity.js';
 import { withoutAbsent } from '../json/without-absent.js';
 
@@ -59,10 +59,8 @@ export async function placeOrder(em: EntityManager, deps: OrderDependencies, ten
     await reportOrderPlaced(deps, tenantId, existing);
     return { order: existing, created: false };
   }
-  const submitter = input.submitter ? await em.findOne(User, { tenant: tenantId, authIdentifier: input.submitter.authIdentifier }) : null;
-  if (input.submitter && !submitter) throw new NotFoundError(`No member has the authIdentifier "${input.submitter.authIdentifier}"`);
+  const submitter = input.submitter ? await submittingMember(em, tenantId, input.submitter.authIdentifier) : null;
 
-  const type = await deps.eventTypes.find(tenantId, ORDER_PLACED);
   const catalogue = await deps.products.forTenant(tenantId);
   const order = em.create(Order, {
     id: randomUUID(),
@@ -76,7 +74,7 @@ export async function placeOrder(em: EntityManager, deps: OrderDependencies, ten
     lineItems: catalogue.mapLineItems(input.lineItems),
     occurredAt: input.occurredAt ? new Date(input.occurredAt) : null,
     submitter,
-    eventId: type?.type.isActive ? await deps.eventIds.allocate() : null,
+    eventId: await intrinsicEventId(deps, tenantId, ORDER_PLACED),
   });
   try {
     await em.flush();

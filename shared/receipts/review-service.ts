@@ -6,7 +6,7 @@ import { isUuid } from '../db/tenant-record.js';
 import { NotFoundError } from '../errors/app-errors.js';
 import { RECEIPT_REVIEWED } from '../event-types/system-event-types.js';
 import type { EventIdAllocator } from '../events/event-ids.js';
-import { queueIntrinsicEvent, type IntrinsicEventDependencies } from '../events/queue-intrinsic-event.js';
+import { intrinsicEventId, queueIntrinsicEvent, type IntrinsicEventDependencies } from '../events/queue-intrinsic-event.js';
 import { withoutAbsent } from '../json/without-absent.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import type { User } from '../users/user.entity.js';
@@ -55,7 +55,7 @@ export async function reviewAutomatically(deps: ReviewDependencies, tenantId: st
   const decision = receipt.parseError
     ? { verdict: 'ABSTAIN' as const, reason: 'INSUFFICIENT_DATA' as const, checks: [{ check: 'PARSE', passed: false, detail: receipt.parseError }], ruleSetId: null, ruleEngineResult: null }
     : await decideAutomatically(em, deps, receipt.tenant as Tenant, receipt, (receipt.submitter as User).authIdentifier);
-  const eventId = await reportableEventId(deps, tenantId);
+  const eventId = await intrinsicEventId(deps, tenantId, RECEIPT_REVIEWED);
   let stored: { receipt: Receipt; review: Review } | undefined;
   try {
     stored = await deps.orm.em.fork().transactional(async (tx) => {
@@ -82,7 +82,7 @@ async function storedAutomatedReview(deps: ReviewDependencies, receipt: Receipt)
 /** POST /receipts/{id}/reviews: an admin's review, applied under the claim's lock. */
 export async function reviewManually(deps: ReviewDependencies, tenantId: string, receiptId: string, reviewer: Reviewer, input: ManualReviewInput): Promise<Review> {
   // Taken before the transaction, for the reason reviewAutomatically gives; unused ids are gaps, never reused.
-  const eventId = await reportableEventId(deps, tenantId);
+  const eventId = await intrinsicEventId(deps, tenantId, RECEIPT_REVIEWED);
   const { receipt, review } = await deps.orm.em.fork().transactional(async (em) => {
     const locked = await lockReceipt(em, tenantId, receiptId);
     if (!locked) throw new NotFoundError(`No receipt "${receiptId}"`);
@@ -122,15 +122,6 @@ async function lockReceipt(em: EntityManager, tenantId: string, receiptId: strin
  * (authorizing an authorized claim) reports nothing, so it grants nothing twice. The event id is
  * allocated beforehand, outside the transaction.
  */
-/**
- * The id a status change's RECEIPT_REVIEWED will carry, or null while the tenant has the type
- * deactivated: then nothing is reported, and nothing is left for the recovery sweep to report later.
- */
-async function reportableEventId(deps: ReviewDependencies, tenantId: string): Promise<number | null> {
-  const type = await deps.eventTypes.find(tenantId, RECEIPT_REVIEWED);
-  return type?.type.isActive ? deps.eventIds.allocate() : null;
-}
-
 function applyReview(receipt: Receipt, review: Review, eventId: number | null): void {
   if (review.isAutomated && receipt.paramountReviewId) return;
   if (review.verdict === 'ABSTAIN') {

@@ -1,5 +1,6 @@
 import type { EntityManager } from '../db/orm.js';
 import { isUuid } from '../db/tenant-record.js';
+import { NotFoundError } from '../errors/app-errors.js';
 import { User } from './user.entity.js';
 
 /**
@@ -14,4 +15,11 @@ export async function lookupUser(em: EntityManager, tenantId: string, identifier
     (await em.findOne(User, { tenant: tenantId, authIdentifier: identifier })) ??
     (/^\d{1,9}$/.test(identifier) ? await em.findOne(User, { tenant: tenantId, accountNumber: Number(identifier) }) : null)
   );
+}
+
+/** The member a `submitter: {authIdentifier}` names (orders, admin receipt claims), or 404. */
+export async function submittingMember(em: EntityManager, tenantId: string, authIdentifier: string): Promise<User> {
+  const user = await em.findOne(User, { tenant: tenantId, authIdentifier });
+  if (!user) throw new NotFoundError(`No member has the authIdentifier "${authIdentifier}"`);
+  return user;
 }
