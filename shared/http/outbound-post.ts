@@ -1,6 +1,4 @@
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+import { FilteredRequester } from './filtered-request.js';
 
 export interface OutboundResponse {
   status: number;
@@ -11,28 +9,21 @@ export interface OutboundResponse {
 const MAX_RECORDED_BODY = 2048;
 
 /**
- * POSTs to an address a tenant gave us (a webhook). Private, loopback and link-local addresses are
- * refused after DNS resolution, IP literals included (request-filtering-agent), unless
- * FETCH_ALLOW_PRIVATE_ADDRESSES is set for tests and demos; redirects are not followed.
+ * POSTs to an address a tenant gave us (a webhook), through the FilteredRequester's address checks;
+ * redirects are not followed.
  */
 export class OutboundPoster {
-  private readonly httpAgent: RequestFilteringHttpAgent;
-  private readonly httpsAgent: RequestFilteringHttpsAgent;
+  private readonly requester: FilteredRequester;
 
   constructor(
     allowPrivateAddresses: boolean,
     /** For the whole exchange: connecting, sending, and reading the answer. */
     private readonly timeoutMs = 10_000,
   ) {
-    const options = { allowPrivateIPAddress: allowPrivateAddresses, allowMetaIPAddress: allowPrivateAddresses, keepAlive: true };
-    this.httpAgent = new RequestFilteringHttpAgent(options);
-    this.httpsAgent = new RequestFilteringHttpsAgent(options);
+    this.requester = new FilteredRequester(allowPrivateAddresses, true);
   }
 
   post(url: string, body: string, headers: Record<string, string>): Promise<OutboundResponse> {
-    const target = new URL(url);
-    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    const agent = target.protocol === 'https:' ? this.httpsAgent : this.httpAgent;
     return new Promise((resolve, reject) => {
       // The whole exchange is bounded, not only idle gaps: a receiver that trickles bytes or never
       // ends its answer must not hold a delivery slot shared by every tenant.
@@ -43,9 +34,9 @@ export class OutboundPoster {
       };
       const done = settle(resolve);
       const fail = settle(reject);
-      const request = send(
-        target,
-        { method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...headers } },
+      const request = this.requester.request(
+        new URL(url),
+        { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...headers } },
         (response) => {
           let received = '';
           response.setEncoding('utf8');

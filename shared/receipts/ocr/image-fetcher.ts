@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { fileTypeFromBuffer } from 'file-type';
 import { imageSize } from 'image-size';
-import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+import { FilteredRequester } from '../../http/filtered-request.js';
 
 /** The image types tesseract.js reads, known by their bytes (file-type), never by a name or a header. */
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/bmp']);
@@ -47,16 +46,13 @@ export const RECEIPT_IMAGE_LIMITS: ImageFetchLimits = { maxBytes: 10 * 1024 * 10
  * is bounded in time and size; the body must be an image by its bytes, of a sane number of pixels.
  */
 export class ImageFetcher {
-  private readonly httpAgent: RequestFilteringHttpAgent;
-  private readonly httpsAgent: RequestFilteringHttpsAgent;
+  private readonly requester: FilteredRequester;
 
   constructor(
     private readonly allowPrivateAddresses: boolean,
     private readonly limits: ImageFetchLimits = RECEIPT_IMAGE_LIMITS,
   ) {
-    const options = { allowPrivateIPAddress: allowPrivateAddresses, allowMetaIPAddress: allowPrivateAddresses };
-    this.httpAgent = new RequestFilteringHttpAgent(options);
-    this.httpsAgent = new RequestFilteringHttpsAgent(options);
+    this.requester = new FilteredRequester(allowPrivateAddresses);
   }
 
   async fetch(address: string): Promise<FetchedImage> {
@@ -86,8 +82,6 @@ export class ImageFetcher {
 
   /** One hop: the body (up to the size limit), or where it redirects to. */
   private get(url: URL, deadline: number): Promise<{ bytes: Buffer; redirect?: string }> {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const agent = url.protocol === 'https:' ? this.httpsAgent : this.httpAgent;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => request.destroy(new ImageFetchError(`${url} did not send its image within ${this.limits.timeoutMs} ms`, false)), Math.max(0, deadline - Date.now()));
       let settled = false;
@@ -97,7 +91,7 @@ export class ImageFetcher {
         settled = true;
         outcome();
       };
-      const request = send(url, { method: 'GET', agent, headers: { Accept: 'image/*' } }, (response: IncomingMessage) => {
+      const request = this.requester.request(url, { method: 'GET', headers: { Accept: 'image/*' } }, (response: IncomingMessage) => {
         const status = response.statusCode ?? 0;
         if (status >= 300 && status < 400 && response.headers.location) {
           response.resume();
