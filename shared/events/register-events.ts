@@ -46,7 +46,7 @@ export async function registerEvents(deps: RegistrationDependencies, batch: Even
     const newIds = new Set(inserted.rows.map((row) => Number(row.id)));
     const granted = registrations.filter(({ job, outcome }) => newIds.has(job.id) && job.userId && outcome.totalPoints > 0);
     if (granted.length > 0) await grant(trx, granted);
-    await reverseRejectedReceiptPoints(trx, reviewedReceipts(jobs.filter((job) => newIds.has(job.id))));
+    await reverseRejectedReceiptPoints(trx, receipts.filter((receipt) => newIds.has(receipt.eventId)));
   });
 }
 

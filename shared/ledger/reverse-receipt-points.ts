@@ -17,8 +17,9 @@ interface Rejection {
   event_id: string;
 }
 
-/** A receipt a registered RECEIPT_REVIEWED event names, within its tenant. */
+/** A receipt a RECEIPT_REVIEWED event names, within its tenant. */
 export interface ReviewedReceipt {
+  eventId: number;
   tenantId: string;
   receiptId: string;
 }
@@ -28,10 +29,10 @@ export interface ReviewedReceipt {
  * platform reported itself. A tenant that rotated a secret into the type can report one too, with
  * any payload; such an event is stored like any other, but moves no receipt's points.
  */
-export function reviewedReceipts(jobs: { tenantId: string; eventTypeName: string; intrinsic?: boolean; payload: Record<string, unknown> }[]): ReviewedReceipt[] {
+export function reviewedReceipts(jobs: { id: number; tenantId: string; eventTypeName: string; intrinsic?: boolean; payload: Record<string, unknown> }[]): ReviewedReceipt[] {
   return jobs
     .filter((job) => job.intrinsic && job.eventTypeName === RECEIPT_REVIEWED && typeof job.payload.receiptId === 'string' && isUuid(job.payload.receiptId))
-    .map((job) => ({ tenantId: job.tenantId, receiptId: job.payload.receiptId as string }));
+    .map((job) => ({ eventId: job.id, tenantId: job.tenantId, receiptId: job.payload.receiptId as string }));
 }
 
 /**

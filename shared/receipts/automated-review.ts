@@ -81,11 +81,6 @@ export async function decideAutomatically(em: EntityManager, deps: ReviewerDepen
   return { verdict: 'AUTHORIZE', reason: 'VALID_DATA', checks, ...ruleSet };
 }
 
-/** Claims of the tenant made before this one and not rejected: what a new claim counts against. */
-function earlierClaims(claim: Claim) {
-  return { tenant: claim.tenant.id, status: { $ne: 'REJECTED' as const }, createdAt: { $lt: claim.receipt.createdAt }, id: { $ne: claim.receipt.id } };
-}
-
 /**
  * The claims a claim may duplicate: those not rejected that came before it, or were decided before
  * it (a later claim of the same receipt whose image was read first, while this one's was retried),
@@ -159,7 +154,7 @@ async function invalidVenue(claim: Claim): Promise<Finding> {
 async function claimsToday(claim: Claim, narrowing: Record<string, unknown>): Promise<number> {
   const { createdAt, timezone } = claim.receipt;
   const dayStart = zonedInstant(zonedDate(createdAt, timezone), '00:00:00', timezone);
-  const where = { ...earlierClaims(claim), submitter: claim.receipt.submitter.id, createdAt: { $gte: dayStart, $lt: claim.receipt.createdAt }, ...narrowing };
+  const where = { tenant: claim.tenant.id, submitter: claim.receipt.submitter.id, status: { $ne: 'REJECTED' }, createdAt: { $gte: dayStart, $lt: createdAt }, ...narrowing };
   return claim.em.count(Receipt, where as never);
 }
 

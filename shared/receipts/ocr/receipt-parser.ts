@@ -1,4 +1,4 @@
-import type { ParsedClaim, ParsedField } from '../parsed-claim.js';
+import { amount, type ParsedClaim, type ParsedField } from '../parsed-claim.js';
 import type { ReceiptLineItem } from '../receipt.entity.js';
 import type { ReadLine, ReadText } from './text-reader.js';
 
@@ -63,14 +63,11 @@ function round(confidence: number): number {
   return Math.round(Math.min(1, Math.max(0, confidence)) * 1000) / 1000;
 }
 
-/** The amount at the end of a line, normalised to "1234.50". */
+/** The amount at the end of a line, normalised to "1234.50"; a semicolon is a decimal comma misread. */
 function amountOf(text: string): string | undefined {
   const raw = TRAILING_AMOUNT.exec(text)?.[1];
-  if (!raw) return undefined;
-  const digits = raw.replace(/\s/g, '');
-  const decimals = digits.slice(-2);
-  const whole = digits.slice(0, -3).replace(/[.,;]/g, '');
-  return `${whole || '0'}.${decimals}`;
+  const value = raw === undefined ? null : amount(raw.replace(/;/g, ','));
+  return value === null ? undefined : value.toFixed(2);
 }
 
 /**
