@@ -8,6 +8,7 @@ export function reviewsHandler(context: AppContext): JobHandler {
   const dependencies = reviewDependencies(context);
   return async (data) => {
     const { tenantId, receiptId } = data as ReceiptJob;
-    await reviewAutomatically(dependencies, tenantId, receiptId);
+    // The claim's decision, for a POST /receipts waiting on it (DecisionWaiter); null when it reads it itself.
+    return (await reviewAutomatically(dependencies, tenantId, receiptId)) ?? null;
   };
 }

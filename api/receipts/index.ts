@@ -9,10 +9,11 @@ import type { ListSpec } from '../../shared/lists/list-spec.js';
 import { createClaim, type ImageClaim, type PreparsedClaim } from '../../shared/receipts/claim-service.js';
 import { PARSED_FIELDS, type ParsedClaim } from '../../shared/receipts/parsed-claim.js';
 import { Receipt } from '../../shared/receipts/receipt.entity.js';
-import { receiptListItemView, receiptView, reviewView } from '../../shared/receipts/receipt-views.js';
+import { claimedView, receiptListItemView, receiptView, reviewView, type ClaimedView } from '../../shared/receipts/receipt-views.js';
 import { Review } from '../../shared/receipts/review.entity.js';
 import { reviewDependencies, reviewManually } from '../../shared/receipts/review-service.js';
-import { submittingMember } from '../../shared/users/lookup-user.js';
+import type { SubjectDirectory } from '../../shared/events/subject-directory.js';
+import { unknownSubmitter } from '../../shared/users/lookup-user.js';
 import { User } from '../../shared/users/user.entity.js';
 import { entityManager, type App } from '../app-env.js';
 import { listParameters, listResponse } from '../lists/list-route.js';
@@ -63,16 +64,14 @@ export function registerReceiptRoutes(app: App, context: AppContext): void {
     async (c) => {
       const body = c.req.valid('json');
       const em = entityManager(c);
-      const submitter = await claimant(em, c.var.tenant.id, c.var.principal!, body);
+      const submitter = await claimant(context.subjects, c.var.tenant.id, c.var.principal!, body);
       const common = { submissionPosition: body.submissionPosition, metadata: body.metadata };
       const claim: ImageClaim | PreparsedClaim = body.useParser
         ? { useParser: true, pictureUrl: body.pictureUrl, ...common }
         : { useParser: false, pictureUrl: body.pictureUrl, ...common, parsed: preparsed(body) };
       const { receipt, review } = await createClaim(em, claims, c.var.tenant, submitter, claim);
-      if (review) await context.decisions.wait(review, context.config.receiptDecisionWaitMs);
-      const decided = await em.fork().findOneOrFail(Receipt, { id: receipt.id }, { fields: ['status', 'paramountReviewId'] });
-      const paramountReview = decided.paramountReviewId ? await em.fork().findOne(Review, { id: decided.paramountReviewId }) : null;
-      return c.json({ status: 'success', data: { id: receipt.id, status: decided.status, paramountReview: paramountReview ? reviewView(paramountReview) : null } }, 201);
+      const decided = review ? await context.decisions.wait(review, context.config.receiptDecisionWaitMs) : undefined;
+      return c.json({ status: 'success', data: decided ?? (await claimAsStored(em.fork(), receipt.id)) }, 201);
     },
   );
   app.get(
@@ -127,21 +126,28 @@ export function registerReceiptRoutes(app: App, context: AppContext): void {
  * Who claims (receipts-interface.md, Authentication 4): a user claims for themself, with an image
  * only; an admin names the claiming member in `submitter`.
  */
-async function claimant(em: EntityManager, tenantId: string, principal: Principal, body: { useParser: boolean; submitter?: { authIdentifier: string } }): Promise<User> {
+async function claimant(subjects: SubjectDirectory, tenantId: string, principal: Principal, body: { useParser: boolean; submitter?: { authIdentifier: string } }): Promise<User> {
+  // From the member cache: shoppers and tills claim for the same members over and over.
   if (principal.kind === 'user') {
     if (!body.useParser) throw new UnauthorizedError('A preparsed claim takes an admin token with the scope admin:receipts');
     if (body.submitter && body.submitter.authIdentifier !== principal.authIdentifier) throw new BadRequestError('A user token claims for its own user: leave submitter out');
-    const user = await em.findOne(User, { tenant: tenantId, authIdentifier: principal.authIdentifier });
+    const user = await subjects.findByAuthIdentifier(tenantId, principal.authIdentifier);
     if (!user) throw new NotFoundError('No member is registered for this token: register with POST /v1/users');
     return user;
   }
   if (!body.submitter) throw new BadRequestError('With an admin token, submitter names the claiming member');
-  return submittingMember(em, tenantId, body.submitter.authIdentifier);
+  return (await subjects.findByAuthIdentifier(tenantId, body.submitter.authIdentifier)) ?? unknownSubmitter(body.submitter.authIdentifier);
 }
 
 function preparsed(body: Record<string, unknown> & { ocrConfidence: number; lineItems: ParsedClaim['lineItems']; formatSlug?: string }): ParsedClaim {
   const fields = Object.fromEntries(PARSED_FIELDS.filter((name) => body[name] !== undefined).map((name) => [name, body[name]]));
   return { ocrConfidence: body.ocrConfidence, lineItems: body.lineItems, fields, ...(body.formatSlug !== undefined ? { formatSlug: body.formatSlug } : {}) };
+}
+
+/** A claim's answer when no decision came with the wait: its status and paramount review as stored now. */
+async function claimAsStored(em: EntityManager, receiptId: string): Promise<ClaimedView> {
+  const receipt = await em.findOneOrFail(Receipt, { id: receiptId }, { fields: ['status', 'paramountReviewId'] });
+  return claimedView(receipt, receipt.paramountReviewId ? await em.findOne(Review, { id: receipt.paramountReviewId }) : null);
 }
 
 async function readReceipt(em: EntityManager, tenantId: string, id: string): Promise<{ receipt: Receipt; paramountReview: Review | null }> {

@@ -1,7 +1,7 @@
 import { TtlCache } from '../cache/ttl-cache.js';
 import type { Orm } from '../db/orm.js';
 import { lookupUser } from '../users/lookup-user.js';
-import type { User } from '../users/user.entity.js';
+import { User } from '../users/user.entity.js';
 
 /**
  * Member by the forms an event's subject takes (see lookupUser), cached briefly for the hot path.
@@ -20,10 +20,18 @@ export class SubjectDirectory {
   }
 
   async find(tenantId: string, subject: string | number): Promise<User | undefined> {
-    const key = cacheKey(tenantId, subject);
+    return this.cached(cacheKey(tenantId, subject), () => lookupUser(this.orm.em.fork(), tenantId, subject));
+  }
+
+  /** The member a `submitter: {authIdentifier}` names (orders, admin receipt claims): by authIdentifier only. */
+  async findByAuthIdentifier(tenantId: string, authIdentifier: string): Promise<User | undefined> {
+    return this.cached(authIdentifierKey(tenantId, authIdentifier), () => this.orm.em.fork().findOne(User, { tenant: tenantId, authIdentifier }));
+  }
+
+  private async cached(key: string, load: () => Promise<User | null>): Promise<User | undefined> {
     const cached = this.cache.get(key);
     if (cached) return cached;
-    const user = await lookupUser(this.orm.em.fork(), tenantId, subject);
+    const user = await load();
     if (user) this.cache.set(key, user);
     return user ?? undefined;
   }
@@ -34,7 +42,13 @@ export class SubjectDirectory {
     for (const subject of [user.id, user.authIdentifier, String(user.accountNumber), user.accountNumber]) {
       this.cache.delete(cacheKey(tenantId, subject));
     }
+    this.cache.delete(authIdentifierKey(tenantId, user.authIdentifier));
   }
+}
+
+/** Apart from the subjects' keys: an authIdentifier that looks like another member's id or account number is still only an authIdentifier. */
+function authIdentifierKey(tenantId: string, authIdentifier: string): string {
+  return `${tenantId}:authIdentifier:${authIdentifier}`;
 }
 
 /** A string and a number subject differ: `"42"` may be an authIdentifier, `42` is an account number. */

@@ -6,8 +6,12 @@ import { compile, toValidationIssues } from '../validation/ajv.js';
 import { queueCatalog, type QueueName } from './catalog.js';
 import { queuePrefix } from './queue-factory.js';
 
-/** Runs one job; `close`, when present, releases what the handler holds once its worker has closed. */
-export type JobHandler = ((data: unknown, job: Job) => Promise<void>) & { close?: () => Promise<void> };
+/**
+ * Runs one job; what it resolves to is the job's return value, kept with the completed job and
+ * handed to whoever waits for it. `close`, when present, releases what the handler holds once its
+ * worker has closed.
+ */
+export type JobHandler = ((data: unknown, job: Job) => Promise<unknown>) & { close?: () => Promise<void> };
 
 export interface WorkerDependencies {
   redisUrl: string;
@@ -37,7 +41,7 @@ export function startWorker(name: QueueName, handler: JobHandler, deps: WorkerDe
         const issues = toValidationIssues(validate.errors, job.data);
         throw new UnrecoverableError(`payload does not match the ${name} schema: ${JSON.stringify(issues)}`);
       }
-      await handler(job.data, job);
+      return handler(job.data, job);
     },
     {
       connection,

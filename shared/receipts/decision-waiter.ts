@@ -2,6 +2,7 @@ import { QueueEvents, type Job, type Queue } from 'bullmq';
 import type { Logger } from '../logging/logger.js';
 import { queuePrefix } from '../queues/queue-factory.js';
 import { createRedis, type Redis } from '../redis/redis.js';
+import type { ClaimedView } from './receipt-views.js';
 
 /**
  * Lets POST /receipts wait for a preparsed claim's automated review (decisions.md §9: up to
@@ -23,18 +24,23 @@ export class DecisionWaiter {
     reviews.setMaxListeners(0);
   }
 
-  /** Resolves when the review job ended (either way) or after `ms`, whichever comes first. */
-  async wait(job: Job, ms: number): Promise<void> {
+  /**
+   * Resolves when the review job ended or after `ms`, whichever comes first: to the decision the
+   * job returned, or undefined when there is none to show (timed out, failed, or a manual review
+   * came first) and the caller reads the claim.
+   */
+  async wait(job: Job, ms: number): Promise<ClaimedView | undefined> {
     if (!this.events) {
       const connection = createRedis(this.redisUrl, 'tally-review-events', { logger: this.logger });
       this.events = { connection, queueEvents: new QueueEvents('reviews', { connection, prefix: queuePrefix(this.redisPrefix, 'reviews') }) };
     }
     try {
       await this.events.queueEvents.waitUntilReady();
-      await job.waitUntilFinished(this.events.queueEvents, ms);
+      return ((await job.waitUntilFinished(this.events.queueEvents, ms)) as ClaimedView | null) ?? undefined;
     } catch (error) {
       // Timed out, or the review failed and will be retried: the caller answers what is stored.
       this.logger.debug({ err: error, jobId: job.id }, 'answering before the automated review');
+      return undefined;
     }
   }
 

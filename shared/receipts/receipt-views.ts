@@ -18,6 +18,13 @@ export function reviewView(review: Review) {
   };
 }
 
+/** POST /receipts answers the claim's status and its paramount review, null until it is reviewed. */
+export function claimedView(receipt: Pick<Receipt, 'id' | 'status'>, paramountReview: Review | null) {
+  return { id: receipt.id, status: receipt.status, paramountReview: paramountReview ? reviewView(paramountReview) : null };
+}
+
+export type ClaimedView = ReturnType<typeof claimedView>;
+
 /** receipts-interface.md, Receipt (full record); confidences are 0 to 1 (decisions.md §12), shown as the document's string. */
 export function receiptView(receipt: Receipt, paramountReview: Review | null, submitterAuthIdentifier: string) {
   return {

@@ -10,10 +10,12 @@ import { intrinsicEventId, queueIntrinsicEvent, type IntrinsicEventDependencies 
 import { withoutAbsent } from '../json/without-absent.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import type { User } from '../users/user.entity.js';
-import { decideAutomatically, type ReviewerDependencies } from './automated-review.js';
+import { decideAutomatically, type AutomatedDecision, type ReviewerDependencies } from './automated-review.js';
 import { Receipt } from './receipt.entity.js';
+import { claimedView, type ClaimedView } from './receipt-views.js';
 import { Review, type Reviewer } from './review.entity.js';
 import type { ReviewReason, ReviewVerdict } from './review-enums.js';
+import { storeReviewOfUnchangedClaim } from './store-unchanged-claim-review.js';
 
 export interface ReviewDependencies extends ReviewerDependencies, IntrinsicEventDependencies {
   orm: Orm;
@@ -42,39 +44,66 @@ export interface ManualReviewInput {
  * The reviewer worker's job: the automated review of a parsed claim, stored once however often the
  * job runs. The decision is made first, outside any transaction: its lookups (rule sets, catalogue,
  * venues, the event id) take connections of their own, and a transaction holding one while waiting
- * for another starves the pool under load. Then, under the claim's row lock, the review is stored
- * unless one already was (a rerun, or a racing one caught by the unique index); a manual AUTHORIZE
- * or REJECT made first keeps its say. The RECEIPT_REVIEWED event is queued after the commit, and
- * again by a rerun.
+ * for another starves the pool under load. Then the review is stored in one statement while the
+ * claim is as it was read (the common case); otherwise under the claim's row lock, unless one
+ * already was (a rerun, or a racing one caught by the unique index); a manual AUTHORIZE or REJECT
+ * made first keeps its say. The RECEIPT_REVIEWED event is queued after the commit, and again by a
+ * rerun. Resolves to the claim's decision as POST /receipts shows it, when this review is it.
  */
-export async function reviewAutomatically(deps: ReviewDependencies, tenantId: string, receiptId: string): Promise<Review | undefined> {
+export async function reviewAutomatically(deps: ReviewDependencies, tenantId: string, receiptId: string): Promise<ClaimedView | undefined> {
   const em = deps.orm.em.fork();
   const receipt = isUuid(receiptId) ? await em.findOne(Receipt, { tenant: tenantId, id: receiptId }, { populate: ['submitter', 'tenant'] }) : null;
   if (!receipt) return undefined;
-  // A rerun meets the stored review in the transaction below; the first run, the common case, asks nothing more.
+  // A rerun meets the stored review when it stores; the first run, the common case, asks nothing more.
   const decision = receipt.parseError
     ? { verdict: 'ABSTAIN' as const, reason: 'INSUFFICIENT_DATA' as const, checks: [{ check: 'PARSE', passed: false, detail: receipt.parseError }], ruleSetId: null, ruleEngineResult: null }
     : await decideAutomatically(em, deps, receipt.tenant as Tenant, receipt, (receipt.submitter as User).authIdentifier);
   const eventId = await intrinsicEventId(deps, tenantId, RECEIPT_REVIEWED);
-  let stored: { receipt: Receipt; review: Review } | undefined;
+  const stored =
+    (await storeOnUnreviewedClaim(em, receipt, decision, eventId)) ??
+    (await storeUnderLock(deps, tenantId, receiptId, decision, eventId)) ??
+    (await storedAutomatedReview(deps, receipt));
+  if (!stored) return undefined;
+  await reportReview(deps, stored.receipt, stored.review);
+  // A manual review that came first stays paramount: the caller reads that one.
+  return stored.receipt.paramountReviewId === stored.review.id ? claimedView(stored.receipt, stored.review) : undefined;
+}
+
+type StoredReview = { receipt: Receipt; review: Review } | undefined;
+
+/** The one-statement store, for a claim nobody had reviewed when it was read. */
+async function storeOnUnreviewedClaim(em: EntityManager, receipt: Receipt, decision: AutomatedDecision, eventId: number | null): Promise<StoredReview> {
+  if (receipt.paramountReviewId) return undefined;
+  const review = em.create(Review, automatedReview(receipt.tenant.id, receipt, decision), { persist: false });
+  review.createdAt = new Date();
+  const next = { status: receipt.status, statusVersion: receipt.statusVersion, paramountReviewId: receipt.paramountReviewId, updatedAt: review.createdAt };
+  applyReview(next, review, eventId);
+  const read = { statusVersion: receipt.statusVersion, paramountReviewId: receipt.paramountReviewId };
+  if (!(await storeReviewOfUnchangedClaim(em, { tenantId: receipt.tenant.id, receiptId: receipt.id, read, next, review }))) return undefined;
+  Object.assign(receipt, next);
+  return { receipt, review };
+}
+
+/** Under the claim's row lock; a rerun's insert meets the partial unique index and stores nothing. */
+async function storeUnderLock(deps: ReviewDependencies, tenantId: string, receiptId: string, decision: AutomatedDecision, eventId: number | null): Promise<StoredReview> {
   try {
-    stored = await deps.orm.em.fork().transactional(async (tx) => {
+    return await deps.orm.em.fork().transactional(async (tx) => {
       const locked = (await lockReceipt(tx, tenantId, receiptId))!;
-      // A rerun's insert meets the partial unique index: caught below, and the stored review reported.
-      const review = tx.create(Review, { id: randomUUID(), tenant: tenantId, receipt: locked, isAutomated: true, reviewer: null, comment: null, eventId: null, statusVersion: null, ...decision });
+      const review = tx.create(Review, automatedReview(tenantId, locked, decision));
       applyReview(locked, review, eventId);
       return { receipt: locked, review };
     });
   } catch (error) {
     if (!(error instanceof UniqueConstraintViolationException)) throw error;
+    return undefined;
   }
-  stored ??= await storedAutomatedReview(deps, receipt);
-  if (!stored) return undefined;
-  await reportReview(deps, stored.receipt, stored.review);
-  return stored.review;
 }
 
-async function storedAutomatedReview(deps: ReviewDependencies, receipt: Receipt): Promise<{ receipt: Receipt; review: Review } | undefined> {
+function automatedReview(tenantId: string, receipt: Receipt, decision: AutomatedDecision) {
+  return { id: randomUUID(), tenant: tenantId, receipt, isAutomated: true, reviewer: null, comment: null, eventId: null, statusVersion: null, ...decision };
+}
+
+async function storedAutomatedReview(deps: ReviewDependencies, receipt: Receipt): Promise<StoredReview> {
   const review = await deps.orm.em.fork().findOne(Review, { receipt: receipt.id, isAutomated: true });
   return review ? { receipt, review } : undefined;
 }
@@ -122,7 +151,7 @@ async function lockReceipt(em: EntityManager, tenantId: string, receiptId: strin
  * (authorizing an authorized claim) reports nothing, so it grants nothing twice. The event id is
  * allocated beforehand, outside the transaction.
  */
-function applyReview(receipt: Receipt, review: Review, eventId: number | null): void {
+function applyReview(receipt: Pick<Receipt, 'status' | 'statusVersion' | 'paramountReviewId'>, review: Review, eventId: number | null): void {
   if (review.isAutomated && receipt.paramountReviewId) return;
   if (review.verdict === 'ABSTAIN') {
     if (review.isAutomated) receipt.paramountReviewId = review.id;

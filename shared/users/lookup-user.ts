@@ -19,7 +19,9 @@ export async function lookupUser(em: EntityManager, tenantId: string, identifier
 
 /** The member a `submitter: {authIdentifier}` names (orders, admin receipt claims), or 404. */
 export async function submittingMember(em: EntityManager, tenantId: string, authIdentifier: string): Promise<User> {
-  const user = await em.findOne(User, { tenant: tenantId, authIdentifier });
-  if (!user) throw new NotFoundError(`No member has the authIdentifier "${authIdentifier}"`);
-  return user;
+  return (await em.findOne(User, { tenant: tenantId, authIdentifier })) ?? unknownSubmitter(authIdentifier);
+}
+
+export function unknownSubmitter(authIdentifier: string): never {
+  throw new NotFoundError(`No member has the authIdentifier "${authIdentifier}"`);
 }

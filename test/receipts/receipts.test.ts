@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { registerEvents } from '../../shared/events/register-events.js';
 import { Receipt } from '../../shared/receipts/receipt.entity.js';
+import { Review } from '../../shared/receipts/review.entity.js';
 import { reviewAutomatically, reviewDependencies } from '../../shared/receipts/review-service.js';
+import { storeReviewOfUnchangedClaim } from '../../shared/receipts/store-unchanged-claim-review.js';
 import { User } from '../../shared/users/user.entity.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
 import { createHarness, dataOf, jsonOf, type Harness, type Json, type TestTenant } from '../support/harness.js';
@@ -48,6 +50,21 @@ function preparsed(overrides: Record<string, unknown> = {}) {
     lineItems: [{ description: 'Oat milk', identifier: 'SKU-OAT', quantity: 1, unitPrice: 2.5, totalPrice: 2.5 }],
     ...overrides,
   };
+}
+
+/** A parsed claim stored directly, its automated review not yet run (the reviewer's job not queued). */
+async function claimNotYetReviewed(tenant: TestTenant, name: string, overrides: Partial<Receipt> = {}): Promise<Receipt> {
+  const em = harness.context.orm.em.fork();
+  const submitter = await em.findOneOrFail(User, { tenant: tenant.id, authIdentifier: 'shopper' });
+  const receipt = em.create(Receipt, {
+    id: randomUUID(), tenant: tenant.id, submitter, status: 'PENDING', statusVersion: 0, useParser: true, parsedAt: new Date(), parseError: null,
+    pictureUrl: `https://receipts.example/${name}.png`, imageHash: null, ocrConfidence: 0.9, fieldConfidences: {}, timezone: 'UTC',
+    serviceDate: day(-1), serviceTime: null, servedAt: null, total: 12.5, subtotal: null, correctedTotal: null, barcode: null, transactionId: null,
+    lineItems: [], locationIdentifier: null, locationAddress: null, submissionPosition: null, formatSlug: null, merchantName: 'Corner Shop',
+    language: null, metadata: null, paramountReviewId: null, createdAt: new Date(), ...overrides,
+  } as never) as Receipt;
+  await em.flush();
+  return receipt;
 }
 
 const claim = (tenant: TestTenant, token: string, body: unknown) => harness.request(tenant, 'POST', '/v1/receipts', { token, body });
@@ -191,25 +208,18 @@ describe('the automated checks', () => {
 
   it('DUPLICATE: of two claims of one image, the one decided second, even when it was made first', async () => {
     const { tenant } = await world();
-    const em = harness.context.orm.em.fork();
-    const submitter = await em.findOneOrFail(User, { tenant: tenant.id, authIdentifier: 'shopper' });
     // Claim A was made first, but its image was read last (its fetch was retried, say).
-    const claims = ['A', 'B'].map((name, index) =>
-      em.create(Receipt, {
-        id: randomUUID(), tenant: tenant.id, submitter, status: 'PENDING', statusVersion: 0, useParser: true, parsedAt: new Date(), parseError: null,
-        pictureUrl: `https://receipts.example/${name}.png`, imageHash: 'same-image', ocrConfidence: 0.9, fieldConfidences: {}, timezone: 'UTC',
-        serviceDate: day(-1), serviceTime: null, servedAt: null, total: 12.5, subtotal: null, correctedTotal: null, barcode: null, transactionId: null,
-        lineItems: [], locationIdentifier: null, locationAddress: null, submissionPosition: null, formatSlug: null, merchantName: 'Corner Shop',
-        language: null, metadata: null, paramountReviewId: null, createdAt: new Date(Date.now() - 1000 + index),
-      } as never) as Receipt,
-    );
-    await em.flush();
+    const claims = [
+      await claimNotYetReviewed(tenant, 'A', { imageHash: 'same-image', createdAt: new Date(Date.now() - 1000) }),
+      await claimNotYetReviewed(tenant, 'B', { imageHash: 'same-image', createdAt: new Date(Date.now() - 999) }),
+    ];
+    const em = harness.context.orm.em.fork();
     const deps = reviewDependencies(harness.context);
     // While B is decided, A's image is not read yet: no hash to compare.
     await em.nativeUpdate(Receipt, { id: claims[0]!.id }, { imageHash: null, parsedAt: null });
-    expect(await reviewAutomatically(deps, tenant.id, claims[1]!.id)).toMatchObject({ verdict: 'AUTHORIZE' });
+    expect(await reviewAutomatically(deps, tenant.id, claims[1]!.id)).toMatchObject({ status: 'AUTHORIZED', paramountReview: { verdict: 'AUTHORIZE' } });
     await em.nativeUpdate(Receipt, { id: claims[0]!.id }, { imageHash: 'same-image', parsedAt: new Date() });
-    expect(await reviewAutomatically(deps, tenant.id, claims[0]!.id)).toMatchObject({ verdict: 'REJECT', reason: 'DUPLICATE' });
+    expect(await reviewAutomatically(deps, tenant.id, claims[0]!.id)).toMatchObject({ status: 'REJECTED', paramountReview: { verdict: 'REJECT', reason: 'DUPLICATE' } });
   });
 
   it('a review job run again (a retry, a stalled job) stores nothing twice and reports the same event', async () => {
@@ -217,12 +227,37 @@ describe('the automated checks', () => {
     const decided = await decisionOf(tenant, admin, preparsed());
     const deps = reviewDependencies(harness.context);
     const [again, onceMore] = [await reviewAutomatically(deps, tenant.id, decided.id), await reviewAutomatically(deps, tenant.id, decided.id)];
-    expect(again!.id).toBe(decided.paramountReview.id);
-    expect(onceMore!.id).toBe(decided.paramountReview.id);
+    expect(again).toEqual(decided);
+    expect(onceMore).toEqual(decided);
     const reviews = await dataOf<Json[]>(await harness.request(tenant, 'GET', `/v1/receipts/${decided.id}/reviews`, { token: admin }));
     expect(reviews).toHaveLength(1);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await waitForEvents(tenant, admin, 'RECEIPT_REVIEWED', 1)).toHaveLength(1);
+  });
+
+  it('an automated review that comes after a manual AUTHORIZE is stored, and the manual one keeps its say (decisions.md §9)', async () => {
+    const { tenant, admin } = await world();
+    const receipt = await claimNotYetReviewed(tenant, 'late');
+    expect((await harness.request(tenant, 'POST', `/v1/receipts/${receipt.id}/reviews`, { token: admin, body: { verdict: 'AUTHORIZE', reason: 'VERIFIED' } })).status).toBe(201);
+    // No decision of its own to show: the claim's paramount review is the manual one.
+    expect(await reviewAutomatically(reviewDependencies(harness.context), tenant.id, receipt.id)).toBeUndefined();
+    const stored = await dataOf<Json>(await harness.request(tenant, 'GET', `/v1/receipts/${receipt.id}`, { token: admin }));
+    expect(stored).toMatchObject({ status: 'AUTHORIZED', paramountReview: { isAutomated: false, verdict: 'AUTHORIZE' } });
+    const reviews = await dataOf<Json[]>(await harness.request(tenant, 'GET', `/v1/receipts/${receipt.id}/reviews`, { token: admin }));
+    expect(reviews.map((entry: Json) => entry.isAutomated)).toEqual([false, true]);
+  });
+
+  it('the one-statement store stores nothing once the claim changed after the decision read it', async () => {
+    const { tenant } = await world();
+    const receipt = await claimNotYetReviewed(tenant, 'raced');
+    const em = harness.context.orm.em.fork();
+    // A manual review landed between the reviewer's read (statusVersion 0) and its store.
+    await em.nativeUpdate(Receipt, { id: receipt.id }, { status: 'REJECTED', statusVersion: 1, paramountReviewId: randomUUID() });
+    const review = em.create(Review, { id: randomUUID(), tenant: tenant.id, receipt: receipt.id, verdict: 'AUTHORIZE', reason: 'VALID_DATA', isAutomated: true, reviewer: null, comment: null, checks: [], ruleSetId: null, ruleEngineResult: null, eventId: null, statusVersion: 1, createdAt: new Date() }, { persist: false });
+    const change = { tenantId: tenant.id, receiptId: receipt.id, read: { statusVersion: 0, paramountReviewId: null }, next: { status: 'AUTHORIZED' as const, statusVersion: 1, paramountReviewId: review.id, updatedAt: new Date() }, review };
+    expect(await storeReviewOfUnchangedClaim(em, change)).toBe(false);
+    expect(await em.fork().count(Review, { receipt: receipt.id })).toBe(0);
+    expect(await em.fork().findOneOrFail(Receipt, { id: receipt.id })).toMatchObject({ status: 'REJECTED', statusVersion: 1 });
   });
 
   it('a total too large to be true is left unread, not a failure', async () => {
