@@ -5,6 +5,7 @@ import { createOrm, type Orm } from './db/orm.js';
 import { createRedis, type Redis } from './redis/redis.js';
 import { closeQueues, createQueues, type Queues } from './queues/queue-factory.js';
 import { TenantDirectory } from './tenants/tenant-directory.js';
+import { AdminTokenVerifier } from './auth/admin-token.js';
 import { JwksCache } from './auth/jwks-cache.js';
 import { PayloadSchemaCompiler } from './event-types/payload-schema.js';
 import { EventIdAllocator } from './events/event-ids.js';
@@ -33,6 +34,7 @@ export interface AppContext {
   metrics: Metrics;
   tenants: TenantDirectory;
   jwks: JwksCache;
+  adminTokens: AdminTokenVerifier;
   payloadSchemas: PayloadSchemaCompiler;
   eventTypes: EventTypeDirectory;
   subjects: SubjectDirectory;
@@ -63,6 +65,7 @@ export async function createContext(config: Config, logger: Logger): Promise<App
     metrics: createMetrics(),
     tenants: new TenantDirectory(orm, config.cacheTtlMs),
     jwks: new JwksCache(),
+    adminTokens: new AdminTokenVerifier(config.platformTokenSecret),
     payloadSchemas,
     eventTypes: new EventTypeDirectory(orm, payloadSchemas, config.cacheTtlMs),
     subjects: new SubjectDirectory(orm, config.memberCacheTtlMs),

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { PLATFORM_TOKEN_ISSUER, verifyAdminToken } from '../../shared/auth/admin-token.js';
+import { PLATFORM_TOKEN_ISSUER } from '../../shared/auth/admin-token.js';
 import type { Principal } from '../../shared/auth/principal.js';
 import { grantsScope, type Scope } from '../../shared/auth/scopes.js';
 import { unverifiedIssuer } from '../../shared/auth/token-issuer.js';
@@ -37,8 +37,8 @@ async function authenticate(context: AppContext, c: Context<AppEnv>): Promise<Pr
   const token = bearerToken(c.req.header('authorization'));
   const tenant = c.var.tenant;
   if (unverifiedIssuer(token) === PLATFORM_TOKEN_ISSUER) {
-    const admin = await verifyAdminToken(context.config.platformTokenSecret, token, tenant.id);
-    return { kind: 'admin', ...admin };
+    const { subject, scopes } = await context.adminTokens.verify(token, tenant.id);
+    return { kind: 'admin', subject, scopes };
   }
   const authIdentifier = await verifyUserToken(token, tenant.authentication, context.jwks);
   return { kind: 'user', authIdentifier };

@@ -1,9 +1,12 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
+import { TtlCache } from '../cache/ttl-cache.js';
 import { UnauthorizedError } from '../errors/app-errors.js';
 
 /** The `iss` of every admin token; a tenant's own issuer may never equal it. */
 export const PLATFORM_TOKEN_ISSUER = 'tally-platform';
 const ALGORITHM = 'HS256';
+const CLOCK_TOLERANCE_SECONDS = 30;
 
 export interface AdminTokenRequest {
   tenantId: string;
@@ -35,18 +38,42 @@ export interface VerifiedAdminToken {
 }
 
 /** Any failure, including a token for another tenant, is one 401 that reveals nothing more. */
-export async function verifyAdminToken(secret: string, token: string, tenantId: string): Promise<VerifiedAdminToken> {
+async function verifyAdminToken(secretKey: KeyObject, token: string, tenantId: string): Promise<VerifiedAdminToken & { expiresAt: number }> {
   try {
-    const { payload } = await jwtVerify(token, key(secret), {
+    const { payload } = await jwtVerify(token, secretKey, {
       algorithms: [ALGORITHM],
       issuer: PLATFORM_TOKEN_ISSUER,
       audience: tenantId,
       requiredClaims: ['sub', 'iat', 'exp'],
-      clockTolerance: 30,
+      clockTolerance: CLOCK_TOLERANCE_SECONDS,
     });
     const scope = typeof payload.scope === 'string' ? payload.scope : '';
-    return { subject: payload.sub ?? '', scopes: scope.split(' ').filter(Boolean) };
+    return { subject: payload.sub ?? '', scopes: scope.split(' ').filter(Boolean), expiresAt: (payload.exp! + CLOCK_TOLERANCE_SECONDS) * 1000 };
   } catch {
     throw new UnauthorizedError('Invalid or expired admin token');
+  }
+}
+
+/**
+ * Admin tokens as the API checks them: a till or back office sends the same token with every
+ * request, so each token's verification is kept, by tenant and the token's exact text, until the
+ * token expires or for a minute at most. A token that fails is checked afresh every time. The key
+ * is imported once rather than for every check.
+ */
+export class AdminTokenVerifier {
+  private readonly key: KeyObject;
+  private readonly verified = new TtlCache<VerifiedAdminToken & { expiresAt: number }>(60_000, 10_000);
+
+  constructor(secret: string) {
+    this.key = createSecretKey(key(secret));
+  }
+
+  async verify(token: string, tenantId: string): Promise<VerifiedAdminToken> {
+    const cacheKey = `${tenantId} ${token}`;
+    const cached = this.verified.get(cacheKey);
+    if (cached && cached.expiresAt > Date.now()) return cached;
+    const verified = await verifyAdminToken(this.key, token, tenantId);
+    this.verified.set(cacheKey, verified);
+    return verified;
   }
 }

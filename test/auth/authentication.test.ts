@@ -2,14 +2,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Hono } from 'hono';
 import { exportJWK, generateKeyPair, jwtVerify, SignJWT, UnsecuredJWT, type JWK } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AppEnv } from '../../api/app-env.js';
 import { handleError, handleNotFound } from '../../api/errors/error-handler.js';
 import { apiKey } from '../../api/middleware/api-key.js';
 import { authorize, type Access } from '../../api/middleware/authorize.js';
 import { requestContext } from '../../api/middleware/request-context.js';
-import { mintAdminToken, PLATFORM_TOKEN_ISSUER } from '../../shared/auth/admin-token.js';
+import { AdminTokenVerifier, mintAdminToken, PLATFORM_TOKEN_ISSUER } from '../../shared/auth/admin-token.js';
 import { JwksCache } from '../../shared/auth/jwks-cache.js';
+import { UnauthorizedError } from '../../shared/errors/app-errors.js';
 import { createHarness, USER_TOKEN_ISSUER, type Harness, type TestTenant, jsonOf } from '../support/harness.js';
 
 let harness: Harness;
@@ -104,6 +105,20 @@ describe('admin tokens', () => {
       .setExpirationTime('5m')
       .sign(new TextEncoder().encode(secret));
     await expectUnauthorized(await request(tenant.key, wrongIssuer));
+  });
+
+  it('a token verified once is not trusted past its expiry, nor for another tenant', async () => {
+    const verifier = new AdminTokenVerifier(harness.config.platformTokenSecret);
+    const token = await mintAdminToken(harness.config.platformTokenSecret, { tenantId: tenant.id, scopes: ['admin:event_types'], subject: 'till-7', ttl: '2m' });
+    expect(await verifier.verify(token, tenant.id)).toMatchObject({ subject: 'till-7', scopes: ['admin:event_types'] });
+    await expect(verifier.verify(token, otherTenant.id)).rejects.toThrow(UnauthorizedError);
+    // Past its expiry and the 30 s of clock tolerance, the kept verification no longer counts.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 160_000 });
+    try {
+      await expect(verifier.verify(token, tenant.id)).rejects.toThrow(UnauthorizedError);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('an unsigned (alg none) admin token is 401', async () => {
