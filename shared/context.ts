@@ -13,6 +13,7 @@ import { EventQueueWriter } from './events/event-queue-writer.js';
 import { EventTypeDirectory } from './events/event-type-directory.js';
 import { SubjectDirectory } from './events/subject-directory.js';
 import { ReactorDirectory } from './reactors/reactor-directory.js';
+import { WebhookSubscriptions } from './webhooks/webhook-subscriptions.js';
 import { ProductCatalogues } from './products/product-catalogue.js';
 import { VenueDirectory } from './venues/venue-directory.js';
 import { TransactionRuleEngine } from './rules/transaction-rule-engine.js';
@@ -39,6 +40,7 @@ export interface AppContext {
   eventTypes: EventTypeDirectory;
   subjects: SubjectDirectory;
   reactors: ReactorDirectory;
+  webhooks: WebhookSubscriptions;
   eventIds: EventIdAllocator;
   eventQueue: EventQueueWriter;
   products: ProductCatalogues;
@@ -70,6 +72,7 @@ export async function createContext(config: Config, logger: Logger): Promise<App
     eventTypes: new EventTypeDirectory(orm, payloadSchemas, config.cacheTtlMs),
     subjects: new SubjectDirectory(orm, config.memberCacheTtlMs),
     reactors: new ReactorDirectory(orm, config.cacheTtlMs),
+    webhooks: new WebhookSubscriptions(orm, config.cacheTtlMs),
     eventIds: new EventIdAllocator(orm),
     eventQueue: new EventQueueWriter(queues.events),
     products,

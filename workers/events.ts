@@ -17,7 +17,7 @@ const BATCH_WAIT_MS = 5;
 export function eventsHandler(context: AppContext): JobHandler {
   const dependencies = { orm: context.orm, reactors: context.reactors };
   const registrations = new Batcher<EventJob>((jobs) => registerEvents(dependencies, jobs), BATCH_SIZE, BATCH_WAIT_MS);
-  const dispatch = { orm: context.orm, queues: context.queues, retryBaseMs: context.config.webhookRetryBaseMs };
+  const dispatch = { orm: context.orm, subscriptions: context.webhooks, queues: context.queues, retryBaseMs: context.config.webhookRetryBaseMs };
   const reactions = new Batcher<EventJob>(
     async (jobs) => {
       await dispatchWebhooks(dispatch, jobs.map(({ id, tenantId, eventTypeName }) => ({ id, tenantId, eventTypeName })));

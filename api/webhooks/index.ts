@@ -86,7 +86,11 @@ export function registerWebhookRoutes(app: App, context: AppContext): void {
     authorize(context, access),
     idempotent(context),
     jsonBody(CreateWebhookBody),
-    async (c) => c.json({ status: 'success', data: await createWebhook(entityManager(c), sealer, c.var.tenant.id, c.req.valid('json'), plainHttp) }, 201),
+    async (c) => {
+      const created = await createWebhook(entityManager(c), sealer, c.var.tenant.id, c.req.valid('json'), plainHttp);
+      context.webhooks.forget(c.var.tenant.id);
+      return c.json({ status: 'success', data: created }, 201);
+    },
   );
   app.get(
     '/v1/webhooks',
@@ -105,7 +109,11 @@ export function registerWebhookRoutes(app: App, context: AppContext): void {
     describe({ summary: 'Change a webhook', tags, access, parameters: [IdParameter], body: UpdateWebhookBody, responses: { 200: { description: 'the changed webhook', data: WebhookResource } }, errors: [404] }),
     authorize(context, access),
     jsonBody(UpdateWebhookBody),
-    async (c) => c.json({ status: 'success', data: webhookView(await updateWebhook(entityManager(c), c.var.tenant.id, c.req.param('id'), c.req.valid('json'), plainHttp)) }),
+    async (c) => {
+      const changed = await updateWebhook(entityManager(c), c.var.tenant.id, c.req.param('id'), c.req.valid('json'), plainHttp);
+      context.webhooks.forget(c.var.tenant.id);
+      return c.json({ status: 'success', data: webhookView(changed) });
+    },
   );
   app.delete(
     '/v1/webhooks/:id',
@@ -113,6 +121,7 @@ export function registerWebhookRoutes(app: App, context: AppContext): void {
     authorize(context, access),
     async (c) => {
       await deleteWebhook(entityManager(c), c.var.tenant.id, c.req.param('id'));
+      context.webhooks.forget(c.var.tenant.id);
       return c.json({ status: 'success', data: { affected: 1 } });
     },
   );

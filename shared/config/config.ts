@@ -20,7 +20,7 @@ export interface Config {
   redisPrefix: string;
   /** How long SIGTERM waits for in-flight requests and jobs before giving up. */
   shutdownTimeoutMs: number;
-  /** How long hot-path lookups (API key → tenant, event types, reactors) are trusted before PostgreSQL is asked again. */
+  /** How long hot-path lookups (API key → tenant, event types, reactors, webhook subscriptions) are trusted before PostgreSQL is asked again. */
   cacheTtlMs: number;
   /**
    * The same for members by subject, trusted longer: a member's ids never change and members are

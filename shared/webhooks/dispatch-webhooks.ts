@@ -3,10 +3,11 @@ import { bigintArray } from '../db/bigint-array.js';
 import type { Orm } from '../db/orm.js';
 import type { Queues } from '../queues/queue-factory.js';
 import { deliveryJobId, WEBHOOK_ATTEMPTS, type WebhookJob } from './webhook-job.js';
-import { Webhook } from './webhook.entity.js';
+import type { WebhookSubscriptions } from './webhook-subscriptions.js';
 
 export interface DispatchDependencies {
   orm: Orm;
+  subscriptions: WebhookSubscriptions;
   queues: Queues;
   retryBaseMs: number;
 }
@@ -24,9 +25,8 @@ export interface DispatchedEvent {
  * worker skips deliveries already settled.
  */
 export async function dispatchWebhooks(deps: DispatchDependencies, events: DispatchedEvent[]): Promise<void> {
-  const em = deps.orm.em.fork();
   const tenantIds = [...new Set(events.map((event) => event.tenantId))];
-  const webhooks = await em.find(Webhook, { tenant: { $in: tenantIds }, isActive: true });
+  const webhooks = (await Promise.all(tenantIds.map((tenantId) => deps.subscriptions.forTenant(tenantId)))).flat();
   if (webhooks.length === 0) return;
   const rows = events.flatMap((event) =>
     webhooks
@@ -43,7 +43,7 @@ export async function dispatchWebhooks(deps: DispatchDependencies, events: Dispa
       })),
   );
   if (rows.length === 0) return;
-  const knex = em.getKnex();
+  const knex = deps.orm.em.getKnex();
   await knex.insert(rows).into('webhook_delivery').onConflict(['webhook_id', 'event_id']).ignore();
   const pending: { id: string }[] = await knex('webhook_delivery')
     .select('id')

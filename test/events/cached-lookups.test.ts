@@ -43,3 +43,20 @@ describe('cached lookups of POST /events follow changes made through the same pr
     expect(second.subject.profile).toEqual({});
   });
 });
+
+// README, CACHE_TTL_MS: the event worker's webhook subscriptions follow changes made through the same process.
+describe('cached webhook subscriptions follow changes made through the same process', () => {
+  it('a new webhook is dispatched to at once, a deactivated or deleted one no longer', async () => {
+    const webhookAdmin = await harness.adminToken(tenant, ['admin:tenant']);
+    const subscribed = async () => (await harness.context.webhooks.forTenant(tenant.id)).map((webhook) => webhook.id);
+    expect(await subscribed()).toEqual([]);
+    const { id } = await dataOf<{ id: string }>(await harness.request(tenant, 'POST', '/v1/webhooks', { token: webhookAdmin, body: { url: 'https://hooks.example.test/tally' } }));
+    expect(await subscribed()).toEqual([id]);
+    await harness.request(tenant, 'PATCH', `/v1/webhooks/${id}`, { token: webhookAdmin, body: { isActive: false } });
+    expect(await subscribed()).toEqual([]);
+    await harness.request(tenant, 'PATCH', `/v1/webhooks/${id}`, { token: webhookAdmin, body: { isActive: true } });
+    expect(await subscribed()).toEqual([id]);
+    await harness.request(tenant, 'DELETE', `/v1/webhooks/${id}`, { token: webhookAdmin });
+    expect(await subscribed()).toEqual([]);
+  });
+});

@@ -1,0 +1,30 @@
+import { TtlCache } from '../cache/ttl-cache.js';
+import type { Orm } from '../db/orm.js';
+import { Webhook } from './webhook.entity.js';
+
+/**
+ * Each tenant's active webhooks, which the event worker asks for with every batch it dispatches
+ * and admins change rarely. Cached like event types and reactors: this process forgets a tenant's
+ * entry when one of its webhooks changes here; other processes follow within the cache's lifetime.
+ * A tenant with none is cached too, as most tenants have none.
+ */
+export class WebhookSubscriptions {
+  // Promises are cached (getOrLoad), so concurrent batches of one tenant share a single query.
+  private readonly cache: TtlCache<Promise<Webhook[]>>;
+
+  constructor(
+    private readonly orm: Orm,
+    ttlMs: number,
+  ) {
+    this.cache = new TtlCache(ttlMs);
+  }
+
+  forTenant(tenantId: string): Promise<Webhook[]> {
+    return this.cache.getOrLoad(tenantId, () => this.orm.em.fork().find(Webhook, { tenant: tenantId, isActive: true }));
+  }
+
+  /** After one of the tenant's webhooks was created, changed or deleted. */
+  forget(tenantId: string): void {
+    this.cache.delete(tenantId);
+  }
+}
