@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '../db/orm.js';
 import { RuleEngineError } from '../errors/app-errors.js';
 import type { RuleEngineResult } from '../rules/rule-engine.js';
@@ -28,10 +27,13 @@ export interface ReviewerDependencies {
   venues: VenueDirectory;
 }
 
+/** What the review needs of the claim's tenant: its id and its review settings. */
+export type ReviewingTenant = Pick<Tenant, 'id' | 'configuration'>;
+
 interface Claim {
   em: EntityManager;
   deps: ReviewerDependencies;
-  tenant: Tenant;
+  tenant: ReviewingTenant;
   receipt: Receipt;
   submitter: string;
   settings: ReviewSettings;
@@ -47,7 +49,7 @@ type Finding = { verdict: ReviewVerdict; reason: ReviewReason; detail: string } 
  * spot checks, else AUTHORIZE VALID_DATA. Repeatable: the spot check draws from the receipt's id,
  * and duplicates and limits count only claims made before this one.
  */
-export async function decideAutomatically(em: EntityManager, deps: ReviewerDependencies, tenant: Tenant, receipt: Receipt, submitter: string, now = new Date()): Promise<AutomatedDecision> {
+export async function decideAutomatically(em: EntityManager, deps: ReviewerDependencies, tenant: ReviewingTenant, receipt: Receipt, submitter: string, now = new Date()): Promise<AutomatedDecision> {
   const claim: Claim = { em, deps, tenant, receipt, submitter, settings: reviewSettings(tenant.configuration), now };
   const checks: CheckOutcome[] = [];
   const steps: [string, (claim: Claim) => Promise<Finding> | Finding][] = [
@@ -82,41 +84,39 @@ export async function decideAutomatically(em: EntityManager, deps: ReviewerDepen
 }
 
 /**
- * The claims a claim may duplicate: those not rejected that came before it, or were decided before
- * it (a later claim of the same receipt whose image was read first, while this one's was retried),
- * so of two claims of one receipt the one decided second is the duplicate, never both or neither.
+ * The first claim matching `condition` that this claim may duplicate: one not rejected that came
+ * before it, or was decided before it (a later claim of the same receipt whose image was read
+ * first, while this one's was retried), so of two claims of one receipt the one decided second is
+ * the duplicate, never both or neither. Plain SQL, one row at most: the reviewer asks it of every
+ * claim, and a busy merchant has many claims of one date and total.
  */
-function claimsBefore(claim: Claim) {
+async function claimBefore(claim: Claim, condition: string, parameters: unknown[]): Promise<string | undefined> {
   const { receipt } = claim;
-  return {
-    tenant: claim.tenant.id,
-    status: { $ne: 'REJECTED' as const },
-    id: { $ne: receipt.id },
-    $or: [{ createdAt: { $lt: receipt.createdAt } }, { createdAt: receipt.createdAt, id: { $lt: receipt.id } }, { paramountReviewId: { $ne: null } }],
-  };
+  const [row] = await claim.em.getConnection().execute<{ id: string }[]>(
+    `select id from receipt
+      where tenant_id = ? and status <> 'REJECTED' and id <> ?
+        and (created_at < ? or (created_at = ? and id < ?) or paramount_review_id is not null)
+        and ${condition}
+      limit 1`,
+    [claim.tenant.id, receipt.id, receipt.createdAt, receipt.createdAt, receipt.id, ...parameters],
+  );
+  return row?.id;
 }
 
 /** "same image hash, or same merchant, date, total and barcode or transaction id as a claim not rejected". */
 async function duplicate(claim: Claim): Promise<Finding> {
-  const { receipt, em } = claim;
+  const { receipt } = claim;
   if (receipt.imageHash) {
-    const same = await em.findOne(Receipt, { ...claimsBefore(claim), imageHash: receipt.imageHash }, { fields: ['id'] });
-    if (same) return { verdict: 'REJECT', reason: 'DUPLICATE', detail: `the same image as receipt ${same.id}` };
+    const same = await claimBefore(claim, 'image_hash = ?', [receipt.imageHash]);
+    if (same) return { verdict: 'REJECT', reason: 'DUPLICATE', detail: `the same image as receipt ${same}` };
   }
   if (!receipt.merchantName || !receipt.serviceDate || receipt.total === null || (!receipt.barcode && !receipt.transactionId)) return undefined;
-  // Compared in SQL, one row at most: a busy merchant has many claims of one date and total.
-  const same = await em.findOne(
-    Receipt,
-    {
-      ...claimsBefore(claim),
-      serviceDate: receipt.serviceDate,
-      total: receipt.total,
-      $or: [...(receipt.barcode ? [{ barcode: receipt.barcode }] : []), ...(receipt.transactionId ? [{ transactionId: receipt.transactionId }] : [])],
-      [raw((alias) => `lower(trim(${alias}.merchant_name))`)]: receipt.merchantName.trim().toLowerCase(),
-    },
-    { fields: ['id'] },
+  const same = await claimBefore(
+    claim,
+    'service_date = ? and total = ? and (barcode = ? or transaction_id = ?) and lower(trim(merchant_name)) = ?',
+    [receipt.serviceDate, receipt.total, receipt.barcode ?? null, receipt.transactionId ?? null, receipt.merchantName.trim().toLowerCase()],
   );
-  return same ? { verdict: 'REJECT', reason: 'DUPLICATE', detail: `the same merchant, date, total and barcode or transaction id as receipt ${same.id}` } : undefined;
+  return same ? { verdict: 'REJECT', reason: 'DUPLICATE', detail: `the same merchant, date, total and barcode or transaction id as receipt ${same}` } : undefined;
 }
 
 /** "future, or older than review.maxAgeDays", by the calendar of the receipt's zone. */
