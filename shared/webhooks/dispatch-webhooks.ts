@@ -31,20 +31,20 @@ export async function dispatchWebhooks(deps: DispatchDependencies, events: Dispa
   const rows = events.flatMap((event) =>
     webhooks
       .filter((webhook) => webhook.tenant.id === event.tenantId && (webhook.eventTypes.length === 0 || webhook.eventTypes.includes(event.eventTypeName)))
-      .map((webhook) => ({
-        id: randomUUID(),
-        tenant_id: event.tenantId,
-        webhook_id: webhook.id,
-        event_id: event.id,
-        event_type: event.eventTypeName,
-        status: 'PENDING',
-        attempts: JSON.stringify([]),
-        created_at: new Date(),
-      })),
+      .map((webhook) => ({ id: randomUUID(), tenant_id: event.tenantId, webhook_id: webhook.id, event_id: event.id, event_type: event.eventTypeName })),
   );
   if (rows.length === 0) return;
   const knex = deps.orm.em.getKnex();
-  await knex.insert(rows).into('webhook_delivery').onConflict(['webhook_id', 'event_id']).ignore();
+  // The subscriptions may be a little old (another process changed them): a webhook deleted or
+  // deactivated since gets no delivery, rather than failing the batch on its foreign key.
+  await knex.raw(
+    `insert into webhook_delivery (id, tenant_id, webhook_id, event_id, event_type, status, attempts, created_at)
+     select d.id, d.tenant_id, d.webhook_id, d.event_id, d.event_type, 'PENDING', '[]'::jsonb, now()
+       from jsonb_to_recordset(?::jsonb) as d(id uuid, tenant_id uuid, webhook_id uuid, event_id bigint, event_type text)
+       join webhook w on w.id = d.webhook_id and w.is_active
+     on conflict (webhook_id, event_id) do nothing`,
+    [JSON.stringify(rows)],
+  );
   const pending: { id: string }[] = await knex('webhook_delivery')
     .select('id')
     .whereRaw('event_id = any(?::bigint[])', [bigintArray([...new Set(rows.map((row) => row.event_id))])])

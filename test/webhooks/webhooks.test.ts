@@ -4,6 +4,9 @@ import type { Worker } from 'bullmq';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboundPoster } from '../../shared/http/outbound-post.js';
+import { dispatchWebhooks } from '../../shared/webhooks/dispatch-webhooks.js';
+import { WebhookDelivery } from '../../shared/webhooks/webhook-delivery.entity.js';
+import { WebhookSubscriptions } from '../../shared/webhooks/webhook-subscriptions.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
 import { createHarness, dataOf, jsonOf, type Harness, type Json, type TestTenant } from '../support/harness.js';
 
@@ -101,6 +104,25 @@ describe('webhook deliveries', () => {
     expect((await deliveries(down.id))[0].attempts).toHaveLength(11);
     expect(await deliveries(onlyOther.id)).toEqual([]);
   }, 40_000);
+});
+
+// README, CACHE_TTL_MS: another process's event worker may hold a tenant's subscriptions a little longer.
+describe('webhook subscriptions cached by another process', () => {
+  it('a webhook deleted or deactivated meanwhile gets no delivery, and the dispatch still succeeds', async () => {
+    const deleted = await subscribe('/deleted-elsewhere', ['SALE_MADE']);
+    const deactivated = await subscribe('/deactivated-elsewhere', ['SALE_MADE']);
+    const stale = new WebhookSubscriptions(harness.context.orm, 60_000);
+    expect((await stale.forTenant(tenant.id)).map((webhook) => webhook.id)).toEqual(expect.arrayContaining([deleted.id, deactivated.id]));
+    await harness.request(tenant, 'DELETE', `/v1/webhooks/${deleted.id}`, { token: admin });
+    await harness.request(tenant, 'PATCH', `/v1/webhooks/${deactivated.id}`, { token: admin, body: { isActive: false } });
+    const eventId = await reportSale(4);
+    const reader = await harness.adminToken(tenant, ['admin:events']);
+    await expect.poll(async () => (await harness.request(tenant, 'GET', `/v1/events/${eventId}`, { token: reader })).status, { timeout: 10_000 }).toBe(200);
+    const dispatch = { orm: harness.context.orm, subscriptions: stale, queues: harness.context.queues, retryBaseMs: 10 };
+    await dispatchWebhooks(dispatch, [{ id: eventId, tenantId: tenant.id, eventTypeName: 'SALE_MADE' }]);
+    expect(await deliveries(deactivated.id)).toEqual([]);
+    expect(await harness.context.orm.em.fork().count(WebhookDelivery, { webhook: deleted.id })).toBe(0);
+  });
 });
 
 describe('/v1/webhooks', () => {
