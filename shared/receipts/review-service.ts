@@ -14,7 +14,7 @@ import { Receipt } from './receipt.entity.js';
 import { claimedView, type ClaimedView } from './receipt-views.js';
 import { Review, type Reviewer } from './review.entity.js';
 import type { ReviewReason, ReviewVerdict } from './review-enums.js';
-import { storeReviewOfUnchangedClaim } from './store-unchanged-claim-review.js';
+import { storeReviewOfUnreviewedClaim } from './store-unreviewed-claim-review.js';
 
 export interface ReviewDependencies extends ReviewerDependencies, IntrinsicEventDependencies {
   orm: Orm;
@@ -59,14 +59,17 @@ export async function reviewAutomatically(deps: ReviewDependencies, tenantId: st
     ? { verdict: 'ABSTAIN' as const, reason: 'INSUFFICIENT_DATA' as const, checks: [{ check: 'PARSE', passed: false, detail: receipt.parseError }], ruleSetId: null, ruleEngineResult: null }
     : await decideAutomatically(em, deps, claim.tenant, receipt, claim.submitter);
   const eventId = await intrinsicEventId(deps, tenantId, RECEIPT_REVIEWED);
-  const stored =
-    (await storeOnUnreviewedClaim(em, receipt, decision, eventId)) ??
-    (await storeUnderLock(deps, tenantId, receiptId, decision, eventId)) ??
-    (await storedAutomatedReview(deps, receipt));
-  if (!stored) return undefined;
-  await reportReview(deps, stored.receipt, stored.review);
-  // A manual review that came first stays paramount: the caller reads that one.
-  return stored.receipt.paramountReviewId === stored.review.id ? claimedView(stored.receipt, stored.review) : undefined;
+  const stored = (await storeOnUnreviewedClaim(em, receipt, decision, eventId)) ?? (await storeUnderLock(deps, tenantId, receiptId, decision, eventId));
+  if (stored) {
+    await reportReview(deps, stored.receipt, stored.review);
+    // A manual review that came first stays paramount: the caller reads that one.
+    return stored.receipt.paramountReviewId === stored.review.id ? claimedView(stored.receipt, stored.review) : undefined;
+  }
+  // A rerun: its event is reported again; what the claim shows now is for the caller to read, as
+  // a manual review may have come since the review was stored.
+  const earlier = await storedAutomatedReview(deps, receipt);
+  if (earlier) await reportReview(deps, earlier.receipt, earlier.review);
+  return undefined;
 }
 
 /**
@@ -95,8 +98,10 @@ async function storeOnUnreviewedClaim(em: EntityManager, receipt: Receipt, decis
   review.createdAt = new Date();
   const next = { status: receipt.status, statusVersion: receipt.statusVersion, paramountReviewId: receipt.paramountReviewId, updatedAt: review.createdAt };
   applyReview(next, review, eventId);
-  const read = { statusVersion: receipt.statusVersion, paramountReviewId: receipt.paramountReviewId };
-  if (!(await storeReviewOfUnchangedClaim(em, { tenantId: receipt.tenant.id, receiptId: receipt.id, read, next, review }))) return undefined;
+  const stored = await storeReviewOfUnreviewedClaim(em, { tenantId: receipt.tenant.id, receiptId: receipt.id, readStatusVersion: receipt.statusVersion, next, review });
+  if (!stored) return undefined;
+  // As stored (jsonb orders an object's keys), so the answer shows what GET shows.
+  Object.assign(review, stored);
   Object.assign(receipt, next);
   return { receipt, review };
 }
@@ -105,7 +110,8 @@ async function storeOnUnreviewedClaim(em: EntityManager, receipt: Receipt, decis
 async function storeUnderLock(deps: ReviewDependencies, tenantId: string, receiptId: string, decision: AutomatedDecision, eventId: number | null): Promise<StoredReview> {
   try {
     return await deps.orm.em.fork().transactional(async (tx) => {
-      const locked = (await lockReceipt(tx, tenantId, receiptId))!;
+      const locked = await lockReceipt(tx, tenantId, receiptId);
+      if (!locked) return undefined;
       const review = tx.create(Review, automatedReview(tenantId, locked, decision));
       applyReview(locked, review, eventId);
       return { receipt: locked, review };
