@@ -147,11 +147,14 @@ function preparsed(body: Record<string, unknown> & { ocrConfidence: number; line
 /** A claim's answer when no decision came with the wait: its status and paramount review as stored now. */
 async function claimAsStored(em: EntityManager, receiptId: string): Promise<ClaimedView> {
   const receipt = await em.findOneOrFail(Receipt, { id: receiptId }, { fields: ['status', 'paramountReviewId'] });
-  return claimedView(receipt, receipt.paramountReviewId ? await em.findOne(Review, { id: receipt.paramountReviewId }) : null);
+  return claimedView(receipt, await paramountReviewOf(em, receipt));
 }
 
 async function readReceipt(em: EntityManager, tenantId: string, id: string): Promise<{ receipt: Receipt; paramountReview: Review | null }> {
   const receipt = await findTenantRecord(em, Receipt, tenantId, id, 'receipt', ['submitter']);
-  const paramountReview = receipt.paramountReviewId ? await em.findOne(Review, { id: receipt.paramountReviewId }) : null;
-  return { receipt, paramountReview };
+  return { receipt, paramountReview: await paramountReviewOf(em, receipt) };
+}
+
+function paramountReviewOf(em: EntityManager, receipt: Pick<Receipt, 'paramountReviewId'>): Promise<Review | null> {
+  return receipt.paramountReviewId ? em.findOne(Review, { id: receipt.paramountReviewId }) : Promise.resolve(null);
 }

@@ -1,4 +1,4 @@
-import { createSecretKey, type KeyObject } from 'node:crypto';
+import { createHash, createSecretKey, type KeyObject } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import { TtlCache } from '../cache/ttl-cache.js';
 import { UnauthorizedError } from '../errors/app-errors.js';
@@ -69,11 +69,14 @@ export class AdminTokenVerifier {
   }
 
   async verify(token: string, tenantId: string): Promise<VerifiedAdminToken> {
-    const cacheKey = `${tenantId} ${token}`;
+    // Kept by digest: the cache holds no usable token.
+    const cacheKey = createHash('sha256').update(tenantId).update(' ').update(token).digest('base64');
     const cached = this.verified.get(cacheKey);
     if (cached && cached.expiresAt > Date.now()) return cached;
     const verified = await verifyAdminToken(this.key, token, tenantId);
-    this.verified.set(cacheKey, verified);
+    // Shared by every request that sends the token: frozen, so none can change another's.
+    Object.freeze(verified.scopes);
+    this.verified.set(cacheKey, Object.freeze(verified));
     return verified;
   }
 }

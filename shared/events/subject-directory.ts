@@ -4,7 +4,8 @@ import { lookupUser } from '../users/lookup-user.js';
 import { User } from '../users/user.entity.js';
 
 /**
- * Member by the forms an event's subject takes (see lookupUser), cached briefly for the hot path.
+ * Member by the forms an event's subject takes (see lookupUser), or by the authIdentifier a
+ * receipt claim names, cached briefly for the hot paths.
  * Members are never deleted (DELETE erases the profile only), so a cached id stays right; the
  * profile shown may lag by the cache's lifetime, except after a change made through this process
  * (`forget`). Misses are not cached: a new member works at once.
@@ -23,7 +24,7 @@ export class SubjectDirectory {
     return this.cached(cacheKey(tenantId, subject), () => lookupUser(this.orm.em.fork(), tenantId, subject));
   }
 
-  /** The member a `submitter: {authIdentifier}` names (orders, admin receipt claims): by authIdentifier only. */
+  /** The member a receipt claim is for (a user token's sub, an admin's `submitter`): by authIdentifier only. */
   async findByAuthIdentifier(tenantId: string, authIdentifier: string): Promise<User | undefined> {
     return this.cached(authIdentifierKey(tenantId, authIdentifier), () => this.orm.em.fork().findOne(User, { tenant: tenantId, authIdentifier }));
   }
