@@ -1,6 +1,6 @@
 import type { AppContext } from '../shared/context.js';
 import type { EventJob } from '../shared/events/event-job.js';
-import { markReacted, registerEvents } from '../shared/events/register-events.js';
+import { markReacted, registerEvents, registrationDependencies } from '../shared/events/register-events.js';
 import { dispatchWebhooks } from '../shared/webhooks/dispatch-webhooks.js';
 import { Batcher } from '../shared/queues/batcher.js';
 import type { JobHandler } from '../shared/queues/worker-runner.js';
@@ -11,12 +11,12 @@ const BATCH_WAIT_MS = 5;
 
 /**
  * `events` jobs: register (store + points, one transaction per batch of concurrent jobs), then
- * the asynchronous reactions (webhook deliveries stored and queued), then `reactedAt`, also when
- * there was nothing to do.
+ * the asynchronous reactions (webhook deliveries stored and queued), then `reactedAt`. An event
+ * no webhook takes has nothing to do there: registering it sets its `reactedAt` too.
  */
 export function eventsHandler(context: AppContext): JobHandler {
-  const dependencies = { orm: context.orm, reactors: context.reactors };
-  const registrations = new Batcher<EventJob>((jobs) => registerEvents(dependencies, jobs), BATCH_SIZE, BATCH_WAIT_MS);
+  const registration = registrationDependencies(context);
+  const registrations = new Batcher<EventJob, boolean>((jobs) => registerEvents(registration, jobs), BATCH_SIZE, BATCH_WAIT_MS);
   const dispatch = { orm: context.orm, subscriptions: context.webhooks, queues: context.queues, retryBaseMs: context.config.webhookRetryBaseMs };
   const reactions = new Batcher<EventJob>(
     async (jobs) => {
@@ -28,7 +28,6 @@ export function eventsHandler(context: AppContext): JobHandler {
   );
   return async (data) => {
     const job = data as EventJob;
-    await registrations.add(job);
-    await reactions.add(job);
+    if (await registrations.add(job)) await reactions.add(job);
   };
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { AppContext } from '../context.js';
 import { bigintArray } from '../db/bigint-array.js';
 import { lockReviewedReceipts, reverseRejectedReceiptPoints, reviewedReceipts } from '../ledger/reverse-receipt-points.js';
 import type { EntityManager, Orm } from '../db/orm.js';
@@ -6,16 +7,24 @@ import { react, type ReactionOutcome } from '../reactors/react.js';
 import type { ReactorDirectory } from '../reactors/reactor-directory.js';
 import { User } from '../users/user.entity.js';
 import { userView } from '../users/user-view.js';
+import type { WebhookSubscriptions } from '../webhooks/webhook-subscriptions.js';
 import type { EventJob } from './event-job.js';
 
 export interface RegistrationDependencies {
   orm: Orm;
   reactors: ReactorDirectory;
+  subscriptions: WebhookSubscriptions;
+}
+
+export function registrationDependencies(context: Pick<AppContext, 'orm' | 'reactors' | 'webhooks'>): RegistrationDependencies {
+  return { orm: context.orm, reactors: context.reactors, subscriptions: context.webhooks };
 }
 
 interface Registration {
   job: EventJob;
   outcome: ReactionOutcome;
+  /** Whether a webhook takes the event: if none does, it is reacted to as it is registered. */
+  awaitsReactions: boolean;
 }
 
 /**
@@ -23,23 +32,27 @@ interface Registration {
  * their POINTS in one PostgreSQL transaction, which sets `registeredAt`. Safe to run twice for
  * the same jobs (a retry, a stalled job, a crash between commit and acknowledgement): events are
  * inserted with ON CONFLICT (id) DO NOTHING, and only the events this run inserted write ledger
- * entries and move wallets, so nothing is stored or granted twice.
+ * entries and move wallets, so nothing is stored or granted twice. An event no webhook takes has
+ * no asynchronous reactions: its `reactedAt` is its `registeredAt`, set in the same insert rather
+ * than by an update of every row afterwards. Resolves, for each job of the batch in order, to
+ * whether its asynchronous reactions are still to run (always, for an event registered before:
+ * its first run may have stopped short of them).
  */
-export async function registerEvents(deps: RegistrationDependencies, batch: EventJob[]): Promise<void> {
+export async function registerEvents(deps: RegistrationDependencies, batch: EventJob[]): Promise<boolean[]> {
   // A job fetched twice into one batch (a stalled job run again) is registered once.
   const jobs = [...new Map(batch.map((job) => [job.id, job])).values()];
   const em = deps.orm.em.fork();
-  const registrations = await computeReactions(em, deps.reactors, jobs);
+  const registrations = await computeReactions(em, deps, jobs);
   // Each table gets its whole batch as one JSON parameter, unpacked by PostgreSQL: thousands of
   // bound parameters per batch cost the worker more CPU than the rest of registration together.
   const receipts = reviewedReceipts(jobs);
-  await em.getKnex().transaction(async (trx) => {
+  const registered = await em.getKnex().transaction(async (trx) => {
     await lockReviewedReceipts(trx, receipts, jobs.flatMap((job) => (job.userId ? [job.userId] : [])));
     const inserted = await trx.raw<{ rows: { id: string }[] }>(
       `insert into event (id, tenant_id, type_id, user_id, payload, reported_at, occurred_at, registered_at, reacted_at, reactions, total_points)
-       select id, tenant_id, type_id, user_id, payload, reported_at, occurred_at, now(), null, reactions, total_points
+       select id, tenant_id, type_id, user_id, payload, reported_at, occurred_at, now(), case when awaits_reactions then null else now() end, reactions, total_points
          from jsonb_to_recordset(?::jsonb) as r(id bigint, tenant_id uuid, type_id uuid, user_id uuid, payload jsonb,
-                                               reported_at timestamptz, occurred_at timestamptz, reactions jsonb, total_points int)
+                                               reported_at timestamptz, occurred_at timestamptz, awaits_reactions boolean, reactions jsonb, total_points int)
        on conflict (id) do nothing returning id`,
       [JSON.stringify(registrations.map(eventRow))],
     );
@@ -47,7 +60,10 @@ export async function registerEvents(deps: RegistrationDependencies, batch: Even
     const granted = registrations.filter(({ job, outcome }) => newIds.has(job.id) && job.userId && outcome.totalPoints > 0);
     if (granted.length > 0) await grant(trx, granted);
     await reverseRejectedReceiptPoints(trx, receipts.filter((receipt) => newIds.has(receipt.eventId)));
+    return newIds;
   });
+  const reactedOnRegistration = new Set(registrations.filter(({ job, awaitsReactions }) => !awaitsReactions && registered.has(job.id)).map(({ job }) => job.id));
+  return batch.map((job) => !reactedOnRegistration.has(job.id));
 }
 
 /** EARN entries and wallet totals for the newly registered events that are worth points. */
@@ -78,16 +94,17 @@ export async function markReacted(orm: Orm, eventIds: number[]): Promise<void> {
  * The reactions of each job. Members are loaded, in one query, only for the events whose reactors
  * read them; the service subject has no wallet, so its events are stored but never worth points.
  */
-async function computeReactions(em: EntityManager, reactors: ReactorDirectory, jobs: EventJob[]): Promise<Registration[]> {
+async function computeReactions(em: EntityManager, { reactors, subscriptions }: RegistrationDependencies, jobs: EventJob[]): Promise<Registration[]> {
   const reactorsOf = await Promise.all(jobs.map((job) => (job.userId ? reactors.forEventType(job.tenantId, job.eventTypeName) : [])));
+  const awaitsReactions = await Promise.all(jobs.map((job) => subscriptions.anyFor(job.tenantId, job.eventTypeName)));
   const readers = jobs.filter((job, index) => reactorsOf[index]!.some((reactor) => reactor.readsUser));
   const userIds = [...new Set(readers.map((job) => job.userId!))];
   const users = new Map((userIds.length ? await em.find(User, { id: { $in: userIds } }) : []).map((user) => [user.id, userView(user)]));
   return Promise.all(
     jobs.map(async (job, index) => {
-      if (!job.userId) return { job, outcome: { reactions: [], totalPoints: 0, activatedReactors: [] } };
+      if (!job.userId) return { job, outcome: { reactions: [], totalPoints: 0, activatedReactors: [] }, awaitsReactions: awaitsReactions[index]! };
       const facts = { event: eventFacts(job), payload: job.payload, user: users.get(job.userId) ?? null };
-      return { job, outcome: await react(reactorsOf[index]!, facts) };
+      return { job, outcome: await react(reactorsOf[index]!, facts), awaitsReactions: awaitsReactions[index]! };
     }),
   );
 }
@@ -97,9 +114,10 @@ export function eventFacts(job: Pick<EventJob, 'id' | 'eventTypeName' | 'reporte
   return { id: job.id, type: job.eventTypeName, reportedAt: job.reportedAt, occurredAt: job.occurredAt };
 }
 
-function eventRow({ job, outcome }: Registration) {
+function eventRow({ job, outcome, awaitsReactions }: Registration) {
   return {
     id: job.id,
+    awaits_reactions: awaitsReactions,
     tenant_id: job.tenantId,
     type_id: job.eventTypeId,
     user_id: job.userId,

@@ -3,7 +3,7 @@ import { bigintArray } from '../db/bigint-array.js';
 import type { Orm } from '../db/orm.js';
 import type { Queues } from '../queues/queue-factory.js';
 import { deliveryJobId, WEBHOOK_ATTEMPTS, type WebhookJob } from './webhook-job.js';
-import type { WebhookSubscriptions } from './webhook-subscriptions.js';
+import { takesEventType, type WebhookSubscriptions } from './webhook-subscriptions.js';
 
 export interface DispatchDependencies {
   orm: Orm;
@@ -30,7 +30,7 @@ export async function dispatchWebhooks(deps: DispatchDependencies, events: Dispa
   if (webhooks.length === 0) return;
   const rows = events.flatMap((event) =>
     webhooks
-      .filter((webhook) => webhook.tenant.id === event.tenantId && (webhook.eventTypes.length === 0 || webhook.eventTypes.includes(event.eventTypeName)))
+      .filter((webhook) => webhook.tenant.id === event.tenantId && takesEventType(webhook, event.eventTypeName))
       .map((webhook) => ({ id: randomUUID(), tenant_id: event.tenantId, webhook_id: webhook.id, event_id: event.id, event_type: event.eventTypeName })),
   );
   if (rows.length === 0) return;

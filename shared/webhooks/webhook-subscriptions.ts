@@ -23,8 +23,18 @@ export class WebhookSubscriptions {
     return this.cache.getOrLoad(tenantId, () => this.orm.em.fork().find(Webhook, { tenant: tenantId, isActive: true }));
   }
 
+  /** Whether an active webhook of the tenant takes events of this type: the event has asynchronous reactions. */
+  async anyFor(tenantId: string, eventTypeName: string): Promise<boolean> {
+    return (await this.forTenant(tenantId)).some((webhook) => takesEventType(webhook, eventTypeName));
+  }
+
   /** After one of the tenant's webhooks was created, changed or deleted. */
   forget(tenantId: string): void {
     this.cache.delete(tenantId);
   }
+}
+
+/** A webhook with no event types listed takes every type. */
+export function takesEventType(webhook: Pick<Webhook, 'eventTypes'>, eventTypeName: string): boolean {
+  return webhook.eventTypes.length === 0 || webhook.eventTypes.includes(eventTypeName);
 }

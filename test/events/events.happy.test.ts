@@ -101,6 +101,8 @@ describe('reporting and registering events', () => {
     const { id } = await dataOf<{ id: number }>(await report({ type: 'PURCHASE_MADE', subject: 'member-2', payload: { total: 0 } }, secret));
     expect(await dataOf(await reactions(id))).toEqual({ totalPoints: 0, reactions: [] });
     await expect.poll(async () => (await queryOne(harness, 'select reacted_at from event where id = ?', [id])).reacted_at).not.toBeNull();
+    // No webhook takes it: nothing is left to do once it is registered, in the same transaction.
+    expect(await queryOne(harness, 'select reacted_at = registered_at as together from event where id = ?', [id])).toEqual({ together: true });
   });
 
   it('the wallet shows points and lifetimeEarn from the ledger', async () => {

@@ -1,7 +1,7 @@
 import type { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { registerEvents } from '../../shared/events/register-events.js';
+import { registerEvents, registrationDependencies } from '../../shared/events/register-events.js';
 import { Receipt } from '../../shared/receipts/receipt.entity.js';
 import { Review } from '../../shared/receipts/review.entity.js';
 import { reviewAutomatically, reviewDependencies } from '../../shared/receipts/review-service.js';
@@ -451,7 +451,7 @@ describe('points for a receipt', () => {
       await harness.request(tenant, 'POST', `/v1/receipts/${decided.id}/reviews`, { token: admin, body: { verdict: 'REJECT', reason: 'SUSPICIOUS' } });
       const reviews = await harness.context.orm.em.fork().getConnection().execute(`select event_id from receipt_review where receipt_id = ? and event_id is not null order by status_version`, [decided.id]);
       const jobs = await Promise.all(reviews.map(async (row: Json) => (await harness.context.queues.events.getJob(`event-${row.event_id}`))!.data));
-      const dependencies = { orm: harness.context.orm, reactors: harness.context.reactors };
+      const dependencies = registrationDependencies(harness.context);
       // The REJECTED event first, then the AUTHORIZED one.
       await registerEvents(dependencies, [jobs[1]]);
       await registerEvents(dependencies, [jobs[0]]);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerEvents } from '../../shared/events/register-events.js';
+import { registerEvents, registrationDependencies } from '../../shared/events/register-events.js';
 import { createHarness, dataOf, jsonOf, queryOne, type Harness, type TestTenant } from '../support/harness.js';
 
 let harness: Harness;
@@ -117,7 +117,7 @@ describe('changing members', () => {
     const id = await harness.context.eventIds.allocate();
     const reportedAt = new Date().toISOString();
     const job = { id, tenantId: tenant.id, eventTypeId: type.id, eventTypeName: 'ORDER_PLACED', userId: member.id, payload: {}, reportedAt, occurredAt: null };
-    await registerEvents({ orm: harness.context.orm, reactors: harness.context.reactors }, [job]);
+    await registerEvents(registrationDependencies(harness.context), [job]);
     const kept = 'select (select count(*)::int from event where user_id = ?) as events, (select coalesce(sum(points), 0)::int from ledger_entry where user_id = ?) as points';
 
     const response = await harness.request(tenant, 'DELETE', '/v1/users/pos-42', { token: admin });

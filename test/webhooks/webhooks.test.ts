@@ -83,6 +83,9 @@ describe('webhook deliveries', () => {
     expect(verified).toMatchObject({ type: 'SALE_MADE', timestamp: expect.any(String), data: { id: eventId, type: { name: 'SALE_MADE' }, subject: { authIdentifier: 'member-1' }, payload: { sale: 1 } } });
     expect(() => new StandardWebhook(`whsec_${Buffer.from('another secret 32 bytes long....').toString('base64')}`).verify(delivery!.body, delivery!.headers as Record<string, string>)).toThrow();
     await expect.poll(async () => (await deliveries(webhook.id))[0]?.status, { timeout: 5000 }).toBe('SUCCEEDED');
+    // decisions.md §5: reactedAt is set once the asynchronous reactions (the delivery, stored and queued) are done.
+    const [event] = await harness.context.orm.em.fork().getConnection().execute<{ reacted_after: boolean }[]>('select reacted_at > registered_at as reacted_after from event where id = ?', [eventId]);
+    expect(event).toEqual({ reacted_after: true });
   });
 
   it('a receiver that fails twice then succeeds gets the same delivery three times, each attempt recorded', async () => {
