@@ -44,7 +44,7 @@ export interface ManualReviewInput {
  * job runs. The decision is made first, outside any transaction: its lookups (rule sets, catalogue,
  * venues, the event id) take connections of their own, and a transaction holding one while waiting
  * for another starves the pool under load. Then the review is stored in one statement while the
- * claim is as it was read (the common case); otherwise under the claim's row lock, unless one
+ * claim is still unreviewed (the common case); otherwise under the claim's row lock, unless one
  * already was (a rerun, or a racing one caught by the unique index); a manual AUTHORIZE or REJECT
  * made first keeps its say. The RECEIPT_REVIEWED event is queued after the commit, and again by a
  * rerun. Resolves to the claim's decision as POST /receipts shows it, when this review is it.
