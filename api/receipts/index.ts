@@ -69,9 +69,9 @@ export function registerReceiptRoutes(app: App, context: AppContext): void {
       const claim: ImageClaim | PreparsedClaim = body.useParser
         ? { useParser: true, pictureUrl: body.pictureUrl, ...common }
         : { useParser: false, pictureUrl: body.pictureUrl, ...common, parsed: preparsed(body) };
-      const { receipt, review } = await createClaim(em, claims, c.var.tenant, submitter, claim);
+      const { receiptId, review } = await createClaim(em, claims, c.var.tenant, submitter, claim);
       const decided = review ? await context.decisions.wait(review, context.config.receiptDecisionWaitMs) : undefined;
-      return c.json({ status: 'success', data: decided ?? (await claimAsStored(em.fork(), receipt.id)) }, 201);
+      return c.json({ status: 'success', data: decided ?? (await claimAsStored(em.fork(), receiptId)) }, 201);
     },
   );
   app.get(
