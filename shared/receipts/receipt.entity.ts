@@ -39,8 +39,8 @@ export const Receipt = defineEntity({
   indexes: [
     { properties: ['tenant', 'createdAt'] },
     { properties: ['tenant', 'submitter', 'createdAt'] },
-    // The DUPLICATE check looks claims up by these.
-    { properties: ['tenant', 'imageHash'] },
+    // The DUPLICATE check looks claims up by these; only claims from an image have a hash.
+    { name: 'receipt_image_hash_index', expression: 'create index "receipt_image_hash_index" on "receipt" ("tenant_id", "image_hash") where "image_hash" is not null' },
     { properties: ['tenant', 'serviceDate', 'total'] },
     // The recovery sweep looks for claims waiting too long to be read or decided.
     { name: 'receipt_unparsed_index', expression: 'create index "receipt_unparsed_index" on "receipt" ("created_at") where "parsed_at" is null' },

@@ -9,6 +9,7 @@ import { Migration20261123123718 } from './Migration20261123123718.js';
 import { Migration20261123124750 } from './Migration20261123124750.js';
 import { Migration20261123125350 } from './Migration20261123125350.js';
 import { Migration20261123133926 } from './Migration20261123133926.js';
+import { Migration20261123161234 } from './Migration20261123161234.js';
 
 /** Applied in this order; a new migration is generated with `npx tsx shared/db/create-migration.ts` and added here. */
 export const migrationsList: MigrationObject[] = [
@@ -22,4 +23,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123124750', class: Migration20261123124750 },
   { name: 'Migration20261123125350', class: Migration20261123125350 },
   { name: 'Migration20261123133926', class: Migration20261123133926 },
+  { name: 'Migration20261123161234', class: Migration20261123161234 },
 ];
