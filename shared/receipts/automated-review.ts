@@ -27,15 +27,39 @@ export interface ReviewerDependencies {
   venues: VenueDirectory;
 }
 
-/** What the review needs of the claim's tenant: its id and its review settings. */
-export type ReviewingTenant = Pick<Tenant, 'id' | 'configuration'>;
+/** The claim as the reviewer reads it (one query, see claimUnderReviewColumns). */
+export interface ClaimUnderReview {
+  receipt: Receipt;
+  /** The submitter's authIdentifier, a fact for the rule engine. */
+  submitter: string;
+  /** What the review needs of the claim's tenant: its id and its review settings. */
+  tenant: Pick<Tenant, 'id' | 'configuration'>;
+  /** The earlier claims the DUPLICATE check found, by image and by details; null when none. */
+  sameImageAs: string | null;
+  sameDetailsAs: string | null;
+}
 
-interface Claim {
+/**
+ * The columns, beside the claim's own (alias `r`), of the query that reads a claim for review: its
+ * submitter's authIdentifier, its tenant's settings and the DUPLICATE check's two lookups, so the
+ * reviewer asks PostgreSQL once. A claim may duplicate one not rejected that came before it, or
+ * was decided before it (a later claim of the same receipt whose image was read first, while this
+ * one's was retried), so of two claims of one receipt the one decided second is the duplicate,
+ * never both or neither. A missing field matches nothing (SQL's null).
+ */
+export const claimUnderReviewColumns = (() => {
+  const before = `d.tenant_id = r.tenant_id and d.status <> 'REJECTED' and d.id <> r.id
+    and (d.created_at < r.created_at or (d.created_at = r.created_at and d.id < r.id) or d.paramount_review_id is not null)`;
+  return `m.auth_identifier as submitter_auth_identifier, t.configuration as tenant_configuration,
+    (select d.id from receipt d where ${before} and d.image_hash = r.image_hash limit 1) as same_image_as,
+    (select d.id from receipt d where ${before} and d.service_date = r.service_date and d.total = r.total
+       and (d.barcode = r.barcode or d.transaction_id = r.transaction_id)
+       and lower(trim(d.merchant_name)) = lower(trim(r.merchant_name)) limit 1) as same_details_as`;
+})();
+
+interface Claim extends ClaimUnderReview {
   em: EntityManager;
   deps: ReviewerDependencies;
-  tenant: ReviewingTenant;
-  receipt: Receipt;
-  submitter: string;
   settings: ReviewSettings;
   now: Date;
 }
@@ -49,8 +73,9 @@ type Finding = { verdict: ReviewVerdict; reason: ReviewReason; detail: string } 
  * spot checks, else AUTHORIZE VALID_DATA. Repeatable: the spot check draws from the receipt's id,
  * and duplicates and limits count only claims made before this one.
  */
-export async function decideAutomatically(em: EntityManager, deps: ReviewerDependencies, tenant: ReviewingTenant, receipt: Receipt, submitter: string, now = new Date()): Promise<AutomatedDecision> {
-  const claim: Claim = { em, deps, tenant, receipt, submitter, settings: reviewSettings(tenant.configuration), now };
+export async function decideAutomatically(em: EntityManager, deps: ReviewerDependencies, claimed: ClaimUnderReview, now = new Date()): Promise<AutomatedDecision> {
+  const claim: Claim = { ...claimed, em, deps, settings: reviewSettings(claimed.tenant.configuration), now };
+  const { receipt } = claim;
   const checks: CheckOutcome[] = [];
   const steps: [string, (claim: Claim) => Promise<Finding> | Finding][] = [
     ['DUPLICATE', duplicate],
@@ -83,40 +108,11 @@ export async function decideAutomatically(em: EntityManager, deps: ReviewerDepen
   return { verdict: 'AUTHORIZE', reason: 'VALID_DATA', checks, ...ruleSet };
 }
 
-/**
- * The first claim matching `condition` that this claim may duplicate: one not rejected that came
- * before it, or was decided before it (a later claim of the same receipt whose image was read
- * first, while this one's was retried), so of two claims of one receipt the one decided second is
- * the duplicate, never both or neither. Plain SQL, one row at most: the reviewer asks it of every
- * claim, and a busy merchant has many claims of one date and total.
- */
-async function claimBefore(claim: Claim, condition: string, parameters: unknown[]): Promise<string | undefined> {
-  const { receipt } = claim;
-  const [row] = await claim.em.getConnection().execute<{ id: string }[]>(
-    `select id from receipt
-      where tenant_id = ? and status <> 'REJECTED' and id <> ?
-        and (created_at < ? or (created_at = ? and id < ?) or paramount_review_id is not null)
-        and ${condition}
-      limit 1`,
-    [claim.tenant.id, receipt.id, receipt.createdAt, receipt.createdAt, receipt.id, ...parameters],
-  );
-  return row?.id;
-}
-
-/** "same image hash, or same merchant, date, total and barcode or transaction id as a claim not rejected". */
-async function duplicate(claim: Claim): Promise<Finding> {
-  const { receipt } = claim;
-  if (receipt.imageHash) {
-    const same = await claimBefore(claim, 'image_hash = ?', [receipt.imageHash]);
-    if (same) return { verdict: 'REJECT', reason: 'DUPLICATE', detail: `the same image as receipt ${same}` };
-  }
-  if (!receipt.merchantName || !receipt.serviceDate || receipt.total === null || (!receipt.barcode && !receipt.transactionId)) return undefined;
-  const same = await claimBefore(
-    claim,
-    'service_date = ? and total = ? and (barcode = ? or transaction_id = ?) and lower(trim(merchant_name)) = ?',
-    [receipt.serviceDate, receipt.total, receipt.barcode ?? null, receipt.transactionId ?? null, receipt.merchantName.trim().toLowerCase()],
-  );
-  return same ? { verdict: 'REJECT', reason: 'DUPLICATE', detail: `the same merchant, date, total and barcode or transaction id as receipt ${same}` } : undefined;
+/** "same image hash, or same merchant, date, total and barcode or transaction id as a claim not rejected", found as the claim was read. */
+function duplicate({ sameImageAs, sameDetailsAs }: Claim): Finding {
+  if (sameImageAs) return { verdict: 'REJECT', reason: 'DUPLICATE', detail: `the same image as receipt ${sameImageAs}` };
+  if (sameDetailsAs) return { verdict: 'REJECT', reason: 'DUPLICATE', detail: `the same merchant, date, total and barcode or transaction id as receipt ${sameDetailsAs}` };
+  return undefined;
 }
 
 /** "future, or older than review.maxAgeDays", by the calendar of the receipt's zone. */

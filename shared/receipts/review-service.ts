@@ -9,7 +9,7 @@ import type { EventIdAllocator } from '../events/event-ids.js';
 import { intrinsicEventId, queueIntrinsicEvent, type IntrinsicEventDependencies } from '../events/queue-intrinsic-event.js';
 import { withoutAbsent } from '../json/without-absent.js';
 import type { TenantConfiguration } from '../tenants/tenant.entity.js';
-import { decideAutomatically, type AutomatedDecision, type ReviewerDependencies, type ReviewingTenant } from './automated-review.js';
+import { claimUnderReviewColumns, decideAutomatically, type AutomatedDecision, type ClaimUnderReview, type ReviewerDependencies } from './automated-review.js';
 import { Receipt } from './receipt.entity.js';
 import { claimedView, type ClaimedView } from './receipt-views.js';
 import { Review, type Reviewer } from './review.entity.js';
@@ -51,13 +51,13 @@ export interface ManualReviewInput {
  */
 export async function reviewAutomatically(deps: ReviewDependencies, tenantId: string, receiptId: string): Promise<ClaimedView | undefined> {
   const em = deps.orm.em.fork();
-  const claim = await claimToReview(em, tenantId, receiptId);
-  if (!claim) return undefined;
-  const { receipt } = claim;
+  const claimed = await claimToReview(em, tenantId, receiptId);
+  if (!claimed) return undefined;
+  const { receipt } = claimed;
   // A rerun meets the stored review when it stores; the first run, the common case, asks nothing more.
   const decision = receipt.parseError
     ? { verdict: 'ABSTAIN' as const, reason: 'INSUFFICIENT_DATA' as const, checks: [{ check: 'PARSE', passed: false, detail: receipt.parseError }], ruleSetId: null, ruleEngineResult: null }
-    : await decideAutomatically(em, deps, claim.tenant, receipt, claim.submitter);
+    : await decideAutomatically(em, deps, claimed);
   const eventId = await intrinsicEventId(deps, tenantId, RECEIPT_REVIEWED);
   const stored = (await storeOnUnreviewedClaim(em, receipt, decision, eventId)) ?? (await storeUnderLock(deps, tenantId, receiptId, decision, eventId));
   if (stored) {
@@ -73,21 +73,28 @@ export async function reviewAutomatically(deps: ReviewDependencies, tenantId: st
 }
 
 /**
- * The claim with its submitter's authIdentifier and its tenant's settings, in one plain query
- * mapped onto the entity: the reviewer reads one per claim, and MikroORM's query building and
- * joined hydration of three entities cost more than the query itself.
+ * The claim under review in one plain query mapped onto the entity: the reviewer reads one per
+ * claim, and each round trip and MikroORM's query building and hydration cost more than the query.
  */
-async function claimToReview(em: EntityManager, tenantId: string, receiptId: string): Promise<{ receipt: Receipt; submitter: string; tenant: ReviewingTenant } | undefined> {
+async function claimToReview(em: EntityManager, tenantId: string, receiptId: string): Promise<ClaimUnderReview | undefined> {
   if (!isUuid(receiptId)) return undefined;
-  const [row] = await em.getConnection().execute<(Record<string, unknown> & { submitter_auth_identifier: string; tenant_configuration: TenantConfiguration })[]>(
-    `select r.*, m.auth_identifier as submitter_auth_identifier, t.configuration as tenant_configuration
+  const [row] = await em.getConnection().execute<ClaimRow[]>(
+    `select r.*, ${claimUnderReviewColumns}
        from receipt r join member m on m.id = r.submitter_id join tenant t on t.id = r.tenant_id
       where r.tenant_id = ? and r.id = ?`,
     [tenantId, receiptId],
   );
   if (!row) return undefined;
-  return { receipt: em.map(Receipt, row), submitter: row.submitter_auth_identifier, tenant: { id: tenantId, configuration: row.tenant_configuration } };
+  return {
+    receipt: em.map(Receipt, row),
+    submitter: row.submitter_auth_identifier,
+    tenant: { id: tenantId, configuration: row.tenant_configuration },
+    sameImageAs: row.same_image_as,
+    sameDetailsAs: row.same_details_as,
+  };
 }
+
+type ClaimRow = Record<string, unknown> & { submitter_auth_identifier: string; tenant_configuration: TenantConfiguration; same_image_as: string | null; same_details_as: string | null };
 
 type StoredReview = { receipt: Receipt; review: Review } | undefined;
 
