@@ -8,10 +8,11 @@ import type { JobHandler } from '../shared/queues/worker-runner.js';
 /** Up to this many jobs share one transaction: 250 drained a backlog ~15% faster than 100 (npm run bench). */
 const BATCH_SIZE = 250;
 /**
- * How long a batch waits for company. At a few hundred events a second (receipts' RECEIPT_REVIEWED,
- * a quiet fleet) 5 ms made batches of one or two, each its own transaction and WAL flush; 25 ms
- * cut the events worker's CPU per event by about a fifth and PostgreSQL's with it, for at most
- * 25 ms more registration lag. A busy queue fills its batches long before.
+ * How long a batch (of registrations, and of reactions) waits for company. At a few hundred events
+ * a second (receipts' RECEIPT_REVIEWED, a quiet fleet) 5 ms made batches of one or two, each its
+ * own transaction and WAL flush; 25 ms cut the events worker's CPU per event by about a fifth and
+ * PostgreSQL's with it, for up to 20 ms more registration lag (and as much again before reactedAt,
+ * for an event a webhook takes). A busy queue fills its batches long before.
  */
 const BATCH_WAIT_MS = 25;
 

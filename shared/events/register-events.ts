@@ -35,8 +35,9 @@ interface Registration {
  * entries and move wallets, so nothing is stored or granted twice. An event no webhook takes has
  * no asynchronous reactions: its `reactedAt` is its `registeredAt`, set in the same insert rather
  * than by an update of every row afterwards. Resolves, for each job of the batch in order, to
- * whether its asynchronous reactions are still to run (always, for an event registered before:
- * its first run may have stopped short of them).
+ * whether its asynchronous reactions are still to run: for an event an earlier run registered,
+ * whether that run stopped short of them. Which webhooks take an event is read from the cached
+ * subscriptions as the batch is prepared: a webhook created since takes the events after it.
  */
 export async function registerEvents(deps: RegistrationDependencies, batch: EventJob[]): Promise<boolean[]> {
   // A job fetched twice into one batch (a stalled job run again) is registered once.
@@ -50,7 +51,7 @@ export async function registerEvents(deps: RegistrationDependencies, batch: Even
     await lockReviewedReceipts(trx, receipts, jobs.flatMap((job) => (job.userId ? [job.userId] : [])));
     const inserted = await trx.raw<{ rows: { id: string }[] }>(
       `insert into event (id, tenant_id, type_id, user_id, payload, reported_at, occurred_at, registered_at, reacted_at, reactions, total_points)
-       select id, tenant_id, type_id, user_id, payload, reported_at, occurred_at, now(), case when awaits_reactions then null else now() end, reactions, total_points
+       select id, tenant_id, type_id, user_id, payload, reported_at, occurred_at, now(), case when awaits_reactions is false then now() end, reactions, total_points
          from jsonb_to_recordset(?::jsonb) as r(id bigint, tenant_id uuid, type_id uuid, user_id uuid, payload jsonb,
                                                reported_at timestamptz, occurred_at timestamptz, awaits_reactions boolean, reactions jsonb, total_points int)
        on conflict (id) do nothing returning id`,
@@ -60,10 +61,17 @@ export async function registerEvents(deps: RegistrationDependencies, batch: Even
     const granted = registrations.filter(({ job, outcome }) => newIds.has(job.id) && job.userId && outcome.totalPoints > 0);
     if (granted.length > 0) await grant(trx, granted);
     await reverseRejectedReceiptPoints(trx, receipts.filter((receipt) => newIds.has(receipt.eventId)));
-    return newIds;
+    return { newIds, unreactedEarlier: await unreacted(trx, jobs.filter((job) => !newIds.has(job.id))) };
   });
-  const reactedOnRegistration = new Set(registrations.filter(({ job, awaitsReactions }) => !awaitsReactions && registered.has(job.id)).map(({ job }) => job.id));
-  return batch.map((job) => !reactedOnRegistration.has(job.id));
+  const awaiting = new Set(registrations.filter(({ job, awaitsReactions }) => (registered.newIds.has(job.id) ? awaitsReactions : registered.unreactedEarlier.has(job.id))).map(({ job }) => job.id));
+  return batch.map((job) => awaiting.has(job.id));
+}
+
+/** Of events an earlier run registered, those whose asynchronous reactions it did not finish. */
+async function unreacted(trx: Knex.Transaction, earlier: EventJob[]): Promise<Set<number>> {
+  if (earlier.length === 0) return new Set();
+  const rows = await trx.raw<{ rows: { id: string }[] }>('select id from event where id = any(?::bigint[]) and reacted_at is null', [bigintArray(earlier.map((job) => job.id))]);
+  return new Set(rows.rows.map((row) => Number(row.id)));
 }
 
 /** EARN entries and wallet totals for the newly registered events that are worth points. */
@@ -91,8 +99,9 @@ export async function markReacted(orm: Orm, eventIds: number[]): Promise<void> {
 }
 
 /**
- * The reactions of each job. Members are loaded, in one query, only for the events whose reactors
- * read them; the service subject has no wallet, so its events are stored but never worth points.
+ * The reactions of each job, and whether a webhook takes it. Members are loaded, in one query,
+ * only for the events whose reactors read them; the service subject has no wallet, so its events
+ * are stored but never worth points.
  */
 async function computeReactions(em: EntityManager, { reactors, subscriptions }: RegistrationDependencies, jobs: EventJob[]): Promise<Registration[]> {
   const reactorsOf = await Promise.all(jobs.map((job) => (job.userId ? reactors.forEventType(job.tenantId, job.eventTypeName) : [])));

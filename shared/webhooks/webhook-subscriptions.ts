@@ -3,8 +3,8 @@ import type { Orm } from '../db/orm.js';
 import { Webhook } from './webhook.entity.js';
 
 /**
- * Each tenant's active webhooks, which the event worker asks for with every batch it dispatches
- * and admins change rarely. Cached like event types and reactors: this process forgets a tenant's
+ * Each tenant's active webhooks, which the event worker asks for with every batch it registers and
+ * dispatches, and admins change rarely. Cached like event types and reactors: this process forgets a tenant's
  * entry when one of its webhooks changes here; other processes follow within the cache's lifetime.
  * A tenant with none is cached too, as most tenants have none.
  */
