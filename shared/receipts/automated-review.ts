@@ -4,7 +4,7 @@ import { RuleEngineError } from '../errors/app-errors.js';
 import type { RuleEngineResult } from '../rules/rule-engine.js';
 import { REASON_KEY, VERDICT_KEY } from '../rules/rule-definition.js';
 import type { TransactionRuleEngine } from '../rules/transaction-rule-engine.js';
-import type { Tenant } from '../tenants/tenant.entity.js';
+import type { Tenant, TenantConfiguration } from '../tenants/tenant.entity.js';
 import type { VenueDirectory } from '../venues/venue-directory.js';
 import { venueMatchesOperator } from '../venues/venue-matches.js';
 import { Receipt } from './receipt.entity.js';
@@ -27,7 +27,7 @@ export interface ReviewerDependencies {
   venues: VenueDirectory;
 }
 
-/** The claim as the reviewer reads it (one query, see claimUnderReviewColumns). */
+/** The claim as the reviewer reads it (readClaimUnderReview). */
 export interface ClaimUnderReview {
   receipt: Receipt;
   /** The submitter's authIdentifier, a fact for the rule engine. */
@@ -40,22 +40,45 @@ export interface ClaimUnderReview {
 }
 
 /**
- * The columns, beside the claim's own (alias `r`), of the query that reads a claim for review: its
- * submitter's authIdentifier, its tenant's settings and the DUPLICATE check's two lookups, so the
- * reviewer asks PostgreSQL once. A claim may duplicate one not rejected that came before it, or
- * was decided before it (a later claim of the same receipt whose image was read first, while this
- * one's was retried), so of two claims of one receipt the one decided second is the duplicate,
- * never both or neither. A missing field matches nothing (SQL's null).
+ * The claim under review, read in one plain query mapped onto the entity: its submitter's
+ * authIdentifier, its tenant's settings and the DUPLICATE check's two lookups come with it, as the
+ * reviewer reads one claim per job and each round trip, and MikroORM's query building and
+ * hydration, cost more than the query itself. A claim may duplicate one not rejected that came
+ * before it, or was decided before it (a later claim of the same receipt whose image was read
+ * first, while this one's was retried), so of two claims of one receipt the one decided second is
+ * the duplicate, never both or neither. A lookup runs only when the claim has what it compares
+ * (conditions on `r` alone are checked before any row is read): a busy merchant has many claims
+ * of one date and total, and a claim that could not be read is never compared.
  */
-export const claimUnderReviewColumns = (() => {
+export async function readClaimUnderReview(em: EntityManager, tenantId: string, receiptId: string): Promise<ClaimUnderReview | undefined> {
   const before = `d.tenant_id = r.tenant_id and d.status <> 'REJECTED' and d.id <> r.id
     and (d.created_at < r.created_at or (d.created_at = r.created_at and d.id < r.id) or d.paramount_review_id is not null)`;
-  return `m.auth_identifier as submitter_auth_identifier, t.configuration as tenant_configuration,
-    (select d.id from receipt d where ${before} and d.image_hash = r.image_hash limit 1) as same_image_as,
-    (select d.id from receipt d where ${before} and d.service_date = r.service_date and d.total = r.total
-       and (d.barcode = r.barcode or d.transaction_id = r.transaction_id)
-       and lower(trim(d.merchant_name)) = lower(trim(r.merchant_name)) limit 1) as same_details_as`;
-})();
+  const [row] = await em.getConnection().execute<ClaimRow[]>(
+    `select r.*, m.auth_identifier as submitter_auth_identifier, t.configuration as tenant_configuration,
+       (select d.id from receipt d
+         where r.parse_error is null and r.image_hash is not null and ${before} and d.image_hash = r.image_hash
+         limit 1) as same_image_as,
+       (select d.id from receipt d
+         where r.parse_error is null and r.merchant_name is not null and r.service_date is not null and r.total is not null
+           and (r.barcode is not null or r.transaction_id is not null) and ${before}
+           and d.service_date = r.service_date and d.total = r.total and (d.barcode = r.barcode or d.transaction_id = r.transaction_id)
+           and lower(trim(d.merchant_name)) = lower(trim(r.merchant_name))
+         limit 1) as same_details_as
+       from receipt r join member m on m.id = r.submitter_id join tenant t on t.id = r.tenant_id
+      where r.tenant_id = ? and r.id = ?`,
+    [tenantId, receiptId],
+  );
+  if (!row) return undefined;
+  return {
+    receipt: em.map(Receipt, row),
+    submitter: row.submitter_auth_identifier,
+    tenant: { id: tenantId, configuration: row.tenant_configuration },
+    sameImageAs: row.same_image_as,
+    sameDetailsAs: row.same_details_as,
+  };
+}
+
+type ClaimRow = Record<string, unknown> & { submitter_auth_identifier: string; tenant_configuration: TenantConfiguration; same_image_as: string | null; same_details_as: string | null };
 
 interface Claim extends ClaimUnderReview {
   em: EntityManager;

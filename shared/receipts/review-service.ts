@@ -8,8 +8,7 @@ import { RECEIPT_REVIEWED } from '../event-types/system-event-types.js';
 import type { EventIdAllocator } from '../events/event-ids.js';
 import { intrinsicEventId, queueIntrinsicEvent, type IntrinsicEventDependencies } from '../events/queue-intrinsic-event.js';
 import { withoutAbsent } from '../json/without-absent.js';
-import type { TenantConfiguration } from '../tenants/tenant.entity.js';
-import { claimUnderReviewColumns, decideAutomatically, type AutomatedDecision, type ClaimUnderReview, type ReviewerDependencies } from './automated-review.js';
+import { decideAutomatically, readClaimUnderReview, type AutomatedDecision, type ReviewerDependencies } from './automated-review.js';
 import { Receipt } from './receipt.entity.js';
 import { claimedView, type ClaimedView } from './receipt-views.js';
 import { Review, type Reviewer } from './review.entity.js';
@@ -51,7 +50,7 @@ export interface ManualReviewInput {
  */
 export async function reviewAutomatically(deps: ReviewDependencies, tenantId: string, receiptId: string): Promise<ClaimedView | undefined> {
   const em = deps.orm.em.fork();
-  const claimed = await claimToReview(em, tenantId, receiptId);
+  const claimed = isUuid(receiptId) ? await readClaimUnderReview(em, tenantId, receiptId) : undefined;
   if (!claimed) return undefined;
   const { receipt } = claimed;
   // A rerun meets the stored review when it stores; the first run, the common case, asks nothing more.
@@ -71,30 +70,6 @@ export async function reviewAutomatically(deps: ReviewDependencies, tenantId: st
   if (earlier) await reportReview(deps, earlier.receipt, earlier.review);
   return undefined;
 }
-
-/**
- * The claim under review in one plain query mapped onto the entity: the reviewer reads one per
- * claim, and each round trip and MikroORM's query building and hydration cost more than the query.
- */
-async function claimToReview(em: EntityManager, tenantId: string, receiptId: string): Promise<ClaimUnderReview | undefined> {
-  if (!isUuid(receiptId)) return undefined;
-  const [row] = await em.getConnection().execute<ClaimRow[]>(
-    `select r.*, ${claimUnderReviewColumns}
-       from receipt r join member m on m.id = r.submitter_id join tenant t on t.id = r.tenant_id
-      where r.tenant_id = ? and r.id = ?`,
-    [tenantId, receiptId],
-  );
-  if (!row) return undefined;
-  return {
-    receipt: em.map(Receipt, row),
-    submitter: row.submitter_auth_identifier,
-    tenant: { id: tenantId, configuration: row.tenant_configuration },
-    sameImageAs: row.same_image_as,
-    sameDetailsAs: row.same_details_as,
-  };
-}
-
-type ClaimRow = Record<string, unknown> & { submitter_auth_identifier: string; tenant_configuration: TenantConfiguration; same_image_as: string | null; same_details_as: string | null };
 
 type StoredReview = { receipt: Receipt; review: Review } | undefined;
 

@@ -190,6 +190,10 @@ describe('the automated checks', () => {
     expect(again).toMatchObject({ status: 'REJECTED', paramountReview: { verdict: 'REJECT', reason: 'DUPLICATE' } });
     // Another barcode is another receipt.
     expect((await decisionOf(tenant, admin, preparsed())).status).toBe('AUTHORIZED');
+    // With neither barcode nor transaction id, nothing tells two receipts apart: not a duplicate.
+    const unmarked = preparsed({ barcode: undefined });
+    expect((await decisionOf(tenant, admin, unmarked)).status).toBe('AUTHORIZED');
+    expect((await decisionOf(tenant, admin, unmarked)).status).toBe('AUTHORIZED');
   });
 
   it.each([
@@ -206,6 +210,16 @@ describe('the automated checks', () => {
     const decided = await decisionOf(tenant, admin, preparsed(overrides));
     // "an automated ABSTAIN means sent to manual review": the claim stays PENDING with the review shown.
     expect(decided).toMatchObject({ status: verdict === 'REJECT' ? 'REJECTED' : 'PENDING', paramountReview: { verdict, reason, isAutomated: true } });
+  });
+
+  it('DUPLICATE: the same merchant, date, total and transaction id (read from an image) as a claim not rejected', async () => {
+    const { tenant } = await world();
+    const deps = reviewDependencies(harness.context);
+    const read = { transactionId: 'TX-77', merchantName: 'Corner Shop ', createdAt: new Date(Date.now() - 1000) };
+    const first = await claimNotYetReviewed(tenant, 'first', read);
+    const second = await claimNotYetReviewed(tenant, 'second', { ...read, merchantName: 'corner shop', createdAt: new Date() });
+    expect(await reviewAutomatically(deps, tenant.id, first.id)).toMatchObject({ status: 'AUTHORIZED' });
+    expect(await reviewAutomatically(deps, tenant.id, second.id)).toMatchObject({ status: 'REJECTED', paramountReview: { reason: 'DUPLICATE' } });
   });
 
   it('DUPLICATE: of two claims of one image, the one decided second, even when it was made first', async () => {
