@@ -1,6 +1,6 @@
 import type { AppContext } from '../shared/context.js';
 import type { JobHandler } from '../shared/queues/worker-runner.js';
-import { recoverStranded } from '../shared/recovery/recover-stranded.js';
+import { recoverStranded, recoveryDependencies } from '../shared/recovery/recover-stranded.js';
 import { RECOVERY_EVERY_MS } from '../shared/recovery/recovery-job.js';
 
 /**
@@ -9,7 +9,7 @@ import { RECOVERY_EVERY_MS } from '../shared/recovery/recovery-job.js';
  * idempotent): queue again what a crash between a commit and its queueing left behind.
  */
 export function recoveryHandler(context: AppContext): JobHandler {
-  const dependencies = { orm: context.orm, queues: context.queues, eventTypes: context.eventTypes, eventQueue: context.eventQueue, serviceSubject: context.config.publicBaseUrl };
+  const dependencies = recoveryDependencies(context);
   return async () => {
     const recovered = await recoverStranded(dependencies);
     if (Object.values(recovered).some((count) => count > 0)) context.logger.warn({ recovered }, 'found work waiting longer than it should: queued it again');

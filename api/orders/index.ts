@@ -85,7 +85,6 @@ export function registerOrderRoutes(app: App, context: AppContext): void {
     eventQueue: context.eventQueue,
     eventIds: context.eventIds,
     products: context.products,
-    serviceSubject: context.config.publicBaseUrl,
   };
   app.post(
     '/v1/orders',

@@ -6,8 +6,6 @@ import type { EventTypeDirectory } from './event-type-directory.js';
 export interface IntrinsicEventDependencies {
   eventTypes: EventTypeDirectory;
   eventQueue: EventQueueWriter;
-  /** decisions.md §5: the tenant's service subject, for proceedings with no member. */
-  serviceSubject: string;
 }
 
 /** An event the platform reports itself (decisions.md §5: ORDER_PLACED, RECEIPT_REVIEWED). */

@@ -28,7 +28,6 @@ export function reviewDependencies(context: AppContext): ReviewDependencies {
     venues: context.venues,
     eventTypes: context.eventTypes,
     eventQueue: context.eventQueue,
-    serviceSubject: context.config.publicBaseUrl,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Queue } from 'bullmq';
+import type { AppContext } from '../context.js';
 import type { Orm } from '../db/orm.js';
 import { eventJobId } from '../events/event-job.js';
 import type { IntrinsicEventDependencies } from '../events/queue-intrinsic-event.js';
@@ -20,6 +21,10 @@ const BATCH = 500;
 export interface RecoveryDependencies extends IntrinsicEventDependencies {
   orm: Orm;
   queues: Queues;
+}
+
+export function recoveryDependencies(context: Pick<AppContext, 'orm' | 'queues' | 'eventTypes' | 'eventQueue'>): RecoveryDependencies {
+  return { orm: context.orm, queues: context.queues, eventTypes: context.eventTypes, eventQueue: context.eventQueue };
 }
 
 export interface Recovered {

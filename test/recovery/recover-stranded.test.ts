@@ -7,7 +7,7 @@ import { createRedis } from '../../shared/redis/redis.js';
 import { Receipt } from '../../shared/receipts/receipt.entity.js';
 import { receiptJobId } from '../../shared/receipts/receipt-job.js';
 import { Review } from '../../shared/receipts/review.entity.js';
-import { recoverStranded, type RecoveryDependencies } from '../../shared/recovery/recover-stranded.js';
+import { recoverStranded, recoveryDependencies, type RecoveryDependencies } from '../../shared/recovery/recover-stranded.js';
 import { User } from '../../shared/users/user.entity.js';
 import { scheduleRecovery } from '../../workers/recovery.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
@@ -30,7 +30,7 @@ beforeAll(async () => {
   }
   member = await harness.context.orm.em.fork().findOneOrFail(User, { tenant: tenant.id, authIdentifier: 'shopper' });
   const { context } = harness;
-  deps = { orm: context.orm, queues: context.queues, eventTypes: context.eventTypes, eventQueue: context.eventQueue, serviceSubject: context.config.publicBaseUrl };
+  deps = recoveryDependencies(context);
   workers = startWorkers(context, ['events']);
 });
 afterAll(async () => {
