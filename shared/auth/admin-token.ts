@@ -62,7 +62,7 @@ async function verifyAdminToken(secretKey: KeyObject, token: string, tenantId: s
  */
 export class AdminTokenVerifier {
   private readonly key: KeyObject;
-  private readonly verified = new TtlCache<VerifiedAdminToken & { expiresAt: number }>(60_000, 10_000);
+  private readonly verified = new TtlCache<VerifiedAdminToken>(60_000, 10_000);
 
   constructor(secret: string) {
     this.key = createSecretKey(key(secret));
@@ -72,11 +72,11 @@ export class AdminTokenVerifier {
     // Kept by digest: the cache holds no usable token.
     const cacheKey = createHash('sha256').update(tenantId).update(' ').update(token).digest('base64');
     const cached = this.verified.get(cacheKey);
-    if (cached && cached.expiresAt > Date.now()) return cached;
-    const verified = await verifyAdminToken(this.key, token, tenantId);
+    if (cached) return cached;
+    const { expiresAt, ...verified } = await verifyAdminToken(this.key, token, tenantId);
     // Shared by every request that sends the token: frozen, so none can change another's.
     Object.freeze(verified.scopes);
-    this.verified.set(cacheKey, Object.freeze(verified));
+    this.verified.set(cacheKey, Object.freeze(verified), expiresAt - Date.now());
     return verified;
   }
 }

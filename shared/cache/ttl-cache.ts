@@ -32,13 +32,15 @@ export class TtlCache<V> {
     return loading;
   }
 
-  set(key: string, value: V): void {
-    if (this.ttlMs <= 0) return;
+  /** `ttlMs` shortens this entry's life below the cache's (a token that expires sooner, say). */
+  set(key: string, value: V, ttlMs = this.ttlMs): void {
+    const lifetime = Math.min(ttlMs, this.ttlMs);
+    if (lifetime <= 0) return;
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    this.entries.set(key, { value, expiresAt: Date.now() + this.ttlMs });
+    this.entries.set(key, { value, expiresAt: Date.now() + lifetime });
   }
 
   delete(key: string): void {

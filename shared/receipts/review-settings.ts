@@ -1,3 +1,5 @@
+import { isTimeZone } from './zoned-time.js';
+
 /** decisions.md §12: the review settings in tenant `configuration.review`, with their defaults. */
 export interface ReviewSettings {
   maxAgeDays: number;
@@ -33,11 +35,5 @@ export function reviewSettings(configuration: Record<string, unknown> | undefine
 /** The zone a tenant's receipts are read in: `configuration.timezone`, else UTC. */
 export function tenantTimezone(configuration: Record<string, unknown> | undefined): string {
   const zone = configuration?.timezone;
-  if (typeof zone !== 'string') return 'UTC';
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return zone;
-  } catch {
-    return 'UTC';
-  }
+  return typeof zone === 'string' && isTimeZone(zone) ? zone : 'UTC';
 }

@@ -14,6 +14,16 @@ export function zonedDate(instant: Date, zone: string): string {
   return formatter(zone, 'date').format(instant);
 }
 
+/** Whether the zone is one Intl knows (`Europe/Paris` is, `Mars/Olympus` is not). */
+export function isTimeZone(zone: string): boolean {
+  try {
+    formatter(zone, 'date');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Building an Intl.DateTimeFormat costs far more than using one: one per zone and use, kept. */
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
