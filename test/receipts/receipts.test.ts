@@ -6,8 +6,8 @@ import { Receipt } from '../../shared/receipts/receipt.entity.js';
 import { Review } from '../../shared/receipts/review.entity.js';
 import { reviewAutomatically, reviewDependencies } from '../../shared/receipts/review-service.js';
 import { storeReviewOfUnreviewedClaim } from '../../shared/receipts/store-unreviewed-claim-review.js';
-import { User } from '../../shared/users/user.entity.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
+import { storeClaim } from '../support/receipts.js';
 import { createHarness, dataOf, jsonOf, type Harness, type Json, type TestTenant } from '../support/harness.js';
 
 let harness: Harness;
@@ -52,19 +52,16 @@ function preparsed(overrides: Record<string, unknown> = {}) {
   };
 }
 
-/** A parsed claim stored directly, its automated review not yet run (the reviewer's job not queued). */
-async function claimNotYetReviewed(tenant: TestTenant, name: string, overrides: Partial<Receipt> = {}): Promise<Receipt> {
-  const em = harness.context.orm.em.fork();
-  const submitter = await em.findOneOrFail(User, { tenant: tenant.id, authIdentifier: 'shopper' });
-  const receipt = em.create(Receipt, {
-    id: randomUUID(), tenant: tenant.id, submitter, status: 'PENDING', statusVersion: 0, useParser: true, parsedAt: new Date(), parseError: null,
-    pictureUrl: `https://receipts.example/${name}.png`, imageHash: null, ocrConfidence: 0.9, fieldConfidences: {}, timezone: 'UTC',
-    serviceDate: day(-1), serviceTime: null, servedAt: null, total: 12.5, subtotal: null, correctedTotal: null, barcode: null, transactionId: null,
-    lineItems: [], locationIdentifier: null, locationAddress: null, submissionPosition: null, formatSlug: null, merchantName: 'Corner Shop',
-    language: null, metadata: null, paramountReviewId: null, createdAt: new Date(), ...overrides,
-  } as never) as Receipt;
-  await em.flush();
-  return receipt;
+/** A tenant whose reactor grants ten points per authorized receipt: its wallet and ledger to read. */
+async function rewardedWorld() {
+  const { tenant, admin } = await world();
+  await harness.request(tenant, 'POST', '/v1/reactors', {
+    token: admin,
+    body: { name: 'Ten per authorized receipt', eventType: 'RECEIPT_REVIEWED', conditions: { all: [{ fact: 'payload', path: '$.status', operator: 'equal', value: 'AUTHORIZED' }] }, reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '10' }] } }] },
+  });
+  const points = async () => (await dataOf<Json>(await harness.request(tenant, 'GET', '/v1/users/shopper/wallet', { token: admin }))).points;
+  const ledger = () => harness.context.orm.em.fork().getConnection().execute(`select kind, points, event_id, reverses_entry_id from ledger_entry where tenant_id = ? order by created_at, kind`, [tenant.id]);
+  return { tenant, admin, points, ledger };
 }
 
 const claim = (tenant: TestTenant, token: string, body: unknown) => harness.request(tenant, 'POST', '/v1/receipts', { token, body });
@@ -101,11 +98,7 @@ describe('POST /v1/receipts, preparsed mode (decisions.md §9: "the response wai
   });
 
   it('reports RECEIPT_REVIEWED with the payload of decisions.md §12, and a reactor on it grants points', async () => {
-    const { tenant, admin } = await world();
-    await harness.request(tenant, 'POST', '/v1/reactors', {
-      token: admin,
-      body: { name: 'Ten per authorized receipt', eventType: 'RECEIPT_REVIEWED', conditions: { all: [{ fact: 'payload', path: '$.status', operator: 'equal', value: 'AUTHORIZED' }] }, reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '10' }] } }] },
-    });
+    const { tenant, admin } = await rewardedWorld();
     const decided = await decisionOf(tenant, admin, preparsed());
     const events = await waitForEvents(tenant, admin, 'RECEIPT_REVIEWED', 1);
     expect(events[0].payload).toEqual({
@@ -216,8 +209,8 @@ describe('the automated checks', () => {
     const { tenant } = await world();
     const deps = reviewDependencies(harness.context);
     const read = { transactionId: 'TX-77', merchantName: 'Corner Shop ', createdAt: new Date(Date.now() - 1000) };
-    const first = await claimNotYetReviewed(tenant, 'first', read);
-    const second = await claimNotYetReviewed(tenant, 'second', { ...read, merchantName: 'corner shop', createdAt: new Date() });
+    const first = await storeClaim(harness, tenant, read);
+    const second = await storeClaim(harness, tenant, { ...read, merchantName: 'corner shop', createdAt: new Date() });
     expect(await reviewAutomatically(deps, tenant.id, first.id)).toMatchObject({ status: 'AUTHORIZED' });
     expect(await reviewAutomatically(deps, tenant.id, second.id)).toMatchObject({ status: 'REJECTED', paramountReview: { reason: 'DUPLICATE' } });
   });
@@ -226,8 +219,8 @@ describe('the automated checks', () => {
     const { tenant } = await world();
     // Claim A was made first, but its image was read last (its fetch was retried, say).
     const claims = [
-      await claimNotYetReviewed(tenant, 'A', { imageHash: 'same-image', createdAt: new Date(Date.now() - 1000) }),
-      await claimNotYetReviewed(tenant, 'B', { imageHash: 'same-image', createdAt: new Date(Date.now() - 999) }),
+      await storeClaim(harness, tenant, { imageHash: 'same-image', createdAt: new Date(Date.now() - 1000) }),
+      await storeClaim(harness, tenant, { imageHash: 'same-image', createdAt: new Date(Date.now() - 999) }),
     ];
     const em = harness.context.orm.em.fork();
     const deps = reviewDependencies(harness.context);
@@ -253,7 +246,7 @@ describe('the automated checks', () => {
 
   it('an automated review that comes after a manual AUTHORIZE is stored, and the manual one keeps its say (decisions.md §9)', async () => {
     const { tenant, admin } = await world();
-    const receipt = await claimNotYetReviewed(tenant, 'late');
+    const receipt = await storeClaim(harness, tenant);
     expect((await harness.request(tenant, 'POST', `/v1/receipts/${receipt.id}/reviews`, { token: admin, body: { verdict: 'AUTHORIZE', reason: 'VERIFIED' } })).status).toBe(201);
     // No decision of its own to show: the claim's paramount review is the manual one.
     expect(await reviewAutomatically(reviewDependencies(harness.context), tenant.id, receipt.id)).toBeUndefined();
@@ -265,7 +258,7 @@ describe('the automated checks', () => {
 
   it('the one-statement store stores nothing once the claim was reviewed after the decision read it', async () => {
     const { tenant } = await world();
-    const receipt = await claimNotYetReviewed(tenant, 'raced');
+    const receipt = await storeClaim(harness, tenant);
     const em = harness.context.orm.em.fork();
     // A manual review landed between the reviewer's read (statusVersion 0) and its store.
     await em.nativeUpdate(Receipt, { id: receipt.id }, { status: 'REJECTED', statusVersion: 1, paramountReviewId: randomUUID() });
@@ -394,27 +387,16 @@ describe('GET /v1/receipts', () => {
 
 // decisions.md §9: "Points granted for a receipt are reversed if it is later rejected; authorizing twice never grants twice."
 describe('points for a receipt', () => {
-  async function rewardedWorld() {
-    const { tenant, admin } = await world();
-    await harness.request(tenant, 'POST', '/v1/reactors', {
-      token: admin,
-      body: { name: 'Ten per authorized receipt', eventType: 'RECEIPT_REVIEWED', conditions: { all: [{ fact: 'payload', path: '$.status', operator: 'equal', value: 'AUTHORIZED' }] }, reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '10' }] } }] },
-    });
-    const points = async () => (await dataOf<Json>(await harness.request(tenant, 'GET', '/v1/users/shopper/wallet', { token: admin }))).points;
-    const ledger = () => harness.context.orm.em.fork().getConnection().execute(`select kind, points, event_id, reverses_entry_id from ledger_entry where tenant_id = ? order by created_at, kind`, [tenant.id]);
-    return { tenant, admin, points, ledger };
-  }
-
   it('are reversed when the receipt is rejected, granted again when it is authorized again, and never twice', async () => {
     const { tenant, admin, points, ledger } = await rewardedWorld();
     const decided = await decisionOf(tenant, admin, preparsed());
     const review = (verdict: string) => harness.request(tenant, 'POST', `/v1/receipts/${decided.id}/reviews`, { token: admin, body: { verdict, reason: verdict === 'REJECT' ? 'SUSPICIOUS' : 'VERIFIED' } });
     await waitForEvents(tenant, admin, 'RECEIPT_REVIEWED', 1);
-    await eventually(async () => expect(await points()).toBe(10));
+    await expect.poll(points, { timeout: 5000 }).toBe(10);
 
     await review('REJECT');
     await waitForEvents(tenant, admin, 'RECEIPT_REVIEWED', 2);
-    await eventually(async () => expect(await points()).toBe(0));
+    await expect.poll(points, { timeout: 5000 }).toBe(0);
     const [earn, reversal] = await ledger();
     expect(earn).toMatchObject({ kind: 'EARN', points: 10 });
     expect(reversal).toMatchObject({ kind: 'REVERSAL', points: -10 });
@@ -422,7 +404,7 @@ describe('points for a receipt', () => {
     await review('AUTHORIZE');
     await review('AUTHORIZE');
     await waitForEvents(tenant, admin, 'RECEIPT_REVIEWED', 3);
-    await eventually(async () => expect(await points()).toBe(10));
+    await expect.poll(points, { timeout: 5000 }).toBe(10);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await points()).toBe(10);
     expect((await ledger()).map((entry: Json) => entry.kind)).toEqual(['EARN', 'REVERSAL', 'EARN']);
@@ -438,13 +420,13 @@ describe('points for a receipt', () => {
     }
     const events = await waitForEvents(tenant, admin, 'RECEIPT_REVIEWED', 3);
     expect(events.map((event: Json) => event.payload.status)).toEqual(['AUTHORIZED', 'REJECTED', 'AUTHORIZED']);
-    await eventually(async () => expect(await points()).toBe(10));
+    await expect.poll(points, { timeout: 5000 }).toBe(10);
   });
 
   it('a RECEIPT_REVIEWED a tenant reports itself is stored, and moves no receipt\'s points', async () => {
     const { tenant, admin, points } = await rewardedWorld();
     const decided = await decisionOf(tenant, admin, preparsed());
-    await eventually(async () => expect(await points()).toBe(10));
+    await expect.poll(points, { timeout: 5000 }).toBe(10);
     const typeAdmin = await harness.adminToken(tenant, ['admin:event_types']);
     const { secret } = await dataOf<{ secret: string }>(await harness.request(tenant, 'POST', '/v1/event_types/RECEIPT_REVIEWED/secret', { token: typeAdmin }));
     for (const receiptId of [decided.id, 'not-a-uuid']) {
@@ -479,15 +461,3 @@ describe('points for a receipt', () => {
     expect((await ledger()).map((entry: Json) => [entry.kind, entry.points])).toEqual([['EARN', 10], ['REVERSAL', -10]]);
   });
 });
-
-async function eventually(check: () => Promise<void>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { UnrecoverableError, Worker } from 'bullmq';
+import { UnrecoverableError, type Job, type Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Order } from '../../shared/orders/order.entity.js';
-import { queuePrefix } from '../../shared/queues/queue-factory.js';
-import { createRedis } from '../../shared/redis/redis.js';
+import { startWorker } from '../../shared/queues/worker-runner.js';
 import { Receipt } from '../../shared/receipts/receipt.entity.js';
 import { receiptJobId } from '../../shared/receipts/receipt-job.js';
 import { Review } from '../../shared/receipts/review.entity.js';
 import { recoverStranded, recoveryDependencies, type RecoveryDependencies } from '../../shared/recovery/recover-stranded.js';
 import { User } from '../../shared/users/user.entity.js';
 import { scheduleRecovery } from '../../workers/recovery.js';
-import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
+import { closeWorkers, startWorkers, workerDependencies } from '../../workers/start-workers.js';
+import { storeClaim } from '../support/receipts.js';
 import { createHarness, dataOf, queryOne, type Harness, type Json, type TestTenant } from '../support/harness.js';
 
 let harness: Harness;
@@ -39,24 +39,22 @@ afterAll(async () => {
 });
 
 /** A claim as a crash right after its commit leaves it: stored, its next step never queued. */
-async function strandedClaim(parsed: boolean): Promise<Receipt> {
-  const em = harness.context.orm.em.fork();
-  const receipt = em.create(Receipt, {
-    id: randomUUID(), tenant: tenant.id, submitter: member.id, status: parsed ? 'AUTHORIZED' : 'PENDING', statusVersion: parsed ? 1 : 0, useParser: true,
-    parsedAt: parsed ? new Date() : null, parseError: null, pictureUrl: 'https://receipts.example/r.png', imageHash: null, ocrConfidence: parsed ? 0.9 : null,
-    fieldConfidences: {}, timezone: 'UTC', serviceDate: parsed ? '2026-11-20' : null, serviceTime: null, servedAt: null, total: parsed ? 12.5 : null, subtotal: null,
-    correctedTotal: null, barcode: null, transactionId: null, lineItems: [], locationIdentifier: null, locationAddress: null, submissionPosition: null,
-    formatSlug: null, merchantName: null, language: null, metadata: null, paramountReviewId: null,
-  } as never) as Receipt;
-  await em.flush();
-  return receipt;
+function strandedClaim(parsed: boolean): Promise<Receipt> {
+  return storeClaim(
+    harness,
+    tenant,
+    parsed ? { status: 'AUTHORIZED', statusVersion: 1, merchantName: null } : { parsedAt: null, ocrConfidence: null, serviceDate: null, total: null, merchantName: null },
+  );
 }
 
 const registered = async (eventId: number) => (await queryOne(harness, 'select count(*)::int as n from event where id = ?', [eventId])).n as number;
 const points = async () => (await dataOf<Json>(await harness.request(tenant, 'GET', '/v1/users/shopper/wallet', { token: admin }))).points as number;
 
-async function eventually(check: () => Promise<boolean>): Promise<void> {
-  for (let attempt = 0; attempt < 100 && !(await check()); attempt++) await new Promise((resolve) => setTimeout(resolve, 50));
+/** The job as a worker that gave up on its last attempt leaves it: failed for good. */
+async function failForGood(queue: 'reviews' | 'ocr', job: Job, reason: string): Promise<void> {
+  const failing = startWorker(queue, async () => { throw new UnrecoverableError(reason); }, workerDependencies(harness.context));
+  await expect.poll(() => job.getState(), { timeout: 5000 }).toBe('failed');
+  await failing.close();
 }
 
 // decisions.md §11: "An accepted request is never lost: what is answered 201 or 202 is either committed in PostgreSQL or on a
@@ -83,14 +81,7 @@ describe('the recovery sweep', () => {
   it('retries a job that failed for good rather than leave it blocking its claim', async () => {
     const claim = await strandedClaim(true);
     const job = await harness.context.queues.reviews.add('review', { tenantId: tenant.id, receiptId: claim.id }, { jobId: receiptJobId('review', claim.id) });
-    // As a review worker that gave up on its last attempt leaves it.
-    const failing = new Worker('reviews', async () => { throw new UnrecoverableError('the database was down through every attempt'); }, {
-      connection: createRedis(harness.config.redisUrl, 'test-failing-reviews'),
-      prefix: queuePrefix(harness.config.redisPrefix, 'reviews'),
-    });
-    await eventually(async () => (await job.getState()) === 'failed');
-    await failing.close();
-    expect(await job.getState()).toBe('failed');
+    await failForGood('reviews', job, 'the database was down through every attempt');
     await recoverStranded(deps, 0);
     expect(await (await harness.context.queues.reviews.getJob(job.id!))!.getState()).toBe('waiting');
   });
@@ -98,12 +89,7 @@ describe('the recovery sweep', () => {
   it('sends a claim whose image failed to be read through every attempt to a person, instead of reading it forever', async () => {
     const claim = await strandedClaim(false);
     const job = await harness.context.queues.ocr.add('read', { tenantId: tenant.id, receiptId: claim.id }, { jobId: receiptJobId('ocr', claim.id) });
-    const failing = new Worker('ocr', async () => { throw new UnrecoverableError('the reader crashed on this image'); }, {
-      connection: createRedis(harness.config.redisUrl, 'test-failing-ocr'),
-      prefix: queuePrefix(harness.config.redisPrefix, 'ocr'),
-    });
-    await eventually(async () => (await job.getState()) === 'failed');
-    await failing.close();
+    await failForGood('ocr', job, 'the reader crashed on this image');
     await recoverStranded(deps, 0);
     const stored = await harness.context.orm.em.fork().findOneOrFail(Receipt, { id: claim.id });
     expect(stored.parseError).toMatch(/could not be read: the reader crashed/);
@@ -137,13 +123,12 @@ describe('the recovery sweep', () => {
 
     await recoverStranded(deps, 0);
     await recoverStranded(deps, 0);
-    await eventually(async () => (await registered(orderEvent)) === 1 && (await registered(reviewEvent)) === 1);
-    expect(await registered(orderEvent)).toBe(1);
-    expect(await registered(reviewEvent)).toBe(1);
+    await expect.poll(() => registered(orderEvent), { timeout: 5000 }).toBe(1);
+    await expect.poll(() => registered(reviewEvent), { timeout: 5000 }).toBe(1);
     const order = await queryOne(harness, 'select payload, user_id from event where id = ?', [orderEvent]);
     expect(order).toMatchObject({ payload: { transactionId: 'T-LOST', locationId: 'STORE-1', total: 20 }, user_id: member.id });
     // Registered once, sweeps after it find nothing to do.
-    await eventually(async () => (await points()) === 20);
+    await expect.poll(points, { timeout: 5000 }).toBe(20);
     expect(await recoverStranded(deps, 0)).toMatchObject({ reviewEvents: 0, orderEvents: 0 });
     expect(await points()).toBe(20);
   });

@@ -213,6 +213,11 @@ describe('POST /transactions-rule-engine/execute', () => {
     const id = await createSet('loose', null, false);
     const response = await execute({ transaction: { total: 1, lineItems: [null, 5, 'x'] }, ruleSetId: id });
     expect(response.status).toBe(200);
+    // The set ran to its end on them: every rule has its outcome.
+    const ran = await dataOf<Json>(response);
+    expect(ran.stopped).toBe(false);
+    expect(ran.rules.length).toBeGreaterThan(0);
+    expect(ran.rules.every((rule: Json) => ['success', 'failure'].includes(rule.outcome))).toBe(true);
   });
 
   it('a set that cannot run answers 422 RuleEngineError (one stored before a check refused it, say)', async () => {

@@ -8,7 +8,7 @@ import { dispatchWebhooks } from '../../shared/webhooks/dispatch-webhooks.js';
 import { WebhookDelivery } from '../../shared/webhooks/webhook-delivery.entity.js';
 import { WebhookSubscriptions } from '../../shared/webhooks/webhook-subscriptions.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
-import { createHarness, dataOf, jsonOf, type Harness, type Json, type TestTenant } from '../support/harness.js';
+import { createHarness, dataOf, jsonOf, queryOne, type Harness, type Json, type TestTenant } from '../support/harness.js';
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -84,8 +84,7 @@ describe('webhook deliveries', () => {
     expect(() => new StandardWebhook(`whsec_${Buffer.from('another secret 32 bytes long....').toString('base64')}`).verify(delivery!.body, delivery!.headers as Record<string, string>)).toThrow();
     await expect.poll(async () => (await deliveries(webhook.id))[0]?.status, { timeout: 5000 }).toBe('SUCCEEDED');
     // decisions.md §5: reactedAt is set once the asynchronous reactions (the delivery, stored and queued) are done.
-    const [event] = await harness.context.orm.em.fork().getConnection().execute<{ reacted_after: boolean }[]>('select reacted_at > registered_at as reacted_after from event where id = ?', [eventId]);
-    expect(event).toEqual({ reacted_after: true });
+    expect(await queryOne(harness, 'select reacted_at > registered_at as reacted_after from event where id = ?', [eventId])).toEqual({ reacted_after: true });
   });
 
   it('a receiver that fails twice then succeeds gets the same delivery three times, each attempt recorded', async () => {
