@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { TextReader } from '../../shared/receipts/ocr/text-reader.js';
 import { receiptFixtures, scoreReceipts, type ReceiptScore } from '../fixtures/receipts/accuracy.js';
 import type { BenchWorld } from './bench-world.js';
-import { fireLoad } from './http-load.js';
+import { firePacedLoad } from './http-load.js';
 import { median } from './stats.js';
 import { waitFor } from './wait-for.js';
 
@@ -46,13 +46,13 @@ function preparsedClaim(world: BenchWorld, n: number, run: string) {
  */
 export async function benchmarkPreparsed(world: BenchWorld, port: number, rate: number, seconds: number, tag: string): Promise<PreparsedFigures> {
   const since = new Date();
-  const load = await fireLoad({
+  const load = await firePacedLoad({
     url: `http://127.0.0.1:${port}/v1/receipts`,
     headers: { 'X-Api-Key': world.apiKey, Authorization: `Bearer ${world.receiptsAdmin}` },
     body: (n) => preparsedClaim(world, n, tag),
-    connections: 100,
+    ratePerSecond: rate,
+    maxConnections: 100,
     durationSeconds: seconds,
-    overallRate: rate,
   });
   if (load.refused || load.errors) throw new Error(`POST /v1/receipts refused ${load.refused} and failed ${load.errors} claims`);
   const decisions = async () => {

@@ -6,7 +6,7 @@ import { queueCatalog } from '../../shared/queues/catalog.js';
 import { createRedis } from '../../shared/redis/redis.js';
 import { EVENT_TYPE, purchaseReport, type BenchWorld } from './bench-world.js';
 import { startStackProcess } from './child-process.js';
-import { fireLoad } from './http-load.js';
+import { firePacedLoad } from './http-load.js';
 import { waitFor } from './wait-for.js';
 
 const FILL_CHUNK = 1000;
@@ -52,9 +52,8 @@ export interface SteadyFigures {
 }
 
 /**
- * Enough connections that the offered rate, not the wait for answers, sets the pace: autocannon
- * sends each connection's next request only after its answer, so 50 connections at 20 ms each
- * could not offer more than 2,500/s whatever the rate asked.
+ * The most connections the steady load opens: enough that, at a few milliseconds an answer, no
+ * request waits for a free one unless the API falls behind.
  */
 export const STEADY_CONNECTIONS = 250;
 
@@ -64,13 +63,13 @@ export const STEADY_CONNECTIONS = 250;
  */
 export async function benchmarkSteady(world: BenchWorld, port: number, rate: number, seconds: number, tag: string): Promise<SteadyFigures> {
   const since = new Date();
-  const load = await fireLoad({
+  const load = await firePacedLoad({
     url: `http://127.0.0.1:${port}/v1/events`,
     headers: { 'X-Api-Key': world.apiKey, Authorization: `Bearer ${world.eventSecret}` },
     body: (n) => purchaseReport(world.members, n, tag),
-    connections: STEADY_CONNECTIONS,
+    ratePerSecond: rate,
+    maxConnections: STEADY_CONNECTIONS,
     durationSeconds: seconds,
-    overallRate: rate,
   });
   if (load.refused || load.errors) throw new Error(`POST /v1/events refused ${load.refused} and failed ${load.errors} requests`);
   await waitFor(async () => (await lagSince(world, since)).events >= load.accepted, 120_000);
