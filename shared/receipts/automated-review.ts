@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '../db/orm.js';
+import { queryPrepared, selectColumns } from '../db/prepared-statements.js';
 import { RuleEngineError } from '../errors/app-errors.js';
 import type { RuleEngineResult } from '../rules/rule-engine.js';
 import { REASON_KEY, VERDICT_KEY } from '../rules/rule-definition.js';
@@ -40,7 +41,7 @@ export interface ClaimUnderReview {
 }
 
 /**
- * The claim under review, read in one plain query mapped onto the entity: its submitter's
+ * The claim under review, read in one prepared statement mapped onto the entity: its submitter's
  * authIdentifier, its tenant's settings and the DUPLICATE check's two lookups come with it, as the
  * reviewer reads one claim per job and each round trip, and MikroORM's query building and
  * hydration, cost more than the query itself. A claim may duplicate one not rejected that came
@@ -51,10 +52,23 @@ export interface ClaimUnderReview {
  * of one date and total, and a claim that could not be read is never compared.
  */
 export async function readClaimUnderReview(em: EntityManager, tenantId: string, receiptId: string): Promise<ClaimUnderReview | undefined> {
+  const [row] = await queryPrepared<ClaimRow>(em, 'read-claim-under-review', (readClaimSql ??= claimUnderReviewSql(em)), [tenantId, receiptId]);
+  if (!row) return undefined;
+  return {
+    receipt: em.map(Receipt, row),
+    submitter: row.submitter_auth_identifier,
+    tenant: { id: tenantId, configuration: row.tenant_configuration },
+    sameImageAs: row.same_image_as,
+    sameDetailsAs: row.same_details_as,
+  };
+}
+
+let readClaimSql: string | undefined;
+
+function claimUnderReviewSql(em: EntityManager): string {
   const before = `d.tenant_id = r.tenant_id and d.status <> 'REJECTED' and d.id <> r.id
     and (d.created_at < r.created_at or (d.created_at = r.created_at and d.id < r.id) or d.paramount_review_id is not null)`;
-  const [row] = await em.getConnection().execute<ClaimRow[]>(
-    `select r.*, m.auth_identifier as submitter_auth_identifier, t.configuration as tenant_configuration,
+  return `select ${selectColumns(em, Receipt, 'r')}, m.auth_identifier as submitter_auth_identifier, t.configuration as tenant_configuration,
        (select d.id from receipt d
          where r.parse_error is null and r.image_hash is not null and ${before} and d.image_hash = r.image_hash
          limit 1) as same_image_as,
@@ -65,17 +79,7 @@ export async function readClaimUnderReview(em: EntityManager, tenantId: string, 
            and lower(trim(d.merchant_name)) = lower(trim(r.merchant_name))
          limit 1) as same_details_as
        from receipt r join member m on m.id = r.submitter_id join tenant t on t.id = r.tenant_id
-      where r.tenant_id = ? and r.id = ?`,
-    [tenantId, receiptId],
-  );
-  if (!row) return undefined;
-  return {
-    receipt: em.map(Receipt, row),
-    submitter: row.submitter_auth_identifier,
-    tenant: { id: tenantId, configuration: row.tenant_configuration },
-    sameImageAs: row.same_image_as,
-    sameDetailsAs: row.same_details_as,
-  };
+      where r.tenant_id = ? and r.id = ?`;
 }
 
 type ClaimRow = Record<string, unknown> & { submitter_auth_identifier: string; tenant_configuration: TenantConfiguration; same_image_as: string | null; same_details_as: string | null };

@@ -1,4 +1,5 @@
 import type { EntityManager } from '../db/orm.js';
+import { queryPrepared } from '../db/prepared-statements.js';
 import type { Receipt } from './receipt.entity.js';
 import type { Review } from './review.entity.js';
 
@@ -14,7 +15,7 @@ export interface UnreviewedClaimReview {
 }
 
 /**
- * Stores an automated review and the claim's new state in one statement, one round trip, while
+ * Stores an automated review and the claim's new state in one prepared statement, one round trip, while
  * the claim is still unreviewed: no paramount review, the statusVersion it was read with, and no
  * automated review stored yet (the partial unique index). The statement locks the claim's row, so
  * a manual review waits for it or it for the manual review. Resolves to the review's JSON columns
@@ -24,7 +25,9 @@ export interface UnreviewedClaimReview {
  */
 export async function storeReviewOfUnreviewedClaim(em: EntityManager, change: UnreviewedClaimReview): Promise<Pick<Review, 'checks' | 'ruleEngineResult'> | undefined> {
   const { review, next } = change;
-  const [row] = await em.getConnection().execute<Pick<Review, 'checks' | 'ruleEngineResult'>[]>(
+  const [row] = await queryPrepared<Pick<Review, 'checks' | 'ruleEngineResult'>>(
+    em,
+    'store-unreviewed-claim-review',
     `with claim as (
        select id from receipt
         where id = ? and tenant_id = ? and status_version = ? and paramount_review_id is null
