@@ -46,7 +46,7 @@ const tags = ['Receipts'];
 
 /** The receipts of receipts-interface.md: claims, their automated and manual reviews. */
 export function registerReceiptRoutes(app: App, context: AppContext): void {
-  const claims = { queues: context.queues, products: context.products };
+  const claims = { queues: context.queues, products: context.products, decisions: context.decisions, decisionWaitMs: context.config.receiptDecisionWaitMs };
   const reviews = reviewDependencies(context);
   app.post(
     '/v1/receipts',
@@ -69,8 +69,7 @@ export function registerReceiptRoutes(app: App, context: AppContext): void {
       const claim: ImageClaim | PreparsedClaim = body.useParser
         ? { useParser: true, pictureUrl: body.pictureUrl, ...common }
         : { useParser: false, pictureUrl: body.pictureUrl, ...common, parsed: preparsed(body) };
-      const { receiptId, review } = await createClaim(em, claims, c.var.tenant, submitter, claim);
-      const decided = review ? await context.decisions.wait(review, context.config.receiptDecisionWaitMs) : undefined;
+      const { receiptId, decided } = await createClaim(em, claims, c.var.tenant, submitter, claim);
       return c.json({ status: 'success', data: decided ?? (await claimAsStored(em.fork(), receiptId)) }, 201);
     },
   );

@@ -8,7 +8,9 @@ import type { Tenant } from '../tenants/tenant.entity.js';
 import type { User } from '../users/user.entity.js';
 import { parsedColumns, type ParsedClaim } from './parsed-claim.js';
 import { Receipt, type ReceiptMetadata, type SubmissionPosition } from './receipt.entity.js';
+import type { DecisionWaiter } from './decision-waiter.js';
 import { receiptJobId } from './receipt-job.js';
+import type { ClaimedView } from './receipt-views.js';
 import { tenantTimezone } from './review-settings.js';
 
 interface ClaimCommon {
@@ -32,6 +34,9 @@ export interface PreparsedClaim extends ClaimCommon {
 export interface ClaimDependencies {
   queues: Queues;
   products: ProductCatalogues;
+  decisions: DecisionWaiter;
+  /** decisions.md §9: how long a preparsed claim's answer waits for its decision (RECEIPT_DECISION_WAIT_MS). */
+  decisionWaitMs: number;
 }
 
 /**
@@ -39,7 +44,7 @@ export interface ClaimDependencies {
  * mode) or the automated review (preparsed mode, whose parse is stored at once, line items mapped
  * to the catalogue's products). Each step's job id is the claim's, so queueing it again adds nothing.
  */
-export async function createClaim(em: EntityManager, deps: ClaimDependencies, tenant: Tenant, submitter: User, claim: ImageClaim | PreparsedClaim): Promise<{ receiptId: string; review?: Job }> {
+export async function createClaim(em: EntityManager, deps: ClaimDependencies, tenant: Tenant, submitter: User, claim: ImageClaim | PreparsedClaim): Promise<{ receiptId: string; decided?: ClaimedView }> {
   const timezone = tenantTimezone(tenant.configuration);
   const parsed = claim.useParser ? undefined : await parsedReceiptColumns(deps.products, tenant.id, claim.parsed, timezone);
   const now = new Date();
@@ -71,7 +76,10 @@ export async function createClaim(em: EntityManager, deps: ClaimDependencies, te
     updatedAt: now,
     ...parsed,
   });
-  if (!claim.useParser) return { receiptId: id, review: await queueReview(deps.queues, tenant.id, id) };
+  if (!claim.useParser) {
+    const decided = await deps.decisions.wait(receiptJobId('review', id), () => queueReview(deps.queues, tenant.id, id), deps.decisionWaitMs);
+    return { receiptId: id, decided };
+  }
   await deps.queues.ocr.add('read', { tenantId: tenant.id, receiptId: id }, { jobId: receiptJobId('ocr', id) });
   return { receiptId: id };
 }
