@@ -28,10 +28,21 @@ export class DecisionWaiter {
    * unlike BullMQ's waitUntilFinished, no round trip asks whether it already ended.
    */
   async wait(jobId: string, queue: () => Promise<unknown>, ms: number): Promise<ClaimedView | undefined> {
-    const { queueEvents } = await (this.events ??= this.listen().catch((error: unknown) => {
-      this.events = undefined;
-      throw error;
-    }));
+    const listening = (this.events ??= this.listen());
+    const events = await listening.catch((error: unknown) => {
+      // Not listening is no reason to leave the claim unqueued: it is answered as stored, and the
+      // next claim tries again.
+      if (this.events === listening) {
+        this.events = undefined;
+        this.logger.warn({ err: error }, 'cannot read the review events: answering claims without their decision');
+      }
+      return undefined;
+    });
+    if (!events) {
+      await queue();
+      return undefined;
+    }
+    const { queueEvents } = events;
     let stopListening = () => {};
     // BullMQ also emits each event as `<event>:<jobId>`; its typings name only the plain events.
     const completed = `completed:${jobId}` as 'completed';
