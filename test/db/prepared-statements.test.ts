@@ -4,7 +4,7 @@ import { insertPrepared } from '../../shared/db/prepared-statements.js';
 import { readClaimUnderReview } from '../../shared/receipts/automated-review.js';
 import { Receipt } from '../../shared/receipts/receipt.entity.js';
 import { User } from '../../shared/users/user.entity.js';
-import { createHarness, type Harness, type TestTenant } from '../support/harness.js';
+import { createHarness, registerMember, type Harness, type TestTenant } from '../support/harness.js';
 
 let harness: Harness;
 let tenant: TestTenant;
@@ -14,7 +14,7 @@ beforeAll(async () => {
   harness = await createHarness();
   tenant = await harness.createTenant();
   const admin = await harness.adminToken(tenant, ['admin:users']);
-  await harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { isRestricted: false, authIdentifier: 'shopper', profile: { familyName: 'D', givenName: 'S', emailAddress: 's@example.com' } } });
+  await registerMember(harness, tenant, admin, 'shopper');
   memberId = (await harness.context.orm.em.fork().findOneOrFail(User, { tenant: tenant.id, authIdentifier: 'shopper' })).id;
 });
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import type { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
-import { createHarness, dataOf, jsonOf, queryOne, type Harness, type TestTenant } from '../support/harness.js';
+import { createHarness, dataOf, jsonOf, queryOne, registerMember, type Harness, type TestTenant } from '../support/harness.js';
 
 let harness: Harness;
 let tenant: TestTenant;
@@ -26,9 +26,7 @@ beforeAll(async () => {
   });
   secret = (await dataOf<{ secret: string }>(created)).secret;
   await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'SHOP_VISITED', description: 'x', isPrivate: false } });
-  for (const id of ['member-1', 'member-2']) {
-    await harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { isRestricted: false, authIdentifier: id, profile: { familyName: 'D', givenName: id, emailAddress: `${id}@example.com` } } });
-  }
+  for (const id of ['member-1', 'member-2']) await registerMember(harness, tenant, admin, id);
   expect((await harness.request(tenant, 'POST', '/v1/reactors', { token: admin, body: purchaseReactor })).status).toBe(201);
   await harness.request(tenant, 'POST', '/v1/reactors', {
     token: admin,

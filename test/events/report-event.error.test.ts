@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, dataOf, jsonOf, type Harness, type TestTenant } from '../support/harness.js';
+import { createHarness, dataOf, jsonOf, registerMember, type Harness, type TestTenant } from '../support/harness.js';
 
 let harness: Harness;
 let tenant: TestTenant;
@@ -15,7 +15,7 @@ beforeAll(async () => {
   secret = (await dataOf<{ secret: string }>(created)).secret;
   await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'SHOP_VISITED', description: 'x', isPrivate: false } });
   await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'RETIRED', description: 'x', isPrivate: false, isActive: false } });
-  await harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { isRestricted: false, authIdentifier: 'member-1', profile: { familyName: 'D', givenName: 'J', emailAddress: 'j@example.com' } } });
+  await registerMember(harness, tenant, admin, 'member-1');
   userToken = await harness.userToken(tenant, 'member-1');
 });
 afterAll(() => harness.close());

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventJob } from '../../shared/events/event-job.js';
 import { registerEvents, registrationDependencies } from '../../shared/events/register-events.js';
 import { finished, spawnEntry } from '../support/run-process.js';
-import { createHarness, dataOf, queryOne, type Harness, type TestTenant } from '../support/harness.js';
+import { createHarness, dataOf, queryOne, registerMember, type Harness, type TestTenant } from '../support/harness.js';
 
 let harness: Harness;
 let tenant: TestTenant;
@@ -20,7 +20,7 @@ beforeAll(async () => {
   );
   secret = created.secret;
   typeId = created.id;
-  member = await dataOf(await harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { isRestricted: false, authIdentifier: 'till-member', profile: { familyName: 'D', givenName: 'J', emailAddress: 'j@example.com' } } }));
+  member = await registerMember(harness, tenant, admin, 'till-member');
   await harness.request(tenant, 'POST', '/v1/reactors', {
     token: admin,
     body: { name: 'Ten per sale', eventType: 'SALE_MADE', reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '10' }] } }] },

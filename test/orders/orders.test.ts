@@ -1,7 +1,7 @@
 import type { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
-import { createHarness, dataOf, jsonOf, queryOne, type Harness, type Json, type TestTenant } from '../support/harness.js';
+import { createHarness, dataOf, jsonOf, queryOne, registerMember, type Harness, type Json, type TestTenant } from '../support/harness.js';
 
 let harness: Harness;
 let tenant: TestTenant;
@@ -14,7 +14,7 @@ beforeAll(async () => {
   tenant = await harness.createTenant();
   till = await harness.adminToken(tenant, ['admin:orders']);
   admin = await harness.adminToken(tenant, ['admin:users', 'admin:reactors', 'admin:events', 'admin:rules', 'admin:event_types']);
-  await harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { isRestricted: false, authIdentifier: 'shopper-1', profile: { familyName: 'D', givenName: 'S', emailAddress: 's@example.com' } } });
+  await registerMember(harness, tenant, admin, 'shopper-1');
   await harness.request(tenant, 'POST', '/v1/reactors', {
     token: admin,
     body: { name: 'A point per unit spent', eventType: 'ORDER_PLACED', reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'PATH', value: '$.payload.total' }] } }] },

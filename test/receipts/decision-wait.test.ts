@@ -1,7 +1,7 @@
 import type { Worker } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
-import { createHarness, dataOf, type Harness, type Json, type TestTenant } from '../support/harness.js';
+import { createHarness, dataOf, registerMember, type Harness, type Json, type TestTenant } from '../support/harness.js';
 
 // decisions.md §9: "preparsed claims are reviewed by a worker, and the response waits for that
 // decision up to RECEIPT_DECISION_WAIT_MS (default 2000)". Here the wait is short and the reviewer
@@ -17,7 +17,7 @@ beforeAll(async () => {
   harness = await createHarness({ receiptDecisionWaitMs: WAIT_MS });
   tenant = await harness.createTenant();
   admin = await harness.adminToken(tenant, ['admin:receipts', 'admin:users']);
-  await harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { isRestricted: false, authIdentifier: 'shopper', profile: { familyName: 'D', givenName: 'S', emailAddress: 's@example.com' } } });
+  await registerMember(harness, tenant, admin, 'shopper');
 });
 afterEach(async () => {
   await closeWorkers(workers);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageFetcher, ImageFetchError } from '../../shared/receipts/ocr/image-fetcher.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
 import { receiptFixtures } from '../fixtures/receipts/accuracy.js';
-import { createHarness, dataOf, type Harness, type Json } from '../support/harness.js';
+import { createHarness, dataOf, registerMember, type Harness, type Json } from '../support/harness.js';
 
 const receiptImage = readFileSync(receiptFixtures().find((fixture) => fixture.file === 'corner-shop.png')!.path);
 let server: Server;
@@ -121,7 +121,7 @@ describe('a default-mode claim, from image to decision', () => {
     // The image is dated 2026-11-20: a wide age limit keeps this test true on any later day.
     const tenant = await harness.createTenant({ configuration: { review: { maxAgeDays: 100_000 } } });
     const admin = await harness.adminToken(tenant, ['admin:receipts', 'admin:users', 'admin:rules']);
-    await harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { isRestricted: false, authIdentifier: 'shopper', profile: { familyName: 'D', givenName: 'S', emailAddress: 's@example.com' } } });
+    await registerMember(harness, tenant, admin, 'shopper');
     const oatMilk = await dataOf<Json>(await harness.request(tenant, 'POST', '/v1/products', { token: admin, body: { name: 'Oat milk', identifiers: ['Oat Milk 1L'] } }));
     const token = await harness.userToken(tenant, 'shopper');
 
@@ -149,7 +149,7 @@ describe('a default-mode claim, from image to decision', () => {
   it('an image that cannot be had is sent to a person, with the reason on the review', async () => {
     const tenant = await harness.createTenant();
     const admin = await harness.adminToken(tenant, ['admin:receipts', 'admin:users']);
-    await harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { isRestricted: false, authIdentifier: 'shopper', profile: { familyName: 'D', givenName: 'S', emailAddress: 's@example.com' } } });
+    await registerMember(harness, tenant, admin, 'shopper');
     const claimed = await dataOf<Json>(await harness.request(tenant, 'POST', '/v1/receipts', { token: admin, body: { useParser: true, pictureUrl: `${base}/not-an-image.png`, submitter: { authIdentifier: 'shopper' } } }));
     const receipt = await decided(tenant, admin, claimed.id);
     expect(receipt).toMatchObject({ status: 'PENDING', paramountReview: { verdict: 'ABSTAIN', reason: 'INSUFFICIENT_DATA', checks: [{ check: 'PARSE', passed: false, detail: expect.stringMatching(/not a PNG/) }] } });

@@ -8,7 +8,7 @@ import { reviewAutomatically, reviewDependencies } from '../../shared/receipts/r
 import { storeReviewOfUnreviewedClaim } from '../../shared/receipts/store-unreviewed-claim-review.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
 import { storeClaim } from '../support/receipts.js';
-import { createHarness, dataOf, jsonOf, type Harness, type Json, type TestTenant } from '../support/harness.js';
+import { createHarness, dataOf, jsonOf, registerMember, type Harness, type Json, type TestTenant } from '../support/harness.js';
 
 let harness: Harness;
 let workers: Worker[] = [];
@@ -29,7 +29,7 @@ const field = (value: string, confidence = 0.95) => ({ value, confidence });
 async function world(configuration: Record<string, unknown> = {}) {
   const tenant = await harness.createTenant({ configuration });
   const admin = await harness.adminToken(tenant, ['admin:receipts', 'admin:users', 'admin:reactors', 'admin:events', 'admin:rules']);
-  await harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { isRestricted: false, authIdentifier: 'shopper', profile: { familyName: 'D', givenName: 'S', emailAddress: 's@example.com' } } });
+  await registerMember(harness, tenant, admin, 'shopper');
   return { tenant, admin };
 }
 

@@ -11,7 +11,7 @@ import { User } from '../../shared/users/user.entity.js';
 import { scheduleRecovery } from '../../workers/recovery.js';
 import { closeWorkers, startWorkers, workerDependencies } from '../../workers/start-workers.js';
 import { storeClaim } from '../support/receipts.js';
-import { createHarness, dataOf, queryOne, type Harness, type Json, type TestTenant } from '../support/harness.js';
+import { createHarness, dataOf, queryOne, registerMember, type Harness, type Json, type TestTenant } from '../support/harness.js';
 
 let harness: Harness;
 let tenant: TestTenant;
@@ -24,7 +24,7 @@ beforeAll(async () => {
   harness = await createHarness();
   tenant = await harness.createTenant();
   admin = await harness.adminToken(tenant, ['admin:users', 'admin:reactors', 'admin:events']);
-  await harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { isRestricted: false, authIdentifier: 'shopper', profile: { familyName: 'D', givenName: 'S', emailAddress: 's@example.com' } } });
+  await registerMember(harness, tenant, admin, 'shopper');
   for (const eventType of ['ORDER_PLACED', 'RECEIPT_REVIEWED']) {
     await harness.request(tenant, 'POST', '/v1/reactors', { token: admin, body: { name: `Ten for ${eventType}`, eventType, reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '10' }] } }] } });
   }
@@ -99,7 +99,7 @@ describe('the recovery sweep', () => {
   it('leaves alone a decision whose type the tenant had deactivated: it was never to be reported', async () => {
     const quiet = await harness.createTenant();
     const quietAdmin = await harness.adminToken(quiet, ['admin:users', 'admin:receipts', 'admin:event_types']);
-    await harness.request(quiet, 'POST', '/v1/users', { token: quietAdmin, body: { isRestricted: false, authIdentifier: 'shopper', profile: { familyName: 'D', givenName: 'S', emailAddress: 's@example.com' } } });
+    await registerMember(harness, quiet, quietAdmin, 'shopper');
     await harness.request(quiet, 'PATCH', '/v1/event_types/RECEIPT_REVIEWED', { token: quietAdmin, body: { isActive: false } });
     const claimed = await harness.request(quiet, 'POST', '/v1/receipts', { token: quietAdmin, body: { useParser: true, pictureUrl: 'https://receipts.example/q.png', submitter: { authIdentifier: 'shopper' } } });
     const { id } = await dataOf<{ id: string }>(claimed);

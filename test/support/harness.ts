@@ -114,6 +114,14 @@ export async function createHarness(overrides: Partial<Config> = {}, logDestinat
   return harness;
 }
 
+/** A member registered through the API (POST /v1/users, an `admin:users` token), as it answered. */
+export async function registerMember(harness: Harness, tenant: TestTenant, adminToken: string, authIdentifier: string): Promise<Json> {
+  const profile = { familyName: 'D', givenName: authIdentifier, emailAddress: `${authIdentifier}@example.com` };
+  const response = await harness.request(tenant, 'POST', '/v1/users', { token: adminToken, body: { isRestricted: false, authIdentifier, profile } });
+  if (response.status !== 201) throw new Error(`registering ${authIdentifier} answered ${response.status}: ${await response.text()}`);
+  return dataOf(response);
+}
+
 /** The `data` of a success envelope, typed for the test. */
 export async function dataOf<T = Record<string, unknown>>(response: Response): Promise<T> {
   const body = (await response.json()) as { data: T };

@@ -8,7 +8,7 @@ import { dispatchWebhooks } from '../../shared/webhooks/dispatch-webhooks.js';
 import { WebhookDelivery } from '../../shared/webhooks/webhook-delivery.entity.js';
 import { WebhookSubscriptions } from '../../shared/webhooks/webhook-subscriptions.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
-import { createHarness, dataOf, jsonOf, queryOne, type Harness, type Json, type TestTenant } from '../support/harness.js';
+import { createHarness, dataOf, jsonOf, queryOne, registerMember, type Harness, type Json, type TestTenant } from '../support/harness.js';
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -33,7 +33,7 @@ beforeAll(async () => {
   admin = await harness.adminToken(tenant, ['admin:event_types', 'admin:users', 'admin:tenant']);
   secret = (await dataOf<{ secret: string }>(await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'SALE_MADE', description: 'x', isPrivate: true } }))).secret;
   await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'OTHER_THING', description: 'x', isPrivate: true } });
-  await harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { isRestricted: false, authIdentifier: 'member-1', profile: { familyName: 'D', givenName: 'J', emailAddress: 'j@example.com' } } });
+  await registerMember(harness, tenant, admin, 'member-1');
   server = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
