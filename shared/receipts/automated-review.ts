@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '../db/orm.js';
-import { queryPrepared, selectColumns } from '../db/prepared-statements.js';
+import { queryPrepared } from '../db/prepared-statements.js';
 import { RuleEngineError } from '../errors/app-errors.js';
 import type { RuleEngineResult } from '../rules/rule-engine.js';
 import { REASON_KEY, VERDICT_KEY } from '../rules/rule-definition.js';
@@ -52,7 +52,7 @@ export interface ClaimUnderReview {
  * of one date and total, and a claim that could not be read is never compared.
  */
 export async function readClaimUnderReview(em: EntityManager, tenantId: string, receiptId: string): Promise<ClaimUnderReview | undefined> {
-  const [row] = await queryPrepared<ClaimRow>(em, 'read-claim-under-review', (readClaimSql ??= claimUnderReviewSql(em)), [tenantId, receiptId]);
+  const [row] = await queryPrepared<ClaimRow>(em, 'read-claim-under-review', READ_CLAIM_UNDER_REVIEW, [tenantId, receiptId]);
   if (!row) return undefined;
   return {
     receipt: em.map(Receipt, row),
@@ -63,24 +63,21 @@ export async function readClaimUnderReview(em: EntityManager, tenantId: string, 
   };
 }
 
-let readClaimSql: string | undefined;
-
-function claimUnderReviewSql(em: EntityManager): string {
-  const before = `d.tenant_id = r.tenant_id and d.status <> 'REJECTED' and d.id <> r.id
+const EARLIER_CLAIM = `d.tenant_id = r.tenant_id and d.status <> 'REJECTED' and d.id <> r.id
     and (d.created_at < r.created_at or (d.created_at = r.created_at and d.id < r.id) or d.paramount_review_id is not null)`;
-  return `select ${selectColumns(em, Receipt, 'r')}, m.auth_identifier as submitter_auth_identifier, t.configuration as tenant_configuration,
+
+const READ_CLAIM_UNDER_REVIEW = `select r.*, m.auth_identifier as submitter_auth_identifier, t.configuration as tenant_configuration,
        (select d.id from receipt d
-         where r.parse_error is null and r.image_hash is not null and ${before} and d.image_hash = r.image_hash
+         where r.parse_error is null and r.image_hash is not null and ${EARLIER_CLAIM} and d.image_hash = r.image_hash
          limit 1) as same_image_as,
        (select d.id from receipt d
          where r.parse_error is null and r.merchant_name is not null and r.service_date is not null and r.total is not null
-           and (r.barcode is not null or r.transaction_id is not null) and ${before}
+           and (r.barcode is not null or r.transaction_id is not null) and ${EARLIER_CLAIM}
            and d.service_date = r.service_date and d.total = r.total and (d.barcode = r.barcode or d.transaction_id = r.transaction_id)
            and lower(trim(d.merchant_name)) = lower(trim(r.merchant_name))
          limit 1) as same_details_as
        from receipt r join member m on m.id = r.submitter_id join tenant t on t.id = r.tenant_id
       where r.tenant_id = ? and r.id = ?`;
-}
 
 type ClaimRow = Record<string, unknown> & { submitter_auth_identifier: string; tenant_configuration: TenantConfiguration; same_image_as: string | null; same_details_as: string | null };
 

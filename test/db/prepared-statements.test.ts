@@ -25,7 +25,7 @@ const claim = (overrides: Record<string, unknown> = {}) => ({
   id: randomUUID(),
   tenant: tenant.id,
   submitter: memberId,
-  status: 'PENDING',
+  status: 'PENDING' as const,
   statusVersion: 0,
   useParser: false,
   parsedAt: new Date('2026-11-22T10:00:00.000Z'),
@@ -35,7 +35,7 @@ const claim = (overrides: Record<string, unknown> = {}) => ({
   ocrConfidence: 0.9412,
   fieldConfidences: { total: 0.95 },
   lineItems: [{ description: 'Oat milk', quantity: 2, unitPrice: 1.25, totalPrice: 2.5, productId: null }],
-  metadata: { till: 'A', note: 'it\'s "quoted" ? and $1' },
+  metadata: { source: 'till', key: 'it\'s "quoted" ? and $1' },
   createdAt: new Date('2026-11-22T10:00:00.000Z'),
   updatedAt: new Date('2026-11-22T10:00:00.000Z'),
   ...overrides,
@@ -47,7 +47,7 @@ describe('prepared statements on the hot paths', () => {
     await insertPrepared(harness.context.orm.em.fork(), Receipt, given);
     const stored = await harness.context.orm.em.fork().findOneOrFail(Receipt, { id: given.id });
     expect(stored).toMatchObject({
-      status: 'PENDING',
+      status: 'PENDING' as const,
       useParser: false,
       timezone: 'Europe/Paris',
       serviceDate: '2026-11-22',
@@ -65,17 +65,19 @@ describe('prepared statements on the hot paths', () => {
     expect(stored.submitter.id).toBe(memberId);
   });
 
-  it('keep working on a connection that prepared them after their table gains a column (a migration while the service runs)', async () => {
+  it('keep working on connections that prepared them after a migration changes what they return: a column added, a column retyped', async () => {
     const ids = Array.from({ length: 12 }, () => claim().id);
     for (const id of ids) await insertPrepared(harness.context.orm.em.fork(), Receipt, claim({ id }));
-    // Concurrently, so every pooled connection prepares the statements before the change.
+    // Concurrently, so every pooled connection prepares the statements before each change.
     const readAll = () => Promise.all(ids.map((id) => readClaimUnderReview(harness.context.orm.em.fork(), tenant.id, id)));
     expect((await readAll()).every((read) => read?.receipt.total === 12.5)).toBe(true);
 
-    await harness.context.orm.em.getConnection().execute('alter table receipt add column added_later text');
-    await insertPrepared(harness.context.orm.em.fork(), Receipt, claim());
-    const after = await readAll();
-    expect(after.map((read) => read?.receipt.id)).toEqual(ids);
-    expect(after.every((read) => read?.submitter === 'shopper')).toBe(true);
+    for (const migration of ['alter table receipt add column added_later text', 'alter table receipt alter column language type text']) {
+      await harness.context.orm.em.getConnection().execute(migration);
+      await insertPrepared(harness.context.orm.em.fork(), Receipt, claim());
+      const after = await readAll();
+      expect(after.map((read) => read?.receipt.id)).toEqual(ids);
+      expect(after.every((read) => read?.submitter === 'shopper' && read.receipt.total === 12.5)).toBe(true);
+    }
   });
 });
