@@ -78,7 +78,7 @@ export async function createContext(config: Config, logger: Logger): Promise<App
     products,
     venues,
     ruleEngine: new TransactionRuleEngine(orm, products, venues, config.cacheTtlMs),
-    decisions: new DecisionWaiter(queues.reviews, config.redisUrl, config.redisPrefix, logger),
+    decisions: new DecisionWaiter(queues.reviews, config.redisUrl, logger),
   };
 }
 

@@ -77,6 +77,7 @@ export async function createClaim(em: EntityManager, deps: ClaimDependencies, te
     ...parsed,
   });
   if (!claim.useParser) {
+    // The answer's wait is here, with the queueing, as the waiter listens before the job exists.
     const decided = await deps.decisions.wait(receiptJobId('review', id), () => queueReview(deps.queues, tenant.id, id), deps.decisionWaitMs);
     return { receiptId: id, decided };
   }
