@@ -1,6 +1,7 @@
 import autocannon from 'autocannon';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
+import { round } from './stats.js';
 
 export interface LoadOptions {
   url: string;
@@ -64,7 +65,7 @@ export async function firePacedLoad(options: LoadOptions & { ratePerSecond: numb
   let errors = 0;
   const send = async (n: number, dueAt: number) => {
     try {
-      const response = await pool.request({ path: url.pathname, method: 'POST', headers, body: JSON.stringify(options.body(n)) });
+      const response = await pool.request({ path: `${url.pathname}${url.search}`, method: 'POST', headers, body: JSON.stringify(options.body(n)) });
       await response.body.dump();
       if (response.statusCode >= 200 && response.statusCode < 300) latencies.push(performance.now() - dueAt);
       else refused++;
@@ -85,6 +86,6 @@ export async function firePacedLoad(options: LoadOptions & { ratePerSecond: numb
   await pool.close();
 
   latencies.sort((a, b) => a - b);
-  const percentile = (p: number) => Math.round((latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN) * 10) / 10;
+  const percentile = (p: number) => round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN);
   return { acceptedPerSecond: latencies.length / elapsedSeconds, p50Ms: percentile(0.5), p99Ms: percentile(0.99), accepted: latencies.length, refused, errors };
 }
