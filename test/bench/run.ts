@@ -26,7 +26,7 @@ const RULE_SECONDS = 3;
 const CLAIM_RATE = 200;
 const CLAIM_ROUNDS = 3;
 const CLAIM_SECONDS = 10;
-const CLAIM_WARM_UP_SECONDS = 5;
+const CLAIM_WARM_UP_SECONDS = 15;
 const OCR_PASSES = 3;
 // Per-request access logs cost a fleet-sized API real CPU; the bench runs at `warn` unless told.
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
