@@ -1,5 +1,8 @@
 import type { Worker } from 'bullmq';
+import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../shared/logging/logger.js';
+import { DecisionWaiter } from '../../shared/receipts/decision-waiter.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
 import { createHarness, dataOf, registerMember, type Harness, type Json, type TestTenant } from '../support/harness.js';
 
@@ -87,5 +90,31 @@ describe('POST /v1/receipts waits for the automated decision up to RECEIPT_DECIS
     await expect
       .poll(async () => (await dataOf<Json>(await hurried.request(tenant, 'GET', `/v1/receipts/${claim.id}`, { token: admin }))).status, { timeout: 10_000 })
       .toBe('AUTHORIZED');
+  });
+});
+
+describe('a decision wait whose event stream cannot be read (Redis unreachable)', () => {
+  it('queues every claim, bounds the first wait by its time, answers the next at once, and closes without hanging', async () => {
+    const warnings: string[] = [];
+    const logs = new Writable({ write: (line: Buffer, _encoding, done) => (warnings.push(JSON.parse(line.toString()).msg), done()) });
+    // Nothing listens on port 1: the reader's connection keeps retrying and never reads.
+    const decisions = new DecisionWaiter(waiting.context.queues.reviews, 'redis://127.0.0.1:1', createLogger('warn', logs));
+    const queued: string[] = [];
+    const queue = (jobId: string) => async () => void queued.push(jobId);
+
+    const first = performance.now();
+    await expect(decisions.wait('first', queue('first'), SHORT_WAIT_MS)).resolves.toBeUndefined();
+    expect(performance.now() - first).toBeGreaterThanOrEqual(SHORT_WAIT_MS - 50);
+    expect(performance.now() - first).toBeLessThan(SHORT_WAIT_MS + 1000);
+
+    const second = performance.now();
+    await expect(decisions.wait('second', queue('second'), SHORT_WAIT_MS)).resolves.toBeUndefined();
+    expect(performance.now() - second).toBeLessThan(SHORT_WAIT_MS / 2);
+    expect(queued).toEqual(['first', 'second']);
+    expect(warnings.filter((message) => message.startsWith('the review events are not readable yet'))).toHaveLength(1);
+
+    const closing = performance.now();
+    await decisions.close();
+    expect(performance.now() - closing).toBeLessThan(1000);
   });
 });

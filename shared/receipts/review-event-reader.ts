@@ -1,0 +1,69 @@
+import { QueueEvents, type Queue } from 'bullmq';
+import type { Logger } from '../logging/logger.js';
+import { createRedis, type Redis } from '../redis/redis.js';
+
+/**
+ * Reads the reviews queue's event stream on a connection of its own (a blocking stream read),
+ * from the stream's end at the time it started, by id: BullMQ's default start (`$`) is the end at
+ * each read, so an event that arrived between two reads would be missed. (Should Redis lose the
+ * stream, new ids follow the clock, so reading goes on after them.)
+ */
+export class ReviewEventReader {
+  /** Resolves once events are read; rejects when the reader could not start (it is then closed). */
+  readonly started: Promise<QueueEvents>;
+  /** Set once `started` resolved. */
+  queueEvents: QueueEvents | undefined;
+  private readonly connection: Redis;
+  private closing = false;
+  /**
+   * Rejects on close. Starting races it: ioredis does not settle the commands of a connection
+   * disconnected while it waits to reconnect (redis/ioredis#2169), so they cannot be awaited.
+   */
+  private readonly closed: Promise<never>;
+  private rejectClosed: (error: Error) => void = () => {};
+
+  constructor(reviews: Queue, redisUrl: string, logger: Logger) {
+    this.connection = createRedis(redisUrl, 'tally-review-events', { logger });
+    this.closed = new Promise<never>((_resolve, reject) => (this.rejectClosed = reject));
+    this.closed.catch(() => undefined);
+    this.started = this.start(reviews, logger);
+  }
+
+  get isClosing(): boolean {
+    return this.closing;
+  }
+
+  private async start(reviews: Queue, logger: Logger): Promise<QueueEvents> {
+    let queueEvents: QueueEvents | undefined;
+    try {
+      const [newest] = await Promise.race([this.connection.xrevrange(reviews.keys.events!, '+', '-', 'COUNT', 1), this.closed]);
+      queueEvents = new QueueEvents(reviews.name, { connection: this.connection, prefix: reviews.opts.prefix, lastEventId: newest?.[0] ?? '0-0' });
+      // Each waiting claim listens for its job's end: as many listeners as claims in flight, no leak.
+      queueEvents.setMaxListeners(0);
+      queueEvents.on('error', (error) => logger.warn({ err: error }, 'reading the review events failed: retrying'));
+      await Promise.race([queueEvents.waitUntilReady(), this.closed]);
+      this.queueEvents = queueEvents;
+      return queueEvents;
+    } catch (error) {
+      this.connection.disconnect();
+      // Not awaited: closing a QueueEvents that is not ready waits for its connection (see `closed`).
+      void queueEvents?.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /**
+   * Stops reading. A reader still connecting (Redis unreachable: its commands wait for it without
+   * end) is disconnected rather than waited for.
+   */
+  async close(): Promise<void> {
+    this.closing = true;
+    if (this.queueEvents) {
+      await this.queueEvents.close();
+      await this.connection.quit();
+      return;
+    }
+    this.rejectClosed(new Error('closed before the review events were read'));
+    await this.started.catch(() => undefined);
+  }
+}
