@@ -65,6 +65,18 @@ describe('prepared statements on the hot paths', () => {
     expect(stored.submitter.id).toBe(memberId);
   });
 
+  it('insert a row whose left-out values take the entity\'s onCreate or the column\'s default, and whose references may be entities', async () => {
+    const em = harness.context.orm.em.fork();
+    const { statusVersion: _statusVersion, createdAt: _createdAt, updatedAt: _updatedAt, ...given } = claim({ submitter: em.getReference(User, memberId) });
+    const before = Date.now();
+    await insertPrepared(em, Receipt, given);
+    const stored = await harness.context.orm.em.fork().findOneOrFail(Receipt, { id: given.id });
+    expect(stored.statusVersion).toBe(0);
+    expect(stored.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(stored.updatedAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(stored.submitter.id).toBe(memberId);
+  });
+
   it('keep working on connections that prepared them after a migration changes what they return: a column added, a column retyped', async () => {
     const ids = Array.from({ length: 12 }, () => claim().id);
     for (const id of ids) await insertPrepared(harness.context.orm.em.fork(), Receipt, claim({ id }));
