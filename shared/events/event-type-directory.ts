@@ -30,19 +30,16 @@ export class EventTypeDirectory {
     this.cache = new TtlCache(ttlMs);
   }
 
-  async find(tenantId: string, name: string): Promise<ReportableType | undefined> {
-    const key = `${tenantId}:${name}`;
-    const cached = this.cache.get(key);
-    if (cached) return cached;
-    const type = await this.orm.em.fork().findOne(EventType, { tenant: tenantId, name });
-    if (!type) return undefined;
-    const found = {
-      type,
-      validate: type.schema ? this.schemas.compile(type.schema) : undefined,
-      secret: type.secretHash ? new SecretCheck(type.secretHash) : undefined,
-    };
-    this.cache.set(key, found);
-    return found;
+  find(tenantId: string, name: string): Promise<ReportableType | undefined> {
+    return this.cache.getOrLoad(`${tenantId}:${name}`, async () => {
+      const type = await this.orm.em.fork().findOne(EventType, { tenant: tenantId, name });
+      if (!type) return undefined;
+      return {
+        type,
+        validate: type.schema ? this.schemas.compile(type.schema) : undefined,
+        secret: type.secretHash ? new SecretCheck(type.secretHash) : undefined,
+      };
+    });
   }
 
   /** After the type changed (deactivated, new schema, rotated secret). */

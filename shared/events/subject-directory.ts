@@ -30,11 +30,7 @@ export class SubjectDirectory {
   }
 
   private async cached(key: string, load: () => Promise<User | null>): Promise<User | undefined> {
-    const cached = this.cache.get(key);
-    if (cached) return cached;
-    const user = await load();
-    if (user) this.cache.set(key, user);
-    return user ?? undefined;
+    return this.cache.getOrLoad(key, async () => (await load()) ?? undefined);
   }
 
   /** After the member changed (PATCH, erasure): under every form its subject may take. */

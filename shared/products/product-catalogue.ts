@@ -39,7 +39,7 @@ export class TenantCatalogue {
 
 /** Catalogues cached per tenant for `ttlMs`; a change made through this process is seen at once (`forget`). */
 export class ProductCatalogues {
-  private readonly cache: TtlCache<Promise<TenantCatalogue>>;
+  private readonly cache: TtlCache<TenantCatalogue>;
 
   constructor(
     private readonly orm: Orm,

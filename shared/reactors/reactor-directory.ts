@@ -20,8 +20,7 @@ export interface ActiveReactor {
  * registered after the cache lapses, or at once in the process that made the change (`forget`).
  */
 export class ReactorDirectory {
-  // Promises are cached (getOrLoad), so a batch's concurrent lookups of one type share a single query.
-  private readonly cache: TtlCache<Promise<ActiveReactor[]>>;
+  private readonly cache: TtlCache<ActiveReactor[]>;
 
   constructor(
     private readonly orm: Orm,

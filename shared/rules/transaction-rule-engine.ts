@@ -23,7 +23,7 @@ export type Transaction = Record<string, unknown> & ScopedTransaction;
  * change made through this process is seen at once (`forget`).
  */
 export class TransactionRuleEngine {
-  private readonly activeSets: TtlCache<Promise<RuleSet[]>>;
+  private readonly activeSets: TtlCache<RuleSet[]>;
   /**
    * Each set's compiled rules, for as long as the set object (cached above) lives; rebuilt when
    * the tenant's venues were read afresh, as the venueMatches operator is bound to them.

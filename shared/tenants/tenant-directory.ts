@@ -28,7 +28,7 @@ export class TenantDirectory {
     const prefix = apiKeyLookupPrefix(key);
     if (!prefix) return undefined;
     if (this.unknown.get(prefix)) return undefined;
-    const found = this.cache.get(prefix) ?? (await this.load(prefix));
+    const found = await this.cache.getOrLoad(prefix, () => this.load(prefix));
     // The key is checked on every request, cached or not: the prefix alone proves nothing.
     return found?.key.matches(key) ? found.tenant : undefined;
   }
@@ -39,8 +39,6 @@ export class TenantDirectory {
       this.unknown.set(prefix, true);
       return undefined;
     }
-    const found = { tenant, key: new SecretCheck(tenant.apiKeyHash) };
-    this.cache.set(prefix, found);
-    return found;
+    return { tenant, key: new SecretCheck(tenant.apiKeyHash) };
   }
 }

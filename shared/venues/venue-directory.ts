@@ -5,7 +5,7 @@ import { Venue } from './venue.entity.js';
 
 /** Each tenant's venues by id, cached for `ttlMs`; a change made through this process is seen at once (`forget`). */
 export class VenueDirectory {
-  private readonly cache: TtlCache<Promise<ReadonlyMap<string, VenueArea>>>;
+  private readonly cache: TtlCache<ReadonlyMap<string, VenueArea>>;
 
   constructor(
     private readonly orm: Orm,

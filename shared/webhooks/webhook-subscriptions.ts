@@ -9,8 +9,7 @@ import { Webhook } from './webhook.entity.js';
  * A tenant with none is cached too, as most tenants have none.
  */
 export class WebhookSubscriptions {
-  // Promises are cached (getOrLoad), so concurrent batches of one tenant share a single query.
-  private readonly cache: TtlCache<Promise<Webhook[]>>;
+  private readonly cache: TtlCache<Webhook[]>;
 
   constructor(
     private readonly orm: Orm,
