@@ -1,22 +1,22 @@
 import type { Orm } from '../db/orm.js';
 
-/** Must equal the sequence's INCREMENT BY (migration Migration20261123015715). */
-export const EVENT_ID_BLOCK = 100;
-
 interface Block {
   next: number;
   end: number;
+  size: number;
 }
 
 /**
  * Event ids (decisions.md §3): positive integers from PostgreSQL's `event_id_seq`, unique across
  * the installation and never reused, even if Redis loses its data. The sequence steps by a block
- * of 100, and each process hands out its block locally: one round trip per hundred events. The
- * next block is fetched when the current one is half used, so under load no request waits for
- * the round trip. Ids of a block a process never used are skipped, never given twice.
+ * (1,000), and each process hands out its block locally: one round trip per block. The block's
+ * size is the sequence's step, read with each block, so a migration that changes the step cannot
+ * make a process hand out ids of the next block. The next block is fetched when the current one is
+ * half used, so under load no request waits for the round trip. Ids of a block a process never
+ * used are skipped, never given twice.
  */
 export class EventIdAllocator {
-  private current: Block = { next: 0, end: 0 };
+  private current: Block = { next: 0, end: 0, size: 0 };
   private upcoming: Promise<Block> | undefined;
 
   constructor(private readonly orm: Orm) {}
@@ -32,7 +32,7 @@ export class EventIdAllocator {
       }
     }
     const id = this.current.next++;
-    if (!this.upcoming && this.current.end - this.current.next < EVENT_ID_BLOCK / 2) this.upcoming = this.takeBlock();
+    if (!this.upcoming && this.current.end - this.current.next < this.current.size / 2) this.upcoming = this.takeBlock();
     return id;
   }
 
@@ -46,8 +46,14 @@ export class EventIdAllocator {
   }
 
   private async fetchBlock(): Promise<Block> {
-    const [row] = await this.orm.em.fork().getConnection().execute<{ start: string }[]>("select nextval('event_id_seq') as start");
+    const [row] = await this.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ start: string; size: string }[]>(
+        "select nextval('event_id_seq') as start, (select increment_by from pg_sequences where schemaname = current_schema() and sequencename = 'event_id_seq') as size",
+      );
     const start = Number(row!.start);
-    return { next: start, end: start + EVENT_ID_BLOCK };
+    const size = Number(row!.size);
+    return { next: start, end: start + size, size };
   }
 }
