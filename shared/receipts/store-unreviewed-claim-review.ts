@@ -3,6 +3,24 @@ import { queryPrepared } from '../db/prepared-statements.js';
 import type { Receipt } from './receipt.entity.js';
 import type { Review } from './review.entity.js';
 
+/**
+ * Exported for its plan's test. The claim is found by its primary key alone (`(…) is true` is a
+ * condition no index serves), whatever the statistics: see READ_CLAIM_UNDER_REVIEW.
+ */
+export const STORE_UNREVIEWED_CLAIM_REVIEW = `with claim as (
+   select id from receipt
+    where id = ? and (tenant_id = ? and status_version = ? and paramount_review_id is null) is true
+      for update
+ ), stored as (
+   insert into receipt_review (id, tenant_id, receipt_id, verdict, reason, is_automated, reviewer, comment, checks, rule_set_id, rule_engine_result, event_id, status_version, created_at)
+   select ?, ?, claim.id, ?, ?, true, null, null, ?::jsonb, ?::uuid, ?::jsonb, ?::bigint, ?::int, ? from claim
+   on conflict (receipt_id) where is_automated do nothing
+   returning receipt_id, checks, rule_engine_result
+ )
+ update receipt set status = ?, status_version = ?, paramount_review_id = ?::uuid, updated_at = ?
+   from stored where receipt.id = stored.receipt_id
+ returning stored.checks as "checks", stored.rule_engine_result as "ruleEngineResult"`;
+
 /** An automated review of a claim nobody had reviewed when the decision read it. */
 export interface UnreviewedClaimReview {
   tenantId: string;
@@ -28,19 +46,7 @@ export async function storeReviewOfUnreviewedClaim(em: EntityManager, change: Un
   const [row] = await queryPrepared<Pick<Review, 'checks' | 'ruleEngineResult'>>(
     em,
     'store-unreviewed-claim-review',
-    `with claim as (
-       select id from receipt
-        where id = ? and tenant_id = ? and status_version = ? and paramount_review_id is null
-          for update
-     ), stored as (
-       insert into receipt_review (id, tenant_id, receipt_id, verdict, reason, is_automated, reviewer, comment, checks, rule_set_id, rule_engine_result, event_id, status_version, created_at)
-       select ?, ?, claim.id, ?, ?, true, null, null, ?::jsonb, ?::uuid, ?::jsonb, ?::bigint, ?::int, ? from claim
-       on conflict (receipt_id) where is_automated do nothing
-       returning receipt_id, checks, rule_engine_result
-     )
-     update receipt set status = ?, status_version = ?, paramount_review_id = ?::uuid, updated_at = ?
-       from stored where receipt.id = stored.receipt_id
-     returning stored.checks as "checks", stored.rule_engine_result as "ruleEngineResult"`,
+    STORE_UNREVIEWED_CLAIM_REVIEW,
     [
       change.receiptId,
       change.tenantId,

@@ -11,6 +11,7 @@ import { Migration20261123125350 } from './Migration20261123125350.js';
 import { Migration20261123133926 } from './Migration20261123133926.js';
 import { Migration20261123161234 } from './Migration20261123161234.js';
 import { Migration20261124190000 } from './Migration20261124190000.js';
+import { Migration20261124190219 } from './Migration20261124190219.js';
 
 /** Applied in this order; a new migration is generated with `npx tsx shared/db/create-migration.ts` and added here. */
 export const migrationsList: MigrationObject[] = [
@@ -26,4 +27,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123133926', class: Migration20261123133926 },
   { name: 'Migration20261123161234', class: Migration20261123161234 },
   { name: 'Migration20261124190000', class: Migration20261124190000 },
+  { name: 'Migration20261124190219', class: Migration20261124190219 },
 ];
