@@ -63,6 +63,7 @@ async function eventsSection(world: BenchWorld, api: StackProcess, port: number,
   print(`  API peak memory                       ${round(api.peakRssMb(), 0)} MB`);
 
   print(`\nRegistration: a backlog of ${DRAIN_EVENTS} accepted events drained by one worker process`);
+  await world.upkeep();
   const drain = await benchmarkDrain(world, DRAIN_EVENTS);
   print(`  registered (event + ledger committed) ${round(drain.eventsPerSecond, 0)}/s`);
   print(`  no-op BullMQ worker, same jobs        ${round(drain.noOpJobsPerSecond, 0)}/s`);
@@ -75,7 +76,10 @@ async function eventsSection(world: BenchWorld, api: StackProcess, port: number,
   const steady: SteadyFigures[] = [];
   let workerPeakMb: number;
   try {
-    for (let round = 0; round < STEADY_ROUNDS; round++) steady.push(await benchmarkSteady(world, port, STEADY_RATE, STEADY_SECONDS, `steady-${round}`));
+    for (let round = 0; round < STEADY_ROUNDS; round++) {
+      await world.upkeep();
+      steady.push(await benchmarkSteady(world, port, STEADY_RATE, STEADY_SECONDS, `steady-${round}`));
+    }
     workerPeakMb = worker.peakRssMb();
   } finally {
     await worker.stop();
@@ -102,9 +106,13 @@ async function receiptsSection(world: BenchWorld, port: number, processes: Stack
   try {
     print(`\nPreparsed claims end to end at ${CLAIM_RATE}/s offered evenly for ${CLAIM_SECONDS} s, API and worker processes, median of ${CLAIM_ROUNDS} runs after ${CLAIM_WARM_UP_SECONDS} s of warm-up`);
     // Warm-up, as for the ingest figure: JIT, connection pools, prepared statements, the member cache.
+    await world.upkeep();
     await benchmarkPreparsed(world, port, CLAIM_RATE, CLAIM_WARM_UP_SECONDS, 'claims-warm-up');
     const claims: PreparsedFigures[] = [];
-    for (let round = 0; round < CLAIM_ROUNDS; round++) claims.push(await benchmarkPreparsed(world, port, CLAIM_RATE, CLAIM_SECONDS, `claims-${round}`));
+    for (let round = 0; round < CLAIM_ROUNDS; round++) {
+      await world.upkeep();
+      claims.push(await benchmarkPreparsed(world, port, CLAIM_RATE, CLAIM_SECONDS, `claims-${round}`));
+    }
     const pick = (field: keyof PreparsedFigures) => round(median(claims.map((figures) => figures[field])), 1);
     print(`  decided                               ${pick('decidedPerSecond')}/s of ${CLAIM_RATE}/s offered`);
     print(`  claim → automated review              p50 ${pick('decisionP50Ms')} ms  p99 ${pick('decisionP99Ms')} ms`);
