@@ -9,6 +9,7 @@ import { AdminTokenVerifier } from './auth/admin-token.js';
 import { JwksCache } from './auth/jwks-cache.js';
 import { PayloadSchemaCompiler } from './event-types/payload-schema.js';
 import { EventIdAllocator } from './events/event-ids.js';
+import { AcceptedReports } from './events/accepted-reports.js';
 import { EventQueueWriter } from './events/event-queue-writer.js';
 import { EventTypeDirectory } from './events/event-type-directory.js';
 import { SubjectDirectory } from './events/subject-directory.js';
@@ -43,6 +44,8 @@ export interface AppContext {
   webhooks: WebhookSubscriptions;
   eventIds: EventIdAllocator;
   eventQueue: EventQueueWriter;
+  /** Which reported events are accepted and not registered yet. */
+  acceptedReports: AcceptedReports;
   products: ProductCatalogues;
   venues: VenueDirectory;
   ruleEngine: TransactionRuleEngine;
@@ -55,6 +58,7 @@ export async function createContext(config: Config, logger: Logger): Promise<App
   const queueRedis = createRedis(config.redisUrl, 'tally-queues', { logger });
   const payloadSchemas = new PayloadSchemaCompiler();
   const queues = createQueues(queueRedis, config.redisPrefix, logger);
+  const acceptedReports = new AcceptedReports(queues.events, queueRedis);
   const products = new ProductCatalogues(orm, config.cacheTtlMs);
   const venues = new VenueDirectory(orm, config.cacheTtlMs);
   return {
@@ -74,7 +78,8 @@ export async function createContext(config: Config, logger: Logger): Promise<App
     reactors: new ReactorDirectory(orm, config.cacheTtlMs),
     webhooks: new WebhookSubscriptions(orm, config.cacheTtlMs),
     eventIds: new EventIdAllocator(orm),
-    eventQueue: new EventQueueWriter(queues.events),
+    eventQueue: new EventQueueWriter(queues.events, acceptedReports),
+    acceptedReports,
     products,
     venues,
     ruleEngine: new TransactionRuleEngine(orm, products, venues, config.cacheTtlMs),

@@ -1,5 +1,5 @@
 import type { AppContext } from '../shared/context.js';
-import type { EventJob } from '../shared/events/event-job.js';
+import type { EventBatch, EventJob } from '../shared/events/event-job.js';
 import { markReacted, registerEvents, registrationDependencies } from '../shared/events/register-events.js';
 import { dispatchWebhooks } from '../shared/webhooks/dispatch-webhooks.js';
 import { Batcher } from '../shared/queues/batcher.js';
@@ -17,9 +17,13 @@ const BATCH_SIZE = 250;
 const BATCH_WAIT_MS = 25;
 
 /**
- * `events` jobs: register (store + points, one transaction per batch of concurrent jobs), then
- * the asynchronous reactions (webhook deliveries stored and queued), then `reactedAt`. An event
- * no webhook takes has nothing to do there: registering it sets its `reactedAt` too.
+ * `events` jobs: register (store + points, one transaction per batch of events from concurrent
+ * jobs), then the asynchronous reactions (webhook deliveries stored and queued), then `reactedAt`.
+ * An event no webhook takes has nothing to do there: registering it sets its `reactedAt` too.
+ * A job of reports registers those the acceptance record holds (the others were duplicates) and
+ * forgets each once its reactions are done, so a run again after a failure or a crash redoes only
+ * what is unfinished; one event that fails fails the job, for BullMQ to retry, without holding
+ * back the rest.
  */
 export function eventsHandler(context: AppContext): JobHandler {
   const registration = registrationDependencies(context);
@@ -33,8 +37,18 @@ export function eventsHandler(context: AppContext): JobHandler {
     BATCH_SIZE,
     BATCH_WAIT_MS,
   );
+  const { acceptedReports } = context;
   return async (data) => {
-    const job = data as EventJob;
-    if (await registrations.add(job)) await reactions.add(job);
+    const { events } = data as EventBatch;
+    const pending = await acceptedReports.pending(events.filter((event) => !event.intrinsic).map((event) => event.id));
+    const accepted = events.filter((event) => event.intrinsic || pending.has(event.id));
+    const outcomes = await Promise.allSettled(
+      accepted.map(async (event) => {
+        if (await registrations.add(event)) await reactions.add(event);
+      }),
+    );
+    await acceptedReports.forget(accepted.filter((event, index) => !event.intrinsic && outcomes[index]!.status === 'fulfilled').map((event) => event.id));
+    const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (failure) throw failure.reason;
   };
 }

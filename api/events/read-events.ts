@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
 import { NotFoundError, ValidationError } from '../../shared/errors/app-errors.js';
 import { Event } from '../../shared/events/event.entity.js';
-import { eventJobId } from '../../shared/events/event-job.js';
+import { eventJobId, type EventBatch } from '../../shared/events/event-job.js';
 import { storedEventView } from '../../shared/events/event-view.js';
 import type { ListSpec } from '../../shared/lists/list-spec.js';
 import { entityManager, type App } from '../app-env.js';
@@ -83,19 +83,32 @@ export function registerReadEvents(app: App, context: AppContext): void {
     async (c) => {
       const id = Number(c.req.param('id'));
       const deadline = Date.now() + waitOf(c.req.query('wait'));
+      const registered = () => entityManager(c).fork().findOne(Event, { tenant: c.var.tenant.id, id });
+      const answer = (event: Event) => {
+        const reactions = event.reactions.map(({ type, points, reactorName }) => ({ type, points, reactorName }));
+        return c.json({ status: 'success', data: { totalPoints: event.totalPoints, reactions } });
+      };
       for (;;) {
-        const event = await entityManager(c).fork().findOne(Event, { tenant: c.var.tenant.id, id });
-        if (event) {
-          const reactions = event.reactions.map(({ type, points, reactorName }) => ({ type, points, reactorName }));
-          return c.json({ status: 'success', data: { totalPoints: event.totalPoints, reactions } });
+        const event = await registered();
+        if (event) return answer(event);
+        if (!(await isAccepted(context, c.var.tenant.id, id))) {
+          // The worker forgets an event once it is registered: it may have been, since the read above.
+          const late = await registered();
+          if (late) return answer(late);
+          throw new NotFoundError(`No event ${id} was accepted`);
         }
-        const job = await context.queues.events.getJob(eventJobId(id));
-        if (!job || (job.data as { tenantId?: string }).tenantId !== c.var.tenant.id) throw new NotFoundError(`No event ${id} was accepted`);
         if (Date.now() >= deadline) return c.json({ status: 'success', data: { totalPoints: 0, reactions: [], pending: true } }, 202);
         await sleep(POLL_MS);
       }
     },
   );
+}
+
+/** A tenant's report still in the acceptance record, or an intrinsic event's job still queued. */
+async function isAccepted(context: AppContext, tenantId: string, id: number): Promise<boolean> {
+  if (await context.acceptedReports.isPending(tenantId, id)) return true;
+  const job = await context.queues.events.getJob(eventJobId(id));
+  return (job?.data as EventBatch | undefined)?.events[0]?.tenantId === tenantId;
 }
 
 function booleanQuery(name: string, raw: string | undefined): boolean {

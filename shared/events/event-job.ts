@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 
-/** The payload of one `events` job: an accepted report, waiting to be registered. */
+/** An accepted event, waiting to be registered. */
 export const EventJob = Type.Object({
   id: Type.Integer({ minimum: 1 }),
   tenantId: Type.String({ format: 'uuid' }),
@@ -21,3 +21,11 @@ export function eventJobId(id: number): string {
   // BullMQ refuses custom ids that are whole numbers (they could collide with its own).
   return `event-${id}`;
 }
+
+/**
+ * The payload of one `events` job: the reports POST /v1/events accepted together, duplicates of
+ * the moment included (the worker registers only those the acceptance record holds), or one event
+ * the platform reported itself.
+ */
+export const EventBatch = Type.Object({ events: Type.Array(EventJob, { minItems: 1 }) });
+export type EventBatch = Static<typeof EventBatch>;

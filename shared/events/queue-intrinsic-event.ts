@@ -53,5 +53,5 @@ export async function queueIntrinsicEvent(deps: IntrinsicEventDependencies, even
     occurredAt: event.occurredAt,
     intrinsic: true,
   };
-  await deps.eventQueue.enqueue(job, `${event.tenantId}:intrinsic:${event.eventId}`);
+  await deps.eventQueue.enqueueIntrinsic(job);
 }

@@ -1,6 +1,6 @@
 import type { JobsOptions } from 'bullmq';
 import { AuditJob } from '../audit/audit-job.js';
-import { EventJob } from '../events/event-job.js';
+import { EventBatch } from '../events/event-job.js';
 import { ReceiptJob } from '../receipts/receipt-job.js';
 import { RecoveryJob } from '../recovery/recovery-job.js';
 import { WebhookJob } from '../webhooks/webhook-job.js';
@@ -29,7 +29,7 @@ export const queueCatalog = {
     },
   },
   events: {
-    payload: EventJob,
+    payload: EventBatch,
     // High so the worker's batcher sees many jobs at once and registers them in one transaction.
     concurrency: 512,
     defaultJobOptions: {

@@ -66,8 +66,8 @@ async function eventsSection(world: BenchWorld, api: StackProcess, port: number,
   await world.upkeep();
   const drain = await benchmarkDrain(world, DRAIN_EVENTS);
   print(`  registered (event + ledger committed) ${round(drain.eventsPerSecond, 0)}/s`);
-  print(`  no-op BullMQ worker, same jobs        ${round(drain.noOpJobsPerSecond, 0)}/s`);
-  print(`  ratio to the no-op worker             ${round(drain.eventsPerSecond / drain.noOpJobsPerSecond, 2)}`);
+  print(`  no-op BullMQ worker, same jobs        ${round(drain.noOpEventsPerSecond, 0)}/s`);
+  print(`  ratio to the no-op worker             ${round(drain.eventsPerSecond / drain.noOpEventsPerSecond, 2)}`);
   print(`  worker peak memory                    ${round(drain.peakWorkerRssMb, 0)} MB`);
 
   print(`\nEnd to end at ${STEADY_RATE}/s offered evenly (at most ${STEADY_CONNECTIONS} connections) for ${STEADY_SECONDS} s, API and worker processes, median of ${STEADY_ROUNDS} runs`);

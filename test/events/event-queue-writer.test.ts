@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventJob } from '../../shared/events/event-job.js';
+import type { EventBatch, EventJob } from '../../shared/events/event-job.js';
 import { duplicateIdentity } from '../../shared/events/duplicate-window.js';
 import { createHarness, type Harness } from '../support/harness.js';
 
@@ -24,32 +24,38 @@ function job(id: number, payload: Record<string, unknown>): EventJob {
 
 // decisions.md §5: "Duplicates: same tenant, type, resolved subject and canonical payload (keys sorted) within 60 s."
 // decisions.md §11: "Killing any one process ... loses no accepted work ... and applies nothing twice."
-describe('the events queue claims the duplicate window in the same script that queues the job', () => {
+describe('the events queue claims the duplicate window in the same transaction that queues the job', () => {
   const identityOf = (payload: unknown) => duplicateIdentity('tenant', 'SALE_MADE', 'subject', payload);
+  const queuedReports = async () => {
+    const jobs = await harness.context.queues.events.getJobs(['waiting']);
+    return jobs.flatMap((queued) => (queued.data as EventBatch).events.map((event) => event.id));
+  };
 
-  it('queues a first report, refuses a second with the same identity, and keeps only the first job', async () => {
+  it('accepts a first report, refuses a second with the same identity, and records only the first as accepted', async () => {
     const writer = harness.context.eventQueue;
     expect(await writer.enqueue(job(101, { a: 1, b: 2 }), identityOf({ a: 1, b: 2 }))).toBe(true);
     expect(await writer.enqueue(job(102, { b: 2, a: 1 }), identityOf({ b: 2, a: 1 }))).toBe(false);
-    const queue = harness.context.queues.events;
-    expect(await queue.getJob('event-101')).toBeDefined();
-    expect(await queue.getJob('event-102')).toBeUndefined();
+    expect(await harness.context.acceptedReports.pending([101, 102])).toEqual(new Set([101]));
   });
 
-  it('a repeated add of the same job (a retry after a failed round trip) is accepted, not a duplicate', async () => {
+  it('a repeated add of the same report (a retry after a failed round trip) is accepted, not a duplicate', async () => {
     const writer = harness.context.eventQueue;
     const first = job(201, { retried: true });
     expect(await writer.enqueue(first, identityOf({ retried: true }))).toBe(true);
     expect(await writer.enqueue(first, identityOf({ retried: true }))).toBe(true);
   });
 
-  it('reports arriving together are queued together, each with its own answer', async () => {
+  it('reports arriving together are queued as one job, duplicates included, each with its own answer', async () => {
     const writer = harness.context.eventQueue;
+    const before = await harness.context.queues.events.count();
     const answers = await Promise.all([
       writer.enqueue(job(301, { n: 1 }), identityOf({ n: 1 })),
       writer.enqueue(job(302, { n: 2 }), identityOf({ n: 2 })),
       writer.enqueue(job(303, { n: 1 }), identityOf({ n: 1 })),
     ]);
     expect(answers).toEqual([true, true, false]);
+    expect((await harness.context.queues.events.count()) - before).toBe(1);
+    expect(await queuedReports()).toEqual(expect.arrayContaining([301, 302, 303]));
+    expect(await harness.context.acceptedReports.pending([301, 302, 303])).toEqual(new Set([301, 302]));
   });
 });

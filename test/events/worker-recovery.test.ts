@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventJob } from '../../shared/events/event-job.js';
+import type { EventBatch, EventJob } from '../../shared/events/event-job.js';
+import { duplicateIdentity } from '../../shared/events/duplicate-window.js';
 import { registerEvents, registrationDependencies } from '../../shared/events/register-events.js';
+import { eventsHandler } from '../../workers/events.js';
 import { finished, spawnEntry } from '../support/run-process.js';
 import { createHarness, dataOf, queryOne, registerMember, type Harness, type TestTenant } from '../support/harness.js';
 
@@ -65,6 +67,44 @@ describe('the event worker under retries and crashes', () => {
     expect(after.events - before.events).toBe(1);
     expect(after.entries - before.entries).toBe(1);
     expect(after.wallet - before.wallet).toBe(10);
+  });
+
+  it('a job of reports registers only the accepted ones, once however often it runs, and a failing event holds back no other', async () => {
+    const before = await totals();
+    const report = async (payload: Record<string, unknown>, userId = member.id): Promise<EventJob> => ({
+      id: await harness.context.eventIds.allocate(),
+      tenantId: tenant.id,
+      eventTypeId: typeId,
+      eventTypeName: 'SALE_MADE',
+      userId,
+      payload,
+      reportedAt: new Date().toISOString(),
+      occurredAt: null,
+    });
+    const identity = (event: EventJob) => duplicateIdentity(tenant.id, 'SALE_MADE', event.userId!, event.payload);
+    const [first, second, duplicate] = [await report({ sale: 'a' }), await report({ sale: 'b' }), await report({ sale: 'a' })];
+    // A member id that does not exist: its registration fails on the foreign key, every time.
+    const failing = await report({ sale: 'c' }, '00000000-0000-4000-8000-00000000dead');
+    const accepted = await Promise.all([first, second, duplicate, failing].map((event) => harness.context.eventQueue.enqueue(event, identity(event))));
+    expect(accepted).toEqual([true, true, false, true]);
+
+    // Run by hand, not by a worker: the job is taken off the queue.
+    const [queued, ...others] = await harness.context.queues.events.getJobs(['waiting']);
+    expect(others).toHaveLength(0);
+    await queued!.remove();
+    const handle = eventsHandler(harness.context);
+    try {
+      const job = queued!.data as EventBatch;
+      expect(job.events.map((event) => event.id)).toEqual([first.id, second.id, duplicate.id, failing.id]);
+      await expect(handle(job, undefined as never)).rejects.toThrow();
+      await expect(handle(job, undefined as never)).rejects.toThrow();
+      expect(await harness.context.acceptedReports.pending([first.id, second.id, failing.id])).toEqual(new Set([failing.id]));
+    } finally {
+      await handle.close?.();
+    }
+    const after = await totals();
+    expect(after.events - before.events).toBe(2);
+    expect(after.wallet - before.wallet).toBe(20);
   });
 
   it('a worker killed with SIGKILL mid-batch and restarted loses no event and grants none twice', async () => {

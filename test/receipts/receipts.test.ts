@@ -446,7 +446,7 @@ describe('points for a receipt', () => {
       const decided = await decisionOf(tenant, admin, preparsed());
       await harness.request(tenant, 'POST', `/v1/receipts/${decided.id}/reviews`, { token: admin, body: { verdict: 'REJECT', reason: 'SUSPICIOUS' } });
       const reviews = await harness.context.orm.em.fork().getConnection().execute(`select event_id from receipt_review where receipt_id = ? and event_id is not null order by status_version`, [decided.id]);
-      const jobs = await Promise.all(reviews.map(async (row: Json) => (await harness.context.queues.events.getJob(`event-${row.event_id}`))!.data));
+      const jobs = await Promise.all(reviews.map(async (row: Json) => (await harness.context.queues.events.getJob(`event-${row.event_id}`))!.data.events[0]));
       const dependencies = registrationDependencies(harness.context);
       // The REJECTED event first, then the AUTHORIZED one.
       await registerEvents(dependencies, [jobs[1]]);

@@ -1,0 +1,87 @@
+import type { IRedisTransaction, Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { DUPLICATE_WINDOW_MS } from './duplicate-window.js';
+
+/** What the claim script needs of one report. */
+export interface ReportClaim {
+  eventId: number;
+  tenantId: string;
+  duplicateIdentity: string;
+}
+
+/**
+ * Claims each report's duplicate identity for 60 s (decisions.md §5) and, for each report whose
+ * claim holds, records its event id as accepted, with its tenant, in one hash. A claim already
+ * held by the same event id (the report sent again after a lost answer from Redis) holds too.
+ * Answers 1 (accepted) or 0 (a duplicate) per report.
+ * KEYS: the accepted hash, then one identity key per report. ARGV: the window in ms, then event
+ * id and tenant id per report.
+ */
+const CLAIM_COMMAND = 'claimEventReports';
+const CLAIM_SCRIPT = `
+local answers = {}
+for i = 1, #KEYS - 1 do
+  local id = ARGV[2 * i]
+  local claimed = redis.call('SET', KEYS[i + 1], id, 'NX', 'PX', ARGV[1])
+  if claimed or redis.call('GET', KEYS[i + 1]) == id then
+    redis.call('HSET', KEYS[1], id, ARGV[2 * i + 1])
+    answers[i] = 1
+  else
+    answers[i] = 0
+  end
+end
+return answers
+`;
+
+/**
+ * Which reported events were accepted and are not registered yet. POST /v1/events queues the
+ * reports of a moment as one job, in one MULTI with the claim script above (event-queue-writer.ts):
+ * Redis runs both or neither, so a report is never claimed but lost, and the job carries every
+ * report of the batch, duplicates included. The record this keeps tells the worker which of them
+ * to register, and GET /v1/events/{id}/reactions that an unregistered id was accepted. Its keys
+ * share the events queue's hash tag, so the MULTI stays in one Redis Cluster slot.
+ */
+export class AcceptedReports {
+  private readonly acceptedKey: string;
+  private readonly identityPrefix: string;
+
+  /** `connection`: the one the events queue was made on (queue-factory.ts), raw. */
+  constructor(
+    private readonly queue: Queue,
+    private readonly connection: Redis,
+  ) {
+    this.acceptedKey = `${queue.qualifiedName}:accepted`;
+    this.identityPrefix = `${queue.qualifiedName}:reported:`;
+    // ioredis loads a defined script before a MULTI that uses it when Redis does not know it.
+    connection.defineCommand(CLAIM_COMMAND, { lua: CLAIM_SCRIPT });
+  }
+
+  /** A MULTI on the events queue's connection, in the form BullMQ adds jobs to. */
+  async begin(): Promise<IRedisTransaction> {
+    return (await this.queue.getBackend().client).multi();
+  }
+
+  /** Queues the claim script on `transaction`; its answer is one 0 or 1 per claim, in order. */
+  claim(transaction: IRedisTransaction, claims: ReportClaim[]): void {
+    const keys = [this.acceptedKey, ...claims.map((claim) => this.identityPrefix + claim.duplicateIdentity)];
+    const args = [DUPLICATE_WINDOW_MS, ...claims.flatMap((claim) => [claim.eventId, claim.tenantId])];
+    transaction.runCommand(CLAIM_COMMAND, [keys.length, ...keys, ...args]);
+  }
+
+  /** Of these event ids, those accepted and not yet forgotten. */
+  async pending(eventIds: number[]): Promise<Set<number>> {
+    if (eventIds.length === 0) return new Set();
+    const tenants = await this.connection.hmget(this.acceptedKey, ...eventIds.map(String));
+    return new Set(eventIds.filter((_, index) => tenants[index] !== null));
+  }
+
+  /** Whether event `eventId` of this tenant was accepted and is not registered yet. */
+  async isPending(tenantId: string, eventId: number): Promise<boolean> {
+    return (await this.connection.hget(this.acceptedKey, String(eventId))) === tenantId;
+  }
+
+  /** Forgets registered events whose reactions are done: a job run again skips them. */
+  async forget(eventIds: number[]): Promise<void> {
+    if (eventIds.length > 0) await this.connection.hdel(this.acceptedKey, ...eventIds.map(String));
+  }
+}
