@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { Batcher } from '../queues/batcher.js';
 
 export interface RateLimit {
   /** Tokens added per second: the sustained rate. */
@@ -51,24 +52,33 @@ export interface RateLimitDecision {
   resetSeconds: number;
 }
 
-/** One limiter per distinct (rate, burst): tenants with an override get their own. */
+/** More takes than this from one bucket in one turn of the event loop go to Redis in several calls. */
+const MAX_TAKES_TOGETHER = 1000;
+
+/**
+ * One limiter per distinct (rate, burst): tenants with an override get their own. The requests of
+ * one key that arrive together (one turn of the event loop: under a fleet's load, dozens) take
+ * their tokens in one script call, not one each; only when the bucket cannot cover them all does
+ * each take its own, so exactly as many get through as there are tokens.
+ */
 export class TokenBuckets {
   private readonly limiters = new Map<string, RateLimiterRedis>();
+  private readonly buckets = new Map<string, Batcher<null, RateLimitDecision>>();
 
   constructor(
     private readonly redis: Redis,
     private readonly keyPrefix: string,
   ) {}
 
-  async take(key: string, limit: RateLimit): Promise<RateLimitDecision> {
-    const limiter = this.limiter(limit);
-    try {
-      const result = await limiter.consume(key, 1);
-      return decision(true, limit, result);
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) return decision(false, limit, rejection);
-      throw rejection;
+  take(key: string, limit: RateLimit): Promise<RateLimitDecision> {
+    const id = `${limit.perSecond}:${limit.burst}:${key}`;
+    let bucket = this.buckets.get(id);
+    if (!bucket) {
+      const limiter = this.limiter(limit);
+      bucket = new Batcher((takes) => takeTogether(limiter, key, limit, takes.length), MAX_TAKES_TOGETHER, 0);
+      this.buckets.set(id, bucket);
     }
+    return bucket.add(null);
   }
 
   private limiter(limit: RateLimit): RateLimiterRedis {
@@ -88,11 +98,23 @@ export class TokenBuckets {
   }
 }
 
-function decision(allowed: boolean, limit: RateLimit, result: RateLimiterRes): RateLimitDecision {
+/** `count` tokens at once; the first request is told the most tokens remain, as if they came one by one. */
+async function takeTogether(limiter: RateLimiterRedis, key: string, limit: RateLimit, count: number): Promise<RateLimitDecision[]> {
+  try {
+    const result = await limiter.consume(key, count);
+    return Array.from({ length: count }, (_, index) => decision(true, limit, result, count - 1 - index));
+  } catch (rejection) {
+    if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    if (count === 1) return [decision(false, limit, rejection)];
+    return Promise.all(Array.from({ length: count }, () => takeTogether(limiter, key, limit, 1).then(([one]) => one!)));
+  }
+}
+
+function decision(allowed: boolean, limit: RateLimit, result: RateLimiterRes, takenAfter = 0): RateLimitDecision {
   return {
     allowed,
     limit: limit.burst,
-    remaining: Math.floor(result.remainingPoints),
+    remaining: Math.floor(result.remainingPoints) + takenAfter,
     resetSeconds: Math.max(1, Math.ceil(result.msBeforeNext / 1000)),
   };
 }

@@ -26,6 +26,14 @@ describe('the token bucket', () => {
     expect(allowed).toBeLessThanOrEqual(10);
   });
 
+  it('requests arriving together take their tokens together, each told what remains after it', async () => {
+    const buckets = new TokenBuckets(harness.context.redis, harness.config.redisPrefix);
+    const limit = { perSecond: 100, burst: 400 };
+    const decisions = await Promise.all(Array.from({ length: 10 }, () => buckets.take('bucket-together', limit)));
+    expect(decisions.every((decision) => decision.allowed)).toBe(true);
+    expect(decisions.map((decision) => decision.remaining)).toEqual([399, 398, 397, 396, 395, 394, 393, 392, 391, 390]);
+  });
+
   it('keeps one bucket per key', async () => {
     const buckets = new TokenBuckets(harness.context.redis, harness.config.redisPrefix);
     const limit = { perSecond: 1, burst: 1 };
