@@ -29,7 +29,7 @@ export class EventQueueWriter {
     private readonly queue: Queue,
     private readonly accepted: AcceptedReports,
   ) {
-    this.batcher = new Batcher((reports) => this.queueReports(reports), MAX_REPORTS_PER_JOB, 0);
+    this.batcher = new Batcher((reports) => this.queueReports(reports), MAX_REPORTS_PER_JOB, 0, 1);
   }
 
   /** True when the report was queued; false when another report holds its identity in the window. */
