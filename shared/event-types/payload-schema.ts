@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { canonicalize } from 'json-canonicalize';
+import { stringify as canonicalize } from 'safe-stable-stringify';
 import { BadRequestError } from '../errors/app-errors.js';
 import type { JsonSchema } from './event-type.entity.js';
 

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
-import { canonicalize } from 'json-canonicalize';
+import { stringify as canonicalize } from 'safe-stable-stringify';
 
 /** rewards-interface.md Limits: "duplicate window 60 seconds". */
 export const DUPLICATE_WINDOW_MS = 60_000;
 
 /**
  * decisions.md §5: an event is a duplicate of one reported in the last 60 s with the same tenant,
- * type, resolved subject and canonical payload (keys sorted, RFC 8785); `occurredAt` is not part
- * of its identity. The event queue claims this identity in the same Redis script that adds the
- * job (event-queue-writer.ts), so a report is either accepted and queued or a duplicate, never
- * claimed but lost.
+ * type, resolved subject and canonical payload (keys sorted at every depth: for JSON data, the
+ * RFC 8785 form); `occurredAt` is not part of its identity. The event queue claims this identity
+ * in the same Redis transaction that adds the job (event-queue-writer.ts), so a report is either
+ * accepted and queued or a duplicate, never claimed but lost.
  */
 export function duplicateIdentity(tenantId: string, typeName: string, subject: string, payload: unknown): string {
   const identity = createHash('sha256').update(`${typeName}\n${subject}\n${canonicalize(payload)}`).digest('base64url');

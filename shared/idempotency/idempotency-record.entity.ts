@@ -14,7 +14,7 @@ export const IdempotencyRecord = defineEntity({
     id: p.uuid().primary(),
     tenant: p.manyToOne(Tenant).deleteRule('cascade'),
     key: p.string(),
-    /** SHA-256 of method, path and the canonical (RFC 8785) body. */
+    /** SHA-256 of method, path and the canonical body (keys sorted). */
     requestHash: p.string(),
     responseStatus: p.integer().nullable(),
     responseBody: p.text().nullable(),

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { canonicalize } from 'json-canonicalize';
+import { stringify as canonicalize } from 'safe-stable-stringify';
 import type { EntityManager } from '../db/orm.js';
 import type { Sealer } from '../secrets/sealer.js';
 
@@ -25,11 +25,11 @@ export type Claim =
   /** Answered within the window, but sealed under a replaced PLATFORM_TOKEN_SECRET: not replayable, and not to be done twice. */
   | { state: 'unreadable' };
 
-/** Method, path and body in canonical JSON (RFC 8785), so key order and spacing do not matter. */
+/** Method, path and body in canonical JSON (keys sorted), so key order and spacing do not matter. */
 export function requestFingerprint(method: string, path: string, body: string): string {
   let canonicalBody = body;
   try {
-    canonicalBody = canonicalize(JSON.parse(body));
+    canonicalBody = canonicalize(JSON.parse(body)) ?? body;
   } catch {
     // Not JSON: the route will refuse it; fingerprint the raw text so the refusal replays too.
   }
