@@ -1,4 +1,5 @@
 import type { AppContext } from '../../shared/context.js';
+import { acceptedEventAnswer } from '../../shared/events/event-view.js';
 import { reportEvent, type ReportDependencies } from '../../shared/events/report-event.js';
 import type { App } from '../app-env.js';
 import { bodyLimit, EVENT_BODY_LIMIT } from '../middleware/body-limit.js';
@@ -37,7 +38,7 @@ export function registerReportEvent(app: App, context: AppContext): void {
     async (c) => {
       const token = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
       const event = await reportEvent(dependencies, c.get('tenant'), token, c.req.valid('json'));
-      return c.json({ status: 'success', data: event }, 201);
+      return c.body(acceptedEventAnswer(event, dependencies.serviceSubject), 201, { 'Content-Type': 'application/json' });
     },
   );
 }

@@ -33,6 +33,33 @@ export function eventView(event: EventParts, serviceSubject: string) {
   };
 }
 
+const viewJson = new WeakMap<object, string>();
+
+/** The JSON of `view(entity)`, made once per entity object. */
+function jsonOnce<T extends object>(entity: T, view: (entity: T) => unknown): string {
+  let json = viewJson.get(entity);
+  if (json === undefined) {
+    json = JSON.stringify(view(entity));
+    viewJson.set(entity, json);
+  }
+  return json;
+}
+
+/**
+ * `{status: 'success', data: <the event as eventView shows it>}` as JSON text: POST /v1/events's
+ * answer. Its type and member come from the hot path's caches (event-type-directory.ts,
+ * subject-directory.ts), which hand out the same object until they load it anew, so their JSON is
+ * made once per object rather than once per report: about a tenth of the route's CPU.
+ */
+export function acceptedEventAnswer(event: EventParts, serviceSubject: string): string {
+  const subject = event.user ? jsonOnce(event.user, userView) : JSON.stringify({ id: serviceSubject });
+  const occurredAt = event.occurredAt ? `,"occurredAt":"${event.occurredAt.toISOString()}"` : '';
+  return (
+    `{"status":"success","data":{"id":${event.id},"type":${jsonOnce(event.type, eventTypeView)},"subject":${subject}` +
+    `,"reportedAt":"${event.reportedAt.toISOString()}"${occurredAt},"payload":${JSON.stringify(event.payload)}}}`
+  );
+}
+
 /** A stored event, its type and member loaded. */
 export function storedEventView(event: Event, serviceSubject: string) {
   return eventView({ ...event, type: event.type as EventType, user: (event.user as User | null) ?? null, occurredAt: event.occurredAt ?? null }, serviceSubject);

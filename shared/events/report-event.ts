@@ -9,7 +9,7 @@ import type { EventIdAllocator } from './event-ids.js';
 import type { EventJob } from './event-job.js';
 import type { EventQueueWriter } from './event-queue-writer.js';
 import type { EventTypeDirectory, ReportableType } from './event-type-directory.js';
-import { eventView } from './event-view.js';
+import type { EventParts } from './event-view.js';
 import type { SubjectDirectory } from './subject-directory.js';
 
 export interface EventReport {
@@ -33,10 +33,10 @@ export interface ReportDependencies {
  * POST /events after the body's size and shape are checked, in the order decisions.md §5 fixes:
  * the type exists and is active (404), the authorization matches it (401), the payload meets its
  * schema (400), the subject resolves (404), the report is no duplicate (409), checked by the same
- * Redis script that queues the event under a fresh id. It answers at once; the event worker
- * registers it.
+ * Redis transaction that queues the event under a fresh id. It answers at once, with the event as
+ * accepted; the event worker registers it.
  */
-export async function reportEvent(deps: ReportDependencies, tenant: Tenant, bearerToken: string | undefined, report: EventReport) {
+export async function reportEvent(deps: ReportDependencies, tenant: Tenant, bearerToken: string | undefined, report: EventReport): Promise<EventParts> {
   const found = await deps.eventTypes.find(tenant.id, report.type);
   if (!found || !found.type.isActive) throw new NotFoundError('Failed to find a matching EventType', { emptyData: true });
   const { type } = found;
@@ -60,7 +60,7 @@ export async function reportEvent(deps: ReportDependencies, tenant: Tenant, bear
   };
   const identity = duplicateIdentity(tenant.id, type.name, user?.id ?? deps.serviceSubject, payload);
   if (!(await deps.eventQueue.enqueue(job, identity))) throw new ConflictError('Event already exists', { envelopeStatus: 'error', emptyData: true });
-  return eventView({ id: job.id, type, user, payload, reportedAt, occurredAt }, deps.serviceSubject);
+  return { id: job.id, type, user, payload, reportedAt, occurredAt };
 }
 
 /** The payload against the type's schema; an absent payload is `{}` (allowed when there is no schema). */
