@@ -35,7 +35,9 @@ export const queueCatalog = {
     defaultJobOptions: {
       attempts: 20,
       backoff: { type: 'exponential', delay: 500 },
-      removeOnComplete: { age: 3600, count: 100_000 },
+      // A job of reports holds up to 500 events: a short history keeps Redis's memory bounded.
+      // Nothing reads a completed job; the events are in PostgreSQL.
+      removeOnComplete: { age: 3600, count: 2_000 },
       removeOnFail: { age: 7 * 24 * 3600 },
     },
   },
