@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
 import { NotFoundError, ValidationError } from '../../shared/errors/app-errors.js';
 import { Event } from '../../shared/events/event.entity.js';
-import { eventJobId, type EventBatch } from '../../shared/events/event-job.js';
+import { eventJobId, jobEvents, type EventsJobData } from '../../shared/events/event-job.js';
 import { storedEventView } from '../../shared/events/event-view.js';
 import type { ListSpec } from '../../shared/lists/list-spec.js';
 import { entityManager, type App } from '../app-env.js';
@@ -108,7 +108,7 @@ export function registerReadEvents(app: App, context: AppContext): void {
 async function isAccepted(context: AppContext, tenantId: string, id: number): Promise<boolean> {
   if (await context.acceptedReports.isPending(tenantId, id)) return true;
   const job = await context.queues.events.getJob(eventJobId(id));
-  return (job?.data as EventBatch | undefined)?.events[0]?.tenantId === tenantId;
+  return job !== undefined && jobEvents(job.data as EventsJobData).events[0]?.tenantId === tenantId;
 }
 
 function booleanQuery(name: string, raw: string | undefined): boolean {

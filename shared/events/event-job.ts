@@ -16,7 +16,7 @@ export const EventJob = Type.Object({
 });
 export type EventJob = Static<typeof EventJob>;
 
-/** The job of event `id`: its id is derived from the event's, so GET /events/{id}/reactions finds a pending one. */
+/** The job of an intrinsic event `id`: its id is derived from the event's, so GET /events/{id}/reactions and the recovery sweep find it. */
 export function eventJobId(id: number): string {
   // BullMQ refuses custom ids that are whole numbers (they could collide with its own).
   return `event-${id}`;
@@ -29,3 +29,21 @@ export function eventJobId(id: number): string {
  */
 export const EventBatch = Type.Object({ events: Type.Array(EventJob, { minItems: 1 }) });
 export type EventBatch = Static<typeof EventBatch>;
+
+/**
+ * What an `events` job may carry: a batch, or one report alone as every report was queued before
+ * reports were batched, so that jobs queued by an older release are still registered while it is
+ * replaced.
+ */
+export const EventsJobData = Type.Union([EventBatch, EventJob]);
+export type EventsJobData = Static<typeof EventsJobData>;
+
+/**
+ * The events of a job, and whether the job itself claimed them: an intrinsic event's job, or a
+ * report queued alone by an older release, was deduplicated by BullMQ and is registered as it
+ * is; a batch of reports is registered as far as the acceptance record holds them.
+ */
+export function jobEvents(data: EventsJobData): { events: EventJob[]; claimedByJob: boolean } {
+  if (!('events' in data)) return { events: [data], claimedByJob: true };
+  return { events: data.events, claimedByJob: data.events.every((event) => event.intrinsic === true) };
+}

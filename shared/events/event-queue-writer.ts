@@ -9,18 +9,23 @@ interface QueuedReport {
   duplicateIdentity: string;
 }
 
-/** More reports than this in one turn of the event loop go out in several jobs. */
-const MAX_REPORTS_PER_JOB = 500;
+/**
+ * More reports than this at once go out in several jobs. Under load a job gathered 17 on average;
+ * the bound keeps one job, duplicates of the moment included, to 30 MB even at the 300 kB limit.
+ */
+const MAX_REPORTS_PER_JOB = 100;
 
 /**
- * Puts accepted events on the events queue. A tenant's reports that arrive together (one turn of
- * the event loop: under load, many concurrent requests) become one job, queued in one MULTI with
- * the script that claims their duplicate identities (accepted-reports.ts): Redis runs both or
- * neither, so a report is either accepted and queued or a duplicate, never claimed but lost. One
- * job and one claim script for a whole batch, instead of BullMQ's add script per report, took
- * most of Redis's work per report off the hot path, and most of the worker's per-job work with it.
- * When the MULTI fails (its answer lost), each report is sent again alone: a report whose claim
- * already holds its own event id counts as accepted, and the worker registers an event id once.
+ * Puts accepted events on the events queue. Reports that arrive together (one turn of the event
+ * loop, or while the last job is on its way: under load, many concurrent requests of any tenants)
+ * become one job, queued in one MULTI with the script that claims their duplicate identities
+ * (accepted-reports.ts). Redis runs the two with nothing in between, and runs neither when the
+ * connection drops before EXEC; when either fails at run time, the call fails and each report is
+ * sent again alone. A report whose claim already holds its own event id counts as accepted, and
+ * the worker registers an event id once, however many jobs carry it. One job and one claim script
+ * for a batch, instead of BullMQ's add script per report, took most of Redis's work per report off
+ * the hot path, and most of the worker's per-job work with it. A job of reports is removed once
+ * done: nothing reads it afterwards, and it may hold a hundred payloads.
  */
 export class EventQueueWriter {
   private readonly batcher: Batcher<QueuedReport, boolean>;
@@ -55,11 +60,14 @@ export class EventQueueWriter {
     );
     const batch: EventBatch = { events: reports.map((report) => report.job) };
     // Job.addJob on a MULTI is how BullMQ's own flows add jobs atomically with other commands. It
-    // queues its command at once; waiting for it before EXEC lets a refused job discard the MULTI.
-    await new Job(this.queue, 'register', batch, this.queue.defaultJobOptions).addJob(transaction);
+    // queues its command at once; waiting for it before EXEC lets a job whose options BullMQ refuses
+    // discard the MULTI before anything is sent.
+    await new Job(this.queue, 'register', batch, { ...this.queue.defaultJobOptions, removeOnComplete: true }).addJob(transaction);
     const results = await transaction.exec();
     if (!results) throw new Error('the events queue transaction was discarded');
     for (const [error] of results) if (error) throw error;
+    // BullMQ's add script answers a negative code instead of the job id when it refuses the job.
+    if (typeof results[1]![1] === 'number' && results[1]![1] < 0) throw new Error(`the events queue refused the job (code ${results[1]![1]})`);
     return (results[0]![1] as number[]).map((answer) => answer === 1);
   }
 }

@@ -1,6 +1,6 @@
 import type { JobsOptions } from 'bullmq';
 import { AuditJob } from '../audit/audit-job.js';
-import { EventBatch } from '../events/event-job.js';
+import { EventsJobData } from '../events/event-job.js';
 import { ReceiptJob } from '../receipts/receipt-job.js';
 import { RecoveryJob } from '../recovery/recovery-job.js';
 import { WebhookJob } from '../webhooks/webhook-job.js';
@@ -29,15 +29,15 @@ export const queueCatalog = {
     },
   },
   events: {
-    payload: EventBatch,
-    // High so the worker's batcher sees many jobs at once and registers them in one transaction.
+    payload: EventsJobData,
+    // High so the worker's batcher sees many events at once and registers them in one transaction:
+    // an intrinsic event's job holds one, a job of reports up to a hundred.
     concurrency: 512,
     defaultJobOptions: {
       attempts: 20,
       backoff: { type: 'exponential', delay: 500 },
-      // A job of reports holds up to 500 events: a short history keeps Redis's memory bounded.
-      // Nothing reads a completed job; the events are in PostgreSQL.
-      removeOnComplete: { age: 3600, count: 2_000 },
+      // The history of intrinsic events' jobs; a job of reports is removed once done (event-queue-writer.ts).
+      removeOnComplete: { age: 3600, count: 100_000 },
       removeOnFail: { age: 7 * 24 * 3600 },
     },
   },

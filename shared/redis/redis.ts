@@ -7,7 +7,8 @@ export interface RedisConnectionOptions {
   /**
    * Send the commands issued in one turn of the event loop in one write (ioredis auto-pipelining).
    * For the hot path's own commands (rate limits), where many requests run at once; not for BullMQ
-   * connections, where it has been reported to confuse workers, and where `addBulk` pipelines anyway.
+   * connections, where it has been reported to confuse workers, and where the events queue gathers
+   * its adds into one job itself.
    */
   autoPipelining?: boolean;
   /**

@@ -38,7 +38,7 @@ describe('the events queue claims the duplicate window in the same transaction t
     expect(await harness.context.acceptedReports.pending([101, 102])).toEqual(new Set([101]));
   });
 
-  it('a repeated add of the same report (a retry after a failed round trip) is accepted, not a duplicate', async () => {
+  it('the same report sent again (as after a lost answer from Redis) is accepted, not a duplicate', async () => {
     const writer = harness.context.eventQueue;
     const first = job(201, { retried: true });
     expect(await writer.enqueue(first, identityOf({ retried: true }))).toBe(true);

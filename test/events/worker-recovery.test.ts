@@ -3,6 +3,8 @@ import type { EventBatch, EventJob } from '../../shared/events/event-job.js';
 import { duplicateIdentity } from '../../shared/events/duplicate-window.js';
 import { registerEvents, registrationDependencies } from '../../shared/events/register-events.js';
 import { eventsHandler } from '../../workers/events.js';
+import { queueCatalog } from '../../shared/queues/catalog.js';
+import { compile } from '../../shared/validation/ajv.js';
 import { finished, spawnEntry } from '../support/run-process.js';
 import { createHarness, dataOf, queryOne, registerMember, type Harness, type TestTenant } from '../support/harness.js';
 
@@ -105,6 +107,31 @@ describe('the event worker under retries and crashes', () => {
     const after = await totals();
     expect(after.events - before.events).toBe(2);
     expect(after.wallet - before.wallet).toBe(20);
+  });
+
+  it('a report queued alone by an older release, its job deduplicated by BullMQ, is registered as it is', async () => {
+    const before = await totals();
+    const report: EventJob = {
+      id: await harness.context.eventIds.allocate(),
+      tenantId: tenant.id,
+      eventTypeId: typeId,
+      eventTypeName: 'SALE_MADE',
+      userId: member.id,
+      payload: { sale: 'queued by the last release' },
+      reportedAt: new Date().toISOString(),
+      occurredAt: null,
+    };
+    // The worker checks a job against the catalog before its handler sees it.
+    expect(compile(queueCatalog.events.payload)(report)).toBe(true);
+    const handle = eventsHandler(harness.context);
+    try {
+      await handle(report, undefined as never);
+    } finally {
+      await handle.close?.();
+    }
+    const after = await totals();
+    expect(after.events - before.events).toBe(1);
+    expect(after.wallet - before.wallet).toBe(10);
   });
 
   it('a worker killed with SIGKILL mid-batch and restarted loses no event and grants none twice', async () => {

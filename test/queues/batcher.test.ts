@@ -44,6 +44,21 @@ describe('Batcher', () => {
     expect(await Promise.all([...later, last])).toEqual([20, 30, 40]);
   });
 
+  it('sends what gathered while held in batches of at most maxSize, one after another', async () => {
+    const { batches, settle, work } = manualWork();
+    const batcher = new Batcher(work, 2, 0, 1);
+    const first = batcher.add(1);
+    await nextTurn();
+    const held = [2, 3, 4, 5, 6].map((item) => batcher.add(item));
+    await nextTurn();
+    for (let settled = 0; settled < 4; settled++) {
+      settle[settled]!();
+      await nextTurn();
+    }
+    expect(await Promise.all([first, ...held])).toEqual([10, 20, 30, 40, 50, 60]);
+    expect(batches).toEqual([[1], [2, 3], [4, 5], [6]]);
+  });
+
   it('retries the items of a failed batch one by one, so a bad item fails alone', async () => {
     const batches: number[][] = [];
     const batcher = new Batcher(async (items: number[]) => {
