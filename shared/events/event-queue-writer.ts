@@ -17,9 +17,8 @@ const MAX_REPORTS_PER_JOB = 100;
 
 /**
  * Puts accepted events on the events queue. Reports that arrive together (one turn of the event
- * loop, or while the last job is on its way: under load, many concurrent requests of any tenants)
- * become one job, queued in one MULTI with the script that claims their duplicate identities
- * (accepted-reports.ts). Redis runs the two with nothing in between, and runs neither when the
+ * loop: under load, many concurrent requests of any tenants) become one job, queued in one MULTI
+ * with the script that claims their duplicate identities (accepted-reports.ts). Redis runs the two with nothing in between, and runs neither when the
  * connection drops before EXEC; when either fails at run time, the call fails and each report is
  * sent again alone. A report whose claim already holds its own event id counts as accepted, and
  * the worker registers an event id once, however many jobs carry it. One job and one claim script
@@ -34,7 +33,7 @@ export class EventQueueWriter {
     private readonly queue: Queue,
     private readonly accepted: AcceptedReports,
   ) {
-    this.batcher = new Batcher((reports) => this.queueReports(reports), MAX_REPORTS_PER_JOB, 0, 1);
+    this.batcher = new Batcher((reports) => this.queueReports(reports), MAX_REPORTS_PER_JOB, 0);
   }
 
   /** True when the report was queued; false when another report holds its identity in the window. */

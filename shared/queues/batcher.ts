@@ -5,23 +5,17 @@
  * `maxWaitMs` after its first item (0: once the current turn of the event loop is done, so
  * requests handled together are written together, with no added wait). When a batch fails, its
  * items are retried one by one, so one bad item fails alone and the rest go through: `work` must
- * be safe to repeat for an item. With `maxInFlight`, a batch due while that many are still at work
- * waits for one to settle, gathering the items that arrive meanwhile: under load, fewer and larger
- * batches, each round trip carrying what came in during the last; when idle, no added wait.
+ * be safe to repeat for an item.
  */
 export class Batcher<T, R = void> {
   private pending: { item: T; resolve: (result: R) => void; reject: (error: unknown) => void }[] = [];
   private scheduled: (() => void) | undefined;
-  private inFlight = 0;
-  /** A batch came due while `maxInFlight` were at work: flush when one settles. */
-  private held = false;
 
   constructor(
     /** Returns one result per item, in order (nothing, for a batch of void work). */
     private readonly work: (items: T[]) => Promise<R[] | void>,
     private readonly maxSize: number,
     private readonly maxWaitMs: number,
-    private readonly maxInFlight = Infinity,
   ) {}
 
   add(item: T): Promise<R> {
@@ -44,26 +38,10 @@ export class Batcher<T, R = void> {
   private flush(): void {
     this.scheduled?.();
     this.scheduled = undefined;
-    if (this.pending.length === 0) return;
-    if (this.inFlight >= this.maxInFlight) {
-      this.held = true;
-      return;
-    }
-    const batch = this.pending.splice(0, this.maxSize);
-    // More than a batch gathered while held: the rest goes when this one settles.
-    this.held = this.pending.length > 0;
-    this.inFlight++;
-    void this.run(batch).finally(() => {
-      this.inFlight--;
-      if (this.held) {
-        this.held = false;
-        this.flush();
-      }
-    });
-  }
-
-  private run(batch: { item: T; resolve: (result: R) => void; reject: (error: unknown) => void }[]): Promise<void> {
-    return this.work(batch.map((entry) => entry.item)).then(
+    const batch = this.pending;
+    this.pending = [];
+    if (batch.length === 0) return;
+    this.work(batch.map((entry) => entry.item)).then(
       (results) => batch.forEach((entry, index) => entry.resolve(results?.[index] as R)),
       async (error: unknown) => {
         if (batch.length === 1) return batch[0]!.reject(error);

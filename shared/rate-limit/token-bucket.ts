@@ -75,7 +75,7 @@ export class TokenBuckets {
     let bucket = this.buckets.get(id);
     if (!bucket) {
       const limiter = this.limiter(limit);
-      bucket = new Batcher((takes) => takeTogether(limiter, key, limit, takes.length), MAX_TAKES_TOGETHER, 0, 1);
+      bucket = new Batcher((takes) => takeTogether(limiter, key, limit, takes.length), MAX_TAKES_TOGETHER, 0);
       this.buckets.set(id, bucket);
     }
     return bucket.add(null);

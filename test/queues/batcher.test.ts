@@ -26,39 +26,6 @@ describe('Batcher', () => {
     expect(batches).toEqual([[1, 2, 3]]);
   });
 
-  it('with one batch in flight, gathers what arrives meanwhile into the next, sent when the first settles', async () => {
-    const { batches, settle, work } = manualWork();
-    const batcher = new Batcher(work, 100, 0, 1);
-    const first = batcher.add(1);
-    await nextTurn();
-    const later = [2, 3].map((item) => batcher.add(item));
-    await nextTurn();
-    const last = batcher.add(4);
-    await nextTurn();
-    expect(batches).toEqual([[1]]);
-    settle[0]!();
-    expect(await first).toBe(10);
-    await nextTurn();
-    expect(batches).toEqual([[1], [2, 3, 4]]);
-    settle[1]!();
-    expect(await Promise.all([...later, last])).toEqual([20, 30, 40]);
-  });
-
-  it('sends what gathered while held in batches of at most maxSize, one after another', async () => {
-    const { batches, settle, work } = manualWork();
-    const batcher = new Batcher(work, 2, 0, 1);
-    const first = batcher.add(1);
-    await nextTurn();
-    const held = [2, 3, 4, 5, 6].map((item) => batcher.add(item));
-    await nextTurn();
-    for (let settled = 0; settled < 4; settled++) {
-      settle[settled]!();
-      await nextTurn();
-    }
-    expect(await Promise.all([first, ...held])).toEqual([10, 20, 30, 40, 50, 60]);
-    expect(batches).toEqual([[1], [2, 3], [4, 5], [6]]);
-  });
-
   it('retries the items of a failed batch one by one, so a bad item fails alone', async () => {
     const batches: number[][] = [];
     const batcher = new Batcher(async (items: number[]) => {
