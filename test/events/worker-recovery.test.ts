@@ -43,20 +43,25 @@ async function totals() {
   );
 }
 
+/** An accepted SALE_MADE report as the API queues it, under a fresh event id. */
+async function saleReport(payload: Record<string, unknown>, userId = member.id): Promise<EventJob> {
+  return {
+    id: await harness.context.eventIds.allocate(),
+    tenantId: tenant.id,
+    eventTypeId: typeId,
+    eventTypeName: 'SALE_MADE',
+    userId,
+    payload,
+    reportedAt: new Date().toISOString(),
+    occurredAt: null,
+  };
+}
+
 // Issue 4: "A job delivered twice (retry, stalled job, crash between commit and ack) never stores or grants twice."
 describe('the event worker under retries and crashes', () => {
   it('the same job registered twice stores and grants once', async () => {
     const before = await totals();
-    const job: EventJob = {
-      id: await harness.context.eventIds.allocate(),
-      tenantId: tenant.id,
-      eventTypeId: typeId,
-      eventTypeName: 'SALE_MADE',
-      userId: member.id,
-      payload: { sale: 'twice' },
-      reportedAt: new Date().toISOString(),
-      occurredAt: null,
-    };
+    const job = await saleReport({ sale: 'twice' });
     const deps = registrationDependencies(harness.context);
     // No webhook takes it: the first run reacts to it as it registers it, and a run that finds it
     // so has nothing left to do; one that finds its reactions unfinished runs them (again).
@@ -73,20 +78,10 @@ describe('the event worker under retries and crashes', () => {
 
   it('a job of reports registers only the accepted ones, once however often it runs, and a failing event holds back no other', async () => {
     const before = await totals();
-    const report = async (payload: Record<string, unknown>, userId = member.id): Promise<EventJob> => ({
-      id: await harness.context.eventIds.allocate(),
-      tenantId: tenant.id,
-      eventTypeId: typeId,
-      eventTypeName: 'SALE_MADE',
-      userId,
-      payload,
-      reportedAt: new Date().toISOString(),
-      occurredAt: null,
-    });
     const identity = (event: EventJob) => duplicateIdentity(tenant.id, 'SALE_MADE', event.userId!, event.payload);
-    const [first, second, duplicate] = [await report({ sale: 'a' }), await report({ sale: 'b' }), await report({ sale: 'a' })];
+    const [first, second, duplicate] = [await saleReport({ sale: 'a' }), await saleReport({ sale: 'b' }), await saleReport({ sale: 'a' })];
     // A member id that does not exist: its registration fails on the foreign key, every time.
-    const failing = await report({ sale: 'c' }, '00000000-0000-4000-8000-00000000dead');
+    const failing = await saleReport({ sale: 'c' }, '00000000-0000-4000-8000-00000000dead');
     const accepted = await Promise.all([first, second, duplicate, failing].map((event) => harness.context.eventQueue.enqueue(event, identity(event))));
     expect(accepted).toEqual([true, true, false, true]);
 
@@ -111,16 +106,7 @@ describe('the event worker under retries and crashes', () => {
 
   it('a report queued alone by an older release, its job deduplicated by BullMQ, is registered as it is', async () => {
     const before = await totals();
-    const report: EventJob = {
-      id: await harness.context.eventIds.allocate(),
-      tenantId: tenant.id,
-      eventTypeId: typeId,
-      eventTypeName: 'SALE_MADE',
-      userId: member.id,
-      payload: { sale: 'queued by the last release' },
-      reportedAt: new Date().toISOString(),
-      occurredAt: null,
-    };
+    const report = await saleReport({ sale: 'queued by the last release' });
     // The worker checks a job against the catalog before its handler sees it.
     expect(compile(queueCatalog.events.payload)(report)).toBe(true);
     const handle = eventsHandler(harness.context);
