@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { AppContext } from '../context.js';
 import type { Orm } from '../db/orm.js';
-import { eventJobId } from '../events/event-job.js';
+import { eventJobId, jobEvents, type EventsJobData } from '../events/event-job.js';
 import type { IntrinsicEventDependencies } from '../events/queue-intrinsic-event.js';
 import { Order } from '../orders/order.entity.js';
 import { reportOrderPlaced } from '../orders/order-service.js';
@@ -32,6 +32,7 @@ export interface Recovered {
   reviews: number;
   reviewEvents: number;
   orderEvents: number;
+  reportJobs: number;
 }
 
 
@@ -42,7 +43,8 @@ export interface Recovered {
  * Every step's job id comes from what it is about, so queueing one that is in fact still waiting
  * (a backlog) adds nothing, and the event worker registers an event id once. A review or an event
  * whose job failed for good (its store was down through every attempt, say) is retried rather than
- * left to block its id; an image that could not be read goes to a person.
+ * left to block its id, and so is a job of reported events (answered 201, recorded as accepted
+ * until registered); an image that could not be read goes to a person.
  */
 export async function recoverStranded(deps: RecoveryDependencies, strandedAfterMs = STRANDED_AFTER_MS): Promise<Recovered> {
   const em = deps.orm.em.fork();
@@ -91,7 +93,10 @@ export async function recoverStranded(deps: RecoveryDependencies, strandedAfterM
     await retryIfFailed(deps.queues.events, eventJobId(order.eventId!));
     await reportOrderPlaced(deps, order.tenant.id, order);
   }
-  return { images: unread.length, reviews: undecided.length, reviewEvents: reviews.length, orderEvents: orders.length };
+  // Its registered events were forgotten as they went: a run again registers only what is left.
+  const failedReports = (await deps.queues.events.getFailed(0, BATCH - 1)).filter((job) => !jobEvents(job.data as EventsJobData).claimedByJob);
+  for (const job of failedReports) await job.retry();
+  return { images: unread.length, reviews: undecided.length, reviewEvents: reviews.length, orderEvents: orders.length, reportJobs: failedReports.length };
 }
 
 async function retryIfFailed(queue: Queue, jobId: string): Promise<void> {

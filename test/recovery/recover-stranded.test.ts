@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { UnrecoverableError, type Job, type Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { duplicateIdentity } from '../../shared/events/duplicate-window.js';
+import type { EventJob } from '../../shared/events/event-job.js';
 import { Order } from '../../shared/orders/order.entity.js';
 import { startWorker } from '../../shared/queues/worker-runner.js';
 import { Receipt } from '../../shared/receipts/receipt.entity.js';
@@ -51,7 +53,7 @@ const registered = async (eventId: number) => (await queryOne(harness, 'select c
 const points = async () => (await dataOf<Json>(await harness.request(tenant, 'GET', '/v1/users/shopper/wallet', { token: admin }))).points as number;
 
 /** The job as a worker that gave up on its last attempt leaves it: failed for good. */
-async function failForGood(queue: 'reviews' | 'ocr', job: Job, reason: string): Promise<void> {
+async function failForGood(queue: 'reviews' | 'ocr' | 'events', job: Job, reason: string): Promise<void> {
   const failing = startWorker(queue, async () => { throw new UnrecoverableError(reason); }, workerDependencies(harness.context));
   await expect.poll(() => job.getState(), { timeout: 5000 }).toBe('failed');
   await failing.close();
@@ -131,5 +133,32 @@ describe('the recovery sweep', () => {
     await expect.poll(points, { timeout: 5000 }).toBe(20);
     expect(await recoverStranded(deps, 0)).toMatchObject({ reviewEvents: 0, orderEvents: 0 });
     expect(await points()).toBe(20);
+  });
+
+  it('retries a job of reported events that failed for good (stalled too often, say), registering what it still holds', async () => {
+    const other = await registerMember(harness, tenant, admin, 'till-shopper');
+    const found = (await harness.context.eventTypes.find(tenant.id, 'ORDER_PLACED'))!;
+    const report: EventJob = {
+      id: await harness.context.eventIds.allocate(),
+      tenantId: tenant.id,
+      eventTypeId: found.type.id,
+      eventTypeName: 'ORDER_PLACED',
+      userId: other.id,
+      payload: { transactionId: 'T-FAILED' },
+      reportedAt: new Date().toISOString(),
+      occurredAt: null,
+    };
+    const events = workers[0]!;
+    await events.pause();
+    try {
+      expect(await harness.context.eventQueue.enqueue(report, duplicateIdentity(tenant.id, 'ORDER_PLACED', other.id, report.payload))).toBe(true);
+      const [job] = await harness.context.queues.events.getJobs(['waiting']);
+      await failForGood('events', job!, 'its worker stalled more often than allowed');
+    } finally {
+      events.resume();
+    }
+    expect((await recoverStranded(deps, 0)).reportJobs).toBe(1);
+    await expect.poll(() => registered(report.id), { timeout: 5000 }).toBe(1);
+    expect(await recoverStranded(deps, 0)).toMatchObject({ reportJobs: 0 });
   });
 });
