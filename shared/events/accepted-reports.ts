@@ -35,9 +35,9 @@ return answers
 
 /**
  * Which reported events were accepted and are not registered yet. POST /v1/events queues the
- * reports of a moment as one job, in one MULTI with the claim script above (event-queue-writer.ts):
- * Redis runs both or neither, so a report is never claimed but lost, and the job carries every
- * report of the batch, duplicates included. The record this keeps tells the worker which of them
+ * reports of a moment as one job, in one MULTI with the claim script above (event-queue-writer.ts),
+ * so no report is claimed without its job being queued with it, and the job carries every report
+ * of the batch, duplicates included. The record this keeps tells the worker which of them
  * to register, and GET /v1/events/{id}/reactions that an unregistered id was accepted. Its keys
  * share the events queue's hash tag, so the MULTI stays in one Redis Cluster slot.
  */

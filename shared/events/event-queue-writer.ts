@@ -18,9 +18,9 @@ const MAX_REPORTS_PER_JOB = 100;
 /**
  * Puts accepted events on the events queue. Reports that arrive together (one turn of the event
  * loop: under load, many concurrent requests of any tenants) become one job, queued in one MULTI
- * with the script that claims their duplicate identities (accepted-reports.ts). Redis runs the two with nothing in between, and runs neither when the
- * connection drops before EXEC; when either fails at run time, the call fails and each report is
- * sent again alone. A report whose claim already holds its own event id counts as accepted, and
+ * with the script that claims their duplicate identities (accepted-reports.ts). Redis runs the two
+ * with nothing in between, and neither when the connection drops before EXEC; when either fails at
+ * run time, the call fails and each report is sent again alone. A report whose claim already holds its own event id counts as accepted, and
  * the worker registers an event id once, however many jobs carry it. One job and one claim script
  * for a batch, instead of BullMQ's add script per report, took most of Redis's work per report off
  * the hot path, and most of the worker's per-job work with it. A job of reports is removed once
