@@ -44,6 +44,34 @@ describe('cached lookups of POST /events follow changes made through the same pr
   });
 });
 
+// rewards-interface.md, POST /events: subject is "one of user.authIdentifier, user.id, user.accountNumber";
+// lookup-user.ts: tried in that order within the tenant.
+describe('members looked up together (one query per tenant) resolve as one by one', () => {
+  it('each subject finds the member its form names, in its own tenant', async () => {
+    const users = await harness.adminToken(tenant, ['admin:users']);
+    const register = async (of: TestTenant, token: string, authIdentifier: string) =>
+      dataOf<{ id: string; accountNumber: number }>(await harness.request(of, 'POST', '/v1/users', { token, body: { isRestricted: false, authIdentifier, profile: {} } }));
+    const first = await register(tenant, users, 'batch-first');
+    // Each of these authIdentifiers is also another member's id or account number.
+    const second = await register(tenant, users, first.id);
+    const third = await register(tenant, users, String(first.accountNumber));
+    const other = await harness.createTenant();
+    const elsewhere = await register(other, await harness.adminToken(other, ['admin:users']), 'batch-first');
+
+    const subjects = harness.context.subjects;
+    const found = await Promise.all([
+      subjects.find(tenant.id, first.id),
+      subjects.find(tenant.id, 'batch-first'),
+      subjects.find(tenant.id, String(first.accountNumber)),
+      subjects.find(tenant.id, first.accountNumber),
+      subjects.find(tenant.id, String(second.accountNumber)),
+      subjects.find(tenant.id, 'nobody'),
+      subjects.find(other.id, 'batch-first'),
+    ]);
+    expect(found.map((member) => member?.id)).toEqual([first.id, first.id, third.id, first.id, second.id, undefined, elsewhere.id]);
+  });
+});
+
 // README, CACHE_TTL_MS: the event worker's webhook subscriptions follow changes made through the same process.
 describe('cached webhook subscriptions follow changes made through the same process', () => {
   it('a new webhook is dispatched to at once, a deactivated or deleted one no longer', async () => {
