@@ -32,6 +32,8 @@ export interface AppContext {
   redis: Redis;
   /** The queues' own connection: producers only; each worker opens its own. */
   queueRedis: Redis;
+  /** The MULTIs that queue reported events (accepted-reports.ts). */
+  reportRedis: Redis;
   queues: Queues;
   metrics: Metrics;
   tenants: TenantDirectory;
@@ -58,7 +60,8 @@ export async function createContext(config: Config, logger: Logger): Promise<App
   const queueRedis = createRedis(config.redisUrl, 'tally-queues', { logger });
   const payloadSchemas = new PayloadSchemaCompiler();
   const queues = createQueues(queueRedis, config.redisPrefix, logger);
-  const acceptedReports = new AcceptedReports(queues.events, queueRedis);
+  const reportRedis = createRedis(config.redisUrl, 'tally-event-reports', { logger });
+  const acceptedReports = new AcceptedReports(queues.events, queueRedis, reportRedis);
   const products = new ProductCatalogues(orm, config.cacheTtlMs);
   const venues = new VenueDirectory(orm, config.cacheTtlMs);
   return {
@@ -67,6 +70,7 @@ export async function createContext(config: Config, logger: Logger): Promise<App
     orm,
     redis,
     queueRedis,
+    reportRedis,
     queues,
     metrics: createMetrics(),
     tenants: new TenantDirectory(orm, config.cacheTtlMs),
@@ -91,6 +95,7 @@ export async function closeContext(context: AppContext): Promise<void> {
   await context.decisions.close();
   await closeQueues(context.queues);
   await context.queueRedis.quit();
+  await context.reportRedis.quit();
   await context.redis.quit();
   await context.orm.close();
 }

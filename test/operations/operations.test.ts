@@ -37,6 +37,7 @@ describe('operations endpoints', () => {
       // Not harness.close(): closing queues would wait for a Redis that is not there.
       cut.context.redis.disconnect();
       cut.context.queueRedis.disconnect();
+      cut.context.reportRedis.disconnect();
       await cut.context.orm.close();
       await dropDatabase(cut.config.databaseUrl);
     }
