@@ -12,10 +12,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createBenchWorld, CEILING_PATH, purchaseReport } from './bench-world.js';
+import { createBenchWorld, CEILING_PATH } from './bench-world.js';
 import { firstLine, startStackProcess, type StackProcess } from './child-process.js';
-import { fireLoad } from './http-load.js';
-import { CONNECTIONS } from './ingest-benchmark.js';
+import { fireIngestLoad } from './ingest-benchmark.js';
 import { median, round } from './stats.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 6);
@@ -46,17 +45,10 @@ try {
     const { port } = await firstLine<{ port: number }>(server);
     contenders.push({ name, server, port, perSecond: {} });
   }
-  const headers = { 'X-Api-Key': world.apiKey, Authorization: `Bearer ${world.eventSecret}` };
   const run = async (contender: Contender, path: string, tag: string, seconds: number) => {
     const pid = contender.server.child.pid!;
     const [apiBefore, redisBefore] = [cpuSeconds(pid), cpuSeconds(redisPid)];
-    const load = await fireLoad({
-      url: `http://127.0.0.1:${contender.port}${path}`,
-      headers,
-      body: (n) => purchaseReport(world.members, n, `${contender.name}-${tag}`),
-      connections: CONNECTIONS,
-      durationSeconds: seconds,
-    });
+    const load = await fireIngestLoad(world, contender.port, path, `${contender.name}-${tag}`, seconds);
     await world.context.queues.events.obliterate({ force: true });
     const requests = load.accepted + load.refused;
     const microseconds = (before: number, now: number) => round(((now - before) * 1e6) / requests, 0);

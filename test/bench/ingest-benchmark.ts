@@ -16,15 +16,7 @@ export const CONNECTIONS = 50;
  * events queue is emptied between runs to keep Redis the same size for every run.
  */
 export async function benchmarkIngest(world: BenchWorld, port: number, rounds: number, seconds: number): Promise<IngestFigures> {
-  const headers = { 'X-Api-Key': world.apiKey, Authorization: `Bearer ${world.eventSecret}` };
-  const run = (path: string, tag: string, durationSeconds: number) =>
-    fireLoad({
-      url: `http://127.0.0.1:${port}${path}`,
-      headers,
-      body: (n) => purchaseReport(world.members, n, tag),
-      connections: CONNECTIONS,
-      durationSeconds,
-    });
+  const run = (path: string, tag: string, durationSeconds: number) => fireIngestLoad(world, port, path, tag, durationSeconds);
 
   // Warm-up: JIT, connection pools, the API's caches, the id allocator.
   await run(CEILING_PATH, 'warm-ceiling', 2);
@@ -40,6 +32,17 @@ export async function benchmarkIngest(world: BenchWorld, port: number, rounds: n
     await world.context.queues.events.obliterate({ force: true });
   }
   return figures;
+}
+
+/** The ingest load: till reports (tagged `tag`, so no run repeats another's) on CONNECTIONS connections to `path`. */
+export function fireIngestLoad(world: BenchWorld, port: number, path: string, tag: string, durationSeconds: number): Promise<LoadFigures> {
+  return fireLoad({
+    url: `http://127.0.0.1:${port}${path}`,
+    headers: { 'X-Api-Key': world.apiKey, Authorization: `Bearer ${world.eventSecret}` },
+    body: (n) => purchaseReport(world.members, n, tag),
+    connections: CONNECTIONS,
+    durationSeconds,
+  });
 }
 
 export function summariseLoad(runs: LoadFigures[]) {
