@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { TooManyRequestsError } from '../../shared/errors/app-errors.js';
 import { tenantRateLimit, type TokenBuckets } from '../../shared/rate-limit/token-bucket.js';
 import type { AppEnv } from '../app-env.js';
+import { setResponseHeader } from './response-header.js';
 
 /**
  * A token bucket per API key (decisions.md §10), after the key is known. Every answer carries the
@@ -17,7 +18,7 @@ export function rateLimit(buckets: TokenBuckets): MiddlewareHandler<AppEnv> {
       'RateLimit-Reset': String(result.resetSeconds),
     };
     if (!result.allowed) throw new TooManyRequestsError(result.resetSeconds, headers);
-    for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    for (const [name, value] of Object.entries(headers)) setResponseHeader(c, name, value);
     await next();
   };
 }

@@ -4,6 +4,7 @@ import { matchedRoutes } from 'hono/route';
 import type { Histogram } from 'prom-client';
 import type { AppContext } from '../../shared/context.js';
 import { requestLogger, type AppEnv } from '../app-env.js';
+import { setResponseHeader } from './response-header.js';
 
 const INCOMING_ID = /^[\w.:-]{1,128}$/;
 
@@ -32,7 +33,7 @@ export function requestContext(context: AppContext): MiddlewareHandler<AppEnv> {
     c.set('requestId', requestId);
     c.set('processLogger', context.logger);
     c.set('orm', context.orm);
-    c.header('X-Request-Id', requestId);
+    setResponseHeader(c, 'X-Request-Id', requestId);
     await next();
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     // The route pattern, not the path, keeps the label set small (no ids in labels).

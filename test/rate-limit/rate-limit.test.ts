@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApi } from '../../api/server.js';
 import { TokenBuckets } from '../../shared/rate-limit/token-bucket.js';
 import { createHarness, type Harness } from '../support/harness.js';
 
@@ -64,5 +65,31 @@ describe('the rate limit on the API', () => {
     const response = await harness.request(tenant, 'GET', '/v1/event_types');
     expect(response.headers.get('ratelimit-limit')).toBe('400');
     expect(response.headers.get('ratelimit-remaining')).toBe('399');
+  });
+});
+
+// The headers go straight onto Node's response when the API is served (api/middleware/response-header.ts):
+// the same answers over a real socket.
+describe('the rate limit and request id headers over HTTP', () => {
+  it('a served answer carries X-Request-Id and RateLimit-*, and a refusal its Retry-After', async () => {
+    const tenant = await harness.createTenant({ configuration: { rateLimit: { perSecond: 1, burst: 2 } } });
+    const api = await startApi(harness.context, 0);
+    try {
+      const get = () => fetch(`http://127.0.0.1:${api.port}/v1/event_types`, { headers: { 'X-Api-Key': tenant.key, 'X-Request-Id': 'served-1' } });
+      const first = await get();
+      expect(first.status).toBe(200);
+      expect(first.headers.get('x-request-id')).toBe('served-1');
+      expect(first.headers.get('content-type')).toMatch(/^application\/json/);
+      expect([first.headers.get('ratelimit-limit'), first.headers.get('ratelimit-remaining')]).toEqual(['2', '1']);
+      expect((await get()).status).toBe(200);
+      const refused = await get();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+      expect(refused.headers.get('x-request-id')).toBe('served-1');
+      expect(await refused.json()).toMatchObject({ status: 'fail', data: { name: 'TooManyRequestsError' } });
+    } finally {
+      await api.close();
+    }
   });
 });
