@@ -1,7 +1,7 @@
 import type { AppContext } from '../shared/context.js';
 import { jobEvents, type EventJob, type EventsJobData } from '../shared/events/event-job.js';
-import { markReacted, registerEvents, registrationDependencies } from '../shared/events/register-events.js';
-import { dispatchWebhooks } from '../shared/webhooks/dispatch-webhooks.js';
+import { markReacted, registerEvents, registrationDependencies, type PendingReactions } from '../shared/events/register-events.js';
+import { dispatchWebhooks, type DispatchedEvent } from '../shared/webhooks/dispatch-webhooks.js';
 import { Batcher } from '../shared/queues/batcher.js';
 import type { JobHandler } from '../shared/queues/worker-runner.js';
 
@@ -27,12 +27,12 @@ const BATCH_WAIT_MS = 25;
  */
 export function eventsHandler(context: AppContext): JobHandler {
   const registration = registrationDependencies(context);
-  const registrations = new Batcher<EventJob, boolean>((jobs) => registerEvents(registration, jobs), BATCH_SIZE, BATCH_WAIT_MS);
+  const registrations = new Batcher<EventJob, PendingReactions | undefined>((jobs) => registerEvents(registration, jobs), BATCH_SIZE, BATCH_WAIT_MS);
   const dispatch = { orm: context.orm, subscriptions: context.webhooks, queues: context.queues, retryBaseMs: context.config.webhookRetryBaseMs };
-  const reactions = new Batcher<EventJob>(
-    async (jobs) => {
-      await dispatchWebhooks(dispatch, jobs.map(({ id, tenantId, eventTypeName }) => ({ id, tenantId, eventTypeName })));
-      await markReacted(context.orm, jobs.map((job) => job.id));
+  const reactions = new Batcher<DispatchedEvent>(
+    async (events) => {
+      await dispatchWebhooks(dispatch, events);
+      await markReacted(context.orm, events.map((event) => event.id));
     },
     BATCH_SIZE,
     BATCH_WAIT_MS,
@@ -44,7 +44,8 @@ export function eventsHandler(context: AppContext): JobHandler {
     const accepted = pending ? events.filter((event) => pending.has(event.id)) : events;
     const outcomes = await Promise.allSettled(
       accepted.map(async (event) => {
-        if (await registrations.add(event)) await reactions.add(event);
+        const pendingReactions = await registrations.add(event);
+        if (pendingReactions) await reactions.add({ id: event.id, tenantId: event.tenantId, eventTypeName: event.eventTypeName, webhookIds: pendingReactions.webhookIds });
       }),
     );
     if (pending) await acceptedReports.forget(accepted.filter((_, index) => outcomes[index]!.status === 'fulfilled').map((event) => event.id));

@@ -4,7 +4,7 @@ import type { AppContext } from '../../shared/context.js';
 import { NotFoundError, ValidationError } from '../../shared/errors/app-errors.js';
 import { Event } from '../../shared/events/event.entity.js';
 import { eventJobId, jobEvents, type EventsJobData } from '../../shared/events/event-job.js';
-import { storedEventView } from '../../shared/events/event-view.js';
+import { reactionView, storedEventView } from '../../shared/events/event-view.js';
 import type { ListSpec } from '../../shared/lists/list-spec.js';
 import { entityManager, type App } from '../app-env.js';
 import { listParameters, listResponse } from '../lists/list-route.js';
@@ -85,8 +85,7 @@ export function registerReadEvents(app: App, context: AppContext): void {
       const deadline = Date.now() + waitOf(c.req.query('wait'));
       const registered = () => entityManager(c).fork().findOne(Event, { tenant: c.var.tenant.id, id });
       const answer = (event: Event) => {
-        const reactions = event.reactions.map(({ type, points, reactorName }) => ({ type, points, reactorName }));
-        return c.json({ status: 'success', data: { totalPoints: event.totalPoints, reactions } });
+        return c.json({ status: 'success', data: { totalPoints: event.totalPoints, reactions: event.reactions.map(reactionView) } });
       };
       for (;;) {
         const event = await registered();

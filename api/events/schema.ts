@@ -25,11 +25,10 @@ export const EventResource = Type.Object({
   payload: Type.Record(Type.String(), Type.Unknown()),
 });
 
-export const ReactionResource = Type.Object({
-  type: Type.Literal('POINTS'),
-  points: PointsExpressionSchema,
-  reactorName: Type.String(),
-});
+export const ReactionResource = Type.Union([
+  Type.Object({ type: Type.Literal('POINTS'), points: PointsExpressionSchema, reactorName: Type.String() }),
+  Type.Object({ type: Type.Literal('WEBHOOK'), webhookId: Type.String({ format: 'uuid' }), reactorName: Type.String() }),
+]);
 
 export const ReactionResult = Type.Object({
   totalPoints: Type.Integer(),

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../shared/context.js';
+import { reactionView } from '../../shared/events/event-view.js';
 import { testReaction } from '../../shared/events/test-reaction.js';
 import type { App } from '../app-env.js';
 import { bodyLimit, EVENT_BODY_LIMIT } from '../middleware/body-limit.js';
@@ -25,7 +26,7 @@ export function registerTestReaction(app: App, context: AppContext): void {
     jsonBody(ReportEventBody),
     async (c) => {
       const outcome = await testReaction(dependencies, c.var.tenant.id, c.req.valid('json'));
-      const reactions = outcome.reactions.map(({ type, points, reactorName }) => ({ type, points, reactorName }));
+      const reactions = outcome.reactions.map(reactionView);
       return c.json({ status: 'success', data: { totalPoints: outcome.totalPoints, reactions, activatedReactors: outcome.activatedReactors } });
     },
   );

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { PointsReaction } from '../../shared/reactors/reaction.js';
+import { ReactionSchema } from '../../shared/reactors/reaction.js';
 import { EventTypeName } from '../event-types/schema.js';
 
 const Conditions = Type.Record(Type.String(), Type.Unknown(), { description: 'json-rules-engine conditions over the facts event, payload and user' });
@@ -9,7 +9,7 @@ const reactorFields = {
   eventType: EventTypeName,
   isActive: Type.Optional(Type.Boolean()),
   conditions: Type.Optional(Type.Union([Conditions, Type.Null()])),
-  reactions: Type.Array(PointsReaction, { minItems: 1, maxItems: 20 }),
+  reactions: Type.Array(ReactionSchema, { minItems: 1, maxItems: 20 }),
 };
 
 export const CreateReactorBody = Type.Object(reactorFields, { additionalProperties: false });
@@ -21,7 +21,7 @@ export const ReactorResource = Type.Object({
   eventType: Type.String(),
   isActive: Type.Boolean(),
   conditions: Type.Union([Conditions, Type.Null()]),
-  reactions: Type.Array(PointsReaction),
+  reactions: Type.Array(ReactionSchema),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 });

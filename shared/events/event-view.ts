@@ -2,7 +2,7 @@ import { eventTypeView } from '../event-types/event-type-view.js';
 import type { EventType } from '../event-types/event-type.entity.js';
 import type { User } from '../users/user.entity.js';
 import { userView } from '../users/user-view.js';
-import type { Event } from './event.entity.js';
+import type { Event, StoredReaction } from './event.entity.js';
 
 export interface EventParts {
   id: number;
@@ -14,6 +14,13 @@ export interface EventParts {
   occurredAt: Date | null;
   registeredAt?: Date | null;
   reactedAt?: Date | null;
+}
+
+/** A reaction as GET /events/{id}/reactions and POST /events/test_reaction list it: what it does, and its reactor's name. */
+export function reactionView(reaction: StoredReaction) {
+  return reaction.type === 'POINTS'
+    ? { type: reaction.type, points: reaction.points, reactorName: reaction.reactorName }
+    : { type: reaction.type, webhookId: reaction.webhookId, reactorName: reaction.reactorName };
 }
 
 /**

@@ -3,11 +3,12 @@ import type { AppContext } from '../context.js';
 import { bigintArray } from '../db/bigint-array.js';
 import { lockReviewedReceipts, reverseRejectedReceiptPoints, reviewedReceipts } from '../ledger/reverse-receipt-points.js';
 import type { EntityManager, Orm } from '../db/orm.js';
-import { react, type ReactionOutcome } from '../reactors/react.js';
+import { react, reactionWebhookIds, type ReactionOutcome } from '../reactors/react.js';
 import type { ReactorDirectory } from '../reactors/reactor-directory.js';
 import { User } from '../users/user.entity.js';
 import { userView } from '../users/user-view.js';
 import type { WebhookSubscriptions } from '../webhooks/webhook-subscriptions.js';
+import type { StoredReaction } from './event.entity.js';
 import type { EventJob } from './event-job.js';
 
 export interface RegistrationDependencies {
@@ -23,8 +24,13 @@ export function registrationDependencies(context: Pick<AppContext, 'orm' | 'reac
 interface Registration {
   job: EventJob;
   outcome: ReactionOutcome;
-  /** Whether a webhook takes the event: if none does, it is reacted to as it is registered. */
+  /** Whether a webhook takes the event, or a WEBHOOK reaction names one: if not, it is reacted to as it is registered. */
   awaitsReactions: boolean;
+}
+
+/** What is left to do for a registered event: its webhook deliveries, the webhooks its WEBHOOK reactions name among them. */
+export interface PendingReactions {
+  webhookIds: string[];
 }
 
 /**
@@ -35,11 +41,11 @@ interface Registration {
  * entries and move wallets, so nothing is stored or granted twice. An event no webhook takes has
  * no asynchronous reactions: its `reactedAt` is its `registeredAt`, set in the same insert rather
  * than by an update of every row afterwards. Resolves, for each job of the batch in order, to
- * whether its asynchronous reactions are still to run: for an event an earlier run registered,
- * whether that run stopped short of them. Which webhooks take an event is read from the cached
+ * its asynchronous reactions if they are still to run, or undefined: for an event an earlier run
+ * registered, if that run stopped short of them. Which webhooks take an event is read from the cached
  * subscriptions as the batch is prepared: a webhook created since takes the events after it.
  */
-export async function registerEvents(deps: RegistrationDependencies, batch: EventJob[]): Promise<boolean[]> {
+export async function registerEvents(deps: RegistrationDependencies, batch: EventJob[]): Promise<(PendingReactions | undefined)[]> {
   // A job fetched twice into one batch (a stalled job run again) is registered once.
   const jobs = [...new Map(batch.map((job) => [job.id, job])).values()];
   const em = deps.orm.em.fork();
@@ -63,15 +69,25 @@ export async function registerEvents(deps: RegistrationDependencies, batch: Even
     await reverseRejectedReceiptPoints(trx, receipts.filter((receipt) => newIds.has(receipt.eventId)));
     return { newIds, unreactedEarlier: await unreacted(trx, jobs.filter((job) => !newIds.has(job.id))) };
   });
-  const awaiting = new Set(registrations.filter(({ job, awaitsReactions }) => (registered.newIds.has(job.id) ? awaitsReactions : registered.unreactedEarlier.has(job.id))).map(({ job }) => job.id));
-  return batch.map((job) => awaiting.has(job.id));
+  const pending = new Map<number, PendingReactions>();
+  for (const { job, outcome, awaitsReactions } of registrations) {
+    if (registered.newIds.has(job.id)) {
+      if (awaitsReactions) pending.set(job.id, { webhookIds: reactionWebhookIds(outcome.reactions) });
+    } else {
+      const stored = registered.unreactedEarlier.get(job.id);
+      if (stored) pending.set(job.id, { webhookIds: reactionWebhookIds(stored) });
+    }
+  }
+  return batch.map((job) => pending.get(job.id));
 }
 
-/** Of events an earlier run registered, those whose asynchronous reactions it did not finish. */
-async function unreacted(trx: Knex.Transaction, earlier: EventJob[]): Promise<Set<number>> {
-  if (earlier.length === 0) return new Set();
-  const rows = await trx.raw<{ rows: { id: string }[] }>('select id from event where id = any(?::bigint[]) and reacted_at is null', [bigintArray(earlier.map((job) => job.id))]);
-  return new Set(rows.rows.map((row) => Number(row.id)));
+/** Of events an earlier run registered, those whose asynchronous reactions it did not finish, with their stored reactions. */
+async function unreacted(trx: Knex.Transaction, earlier: EventJob[]): Promise<Map<number, StoredReaction[]>> {
+  if (earlier.length === 0) return new Map();
+  const rows = await trx.raw<{ rows: { id: string; reactions: StoredReaction[] }[] }>('select id, reactions from event where id = any(?::bigint[]) and reacted_at is null', [
+    bigintArray(earlier.map((job) => job.id)),
+  ]);
+  return new Map(rows.rows.map((row) => [Number(row.id), row.reactions]));
 }
 
 /** EARN entries and wallet totals for the newly registered events that are worth points. */
@@ -113,7 +129,8 @@ async function computeReactions(em: EntityManager, { reactors, subscriptions }: 
     jobs.map(async (job, index) => {
       if (!job.userId) return { job, outcome: { reactions: [], totalPoints: 0, activatedReactors: [] }, awaitsReactions: awaitsReactions[index]! };
       const facts = { event: eventFacts(job), payload: job.payload, user: users.get(job.userId) ?? null };
-      return { job, outcome: await react(reactorsOf[index]!, facts), awaitsReactions: awaitsReactions[index]! };
+      const outcome = await react(reactorsOf[index]!, facts);
+      return { job, outcome, awaitsReactions: awaitsReactions[index]! || reactionWebhookIds(outcome.reactions).length > 0 };
     }),
   );
 }
@@ -141,7 +158,9 @@ function eventRow({ job, outcome, awaitsReactions }: Registration) {
 /** One EARN entry per activated reactor with points, its cause the (event, reactor) pair. */
 function ledgerRows({ job, outcome }: Registration) {
   const byReactor = new Map<string, number>();
-  for (const reaction of outcome.reactions) byReactor.set(reaction.reactorId, (byReactor.get(reaction.reactorId) ?? 0) + reaction.amount);
+  for (const reaction of outcome.reactions) {
+    if (reaction.type === 'POINTS') byReactor.set(reaction.reactorId, (byReactor.get(reaction.reactorId) ?? 0) + reaction.amount);
+  }
   return [...byReactor]
     .filter(([, points]) => points > 0)
     .map(([reactorId, points]) => ({ tenant_id: job.tenantId, user_id: job.userId, points, event_id: job.id, reactor_id: reactorId }));

@@ -9,6 +9,11 @@ export interface ReactionOutcome {
   activatedReactors: { id: string; name: string }[];
 }
 
+/** The webhooks that an event's WEBHOOK reactions deliver it to. */
+export function reactionWebhookIds(reactions: StoredReaction[]): string[] {
+  return [...new Set(reactions.flatMap((reaction) => (reaction.type === 'WEBHOOK' ? [reaction.webhookId] : [])))];
+}
+
 /**
  * Which reactors an event activates and what their reactions are worth: pure, so POST /events,
  * the event worker and POST /events/test_reaction compute exactly the same thing.
@@ -20,9 +25,14 @@ export async function react(reactors: ActiveReactor[], facts: ReactorFacts): Pro
   for (const reactor of reactors) {
     if (reactor.conditions && !(await reactor.conditions.match(facts))) continue;
     outcome.activatedReactors.push({ id: reactor.id, name: reactor.name });
+    const from = { reactorName: reactor.name, reactorId: reactor.id };
     for (const reaction of reactor.reactions) {
+      if (reaction.type === 'WEBHOOK') {
+        outcome.reactions.push({ type: 'WEBHOOK', webhookId: reaction.webhookId, ...from });
+        continue;
+      }
       const amount = computePoints(reaction.points, document);
-      outcome.reactions.push({ type: 'POINTS', points: reaction.points, reactorName: reactor.name, reactorId: reactor.id, amount });
+      outcome.reactions.push({ type: 'POINTS', points: reaction.points, amount, ...from });
       outcome.totalPoints += amount;
     }
   }

@@ -32,4 +32,16 @@ export const PointsExpressionSchema = Type.Unsafe<PointsExpression>(expressionSc
 
 export const PointsReaction = Type.Object({ type: Type.Literal('POINTS'), points: PointsExpressionSchema }, { additionalProperties: false });
 
-export type Reaction = { type: 'POINTS'; points: PointsExpression };
+/**
+ * decisions.md §6: "Reaction `WEBHOOK`: asynchronous, see §10". When its reactor's conditions
+ * hold, the event is delivered to that webhook of the tenant, signed and retried like every
+ * delivery (§10), whether or not the webhook lists the event's type: the reactor chose it.
+ */
+export const WebhookReaction = Type.Object(
+  { type: Type.Literal('WEBHOOK'), webhookId: Type.String({ format: 'uuid', description: 'a webhook of the tenant (POST /v1/webhooks)' }) },
+  { additionalProperties: false },
+);
+
+export const ReactionSchema = Type.Union([PointsReaction, WebhookReaction]);
+
+export type Reaction = { type: 'POINTS'; points: PointsExpression } | Static<typeof WebhookReaction>;

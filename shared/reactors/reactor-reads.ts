@@ -10,6 +10,11 @@ export function expressionPaths(expression: PointsExpression): string[] {
   });
 }
 
+/** The PATH arguments of a reaction: a WEBHOOK reaction reads nothing of the event. */
+export function reactionPaths(reaction: Reaction): string[] {
+  return reaction.type === 'POINTS' ? expressionPaths(reaction.points) : [];
+}
+
 /** A step that names one key or index, nothing that could reach elsewhere in the document. */
 const PLAIN_STEP = /^(?:[A-Za-z_][A-Za-z0-9_]*|\d+)$/;
 
@@ -22,7 +27,7 @@ const PLAIN_STEP = /^(?:[A-Za-z_][A-Za-z0-9_]*|\d+)$/;
 export function readsUser(conditions: RuleConditions | null, reactions: Reaction[]): boolean {
   if (conditions && conditionStrings(conditions, 'fact').includes('user')) return true;
   return reactions.some((reaction) =>
-    expressionPaths(reaction.points).some((path) => {
+    reactionPaths(reaction).some((path) => {
       const [root, ...steps] = JSONPath.toPathArray(path);
       return root !== '$' || steps.length === 0 || steps[0] === 'user' || !steps.every((step) => PLAIN_STEP.test(step));
     }),

@@ -5,7 +5,8 @@ import { EventType } from '../event-types/event-type.entity.js';
 import { jsonPathProblem } from '../json-path/json-path.js';
 import type { RuleConditions } from '../conditions/conditions.js';
 import type { Reaction } from './reaction.js';
-import { expressionPaths } from './reactor-reads.js';
+import { reactionPaths } from './reactor-reads.js';
+import { Webhook } from '../webhooks/webhook.entity.js';
 import { ReactorConditions } from './reactor-conditions.js';
 import { Reactor } from './reactor.entity.js';
 import { findTenantRecord } from '../db/tenant-record.js';
@@ -65,12 +66,16 @@ export async function deleteReactor(em: EntityManager, tenantId: string, id: str
   await em.nativeDelete(Reactor, { tenant: tenantId, id: reactor.id });
 }
 
-/** The event type must exist in the tenant, the conditions must build and evaluate, every PATH must be evaluable. */
+/** The event type must exist in the tenant, the conditions must build and evaluate, every PATH must be evaluable, every webhook must be the tenant's. */
 async function checkReactor(em: EntityManager, tenantId: string, input: ReactorChanges): Promise<void> {
   if (input.eventType !== undefined && !(await em.count(EventType, { tenant: tenantId, name: input.eventType }))) {
     throw new BadRequestError(`No event type named ${input.eventType}`);
   }
   if (input.conditions) await ReactorConditions.check(input.conditions);
-  const problems = (input.reactions ?? []).flatMap((reaction) => expressionPaths(reaction.points)).map(jsonPathProblem).filter((problem) => problem !== undefined);
+  const problems = (input.reactions ?? []).flatMap(reactionPaths).map(jsonPathProblem).filter((problem) => problem !== undefined);
   if (problems.length) throw new BadRequestError(`reactions: ${problems.join('; ')}`);
+  const webhookIds = [...new Set((input.reactions ?? []).flatMap((reaction) => (reaction.type === 'WEBHOOK' ? [reaction.webhookId] : [])))];
+  const known = webhookIds.length ? await em.find(Webhook, { tenant: tenantId, id: { $in: webhookIds } }, { fields: ['id'] }) : [];
+  const unknown = webhookIds.filter((id) => !known.some((webhook) => webhook.id === id));
+  if (unknown.length) throw new BadRequestError(`reactions: no webhook with id ${unknown.join(', ')}`);
 }

@@ -4,6 +4,7 @@ import type { Worker } from 'bullmq';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboundPoster } from '../../shared/http/outbound-post.js';
+import { registerEvents, registrationDependencies } from '../../shared/events/register-events.js';
 import { dispatchWebhooks } from '../../shared/webhooks/dispatch-webhooks.js';
 import { WebhookDelivery } from '../../shared/webhooks/webhook-delivery.entity.js';
 import { WebhookSubscriptions } from '../../shared/webhooks/webhook-subscriptions.js';
@@ -108,6 +109,79 @@ describe('webhook deliveries', () => {
   }, 40_000);
 });
 
+// decisions.md §6: "Reaction `WEBHOOK`: asynchronous, see §10."
+describe('WEBHOOK reactions', () => {
+  it('deliver the events whose reactor conditions hold to the webhook they name, once each, whatever types it lists', async () => {
+    const visitSecret = (await dataOf<{ secret: string }>(await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'VISIT_MADE', description: 'x', isPrivate: true } }))).secret;
+    const reactionOnly = await subscribe('/reacted', ['OTHER_THING']);
+    const alsoSubscribed = await subscribe('/reacted-and-subscribed', ['VISIT_MADE']);
+    const reactorAdmin = await harness.adminToken(tenant, ['admin:reactors', 'admin:events']);
+    const reactor = await harness.request(tenant, 'POST', '/v1/reactors', {
+      token: reactorAdmin,
+      body: {
+        name: 'big visits',
+        eventType: 'VISIT_MADE',
+        conditions: { all: [{ fact: 'payload', path: '$.total', operator: 'greaterThanInclusive', value: 100 }] },
+        reactions: [
+          { type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '5' }] } },
+          { type: 'WEBHOOK', webhookId: reactionOnly.id },
+          { type: 'WEBHOOK', webhookId: alsoSubscribed.id },
+        ],
+      },
+    });
+    expect(reactor.status).toBe(201);
+    const visit = async (total: number) => {
+      const response = await harness.request(tenant, 'POST', '/v1/events', { token: visitSecret, body: { type: 'VISIT_MADE', subject: 'member-1', payload: { total } } });
+      return (await dataOf<{ id: number }>(response)).id;
+    };
+    const big = await visit(150);
+    const small = await visit(10);
+
+    await expect.poll(() => received['/reacted']?.length ?? 0, { timeout: 10_000 }).toBe(1);
+    const delivered = received['/reacted']![0]!;
+    expect(new StandardWebhook(reactionOnly.secret).verify(delivered.body, delivered.headers as Record<string, string>)).toMatchObject({ type: 'VISIT_MADE', data: { id: big } });
+    // The subscribed webhook gets both events, the one its reaction also names once.
+    await expect.poll(() => received['/reacted-and-subscribed']?.length ?? 0, { timeout: 10_000 }).toBe(2);
+    expect(received['/reacted-and-subscribed']!.map((request) => (JSON.parse(request.body) as Json).data.id).sort()).toEqual([big, small].sort());
+
+    const reactions = await jsonOf(await harness.request(tenant, 'GET', `/v1/events/${big}/reactions`, { token: reactorAdmin }));
+    expect(reactions.data).toEqual({
+      totalPoints: 5,
+      reactions: [
+        { type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '5' }] }, reactorName: 'big visits' },
+        { type: 'WEBHOOK', webhookId: reactionOnly.id, reactorName: 'big visits' },
+        { type: 'WEBHOOK', webhookId: alsoSubscribed.id, reactorName: 'big visits' },
+      ],
+    });
+    const tested = await jsonOf(await harness.request(tenant, 'POST', '/v1/events/test_reaction', { token: reactorAdmin, body: { type: 'VISIT_MADE', subject: 'member-1', payload: { total: 150 } } }));
+    expect(tested.data).toMatchObject({ totalPoints: 5, reactions: reactions.data.reactions });
+    expect(await deliveries(reactionOnly.id)).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(received['/reacted']).toHaveLength(1);
+
+    // A run again after a crash between registration and the reactions finds the webhooks in the stored reactions.
+    const row = await queryOne(harness, 'select type_id, user_id, reported_at from event where id = ?', [big]);
+    await harness.context.orm.em.fork().getConnection().execute('update event set reacted_at = null where id = ?', [big]);
+    const job = { id: big, tenantId: tenant.id, eventTypeId: row.type_id, eventTypeName: 'VISIT_MADE', userId: row.user_id, payload: { total: 150 }, reportedAt: new Date(row.reported_at).toISOString(), occurredAt: null };
+    expect(await registerEvents(registrationDependencies(harness.context), [job])).toEqual([{ webhookIds: [reactionOnly.id, alsoSubscribed.id] }]);
+  });
+
+  it('must name a webhook of the tenant: 400 otherwise', async () => {
+    const other = await harness.createTenant();
+    const otherAdmin = await harness.adminToken(other, ['admin:tenant']);
+    const foreign = await dataOf<{ id: string }>(await harness.request(other, 'POST', '/v1/webhooks', { token: otherAdmin, body: { url: `${baseUrl}/foreign` } }));
+    const reactorAdmin = await harness.adminToken(tenant, ['admin:reactors']);
+    for (const webhookId of [foreign.id, '00000000-0000-4000-8000-000000000000']) {
+      const response = await harness.request(tenant, 'POST', '/v1/reactors', {
+        token: reactorAdmin,
+        body: { name: 'bad', eventType: 'SALE_MADE', reactions: [{ type: 'WEBHOOK', webhookId }] },
+      });
+      expect(response.status).toBe(400);
+      expect(await jsonOf(response)).toMatchObject({ status: 'fail', message: `reactions: no webhook with id ${webhookId}`, data: { name: 'BadRequestError' } });
+    }
+  });
+});
+
 // README, CACHE_TTL_MS: another process's event worker may hold a tenant's subscriptions a little longer.
 describe('webhook subscriptions cached by another process', () => {
   it('a webhook deleted or deactivated meanwhile gets no delivery, and the dispatch still succeeds', async () => {
@@ -121,7 +195,7 @@ describe('webhook subscriptions cached by another process', () => {
     const reader = await harness.adminToken(tenant, ['admin:events']);
     await expect.poll(async () => (await harness.request(tenant, 'GET', `/v1/events/${eventId}`, { token: reader })).status, { timeout: 10_000 }).toBe(200);
     const dispatch = { orm: harness.context.orm, subscriptions: stale, queues: harness.context.queues, retryBaseMs: 10 };
-    await dispatchWebhooks(dispatch, [{ id: eventId, tenantId: tenant.id, eventTypeName: 'SALE_MADE' }]);
+    await dispatchWebhooks(dispatch, [{ id: eventId, tenantId: tenant.id, eventTypeName: 'SALE_MADE', webhookIds: [] }]);
     expect(await deliveries(deactivated.id)).toEqual([]);
     expect(await harness.context.orm.em.fork().count(WebhookDelivery, { webhook: deleted.id })).toBe(0);
   });
