@@ -1,4 +1,4 @@
-import { enqueueAudit } from '../shared/audit/audit-log.js';
+import { auditedChange } from '../shared/audit/audit-log.js';
 import { mintAdminToken } from '../shared/auth/admin-token.js';
 import { isScope, SCOPES } from '../shared/auth/scopes.js';
 import { loadConfig } from '../shared/config/config.js';
@@ -35,16 +35,20 @@ export async function runCommand(positionals: string[], options: Options): Promi
       return withPlatform((context) => listTenants(context.orm.em.fork()));
     case 'tenant rotate-key':
       return withPlatform(async (context) => {
-        const { before, after, key } = await rotateApiKey(context.orm.em.fork(), required(options, 'tenant'));
-        await enqueueAudit(context, {
-          tenantId: after.id,
-          actor: CLI_ACTOR,
-          action: 'tenant.api_key_rotated',
-          resourceType: 'tenant',
-          resourceId: after.id,
-          before: { keyPrefix: before.keyPrefix },
-          after: { keyPrefix: after.keyPrefix },
-        });
+        const { after, key } = await auditedChange(
+          context,
+          context.orm.em.fork(),
+          (em) => rotateApiKey(em, required(options, 'tenant')),
+          (rotated) => ({
+            tenantId: rotated.after.id,
+            actor: CLI_ACTOR,
+            action: 'tenant.api_key_rotated',
+            resourceType: 'tenant',
+            resourceId: rotated.after.id,
+            before: { keyPrefix: rotated.before.keyPrefix },
+            after: { keyPrefix: rotated.after.keyPrefix },
+          }),
+        );
         return { ...after, key };
       });
     case 'token admin':

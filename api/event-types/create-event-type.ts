@@ -1,5 +1,5 @@
 import type { AppContext } from '../../shared/context.js';
-import { actorOf, enqueueAudit } from '../../shared/audit/audit-log.js';
+import { actorOf, auditedChange } from '../../shared/audit/audit-log.js';
 import { createEventType } from '../../shared/event-types/event-type-service.js';
 import { entityManager, type App } from '../app-env.js';
 import { authorize } from '../middleware/authorize.js';
@@ -24,16 +24,20 @@ export function registerCreateEventType(app: App, context: AppContext): void {
     idempotent(context),
     jsonBody(CreateEventTypeBody),
     async (c) => {
-      const { eventType, secret } = await createEventType(entityManager(c), context.payloadSchemas, c.var.tenant.id, c.req.valid('json'));
-      await enqueueAudit(context, {
-        tenantId: c.var.tenant.id,
-        actor: actorOf(c.var.principal),
-        action: 'event_type.created',
-        resourceType: 'event_type',
-        resourceId: eventType.id,
-        before: null,
-        after: eventType,
-      });
+      const { eventType, secret } = await auditedChange(
+        context,
+        entityManager(c),
+        (em) => createEventType(em, context.payloadSchemas, c.var.tenant.id, c.req.valid('json')),
+        (created) => ({
+          tenantId: c.var.tenant.id,
+          actor: actorOf(c.var.principal),
+          action: 'event_type.created',
+          resourceType: 'event_type',
+          resourceId: created.eventType.id,
+          before: null,
+          after: created.eventType,
+        }),
+      );
       return c.json({ status: 'success', data: { ...eventType, ...(secret ? { secret } : {}) } }, 201);
     },
   );

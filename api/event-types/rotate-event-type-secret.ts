@@ -1,5 +1,5 @@
 import type { AppContext } from '../../shared/context.js';
-import { actorOf, enqueueAudit } from '../../shared/audit/audit-log.js';
+import { actorOf, auditedChange } from '../../shared/audit/audit-log.js';
 import { rotateEventTypeSecret } from '../../shared/event-types/event-type-service.js';
 import { entityManager, type App } from '../app-env.js';
 import { authorize } from '../middleware/authorize.js';
@@ -21,18 +21,22 @@ export function registerRotateEventTypeSecret(app: App, context: AppContext): vo
     authorize(context, access),
     async (c) => {
       const tenantId = c.var.tenant.id;
-      const { eventType, secret } = await rotateEventTypeSecret(entityManager(c), tenantId, c.req.param('identifier'));
+      const { eventType, secret } = await auditedChange(
+        context,
+        entityManager(c),
+        (em) => rotateEventTypeSecret(em, tenantId, c.req.param('identifier')),
+        // The audit entry records that the secret changed, never the secret itself.
+        (rotated) => ({
+          tenantId,
+          actor: actorOf(c.var.principal),
+          action: 'event_type.secret_rotated',
+          resourceType: 'event_type',
+          resourceId: rotated.eventType.id,
+          before: null,
+          after: { name: rotated.eventType.name, secretRotatedAt: rotated.eventType.updatedAt },
+        }),
+      );
       context.eventTypes.forget(tenantId, eventType.name);
-      // The audit entry records that the secret changed, never the secret itself.
-      await enqueueAudit(context, {
-        tenantId,
-        actor: actorOf(c.var.principal),
-        action: 'event_type.secret_rotated',
-        resourceType: 'event_type',
-        resourceId: eventType.id,
-        before: null,
-        after: { name: eventType.name, secretRotatedAt: eventType.updatedAt },
-      });
       return c.json({ status: 'success', data: { secret } });
     },
   );

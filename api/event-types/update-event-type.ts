@@ -1,5 +1,5 @@
 import type { AppContext } from '../../shared/context.js';
-import { actorOf, enqueueAudit } from '../../shared/audit/audit-log.js';
+import { actorOf, auditedChange } from '../../shared/audit/audit-log.js';
 import { updateEventType } from '../../shared/event-types/event-type-service.js';
 import { entityManager, type App } from '../app-env.js';
 import { authorize } from '../middleware/authorize.js';
@@ -24,17 +24,21 @@ export function registerUpdateEventType(app: App, context: AppContext): void {
     jsonBody(UpdateEventTypeBody),
     async (c) => {
       const tenantId = c.var.tenant.id;
-      const { before, after } = await updateEventType(entityManager(c), context.payloadSchemas, tenantId, c.req.param('identifier'), c.req.valid('json'));
+      const { after } = await auditedChange(
+        context,
+        entityManager(c),
+        (em) => updateEventType(em, context.payloadSchemas, tenantId, c.req.param('identifier'), c.req.valid('json')),
+        (changed) => ({
+          tenantId,
+          actor: actorOf(c.var.principal),
+          action: 'event_type.updated',
+          resourceType: 'event_type',
+          resourceId: changed.after.id,
+          before: changed.before,
+          after: changed.after,
+        }),
+      );
       context.eventTypes.forget(tenantId, after.name);
-      await enqueueAudit(context, {
-        tenantId,
-        actor: actorOf(c.var.principal),
-        action: 'event_type.updated',
-        resourceType: 'event_type',
-        resourceId: after.id,
-        before,
-        after,
-      });
       return c.json({ status: 'success', data: after });
     },
   );

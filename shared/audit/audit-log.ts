@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { withTimeout } from '../async/with-timeout.js';
-import type { EntityManager, Orm } from '../db/orm.js';
+import type { EntityManager } from '../db/orm.js';
 import type { Queues } from '../queues/queue-factory.js';
 import { AuditEntry } from './audit-entry.entity.js';
+import { AuditOutbox } from './audit-outbox.entity.js';
 import type { Actor, AuditJob } from './audit-job.js';
 import type { Principal } from '../auth/principal.js';
 import type { Logger } from '../logging/logger.js';
@@ -24,50 +25,67 @@ export function actorOf(principal: Principal | undefined): Actor {
   return { subject: principal?.kind === 'user' ? principal.authIdentifier : 'anonymous', scopes: [] };
 }
 
-/** How long a change waits for Redis to take its audit job before recording the entry itself. */
+/** How long a change waits for Redis to take its audit job before leaving it to the recovery sweep. */
 const ENQUEUE_TIMEOUT_MS = 2000;
 
 export interface AuditDependencies {
   queues: Queues;
-  orm: Orm;
   logger: Logger;
 }
 
 /**
- * Puts an admin change, already committed, on the audit queue. The entry's id is chosen here and
- * doubles as the job id, so the same change added twice is one job, and a job run twice is one
- * row. When Redis does not take the job in time, the entry is written directly instead: the
- * change is done, so failing its request would hide a new secret or key from its caller, and
- * dropping the entry would lose the record of it; a job that lands late finds the row and adds
- * nothing.
+ * Makes an admin change and stages its audit entry in the same PostgreSQL transaction (the
+ * transactional outbox, audit-outbox.entity.ts), then puts the entry on the audit queue. The
+ * entry's id is chosen here and doubles as the job id, so the same entry queued twice is one job,
+ * and a job run twice is one row. A change that fails stages nothing; a change that commits is
+ * audited even if this process dies before the job is queued, or Redis does not take it: the
+ * recovery sweep queues what the outbox still holds. `describe` says what changed, from what
+ * `change` answered, with secrets left out.
  */
-export async function enqueueAudit(deps: AuditDependencies, change: AdminChange): Promise<void> {
-  const job: AuditJob = { id: randomUUID(), ...change, occurredAt: new Date().toISOString() };
+export async function auditedChange<T>(deps: AuditDependencies, em: EntityManager, change: (em: EntityManager) => Promise<T>, describe: (result: T) => AdminChange): Promise<T> {
+  let job: AuditJob | undefined;
+  const result = await em.transactional(async (transaction) => {
+    const done = await change(transaction);
+    job = { id: randomUUID(), ...describe(done), occurredAt: new Date().toISOString() };
+    transaction.create(AuditOutbox, { id: job.id, tenant: job.tenantId, job, createdAt: new Date(job.occurredAt) });
+    return done;
+  });
+  await queueAuditJob(deps, job!);
+  return result;
+}
+
+/**
+ * Puts a staged entry on the audit queue. When Redis does not take it in time the change still
+ * succeeds, as it is done: failing its request would hide a new secret or key from its caller.
+ */
+export async function queueAuditJob(deps: AuditDependencies, job: AuditJob): Promise<void> {
   try {
     await withTimeout(deps.queues.audit.add('record', job, { jobId: job.id }), ENQUEUE_TIMEOUT_MS);
   } catch (error) {
-    deps.logger.warn({ err: error, auditEntryId: job.id }, 'the audit queue did not take the entry: recording it directly');
-    await recordAuditEntry(deps.orm.em.fork(), job);
+    deps.logger.warn({ err: error, auditEntryId: job.id }, 'the audit queue did not take the entry: the recovery sweep will queue it');
   }
 }
 
-/** The audit worker's one job: insert the entry unless a previous delivery already did. */
+/** The audit worker's one job: insert the entry unless a previous delivery already did, and empty its place in the outbox. */
 export async function recordAuditEntry(em: EntityManager, job: AuditJob): Promise<void> {
-  await em.upsert(
-    AuditEntry,
-    {
-      id: job.id,
-      tenant: job.tenantId,
-      actorSubject: job.actor.subject,
-      actorScopes: job.actor.scopes,
-      action: job.action,
-      resourceType: job.resourceType,
-      resourceId: job.resourceId,
-      before: job.before,
-      after: job.after,
-      occurredAt: new Date(job.occurredAt),
-      recordedAt: new Date(),
-    },
-    { onConflictFields: ['id'], onConflictAction: 'ignore' },
-  );
+  await em.transactional(async (transaction) => {
+    await transaction.upsert(
+      AuditEntry,
+      {
+        id: job.id,
+        tenant: job.tenantId,
+        actorSubject: job.actor.subject,
+        actorScopes: job.actor.scopes,
+        action: job.action,
+        resourceType: job.resourceType,
+        resourceId: job.resourceId,
+        before: job.before,
+        after: job.after,
+        occurredAt: new Date(job.occurredAt),
+        recordedAt: new Date(),
+      },
+      { onConflictFields: ['id'], onConflictAction: 'ignore' },
+    );
+    await transaction.nativeDelete(AuditOutbox, { id: job.id });
+  });
 }

@@ -1,4 +1,5 @@
 import { AuditEntry } from '../audit/audit-entry.entity.js';
+import { AuditOutbox } from '../audit/audit-outbox.entity.js';
 import { EventType } from '../event-types/event-type.entity.js';
 import { IdempotencyRecord } from '../idempotency/idempotency-record.entity.js';
 import { Tenant } from '../tenants/tenant.entity.js';
@@ -17,4 +18,4 @@ import { Receipt } from '../receipts/receipt.entity.js';
 import { Review } from '../receipts/review.entity.js';
 
 /** Every entity the ORM knows; a new feature adds its own here. */
-export const entities = [Tenant, EventType, AuditEntry, IdempotencyRecord, User, Event, Reactor, LedgerEntry, Wallet, Webhook, WebhookDelivery, Product, ProductIdentifier, Venue, RuleSet, Order, Receipt, Review];
+export const entities = [Tenant, EventType, AuditEntry, AuditOutbox, IdempotencyRecord, User, Event, Reactor, LedgerEntry, Wallet, Webhook, WebhookDelivery, Product, ProductIdentifier, Venue, RuleSet, Order, Receipt, Review];

@@ -1,4 +1,5 @@
 import type { Queue } from 'bullmq';
+import { AuditOutbox } from '../audit/audit-outbox.entity.js';
 import type { AppContext } from '../context.js';
 import type { Orm } from '../db/orm.js';
 import { eventJobId, jobEvents, type EventsJobData } from '../events/event-job.js';
@@ -33,6 +34,7 @@ export interface Recovered {
   reviewEvents: number;
   orderEvents: number;
   reportJobs: number;
+  auditEntries: number;
 }
 
 
@@ -44,7 +46,8 @@ export interface Recovered {
  * (a backlog) adds nothing, and the event worker registers an event id once. A review or an event
  * whose job failed for good (its store was down through every attempt, say) is retried rather than
  * left to block its id, and so is a job of reported events (answered 201, recorded as accepted
- * until registered); an image that could not be read goes to a person.
+ * until registered); an image that could not be read goes to a person. An admin change's audit
+ * entry still in the outbox is queued again under its own id, so one still waiting adds nothing.
  */
 export async function recoverStranded(deps: RecoveryDependencies, strandedAfterMs = STRANDED_AFTER_MS): Promise<Recovered> {
   const em = deps.orm.em.fork();
@@ -96,7 +99,20 @@ export async function recoverStranded(deps: RecoveryDependencies, strandedAfterM
   // Its registered events were forgotten as they went: a run again registers only what is left.
   const failedReports = (await deps.queues.events.getFailed(0, BATCH - 1)).filter((job) => !jobEvents(job.data as EventsJobData).claimedByJob);
   for (const job of failedReports) await job.retry();
-  return { images: unread.length, reviews: undecided.length, reviewEvents: reviews.length, orderEvents: orders.length, reportJobs: failedReports.length };
+
+  const unaudited = await em.find(AuditOutbox, { createdAt: { $lt: before } }, { orderBy: { createdAt: 'asc' }, limit: BATCH });
+  for (const staged of unaudited) {
+    await retryIfFailed(deps.queues.audit, staged.id);
+    await deps.queues.audit.add('record', staged.job, { jobId: staged.id });
+  }
+  return {
+    images: unread.length,
+    reviews: undecided.length,
+    reviewEvents: reviews.length,
+    orderEvents: orders.length,
+    reportJobs: failedReports.length,
+    auditEntries: unaudited.length,
+  };
 }
 
 async function retryIfFailed(queue: Queue, jobId: string): Promise<void> {

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { QueueEvents, type Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditJob } from '../../shared/audit/audit-job.js';
-import { enqueueAudit, recordAuditEntry } from '../../shared/audit/audit-log.js';
+import { auditedChange, recordAuditEntry, type AdminChange } from '../../shared/audit/audit-log.js';
+import { recoverStranded, recoveryDependencies } from '../../shared/recovery/recover-stranded.js';
 import { closeQueues, createQueues, queuePrefix } from '../../shared/queues/queue-factory.js';
 import { createRedis } from '../../shared/redis/redis.js';
 import { startWorker } from '../../shared/queues/worker-runner.js';
@@ -50,28 +51,61 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promi
   }
 }
 
+async function outboxed(action: string): Promise<number> {
+  return (await queryOne(harness, 'select count(*)::int as n from audit_outbox where tenant_id = ? and job->>\'action\' = ?', [tenant.id, action])).n;
+}
+
+async function recorded(action: string): Promise<number> {
+  return (await queryOne(harness, 'select count(*)::int as n from audit_entry where tenant_id = ? and action = ?', [tenant.id, action])).n;
+}
+
+function change(action: string): AdminChange {
+  const { id: _id, occurredAt: _at, ...rest } = auditJob({ action });
+  return rest;
+}
+
 // Issue 3: "every admin change … is put on an audit queue and a worker records it"; brief: "nothing already accepted is lost".
-describe('an admin change whose audit job Redis will not take', () => {
-  it('is recorded directly, within the enqueue timeout, instead of failing or being lost', async () => {
+describe('an admin change and its audit entry', () => {
+  it('when Redis will not take the job, the change is answered within the enqueue timeout, and the recovery sweep queues the entry the outbox kept', async () => {
     const closed = createRedis(harness.config.redisUrl, 'test-closed');
     await closed.quit();
     const queues = createQueues(closed, `${harness.config.redisPrefix}-closed`, harness.context.logger);
     const started = Date.now();
-    const { id: _id, occurredAt: _at, ...change } = auditJob({ action: 'event_type.secret_rotated' });
-    await enqueueAudit({ queues, orm: harness.context.orm, logger: harness.context.logger }, change);
+    const answer = await auditedChange({ queues, logger: harness.context.logger }, harness.context.orm.em.fork(), async () => 'changed', () => change('test.redis_away'));
+    expect(answer).toBe('changed');
     expect(Date.now() - started).toBeLessThan(5000);
-    const row = await queryOne(harness, "select count(*)::int as n from audit_entry where tenant_id = ? and action = 'event_type.secret_rotated'", [tenant.id]);
-    expect(row.n).toBe(1);
+    expect([await outboxed('test.redis_away'), await recorded('test.redis_away')]).toEqual([1, 0]);
     await closeQueues(queues).catch(() => {});
+
+    expect((await recoverStranded(recoveryDependencies(harness.context), 0)).auditEntries).toBeGreaterThanOrEqual(1);
+    const { id } = await queryOne(harness, "select id from audit_outbox where job->>'action' = 'test.redis_away'");
+    const queued = (await harness.context.queues.audit.getJob(id))!;
+    expect(queued.data).toMatchObject({ id, action: 'test.redis_away', tenantId: tenant.id });
+    // What the audit worker does with it (the worker itself is tested below), without leaving the job for their workers.
+    await recordAuditEntry(harness.context.orm.em.fork(), queued.data as AuditJob);
+    await queued.remove();
+    expect([await outboxed('test.redis_away'), await recorded('test.redis_away')]).toEqual([0, 1]);
+  });
+
+  it('a change that fails stages no entry: the change and its entry commit together', async () => {
+    const failing = auditedChange(harness.context, harness.context.orm.em.fork(), async () => {
+      throw new Error('the change failed');
+    }, () => change('test.failed_change'));
+    await expect(failing).rejects.toThrow('the change failed');
+    expect([await outboxed('test.failed_change'), await recorded('test.failed_change')]).toEqual([0, 0]);
   });
 });
 
 describe('the audit worker', () => {
-  it('a job delivered twice is recorded once', async () => {
-    const job = auditJob();
-    await recordAuditEntry(harness.context.orm.em.fork(), job);
-    await recordAuditEntry(harness.context.orm.em.fork(), job);
+  it('a job delivered twice is recorded once, and its place in the outbox emptied', async () => {
+    await auditedChange(harness.context, harness.context.orm.em.fork(), async () => undefined, () => change('test.delivered_twice'));
+    const { job } = await queryOne(harness, "select job from audit_outbox where job->>'action' = 'test.delivered_twice'");
+    // Delivered here by hand: the queued job is not left for the workers of the tests below.
+    await harness.context.queues.audit.remove(job.id);
+    await recordAuditEntry(harness.context.orm.em.fork(), job as AuditJob);
+    await recordAuditEntry(harness.context.orm.em.fork(), job as AuditJob);
     expect(await countEntries(job.id)).toBe(1);
+    expect(await outboxed('test.delivered_twice')).toBe(0);
   });
 
   it('a job that throws is retried with backoff and recorded exactly once', async () => {
