@@ -1,5 +1,6 @@
 import type { StoredReaction } from '../events/event.entity.js';
 import { computePoints } from './points-expression.js';
+import type { Reaction } from './reaction.js';
 import type { ReactorFacts } from './reactor-conditions.js';
 import type { ActiveReactor } from './reactor-directory.js';
 
@@ -9,8 +10,8 @@ export interface ReactionOutcome {
   activatedReactors: { id: string; name: string }[];
 }
 
-/** The webhooks that an event's WEBHOOK reactions deliver it to. */
-export function reactionWebhookIds(reactions: StoredReaction[]): string[] {
+/** The webhooks that WEBHOOK reactions (a reactor's, or an event's stored ones) deliver to. */
+export function reactionWebhookIds(reactions: readonly (Reaction | StoredReaction)[]): string[] {
   return [...new Set(reactions.flatMap((reaction) => (reaction.type === 'WEBHOOK' ? [reaction.webhookId] : [])))];
 }
 

@@ -5,6 +5,7 @@ import { EventType } from '../event-types/event-type.entity.js';
 import { jsonPathProblem } from '../json-path/json-path.js';
 import type { RuleConditions } from '../conditions/conditions.js';
 import type { Reaction } from './reaction.js';
+import { reactionWebhookIds } from './react.js';
 import { reactionPaths } from './reactor-reads.js';
 import { Webhook } from '../webhooks/webhook.entity.js';
 import { ReactorConditions } from './reactor-conditions.js';
@@ -74,7 +75,7 @@ async function checkReactor(em: EntityManager, tenantId: string, input: ReactorC
   if (input.conditions) await ReactorConditions.check(input.conditions);
   const problems = (input.reactions ?? []).flatMap(reactionPaths).map(jsonPathProblem).filter((problem) => problem !== undefined);
   if (problems.length) throw new BadRequestError(`reactions: ${problems.join('; ')}`);
-  const webhookIds = [...new Set((input.reactions ?? []).flatMap((reaction) => (reaction.type === 'WEBHOOK' ? [reaction.webhookId] : [])))];
+  const webhookIds = reactionWebhookIds(input.reactions ?? []);
   const known = webhookIds.length ? await em.find(Webhook, { tenant: tenantId, id: { $in: webhookIds } }, { fields: ['id'] }) : [];
   const unknown = webhookIds.filter((id) => !known.some((webhook) => webhook.id === id));
   if (unknown.length) throw new BadRequestError(`reactions: no webhook with id ${unknown.join(', ')}`);

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '../db/orm.js';
-import { BadRequestError } from '../errors/app-errors.js';
+import { BadRequestError, ConflictError } from '../errors/app-errors.js';
 import { EventType } from '../event-types/event-type.entity.js';
 import type { Sealer } from '../secrets/sealer.js';
 import { Webhook } from './webhook.entity.js';
@@ -61,8 +61,20 @@ export async function updateWebhook(em: EntityManager, tenantId: string, id: str
   return webhook;
 }
 
+/**
+ * A webhook that a reactor's WEBHOOK reaction names is not deleted (409): the reactor would go on
+ * listing it and stop delivering without a word. Deactivating it pauses it, reactions included.
+ */
 export async function deleteWebhook(em: EntityManager, tenantId: string, id: string): Promise<void> {
   const webhook = await findWebhook(em, tenantId, id);
+  const naming = await em
+    .getConnection()
+    .execute<{ name: string }[]>('select name from reactor where tenant_id = ? and reactions @> ?::jsonb order by name', [tenantId, JSON.stringify([{ type: 'WEBHOOK', webhookId: webhook.id }])]);
+  if (naming.length) {
+    throw new ConflictError(`Reactors deliver to this webhook: ${naming.map((reactor) => reactor.name).join(', ')}`, {
+      data: { explanation: 'Remove the WEBHOOK reactions that name it first, or deactivate the webhook instead' },
+    });
+  }
   await em.nativeDelete(Webhook, { tenant: tenantId, id: webhook.id });
 }
 

@@ -156,6 +156,10 @@ describe('WEBHOOK reactions', () => {
     const tested = await jsonOf(await harness.request(tenant, 'POST', '/v1/events/test_reaction', { token: reactorAdmin, body: { type: 'VISIT_MADE', subject: 'member-1', payload: { total: 150 } } }));
     expect(tested.data).toMatchObject({ totalPoints: 5, reactions: reactions.data.reactions });
     expect(await deliveries(reactionOnly.id)).toHaveLength(1);
+    // Deleting a webhook a reactor delivers to would silence the reactor: refused.
+    const deleting = await harness.request(tenant, 'DELETE', `/v1/webhooks/${reactionOnly.id}`, { token: admin });
+    expect(deleting.status).toBe(409);
+    expect(await jsonOf(deleting)).toMatchObject({ status: 'fail', message: 'Reactors deliver to this webhook: big visits', data: { name: 'ConflictError' } });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(received['/reacted']).toHaveLength(1);
 
@@ -179,6 +183,10 @@ describe('WEBHOOK reactions', () => {
       expect(response.status).toBe(400);
       expect(await jsonOf(response)).toMatchObject({ status: 'fail', message: `reactions: no webhook with id ${webhookId}`, data: { name: 'BadRequestError' } });
     }
+    const points = { type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '1' }] } };
+    const created = await dataOf<{ id: string }>(await harness.request(tenant, 'POST', '/v1/reactors', { token: reactorAdmin, body: { name: 'good', eventType: 'SALE_MADE', reactions: [points] } }));
+    const patched = await harness.request(tenant, 'PATCH', `/v1/reactors/${created.id}`, { token: reactorAdmin, body: { reactions: [points, { type: 'WEBHOOK', webhookId: foreign.id }] } });
+    expect(patched.status).toBe(400);
   });
 });
 
