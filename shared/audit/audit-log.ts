@@ -58,7 +58,7 @@ export async function auditedChange<T>(deps: AuditDependencies, em: EntityManage
  * Puts a staged entry on the audit queue. When Redis does not take it in time the change still
  * succeeds, as it is done: failing its request would hide a new secret or key from its caller.
  */
-export async function queueAuditJob(deps: AuditDependencies, job: AuditJob): Promise<void> {
+async function queueAuditJob(deps: AuditDependencies, job: AuditJob): Promise<void> {
   try {
     await withTimeout(deps.queues.audit.add('record', job, { jobId: job.id }), ENQUEUE_TIMEOUT_MS);
   } catch (error) {
