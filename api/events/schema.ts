@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { PointsExpressionSchema } from '../../shared/reactors/reaction.js';
+import { PointsReaction, WebhookReaction } from '../../shared/reactors/reaction.js';
 import { EventTypeName, EventTypeResource } from '../event-types/schema.js';
 import { UserResource } from '../users/schema.js';
 
@@ -25,9 +25,10 @@ export const EventResource = Type.Object({
   payload: Type.Record(Type.String(), Type.Unknown()),
 });
 
+/** A reaction as a reactor holds it, with the reactor's name. */
 export const ReactionResource = Type.Union([
-  Type.Object({ type: Type.Literal('POINTS'), points: PointsExpressionSchema, reactorName: Type.String() }),
-  Type.Object({ type: Type.Literal('WEBHOOK'), webhookId: Type.String({ format: 'uuid' }), reactorName: Type.String() }),
+  Type.Object({ ...PointsReaction.properties, reactorName: Type.String() }),
+  Type.Object({ ...WebhookReaction.properties, reactorName: Type.String() }),
 ]);
 
 export const ReactionResult = Type.Object({

@@ -60,10 +60,15 @@ export async function auditedChange<T>(deps: AuditDependencies, em: EntityManage
  */
 async function queueAuditJob(deps: AuditDependencies, job: AuditJob): Promise<void> {
   try {
-    await withTimeout(deps.queues.audit.add('record', job, { jobId: job.id }), ENQUEUE_TIMEOUT_MS);
+    await withTimeout(addAuditJob(deps.queues, job), ENQUEUE_TIMEOUT_MS);
   } catch (error) {
     deps.logger.warn({ err: error, auditEntryId: job.id }, 'the audit queue did not take the entry: the recovery sweep will queue it');
   }
+}
+
+/** Puts an entry on the audit queue under its own id: one still waiting there is not added twice. */
+export async function addAuditJob(queues: Queues, job: AuditJob): Promise<void> {
+  await queues.audit.add('record', job, { jobId: job.id });
 }
 
 /** The audit worker's one job: insert the entry unless a previous delivery already did, and empty its place in the outbox. */

@@ -24,6 +24,8 @@ export function registrationDependencies(context: Pick<AppContext, 'orm' | 'reac
 interface Registration {
   job: EventJob;
   outcome: ReactionOutcome;
+  /** The webhooks its WEBHOOK reactions name. */
+  webhookIds: string[];
   /** Whether a webhook takes the event, or a WEBHOOK reaction names one: if not, it is reacted to as it is registered. */
   awaitsReactions: boolean;
 }
@@ -39,11 +41,12 @@ export interface PendingReactions {
  * the same jobs (a retry, a stalled job, a crash between commit and acknowledgement): events are
  * inserted with ON CONFLICT (id) DO NOTHING, and only the events this run inserted write ledger
  * entries and move wallets, so nothing is stored or granted twice. An event that no webhook takes,
- * and no WEBHOOK reaction names one for, has no asynchronous reactions: its `reactedAt` is its `registeredAt`, set in the same insert rather
- * than by an update of every row afterwards. Resolves, for each job of the batch in order, to
- * its asynchronous reactions if they are still to run, or undefined: for an event an earlier run
- * registered, if that run stopped short of them. Which webhooks take an event is read from the cached
- * subscriptions as the batch is prepared: a webhook created since takes the events after it.
+ * and no WEBHOOK reaction names one for, has no asynchronous reactions: its `reactedAt` is its
+ * `registeredAt`, set in the same insert rather than by an update of every row afterwards.
+ * Resolves, for each job of the batch in order, to its asynchronous reactions if they are still to
+ * run, or undefined: for an event an earlier run registered, if that run stopped short of them.
+ * Which webhooks take an event is read from the cached subscriptions as the batch is prepared: a
+ * webhook created since takes the events after it.
  */
 export async function registerEvents(deps: RegistrationDependencies, batch: EventJob[]): Promise<(PendingReactions | undefined)[]> {
   // A job fetched twice into one batch (a stalled job run again) is registered once.
@@ -70,9 +73,9 @@ export async function registerEvents(deps: RegistrationDependencies, batch: Even
     return { newIds, unreactedEarlier: await unreacted(trx, jobs.filter((job) => !newIds.has(job.id))) };
   });
   const pending = new Map<number, PendingReactions>();
-  for (const { job, outcome, awaitsReactions } of registrations) {
+  for (const { job, webhookIds, awaitsReactions } of registrations) {
     if (registered.newIds.has(job.id)) {
-      if (awaitsReactions) pending.set(job.id, { webhookIds: reactionWebhookIds(outcome.reactions) });
+      if (awaitsReactions) pending.set(job.id, { webhookIds });
     } else {
       const stored = registered.unreactedEarlier.get(job.id);
       if (stored) pending.set(job.id, { webhookIds: reactionWebhookIds(stored) });
@@ -121,16 +124,17 @@ export async function markReacted(orm: Orm, eventIds: number[]): Promise<void> {
  */
 async function computeReactions(em: EntityManager, { reactors, subscriptions }: RegistrationDependencies, jobs: EventJob[]): Promise<Registration[]> {
   const reactorsOf = await Promise.all(jobs.map((job) => (job.userId ? reactors.forEventType(job.tenantId, job.eventTypeName) : [])));
-  const awaitsReactions = await Promise.all(jobs.map((job) => subscriptions.anyFor(job.tenantId, job.eventTypeName)));
+  const subscribed = await Promise.all(jobs.map((job) => subscriptions.anyFor(job.tenantId, job.eventTypeName)));
   const readers = jobs.filter((job, index) => reactorsOf[index]!.some((reactor) => reactor.readsUser));
   const userIds = [...new Set(readers.map((job) => job.userId!))];
   const users = new Map((userIds.length ? await em.find(User, { id: { $in: userIds } }) : []).map((user) => [user.id, userView(user)]));
   return Promise.all(
     jobs.map(async (job, index) => {
-      if (!job.userId) return { job, outcome: { reactions: [], totalPoints: 0, activatedReactors: [] }, awaitsReactions: awaitsReactions[index]! };
+      if (!job.userId) return { job, outcome: { reactions: [], totalPoints: 0, activatedReactors: [] }, webhookIds: [], awaitsReactions: subscribed[index]! };
       const facts = { event: eventFacts(job), payload: job.payload, user: users.get(job.userId) ?? null };
       const outcome = await react(reactorsOf[index]!, facts);
-      return { job, outcome, awaitsReactions: awaitsReactions[index]! || reactionWebhookIds(outcome.reactions).length > 0 };
+      const webhookIds = reactionWebhookIds(outcome.reactions);
+      return { job, outcome, webhookIds, awaitsReactions: subscribed[index]! || webhookIds.length > 0 };
     }),
   );
 }

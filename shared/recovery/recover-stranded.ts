@@ -1,4 +1,5 @@
 import type { Queue } from 'bullmq';
+import { addAuditJob } from '../audit/audit-log.js';
 import { AuditOutbox } from '../audit/audit-outbox.entity.js';
 import type { AppContext } from '../context.js';
 import type { Orm } from '../db/orm.js';
@@ -103,7 +104,7 @@ export async function recoverStranded(deps: RecoveryDependencies, strandedAfterM
   const unaudited = await em.find(AuditOutbox, { createdAt: { $lt: before } }, { orderBy: { createdAt: 'asc' }, limit: BATCH });
   for (const staged of unaudited) {
     await retryIfFailed(deps.queues.audit, staged.id);
-    await deps.queues.audit.add('record', staged.job, { jobId: staged.id });
+    await addAuditJob(deps.queues, staged.job);
   }
   return {
     images: unread.length,
