@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { bigintArray } from '../db/bigint-array.js';
 import { lockReviewedReceipts, reverseRejectedReceiptPoints, reviewedReceipts } from '../ledger/reverse-receipt-points.js';
 import type { EntityManager, Orm } from '../db/orm.js';
-import { react, reactionWebhookIds, type ReactionOutcome } from '../reactors/react.js';
+import { forServiceSubject, react, reactionWebhookIds, type ReactionOutcome } from '../reactors/react.js';
 import type { ReactorDirectory } from '../reactors/reactor-directory.js';
 import { User } from '../users/user.entity.js';
 import { userView } from '../users/user-view.js';
@@ -120,18 +120,22 @@ export async function markReacted(orm: Orm, eventIds: number[]): Promise<void> {
 /**
  * The reactions of each job, and whether a webhook takes it. Members are loaded, in one query,
  * only for the events whose reactors read them; the service subject has no wallet, so its events
- * are stored but never worth points.
+ * run only their reactors' other reactions and are never worth points.
  */
 async function computeReactions(em: EntityManager, { reactors, subscriptions }: RegistrationDependencies, jobs: EventJob[]): Promise<Registration[]> {
-  const reactorsOf = await Promise.all(jobs.map((job) => (job.userId ? reactors.forEventType(job.tenantId, job.eventTypeName) : [])));
+  const reactorsOf = await Promise.all(
+    jobs.map(async (job) => {
+      const active = await reactors.forEventType(job.tenantId, job.eventTypeName);
+      return job.userId ? active : forServiceSubject(active);
+    }),
+  );
   const subscribed = await Promise.all(jobs.map((job) => subscriptions.anyFor(job.tenantId, job.eventTypeName)));
-  const readers = jobs.filter((job, index) => reactorsOf[index]!.some((reactor) => reactor.readsUser));
+  const readers = jobs.filter((job, index) => job.userId && reactorsOf[index]!.some((reactor) => reactor.readsUser));
   const userIds = [...new Set(readers.map((job) => job.userId!))];
   const users = new Map((userIds.length ? await em.find(User, { id: { $in: userIds } }) : []).map((user) => [user.id, userView(user)]));
   return Promise.all(
     jobs.map(async (job, index) => {
-      if (!job.userId) return { job, outcome: { reactions: [], totalPoints: 0, activatedReactors: [] }, webhookIds: [], awaitsReactions: subscribed[index]! };
-      const facts = { event: eventFacts(job), payload: job.payload, user: users.get(job.userId) ?? null };
+      const facts = { event: eventFacts(job), payload: job.payload, user: (job.userId && users.get(job.userId)) || null };
       const outcome = await react(reactorsOf[index]!, facts);
       const webhookIds = reactionWebhookIds(outcome.reactions);
       return { job, outcome, webhookIds, awaitsReactions: subscribed[index]! || webhookIds.length > 0 };

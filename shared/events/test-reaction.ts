@@ -1,6 +1,7 @@
 import { NotFoundError } from '../errors/app-errors.js';
-import { react, type ReactionOutcome } from '../reactors/react.js';
+import { forServiceSubject, react, type ReactionOutcome } from '../reactors/react.js';
 import type { ReactorDirectory } from '../reactors/reactor-directory.js';
+import type { User } from '../users/user.entity.js';
 import { userView } from '../users/user-view.js';
 import type { EventTypeDirectory } from './event-type-directory.js';
 import { eventFacts } from './register-events.js';
@@ -18,21 +19,28 @@ export interface TestReactionDependencies {
  * POST /events/test_reaction (rewards-interface.md): which reactions an event would trigger,
  * computed exactly as the worker computes them, storing nothing. The member is the explicit
  * `subject`, when given; the type and subject are refused as POST /events refuses them, and the
- * service subject, like the worker, earns nothing.
+ * service subject, as in the worker, runs no POINTS reactions.
  */
 export async function testReaction(deps: TestReactionDependencies, tenantId: string, report: EventReport): Promise<ReactionOutcome> {
   const found = await deps.eventTypes.find(tenantId, report.type);
   if (!found || !found.type.isActive) throw new NotFoundError('Failed to find a matching EventType', { emptyData: true });
   const payload = checkPayload(found, report.payload);
-  if (report.subject === deps.serviceSubject) return { reactions: [], totalPoints: 0, activatedReactors: [] };
-  if (report.subject !== undefined) refuseTeamSubject(report.subject);
-  const user = report.subject === undefined ? undefined : await deps.subjects.find(tenantId, report.subject);
-  if (report.subject !== undefined && !user) throw new NotFoundError('Failed to find a matching subject');
+  const isServiceSubject = report.subject === deps.serviceSubject;
+  const user = report.subject === undefined || isServiceSubject ? undefined : await member(deps.subjects, tenantId, report.subject);
   const now = new Date().toISOString();
   const facts = {
     event: eventFacts({ id: 0, eventTypeName: found.type.name, reportedAt: now, occurredAt: report.occurredAt ?? null }),
     payload,
     user: user ? userView(user) : null,
   };
-  return react(await deps.reactors.forEventType(tenantId, found.type.name), facts);
+  const reactors = await deps.reactors.forEventType(tenantId, found.type.name);
+  return react(isServiceSubject ? forServiceSubject(reactors) : reactors, facts);
+}
+
+/** The member an explicit subject names: refused as POST /events refuses it. */
+async function member(subjects: SubjectDirectory, tenantId: string, subject: string | number): Promise<User> {
+  refuseTeamSubject(subject);
+  const user = await subjects.find(tenantId, subject);
+  if (!user) throw new NotFoundError('Failed to find a matching subject');
+  return user;
 }

@@ -16,6 +16,18 @@ export function reactionWebhookIds(reactions: readonly (Reaction | StoredReactio
 }
 
 /**
+ * The reactors as they apply to the tenant's service subject (business proceedings with no
+ * customer, decisions.md §5): it has no wallet, so their POINTS reactions are left out, and a
+ * reactor left with no reaction does not run. Its other reactions (WEBHOOK) run as for a member.
+ */
+export function forServiceSubject(reactors: ActiveReactor[]): ActiveReactor[] {
+  return reactors.flatMap((reactor) => {
+    const reactions = reactor.reactions.filter((reaction) => reaction.type !== 'POINTS');
+    return reactions.length > 0 ? [{ ...reactor, reactions }] : [];
+  });
+}
+
+/**
  * Which reactors an event activates and what their reactions are worth: pure, so POST /events,
  * the event worker and POST /events/test_reaction compute exactly the same thing.
  */

@@ -35,9 +35,8 @@ export const PointsReaction = Type.Object({ type: Type.Literal('POINTS'), points
 /**
  * decisions.md §6: "Reaction `WEBHOOK`: asynchronous, see §10". When its reactor's conditions
  * hold, the event is delivered to that webhook of the tenant, signed and retried like every
- * delivery (§10), whether or not the webhook lists the event's type: the reactor chose it. Like
- * every reaction, it applies to members' events: reactors do not run for the tenant's service
- * subject (a webhook subscribed to the type still gets those).
+ * delivery (§10), whether or not the webhook lists the event's type: the reactor chose it. It
+ * runs for the tenant's service subject too, which earns no points (react.ts, forServiceSubject).
  */
 export const WebhookReaction = Type.Object(
   { type: Type.Literal('WEBHOOK'), webhookId: Type.String({ format: 'uuid', description: 'a webhook of the tenant (POST /v1/webhooks)' }) },

@@ -188,6 +188,35 @@ describe('WEBHOOK reactions', () => {
     const patched = await harness.request(tenant, 'PATCH', `/v1/reactors/${created.id}`, { token: reactorAdmin, body: { reactions: [points, { type: 'WEBHOOK', webhookId: foreign.id }] } });
     expect(patched.status).toBe(400);
   });
+
+  // decisions.md §5: the tenant's service subject is "for business proceedings with no customer".
+  it('run for the tenant\'s service subject too, whose events earn no points', async () => {
+    const closingSecret = (await dataOf<{ secret: string }>(await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'TILL_CLOSED', description: 'x', isPrivate: true } })))
+      .secret;
+    const backOffice = await subscribe('/back-office', ['OTHER_THING']);
+    const reactorAdmin = await harness.adminToken(tenant, ['admin:reactors', 'admin:events']);
+    const points = { type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '5' }] } };
+    for (const body of [
+      { name: 'till report', eventType: 'TILL_CLOSED', reactions: [points, { type: 'WEBHOOK', webhookId: backOffice.id }] },
+      { name: 'points only', eventType: 'TILL_CLOSED', reactions: [points] },
+    ]) {
+      expect((await harness.request(tenant, 'POST', '/v1/reactors', { token: reactorAdmin, body })).status).toBe(201);
+    }
+    const report = { type: 'TILL_CLOSED', subject: harness.config.publicBaseUrl, payload: { till: 7 } };
+    const { id } = await dataOf<{ id: number }>(await harness.request(tenant, 'POST', '/v1/events', { token: closingSecret, body: report }));
+
+    await expect.poll(() => received['/back-office']?.length ?? 0, { timeout: 10_000 }).toBe(1);
+    const delivered = received['/back-office']![0]!;
+    expect(new StandardWebhook(backOffice.secret).verify(delivered.body, delivered.headers as Record<string, string>)).toMatchObject({
+      type: 'TILL_CLOSED',
+      data: { id, subject: { id: harness.config.publicBaseUrl } },
+    });
+    const webhookOnly = { totalPoints: 0, reactions: [{ type: 'WEBHOOK', webhookId: backOffice.id, reactorName: 'till report' }] };
+    expect((await jsonOf(await harness.request(tenant, 'GET', `/v1/events/${id}/reactions`, { token: reactorAdmin }))).data).toEqual(webhookOnly);
+    const tested = await jsonOf(await harness.request(tenant, 'POST', '/v1/events/test_reaction', { token: reactorAdmin, body: report }));
+    expect(tested.data).toEqual({ ...webhookOnly, activatedReactors: [{ name: 'till report', id: expect.any(String) }] });
+    expect(await queryOne(harness, 'select count(*)::int as n from ledger_entry where event_id = ?', [id])).toEqual({ n: 0 });
+  });
 });
 
 // README, CACHE_TTL_MS: another process's event worker may hold a tenant's subscriptions a little longer.
