@@ -36,7 +36,7 @@ async function main(argv: string[]): Promise<void> {
   const workers: Worker[] = mode === 'api' ? [] : startWorkers(context, queues);
   if (workers.length && queues.includes('recovery')) await scheduleRecovery(context);
   if (mode === 'worker') logger.info({ address: `http://localhost:${api.port}` }, `Tally worker operations (/health, /ready, /metrics) on http://localhost:${api.port}`);
-  else logger.info({ address: `http://localhost:${api.port}`, service: config.service }, `Tally API listening on http://localhost:${api.port}`);
+  else logger.info({ address: `http://localhost:${api.port}`, routes: config.service }, `Tally API listening on http://localhost:${api.port}`);
   if (workers.length) logger.info({ queues: mode === 'api' ? [] : queues }, 'workers started');
 
   let stopping = false;
