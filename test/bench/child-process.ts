@@ -52,3 +52,9 @@ export function firstLine<T>(processUnderTest: StackProcess): Promise<T> {
     processUnderTest.child.once('exit', (code) => reject(new Error(`${processUnderTest.logFile}: exited with ${code} before it was ready`)));
   });
 }
+
+/** CPU seconds process `pid` has spent so far, user and system, from /proc. */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}

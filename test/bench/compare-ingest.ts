@@ -10,10 +10,9 @@
  * machine. Besides each run's rate it prints the CPU each process spent per request, read from
  * /proc: the API's figure moves less with the machine than the rate does.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createBenchWorld, CEILING_PATH } from './bench-world.js';
-import { firstLine, startStackProcess, type StackProcess } from './child-process.js';
+import { cpuSeconds, firstLine, startStackProcess, type StackProcess } from './child-process.js';
 import { fireIngestLoad } from './ingest-benchmark.js';
 import { median, round } from './stats.js';
 
@@ -26,12 +25,6 @@ interface Contender {
   server: StackProcess;
   port: number;
   perSecond: Record<string, number[]>;
-}
-
-/** CPU seconds a process has spent so far, user and system. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 const other = process.argv[2];

@@ -1,0 +1,76 @@
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import type { App, AppEnv } from '../../api/app-env.js';
+import { handleError } from '../../api/errors/error-handler.js';
+import { ReportEventBody } from '../../api/events/schema.js';
+import { apiKey } from '../../api/middleware/api-key.js';
+import { bodyLimit, DEFAULT_BODY_LIMIT, EVENT_BODY_LIMIT } from '../../api/middleware/body-limit.js';
+import { idempotent } from '../../api/middleware/idempotency.js';
+import { rateLimit } from '../../api/middleware/rate-limit.js';
+import { requestContext } from '../../api/middleware/request-context.js';
+import { jsonBody } from '../../api/validation/json-body.js';
+import type { AppContext } from '../../shared/context.js';
+import { TokenBuckets } from '../../shared/rate-limit/token-bucket.js';
+import { CEILING_PATH } from './bench-world.js';
+
+/** The paths of the layers served apart from the API (ingest-server.ts dispatches them). */
+export const LAYERS_PREFIX = '/layers/';
+const MIDDLEWARE_ONLY_PATH = '/v1/event-middleware';
+
+/** The middleware every /v1 request passes, in the API's order (app.ts), each a layer of its own. */
+const SHARED_LAYERS = ['request-context', 'body-limit', 'api-key', 'rate-limit'] as const;
+
+/**
+ * POST /v1/events taken apart: each route adds one part to the one before it, and all but the
+ * last answer a fixed accepted event of the usual size at once, so that the difference between
+ * two routes' CPU per request is what the added part costs.
+ */
+export const LAYER_ROUTES: { path: string; adds: string }[] = [
+  { path: CEILING_PATH, adds: 'the ceiling: parse the body, answer 201' },
+  { path: `${LAYERS_PREFIX}bare`, adds: "read the body, answer an accepted event's JSON" },
+  { path: `${LAYERS_PREFIX}request-context`, adds: 'request id, metrics, access log' },
+  { path: `${LAYERS_PREFIX}body-limit`, adds: 'the 1 MB body limit' },
+  { path: `${LAYERS_PREFIX}api-key`, adds: 'API key → tenant' },
+  { path: `${LAYERS_PREFIX}rate-limit`, adds: 'the rate limit (Redis) and its headers' },
+  { path: MIDDLEWARE_ONLY_PATH, adds: "the route's middleware (300 kB limit, idempotency, body schema), in the API's router" },
+  { path: '/v1/events', adds: 'the route itself: type, authorization, payload schema, subject, id, duplicate claim, queue' },
+];
+
+const ACCEPTED = JSON.stringify({
+  status: 'success',
+  data: {
+    id: 1234567,
+    type: { id: '5f0c6b1e-8d4e-4a57-9a3e-1f2b3c4d5e6f', name: 'PURCHASE_MADE', description: 'A till transaction', isPrivate: true, isActive: true },
+    subject: { id: '0b7e8f8a-3c1d-4f7e-a1b2-c3d4e5f60718', authIdentifier: 'member-1', accountNumber: 1 },
+    reportedAt: '2026-11-25T09:00:00.000Z',
+    payload: { till: 'till-1', total: 12.5 },
+  },
+});
+
+async function answerAccepted(c: Context): Promise<Response> {
+  await c.req.text();
+  return c.body(ACCEPTED, 201, { 'Content-Type': 'application/json' });
+}
+
+/**
+ * Adds the layer whose middleware is the route's own to `api` (behind the API's /v1 middleware and
+ * router, as POST /v1/events is), and returns the app of the other layers.
+ */
+export function addLayers(api: App, context: AppContext): Hono<AppEnv> {
+  api.post(MIDDLEWARE_ONLY_PATH, bodyLimit(EVENT_BODY_LIMIT), idempotent(context), jsonBody(ReportEventBody), answerAccepted);
+
+  const middleware: Record<(typeof SHARED_LAYERS)[number], MiddlewareHandler<AppEnv>> = {
+    'request-context': requestContext(context),
+    'body-limit': bodyLimit(DEFAULT_BODY_LIMIT),
+    'api-key': apiKey(context),
+    'rate-limit': rateLimit(new TokenBuckets(context.redis, context.config.redisPrefix)),
+  };
+  const layers = new Hono<AppEnv>();
+  layers.onError(handleError);
+  layers.post(`${LAYERS_PREFIX}bare`, answerAccepted);
+  SHARED_LAYERS.forEach((name, index) => {
+    const path = `${LAYERS_PREFIX}${name}`;
+    for (const below of SHARED_LAYERS.slice(0, index + 1)) layers.use(path, middleware[below]);
+    layers.post(path, answerAccepted);
+  });
+  return layers;
+}
