@@ -95,6 +95,18 @@ export class AcceptedReports {
     return createIORedisClient(this.transactions);
   }
 
+  /**
+   * Loads the transactions' scripts into Redis again, after a MULTI found one missing (NOSCRIPT).
+   * ioredis sends a script's source on a connection's first use of it, and EVALSHA after; outside a
+   * MULTI it sends the source again when Redis answers NOSCRIPT, but inside one it does not notice,
+   * so once Redis loses its scripts while the connection stays open (SCRIPT FLUSH, or a proxy that
+   * moves the connection to another server) every MULTI would fail.
+   */
+  async reloadScripts(): Promise<void> {
+    const scripts = Object.values(this.transactions.scriptsSet as Record<string, DefinedScript>);
+    await Promise.all(scripts.map((script) => this.transactions.script('LOAD', script.lua)));
+  }
+
   /** Queues the claim script on `transaction`; its answer is one 0 or 1 per claim, in order. */
   claim(transaction: IRedisTransaction, claims: ReportClaim[]): void {
     const keys = [this.acceptedKey, ...claims.map((claim) => this.identityPrefix + claim.duplicateIdentity)];

@@ -52,7 +52,8 @@ export class EventQueueWriter {
     await this.queue.add('register', batch, { jobId: eventJobId(job.id), deduplication: { id: `${job.tenantId}:intrinsic:${job.id}`, ttl: DUPLICATE_WINDOW_MS } });
   }
 
-  private async queueReports(reports: QueuedReport[]): Promise<boolean[]> {
+  /** `reloaded`: the scripts were just loaded again after NOSCRIPT; a second NOSCRIPT fails the call. */
+  private async queueReports(reports: QueuedReport[], reloaded = false): Promise<boolean[]> {
     const transaction = await this.accepted.begin();
     this.accepted.claim(
       transaction,
@@ -65,6 +66,13 @@ export class EventQueueWriter {
     await new Job(this.queue, 'register', batch, { ...this.queue.defaultJobOptions, removeOnComplete: true }).addJob(transaction);
     const results = await transaction.exec();
     if (!results) throw new Error('the events queue transaction was discarded');
+    if (!reloaded && results.some(([error]) => error?.message.startsWith('NOSCRIPT'))) {
+      // Redis lost its scripts under an open connection. Whatever part of the MULTI ran is safe to
+      // repeat: a claim holds again for the same event ids, and the worker registers an event id
+      // once, however many jobs carry it.
+      await this.accepted.reloadScripts();
+      return this.queueReports(reports, true);
+    }
     for (const [error] of results) if (error) throw error;
     // BullMQ's add script answers a negative code instead of the job id when it refuses the job.
     if (typeof results[1]![1] === 'number' && results[1]![1] < 0) throw new Error(`the events queue refused the job (code ${results[1]![1]})`);
