@@ -1,43 +1,77 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 
 export interface PrivateRedis {
   url: string;
-  /** A connection of the test's own, for what the test does to this Redis. */
+  /** A connection of the test's own, for what the test does to this Redis; it reconnects after a restart. */
   client: Redis;
+  /** SIGKILL, as a crash: what the append-only file holds survives it. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port and files. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
 /**
  * A Redis server of one test file's own, for a test that does to Redis what would disturb the
- * other files' use of the shared one (flushing its scripts, say). Nothing persists.
+ * other files' use of the shared one (killing it, flushing its scripts). It persists as the
+ * shipped configuration does (decisions.md §11), with every write fsynced, so that a test's
+ * outcome does not depend on when the last second's writes reached the disk.
  */
 export async function startPrivateRedis(): Promise<PrivateRedis> {
   const port = await freePort();
-  const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+  const dir = mkdtempSync(join(tmpdir(), 'tally-redis-'));
   const url = `redis://127.0.0.1:${port}`;
-  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0 });
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await client.connect();
-      break;
-    } catch (error) {
-      if (attempt === 50) throw error;
-      await sleep(20);
-    }
-  }
+  let server: ChildProcess;
+  let exited: Promise<void>;
+  const start = async () => {
+    const options = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always'];
+    server = spawn('redis-server', options, { stdio: 'ignore' });
+    exited = new Promise((resolve) => server.once('exit', () => resolve()));
+    await answers(url);
+  };
+  const signal = async (name: NodeJS.Signals) => {
+    server.kill(name);
+    await exited;
+  };
+  await start();
+  const client = new Redis(url, { maxRetriesPerRequest: 0 });
+  // It reconnects by itself after a restart; its refused attempts meanwhile are expected.
+  client.on('error', () => {});
   return {
     url,
     client,
+    kill: () => signal('SIGKILL'),
+    restart: start,
     async stop() {
       client.disconnect();
-      server.kill('SIGTERM');
-      await exited;
+      await signal('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Resolves once a Redis at `url` answers PING (within about two seconds). */
+async function answers(url: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    probe.on('error', () => {}); // a refusal while the server starts: connect() rejects, and we try again
+    try {
+      await probe.connect();
+      await probe.ping();
+      return;
+    } catch (error) {
+      if (attempt === 100) throw error;
+      await sleep(20);
+    } finally {
+      probe.disconnect();
+    }
+  }
 }
 
 function freePort(): Promise<number> {
