@@ -1,4 +1,5 @@
-import { AppError, BadRequestError, ConflictError, NotFoundError } from '../errors/app-errors.js';
+import { DriverException } from '@mikro-orm/core';
+import { AppError, BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../errors/app-errors.js';
 
 /** What PostgreSQL tells about a failure, whether raised through MikroORM or a raw query. */
 interface PostgresFailure {
@@ -15,6 +16,9 @@ interface PostgresFailure {
  * unknown and is answered as a 500 by the caller.
  */
 export function translateDatabaseError(error: unknown): AppError | undefined {
+  if (isDatabaseUnavailable(error)) {
+    return new ServiceUnavailableError('The database is unavailable: retry shortly', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) }, cause: error });
+  }
   const failure = postgresFailure(error);
   if (!failure) return undefined;
   switch (failure.code) {
@@ -39,6 +43,34 @@ export function translateDatabaseError(error: unknown): AppError | undefined {
     default:
       return undefined;
   }
+}
+
+/** What a client is told to wait when the database is away: about as long as a restart takes. */
+const RETRY_AFTER_SECONDS = 5;
+
+/** Node's codes for a connection that could not be made, or was lost. */
+const CONNECTION_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * Three failures carry no code, only their message (which MikroORM may prefix with the query):
+ * pg's connection dropped mid-query, pg's connection attempt unanswered, and knex's pool waiting
+ * in vain for a connection (orm.ts, CONNECTION_WAIT_MS; MikroORM renames KnexTimeoutError).
+ */
+const UNAVAILABLE_MESSAGES = /\bConnection terminated\b|(^| - )timeout expired$|^Knex: Timeout acquiring a connection/;
+
+/**
+ * The database could not be reached, or went away mid-query: 503 rather than a 500, since a
+ * retry will do once it is back. Node's network codes count only inside MikroORM's DriverException
+ * (the database driver's); PostgreSQL's own are SQLSTATE class 08 (connection exception) and
+ * 57P01–57P03 (shutting down, or not yet accepting connections).
+ */
+function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (UNAVAILABLE_MESSAGES.test(error.message)) return true;
+  const { code } = error as Error & { code?: unknown };
+  if (typeof code !== 'string') return false;
+  if (/^08[0-9A-Z]{3}$/.test(code) || /^57P0[1-3]$/.test(code)) return true;
+  return error instanceof DriverException && CONNECTION_FAILURES.has(code);
 }
 
 function postgresFailure(error: unknown): PostgresFailure | undefined {

@@ -7,6 +7,14 @@ import { migrationsList } from './migrations/index.js';
 export type Orm = MikroORM;
 export type { EntityManager };
 
+/**
+ * How long a query waits for a pooled connection: when the database does not answer (a host gone
+ * silent, a pool in use to the last connection), the request fails within this time, as a 503
+ * (database-errors.ts), instead of knex's default of a minute, longer than clients wait and than
+ * a BullMQ job's lock lasts.
+ */
+const CONNECTION_WAIT_MS = 5_000;
+
 export function ormOptions(databaseUrl: string, logger?: Logger): Options {
   return {
     driver: PostgreSqlDriver,
@@ -20,7 +28,24 @@ export function ormOptions(databaseUrl: string, logger?: Logger): Options {
     allowGlobalContext: false,
     forceUtcTimezone: true,
     debug: false,
+    driverOptions: {
+      acquireConnectionTimeout: CONNECTION_WAIT_MS,
+      // A connection attempt that is never answered gives up too, or it would hold its place in
+      // the pool for good; within half the wait, so that the pool tries again within the wait.
+      connection: { connectionTimeoutMillis: CONNECTION_WAIT_MS / 2 },
+      ...(logger ? { log: knexLog(logger) } : {}),
+    },
     ...(logger ? { logger: (message: string) => logger.debug({ orm: message }) } : {}),
+  };
+}
+
+/** knex's own messages (a pooled connection lost, say) into the JSON log instead of the console. */
+function knexLog(logger: Logger) {
+  return {
+    warn: (message: unknown) => logger.warn({ knex: message }, 'database client warning'),
+    error: (message: unknown) => logger.error({ knex: message }, 'database client error'),
+    deprecate: (method: string, alternative: string) => logger.warn({ knex: { method, alternative } }, 'database client deprecation'),
+    debug: (message: unknown) => logger.debug({ knex: message }, 'database client debug'),
   };
 }
 

@@ -47,19 +47,26 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function createHarness(overrides: Partial<Config> = {}, logDestination?: DestinationStream): Promise<Harness> {
+/**
+ * `databasePort`: the service reaches the test's database through this port of loopback (a
+ * test's proxy, tcp-proxy.ts), while the harness creates and drops it directly.
+ */
+export async function createHarness(overrides: Partial<Config> & { databasePort?: number } = {}, logDestination?: DestinationStream): Promise<Harness> {
+  const { databasePort, ...configOverrides } = overrides;
   const id = randomBytes(6).toString('hex');
   const url = databaseUrl(`tally_test_${id}`);
   await ensureDatabase(url, inject('templateDatabase'));
+  const serviceUrl = new URL(url);
+  if (databasePort !== undefined) Object.assign(serviceUrl, { hostname: '127.0.0.1', port: String(databasePort) });
   const config: Config = {
     ...loadConfig({ PLATFORM_TOKEN_SECRET: randomBytes(32).toString('base64url') }),
-    databaseUrl: url,
+    databaseUrl: serviceUrl.toString(),
     redisUrl: TEST_REDIS_URL,
     redisPrefix: `test-${id}`,
     logLevel: 'silent',
     cacheTtlMs: 0,
     memberCacheTtlMs: 0,
-    ...overrides,
+    ...configOverrides,
   };
   const logger = logDestination ? createLogger('debug', logDestination) : createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const context = await createContext(config, logger);

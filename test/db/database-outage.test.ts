@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, dataOf, jsonOf, registerMember, type Harness, type TestTenant } from '../support/harness.js';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
+
+let proxy: TcpProxy;
+let harness: Harness;
+let tenant: TestTenant;
+let admin: string;
+
+beforeAll(async () => {
+  // The service reaches PostgreSQL through a proxy of this file's own, so the test can take the
+  // database away from it without disturbing the other test files.
+  proxy = await startTcpProxy({ host: '127.0.0.1', port: 5432 });
+  harness = await createHarness({ databasePort: proxy.port });
+  tenant = await harness.createTenant();
+  admin = await harness.adminToken(tenant, ['admin:users', 'read:users']);
+  await registerMember(harness, tenant, admin, 'member-1');
+});
+afterAll(async () => {
+  await harness.close();
+  await proxy.close();
+});
+
+const readMember = () => harness.request(tenant, 'GET', '/v1/users/member-1', { token: admin });
+
+async function expectUnavailable(response: Response): Promise<void> {
+  expect(response.status).toBe(503);
+  expect(response.headers.get('Retry-After')).toBe('5');
+  expect(await jsonOf(response)).toEqual({
+    status: 'error',
+    message: 'The database is unavailable: retry shortly',
+    data: { name: 'ServiceUnavailableError', httpCode: 503, message: 'The database is unavailable: retry shortly' },
+  });
+}
+
+// decisions.md §3: every error answers in the envelope `{status, message, data: {name, httpCode, message}}`;
+// a database that is away is the service's trouble, and a retry will do once it is back: 503, not 500.
+describe('while the database is away', () => {
+  it('a request that needs it answers 503 with Retry-After, whether its connection dropped or a new one is refused, and works again once it is back', async () => {
+    expect((await readMember()).status).toBe(200);
+    await proxy.cut();
+    await expectUnavailable(await readMember());
+    await expectUnavailable(await readMember());
+    await proxy.restore();
+    expect(await dataOf(await readMember())).toMatchObject({ authIdentifier: 'member-1' });
+  });
+
+  it('a database gone silent fails the request within the connection wait, not after a minute', async () => {
+    await proxy.stall();
+    const started = Date.now();
+    // The first may fail at once on its pooled connection, dropped; the second waits for a new one.
+    await expectUnavailable(await readMember());
+    await expectUnavailable(await readMember());
+    // shared/db/orm.ts waits 5 s for a connection; knex's own default is 60 s.
+    expect(Date.now() - started).toBeLessThan(30_000);
+    await proxy.restore();
+    // A request already waiting may still be given an attempt made while it was silent: a retry will do.
+    await expect.poll(async () => (await readMember()).status, { timeout: 10_000 }).toBe(200);
+  }, 40_000);
+});
