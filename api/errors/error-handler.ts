@@ -17,7 +17,7 @@ export function handleError(error: unknown, c: Context<AppEnv>): Response {
   } else if (appError.httpCode >= 500 && appError.cause !== undefined) {
     // Known (the database away): a line for the operator, with the cause's name and code only,
     // since a database error's message quotes the query and its values.
-    const { name, code } = (appError.cause ?? {}) as { name?: string; code?: string };
+    const { name, code } = appError.cause as { name?: string; code?: string };
     requestLogger(c).warn({ cause: { name, code } }, appError.message);
   }
   for (const [name, value] of Object.entries(appError.headers)) c.header(name, value);
