@@ -82,7 +82,9 @@ async function resolveSubject(
 ): Promise<User | null> {
   if (!isPrivate) {
     if (subject !== undefined) throw subjectError('A public event type takes its subject from the user token: leave subject out');
-    return notFound(await deps.subjects.find(tenantId, tokenUser!), 'No member is registered for this token: register with POST /v1/users');
+    // decisions.md §2: the token's `sub` is the member's authIdentifier, and only that: a `sub`
+    // that happens to be another member's id or account number names nobody else.
+    return notFound(await deps.subjects.findByAuthIdentifier(tenantId, tokenUser!), 'No member is registered for this token: register with POST /v1/users');
   }
   if (subject === undefined) throw subjectError('A private event type needs a subject');
   if (subject === deps.serviceSubject) return null;

@@ -39,7 +39,7 @@ export class SubjectDirectory {
     return this.cached(cacheKey(tenantId, subject), () => this.lookups.add({ tenantId, subject }));
   }
 
-  /** The member a receipt claim is for (a user token's sub, an admin's `submitter`): by authIdentifier only. */
+  /** The member a user token's sub names (a public event's reporter, a receipt claim's), or an admin's `submitter`: by authIdentifier only. */
   async findByAuthIdentifier(tenantId: string, authIdentifier: string): Promise<User | undefined> {
     return this.cached(authIdentifierKey(tenantId, authIdentifier), () => this.orm.em.fork().findOne(User, { tenant: tenantId, authIdentifier }));
   }

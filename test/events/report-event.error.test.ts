@@ -5,11 +5,12 @@ let harness: Harness;
 let tenant: TestTenant;
 let secret: string;
 let userToken: string;
+let admin: string;
 
 beforeAll(async () => {
   harness = await createHarness();
   tenant = await harness.createTenant();
-  const admin = await harness.adminToken(tenant, ['admin:event_types', 'admin:users']);
+  admin = await harness.adminToken(tenant, ['admin:event_types', 'admin:users', 'read:users']);
   const schema = { type: 'object', required: ['total'], properties: { total: { type: 'number' } } };
   const created = await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'PURCHASE_MADE', description: 'x', isPrivate: true, schema } });
   secret = (await dataOf<{ secret: string }>(created)).secret;
@@ -90,6 +91,14 @@ describe('POST /v1/events refusals', () => {
     await expectEnvelope(await report({ type: 'PURCHASE_MADE', subject: 'team.42', payload: { total: 1 } }, secret), 400, { data: { name: 'BadRequestError' } });
     // A public type's reporter must be a registered member.
     await expectEnvelope(await report({ type: 'SHOP_VISITED' }, await harness.userToken(tenant, 'unregistered')), 404, { data: { name: 'NotFoundError' } });
+  });
+
+  // decisions.md §2: "The user's authIdentifier is sub"; rewards-interface.md POST /events rule 1: "The subject is assigned from that user".
+  it('a user token whose sub is no member\'s authIdentifier is 404, even when it is another member\'s id or account number', async () => {
+    const member = await dataOf<{ id: string; accountNumber: number }>(await harness.request(tenant, 'GET', '/v1/users/member-1', { token: admin }));
+    for (const sub of [member.id, String(member.accountNumber)]) {
+      await expectEnvelope(await report({ type: 'SHOP_VISITED' }, await harness.userToken(tenant, sub)), 404, { data: { name: 'NotFoundError' } });
+    }
   });
 
   // rewards-interface.md: "An identical event (same type, subject, payload) reported within the previous 60 seconds is answered 409."
