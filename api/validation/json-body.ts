@@ -1,8 +1,11 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Static, TSchema } from 'typebox';
 import { BadRequestError, ValidationError, type ValidationIssue } from '../../shared/errors/app-errors.js';
+import { unstorableTextAt } from '../../shared/json/unstorable-text.js';
 import { compile, toValidationIssues } from '../../shared/validation/ajv.js';
 import type { AppEnv } from '../app-env.js';
+
+const UNSTORABLE_TEXT = 'text may not hold NUL characters or unpaired surrogates';
 
 type JsonInput<S extends TSchema> = { in: { json: Static<S> }; out: { json: Static<S> } };
 
@@ -36,6 +39,14 @@ export function jsonBody<S extends TSchema>(schema: S, options: JsonBodyOptions 
     if (!validate(value)) {
       const issues = toValidationIssues(validate.errors, value);
       throw fail(`Invalid body: ${issues.flatMap((issue) => Object.values(issue.constraints)).join('; ')}`, issues);
+    }
+    // Refused here, on every route, rather than by PostgreSQL: an event's payload is stored by a
+    // worker after the report was answered 201, and elsewhere the driver fails the query as a
+    // protocol error.
+    const unstorable = unstorableTextAt(value, text);
+    if (unstorable !== undefined) {
+      const property = unstorable || '(body)';
+      throw fail(`Invalid body: ${property}: ${UNSTORABLE_TEXT}`, [{ property, value: undefined, constraints: { storable: UNSTORABLE_TEXT }, children: [] }]);
     }
     c.req.addValidatedData('json', value as object);
     await next();

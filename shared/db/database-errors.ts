@@ -61,15 +61,16 @@ const UNAVAILABLE_MESSAGES = /\bConnection terminated\b|(^| - )timeout expired$|
 /**
  * The database could not be reached, or went away mid-query: 503 rather than a 500, since a
  * retry will do once it is back. Node's network codes count only inside MikroORM's DriverException
- * (the database driver's); PostgreSQL's own are SQLSTATE class 08 (connection exception) and
- * 57P01–57P03 (shutting down, or not yet accepting connections).
+ * (the database driver's); PostgreSQL's own are SQLSTATE class 08 (connection exception, but for
+ * 08P01) and 57P01–57P03 (shutting down, or not yet accepting connections).
  */
 function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (UNAVAILABLE_MESSAGES.test(error.message)) return true;
   const { code } = error as Error & { code?: unknown };
   if (typeof code !== 'string') return false;
-  if (/^08[0-9A-Z]{3}$/.test(code) || /^57P0[1-3]$/.test(code)) return true;
+  // 08P01, a protocol violation, is a refused message, not a connection lost.
+  if ((/^08[0-9A-Z]{3}$/.test(code) && code !== '08P01') || /^57P0[1-3]$/.test(code)) return true;
   return error instanceof DriverException && CONNECTION_FAILURES.has(code);
 }
 

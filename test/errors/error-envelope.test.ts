@@ -45,6 +45,16 @@ describe('the error envelope', () => {
     expect(byProperty.extra.constraints.additionalProperties).toContain('not an accepted field');
   });
 
+  it('a body with text PostgreSQL cannot store is 400 ValidationError naming where, on any route', async () => {
+    const response = await harness.request(tenant, 'POST', '/v1/event_types', { token: adminToken, body: { name: 'NUL_IN_TEXT', description: 'a\u0000b', isPrivate: true } });
+    expect(response.status).toBe(400);
+    expect(await jsonOf(response)).toMatchObject({
+      status: 'fail',
+      message: 'Invalid body: description: text may not hold NUL characters or unpaired surrogates',
+      data: { name: 'ValidationError', errors: [{ property: 'description', constraints: { storable: expect.any(String) }, children: [] }] },
+    });
+  });
+
   it('a body over 1 MB is 413 PayloadTooLargeError, refused on its Content-Length', async () => {
     const response = await harness.request(tenant, 'POST', '/v1/event_types', {
       token: adminToken,

@@ -79,6 +79,24 @@ describe('POST /v1/events refusals', () => {
     await expectEnvelope(await report({ type: 'PURCHASE_MADE', subject: 'member-1' }, secret), 400, { data: { name: 'BadRequestError' } });
   });
 
+  // decisions.md §11: "An accepted request is never lost": what PostgreSQL cannot store could never be registered, so it is not accepted.
+  it('a payload with text PostgreSQL cannot store (NUL, an unpaired surrogate, in a value or a key) is 400 ValidationError, never accepted', async () => {
+    const constraint = 'text may not hold NUL characters or unpaired surrogates';
+    for (const [payload, property] of [
+      [{ total: 1, note: 'a\u0000b' }, 'payload.note'],
+      [{ total: 1, lines: [{ name: 'half \ud83d' }] }, 'payload.lines[0].name'],
+      [{ total: 1, ['key\u0000']: 1 }, 'payload'],
+    ] as const) {
+      const response = await report({ type: 'PURCHASE_MADE', subject: 'member-1', payload }, secret);
+      await expectEnvelope(response, 400, {
+        message: `Invalid body: ${property}: ${constraint}`,
+        data: { name: 'ValidationError', errors: [{ property, constraints: { storable: constraint } }] },
+      });
+    }
+    // A whole emoji (a surrogate pair) is text like any other.
+    expect((await report({ type: 'PURCHASE_MADE', subject: 'member-1', payload: { total: 1, note: 'thanks \ud83d\ude00' } }, secret)).status).toBe(201);
+  });
+
   // decisions.md §5: "A public type refuses a subject in the body (400). A private type requires one."
   it('a subject on a public type, or none on a private type, is 400', async () => {
     await expectEnvelope(await report({ type: 'SHOP_VISITED', subject: 'member-1' }, userToken), 400, { data: { name: 'ValidationError' } });

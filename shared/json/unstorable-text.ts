@@ -1,0 +1,30 @@
+/** NUL, or half of a surrogate pair: text JSON carries but PostgreSQL's jsonb and text refuse. */
+const UNSTORABLE = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Where in a parsed JSON document a string (or an object key) holds text PostgreSQL cannot store,
+ * as a path like `payload.lines[0].name` (`''` for the document itself); undefined when all of it
+ * can be stored. In JSON text such characters can only come as `\u` escapes, so a document whose
+ * text has none needs no walk.
+ */
+export function unstorableTextAt(document: unknown, text: string): string | undefined {
+  return text.includes('\\u') ? findUnstorable(document, '') : undefined;
+}
+
+function findUnstorable(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return UNSTORABLE.test(value) ? path : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = findUnstorable(item, `${path}[${index}]`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    if (UNSTORABLE.test(key)) return path;
+    const found = findUnstorable(item, path ? `${path}.${key}` : key);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
