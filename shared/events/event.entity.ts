@@ -29,7 +29,7 @@ export const Event = defineEntity({
     registeredAt: p.datetime(),
     reactedAt: p.datetime().nullable(),
     reactions: p.json<StoredReaction[]>(),
-    totalPoints: p.integer(),
+    totalPoints: p.bigint('number'),
   },
 });
 

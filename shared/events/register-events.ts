@@ -62,7 +62,7 @@ export async function registerEvents(deps: RegistrationDependencies, batch: Even
       `insert into event (id, tenant_id, type_id, user_id, payload, reported_at, occurred_at, registered_at, reacted_at, reactions, total_points)
        select id, tenant_id, type_id, user_id, payload, reported_at, occurred_at, now(), case when awaits_reactions is false then now() end, reactions, total_points
          from jsonb_to_recordset(?::jsonb) as r(id bigint, tenant_id uuid, type_id uuid, user_id uuid, payload jsonb,
-                                               reported_at timestamptz, occurred_at timestamptz, awaits_reactions boolean, reactions jsonb, total_points int)
+                                               reported_at timestamptz, occurred_at timestamptz, awaits_reactions boolean, reactions jsonb, total_points bigint)
        on conflict (id) do nothing returning id`,
       [JSON.stringify(registrations.map(eventRow))],
     );
@@ -98,12 +98,12 @@ async function grant(trx: Knex.Transaction, granted: Registration[]): Promise<vo
   await trx.raw(
     `insert into ledger_entry (id, tenant_id, user_id, kind, points, event_id, reactor_id, created_at)
      select gen_random_uuid(), tenant_id, user_id, 'EARN', points, event_id, reactor_id, now()
-       from jsonb_to_recordset(?::jsonb) as r(tenant_id uuid, user_id uuid, points int, event_id bigint, reactor_id uuid)`,
+       from jsonb_to_recordset(?::jsonb) as r(tenant_id uuid, user_id uuid, points bigint, event_id bigint, reactor_id uuid)`,
     [JSON.stringify(granted.flatMap(ledgerRows))],
   );
   await trx.raw(
     `insert into wallet (user_id, tenant_id, points, lifetime_earn, updated_at)
-     select user_id, tenant_id, points, points, now() from jsonb_to_recordset(?::jsonb) as r(user_id uuid, tenant_id uuid, points int)
+     select user_id, tenant_id, points, points, now() from jsonb_to_recordset(?::jsonb) as r(user_id uuid, tenant_id uuid, points bigint)
      -- Concurrent batches lock the wallets they share in one order, so they wait, never deadlock.
      order by user_id
      on conflict (user_id) do update set points = wallet.points + excluded.points,

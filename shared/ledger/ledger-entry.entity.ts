@@ -20,7 +20,7 @@ export const LedgerEntry = defineEntity({
     user: p.manyToOne(User).deleteRule('cascade'),
     kind: p.enum([...LEDGER_KINDS]),
     /** Signed: earnings positive, spending, expiry and reversals negative. */
-    points: p.integer(),
+    points: p.bigint('number'),
     eventId: p.bigint('number').nullable(),
     reactorId: p.uuid().nullable(),
     purchaseId: p.uuid().nullable(),

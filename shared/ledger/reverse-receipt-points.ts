@@ -6,7 +6,8 @@ interface Earn {
   id: string;
   tenant_id: string;
   user_id: string;
-  points: number;
+  /** bigint: pg answers it as text. */
+  points: string;
   earned_version: number;
   receipt_id: string;
 }
@@ -91,8 +92,8 @@ export async function reverseRejectedReceiptPoints(trx: Knex.Transaction, receip
       .filter((candidate) => candidate.receipt_id === earn.receipt_id && candidate.status_version > earn.earned_version)
       .sort((a, b) => a.status_version - b.status_version)[0];
     if (!rejection) continue;
-    const [wallet] = (await trx.raw<{ rows: { points: number }[] }>('select points from wallet where user_id = ? for update', [earn.user_id])).rows;
-    const amount = Math.min(earn.points, wallet?.points ?? 0);
+    const [wallet] = (await trx.raw<{ rows: { points: string }[] }>('select points from wallet where user_id = ? for update', [earn.user_id])).rows;
+    const amount = Math.min(Number(earn.points), Number(wallet?.points ?? 0));
     await trx.raw(
       `insert into ledger_entry (id, tenant_id, user_id, kind, points, event_id, reactor_id, reverses_entry_id, created_at)
        values (gen_random_uuid(), ?, ?, 'REVERSAL', ?, ?, null, ?, now())`,

@@ -14,8 +14,8 @@ export const Wallet = defineEntity({
   properties: {
     user: p.oneToOne(User).primary().owner().deleteRule('cascade'),
     tenant: p.manyToOne(Tenant).deleteRule('cascade'),
-    points: p.integer().default(0),
-    lifetimeEarn: p.integer().default(0),
+    points: p.bigint('number').default(0),
+    lifetimeEarn: p.bigint('number').default(0),
     updatedAt: p.datetime(),
   },
 });

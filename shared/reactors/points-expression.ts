@@ -3,16 +3,25 @@ import { selectJsonPath } from '../json-path/json-path.js';
 import type { PointsArgument, PointsExpression } from './reaction.js';
 
 /**
+ * The most one reaction grants. More comes only from a reactor or a payload gone wrong (a total in
+ * pennies read as pounds, times a thousand); stored, it could also outgrow what the ledger and a
+ * JavaScript number hold exactly, and fail the event's registration for good.
+ */
+export const MAX_REACTION_POINTS = 1_000_000_000;
+
+/**
  * Computes a POINTS reaction (decisions.md §6, §12): exact decimal arithmetic through the whole
  * expression, rounded down to a whole number once at the end. PATH arguments are JSONPath over the
  * event document, evaluated with scripts disabled (STACK.md: jsonpath-plus's eval is a known RCE
  * surface). A path that finds no number makes the whole reaction worth nothing: the reaction
- * cannot be computed, and guessing would grant points nobody configured.
+ * cannot be computed, and guessing would grant points nobody configured. For the same reason a
+ * reaction worth more than MAX_REACTION_POINTS is worth nothing, rather than that maximum.
  */
 export function computePoints(expression: PointsExpression, document: object): number {
   const value = evaluate(expression, document);
   if (value === undefined || value.lte(0)) return 0;
-  return value.round(0, Big.roundDown).toNumber();
+  const points = value.round(0, Big.roundDown);
+  return points.gt(MAX_REACTION_POINTS) ? 0 : points.toNumber();
 }
 
 function evaluate(expression: PointsExpression, document: object): Big | undefined {

@@ -74,7 +74,7 @@ describe('reporting and registering events', () => {
     });
     const stored = await queryOne(harness, 'select registered_at, reacted_at from event where id = ?', [id]);
     expect(stored.registered_at).not.toBeNull();
-    const ledger = await queryOne(harness, "select kind, points, reactor_id is not null as has_reactor from ledger_entry where event_id = ?", [id]);
+    const ledger = await queryOne(harness, "select kind, points::int, reactor_id is not null as has_reactor from ledger_entry where event_id = ?", [id]);
     expect(ledger).toEqual({ kind: 'EARN', points: 39, has_reactor: true });
   });
 
@@ -101,6 +101,19 @@ describe('reporting and registering events', () => {
     await expect.poll(async () => (await queryOne(harness, 'select reacted_at from event where id = ?', [id])).reacted_at).not.toBeNull();
     // No webhook takes it: nothing is left to do once it is registered, in the same transaction.
     expect(await queryOne(harness, 'select reacted_at = registered_at as together from event where id = ?', [id])).toEqual({ together: true });
+  });
+
+  it('a wallet holds more points than a 32-bit integer does, and every event is registered', async () => {
+    const jackpotSecret = (await dataOf<{ secret: string }>(await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'JACKPOT_WON', description: 'x', isPrivate: true } })))
+      .secret;
+    const billion = { type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '1000000000' }] } };
+    await harness.request(tenant, 'POST', '/v1/reactors', { token: admin, body: { name: 'jackpot', eventType: 'JACKPOT_WON', reactions: [billion, billion] } });
+    await registerMember(harness, tenant, admin, 'member-3');
+    const ids = [];
+    for (const draw of [1, 2]) ids.push((await dataOf<{ id: number }>(await report({ type: 'JACKPOT_WON', subject: 'member-3', payload: { draw } }, jackpotSecret))).id);
+    for (const id of ids) expect((await dataOf<{ totalPoints: number }>(await reactions(id))).totalPoints).toBe(2_000_000_000);
+    const wallet = await dataOf(await harness.request(tenant, 'GET', '/v1/users/member-3/wallet', { token: admin }));
+    expect(wallet).toMatchObject({ points: 4_000_000_000, lifetimeEarn: 4_000_000_000 });
   });
 
   it('the wallet shows points and lifetimeEarn from the ledger', async () => {
@@ -161,7 +174,7 @@ describe('reading events', () => {
 
   // rewards-interface.md: "POST /events/test_reaction: shows which reactions would be triggered by the event without reporting it."
   it('POST /v1/events/test_reaction computes and stores nothing', async () => {
-    const stored = 'select (select count(*)::int from event) + (select count(*)::int from ledger_entry) + (select coalesce(sum(points), 0)::int from wallet) as n';
+    const stored = 'select (select count(*) from event) + (select count(*) from ledger_entry) + (select coalesce(sum(points), 0) from wallet) as n';
     const before = await queryOne(harness, stored);
     const response = await harness.request(tenant, 'POST', '/v1/events/test_reaction', { token: admin, body: { type: 'PURCHASE_MADE', subject: 'member-1', payload: { total: 2 } } });
     expect(response.status).toBe(200);

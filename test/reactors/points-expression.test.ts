@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computePoints } from '../../shared/reactors/points-expression.js';
+import { computePoints, MAX_REACTION_POINTS } from '../../shared/reactors/points-expression.js';
 import type { PointsExpression } from '../../shared/reactors/reaction.js';
 
 const event = { type: 'PURCHASE_MADE', payload: { total: '19.99', items: [{ qty: 2 }, { qty: 3 }], visits: 3, label: 'x' } };
@@ -30,6 +30,12 @@ describe('POINTS expressions', () => {
     // Rounding each step would give 0 + 0 + 0; rounding once gives 1.
     expect(computePoints({ operation: 'SUM', arguments: [number('0.4'), number('0.4'), number('0.4')] }, event)).toBe(1);
     expect(computePoints({ operation: 'MULTIPLY', arguments: [number('19.99'), number('1')] }, event)).toBe(19);
+  });
+
+  it('a reaction worth more than a billion points is worth nothing, as one gone wrong', () => {
+    expect(computePoints({ operation: 'SUM', arguments: [number(String(MAX_REACTION_POINTS))] }, event)).toBe(1_000_000_000);
+    expect(computePoints({ operation: 'SUM', arguments: [number(String(MAX_REACTION_POINTS)), number('1')] }, event)).toBe(0);
+    expect(computePoints({ operation: 'MULTIPLY', arguments: [path('$.payload.total'), number('1e30')] }, event)).toBe(0);
   });
 
   it('a path that finds no number, or a negative result, is worth nothing', () => {

@@ -60,7 +60,7 @@ async function rewardedWorld() {
     body: { name: 'Ten per authorized receipt', eventType: 'RECEIPT_REVIEWED', conditions: { all: [{ fact: 'payload', path: '$.status', operator: 'equal', value: 'AUTHORIZED' }] }, reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '10' }] } }] },
   });
   const points = async () => (await dataOf<Json>(await harness.request(tenant, 'GET', '/v1/users/shopper/wallet', { token: admin }))).points;
-  const ledger = () => harness.context.orm.em.fork().getConnection().execute(`select kind, points, event_id, reverses_entry_id from ledger_entry where tenant_id = ? order by created_at, kind`, [tenant.id]);
+  const ledger = () => harness.context.orm.em.fork().getConnection().execute(`select kind, points::int, event_id, reverses_entry_id from ledger_entry where tenant_id = ? order by created_at, kind`, [tenant.id]);
   return { tenant, admin, points, ledger };
 }
 
