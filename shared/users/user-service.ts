@@ -94,6 +94,7 @@ export async function findTokenUser(em: EntityManager, tenantId: string, authIde
 export async function updateUser(em: EntityManager, schemas: PayloadSchemaCompiler, user: User, changes: UserChanges): Promise<User> {
   await em.transactional(async (tx) => {
     const tenant = await tx.findOneOrFail(Tenant, { id: user.tenant.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    await lockAndReload(tx, user);
     if (changes.profile) {
       const profile = { ...user.profile, ...changes.profile };
       checkProfile(tenant, schemas, profile);
@@ -109,12 +110,23 @@ export async function updateUser(em: EntityManager, schemas: PayloadSchemaCompil
 
 /** DELETE erases the profile only; ids, account number, events and ledger stay (decisions.md §7). */
 export async function eraseUser(em: EntityManager, user: User): Promise<number> {
-  user.profile = {};
-  user.flags = null;
-  user.externalIdentifier = null;
-  user.erasedAt = new Date();
-  await em.flush();
+  await em.transactional(async (tx) => {
+    await lockAndReload(tx, user);
+    user.profile = {};
+    user.flags = null;
+    user.externalIdentifier = null;
+    user.erasedAt = new Date();
+  });
   return 1;
+}
+
+/**
+ * Locks the member's row for the rest of the transaction and reads it again: a change made from
+ * what was read before the lock would write over a change committed meanwhile (a concurrent
+ * PATCH's fields, or an erasure brought back).
+ */
+async function lockAndReload(tx: EntityManager, user: User): Promise<void> {
+  await tx.findOneOrFail(User, { id: user.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
 }
 
 /** The documented bounds, then the tenant's own `profileSchema`: 400 BadRequestError with data.errors. */

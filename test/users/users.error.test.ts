@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, jsonOf, type Harness, type TestTenant } from '../support/harness.js';
+import { createHarness, jsonOf, queryOne, type Harness, type TestTenant } from '../support/harness.js';
 
 let harness: Harness;
 let tenant: TestTenant;
@@ -110,6 +110,30 @@ describe('registration conflicts', () => {
     const statuses = racers.map((response) => response.status);
     expect(statuses.filter((status) => status === 200 || status === 201)).toHaveLength(1);
     expect(statuses.filter((status) => status === 422)).toHaveLength(3);
+  });
+});
+
+// decisions.md §12: "PATCH merges profile field by field"; decisions.md §7: "DELETE /users/{id} erases the profile".
+describe('concurrent changes to one member', () => {
+  const patch = (id: string, profile: Record<string, unknown>) => harness.request(tenant, 'PATCH', `/v1/users/${id}`, { token: admin, body: { profile } });
+  const storedProfile = async (id: string) => (await queryOne(harness, 'select profile from member where auth_identifier = ? and tenant_id = ?', [id, tenant.id])).profile;
+
+  it('two PATCHes of different profile fields at once both stay', async () => {
+    expect((await register({ ...valid, emailAddress: 'both@example.com', attributes: { loyaltyConsent: true } }, 'both')).status).toBe(201);
+    for (let round = 0; round < 5; round++) {
+      const changes = { city: `City ${round}`, postcode: `PC${round}` };
+      await Promise.all([patch('both', { city: changes.city }), patch('both', { postcode: changes.postcode })]);
+      expect(await storedProfile('both')).toMatchObject(changes);
+    }
+  });
+
+  it('a PATCH racing a DELETE never brings the erased profile back', async () => {
+    for (let round = 0; round < 5; round++) {
+      const id = `erased-${round}`;
+      expect((await register({ ...valid, emailAddress: `${id}@example.com`, attributes: { loyaltyConsent: true } }, id)).status).toBe(201);
+      await Promise.all([patch(id, { city: 'Leeds' }), harness.request(tenant, 'DELETE', `/v1/users/${id}`, { token: admin })]);
+      expect(await storedProfile(id)).toEqual({});
+    }
   });
 });
 
