@@ -1,6 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import type { Orm } from '../db/orm.js';
+import type { EntityManager, Orm } from '../db/orm.js';
 import { Event } from '../events/event.entity.js';
 import { storedEventView } from '../events/event-view.js';
 import type { OutboundPoster } from '../http/outbound-post.js';
@@ -44,9 +44,7 @@ export async function deliverWebhook(deps: DeliveryDependencies, deliveryId: str
   if (secret === undefined) {
     // Sealed under a replaced PLATFORM_TOKEN_SECRET: no retry can sign it; the webhook needs a new secret.
     const error = 'the signing secret cannot be opened (PLATFORM_TOKEN_SECRET changed): create the webhook anew';
-    delivery.attempts = [...delivery.attempts, { at: timestamp.toISOString(), status: null, error, durationMs: 0 }];
-    delivery.status = 'FAILED';
-    await em.flush();
+    await recordAttempt(em, delivery.id, { at: timestamp.toISOString(), status: null, error, durationMs: 0 }, 'FAILED');
     throw new UnrecoverableError(`webhook ${webhook.id}: ${error}`);
   }
   const signature = new StandardWebhook(secret).sign(delivery.id, timestamp, body);
@@ -61,13 +59,22 @@ export async function deliverWebhook(deps: DeliveryDependencies, deliveryId: str
     attempt = { at: timestamp.toISOString(), status: null, error: (error as Error).message, durationMs: Date.now() - started };
   }
   const succeeded = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
-  delivery.attempts = [...delivery.attempts, attempt];
-  if (succeeded) {
-    delivery.status = 'SUCCEEDED';
-    delivery.deliveredAt = new Date();
-  } else if (isLastAttempt) {
-    delivery.status = 'FAILED';
-  }
-  await em.flush();
+  await recordAttempt(em, delivery.id, attempt, succeeded ? 'SUCCEEDED' : isLastAttempt ? 'FAILED' : 'PENDING');
   if (!succeeded) throw new DeliveryRefusedError(`webhook ${webhook.id} answered ${attempt.status ?? attempt.error}`);
+}
+
+/**
+ * Appends the attempt in PostgreSQL, not to the list this run read: two runs of one delivery (a
+ * stalled job run again while the first still posts) each keep their attempt. A success settles
+ * the delivery whatever another run recorded; a last failure ends only a delivery still pending.
+ */
+async function recordAttempt(em: EntityManager, deliveryId: string, attempt: DeliveryAttempt, outcome: 'SUCCEEDED' | 'FAILED' | 'PENDING'): Promise<void> {
+  await em.getConnection().execute(
+    `update webhook_delivery
+        set attempts = attempts || jsonb_build_array(?::jsonb),
+            status = case when ? = 'SUCCEEDED' then 'SUCCEEDED' when ? = 'FAILED' and status = 'PENDING' then 'FAILED' else status end,
+            delivered_at = case when ? = 'SUCCEEDED' then coalesce(delivered_at, now()) else delivered_at end
+      where id = ?`,
+    [JSON.stringify(attempt), outcome, outcome, outcome, deliveryId],
+  );
 }

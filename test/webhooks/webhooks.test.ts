@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Worker } from 'bullmq';
@@ -5,6 +6,8 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboundPoster } from '../../shared/http/outbound-post.js';
 import { registerEvents, registrationDependencies } from '../../shared/events/register-events.js';
+import { Sealer } from '../../shared/secrets/sealer.js';
+import { deliverWebhook } from '../../shared/webhooks/deliver-webhook.js';
 import { dispatchWebhooks } from '../../shared/webhooks/dispatch-webhooks.js';
 import { WebhookDelivery } from '../../shared/webhooks/webhook-delivery.entity.js';
 import { WebhookSubscriptions } from '../../shared/webhooks/webhook-subscriptions.js';
@@ -25,7 +28,9 @@ let server: Server;
 let baseUrl: string;
 const received: Record<string, Received[]> = {};
 /** How many more requests each path refuses with 500 before it takes one. */
-const failuresLeft: Record<string, number> = { '/flaky': 2, '/down': Number.POSITIVE_INFINITY };
+const failuresLeft: Record<string, number> = { '/flaky': 2, '/down': Number.POSITIVE_INFINITY, '/twice': Number.POSITIVE_INFINITY };
+/** How long each path takes to answer. */
+const answerDelayMs: Record<string, number> = { '/twice': 300 };
 
 beforeAll(async () => {
   // Retries doubling from 10 ms (about 10 s for all ten): the 24-hour schedule, scaled down for the test.
@@ -43,7 +48,7 @@ beforeAll(async () => {
       (received[path] ??= []).push({ headers: request.headers, body });
       const left = failuresLeft[path] ?? 0;
       failuresLeft[path] = left - 1;
-      response.writeHead(left > 0 ? 500 : 204).end(left > 0 ? 'try later' : undefined);
+      setTimeout(() => response.writeHead(left > 0 ? 500 : 204).end(left > 0 ? 'try later' : undefined), answerDelayMs[path] ?? 0);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -97,6 +102,21 @@ describe('webhook deliveries', () => {
     expect(delivery.attempts[0].error).toBe('try later');
     const ids = new Set(received['/flaky']!.map((request) => request.headers['webhook-id']));
     expect(ids).toEqual(new Set([delivery.id]));
+  });
+
+  // Both runs read the delivery before either records its attempt: the receiver takes 300 ms to answer.
+  it('two runs of one delivery at once (a stalled job run again) each record their attempt', async () => {
+    const webhook = await subscribe('/twice', ['OTHER_THING']);
+    const em = harness.context.orm.em.fork();
+    const delivery = em.create(WebhookDelivery, { id: randomUUID(), tenant: tenant.id, webhook: webhook.id, eventId: await reportSale(5), eventType: 'SALE_MADE', status: 'PENDING', attempts: [] });
+    await em.flush();
+    const dependencies = { orm: harness.context.orm, poster: new OutboundPoster(true), sealer: new Sealer(harness.config.platformTokenSecret, 'webhook-secret'), serviceSubject: harness.config.publicBaseUrl };
+    await expect.poll(async () => (await queryOne(harness, 'select count(*)::int as n from event where id = ?', [delivery.eventId])).n, { timeout: 10_000 }).toBe(1);
+    const runs = await Promise.allSettled([deliverWebhook(dependencies, delivery.id, false), deliverWebhook(dependencies, delivery.id, false)]);
+    expect(runs.map((run) => run.status)).toEqual(['rejected', 'rejected']);
+    const [recorded] = await deliveries(webhook.id);
+    expect(recorded).toMatchObject({ status: 'PENDING' });
+    expect(recorded.attempts.map((attempt: { status: number }) => attempt.status)).toEqual([500, 500]);
   });
 
   it('only subscribed event types are delivered; a receiver that never answers well ends FAILED', async () => {
