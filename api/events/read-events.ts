@@ -60,7 +60,8 @@ export function registerReadEvents(app: App, context: AppContext): void {
     describe({ summary: 'Read a registered event', tags: ['Events'], access, parameters: [EventIdParameter], responses: { 200: { description: 'the event', data: EventResource } }, errors: [404] }),
     authorize(context, access),
     async (c) => {
-      const event = await entityManager(c).findOne(Event, { tenant: c.var.tenant.id, id: Number(c.req.param('id')) }, { populate: ['type', 'user'] });
+      const id = eventIdOf(c.req.param('id'));
+      const event = id === undefined ? null : await entityManager(c).findOne(Event, { tenant: c.var.tenant.id, id }, { populate: ['type', 'user'] });
       if (!event) throw new NotFoundError(`No registered event ${c.req.param('id')}`);
       return c.json({ status: 'success', data: view(event) });
     },
@@ -81,7 +82,8 @@ export function registerReadEvents(app: App, context: AppContext): void {
       errors: [400, 404],
     }),
     async (c) => {
-      const id = Number(c.req.param('id'));
+      const id = eventIdOf(c.req.param('id'));
+      if (id === undefined) throw new NotFoundError(`No event ${c.req.param('id')} was accepted`);
       const deadline = Date.now() + waitOf(c.req.query('wait'));
       const registered = () => entityManager(c).fork().findOne(Event, { tenant: c.var.tenant.id, id });
       const answer = (event: Event) => {
@@ -101,6 +103,12 @@ export function registerReadEvents(app: App, context: AppContext): void {
       }
     },
   );
+}
+
+/** The path's event id; undefined for digits no event id can be (beyond a JavaScript number's exact integers, and PostgreSQL's bigint). */
+function eventIdOf(digits: string): number | undefined {
+  const id = Number(digits);
+  return Number.isSafeInteger(id) ? id : undefined;
 }
 
 /** A tenant's report still in the acceptance record, or an intrinsic event's job still queued. */

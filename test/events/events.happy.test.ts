@@ -170,6 +170,11 @@ describe('reading events', () => {
     expect((await harness.request(other, 'GET', `/v1/events/${first!.id}`, { token: await harness.adminToken(other, ['admin:events']) })).status).toBe(404);
     expect((await harness.request(other, 'GET', `/v1/events/${first!.id}/reactions?wait=0`)).status).toBe(404);
     expect((await harness.request(tenant, 'GET', '/v1/events/999999999/reactions?wait=0')).status).toBe(404);
+    // decisions.md §3: "Unknown id: 404 NotFoundError", also for ids no event id can be.
+    for (const id of ['9223372036854775808', '1'.repeat(30)]) {
+      expect((await harness.request(tenant, 'GET', `/v1/events/${id}`, { token: admin })).status).toBe(404);
+      expect((await harness.request(tenant, 'GET', `/v1/events/${id}/reactions?wait=0`)).status).toBe(404);
+    }
   });
 
   // rewards-interface.md: "POST /events/test_reaction: shows which reactions would be triggered by the event without reporting it."
