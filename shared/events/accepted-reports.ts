@@ -33,6 +33,19 @@ end
 return answers
 `;
 
+/**
+ * Gives back the claims of reports whose job was not queued after all: each identity key still
+ * held by its report's event id is deleted, and the id leaves the accepted hash.
+ * KEYS: the accepted hash, then one identity key per report. ARGV: the event id per report.
+ */
+const RELEASE_SCRIPT = `
+for i = 1, #KEYS - 1 do
+  if redis.call('GET', KEYS[i + 1]) == ARGV[i] then redis.call('DEL', KEYS[i + 1]) end
+  redis.call('HDEL', KEYS[1], ARGV[i])
+end
+return #KEYS - 1
+`;
+
 /** BullMQ's script for a job with neither delay nor priority, under its versioned command name: the one the reports' jobs are added with. */
 const ADD_JOB_COMMAND = /^addStandardJob:/;
 
@@ -112,6 +125,17 @@ export class AcceptedReports {
     const keys = [this.acceptedKey, ...claims.map((claim) => this.identityPrefix + claim.duplicateIdentity)];
     const args = [DUPLICATE_WINDOW_MS, ...claims.flatMap((claim) => [claim.eventId, claim.tenantId])];
     transaction.runCommand(CLAIM_COMMAND, [keys.length, ...keys, ...args]);
+  }
+
+  /**
+   * Undoes claims that held in a MULTI whose job BullMQ did not add: without this, the client's
+   * retry of a report answered 500 would be refused as a duplicate for the rest of the window.
+   */
+  async release(claims: ReportClaim[]): Promise<void> {
+    if (claims.length === 0) return;
+    const keys = [this.acceptedKey, ...claims.map((claim) => this.identityPrefix + claim.duplicateIdentity)];
+    // EVAL, not a defined script: this runs only when a job could not be queued.
+    await this.connection.eval(RELEASE_SCRIPT, keys.length, ...keys, ...claims.map((claim) => claim.eventId));
   }
 
   /** Of these event ids, those accepted and not yet forgotten. */

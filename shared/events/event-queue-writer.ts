@@ -20,7 +20,8 @@ const MAX_REPORTS_PER_JOB = 100;
  * loop: under load, many concurrent requests of any tenants) become one job, queued in one MULTI
  * with the script that claims their duplicate identities (accepted-reports.ts). Redis runs the two
  * with nothing in between, and neither when the connection drops before EXEC; when either fails at
- * run time, the call fails and each report is sent again alone. A report whose claim already holds
+ * run time, the call fails (the claims given back if the job was not added) and each report is
+ * sent again alone. A report whose claim already holds
  * its own event id counts as accepted, and the worker registers an event id once, however many
  * jobs carry it. One job and one claim script for a batch, instead of BullMQ's add script per
  * report, took most of Redis's work per report off the hot path, and most of the worker's per-job
@@ -55,10 +56,8 @@ export class EventQueueWriter {
   /** `reloaded`: the scripts were just loaded again after NOSCRIPT; a second NOSCRIPT fails the call. */
   private async queueReports(reports: QueuedReport[], reloaded = false): Promise<boolean[]> {
     const transaction = await this.accepted.begin();
-    this.accepted.claim(
-      transaction,
-      reports.map(({ job, duplicateIdentity }) => ({ eventId: job.id, tenantId: job.tenantId, duplicateIdentity })),
-    );
+    const claims = reports.map(({ job, duplicateIdentity }) => ({ eventId: job.id, tenantId: job.tenantId, duplicateIdentity }));
+    this.accepted.claim(transaction, claims);
     const batch: EventBatch = { events: reports.map((report) => report.job) };
     // Job.addJob on a MULTI is how BullMQ's own flows add jobs atomically with other commands. It
     // queues its command at once; waiting for it before EXEC lets a job whose options BullMQ refuses
@@ -73,9 +72,14 @@ export class EventQueueWriter {
       await this.accepted.reloadScripts();
       return this.queueReports(reports, true);
     }
-    for (const [error] of results) if (error) throw error;
+    const [[claimError, answers], [addError, added]] = results as [[Error | null, number[]], [Error | null, unknown]];
+    if (claimError) throw claimError;
     // BullMQ's add script answers a negative code instead of the job id when it refuses the job.
-    if (typeof results[1]![1] === 'number' && results[1]![1] < 0) throw new Error(`the events queue refused the job (code ${results[1]![1]})`);
-    return (results[0]![1] as number[]).map((answer) => answer === 1);
+    const refused = addError ?? (typeof added === 'number' && added < 0 ? new Error(`the events queue refused the job (code ${added})`) : undefined);
+    if (refused) {
+      await this.accepted.release(claims.filter((_, index) => answers[index] === 1));
+      throw refused;
+    }
+    return answers.map((answer) => answer === 1);
   }
 }

@@ -58,4 +58,20 @@ describe('the events queue claims the duplicate window in the same transaction t
     expect(await queuedReports()).toEqual(expect.arrayContaining([301, 302, 303]));
     expect(await harness.context.acceptedReports.pending([301, 302, 303])).toEqual(new Set([301, 302]));
   });
+
+  it('a job BullMQ fails to add after the claims held gives them back: the report sent again is accepted, not a duplicate', async () => {
+    const writer = harness.context.eventQueue;
+    const idKey = `${harness.context.queues.events.qualifiedName}:id`;
+    // BullMQ's add script counts job ids in this key: a hash there fails it at run time, after the claim script ran.
+    const counter = await harness.context.redis.get(idKey);
+    await harness.context.redis.del(idKey);
+    await harness.context.redis.hset(idKey, 'broken', '1');
+    await expect(writer.enqueue(job(401, { retried: 'after 500' }), identityOf({ retried: 'after 500' }))).rejects.toThrow(/WRONGTYPE/);
+    expect(await harness.context.acceptedReports.pending([401])).toEqual(new Set());
+    await harness.context.redis.del(idKey);
+    if (counter !== null) await harness.context.redis.set(idKey, counter);
+    // The client's retry after the 500: a new id, the same identity.
+    expect(await writer.enqueue(job(402, { retried: 'after 500' }), identityOf({ retried: 'after 500' }))).toBe(true);
+    expect(await harness.context.acceptedReports.pending([401, 402])).toEqual(new Set([402]));
+  });
 });
