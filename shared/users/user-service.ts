@@ -151,12 +151,13 @@ async function checkContactsFree(em: EntityManager, tenant: Tenant, profile: Par
   for (const field of ['emailAddress', 'telephoneNumber'] as const) {
     const value = profile[field];
     if (typeof value !== 'string') continue;
-    const taken = await em.count(User, {
-      tenant: tenant.id,
-      profile: { [field]: value },
-      ...(exceptUserId ? { id: { $ne: exceptUserId } } : {}),
-    });
-    if (taken) throw new UserExistsError(`Another member already uses this ${field === 'emailAddress' ? 'email address' : 'telephone number'}`, { data: { field } });
+    // An email address is one whatever its case (Jo@Example.com is jo@example.com); a telephone number is compared as written.
+    const stored = field === 'emailAddress' ? `lower(profile->>'emailAddress')` : `profile->>'telephoneNumber'`;
+    const [row] = await em.execute<{ taken: boolean }[]>(
+      `select exists (select 1 from member where tenant_id = ? and ${stored} = ${field === 'emailAddress' ? 'lower(?)' : '?'} and id is distinct from ?) as taken`,
+      [tenant.id, value, exceptUserId ?? null],
+    );
+    if (row?.taken) throw new UserExistsError(`Another member already uses this ${field === 'emailAddress' ? 'email address' : 'telephone number'}`, { data: { field } });
   }
 }
 

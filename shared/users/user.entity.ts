@@ -10,8 +10,8 @@ export const User = defineEntity({
   uniques: [{ properties: ['tenant', 'authIdentifier'] }, { properties: ['tenant', 'accountNumber'] }],
   indexes: [
     { properties: ['tenant', 'createdAt'] },
-    // The duplicate-contact check of registration and PATCH looks members up by these.
-    { name: 'member_tenant_id_email_index', expression: `create index "member_tenant_id_email_index" on "member" ("tenant_id", ("profile"->>'emailAddress'))` },
+    // The duplicate-contact check of registration and PATCH looks members up by these (emails whatever their case).
+    { name: 'member_tenant_id_email_index', expression: `create index "member_tenant_id_email_index" on "member" ("tenant_id", lower("profile"->>'emailAddress'))` },
     { name: 'member_tenant_id_telephone_index', expression: `create index "member_tenant_id_telephone_index" on "member" ("tenant_id", ("profile"->>'telephoneNumber'))` },
   ],
   properties: {

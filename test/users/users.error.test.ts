@@ -95,9 +95,15 @@ describe('registration conflicts', () => {
     expect((await register({ ...valid, emailAddress: 'fourth@example.com', attributes: { loyaltyConsent: true } }, 'fourth')).status).toBe(201);
     const patch = await harness.request(tenant, 'PATCH', '/v1/users/fourth', { token: admin, body: { profile: { emailAddress: 'jo@example.com' } } });
     expect(patch.status).toBe(422);
-    // Keeping one's own email is no conflict.
-    const own = await harness.request(tenant, 'PATCH', '/v1/users/fourth', { token: admin, body: { profile: { emailAddress: 'fourth@example.com' } } });
+    // Keeping one's own email is no conflict, in another case too.
+    const own = await harness.request(tenant, 'PATCH', '/v1/users/fourth', { token: admin, body: { profile: { emailAddress: 'Fourth@Example.com' } } });
     expect(own.status).toBe(200);
+  });
+
+  it('an email address is the same whatever its case', async () => {
+    const shouted = await register({ ...valid, emailAddress: 'JO@EXAMPLE.COM', attributes: { loyaltyConsent: true } }, 'shouting');
+    expect(shouted.status).toBe(422);
+    expect(await jsonOf(shouted)).toMatchObject({ data: { name: 'UserExistsError', field: 'emailAddress' } });
   });
 
   it('a PATCH and registrations racing for one new email: exactly one member ends up with it', async () => {

@@ -1,0 +1,14 @@
+import { Migration } from '@mikro-orm/migrations';
+
+/** Members' email addresses are unique whatever their case: the duplicate-contact check compares them lowered. */
+export class Migration20261125080000 extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`drop index if exists "member_tenant_id_email_index";`);
+    this.addSql(`create index "member_tenant_id_email_index" on "member" ("tenant_id", lower("profile"->>'emailAddress'));`);
+  }
+
+  override async down(): Promise<void> {
+    this.addSql(`drop index if exists "member_tenant_id_email_index";`);
+    this.addSql(`create index "member_tenant_id_email_index" on "member" ("tenant_id", ("profile"->>'emailAddress'));`);
+  }
+}
