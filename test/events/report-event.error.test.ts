@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { duplicateIdentity } from '../../shared/events/duplicate-window.js';
 import { createHarness, dataOf, jsonOf, registerMember, type Harness, type TestTenant } from '../support/harness.js';
 
 let harness: Harness;
@@ -34,6 +35,27 @@ describe('POST /v1/events refusals', () => {
     const body = JSON.stringify({ type: 'PURCHASE_MADE', subject: 'member-1', payload: { total: 1, pad: 'x'.repeat(300 * 1024) } });
     const response = await harness.request(tenant, 'POST', '/v1/events', { token: secret, rawBody: body, headers: { 'Content-Type': 'application/json' } });
     await expectEnvelope(response, 413, { status: 'fail', data: { name: 'PayloadTooLargeError' } });
+  });
+
+  it('a streamed body (no Content-Length) is cut off once it passes 300 kB, not read whole', async () => {
+    let chunksPulled = 0;
+    const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        chunksPulled += 1;
+        // 64 MB if read to the end.
+        if (chunksPulled > 1024) controller.close();
+        else controller.enqueue(chunk);
+      },
+    });
+    const response = await harness.app.request('/v1/events', {
+      method: 'POST',
+      headers: { 'X-Api-Key': tenant.key, Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    await expectEnvelope(response, 413, { status: 'fail', data: { name: 'PayloadTooLargeError' } });
+    expect(chunksPulled).toBeLessThan(20);
   });
 
   it('a type not matching its pattern is 400 ValidationError with errors items', async () => {
@@ -133,6 +155,15 @@ describe('POST /v1/events refusals', () => {
     expect((await report({ ...body, subject: user.accountNumber }, secret)).status).toBe(409);
     // Another payload is another event.
     expect((await report({ ...body, payload: { total: 6 } }, secret)).status).toBe(201);
+
+    // rewards-interface.md Limits: "duplicate window 60 seconds": the claim lapses then, and the same report is a new event.
+    const claimKey = `${harness.context.queues.events.qualifiedName}:reported:${duplicateIdentity(tenant.id, 'PURCHASE_MADE', user.id, body.payload)}`;
+    const lapsesInMs = await harness.context.redis.pttl(claimKey);
+    expect(lapsesInMs).toBeGreaterThan(50_000);
+    expect(lapsesInMs).toBeLessThanOrEqual(60_000);
+    await harness.context.redis.pexpire(claimKey, 1); // as if the minute had passed
+    await expect.poll(() => harness.context.redis.exists(claimKey)).toBe(0);
+    expect((await report(body, secret)).status).toBe(201);
   });
 
   it('the order holds: an unknown type wins over a bad token, a bad token over a bad payload, a bad payload over an unknown subject', async () => {
