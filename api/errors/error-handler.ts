@@ -15,10 +15,9 @@ export function handleError(error: unknown, c: Context<AppEnv>): Response {
   if (appError instanceof InternalError) {
     requestLogger(c).error({ err: error }, 'unexpected error');
   } else if (appError.httpCode >= 500 && appError.cause !== undefined) {
-    // Known (the database away): a line for the operator, with the cause's name and code only,
-    // since a database error's message quotes the query and its values.
-    const { name, code } = appError.cause as { name?: string; code?: string };
-    requestLogger(c).warn({ cause: { name, code } }, appError.message);
+    // Known (the database away): a line for the operator, with the reason found (database-errors.ts).
+    const { name, code, message } = appError.cause as { name?: string; code?: string; message?: string };
+    requestLogger(c).warn({ cause: { name, code, reason: message } }, appError.message);
   }
   for (const [name, value] of Object.entries(appError.headers)) c.header(name, value);
   return c.json(envelope(appError), appError.httpCode as ContentfulStatusCode);

@@ -16,8 +16,11 @@ interface PostgresFailure {
  * unknown and is answered as a 500 by the caller.
  */
 export function translateDatabaseError(error: unknown): AppError | undefined {
-  if (isDatabaseUnavailable(error)) {
-    return new ServiceUnavailableError('The database is unavailable: retry shortly', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) }, cause: error });
+  const unavailable = unavailableReason(error);
+  if (unavailable) {
+    // The cause logged is the reason alone: a driver error's message quotes the query and its values.
+    const cause = Object.assign(new Error(unavailable), { name: 'DatabaseUnavailable', code: (error as { code?: unknown }).code });
+    return new ServiceUnavailableError('The database is unavailable: retry shortly', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) }, cause });
   }
   const failure = postgresFailure(error);
   if (!failure) return undefined;
@@ -33,6 +36,9 @@ export function translateDatabaseError(error: unknown): AppError | undefined {
       return new NotFoundError('A record this request refers to does not exist');
     case '23502':
       return new BadRequestError(`A required value is missing${failure.column ? `: ${camelCase(failure.column)}` : ''}`);
+    case '08P01':
+      // What pg's protocol refuses of a value from the path or the query: a NUL character (bodies are checked before).
+      return new BadRequestError('A value holds a NUL character, which cannot be stored or searched for');
     case '22003':
       return new BadRequestError('A number is out of the range this field takes');
     case '23514':
@@ -52,33 +58,43 @@ const RETRY_AFTER_SECONDS = 5;
 const CONNECTION_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 
 /**
- * Three failures carry no code, only their message (which MikroORM may prefix with the query):
- * pg's connection dropped mid-query, pg's connection attempt unanswered, and knex's pool waiting
- * in vain for a connection (orm.ts, CONNECTION_WAIT_MS; MikroORM renames KnexTimeoutError).
+ * Three failures carry no code, only pg's or knex's own words, which MikroORM and knex put after
+ * the query (`<query> - <words>`): pg's connection dropped mid-query, pg's connection attempt
+ * unanswered, and knex's pool waiting in vain for a connection (orm.ts, CONNECTION_WAIT_MS).
  */
-const UNAVAILABLE_MESSAGES = /\bConnection terminated\b|(^| - )timeout expired$|^Knex: Timeout acquiring a connection/;
+const UNAVAILABLE_WORDS: [RegExp, string][] = [
+  [/^Connection terminated( unexpectedly)?$/, 'the connection was dropped'],
+  [/^timeout expired$/, 'a connection attempt was not answered in time'],
+  [/^Knex: Timeout acquiring a connection/, 'no pooled connection came free in time (the database away, or connections held too long)'],
+];
 
 /**
- * The database could not be reached, or went away mid-query: 503 rather than a 500, since a
- * retry will do once it is back. Node's network codes count only inside MikroORM's DriverException
- * (the database driver's); PostgreSQL's own are SQLSTATE class 08 (connection exception, but for
- * 08P01) and 57P01–57P03 (shutting down, or not yet accepting connections).
+ * Why the database could not serve the query, when it could not be reached or went away: a 503
+ * rather than a 500, since a retry will do once it is back. PostgreSQL's own codes are SQLSTATE
+ * class 08 (connection exception; 08P01, a protocol violation, is a refused value instead),
+ * 53300 (too many connections) and 57P01–57P03 (shutting down, or not yet accepting connections).
+ * Node's network codes come from pg's socket, whether MikroORM wrapped the error or a raw query
+ * passed it on; in this API nothing else connects anywhere while a request waits on it (Redis
+ * waits through an outage rather than failing).
  */
-function isDatabaseUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  if (UNAVAILABLE_MESSAGES.test(error.message)) return true;
-  const { code } = error as Error & { code?: unknown };
-  if (typeof code !== 'string') return false;
-  // 08P01, a protocol violation, is a refused message, not a connection lost.
-  if ((/^08[0-9A-Z]{3}$/.test(code) && code !== '08P01') || /^57P0[1-3]$/.test(code)) return true;
-  return error instanceof DriverException && CONNECTION_FAILURES.has(code);
+function unavailableReason(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const { code, syscall } = error as Error & { code?: unknown; syscall?: unknown };
+  if (typeof code === 'string' && SQLSTATE.test(code)) {
+    return (/^08/.test(code) && code !== '08P01') || code === '53300' || /^57P0[1-3]$/.test(code) ? `SQLSTATE ${code}` : undefined;
+  }
+  if (typeof code === 'string' && CONNECTION_FAILURES.has(code) && (error instanceof DriverException || typeof syscall === 'string')) return `the connection failed (${code})`;
+  const words = error.message.split(' - ').at(-1)!;
+  return UNAVAILABLE_WORDS.find(([pattern]) => pattern.test(words))?.[1];
 }
+
+/** SQLSTATE codes are five characters; Node's own codes (ECONNREFUSED …) are not database answers. */
+const SQLSTATE = /^[0-9A-Z]{5}$/;
 
 function postgresFailure(error: unknown): PostgresFailure | undefined {
   if (!(error instanceof Error)) return undefined;
   const { code, detail, column } = error as Error & Partial<PostgresFailure>;
-  // SQLSTATE codes are five characters; Node's own codes (ECONNREFUSED …) are not database answers.
-  if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return undefined;
+  if (typeof code !== 'string' || !SQLSTATE.test(code)) return undefined;
   return { code, detail, column, message: error.message };
 }
 

@@ -8,10 +8,10 @@ export type Orm = MikroORM;
 export type { EntityManager };
 
 /**
- * How long a query waits for a pooled connection: when the database does not answer (a host gone
- * silent, a pool in use to the last connection), the request fails within this time, as a 503
- * (database-errors.ts), instead of knex's default of a minute, longer than clients wait and than
- * a BullMQ job's lock lasts.
+ * How long a query waits for a pooled connection: when none comes (new connections unanswered by
+ * a host gone silent, a pool in use to the last connection), the request fails within this time,
+ * as a 503 (database-errors.ts), instead of knex's default of a minute, longer than clients wait
+ * and than a BullMQ job's lock lasts. A query already sent is not bounded here.
  */
 const CONNECTION_WAIT_MS = 5_000;
 

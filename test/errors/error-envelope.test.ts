@@ -86,6 +86,12 @@ describe('the error envelope', () => {
     expect(chunksPulled).toBeLessThan(40);
   });
 
+  it('a NUL character in a path value is 400 BadRequestError, not 500', async () => {
+    const response = await harness.request(tenant, 'GET', '/v1/event_types/A%00B', { token: adminToken });
+    expect(response.status).toBe(400);
+    expect(await jsonOf(response)).toMatchObject({ status: 'fail', data: { name: 'BadRequestError', httpCode: 400 } });
+  });
+
   it('an unknown route is 404 NotFoundError in the envelope', async () => {
     const response = await harness.request(null, 'GET', '/nowhere');
     expect(response.status).toBe(404);
