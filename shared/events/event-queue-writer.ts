@@ -77,7 +77,8 @@ export class EventQueueWriter {
     // BullMQ's add script answers a negative code instead of the job id when it refuses the job.
     const refused = addError ?? (typeof added === 'number' && added < 0 ? new Error(`the events queue refused the job (code ${added})`) : undefined);
     if (refused) {
-      await this.accepted.release(claims.filter((_, index) => answers[index] === 1));
+      // Should Redis fail this too, the claims stay and lapse with the window: the refusal is what to report.
+      await this.accepted.release(claims.filter((_, index) => answers[index] === 1)).catch(() => undefined);
       throw refused;
     }
     return answers.map((answer) => answer === 1);

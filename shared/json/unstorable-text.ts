@@ -2,6 +2,14 @@
 const UNSTORABLE = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
+ * Text from elsewhere (a webhook receiver's answer, an error's message) made storable: NULs
+ * dropped, half surrogate pairs (a cut emoji) replaced by U+FFFD.
+ */
+export function storableText(text: string): string {
+  return text.replaceAll('\0', '').toWellFormed();
+}
+
+/**
  * Where in a parsed JSON document a string (or an object key) holds text PostgreSQL cannot store,
  * as a path like `payload.lines[0].name` (`''` for the document itself); undefined when all of it
  * can be stored. In JSON text such characters can only come as `\u` escapes, so a document whose

@@ -5,6 +5,7 @@ import { Event } from '../events/event.entity.js';
 import { storedEventView } from '../events/event-view.js';
 import type { OutboundPoster } from '../http/outbound-post.js';
 import type { EventType } from '../event-types/event-type.entity.js';
+import { storableText } from '../json/unstorable-text.js';
 import { WebhookDelivery, type DeliveryAttempt } from './webhook-delivery.entity.js';
 import type { Sealer } from '../secrets/sealer.js';
 import type { Webhook } from './webhook.entity.js';
@@ -44,7 +45,7 @@ export async function deliverWebhook(deps: DeliveryDependencies, deliveryId: str
   if (secret === undefined) {
     // Sealed under a replaced PLATFORM_TOKEN_SECRET: no retry can sign it; the webhook needs a new secret.
     const error = 'the signing secret cannot be opened (PLATFORM_TOKEN_SECRET changed): create the webhook anew';
-    await recordAttempt(em, delivery.id, { at: timestamp.toISOString(), status: null, error, durationMs: 0 }, 'FAILED');
+    await recordAttempt(em, delivery, { at: timestamp.toISOString(), status: null, error, durationMs: 0 }, 'FAILED');
     throw new UnrecoverableError(`webhook ${webhook.id}: ${error}`);
   }
   const signature = new StandardWebhook(secret).sign(delivery.id, timestamp, body);
@@ -54,12 +55,12 @@ export async function deliverWebhook(deps: DeliveryDependencies, deliveryId: str
   let attempt: DeliveryAttempt;
   try {
     const response = await deps.poster.post(webhook.url, body, headers);
-    attempt = { at: timestamp.toISOString(), status: response.status, error: response.status < 300 ? null : response.body.slice(0, 500) || null, durationMs: Date.now() - started };
+    attempt = { at: timestamp.toISOString(), status: response.status, error: response.status < 300 ? null : storableText(response.body.slice(0, 500)) || null, durationMs: Date.now() - started };
   } catch (error) {
-    attempt = { at: timestamp.toISOString(), status: null, error: (error as Error).message, durationMs: Date.now() - started };
+    attempt = { at: timestamp.toISOString(), status: null, error: storableText((error as Error).message), durationMs: Date.now() - started };
   }
   const succeeded = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
-  await recordAttempt(em, delivery.id, attempt, succeeded ? 'SUCCEEDED' : isLastAttempt ? 'FAILED' : 'PENDING');
+  await recordAttempt(em, delivery, attempt, succeeded ? 'SUCCEEDED' : isLastAttempt ? 'FAILED' : 'PENDING');
   if (!succeeded) throw new DeliveryRefusedError(`webhook ${webhook.id} answered ${attempt.status ?? attempt.error}`);
 }
 
@@ -68,13 +69,13 @@ export async function deliverWebhook(deps: DeliveryDependencies, deliveryId: str
  * stalled job run again while the first still posts) each keep their attempt. A success settles
  * the delivery whatever another run recorded; a last failure ends only a delivery still pending.
  */
-async function recordAttempt(em: EntityManager, deliveryId: string, attempt: DeliveryAttempt, outcome: 'SUCCEEDED' | 'FAILED' | 'PENDING'): Promise<void> {
+async function recordAttempt(em: EntityManager, delivery: WebhookDelivery, attempt: DeliveryAttempt, outcome: 'SUCCEEDED' | 'FAILED' | 'PENDING'): Promise<void> {
   await em.getConnection().execute(
     `update webhook_delivery
         set attempts = attempts || jsonb_build_array(?::jsonb),
             status = case when ? = 'SUCCEEDED' then 'SUCCEEDED' when ? = 'FAILED' and status = 'PENDING' then 'FAILED' else status end,
             delivered_at = case when ? = 'SUCCEEDED' then coalesce(delivered_at, now()) else delivered_at end
-      where id = ?`,
-    [JSON.stringify(attempt), outcome, outcome, outcome, deliveryId],
+      where tenant_id = ? and id = ?`,
+    [JSON.stringify(attempt), outcome, outcome, outcome, delivery.tenant.id, delivery.id],
   );
 }

@@ -31,6 +31,8 @@ const received: Record<string, Received[]> = {};
 const failuresLeft: Record<string, number> = { '/flaky': 2, '/down': Number.POSITIVE_INFINITY, '/twice': Number.POSITIVE_INFINITY };
 /** How long each path takes to answer. */
 const answerDelayMs: Record<string, number> = { '/twice': 300 };
+/** What each path answers when it fails: for /twice, text PostgreSQL cannot store once cut at 500 characters (a NUL, half an emoji). */
+const failureBody: Record<string, string> = { '/twice': `\0${'x'.repeat(498)}😀` };
 
 beforeAll(async () => {
   // Retries doubling from 10 ms (about 10 s for all ten): the 24-hour schedule, scaled down for the test.
@@ -48,7 +50,7 @@ beforeAll(async () => {
       (received[path] ??= []).push({ headers: request.headers, body });
       const left = failuresLeft[path] ?? 0;
       failuresLeft[path] = left - 1;
-      setTimeout(() => response.writeHead(left > 0 ? 500 : 204).end(left > 0 ? 'try later' : undefined), answerDelayMs[path] ?? 0);
+      setTimeout(() => response.writeHead(left > 0 ? 500 : 204).end(left > 0 ? (failureBody[path] ?? 'try later') : undefined), answerDelayMs[path] ?? 0);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -105,7 +107,7 @@ describe('webhook deliveries', () => {
   });
 
   // Both runs read the delivery before either records its attempt: the receiver takes 300 ms to answer.
-  it('two runs of one delivery at once (a stalled job run again) each record their attempt', async () => {
+  it('two runs of one delivery at once (a stalled job run again) each record their attempt, whatever the receiver answered', async () => {
     const webhook = await subscribe('/twice', ['OTHER_THING']);
     const em = harness.context.orm.em.fork();
     const delivery = em.create(WebhookDelivery, { id: randomUUID(), tenant: tenant.id, webhook: webhook.id, eventId: await reportSale(5), eventType: 'SALE_MADE', status: 'PENDING', attempts: [] });
@@ -117,6 +119,8 @@ describe('webhook deliveries', () => {
     const [recorded] = await deliveries(webhook.id);
     expect(recorded).toMatchObject({ status: 'PENDING' });
     expect(recorded.attempts.map((attempt: { status: number }) => attempt.status)).toEqual([500, 500]);
+    // The receiver's answer is kept as far as it can be stored: the NUL dropped, the emoji cut in half replaced.
+    expect(recorded.attempts[0].error).toBe(`${'x'.repeat(498)}\ufffd`);
   });
 
   it('only subscribed event types are delivered; a receiver that never answers well ends FAILED', async () => {
