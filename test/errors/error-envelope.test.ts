@@ -4,6 +4,7 @@ import type { AppEnv } from '../../api/app-env.js';
 import { handleError, handleNotFound } from '../../api/errors/error-handler.js';
 import { requestContext } from '../../api/middleware/request-context.js';
 import { createHarness, type Harness, type TestTenant, jsonOf } from '../support/harness.js';
+import { postEndlessBody } from '../support/streamed-body.js';
 
 let harness: Harness;
 let tenant: TestTenant;
@@ -66,23 +67,9 @@ describe('the error envelope', () => {
   });
 
   it('a streamed body without Content-Length is cut off once it passes the limit, not buffered whole', async () => {
-    let chunksPulled = 0;
-    const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
-    const stream = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        chunksPulled += 1;
-        // 64 MB if read to the end; the limit is 1 MB.
-        if (chunksPulled > 1024) controller.close();
-        else controller.enqueue(chunk);
-      },
-    });
-    const response = await harness.app.request('/v1/event_types', {
-      method: 'POST',
-      headers: { 'X-Api-Key': tenant.key, Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' },
-      body: stream,
-      duplex: 'half',
-    } as RequestInit);
+    const { response, chunksPulled } = await postEndlessBody(harness, tenant, '/v1/event_types', adminToken);
     expect(response.status).toBe(413);
+    // The limit is 1 MB: 16 chunks.
     expect(chunksPulled).toBeLessThan(40);
   });
 
