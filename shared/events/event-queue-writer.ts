@@ -21,12 +21,11 @@ const MAX_REPORTS_PER_JOB = 100;
  * with the script that claims their duplicate identities (accepted-reports.ts). Redis runs the two
  * with nothing in between, and neither when the connection drops before EXEC; when either fails at
  * run time, the call fails (the claims given back if the job was not added) and each report is
- * sent again alone. A report whose claim already holds
- * its own event id counts as accepted, and the worker registers an event id once, however many
- * jobs carry it. One job and one claim script for a batch, instead of BullMQ's add script per
- * report, took most of Redis's work per report off the hot path, and most of the worker's per-job
- * work with it. A job of reports is removed once done: nothing reads it afterwards, and it may
- * hold a hundred payloads.
+ * sent again alone. A report whose claim already holds its own event id counts as accepted, and
+ * the worker registers an event id once, however many jobs carry it. One job and one claim script
+ * for a batch, instead of BullMQ's add script per report, took most of Redis's work per report off
+ * the hot path, and most of the worker's per-job work with it. A job of reports is removed once
+ * done: nothing reads it afterwards, and it may hold a hundred payloads.
  */
 export class EventQueueWriter {
   private readonly batcher: Batcher<QueuedReport, boolean>;
