@@ -39,11 +39,13 @@ async function report(sale: number): Promise<number> {
   return (await dataOf<{ id: number }>(response)).id;
 }
 
-/** Each event registered once, and its one point granted once. */
-async function expectRegisteredOnce(ids: number[]): Promise<void> {
+/**
+ * Each event registered once, and its one point granted once, within `withinMs`.
+ */
+async function expectRegisteredOnce(ids: number[], withinMs = 10_000): Promise<void> {
   const count = (table: string, column: string) =>
     queryOne(harness, `select count(*)::int as n from ${table} where ${column} = any(?::bigint[])`, [bigintArray(ids)]).then((row) => row.n);
-  await expect.poll(() => count('event', 'id'), { timeout: 10_000 }).toBe(ids.length);
+  await expect.poll(() => count('event', 'id'), { timeout: withinMs }).toBe(ids.length);
   expect(await count('ledger_entry', 'event_id')).toBe(ids.length);
 }
 
@@ -73,5 +75,7 @@ it('reports made while Redis is down wait for it; after a SIGKILL and a restart 
   // decisions.md §5: "Duplicates: same tenant, type, resolved subject and canonical payload (keys sorted) within 60 s."
   expect((await reportSale(10)).status).toBe(409);
   accepted.push(await report(14));
-  await expectRegisteredOnce(accepted);
-}, 20_000);
+  // A job the worker was being handed as Redis died is active in Redis but unknown to the worker;
+  // BullMQ runs it again once two stalled-job checks (30 s apart) have found it: within a minute.
+  await expectRegisteredOnce(accepted, 75_000);
+}, 90_000);
