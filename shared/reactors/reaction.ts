@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { MAX_REACTION_POINTS } from './points-expression.js';
 
 /** decisions.md §6: `{type: 'NUMBER', value: '10'}`, `{type: 'PATH', value: '$.payload.total'}`, or a nested expression. */
 export const PointsOperation = Type.Union([Type.Literal('SUM'), Type.Literal('MULTIPLY'), Type.Literal('MIN'), Type.Literal('MAX')]);
@@ -30,7 +31,10 @@ function expressionSchema(depth: number): TSchema {
 /** Typed by hand: TypeBox cannot infer a type through the depth-limited recursion above. */
 export const PointsExpressionSchema = Type.Unsafe<PointsExpression>(expressionSchema(4));
 
-export const PointsReaction = Type.Object({ type: Type.Literal('POINTS'), points: PointsExpressionSchema }, { additionalProperties: false });
+export const PointsReaction = Type.Object(
+  { type: Type.Literal('POINTS'), points: PointsExpressionSchema },
+  { additionalProperties: false, description: `whole points, rounded down; a reaction worth more than ${MAX_REACTION_POINTS.toLocaleString('en')} points is worth nothing` },
+);
 
 /**
  * decisions.md §6: "Reaction `WEBHOOK`: asynchronous, see §10". When its reactor's conditions
