@@ -26,9 +26,13 @@ beforeAll(async () => {
   workers = startWorkers(harness.context, ['events']);
 });
 afterAll(async () => {
-  await closeWorkers(workers);
-  await harness.close();
-  await redis.stop();
+  try {
+    await closeWorkers(workers);
+    await harness.close();
+  } finally {
+    // Whatever failed above, no redis-server is left running after the file.
+    await redis.stop();
+  }
 });
 
 const reportSale = (sale: number) => harness.request(tenant, 'POST', '/v1/events', { token: secret, body: { type: 'SALE_MADE', subject: 'member-1', payload: { sale } } });
