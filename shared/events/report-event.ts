@@ -37,8 +37,7 @@ export interface ReportDependencies {
  * accepted; the event worker registers it.
  */
 export async function reportEvent(deps: ReportDependencies, tenant: Tenant, bearerToken: string | undefined, report: EventReport): Promise<EventParts> {
-  const found = await deps.eventTypes.find(tenant.id, report.type);
-  if (!found || !found.type.isActive) throw new NotFoundError('Failed to find a matching EventType', { emptyData: true });
+  const found = activeType(await deps.eventTypes.find(tenant.id, report.type));
   const { type } = found;
 
   const tokenUser = await authorizeReport(type, found.secret, bearerToken, tenant.authentication, deps.jwks);
@@ -61,6 +60,12 @@ export async function reportEvent(deps: ReportDependencies, tenant: Tenant, bear
   const identity = duplicateIdentity(tenant.id, type.name, user?.id ?? deps.serviceSubject, payload);
   if (!(await deps.eventQueue.enqueue(job, identity))) throw new ConflictError('Event already exists', { envelopeStatus: 'error', emptyData: true });
   return { id: job.id, type, user, payload, reportedAt, occurredAt };
+}
+
+/** The event type a report names, as found: unknown or inactive is 404 with empty data (rewards-interface.md Errors). */
+export function activeType(found: ReportableType | undefined): ReportableType {
+  if (!found || !found.type.isActive) throw new NotFoundError('Failed to find a matching EventType', { emptyData: true });
+  return found;
 }
 
 /** The payload against the type's schema; an absent payload is `{}` (allowed when there is no schema). */
@@ -88,13 +93,16 @@ async function resolveSubject(
   }
   if (subject === undefined) throw subjectError('A private event type needs a subject');
   if (subject === deps.serviceSubject) return null;
-  refuseTeamSubject(subject);
-  return notFound(await deps.subjects.find(tenantId, subject), 'Failed to find a matching subject');
+  return memberSubject(deps.subjects, tenantId, subject);
 }
 
-/** decisions.md §5: "Team subjects: 400, not supported yet." */
-export function refuseTeamSubject(subject: string | number): void {
+/**
+ * The member a private event's explicit subject names (an authIdentifier, an id or an account
+ * number). decisions.md §5: "Team subjects: 400, not supported yet."; nobody is 404.
+ */
+export async function memberSubject(subjects: SubjectDirectory, tenantId: string, subject: string | number): Promise<User> {
   if (typeof subject === 'string' && /^team[.:]/i.test(subject)) throw new BadRequestError('Team subjects are not supported yet');
+  return notFound(await subjects.find(tenantId, subject), 'Failed to find a matching subject');
 }
 
 function notFound(user: User | undefined, message: string): User {

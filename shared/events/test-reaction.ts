@@ -1,11 +1,9 @@
-import { NotFoundError } from '../errors/app-errors.js';
 import { forServiceSubject, react, type ReactionOutcome } from '../reactors/react.js';
 import type { ReactorDirectory } from '../reactors/reactor-directory.js';
-import type { User } from '../users/user.entity.js';
 import { userView } from '../users/user-view.js';
 import type { EventTypeDirectory } from './event-type-directory.js';
 import { eventFacts } from './register-events.js';
-import { checkPayload, refuseTeamSubject, type EventReport } from './report-event.js';
+import { activeType, checkPayload, memberSubject, type EventReport } from './report-event.js';
 import type { SubjectDirectory } from './subject-directory.js';
 
 export interface TestReactionDependencies {
@@ -22,11 +20,10 @@ export interface TestReactionDependencies {
  * service subject, as in the worker, runs no POINTS reactions.
  */
 export async function testReaction(deps: TestReactionDependencies, tenantId: string, report: EventReport): Promise<ReactionOutcome> {
-  const found = await deps.eventTypes.find(tenantId, report.type);
-  if (!found || !found.type.isActive) throw new NotFoundError('Failed to find a matching EventType', { emptyData: true });
+  const found = activeType(await deps.eventTypes.find(tenantId, report.type));
   const payload = checkPayload(found, report.payload);
   const isServiceSubject = report.subject === deps.serviceSubject;
-  const user = report.subject === undefined || isServiceSubject ? undefined : await member(deps.subjects, tenantId, report.subject);
+  const user = report.subject === undefined || isServiceSubject ? undefined : await memberSubject(deps.subjects, tenantId, report.subject);
   const now = new Date().toISOString();
   const facts = {
     event: eventFacts({ id: 0, eventTypeName: found.type.name, reportedAt: now, occurredAt: report.occurredAt ?? null }),
@@ -35,12 +32,4 @@ export async function testReaction(deps: TestReactionDependencies, tenantId: str
   };
   const reactors = await deps.reactors.forEventType(tenantId, found.type.name);
   return react(isServiceSubject ? forServiceSubject(reactors) : reactors, facts);
-}
-
-/** The member an explicit subject names: refused as POST /events refuses it. */
-async function member(subjects: SubjectDirectory, tenantId: string, subject: string | number): Promise<User> {
-  refuseTeamSubject(subject);
-  const user = await subjects.find(tenantId, subject);
-  if (!user) throw new NotFoundError('Failed to find a matching subject');
-  return user;
 }

@@ -145,19 +145,28 @@ function checkProfile(tenant: Tenant, schemas: PayloadSchemaCompiler, profile: P
   }
 }
 
+/**
+ * The contacts one member alone may use, and when a stored one is the same as `?`: an email
+ * address whatever its case (Jo@Example.com is jo@example.com, as the lowered index expects), a
+ * telephone number as written.
+ */
+const CONTACTS = {
+  emailAddress: { same: `lower(profile->>'emailAddress') = lower(?)`, noun: 'email address' },
+  telephoneNumber: { same: `profile->>'telephoneNumber' = ?`, noun: 'telephone number' },
+} as const;
+
 /** With `allowDuplicateContacts` off (the default), an email or telephone belongs to one member. */
 async function checkContactsFree(em: EntityManager, tenant: Tenant, profile: Partial<Profile>, exceptUserId?: string): Promise<void> {
   if (tenant.configuration.allowDuplicateContacts === true) return;
   for (const field of ['emailAddress', 'telephoneNumber'] as const) {
+    const { same, noun } = CONTACTS[field];
     const value = profile[field];
     if (typeof value !== 'string') continue;
-    // An email address is one whatever its case (Jo@Example.com is jo@example.com); a telephone number is compared as written.
-    const stored = field === 'emailAddress' ? `lower(profile->>'emailAddress')` : `profile->>'telephoneNumber'`;
     const [row] = await em.execute<{ taken: boolean }[]>(
-      `select exists (select 1 from member where tenant_id = ? and ${stored} = ${field === 'emailAddress' ? 'lower(?)' : '?'} and id is distinct from ?) as taken`,
+      `select exists (select 1 from member where tenant_id = ? and ${same} and id is distinct from ?) as taken`,
       [tenant.id, value, exceptUserId ?? null],
     );
-    if (row?.taken) throw new UserExistsError(`Another member already uses this ${field === 'emailAddress' ? 'email address' : 'telephone number'}`, { data: { field } });
+    if (row?.taken) throw new UserExistsError(`Another member already uses this ${noun}`, { data: { field } });
   }
 }
 

@@ -46,7 +46,7 @@ try {
   for (const { path, adds } of LAYER_ROUTES) {
     const { perSecond, cpuMicroseconds } = figures.get(path)!;
     const cpu = median(cpuMicroseconds);
-    const added = below === undefined ? "" : `  (${cpu >= below ? "+" : "−"}${round(Math.abs(cpu - below))} µs)`;
+    const added = below === undefined ? '' : `  (${cpu >= below ? '+' : '−'}${round(Math.abs(cpu - below))} µs)`;
     process.stdout.write(
       `${path.padEnd(24)} ${String(round(median(perSecond), 0)).padStart(6)}/s  ratio ${round(median(perSecond) / ceiling, 2).toFixed(2)}  ` +
         `API ${round(cpu)} µs per request${added}: ${adds}\n`,

@@ -2,7 +2,7 @@
  * The API as `npm run start:api` serves it, plus the ceiling the benchmark compares it with: a bare
  * Hono route on the same server and port that parses the same body and answers 201, with none of
  * the platform's work. With `--layers`, also the layers of POST /v1/events that ingest-layers.ts
- * measures (ingest-layers.ts). Prints `{"port": N}` on stdout once it listens; SIGTERM closes it.
+ * measures (ingest-layers-routes.ts). Prints `{"port": N}` on stdout once it listens; SIGTERM closes it.
  */
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
