@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
-import { NotFoundError, ValidationError } from '../../shared/errors/app-errors.js';
+import { fieldError, NotFoundError } from '../../shared/errors/app-errors.js';
 import { Event } from '../../shared/events/event.entity.js';
 import { eventJobId, jobEvents, type EventsJobData } from '../../shared/events/event-job.js';
 import { reactionView, storedEventView } from '../../shared/events/event-view.js';
@@ -121,16 +121,14 @@ async function isAccepted(context: AppContext, tenantId: string, id: number): Pr
 function booleanQuery(name: string, raw: string | undefined): boolean {
   if (raw === undefined || raw === 'false') return false;
   if (raw === 'true') return true;
-  throw new ValidationError(`${name} must be true or false`, [{ property: name, value: raw, constraints: { isBoolean: `${name} must be true or false` }, children: [] }]);
+  throw fieldError(name, raw, 'isBoolean', `${name} must be true or false`);
 }
 
 function waitOf(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_WAIT_MS;
   const wait = Number(raw);
   if (!/^\d+$/.test(raw) || wait > MAX_WAIT_MS) {
-    throw new ValidationError(`wait must be a whole number of milliseconds up to ${MAX_WAIT_MS}`, [
-      { property: 'wait', value: raw, constraints: { max: `wait must be at most ${MAX_WAIT_MS}` }, children: [] },
-    ]);
+    throw fieldError('wait', raw, 'max', `wait must be a whole number of milliseconds up to ${MAX_WAIT_MS}`);
   }
   return wait;
 }

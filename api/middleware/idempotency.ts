@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { ConflictError, IdempotencyKeyReusedError, ValidationError } from '../../shared/errors/app-errors.js';
+import { ConflictError, fieldError, IdempotencyKeyReusedError } from '../../shared/errors/app-errors.js';
 import {
   claimIdempotencyKey,
   CLAIM_LEASE_MS,
@@ -34,9 +34,7 @@ export function idempotent(context: AppContext): MiddlewareHandler<AppEnv> {
     const header = c.req.header('idempotency-key');
     if (header === undefined) return next();
     if (!KEY.test(header)) {
-      throw new ValidationError('Idempotency-Key must be 1 to 255 visible ASCII characters', [
-        { property: 'Idempotency-Key', value: header, constraints: { format: 'Idempotency-Key must be 1 to 255 visible ASCII characters' }, children: [] },
-      ]);
+      throw fieldError('Idempotency-Key', header, 'format', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
     }
     const key = createHash('sha256').update(`${callerOf(c.var.principal, c.req.header('authorization'))}\n${header}`).digest('hex');
     const fingerprint = requestFingerprint(c.req.method, c.req.path, await c.req.text());

@@ -48,6 +48,11 @@ export class ValidationError extends AppError {
   }
 }
 
+/** A 400 ValidationError about one field of a body or query, named in its message and in its one item. */
+export function fieldError(property: string, value: unknown, rule: string, message: string): ValidationError {
+  return new ValidationError(message, [{ property, value, constraints: { [rule]: message }, children: [] }]);
+}
+
 export class BadRequestError extends AppError {
   readonly httpCode = 400;
 }

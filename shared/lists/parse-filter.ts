@@ -1,6 +1,6 @@
 import { ORISON } from 'rison2';
 import type { ListField, ListSpec } from './list-spec.js';
-import { listError } from './list-errors.js';
+import { fieldError } from '../errors/app-errors.js';
 import { isUuid } from '../db/tenant-record.js';
 
 export const FILTER_OPERATORS = ['eq', 'neq', 'gt', 'lt', 'in', 'has', 'like'] as const;
@@ -30,25 +30,25 @@ const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(
  * endpoint's allow-list. Any problem is a 400 ValidationError naming the field.
  */
 export function parseFilter(raw: string, spec: ListSpec): FilterCondition[] {
-  if (raw.length > MAX_LENGTH) throw listError('filter', `${raw.slice(0, 50)}…`, 'maxLength', `filter is longer than ${MAX_LENGTH} characters`);
-  if (nestingDepth(raw) > MAX_DEPTH) throw listError('filter', raw.slice(0, 100), 'depth', 'filter is nested too deeply');
-  if (FORBIDDEN_KEY_IN_TEXT.test(raw)) throw listError('filter', raw.slice(0, 100), 'forbiddenKey', 'filter uses a forbidden key');
+  if (raw.length > MAX_LENGTH) throw fieldError('filter', `${raw.slice(0, 50)}…`, 'maxLength', `filter is longer than ${MAX_LENGTH} characters`);
+  if (nestingDepth(raw) > MAX_DEPTH) throw fieldError('filter', raw.slice(0, 100), 'depth', 'filter is nested too deeply');
+  if (FORBIDDEN_KEY_IN_TEXT.test(raw)) throw fieldError('filter', raw.slice(0, 100), 'forbiddenKey', 'filter uses a forbidden key');
 
   let parsed: unknown;
   try {
     parsed = ORISON.parse(raw);
   } catch (error) {
-    throw listError('filter', raw.slice(0, 100), 'orison', `filter is not valid O-Rison: ${(error as Error).message}`);
+    throw fieldError('filter', raw.slice(0, 100), 'orison', `filter is not valid O-Rison: ${(error as Error).message}`);
   }
   const fields = plainObject(parsed, 'filter');
   const conditions: FilterCondition[] = [];
   for (const [name, operations] of Object.entries(fields)) {
     const field = spec.fields[name];
-    if (!field?.filterable) throw listError(name, operations, 'filterable', `${name} is not a filterable field; filterable: ${filterableNames(spec)}`);
+    if (!field?.filterable) throw fieldError(name, operations, 'filterable', `${name} is not a filterable field; filterable: ${filterableNames(spec)}`);
     const byOperator = plainObject(operations, name);
-    if (Object.keys(byOperator).length === 0) throw listError(name, operations, 'operator', `${name} has no operator`);
+    if (Object.keys(byOperator).length === 0) throw fieldError(name, operations, 'operator', `${name} has no operator`);
     for (const [operator, value] of Object.entries(byOperator)) {
-      if (!isOperator(operator)) throw listError(name, operator, 'operator', `${name}: unknown operator ${operator}; use ${FILTER_OPERATORS.join(', ')}`);
+      if (!isOperator(operator)) throw fieldError(name, operator, 'operator', `${name}: unknown operator ${operator}; use ${FILTER_OPERATORS.join(', ')}`);
       conditions.push({ field: name, path: field.path ?? name, fieldType: field.type, operator, value: checkValue(name, field, operator, value) });
     }
   }
@@ -74,10 +74,10 @@ function nestingDepth(text: string): number {
 
 function plainObject(value: unknown, property: string): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype) {
-    throw listError(property, value, 'shape', `${property} must be written as name:(operator:value)`);
+    throw fieldError(property, value, 'shape', `${property} must be written as name:(operator:value)`);
   }
   for (const key of Object.keys(value)) {
-    if (FORBIDDEN_KEYS.has(key)) throw listError(property, key, 'forbiddenKey', `${property} uses a forbidden key`);
+    if (FORBIDDEN_KEYS.has(key)) throw fieldError(property, key, 'forbiddenKey', `${property} uses a forbidden key`);
   }
   return value as Record<string, unknown>;
 }
@@ -91,7 +91,7 @@ function filterableNames(spec: ListSpec): string {
 }
 
 function checkValue(name: string, field: ListField, operator: FilterOperator, value: unknown): FilterScalar | FilterScalar[] {
-  const refuse = (message: string) => listError(name, value, operator, `${name}: ${message}`);
+  const refuse = (message: string) => fieldError(name, value, operator, `${name}: ${message}`);
   switch (operator) {
     case 'in': {
       if (!Array.isArray(value) || value.length === 0) throw refuse('in takes a non-empty array, written !(…)');
@@ -120,7 +120,7 @@ function checkValue(name: string, field: ListField, operator: FilterOperator, va
 }
 
 function scalar(name: string, field: ListField, value: unknown, operator: FilterOperator): FilterScalar {
-  const refuse = (expected: string) => listError(name, value, operator, `${name}: ${operator} takes ${expected}`);
+  const refuse = (expected: string) => fieldError(name, value, operator, `${name}: ${operator} takes ${expected}`);
   switch (field.type) {
     case 'number':
       if (typeof value !== 'number' || !Number.isFinite(value)) throw refuse('a number');

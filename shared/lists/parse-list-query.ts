@@ -1,6 +1,6 @@
 import { filterToQuery, type FilterQueryObject } from './filter-to-query.js';
 import type { ListSpec } from './list-spec.js';
-import { listError } from './list-errors.js';
+import { fieldError } from '../errors/app-errors.js';
 import { parseFilter } from './parse-filter.js';
 
 export const DEFAULT_LIMIT = 10;
@@ -17,17 +17,17 @@ export interface ListQuery {
 /** limit, skip, sort, order and filter of decisions.md §3 against one endpoint's allow-list. */
 export function parseListQuery(query: Record<string, string | undefined>, spec: ListSpec): ListQuery {
   const limit = wholeNumber(query, 'limit', DEFAULT_LIMIT, 1);
-  if (limit > MAX_LIMIT) throw listError('limit', query.limit, 'max', `limit must be at most ${MAX_LIMIT}`);
+  if (limit > MAX_LIMIT) throw fieldError('limit', query.limit, 'max', `limit must be at most ${MAX_LIMIT}`);
   const offset = wholeNumber(query, 'skip', 0, 0);
 
   const sort = query.sort ?? spec.defaultSort;
   const field = spec.fields[sort];
   if (!field?.sortable && sort !== spec.defaultSort) {
     const sortable = Object.entries(spec.fields).filter(([, f]) => f.sortable).map(([name]) => name);
-    throw listError('sort', sort, 'isIn', `sort must be one of ${sortable.join(', ')}`);
+    throw fieldError('sort', sort, 'isIn', `sort must be one of ${sortable.join(', ')}`);
   }
   const order = (query.order ?? 'DESC').toUpperCase();
-  if (order !== 'ASC' && order !== 'DESC') throw listError('order', query.order, 'isIn', 'order must be ASC or DESC');
+  if (order !== 'ASC' && order !== 'DESC') throw fieldError('order', query.order, 'isIn', 'order must be ASC or DESC');
 
   const path = field?.path ?? sort;
   const orderBy = path === 'id' ? { id: order } : { ...nestOrder(path, order), id: order };
@@ -40,7 +40,7 @@ function wholeNumber(query: Record<string, string | undefined>, name: string, fa
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < minimum) {
-    throw listError(name, raw, 'isInt', `${name} must be a whole number of at least ${minimum}`);
+    throw fieldError(name, raw, 'isInt', `${name} must be a whole number of at least ${minimum}`);
   }
   return value;
 }

@@ -1,6 +1,6 @@
 import { Engine, type TopLevelCondition } from 'json-rules-engine';
 import { CONDITION_ENGINE_OPTIONS, conditionPathProblems, type RuleConditions } from '../conditions/conditions.js';
-import { BadRequestError } from '../errors/app-errors.js';
+import { fieldError, type ValidationError } from '../errors/app-errors.js';
 
 /** The facts a reactor's conditions may read (decisions.md §6). */
 export interface ReactorFacts {
@@ -18,19 +18,19 @@ export class ReactorConditions {
     try {
       this.engine.addRule({ conditions: conditions as unknown as TopLevelCondition, event: { type: 'reactor-matched' } });
     } catch (error) {
-      throw new BadRequestError(`conditions are not valid json-rules-engine conditions: ${(error as Error).message}`);
+      throw conditionsError('isConditions', `conditions are not valid json-rules-engine conditions: ${(error as Error).message}`);
     }
   }
 
   /** Builds and dry-runs conditions, so an unknown operator is a 400 when saved, not a failing event later. */
   static async check(conditions: RuleConditions): Promise<ReactorConditions> {
     const problems = conditionPathProblems(conditions);
-    if (problems.length) throw new BadRequestError(`conditions: ${problems.join('; ')}`);
+    if (problems.length) throw conditionsError('jsonPath', `conditions: ${problems.join('; ')}`);
     const compiled = new ReactorConditions(conditions);
     try {
       await compiled.match({ event: {}, payload: {}, user: {} });
     } catch (error) {
-      throw new BadRequestError(`conditions cannot be evaluated: ${(error as Error).message}`);
+      throw conditionsError('evaluable', `conditions cannot be evaluated: ${(error as Error).message}`);
     }
     return compiled;
   }
@@ -39,4 +39,9 @@ export class ReactorConditions {
     const { events } = await this.engine.run({ event: facts.event, payload: facts.payload, user: facts.user ?? {} });
     return events.length > 0;
   }
+}
+
+/** Conditions that cannot serve are a fault of the body's `conditions` (decisions.md §3: 400 ValidationError). */
+function conditionsError(rule: string, message: string): ValidationError {
+  return fieldError('conditions', undefined, rule, message);
 }

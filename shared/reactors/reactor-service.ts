@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '../db/orm.js';
-import { BadRequestError } from '../errors/app-errors.js';
+import { fieldError } from '../errors/app-errors.js';
 import { EventType } from '../event-types/event-type.entity.js';
 import { jsonPathProblem } from '../json-path/json-path.js';
 import type { RuleConditions } from '../conditions/conditions.js';
@@ -70,13 +70,13 @@ export async function deleteReactor(em: EntityManager, tenantId: string, id: str
 /** The event type must exist in the tenant, the conditions must build and evaluate, every PATH must be evaluable, every webhook must be the tenant's. */
 async function checkReactor(em: EntityManager, tenantId: string, input: ReactorChanges): Promise<void> {
   if (input.eventType !== undefined && !(await em.count(EventType, { tenant: tenantId, name: input.eventType }))) {
-    throw new BadRequestError(`No event type named ${input.eventType}`);
+    throw fieldError('eventType', input.eventType, 'exists', `No event type named ${input.eventType}`);
   }
   if (input.conditions) await ReactorConditions.check(input.conditions);
   const problems = (input.reactions ?? []).flatMap(reactionPaths).map(jsonPathProblem).filter((problem) => problem !== undefined);
-  if (problems.length) throw new BadRequestError(`reactions: ${problems.join('; ')}`);
+  if (problems.length) throw fieldError('reactions', undefined, 'jsonPath', `reactions: ${problems.join('; ')}`);
   const webhookIds = reactionWebhookIds(input.reactions ?? []);
   const known = webhookIds.length ? await em.find(Webhook, { tenant: tenantId, id: { $in: webhookIds } }, { fields: ['id'] }) : [];
   const unknown = webhookIds.filter((id) => !known.some((webhook) => webhook.id === id));
-  if (unknown.length) throw new BadRequestError(`reactions: no webhook with id ${unknown.join(', ')}`);
+  if (unknown.length) throw fieldError('reactions', unknown, 'webhookExists', `reactions: no webhook with id ${unknown.join(', ')}`);
 }

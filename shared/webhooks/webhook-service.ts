@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '../db/orm.js';
-import { BadRequestError, ConflictError } from '../errors/app-errors.js';
+import { ConflictError, fieldError } from '../errors/app-errors.js';
 import { EventType } from '../event-types/event-type.entity.js';
 import type { Sealer } from '../secrets/sealer.js';
 import { Webhook } from './webhook.entity.js';
@@ -82,12 +82,12 @@ export async function deleteWebhook(em: EntityManager, tenantId: string, id: str
 async function checkWebhook(em: EntityManager, tenantId: string, input: Partial<WebhookInput>, allowPlainHttp: boolean): Promise<void> {
   if (input.url !== undefined) {
     const protocol = URL.canParse(input.url) ? new URL(input.url).protocol : '';
-    if (protocol !== 'https:' && !(allowPlainHttp && protocol === 'http:')) throw new BadRequestError('The webhook url must be an https address');
+    if (protocol !== 'https:' && !(allowPlainHttp && protocol === 'http:')) throw fieldError('url', input.url, 'isHttps', 'The webhook url must be an https address');
   }
   const names = input.eventTypes ?? [];
   if (names.length) {
     const known = await em.find(EventType, { tenant: tenantId, name: { $in: names } }, { fields: ['name'] });
     const unknown = names.filter((name) => !known.some((type) => type.name === name));
-    if (unknown.length) throw new BadRequestError(`No event type named ${unknown.join(', ')}`);
+    if (unknown.length) throw fieldError('eventTypes', unknown, 'exists', `No event type named ${unknown.join(', ')}`);
   }
 }

@@ -30,10 +30,13 @@ describe('creating event types: bad input', () => {
   });
 
   // decisions.md §5: "a schema that does not compile, or uses remote $ref, is 400"
-  it('a schema that does not compile is 400 BadRequestError', async () => {
+  // decisions.md §12: "Body validation elsewhere is 400 ValidationError."
+  it('a schema that does not compile is 400 ValidationError naming the schema', async () => {
     const response = await create({ name: 'BAD_SCHEMA', description: 'x', isPrivate: false, schema: { type: 'no-such-type' } });
     expect(response.status).toBe(400);
-    expect(await jsonOf(response)).toMatchObject({ data: { name: 'BadRequestError', message: expect.stringContaining('does not compile') } });
+    expect(await jsonOf(response)).toMatchObject({
+      data: { name: 'ValidationError', message: expect.stringContaining('does not compile'), errors: [{ property: 'schema', children: [] }] },
+    });
   });
 
   it('a schema with a remote $ref is 400, and nothing is fetched', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BadRequestError } from '../../shared/errors/app-errors.js';
+import { ValidationError } from '../../shared/errors/app-errors.js';
 import { ReactorConditions } from '../../shared/reactors/reactor-conditions.js';
 
 const facts = {
@@ -32,13 +32,13 @@ describe('reactor conditions', () => {
   });
 
   it('refuses conditions that are not the engine\'s language, or use an unknown operator, with 400', async () => {
-    expect(() => new ReactorConditions({ nonsense: true })).toThrow(BadRequestError);
-    await expect(ReactorConditions.check({ all: [{ fact: 'payload', path: '$.total', operator: 'isBig', value: 1 }] })).rejects.toThrow(BadRequestError);
+    expect(() => new ReactorConditions({ nonsense: true })).toThrow(ValidationError);
+    await expect(ReactorConditions.check({ all: [{ fact: 'payload', path: '$.total', operator: 'isBig', value: 1 }] })).rejects.toThrow(ValidationError);
   });
 
   it('never evaluates script in a path: refused when saved, and a stored one matches nothing instead of failing the event', async () => {
     const script = { all: [{ fact: 'payload', path: "$[?(@.constructor.constructor('return process')())]", operator: 'equal', value: 1 }] };
-    await expect(ReactorConditions.check(script)).rejects.toThrow(BadRequestError);
+    await expect(ReactorConditions.check(script)).rejects.toThrow(ValidationError);
     expect(await new ReactorConditions(script).match(facts)).toBe(false);
   });
 });

@@ -35,20 +35,23 @@ describe('/v1/reactors', () => {
   });
 
   it.each([
-    ['an unknown event type', { ...reactor, eventType: 'NO_SUCH_TYPE' }, 'BadRequestError'],
-    ['conditions outside the engine\'s language', { ...reactor, conditions: { whenever: true } }, 'BadRequestError'],
-    ['an unknown operator', { ...reactor, conditions: { all: [{ fact: 'payload', path: '$.total', operator: 'isHuge', value: 1 }] } }, 'BadRequestError'],
-    ['an unknown operation', { ...reactor, reactions: [{ type: 'POINTS', points: { operation: 'DIVIDE', arguments: [{ type: 'NUMBER', value: '1' }] } }] }, 'ValidationError'],
-    ['a NUMBER that is not one', { ...reactor, reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: 'ten' }] } }] }, 'ValidationError'],
-    ['a PATH that is not JSONPath', { ...reactor, reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'PATH', value: 'payload.total' }] } }] }, 'ValidationError'],
-    ['no reactions', { ...reactor, reactions: [] }, 'ValidationError'],
+    ['an unknown event type', { ...reactor, eventType: 'NO_SUCH_TYPE' }, 'eventType'],
+    ['conditions outside the engine\'s language', { ...reactor, conditions: { whenever: true } }, 'conditions'],
+    ['an unknown operator', { ...reactor, conditions: { all: [{ fact: 'payload', path: '$.total', operator: 'isHuge', value: 1 }] } }, 'conditions'],
+    ['an unknown operation', { ...reactor, reactions: [{ type: 'POINTS', points: { operation: 'DIVIDE', arguments: [{ type: 'NUMBER', value: '1' }] } }] }, 'reactions'],
+    ['a NUMBER that is not one', { ...reactor, reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: 'ten' }] } }] }, 'reactions'],
+    ['a PATH that is not JSONPath', { ...reactor, reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'PATH', value: 'payload.total' }] } }] }, 'reactions'],
+    ['no reactions', { ...reactor, reactions: [] }, 'reactions'],
     // STACK.md: JSONPath never evaluates script; a filter is a comparison of @ fields with values.
-    ['a PATH with a script filter', { ...reactor, reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'PATH', value: "$.payload.items[?(@.sku.startsWith('X'))].qty" }] } }] }, 'BadRequestError'],
-    ['a condition path with a script', { ...reactor, conditions: { any: [{ all: [{ fact: 'payload', path: '$.items[(@.length-1)].qty', operator: 'equal', value: 1 }] }] } }, 'BadRequestError'],
-  ])('refuses %s with 400', async (_case, body, name) => {
+    ['a PATH with a script filter', { ...reactor, reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'PATH', value: "$.payload.items[?(@.sku.startsWith('X'))].qty" }] } }] }, 'reactions'],
+    ['a condition path with a script', { ...reactor, conditions: { any: [{ all: [{ fact: 'payload', path: '$.items[(@.length-1)].qty', operator: 'equal', value: 1 }] }] } }, 'conditions'],
+  ])('refuses %s with 400 ValidationError naming the field', async (_case, body, field) => {
+    // decisions.md §3: "Body validation failures, on every route: 400 ValidationError with data.errors items".
     const response = await harness.request(tenant, 'POST', '/v1/reactors', { token: admin, body });
     expect(response.status).toBe(400);
-    expect((await jsonOf(response)).data.name).toBe(name);
+    const { data } = await jsonOf(response);
+    expect(data.name).toBe('ValidationError');
+    expect(data.errors[0].property).toMatch(new RegExp(`^${field}\\b`));
   });
 
   it('a second reactor with the same name is 409; another tenant sees none of ours', async () => {

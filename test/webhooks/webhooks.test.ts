@@ -205,7 +205,11 @@ describe('WEBHOOK reactions', () => {
         body: { name: 'bad', eventType: 'SALE_MADE', reactions: [{ type: 'WEBHOOK', webhookId }] },
       });
       expect(response.status).toBe(400);
-      expect(await jsonOf(response)).toMatchObject({ status: 'fail', message: `reactions: no webhook with id ${webhookId}`, data: { name: 'BadRequestError' } });
+      expect(await jsonOf(response)).toMatchObject({
+        status: 'fail',
+        message: `reactions: no webhook with id ${webhookId}`,
+        data: { name: 'ValidationError', errors: [{ property: 'reactions', value: [webhookId] }] },
+      });
     }
     const points = { type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '1' }] } };
     const created = await dataOf<{ id: string }>(await harness.request(tenant, 'POST', '/v1/reactors', { token: reactorAdmin, body: { name: 'good', eventType: 'SALE_MADE', reactions: [points] } }));
@@ -275,10 +279,14 @@ describe('/v1/webhooks', () => {
     expect((await harness.request(tenant, 'GET', `/v1/webhooks/${id}`, { token: admin })).status).toBe(404);
   });
 
-  it('refuses unknown event types, and another tenant sees nothing', async () => {
+  // decisions.md §3: "Body validation failures, on every route: 400 ValidationError with data.errors items".
+  it('refuses unknown event types and addresses that are not https, and another tenant sees nothing', async () => {
     const response = await harness.request(tenant, 'POST', '/v1/webhooks', { token: admin, body: { url: `${baseUrl}/x`, eventTypes: ['NO_SUCH_TYPE'] } });
     expect(response.status).toBe(400);
-    expect((await jsonOf(response)).data.name).toBe('BadRequestError');
+    expect((await jsonOf(response)).data).toMatchObject({ name: 'ValidationError', errors: [{ property: 'eventTypes', value: ['NO_SUCH_TYPE'] }] });
+    const ftp = await harness.request(tenant, 'POST', '/v1/webhooks', { token: admin, body: { url: 'ftp://example.com/x' } });
+    expect(ftp.status).toBe(400);
+    expect((await jsonOf(ftp)).data).toMatchObject({ name: 'ValidationError', errors: [{ property: 'url', value: 'ftp://example.com/x' }] });
     const other = await harness.createTenant();
     expect(await dataOf(await harness.request(other, 'GET', '/v1/webhooks', { token: await harness.adminToken(other, ['admin:tenant']) }))).toEqual([]);
   });
