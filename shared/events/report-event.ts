@@ -1,5 +1,5 @@
 import type { JwksCache } from '../auth/jwks-cache.js';
-import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../errors/app-errors.js';
+import { BadRequestError, ConflictError, fieldError, NotFoundError } from '../errors/app-errors.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { toValidationIssues } from '../validation/ajv.js';
 import type { User } from '../users/user.entity.js';
@@ -86,30 +86,29 @@ async function resolveSubject(
   subject: string | number | undefined,
 ): Promise<User | null> {
   if (!isPrivate) {
-    if (subject !== undefined) throw subjectError('A public event type takes its subject from the user token: leave subject out');
+    if (subject !== undefined) throw fieldError('subject', subject, 'publicType', 'A public event type takes its subject from the user token: leave subject out');
     // decisions.md §2: the token's `sub` is the member's authIdentifier, and only that: a `sub`
     // that happens to be another member's id or account number names nobody else.
     return notFound(await deps.subjects.findByAuthIdentifier(tenantId, tokenUser!), 'No member is registered for this token: register with POST /v1/users');
   }
-  if (subject === undefined) throw subjectError('A private event type needs a subject');
+  if (subject === undefined) throw fieldError('subject', subject, 'required', 'A private event type needs a subject');
   if (subject === deps.serviceSubject) return null;
   return memberSubject(deps.subjects, tenantId, subject);
 }
 
 /**
  * The member a private event's explicit subject names (an authIdentifier, an id or an account
- * number). decisions.md §5: "Team subjects: 400, not supported yet."; nobody is 404.
+ * number); nobody is 404. decisions.md §5: "Team subjects: 400, not supported yet.": a subject
+ * written as a team's (`team.…`, `team:…`) that names no member is refused as one. Members come
+ * first, so a member whose authIdentifier happens to start so is still found.
  */
 export async function memberSubject(subjects: SubjectDirectory, tenantId: string, subject: string | number): Promise<User> {
-  if (typeof subject === 'string' && /^team[.:]/i.test(subject)) throw new BadRequestError('Team subjects are not supported yet');
-  return notFound(await subjects.find(tenantId, subject), 'Failed to find a matching subject');
+  const user = await subjects.find(tenantId, subject);
+  if (!user && typeof subject === 'string' && /^team[.:]/i.test(subject)) throw fieldError('subject', subject, 'notTeam', 'Team subjects are not supported yet');
+  return notFound(user, 'Failed to find a matching subject');
 }
 
 function notFound(user: User | undefined, message: string): User {
   if (!user) throw new NotFoundError(message);
   return user;
-}
-
-function subjectError(message: string): ValidationError {
-  return new ValidationError(message, [{ property: 'subject', value: undefined, constraints: { subject: message }, children: [] }]);
 }
