@@ -108,13 +108,16 @@ export async function updateUser(em: EntityManager, schemas: PayloadSchemaCompil
   return user;
 }
 
-/** DELETE erases the profile only; ids, account number, events and ledger stay (decisions.md §7). */
+/**
+ * DELETE erases the profile only; ids, account number, events and ledger stay (decisions.md §7).
+ * The flags go with it (they tell what the profile held); externalIdentifier is identifier data,
+ * which rewards-interface.md keeps "to avoid conflicts".
+ */
 export async function eraseUser(em: EntityManager, user: User): Promise<number> {
   await em.transactional(async (tx) => {
     await lockAndReload(tx, user);
     user.profile = {};
     user.flags = null;
-    user.externalIdentifier = null;
     user.erasedAt = new Date();
   });
   return 1;

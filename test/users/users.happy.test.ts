@@ -108,7 +108,9 @@ describe('changing members', () => {
   });
 
   // decisions.md §7: "DELETE /users/{id} erases the profile … but keeps ids, account number, events and ledger."
+  // rewards-interface.md: "Deletes profile data only; the top-level identifier data is retained to avoid conflicts."
   it('DELETE erases the profile and keeps the identifiers, the events and the ledger', async () => {
+    await harness.request(tenant, 'PATCH', '/v1/users/pos-42', { token: admin, body: { externalIdentifier: 'crm-42' } });
     const reactorAdmin = await harness.adminToken(tenant, ['admin:reactors']);
     const reactor = { name: 'Order points', eventType: 'ORDER_PLACED', reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '10' }] } }] };
     expect((await harness.request(tenant, 'POST', '/v1/reactors', { token: reactorAdmin, body: reactor })).status).toBe(201);
@@ -124,7 +126,8 @@ describe('changing members', () => {
     expect(response.status).toBe(200);
     expect(await jsonOf(response)).toEqual({ status: 'success', data: { affected: 1 } });
     const after = await dataOf(await harness.request(tenant, 'GET', '/v1/users/pos-42', { token: admin }));
-    expect(after).toMatchObject({ authIdentifier: 'pos-42', accountNumber: 2, profile: {}, externalIdentifier: null });
+    expect(after).toMatchObject({ authIdentifier: 'pos-42', accountNumber: 2, externalIdentifier: 'crm-42', profile: {} });
+    expect(after).not.toHaveProperty('flags');
     expect(await queryOne(harness, kept, [member.id, member.id])).toEqual({ events: 1, points: 10 });
   });
 });
