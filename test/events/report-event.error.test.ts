@@ -158,7 +158,11 @@ describe('POST /v1/events refusals', () => {
     expect((await report(body, secret)).status).toBe(201);
   });
 
-  it('the order holds: an unknown type wins over a bad token, a bad token over a bad payload, a bad payload over an unknown subject', async () => {
+  // decisions.md §5: "Validation order: size (413 …), body shape (400), event type exists and is active (404 …), authorization
+  // matches the type (401), payload meets the type's schema (400 Malformed payload …), subject resolves (404), duplicate (409)."
+  it('the order holds: a bad shape wins over an unknown type, an unknown type over a bad token, a bad token over a bad payload, a bad payload over an unknown subject', async () => {
+    const badShape = await report({ type: 'NOT_A_TYPE', subject: 'nobody', colour: 'red' }, 'ets_wrong');
+    await expectEnvelope(badShape, 400, { data: { name: 'ValidationError' } });
     expect((await report({ type: 'NOT_A_TYPE', subject: 'nobody' }, 'ets_wrong')).status).toBe(404);
     expect((await report({ type: 'PURCHASE_MADE', subject: 'nobody', payload: { total: 'x' } }, 'ets_wrong')).status).toBe(401);
     expect((await report({ type: 'PURCHASE_MADE', subject: 'nobody', payload: { total: 'x' } }, secret)).status).toBe(400);

@@ -74,13 +74,17 @@ describe('reading members', () => {
     expect(me.id).toBe(byAuth.id);
   });
 
-  it('lists with filters on isRestricted and profile.emailAddress', async () => {
+  it('lists with filters on isRestricted, profile.emailAddress and createdAt', async () => {
     const restricted = await harness.request(tenant, 'GET', `/v1/users?filter=${encodeURIComponent('isRestricted:(eq:!t)')}`, { token: admin });
     expect((await dataOf<{ authIdentifier: string }[]>(restricted)).map((user) => user.authIdentifier)).toEqual(['pos-42']);
     const byEmail = await harness.request(tenant, 'GET', `/v1/users?filter=${encodeURIComponent("profile.emailAddress:(like:'JO3@%')")}`, { token: admin });
     expect(byEmail.headers.get('content-range')).toBe('user 0-0/1');
     const sorted = await harness.request(tenant, 'GET', '/v1/users?sort=accountNumber&order=ASC', { token: admin });
-    expect((await dataOf<{ accountNumber: number }[]>(sorted)).map((user) => user.accountNumber)).toEqual([1, 2, 3]);
+    const members = await dataOf<{ accountNumber: number; createdAt: string }[]>(sorted);
+    expect(members.map((user) => user.accountNumber)).toEqual([1, 2, 3]);
+    const second = members[1];
+    const since = await harness.request(tenant, 'GET', `/v1/users?sort=accountNumber&order=ASC&filter=${encodeURIComponent(`createdAt:(gt:'${second!.createdAt}')`)}`, { token: admin });
+    expect((await dataOf<{ accountNumber: number }[]>(since)).map((user) => user.accountNumber)).toEqual([3]);
   });
 });
 
