@@ -1,20 +1,18 @@
+import type { Handler } from 'hono';
+import type { Static } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
 import { acceptedEventAnswer } from '../../shared/events/event-view.js';
 import { reportEvent, type ReportDependencies } from '../../shared/events/report-event.js';
-import type { App } from '../app-env.js';
+import type { App, AppEnv } from '../app-env.js';
 import { bodyLimit, EVENT_BODY_LIMIT } from '../middleware/body-limit.js';
 import { idempotent } from '../middleware/idempotency.js';
 import { describe } from '../openapi/describe.js';
 import { jsonBody } from '../validation/json-body.js';
 import { EventResource, ReportEventBody } from './schema.js';
 
-/**
- * POST /v1/events, the platform's hot path. Its authorization depends on the event type (a user
- * token for public types, the type's secret for private ones), so it is checked by the service
- * after the type is known, not by the authorize middleware.
- */
-export function registerReportEvent(app: App, context: AppContext): void {
-  const dependencies: ReportDependencies = {
+/** What POST /v1/events reports with: the context's queue, caches and id allocator. */
+export function reportDependencies(context: AppContext): ReportDependencies {
+  return {
     eventQueue: context.eventQueue,
     eventTypes: context.eventTypes,
     subjects: context.subjects,
@@ -22,6 +20,14 @@ export function registerReportEvent(app: App, context: AppContext): void {
     jwks: context.jwks,
     serviceSubject: context.config.publicBaseUrl,
   };
+}
+
+/**
+ * POST /v1/events, the platform's hot path. Its authorization depends on the event type (a user
+ * token for public types, the type's secret for private ones), so it is checked by the service
+ * after the type is known, not by the authorize middleware.
+ */
+export function registerReportEvent(app: App, context: AppContext): void {
   app.post(
     '/v1/events',
     describe({
@@ -32,13 +38,18 @@ export function registerReportEvent(app: App, context: AppContext): void {
       responses: { 201: { description: 'accepted', data: EventResource } },
       errors: [404, 409],
     }),
-    bodyLimit(EVENT_BODY_LIMIT),
-    idempotent(context),
-    jsonBody(ReportEventBody),
-    async (c) => {
-      const token = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
-      const event = await reportEvent(dependencies, c.get('tenant'), token, c.req.valid('json'));
-      return c.body(acceptedEventAnswer(event, dependencies.serviceSubject), 201, { 'Content-Type': 'application/json' });
-    },
+    ...reportEventRoute(context, reportDependencies(context)),
   );
+}
+
+type ReportEventBody = Static<typeof ReportEventBody>;
+
+/** The route's middleware and handler, over `dependencies` (the benchmark's layers mount it over others). */
+export function reportEventRoute(context: AppContext, dependencies: ReportDependencies) {
+  const handler: Handler<AppEnv, string, { in: { json: ReportEventBody }; out: { json: ReportEventBody } }> = async (c) => {
+    const token = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
+    const event = await reportEvent(dependencies, c.get('tenant'), token, c.req.valid('json'));
+    return c.body(acceptedEventAnswer(event, dependencies.serviceSubject), 201, { 'Content-Type': 'application/json' });
+  };
+  return [bodyLimit(EVENT_BODY_LIMIT), idempotent(context), jsonBody(ReportEventBody), handler] as const;
 }

@@ -20,7 +20,7 @@ export interface EventReport {
 }
 
 export interface ReportDependencies {
-  eventQueue: EventQueueWriter;
+  eventQueue: Pick<EventQueueWriter, 'enqueue'>;
   eventTypes: EventTypeDirectory;
   subjects: SubjectDirectory;
   eventIds: EventIdAllocator;

@@ -1,6 +1,7 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { App, AppEnv } from '../../api/app-env.js';
 import { handleError } from '../../api/errors/error-handler.js';
+import { reportDependencies, reportEventRoute } from '../../api/events/report-event.js';
 import { ReportEventBody } from '../../api/events/schema.js';
 import { apiKey } from '../../api/middleware/api-key.js';
 import { bodyLimit, DEFAULT_BODY_LIMIT, EVENT_BODY_LIMIT } from '../../api/middleware/body-limit.js';
@@ -9,20 +10,30 @@ import { rateLimit } from '../../api/middleware/rate-limit.js';
 import { requestContext } from '../../api/middleware/request-context.js';
 import { jsonBody } from '../../api/validation/json-body.js';
 import type { AppContext } from '../../shared/context.js';
+import { Batcher } from '../../shared/queues/batcher.js';
 import { TokenBuckets } from '../../shared/rate-limit/token-bucket.js';
 import { CEILING_PATH } from './bench-world.js';
 
 /** The paths of the layers served apart from the API (ingest-server.ts dispatches them). */
 export const LAYERS_PREFIX = '/layers/';
 const MIDDLEWARE_ONLY_PATH = '/v1/event-middleware';
+const UNQUEUED_PATH = '/v1/event-unqueued';
 
 /** The middleware every /v1 request passes, in the API's order (app.ts), each a layer of its own. */
 const SHARED_LAYERS = ['request-context', 'body-limit', 'api-key', 'rate-limit'] as const;
 
 /**
+ * Controls, each on the middleware up to the API key: a wait shared by the requests of one turn of
+ * the event loop, with and without a Redis round trip, as the rate limit and the queue writer wait
+ * (queues/batcher.ts). Set against the API key's layer and each other, they tell what waiting
+ * itself costs a request, and what one round trip shared by a turn's requests costs.
+ */
+const CONTROL_LAYERS = ['turn-wait', 'redis-ping'] as const;
+
+/**
  * POST /v1/events taken apart: each route adds one part to the one before it, and all but the
- * last answer a fixed accepted event of the usual size at once, so that the difference between
- * two routes' CPU per request is what the added part costs.
+ * last two answer a fixed accepted event of the usual size at once (those two answer the route's
+ * own), so that the difference between two routes' CPU per request is what the added part costs.
  */
 export const LAYER_ROUTES: { path: string; adds: string }[] = [
   { path: CEILING_PATH, adds: 'the ceiling: parse the body, answer 201' },
@@ -30,9 +41,12 @@ export const LAYER_ROUTES: { path: string; adds: string }[] = [
   { path: `${LAYERS_PREFIX}request-context`, adds: 'request id, metrics, access log' },
   { path: `${LAYERS_PREFIX}body-limit`, adds: 'the 1 MB body limit' },
   { path: `${LAYERS_PREFIX}api-key`, adds: 'API key → tenant' },
+  { path: `${LAYERS_PREFIX}turn-wait`, adds: 'control: the requests of a turn wait together for the next turn' },
+  { path: `${LAYERS_PREFIX}redis-ping`, adds: 'control: the requests of a turn wait together for one Redis PING' },
   { path: `${LAYERS_PREFIX}rate-limit`, adds: 'the rate limit (Redis) and its headers' },
   { path: MIDDLEWARE_ONLY_PATH, adds: "the route's middleware (300 kB limit, idempotency, body schema), in the API's router" },
-  { path: '/v1/events', adds: 'the route itself: type, authorization, payload schema, subject, id, duplicate claim, queue' },
+  { path: UNQUEUED_PATH, adds: 'the route but its Redis MULTI: type, authorization, payload schema, subject, id, duplicate identity, answer' },
+  { path: '/v1/events', adds: "the route's MULTI: duplicate claim and queue write, one per turn's reports" },
 ];
 
 const ACCEPTED = JSON.stringify({
@@ -57,6 +71,8 @@ async function answerAccepted(c: Context): Promise<Response> {
  */
 export function addLayers(api: App, context: AppContext): Hono<AppEnv> {
   api.post(MIDDLEWARE_ONLY_PATH, bodyLimit(EVENT_BODY_LIMIT), idempotent(context), jsonBody(ReportEventBody), answerAccepted);
+  // Every report accepted at once, with nothing sent to Redis: the route's own work alone.
+  api.post(UNQUEUED_PATH, ...reportEventRoute(context, { ...reportDependencies(context), eventQueue: { enqueue: async () => true } }));
 
   const middleware: Record<(typeof SHARED_LAYERS)[number], MiddlewareHandler<AppEnv>> = {
     'request-context': requestContext(context),
@@ -72,5 +88,18 @@ export function addLayers(api: App, context: AppContext): Hono<AppEnv> {
     for (const below of SHARED_LAYERS.slice(0, index + 1)) layers.use(path, middleware[below]);
     layers.post(path, answerAccepted);
   });
+  const waits: Record<(typeof CONTROL_LAYERS)[number], Batcher<null>> = {
+    'turn-wait': new Batcher(async () => undefined, Infinity, 0),
+    'redis-ping': new Batcher(async () => void (await context.redis.ping()), Infinity, 0),
+  };
+  for (const name of CONTROL_LAYERS) {
+    const path = `${LAYERS_PREFIX}${name}`;
+    for (const below of SHARED_LAYERS.slice(0, SHARED_LAYERS.indexOf('api-key') + 1)) layers.use(path, middleware[below]);
+    layers.use(path, async (_c, next) => {
+      await waits[name].add(null);
+      await next();
+    });
+    layers.post(path, answerAccepted);
+  }
   return layers;
 }

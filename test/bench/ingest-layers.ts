@@ -4,7 +4,9 @@
  *   npx tsx test/bench/ingest-layers.ts        (ROUNDS=3 by default, 3 s per route and round)
  *
  * The ingest server (ingest-server.ts --layers) serves the route taken apart into layers, each
- * adding one part to the one before (ingest-layers-routes.ts). Each layer gets the benchmark's
+ * adding one part to the one before (ingest-layers-routes.ts); two control rows after the API
+ * key's layer add a bare wait instead, and the rate limit's row is set against the second of
+ * them, a Redis round trip shared by a turn's requests. Each layer gets the benchmark's
  * ingest load in turn, round after round, and this prints its rate, the API process's CPU per
  * request (from /proc) and what its part adds to the layer before. The API runs one core flat out
  * under this load, so its CPU per request decides the rate, and it moves less with this shared
