@@ -99,13 +99,13 @@ async function resolveSubject(
 /**
  * The member a private event's explicit subject names (an authIdentifier, an id or an account
  * number); nobody is 404. decisions.md §5: "Team subjects: 400, not supported yet.": a subject
- * written as a team's (`team.…`, `team:…`) that names no member is refused as one. Members come
- * first, so a member whose authIdentifier happens to start so is still found.
+ * written as a team's (`team.…`, `team:…`) is refused before any lookup, so what it means never
+ * depends on the members a tenant happens to have (a member registered with such an
+ * authIdentifier is named by its id or account number).
  */
 export async function memberSubject(subjects: SubjectDirectory, tenantId: string, subject: string | number): Promise<User> {
-  const user = await subjects.find(tenantId, subject);
-  if (!user && typeof subject === 'string' && /^team[.:]/i.test(subject)) throw fieldError('subject', subject, 'notTeam', 'Team subjects are not supported yet');
-  return notFound(user, 'Failed to find a matching subject');
+  if (typeof subject === 'string' && /^team[.:]/i.test(subject)) throw fieldError('subject', subject, 'notTeam', 'Team subjects are not supported yet');
+  return notFound(await subjects.find(tenantId, subject), 'Failed to find a matching subject');
 }
 
 function notFound(user: User | undefined, message: string): User {

@@ -113,14 +113,15 @@ describe('POST /v1/events refusals', () => {
   });
 
   // decisions.md §5: "Team subjects: 400, not supported yet."
-  it('a subject that resolves to nobody is 404; a team subject is 400, yet a member whose authIdentifier looks like one is found', async () => {
+  it('a subject that resolves to nobody is 404; a team subject is 400, whatever members the tenant has', async () => {
     await expectEnvelope(await report({ type: 'PURCHASE_MADE', subject: 'nobody', payload: { total: 1 } }, secret), 404, { data: { name: 'NotFoundError' } });
     await expectEnvelope(await report({ type: 'PURCHASE_MADE', subject: 999, payload: { total: 1 } }, secret), 404, { data: { name: 'NotFoundError' } });
     await expectEnvelope(await report({ type: 'PURCHASE_MADE', subject: 'team.42', payload: { total: 1 } }, secret), 400, {
       data: { name: 'ValidationError', errors: [{ property: 'subject', value: 'team.42', children: [] }] },
     });
-    await registerMember(harness, tenant, admin, 'team.captain');
-    expect((await report({ type: 'PURCHASE_MADE', subject: 'team.captain', payload: { total: 1 } }, secret)).status).toBe(201);
+    const lookalike = await registerMember(harness, tenant, admin, 'team.43');
+    await expectEnvelope(await report({ type: 'PURCHASE_MADE', subject: 'team.43', payload: { total: 1 } }, secret), 400, { data: { name: 'ValidationError' } });
+    expect((await report({ type: 'PURCHASE_MADE', subject: lookalike.id as string, payload: { total: 1 } }, secret)).status).toBe(201);
     // A public type's reporter must be a registered member.
     await expectEnvelope(await report({ type: 'SHOP_VISITED' }, await harness.userToken(tenant, 'unregistered')), 404, { data: { name: 'NotFoundError' } });
   });
