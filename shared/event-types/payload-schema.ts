@@ -3,7 +3,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { stringify as canonicalize } from 'safe-stable-stringify';
-import { fieldError, type ValidationError } from '../errors/app-errors.js';
+import { BadRequestError } from '../errors/app-errors.js';
 import type { JsonSchema } from './event-type.entity.js';
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
@@ -22,13 +22,13 @@ export class PayloadSchemaCompiler {
   private readonly draft2020 = withFormats(new Ajv2020({ strict: false, allErrors: true, addUsedSchema: false }));
   private readonly validators = new Map<string, ValidateFunction>();
 
-  /** The validator of a schema; 400 ValidationError when it does not compile or reaches out. */
+  /** The validator of a schema; 400 BadRequestError when it does not compile or reaches out. */
   compile(schema: JsonSchema): ValidateFunction {
     const key = createHash('sha256').update(canonicalize(schema)).digest('base64url');
     const cached = this.validators.get(key);
     if (cached) return cached;
     const remote = findRemoteRef(schema);
-    if (remote) throw schemaError('localRefs', `The schema refers to "${remote}": only local references (#…) are allowed`);
+    if (remote) throw new BadRequestError(`The schema refers to "${remote}": only local references (#…) are allowed`);
     const validator = this.compileWithDialect(schema);
     if (this.validators.size >= CACHE_LIMIT) this.validators.clear();
     this.validators.set(key, validator);
@@ -42,11 +42,11 @@ export class PayloadSchemaCompiler {
       : typeof dialect === 'string' && DRAFT_07.test(dialect)
         ? this.draft07
         : undefined;
-    if (!ajv) throw schemaError('dialect', 'The schema\'s $schema must be draft-07 or 2020-12');
+    if (!ajv) throw new BadRequestError('The schema\'s $schema must be draft-07 or 2020-12');
     try {
       return ajv.compile(schema);
     } catch (error) {
-      throw schemaError('compiles', `The schema does not compile: ${(error as Error).message}`);
+      throw new BadRequestError(`The schema does not compile: ${(error as Error).message}`);
     }
   }
 }
@@ -72,9 +72,4 @@ function findRemoteRef(node: unknown): string | undefined {
     if (found) return found;
   }
   return undefined;
-}
-
-/** A schema that cannot serve is a fault of the body's `schema` (decisions.md §3: 400 ValidationError). */
-function schemaError(rule: string, message: string): ValidationError {
-  return fieldError('schema', undefined, rule, message);
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { bigintArray } from '../db/bigint-array.js';
 import type { Orm } from '../db/orm.js';
 import type { Queues } from '../queues/queue-factory.js';
-import { deliveryJobId, WEBHOOK_ATTEMPTS, type WebhookJob } from './webhook-job.js';
+import { deliveryJobOptions, type WebhookJob } from './webhook-job.js';
 import { takesEventType, type WebhookSubscriptions } from './webhook-subscriptions.js';
 
 export interface DispatchDependencies {
@@ -61,7 +61,7 @@ export async function dispatchWebhooks(deps: DispatchDependencies, events: Dispa
     pending.map(({ id }) => ({
       name: 'deliver',
       data: { deliveryId: id } satisfies WebhookJob,
-      opts: { jobId: deliveryJobId(id), attempts: WEBHOOK_ATTEMPTS, backoff: { type: 'exponential', delay: deps.retryBaseMs } },
+      opts: deliveryJobOptions(id, deps.retryBaseMs),
     })),
   );
 }

@@ -5,7 +5,7 @@ export const WebhookJob = Type.Object({ deliveryId: Type.String({ format: 'uuid'
 export type WebhookJob = Static<typeof WebhookJob>;
 
 /** 1 attempt and 10 retries, doubling from the base delay. */
-export const WEBHOOK_ATTEMPTS = 11;
+const WEBHOOK_ATTEMPTS = 11;
 
 /**
  * decisions.md §10: retried with backoff for 24 hours. BullMQ's exponential backoff waits
@@ -13,6 +13,7 @@ export const WEBHOOK_ATTEMPTS = 11;
  */
 export const DEFAULT_WEBHOOK_RETRY_BASE_MS = Math.round((24 * 3600 * 1000) / (2 ** (WEBHOOK_ATTEMPTS - 1) - 1));
 
-export function deliveryJobId(deliveryId: string): string {
-  return `delivery-${deliveryId}`;
+/** A delivery job's options: an id of its own (queued again, it is not added twice), and its attempts doubling from `retryBaseMs`. */
+export function deliveryJobOptions(deliveryId: string, retryBaseMs: number) {
+  return { jobId: `delivery-${deliveryId}`, attempts: WEBHOOK_ATTEMPTS, backoff: { type: 'exponential', delay: retryBaseMs } } as const;
 }

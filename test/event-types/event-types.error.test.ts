@@ -43,7 +43,7 @@ describe('creating event types: bad input', () => {
     for (const ref of ['https://example.com/schema.json', 'http://127.0.0.1:1/x.json', 'other.json#/defs/a']) {
       const response = await create({ name: 'REMOTE_REF', description: 'x', isPrivate: false, schema: { type: 'object', properties: { a: { $ref: ref } } } });
       expect(response.status).toBe(400);
-      expect((await jsonOf(response)).data.message).toContain('only local references');
+      expect((await jsonOf(response)).data).toMatchObject({ name: 'ValidationError', message: expect.stringContaining('only local references'), errors: [{ property: 'schema' }] });
     }
   });
 
@@ -60,6 +60,7 @@ describe('creating event types: bad input', () => {
   it('a $schema that is neither draft-07 nor 2020-12 is 400', async () => {
     const response = await create({ name: 'OLD_DRAFT', description: 'x', isPrivate: false, schema: { $schema: 'http://json-schema.org/draft-04/schema#' } });
     expect(response.status).toBe(400);
+    expect((await jsonOf(response)).data).toMatchObject({ name: 'ValidationError', errors: [{ property: 'schema' }] });
   });
 
   it('a second type with the same name is 409 ConflictError', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PayloadSchemaCompiler } from '../../shared/event-types/payload-schema.js';
-import { ValidationError } from '../../shared/errors/app-errors.js';
+import { BadRequestError } from '../../shared/errors/app-errors.js';
 
 // decisions.md §5: "Schemas are compiled once and cached"; §12: "draft-07 and 2020-12 are both accepted, chosen by $schema; without one, 2020-12."
 describe('payload schemas', () => {
@@ -19,7 +19,7 @@ describe('payload schemas', () => {
     const tuple = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'array', items: [{ type: 'string' }, { type: 'number' }] };
     expect(compiler.compile(tuple)(['a', 1])).toBe(true);
     expect(compiler.compile(tuple)(['a', 'b'])).toBe(false);
-    expect(() => compiler.compile({ type: 'array', items: [{ type: 'string' }] })).toThrow(ValidationError);
+    expect(() => compiler.compile({ type: 'array', items: [{ type: 'string' }] })).toThrow(BadRequestError);
     const prefixed = compiler.compile({ type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] });
     expect(prefixed(['a', 1])).toBe(true);
     expect(prefixed(['a', 'b'])).toBe(false);
