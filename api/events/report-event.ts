@@ -1,5 +1,4 @@
 import type { Handler } from 'hono';
-import type { Static } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
 import { acceptedEventAnswer } from '../../shared/events/event-view.js';
 import { reportEvent, type ReportDependencies } from '../../shared/events/report-event.js';
@@ -7,7 +6,7 @@ import type { App, AppEnv } from '../app-env.js';
 import { bodyLimit, EVENT_BODY_LIMIT } from '../middleware/body-limit.js';
 import { idempotent } from '../middleware/idempotency.js';
 import { describe } from '../openapi/describe.js';
-import { jsonBody } from '../validation/json-body.js';
+import { jsonBody, type JsonInput } from '../validation/json-body.js';
 import { EventResource, ReportEventBody } from './schema.js';
 
 /** What POST /v1/events reports with: the context's queue, caches and id allocator. */
@@ -42,14 +41,17 @@ export function registerReportEvent(app: App, context: AppContext): void {
   );
 }
 
-type ReportEventBody = Static<typeof ReportEventBody>;
+/** The route's own middleware: the 300 kB limit, the Idempotency-Key, the body's schema. */
+export function reportEventMiddleware(context: AppContext) {
+  return [bodyLimit(EVENT_BODY_LIMIT), idempotent(context), jsonBody(ReportEventBody)] as const;
+}
 
 /** The route's middleware and handler, over `dependencies` (the benchmark's layers mount it over others). */
 export function reportEventRoute(context: AppContext, dependencies: ReportDependencies) {
-  const handler: Handler<AppEnv, string, { in: { json: ReportEventBody }; out: { json: ReportEventBody } }> = async (c) => {
+  const handler: Handler<AppEnv, string, JsonInput<typeof ReportEventBody>> = async (c) => {
     const token = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
     const event = await reportEvent(dependencies, c.get('tenant'), token, c.req.valid('json'));
     return c.body(acceptedEventAnswer(event, dependencies.serviceSubject), 201, { 'Content-Type': 'application/json' });
   };
-  return [bodyLimit(EVENT_BODY_LIMIT), idempotent(context), jsonBody(ReportEventBody), handler] as const;
+  return [...reportEventMiddleware(context), handler] as const;
 }

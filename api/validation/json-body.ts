@@ -7,7 +7,8 @@ import type { AppEnv } from '../app-env.js';
 
 const UNSTORABLE_TEXT = 'text may not hold NUL characters or unpaired surrogates';
 
-type JsonInput<S extends TSchema> = { in: { json: Static<S> }; out: { json: Static<S> } };
+/** What a route validated by `jsonBody(schema)` reads with `c.req.valid('json')`. */
+export type JsonInput<S extends TSchema> = { in: { json: Static<S> }; out: { json: Static<S> } };
 
 export interface JsonBodyOptions {
   /**

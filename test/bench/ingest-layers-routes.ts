@@ -1,14 +1,11 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { App, AppEnv } from '../../api/app-env.js';
 import { handleError } from '../../api/errors/error-handler.js';
-import { reportDependencies, reportEventRoute } from '../../api/events/report-event.js';
-import { ReportEventBody } from '../../api/events/schema.js';
+import { reportDependencies, reportEventMiddleware, reportEventRoute } from '../../api/events/report-event.js';
 import { apiKey } from '../../api/middleware/api-key.js';
-import { bodyLimit, DEFAULT_BODY_LIMIT, EVENT_BODY_LIMIT } from '../../api/middleware/body-limit.js';
-import { idempotent } from '../../api/middleware/idempotency.js';
+import { bodyLimit, DEFAULT_BODY_LIMIT } from '../../api/middleware/body-limit.js';
 import { rateLimit } from '../../api/middleware/rate-limit.js';
 import { requestContext } from '../../api/middleware/request-context.js';
-import { jsonBody } from '../../api/validation/json-body.js';
 import type { AppContext } from '../../shared/context.js';
 import { Batcher } from '../../shared/queues/batcher.js';
 import { TokenBuckets } from '../../shared/rate-limit/token-bucket.js';
@@ -66,11 +63,11 @@ async function answerAccepted(c: Context): Promise<Response> {
 }
 
 /**
- * Adds the layer whose middleware is the route's own to `api` (behind the API's /v1 middleware and
- * router, as POST /v1/events is), and returns the app of the other layers.
+ * Adds the two layers that run the route's own middleware to `api` (behind the API's /v1
+ * middleware and router, as POST /v1/events is), and returns the app of the other layers.
  */
 export function addLayers(api: App, context: AppContext): Hono<AppEnv> {
-  api.post(MIDDLEWARE_ONLY_PATH, bodyLimit(EVENT_BODY_LIMIT), idempotent(context), jsonBody(ReportEventBody), answerAccepted);
+  api.post(MIDDLEWARE_ONLY_PATH, ...reportEventMiddleware(context), answerAccepted);
   // Every report accepted at once, with nothing sent to Redis: the route's own work alone.
   api.post(UNQUEUED_PATH, ...reportEventRoute(context, { ...reportDependencies(context), eventQueue: { enqueue: async () => true } }));
 
