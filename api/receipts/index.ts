@@ -4,7 +4,7 @@ import type { Principal } from '../../shared/auth/principal.js';
 import type { AppContext } from '../../shared/context.js';
 import type { EntityManager } from '../../shared/db/orm.js';
 import { findTenantRecord } from '../../shared/db/tenant-record.js';
-import { BadRequestError, NotFoundError, UnauthorizedError } from '../../shared/errors/app-errors.js';
+import { fieldError, NotFoundError, UnauthorizedError } from '../../shared/errors/app-errors.js';
 import type { ListSpec } from '../../shared/lists/list-spec.js';
 import { createClaim, type ImageClaim, type PreparsedClaim } from '../../shared/receipts/claim-service.js';
 import { PARSED_FIELDS, type ParsedClaim } from '../../shared/receipts/parsed-claim.js';
@@ -129,12 +129,12 @@ async function claimant(subjects: SubjectDirectory, tenantId: string, principal:
   // From the member cache: shoppers and tills claim for the same members over and over.
   if (principal.kind === 'user') {
     if (!body.useParser) throw new UnauthorizedError('A preparsed claim takes an admin token with the scope admin:receipts');
-    if (body.submitter && body.submitter.authIdentifier !== principal.authIdentifier) throw new BadRequestError('A user token claims for its own user: leave submitter out');
+    if (body.submitter && body.submitter.authIdentifier !== principal.authIdentifier) throw fieldError('submitter', body.submitter, 'ownUser', 'A user token claims for its own user: leave submitter out');
     const user = await subjects.findByAuthIdentifier(tenantId, principal.authIdentifier);
     if (!user) throw new NotFoundError('No member is registered for this token: register with POST /v1/users');
     return user;
   }
-  if (!body.submitter) throw new BadRequestError('With an admin token, submitter names the claiming member');
+  if (!body.submitter) throw fieldError('submitter', undefined, 'required', 'With an admin token, submitter names the claiming member');
   return (await subjects.findByAuthIdentifier(tenantId, body.submitter.authIdentifier)) ?? unknownSubmitter(body.submitter.authIdentifier);
 }
 

@@ -44,7 +44,9 @@ describe('the scopes of the event, webhook and wallet routes', () => {
       await expectRefused(await call('GET', '/v1/webhooks', token));
       await expectRefused(await call('POST', '/v1/webhooks', token, { url: 'https://receiver.example/hook' }));
     }
-    expect((await call('GET', '/v1/webhooks', await harness.adminToken(tenant, ['admin:tenant']))).status).toBe(200);
+    const tenantAdmin = await harness.adminToken(tenant, ['admin:tenant']);
+    expect((await call('GET', '/v1/webhooks', tenantAdmin)).status).toBe(200);
+    expect((await call('POST', '/v1/webhooks', tenantAdmin, { url: 'https://receiver.example/hook' })).status).toBe(201);
   });
 
   // rewards-interface.md: GET /users/{id}/wallet takes an "admin token with at least scope read:users"; GET /users/me/wallet a user token.

@@ -151,9 +151,9 @@ describe('who may claim', () => {
 
   it.each([
     ['a user token in preparsed mode ("Preparsed mode accepts admin tokens only")', 'user', preparsed(), 401, 'UnauthorizedError'],
-    ['a user token naming another submitter', 'user', { useParser: true, pictureUrl: 'https://receipts.example/2.png', submitter: { authIdentifier: 'someone-else' } }, 400, 'BadRequestError'],
+    ['a user token naming another submitter', 'user', { useParser: true, pictureUrl: 'https://receipts.example/2.png', submitter: { authIdentifier: 'someone-else' } }, 400, 'ValidationError'],
     ['a user token of no member', 'stranger', { useParser: true, pictureUrl: 'https://receipts.example/3.png' }, 404, 'NotFoundError'],
-    ['an admin token without submitter', 'admin', { useParser: true, pictureUrl: 'https://receipts.example/4.png' }, 400, 'BadRequestError'],
+    ['an admin token without submitter ("required when an admin token is used")', 'admin', { useParser: true, pictureUrl: 'https://receipts.example/4.png' }, 400, 'ValidationError'],
     ['an admin token naming no member', 'admin', preparsed({ submitter: { authIdentifier: 'nobody' } }), 404, 'NotFoundError'],
     ['an admin token without admin:receipts', 'other-admin', preparsed(), 401, 'UnauthorizedError'],
     ['a preparsed claim without ocrConfidence', 'admin', { ...preparsed(), ocrConfidence: undefined }, 400, 'ValidationError'],
