@@ -32,14 +32,15 @@ const CONTROL_LAYERS = ['turn-wait', 'redis-ping'] as const;
  * last two answer a fixed accepted event of the usual size at once (those two answer the route's
  * own), so that the difference between two routes' CPU per request is what the added part costs.
  */
-export const LAYER_ROUTES: { path: string; adds: string }[] = [
+/** `control`: a row set against the layer before it, which the next layer then builds on instead. */
+export const LAYER_ROUTES: { path: string; adds: string; control?: true }[] = [
   { path: CEILING_PATH, adds: 'the ceiling: parse the body, answer 201' },
   { path: `${LAYERS_PREFIX}bare`, adds: "read the body, answer an accepted event's JSON" },
   { path: `${LAYERS_PREFIX}request-context`, adds: 'request id, metrics, access log' },
   { path: `${LAYERS_PREFIX}body-limit`, adds: 'the 1 MB body limit' },
   { path: `${LAYERS_PREFIX}api-key`, adds: 'API key → tenant' },
-  { path: `${LAYERS_PREFIX}turn-wait`, adds: 'control: the requests of a turn wait together for the next turn' },
-  { path: `${LAYERS_PREFIX}redis-ping`, adds: 'control: the requests of a turn wait together for one Redis PING' },
+  { path: `${LAYERS_PREFIX}turn-wait`, adds: 'control: the requests of a turn wait together for the next turn', control: true },
+  { path: `${LAYERS_PREFIX}redis-ping`, adds: 'control: the requests of a turn wait together for one Redis PING', control: true },
   { path: `${LAYERS_PREFIX}rate-limit`, adds: 'the rate limit (Redis) and its headers' },
   { path: MIDDLEWARE_ONLY_PATH, adds: "the route's middleware (300 kB limit, idempotency, body schema), in the API's router" },
   { path: UNQUEUED_PATH, adds: 'the route but its Redis MULTI: type, authorization, payload schema, subject, id, duplicate identity, answer' },

@@ -4,10 +4,10 @@
  *   npx tsx test/bench/ingest-layers.ts        (ROUNDS=3 by default, 3 s per route and round)
  *
  * The ingest server (ingest-server.ts --layers) serves the route taken apart into layers, each
- * adding one part to the one before (ingest-layers-routes.ts); two control rows after the API
- * key's layer add a bare wait instead, and the rate limit's row is set against the second of
- * them, a Redis round trip shared by a turn's requests. Each layer gets the benchmark's
- * ingest load in turn, round after round, and this prints its rate, the API process's CPU per
+ * adding one part to the one before (ingest-layers-routes.ts); two control rows each add a bare
+ * wait to the API key's layer instead (the next layer builds on the API key's), and a last line
+ * times one Redis round trip alone, from this process. Each layer gets the benchmark's ingest
+ * load in turn, round after round, and this prints its rate, the API process's CPU per
  * request (from /proc) and what its part adds to the layer before. The API runs one core flat out
  * under this load, so its CPU per request decides the rate, and it moves less with this shared
  * machine's speed than the rate does.
@@ -45,7 +45,7 @@ try {
   }
   const ceiling = median(figures.get(LAYER_ROUTES[0]!.path)!.perSecond);
   let below: number | undefined;
-  for (const { path, adds } of LAYER_ROUTES) {
+  for (const { path, adds, control } of LAYER_ROUTES) {
     const { perSecond, cpuMicroseconds } = figures.get(path)!;
     const cpu = median(cpuMicroseconds);
     const added = below === undefined ? '' : `  (${cpu >= below ? '+' : '−'}${round(Math.abs(cpu - below))} µs)`;
@@ -53,9 +53,22 @@ try {
       `${path.padEnd(24)} ${String(round(median(perSecond), 0)).padStart(6)}/s  ratio ${round(median(perSecond) / ceiling, 2).toFixed(2)}  ` +
         `API ${round(cpu)} µs per request${added}: ${adds}\n`,
     );
-    below = cpu;
+    if (!control) below = cpu;
   }
+  process.stdout.write(`one Redis round trip (PING) alone, from this process: ${round(await roundTripCpuMicroseconds(world), 1)} µs of CPU\n`);
 } finally {
   await server.stop();
   await world.close();
+}
+
+/** The client's CPU for one Redis round trip with nothing else in flight, ioredis as the API uses it: the median of 5 runs of 2,000. */
+async function roundTripCpuMicroseconds({ context }: Awaited<ReturnType<typeof createBenchWorld>>): Promise<number> {
+  const runs: number[] = [];
+  for (let run = 0; run < 5; run++) {
+    const before = process.cpuUsage();
+    for (let ping = 0; ping < 2000; ping++) await context.redis.ping();
+    const { user, system } = process.cpuUsage(before);
+    runs.push((user + system) / 2000);
+  }
+  return median(runs);
 }

@@ -82,12 +82,13 @@ async function eventsSection(world: BenchWorld, api: StackProcess, port: number,
   try {
     // The worker starts cold: its JIT, pools and caches take the first seconds, while the API
     // queues behind its connection cap. Shown on its own line; the runs measure the steady state.
-    // The load waits for the worker to take jobs (BullMQ lists its connection): a process still
-    // booting is not what a rolling deploy, which starts new workers beside running ones, shows.
+    // The load waits until BullMQ lists the worker (its connection is up and waiting for jobs): a
+    // process still booting is not what a rolling deploy, which starts new workers beside running
+    // ones, shows.
     await world.upkeep();
     await waitFor(async () => (await world.context.queues.events.getWorkersCount()) > 0, 60_000);
     const warmUp = await benchmarkSteady(world, port, STEADY_RATE, STEADY_WARM_UP_SECONDS, 'steady-warm-up');
-    print(`  warm-up, worker just taking jobs      HTTP p99 ${round(warmUp.p99Ms, 1)} ms, lag p99 ${round(warmUp.lagP99Ms, 1)} ms`);
+    print(`  warm-up, worker just listed          HTTP p99 ${round(warmUp.p99Ms, 1)} ms, lag p99 ${round(warmUp.lagP99Ms, 1)} ms`);
     for (let round = 0; round < STEADY_ROUNDS; round++) {
       await world.upkeep();
       steady.push(await benchmarkSteady(world, port, STEADY_RATE, STEADY_SECONDS, `steady-${round}`));
