@@ -31,8 +31,8 @@ const CONTROL_LAYERS = ['turn-wait', 'redis-ping'] as const;
  * POST /v1/events taken apart: each route adds one part to the one before it, and all but the
  * last two answer a fixed accepted event of the usual size at once (those two answer the route's
  * own), so that the difference between two routes' CPU per request is what the added part costs.
+ * A `control` row is set against the layer before it, and the next layer builds on that one.
  */
-/** `control`: a row set against the layer before it, which the next layer then builds on instead. */
 export const LAYER_ROUTES: { path: string; adds: string; control?: true }[] = [
   { path: CEILING_PATH, adds: 'the ceiling: parse the body, answer 201' },
   { path: `${LAYERS_PREFIX}bare`, adds: "read the body, answer an accepted event's JSON" },
