@@ -22,8 +22,8 @@ const SHARED_LAYERS = ['request-context', 'body-limit', 'api-key', 'rate-limit']
 /**
  * Controls, each on the middleware up to the API key: a wait shared by the requests of one turn of
  * the event loop, with and without a Redis round trip, as the rate limit and the queue writer wait
- * (queues/batcher.ts). Set against the API key's layer and each other, they tell what waiting
- * itself costs a request, and what one round trip shared by a turn's requests costs.
+ * (queues/batcher.ts). Each set against the API key's layer, they tell what waiting itself costs
+ * a request, and what one round trip shared by a turn's requests costs.
  */
 const CONTROL_LAYERS = ['turn-wait', 'redis-ping'] as const;
 
