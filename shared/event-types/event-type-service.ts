@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '../db/orm.js';
-import { BadRequestError, fieldError, NotFoundError } from '../errors/app-errors.js';
+import { BadRequestError, NotFoundError } from '../errors/app-errors.js';
 import { generateSecret, hashSecret } from '../secrets/secret-token.js';
 import { EventType, type JsonSchema } from './event-type.entity.js';
 import { eventTypeView, type EventTypeView } from './event-type-view.js';
@@ -32,7 +32,7 @@ export async function createEventType(
   tenantId: string,
   input: NewEventType,
 ): Promise<{ eventType: EventTypeView; secret?: string }> {
-  if (input.schema) checkSchema(compiler, input.schema);
+  if (input.schema) compiler.compile(input.schema, 'schema');
   const secret = input.isPrivate ? generateSecret(EVENT_TYPE_SECRET_PREFIX) : undefined;
   const eventType = em.create(EventType, {
     id: randomUUID(),
@@ -48,20 +48,6 @@ export async function createEventType(
   });
   await em.flush();
   return { eventType: eventTypeView(eventType), ...(secret ? { secret } : {}) };
-}
-
-/**
- * A body's `schema` must compile, with local references only (decisions.md §5); one that does not
- * is a fault of that field: 400 ValidationError naming it (decisions.md §3). The compiler's own
- * refusal names no field, since it also compiles schemas no body sent (a tenant's profileSchema).
- */
-function checkSchema(compiler: PayloadSchemaCompiler, schema: JsonSchema): void {
-  try {
-    compiler.compile(schema);
-  } catch (error) {
-    if (error instanceof BadRequestError) throw fieldError('schema', undefined, 'validSchema', error.message);
-    throw error;
-  }
 }
 
 /** By uuid or by name, within the tenant; another tenant's type is simply not found. */
@@ -80,7 +66,7 @@ export async function updateEventType(
 ): Promise<{ before: EventTypeView; after: EventTypeView }> {
   const eventType = await findEventType(em, tenantId, identifier);
   const before = eventTypeView(eventType);
-  if (changes.schema) checkSchema(compiler, changes.schema);
+  if (changes.schema) compiler.compile(changes.schema, 'schema');
   em.assign(eventType, changes);
   await em.flush();
   return { before, after: eventTypeView(eventType) };

@@ -3,7 +3,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { stringify as canonicalize } from 'safe-stable-stringify';
-import { BadRequestError } from '../errors/app-errors.js';
+import { BadRequestError, fieldError, type AppError } from '../errors/app-errors.js';
 import type { JsonSchema } from './event-type.entity.js';
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
@@ -22,31 +22,36 @@ export class PayloadSchemaCompiler {
   private readonly draft2020 = withFormats(new Ajv2020({ strict: false, allErrors: true, addUsedSchema: false }));
   private readonly validators = new Map<string, ValidateFunction>();
 
-  /** The validator of a schema; 400 BadRequestError when it does not compile or reaches out. */
-  compile(schema: JsonSchema): ValidateFunction {
+  /**
+   * The validator of a schema; 400 when it does not compile or reaches out. `field`: the body field
+   * that sent the schema, which the refusal names as a ValidationError (decisions.md §3); a schema
+   * no body sent (a tenant's profileSchema) is refused as a BadRequestError.
+   */
+  compile(schema: JsonSchema, field?: string): ValidateFunction {
     const key = createHash('sha256').update(canonicalize(schema)).digest('base64url');
     const cached = this.validators.get(key);
     if (cached) return cached;
+    const refuse = (message: string): AppError => (field === undefined ? new BadRequestError(message) : fieldError(field, undefined, 'validSchema', message));
     const remote = findRemoteRef(schema);
-    if (remote) throw new BadRequestError(`The schema refers to "${remote}": only local references (#…) are allowed`);
-    const validator = this.compileWithDialect(schema);
+    if (remote) throw refuse(`The schema refers to "${remote}": only local references (#…) are allowed`);
+    const validator = this.compileWithDialect(schema, refuse);
     if (this.validators.size >= CACHE_LIMIT) this.validators.clear();
     this.validators.set(key, validator);
     return validator;
   }
 
-  private compileWithDialect(schema: JsonSchema): ValidateFunction {
+  private compileWithDialect(schema: JsonSchema, refuse: (message: string) => AppError): ValidateFunction {
     const dialect = schema.$schema;
     const ajv = dialect === undefined || (typeof dialect === 'string' && DRAFT_2020_12.test(dialect))
       ? this.draft2020
       : typeof dialect === 'string' && DRAFT_07.test(dialect)
         ? this.draft07
         : undefined;
-    if (!ajv) throw new BadRequestError('The schema\'s $schema must be draft-07 or 2020-12');
+    if (!ajv) throw refuse('The schema\'s $schema must be draft-07 or 2020-12');
     try {
       return ajv.compile(schema);
     } catch (error) {
-      throw new BadRequestError(`The schema does not compile: ${(error as Error).message}`);
+      throw refuse(`The schema does not compile: ${(error as Error).message}`);
     }
   }
 }

@@ -81,23 +81,21 @@ export function addLayers(api: App, context: AppContext): Hono<AppEnv> {
   const layers = new Hono<AppEnv>();
   layers.onError(handleError);
   layers.post(`${LAYERS_PREFIX}bare`, answerAccepted);
-  SHARED_LAYERS.forEach((name, index) => {
-    const path = `${LAYERS_PREFIX}${name}`;
-    for (const below of SHARED_LAYERS.slice(0, index + 1)) layers.use(path, middleware[below]);
-    layers.post(path, answerAccepted);
-  });
+  /** Layer `name`: the shared middleware `below` in order, then `own`, then the fixed answer. */
+  const serve = (name: string, below: readonly (typeof SHARED_LAYERS)[number][], ...own: MiddlewareHandler<AppEnv>[]) => {
+    for (const handler of [...below.map((shared) => middleware[shared]), ...own]) layers.use(`${LAYERS_PREFIX}${name}`, handler);
+    layers.post(`${LAYERS_PREFIX}${name}`, answerAccepted);
+  };
+  SHARED_LAYERS.forEach((name, index) => serve(name, SHARED_LAYERS.slice(0, index + 1)));
   const waits: Record<(typeof CONTROL_LAYERS)[number], Batcher<null>> = {
     'turn-wait': new Batcher(async () => undefined, Infinity, 0),
     'redis-ping': new Batcher(async () => void (await context.redis.ping()), Infinity, 0),
   };
   for (const name of CONTROL_LAYERS) {
-    const path = `${LAYERS_PREFIX}${name}`;
-    for (const below of SHARED_LAYERS.slice(0, SHARED_LAYERS.indexOf('api-key') + 1)) layers.use(path, middleware[below]);
-    layers.use(path, async (_c, next) => {
+    serve(name, SHARED_LAYERS.slice(0, SHARED_LAYERS.indexOf('api-key') + 1), async (_c, next) => {
       await waits[name].add(null);
       await next();
     });
-    layers.post(path, answerAccepted);
   }
   return layers;
 }

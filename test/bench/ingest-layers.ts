@@ -12,7 +12,7 @@
  * under this load, so its CPU per request decides the rate, and it moves less with this shared
  * machine's speed than the rate does.
  */
-import { createBenchWorld } from './bench-world.js';
+import { createBenchWorld, type BenchWorld } from './bench-world.js';
 import { cpuSeconds, firstLine, startStackProcess } from './child-process.js';
 import { fireIngestLoad } from './ingest-benchmark.js';
 import { LAYER_ROUTES } from './ingest-layers-routes.js';
@@ -62,7 +62,7 @@ try {
 }
 
 /** The client's CPU for one Redis round trip with nothing else in flight, ioredis as the API uses it: the median of 5 runs of 2,000. */
-async function roundTripCpuMicroseconds({ context }: Awaited<ReturnType<typeof createBenchWorld>>): Promise<number> {
+async function roundTripCpuMicroseconds({ context }: BenchWorld): Promise<number> {
   const runs: number[] = [];
   for (let run = 0; run < 5; run++) {
     const before = process.cpuUsage();

@@ -88,7 +88,7 @@ async function eventsSection(world: BenchWorld, api: StackProcess, port: number,
     await world.upkeep();
     await waitFor(async () => (await world.context.queues.events.getWorkersCount()) > 0, 60_000);
     const warmUp = await benchmarkSteady(world, port, STEADY_RATE, STEADY_WARM_UP_SECONDS, 'steady-warm-up');
-    print(`  warm-up, worker just listed          HTTP p99 ${round(warmUp.p99Ms, 1)} ms, lag p99 ${round(warmUp.lagP99Ms, 1)} ms`);
+    print(`  warm-up, worker just listed           HTTP p99 ${round(warmUp.p99Ms, 1)} ms, lag p99 ${round(warmUp.lagP99Ms, 1)} ms`);
     for (let round = 0; round < STEADY_ROUNDS; round++) {
       await world.upkeep();
       steady.push(await benchmarkSteady(world, port, STEADY_RATE, STEADY_SECONDS, `steady-${round}`));
