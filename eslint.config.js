@@ -12,6 +12,18 @@ export default tseslint.config(
     },
   },
   {
+    // Issue 17: request bodies reached entities wholesale through open update schemas. PATCH bodies
+    // are built by changesSchema() and copied field by field by copyWritableFields().
+    files: ['api/**/*.ts', 'shared/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.object.name='Type'][callee.property.name='Partial']", message: 'Type.Partial opens the schema: use changesSchema()' },
+        { selector: "CallExpression[callee.property.name='assign'][callee.object.name!='Object']", message: 'Copy named writable fields with copyWritableFields(), never a whole object' },
+      ],
+    },
+  },
+  {
     files: ['shared/db/create-migration.ts'],
     rules: { 'no-console': 'off' },
   },

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
+import { changesSchema } from '../../shared/validation/changes-schema.js';
 import type { ListSpec } from '../../shared/lists/list-spec.js';
 import { Product } from '../../shared/products/product.entity.js';
 import { createProduct, deleteProduct, findProduct, productView, updateProduct } from '../../shared/products/product-service.js';
@@ -21,7 +22,7 @@ const CreateProductBody = Type.Object(
   },
   { additionalProperties: false },
 );
-const UpdateProductBody = Type.Partial(CreateProductBody);
+const UpdateProductBody = changesSchema(CreateProductBody);
 
 const ProductResource = Type.Object({
   id: Type.String({ format: 'uuid' }),

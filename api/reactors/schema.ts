@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { ReactionSchema } from '../../shared/reactors/reaction.js';
+import { changesSchema } from '../../shared/validation/changes-schema.js';
 import { EventTypeName } from '../event-types/schema.js';
 
 const Conditions = Type.Record(Type.String(), Type.Unknown(), { description: 'json-rules-engine conditions over the facts event, payload and user' });
@@ -13,7 +14,7 @@ const reactorFields = {
 };
 
 export const CreateReactorBody = Type.Object(reactorFields, { additionalProperties: false });
-export const UpdateReactorBody = Type.Partial(CreateReactorBody);
+export const UpdateReactorBody = changesSchema(CreateReactorBody);
 
 export const ReactorResource = Type.Object({
   id: Type.String({ format: 'uuid' }),

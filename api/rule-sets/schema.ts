@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { RULE_TYPES } from '../../shared/rules/rule-definition.js';
+import { changesSchema } from '../../shared/validation/changes-schema.js';
 
 /** receipts-interface.md, RuleDefinition and KeyValuePair. */
 const KeyValuePair = Type.Object({ key: Type.String({ minLength: 1, maxLength: 128 }), value: Type.Unknown() }, { additionalProperties: false });
@@ -37,7 +38,7 @@ const ruleDefinitionFields = {
 };
 
 export const RuleDefinitionBody = Type.Object(ruleDefinitionFields, { additionalProperties: false });
-export const UpdateRuleBody = Type.Partial(RuleDefinitionBody);
+export const UpdateRuleBody = changesSchema(RuleDefinitionBody);
 
 const Scope = Type.Object(
   { formatSlug: Type.Optional(Type.String({ maxLength: 128 })), merchantName: Type.Optional(Type.String({ maxLength: 256 })), campaignId: Type.Optional(Type.String({ maxLength: 128 })) },
@@ -53,7 +54,7 @@ export const CreateRuleSetBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export const UpdateRuleSetBody = Type.Partial(CreateRuleSetBody, { description: 'ruleDefinitions, when given, replace every rule of the set' });
+export const UpdateRuleSetBody = changesSchema(CreateRuleSetBody, { description: 'ruleDefinitions, when given, replace every rule of the set' });
 
 export const RuleResource = Type.Object({
   id: Type.String({ format: 'uuid' }),

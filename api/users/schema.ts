@@ -12,16 +12,17 @@ export const RegisterUserBody = Type.Object(
   { additionalProperties: false },
 );
 
+const memberOwnFields = {
+  externalIdentifier: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 256 }), Type.Null()])),
+  profile: Type.Optional(ProfileChanges),
+  flags: Type.Optional(Type.Object({ genderProvided: Type.Optional(Type.Boolean()) }, { additionalProperties: false })),
+};
+
 /** rewards-interface.md, PATCH /users/{id}: every field optional. */
-export const UpdateUserBody = Type.Object(
-  {
-    isRestricted: Type.Optional(Type.Boolean()),
-    externalIdentifier: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 256 }), Type.Null()])),
-    profile: Type.Optional(ProfileChanges),
-    flags: Type.Optional(Type.Object({ genderProvided: Type.Optional(Type.Boolean()) }, { additionalProperties: false })),
-  },
-  { additionalProperties: false },
-);
+export const UpdateUserBody = Type.Object({ isRestricted: Type.Optional(Type.Boolean()), ...memberOwnFields }, { additionalProperties: false });
+
+/** PATCH /users/me: `isRestricted` is changed by admins only (decisions.md §13), so a member's own body has no such field. */
+export const UpdateOwnUserBody = Type.Object(memberOwnFields, { additionalProperties: false });
 
 export const UserResource = Type.Object({
   id: Type.String({ format: 'uuid' }),

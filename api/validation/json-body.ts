@@ -7,13 +7,19 @@ import type { AppEnv } from '../app-env.js';
 
 const UNSTORABLE_TEXT = 'text may not hold NUL characters or unpaired surrogates';
 
+function isUnknownField(issue: ValidationIssue): boolean {
+  return 'additionalProperties' in issue.constraints;
+}
+
 /** What a route validated by `jsonBody(schema)` reads with `c.req.valid('json')`. */
 export type JsonInput<S extends TSchema> = { in: { json: Static<S> }; out: { json: Static<S> } };
 
 export interface JsonBodyOptions {
   /**
    * decisions.md §12: user registration and profile changes answer 400 BadRequestError (with the
-   * same `data.errors` items); every other body answers 400 ValidationError.
+   * same `data.errors` items); every other body answers 400 ValidationError. A field the route
+   * does not take is a body-shape fault on every route, so it stays a ValidationError (decisions.md
+   * §13: `isRestricted` sent to PATCH /users/me is 400 ValidationError).
    */
   failAs?: 'ValidationError' | 'BadRequestError';
 }
@@ -26,7 +32,7 @@ export interface JsonBodyOptions {
 export function jsonBody<S extends TSchema>(schema: S, options: JsonBodyOptions = {}): MiddlewareHandler<AppEnv, string, JsonInput<S>> {
   const validate = compile<Static<S>>(schema);
   const fail = (message: string, errors: ValidationIssue[]) =>
-    options.failAs === 'BadRequestError' ? new BadRequestError(message, { data: { errors } }) : new ValidationError(message, errors);
+    options.failAs === 'BadRequestError' && !errors.some(isUnknownField) ? new BadRequestError(message, { data: { errors } }) : new ValidationError(message, errors);
   return async (c, next) => {
     const text = await c.req.text();
     let value: unknown;

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
+import { changesSchema } from '../../shared/validation/changes-schema.js';
 import type { ListSpec } from '../../shared/lists/list-spec.js';
 import { Venue } from '../../shared/venues/venue.entity.js';
 import { createVenue, deleteVenue, findVenue, updateVenue, venueView } from '../../shared/venues/venue-service.js';
@@ -24,7 +25,7 @@ const CreateVenueBody = Type.Object(
   },
   { additionalProperties: false },
 );
-const UpdateVenueBody = Type.Partial(CreateVenueBody);
+const UpdateVenueBody = changesSchema(CreateVenueBody);
 
 const VenueResource = Type.Object({
   id: Type.String({ format: 'uuid' }),

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
+import { changesSchema } from '../../shared/validation/changes-schema.js';
 import type { ListSpec } from '../../shared/lists/list-spec.js';
 import { Sealer } from '../../shared/secrets/sealer.js';
 import { WebhookDelivery } from '../../shared/webhooks/webhook-delivery.entity.js';
@@ -21,7 +22,7 @@ const CreateWebhookBody = Type.Object(
   },
   { additionalProperties: false },
 );
-const UpdateWebhookBody = Type.Partial(CreateWebhookBody);
+const UpdateWebhookBody = changesSchema(CreateWebhookBody);
 
 const WebhookResource = Type.Object({
   id: Type.String({ format: 'uuid' }),

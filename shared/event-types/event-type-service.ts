@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '../db/orm.js';
+import { copyWritableFields } from '../db/copy-writable-fields.js';
 import { BadRequestError, NotFoundError } from '../errors/app-errors.js';
 import { generateSecret, hashSecret } from '../secrets/secret-token.js';
 import { EventType, type JsonSchema } from './event-type.entity.js';
@@ -67,7 +68,7 @@ export async function updateEventType(
   const eventType = await findEventType(em, tenantId, identifier);
   const before = eventTypeView(eventType);
   if (changes.schema) compiler.compile(changes.schema, 'schema');
-  em.assign(eventType, changes);
+  copyWritableFields(eventType, changes, ['description', 'schema', 'omitFromUserActivity', 'isActive']);
   await em.flush();
   return { before, after: eventTypeView(eventType) };
 }

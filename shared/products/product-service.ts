@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '../db/orm.js';
+import { copyWritableFields } from '../db/copy-writable-fields.js';
 import { ConflictError } from '../errors/app-errors.js';
 import { identifierKey, Product, ProductIdentifier } from './product.entity.js';
 import { findTenantRecord } from '../db/tenant-record.js';
@@ -45,7 +46,7 @@ export async function findProduct(em: EntityManager, tenantId: string, id: strin
 export async function updateProduct(em: EntityManager, tenantId: string, id: string, changes: Partial<ProductInput>): Promise<Product> {
   return em.transactional(async (tx) => {
     const product = await findProduct(tx, tenantId, id);
-    tx.assign(product, changes);
+    copyWritableFields(product, changes, ['name', 'identifiers', 'unitPrice', 'isActive']);
     if (changes.identifiers) {
       await tx.nativeDelete(ProductIdentifier, { tenant: tenantId, product: product.id });
       await claimIdentifiers(tx, tenantId, product, changes.identifiers);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '../db/orm.js';
+import { copyWritableFields } from '../db/copy-writable-fields.js';
 import { fieldError } from '../errors/app-errors.js';
 import { EventType } from '../event-types/event-type.entity.js';
 import { jsonPathProblem } from '../json-path/json-path.js';
@@ -57,7 +58,7 @@ export async function findReactor(em: EntityManager, tenantId: string, id: strin
 export async function updateReactor(em: EntityManager, tenantId: string, id: string, changes: ReactorChanges): Promise<Reactor> {
   const reactor = await findReactor(em, tenantId, id);
   await checkReactor(em, tenantId, changes);
-  em.assign(reactor, changes);
+  copyWritableFields(reactor, changes, ['name', 'eventType', 'isActive', 'conditions', 'reactions']);
   await em.flush();
   return reactor;
 }

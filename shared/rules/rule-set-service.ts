@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '../db/orm.js';
+import { copyWritableFields } from '../db/copy-writable-fields.js';
 import { BadRequestError, NotFoundError } from '../errors/app-errors.js';
 import { EventType } from '../event-types/event-type.entity.js';
 import { Product } from '../products/product.entity.js';
@@ -68,9 +69,8 @@ export async function findRuleSet(em: EntityManager, tenantId: string, id: strin
 /** PATCH: `ruleDefinitions`, when given, replace every rule of the set. */
 export async function updateRuleSet(em: EntityManager, tenantId: string, id: string, changes: RuleSetChanges): Promise<RuleSet> {
   return changeLockedSet(em, tenantId, id, async (set, tx) => {
-    const { ruleDefinitions, ...fields } = changes;
-    tx.assign(set, fields);
-    if (ruleDefinitions) set.rules = await storedRules(tx, tenantId, ruleDefinitions, 'ruleDefinitions');
+    copyWritableFields(set, changes, ['name', 'isActive', 'scope']);
+    if (changes.ruleDefinitions) set.rules = await storedRules(tx, tenantId, changes.ruleDefinitions, 'ruleDefinitions');
   });
 }
 

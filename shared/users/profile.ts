@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { changesSchema } from '../validation/changes-schema.js';
 
 const DATE = '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$';
 
@@ -28,4 +29,4 @@ export const Profile = Type.Object(ProfileFields, { additionalProperties: false 
 export type ProfileInput = Static<typeof Profile>;
 
 /** On PATCH every member is optional; the merged profile is checked whole afterwards. */
-export const ProfileChanges = Type.Partial(Profile);
+export const ProfileChanges = changesSchema(Profile);

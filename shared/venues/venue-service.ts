@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '../db/orm.js';
+import { copyWritableFields } from '../db/copy-writable-fields.js';
 import { Venue, type GeoPosition } from './venue.entity.js';
 import { findTenantRecord } from '../db/tenant-record.js';
 
@@ -44,7 +45,7 @@ export async function findVenue(em: EntityManager, tenantId: string, id: string)
 
 export async function updateVenue(em: EntityManager, tenantId: string, id: string, changes: Partial<VenueInput>): Promise<Venue> {
   const venue = await findVenue(em, tenantId, id);
-  em.assign(venue, changes);
+  copyWritableFields(venue, changes, ['name', 'identifiers', 'position', 'radiusMeters']);
   await em.flush();
   return venue;
 }

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '../db/orm.js';
+import { copyWritableFields } from '../db/copy-writable-fields.js';
 import { ConflictError, fieldError } from '../errors/app-errors.js';
 import { EventType } from '../event-types/event-type.entity.js';
 import type { Sealer } from '../secrets/sealer.js';
@@ -56,7 +57,7 @@ export async function findWebhook(em: EntityManager, tenantId: string, id: strin
 export async function updateWebhook(em: EntityManager, tenantId: string, id: string, changes: Partial<WebhookInput>, allowPlainHttp: boolean): Promise<Webhook> {
   const webhook = await findWebhook(em, tenantId, id);
   await checkWebhook(em, tenantId, changes, allowPlainHttp);
-  em.assign(webhook, changes);
+  copyWritableFields(webhook, changes, ['url', 'eventTypes', 'isActive']);
   await em.flush();
   return webhook;
 }

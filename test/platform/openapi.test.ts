@@ -57,3 +57,35 @@ describe('the OpenAPI document', () => {
     expect(script.headers.get('content-type')).toContain('javascript');
   });
 });
+
+/** Where a request body schema declares named fields but lets others through. */
+function openObjectsIn(schema: unknown, where: string): string[] {
+  if (schema === null || typeof schema !== 'object') return [];
+  if (Array.isArray(schema)) return schema.flatMap((item, index) => openObjectsIn(item, `${where}[${index}]`));
+  const node = schema as Record<string, unknown>;
+  const own = node.properties !== undefined && node.additionalProperties !== false ? [where] : [];
+  return [...own, ...Object.entries(node).flatMap(([key, child]) => openObjectsIn(child, `${where}.${key}`))];
+}
+
+// Issue 17: "Every request body schema is closed (no additional properties), update schemas
+// included; a test walks the OpenAPI document and fails on any open request body." A map with no
+// named fields (an event's payload, profile attributes, rule conditions) is a value, not a body
+// of fields, and stays open.
+describe('request bodies in the OpenAPI document', () => {
+  it('close every object that names its fields, on every route', async () => {
+    const document = await jsonOf(await harness.request(null, 'GET', '/v1/openapi.json'));
+    const open: string[] = [];
+    let bodies = 0;
+    for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, Operation>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        for (const [mediaType, media] of Object.entries(operation.requestBody?.content ?? {})) {
+          bodies += 1;
+          open.push(...openObjectsIn(media.schema, `${method.toUpperCase()} ${path} ${mediaType}`));
+        }
+      }
+    }
+    expect(bodies).toBeGreaterThan(20);
+    expect(open).toEqual([]);
+  });
+});
+
