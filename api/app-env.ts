@@ -16,6 +16,8 @@ export interface AppEnv {
     em: EntityManager | undefined;
     tenant: Tenant;
     principal: Principal | undefined;
+    /** The id an Idempotency-Key reserved for what this request creates (api/middleware/idempotency.ts), when the route asked for one. */
+    reservedId: string | undefined;
   };
 }
 

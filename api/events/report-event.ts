@@ -41,16 +41,22 @@ export function registerReportEvent(app: App, context: AppContext): void {
   );
 }
 
-/** The route's own middleware: the 300 kB limit, the Idempotency-Key, the body's schema. */
+/**
+ * The route's own middleware: the 300 kB limit, the Idempotency-Key, the body's schema. A key
+ * reserves the event's id, so a retry after the first request died once its event was accepted
+ * queues the same id again, which the worker registers once (issue 17).
+ */
 export function reportEventMiddleware(context: AppContext) {
-  return [bodyLimit(EVENT_BODY_LIMIT), idempotent(context), jsonBody(ReportEventBody)] as const;
+  const reserveEventId = async () => String(await context.eventIds.allocate());
+  return [bodyLimit(EVENT_BODY_LIMIT), idempotent(context, { reserve: reserveEventId }), jsonBody(ReportEventBody)] as const;
 }
 
 /** The route's middleware and handler, over `dependencies` (the benchmark's layers mount it over others). */
 export function reportEventRoute(context: AppContext, dependencies: ReportDependencies) {
   const handler: Handler<AppEnv, string, JsonInput<typeof ReportEventBody>> = async (c) => {
     const token = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
-    const event = await reportEvent(dependencies, c.get('tenant'), token, c.req.valid('json'));
+    const reservedId = c.get('reservedId');
+    const event = await reportEvent(dependencies, c.get('tenant'), token, c.req.valid('json'), reservedId === undefined ? undefined : Number(reservedId));
     return c.body(acceptedEventAnswer(event, dependencies.serviceSubject), 201, { 'Content-Type': 'application/json' });
   };
   return [...reportEventMiddleware(context), handler] as const;

@@ -5,12 +5,12 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ConflictError, fieldError, IdempotencyKeyReusedError } from '../../shared/errors/app-errors.js';
 import {
   claimIdempotencyKey,
-  CLAIM_LEASE_MS,
   completeIdempotencyKey,
-  releaseIdempotencyKey,
+  releaseIdempotencyClaim,
   renewIdempotencyClaim,
   requestFingerprint,
   type Claim,
+  type ClaimRequest,
 } from '../../shared/idempotency/idempotency-store.js';
 import type { Principal } from '../../shared/auth/principal.js';
 import type { AppContext } from '../../shared/context.js';
@@ -21,15 +21,29 @@ const KEY = /^[\x21-\x7e]{1,255}$/;
 const WAIT_FOR_FIRST_MS = 10_000;
 const POLL_MS = 50;
 
+export interface IdempotencyOptions {
+  /**
+   * Reserves, with the key, the id of what the route creates; the route reads it as
+   * `c.var.reservedId`. A retry that takes over a dead request's claim gets the same id, so work
+   * the first request already did under it (an event queued) is found, not done again.
+   */
+  reserve?: () => Promise<string>;
+}
+
 /**
  * `Idempotency-Key` on a creating POST (decisions.md §10): the same key and body within 24 h get
  * the first response again (with `Idempotent-Replayed: true`); another body is 422; a request
- * arriving while the first is still running waits for its answer. Answers of 500 and above are not
- * kept, so a retry after our failure does the work. Keys belong to the caller (the token's
- * subject, within the tenant), as a client's own keys should: another caller's same key is theirs.
+ * arriving while the first is still running waits for its answer, and is told to retry (409) if it
+ * does not come. Answers of 500 and above are not kept, so a retry after our failure does the work,
+ * under the id the first request reserved. An answer the route gave is sent whatever happens to its
+ * bookkeeping: work already accepted is never answered as failed because PostgreSQL went away
+ * before the answer was stored (the claim then lapses, and a retry finishes the work under the
+ * reserved id). Keys belong to the caller (the token's subject, within the tenant), as a client's
+ * own keys should: another caller's same key is theirs.
  */
-export function idempotent(context: AppContext): MiddlewareHandler<AppEnv> {
+export function idempotent(context: AppContext, options: IdempotencyOptions = {}): MiddlewareHandler<AppEnv> {
   const sealer = new Sealer(context.config.platformTokenSecret, 'idempotency-response');
+  const leaseMs = context.config.idempotencyLeaseMs;
   return async (c, next) => {
     const header = c.req.header('idempotency-key');
     if (header === undefined) return next();
@@ -38,7 +52,7 @@ export function idempotent(context: AppContext): MiddlewareHandler<AppEnv> {
     }
     const key = createHash('sha256').update(`${callerOf(c.var.principal, c.req.header('authorization'))}\n${header}`).digest('hex');
     const fingerprint = requestFingerprint(c.req.method, c.req.path, await c.req.text());
-    const claim = await waitForClaim(c, sealer, key, fingerprint);
+    const claim = await waitForClaim(c, sealer, { tenantId: c.var.tenant.id, key, fingerprint, leaseMs, ...(options.reserve ? { reserve: options.reserve } : {}) });
     if (claim.state === 'mismatch') throw new IdempotencyKeyReusedError();
     if (claim.state === 'replay') {
       c.header('Idempotent-Replayed', 'true');
@@ -48,19 +62,26 @@ export function idempotent(context: AppContext): MiddlewareHandler<AppEnv> {
     if (claim.state === 'unreadable') throw new ConflictError('This Idempotency-Key was answered within 24 hours, but that answer can no longer be shown: use a new key');
 
     const tenantId = c.var.tenant.id;
+    if (claim.takenOver) requestLogger(c).info({ idempotencyKey: header, reservedId: claim.reservedId }, 'taking over an idempotency claim whose request left no answer');
+    if (claim.reservedId !== null) c.set('reservedId', claim.reservedId);
     // The claim stays ours while this request works, however long that takes.
     const renewal = setInterval(() => {
-      renewIdempotencyClaim(context.orm.em.fork(), tenantId, claim.recordId).catch((error: unknown) => requestLogger(c).warn({ err: error }, 'could not renew an idempotency claim'));
-    }, CLAIM_LEASE_MS / 3);
+      renewIdempotencyClaim(context.orm.em.fork(), tenantId, claim.recordId, leaseMs).catch((error: unknown) => requestLogger(c).warn({ err: error }, 'could not renew an idempotency claim'));
+    }, leaseMs / 3);
     try {
       await next();
     } finally {
       clearInterval(renewal);
     }
-    if (c.res.status >= 500) {
-      await releaseIdempotencyKey(entityManager(c), tenantId, claim.recordId);
-    } else if (!(await completeIdempotencyKey(entityManager(c), sealer, { tenantId, key, recordId: claim.recordId }, c.res.status, await c.res.clone().text()))) {
-      requestLogger(c).warn({ idempotencyKey: header }, 'the idempotency claim lapsed and was taken over before this answer was stored');
+    try {
+      if (c.res.status >= 500) {
+        await releaseIdempotencyClaim(entityManager(c), tenantId, claim.recordId);
+      } else if (!(await completeIdempotencyKey(entityManager(c), sealer, { tenantId, key, recordId: claim.recordId }, c.res.status, await c.res.clone().text()))) {
+        requestLogger(c).warn({ idempotencyKey: header }, 'the idempotency claim lapsed and was taken over before this answer was stored');
+      }
+    } catch (error) {
+      // The answer stands: a retry finds the claim lapsed and finishes the work under its reserved id.
+      requestLogger(c).warn({ err: error, idempotencyKey: header }, 'could not store the answer to an Idempotency-Key');
     }
   };
 }
@@ -75,10 +96,10 @@ function callerOf(principal: Principal | undefined, authorization: string | unde
   return authorization ? `credential:${createHash('sha256').update(authorization).digest('hex')}` : 'tenant';
 }
 
-async function waitForClaim(c: Context<AppEnv>, sealer: Sealer, key: string, fingerprint: string): Promise<Claim> {
+async function waitForClaim(c: Context<AppEnv>, sealer: Sealer, request: ClaimRequest): Promise<Claim> {
   const deadline = Date.now() + WAIT_FOR_FIRST_MS;
   for (;;) {
-    const claim = await claimIdempotencyKey(entityManager(c), sealer, c.var.tenant.id, key, fingerprint);
+    const claim = await claimIdempotencyKey(entityManager(c), sealer, request);
     if (claim.state !== 'in-progress' || Date.now() >= deadline) return claim;
     await sleep(POLL_MS);
   }

@@ -37,6 +37,12 @@ export interface Config {
   receiptDecisionWaitMs: number;
   /** The first webhook retry's delay; each next one doubles it, ten retries spanning 24 h by default. */
   webhookRetryBaseMs: number;
+  /**
+   * How long an Idempotency-Key's claim lasts without renewal. A request that dies with it (SIGKILL,
+   * lost machine) blocks retries with 409 this long; then a retry takes it over and finishes the
+   * work under the ids the claim reserved.
+   */
+  idempotencyLeaseMs: number;
 }
 
 export type Environment = Record<string, string | undefined>;
@@ -69,6 +75,7 @@ export function loadConfig(env: Environment = process.env): Config {
     workerLockMs: integer(env, 'WORKER_LOCK_MS', 30_000),
     webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', DEFAULT_WEBHOOK_RETRY_BASE_MS),
     receiptDecisionWaitMs: integer(env, 'RECEIPT_DECISION_WAIT_MS', 2000),
+    idempotencyLeaseMs: integer(env, 'IDEMPOTENCY_LEASE_MS', 30_000),
   };
 }
 

@@ -33,10 +33,12 @@ export interface ReportDependencies {
  * POST /events after the body's size and shape are checked, in the order decisions.md §5 fixes:
  * the type exists and is active (404), the authorization matches it (401), the payload meets its
  * schema (400), the subject resolves (404), the report is no duplicate (409), checked by the same
- * Redis transaction that queues the event under a fresh id. It answers at once, with the event as
- * accepted; the event worker registers it.
+ * Redis transaction that queues the event under a fresh id (or `reservedId`, the one an
+ * Idempotency-Key reserved for it: the report's duplicate identity held under its own id counts as
+ * accepted, not as a duplicate). It answers at once, with the event as accepted; the event worker
+ * registers it.
  */
-export async function reportEvent(deps: ReportDependencies, tenant: Tenant, bearerToken: string | undefined, report: EventReport): Promise<EventParts> {
+export async function reportEvent(deps: ReportDependencies, tenant: Tenant, bearerToken: string | undefined, report: EventReport, reservedId?: number): Promise<EventParts> {
   const found = activeType(await deps.eventTypes.find(tenant.id, report.type));
   const { type } = found;
 
@@ -48,7 +50,7 @@ export async function reportEvent(deps: ReportDependencies, tenant: Tenant, bear
   const reportedAt = new Date();
   const occurredAt = report.occurredAt ? new Date(report.occurredAt) : null;
   const job: EventJob = {
-    id: await deps.eventIds.allocate(),
+    id: reservedId ?? (await deps.eventIds.allocate()),
     tenantId: tenant.id,
     eventTypeId: type.id,
     eventTypeName: type.name,

@@ -16,6 +16,8 @@ export const IdempotencyRecord = defineEntity({
     key: p.string(),
     /** SHA-256 of method, path and the canonical body (keys sorted). */
     requestHash: p.string(),
+    /** The id the first request reserved for what it creates (an event id, say): a retry that takes the claim over creates under it too. */
+    reservedId: p.string().nullable(),
     responseStatus: p.integer().nullable(),
     responseBody: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),

@@ -6,19 +6,16 @@ import type { Sealer } from '../secrets/sealer.js';
 /** decisions.md §10: a key answers with its first response for 24 hours. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-/**
- * A claim is held for this long and renewed by the request working on it every third of it
- * (`renewIdempotencyClaim`). One whose lease lapsed was left by a process that died mid-request:
- * the next request takes it over instead of being told "in progress" for the rest of the day,
- * while a request that is merely slow keeps its claim.
- */
-export const CLAIM_LEASE_MS = 30_000;
-
 /** One claim in this many also sweeps records past the window, so the table does not grow forever. */
 const SWEEP_ONE_IN = 100;
 
 export type Claim =
-  | { state: 'claimed'; recordId: string }
+  /**
+   * The key is this request's to work on. `reservedId` is the id the key's first request reserved
+   * for what it creates; `takenOver` says a request before this one held the claim and died (or
+   * failed) without an answer, so the work may be partly done under that id already.
+   */
+  | { state: 'claimed'; recordId: string; reservedId: string | null; takenOver: boolean }
   | { state: 'replay'; status: number; body: string }
   | { state: 'mismatch' }
   | { state: 'in-progress' }
@@ -41,40 +38,57 @@ function answerContext(tenantId: string, key: string): string {
   return `${tenantId}\n${key}`;
 }
 
+export interface ClaimRequest {
+  tenantId: string;
+  key: string;
+  fingerprint: string;
+  /**
+   * How long the claim holds without renewal (`renewIdempotencyClaim`). One whose lease lapsed was
+   * left by a process that died mid-request: the next request with the same body takes it over.
+   */
+  leaseMs: number;
+  /** Reserves the id of what the request creates, kept with the claim for any request that takes it over. */
+  reserve?: () => Promise<string>;
+}
+
 /**
  * Claims a key for one request. The unique (tenant, key) row is the lock: of two concurrent
  * requests exactly one inserts it and does the work; the other sees it in progress, then the
- * stored answer. A record older than the window, or a claim abandoned by a dead process, is
- * removed and the key claimed afresh.
+ * stored answer. A claim abandoned by a dead process is taken over, reserved id and all, so the
+ * retry finishes the first request's work instead of doing it again; a record older than the
+ * window is removed and the key claimed afresh.
  */
-export async function claimIdempotencyKey(em: EntityManager, sealer: Sealer, tenantId: string, key: string, fingerprint: string): Promise<Claim> {
+export async function claimIdempotencyKey(em: EntityManager, sealer: Sealer, request: ClaimRequest): Promise<Claim> {
+  const { tenantId, key, fingerprint, leaseMs } = request;
   const connection = em.getConnection();
   if (Math.random() * SWEEP_ONE_IN < 1) {
     await connection.execute('delete from idempotency_record where created_at < ?', [new Date(Date.now() - IDEMPOTENCY_WINDOW_MS)]);
   }
-  for (let attempt = 0; attempt < 2; attempt++) {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const reservedId = request.reserve ? await request.reserve() : null;
     const inserted = await connection.execute<{ id: string }[]>(
-      `insert into idempotency_record (id, tenant_id, key, request_hash, created_at, claimed_until)
-       values (?, ?, ?, ?, now(), now() + ? * interval '1 millisecond') on conflict (tenant_id, key) do nothing returning id`,
-      [randomUUID(), tenantId, key, fingerprint, CLAIM_LEASE_MS],
+      `insert into idempotency_record (id, tenant_id, key, request_hash, reserved_id, created_at, claimed_until)
+       values (?, ?, ?, ?, ?, now(), now() + ? * interval '1 millisecond') on conflict (tenant_id, key) do nothing returning id`,
+      [randomUUID(), tenantId, key, fingerprint, reservedId, leaseMs],
     );
-    if (inserted[0]) return { state: 'claimed', recordId: inserted[0].id };
+    if (inserted[0]) return { state: 'claimed', recordId: inserted[0].id, reservedId, takenOver: false };
     const [existing] = await connection.execute<{ id: string; request_hash: string; response_status: number | null; response_body: string | null; created_at: Date; lapsed: boolean }[]>(
       `select id, request_hash, response_status, response_body, created_at, claimed_until < now() as lapsed
          from idempotency_record where tenant_id = ? and key = ?`,
       [tenantId, key],
     );
-    if (!existing) continue; // released between our insert and select: try to claim it again
-    const expired = Date.now() - new Date(existing.created_at).getTime() > IDEMPOTENCY_WINDOW_MS;
-    const abandoned = existing.response_status === null && existing.lapsed;
-    if (expired || abandoned) {
-      // Only the row we judged, and an abandoned one only while still unanswered: a request that
-      // completes meanwhile keeps its answer.
-      await connection.execute(`delete from idempotency_record where tenant_id = ? and id = ?${expired ? '' : ' and response_status is null and claimed_until < now()'}`, [tenantId, existing.id]);
+    if (!existing) continue; // removed between our insert and select: try to claim it again
+    if (Date.now() - new Date(existing.created_at).getTime() > IDEMPOTENCY_WINDOW_MS) {
+      await connection.execute('delete from idempotency_record where tenant_id = ? and id = ?', [tenantId, existing.id]);
       continue;
     }
     if (existing.request_hash !== fingerprint) return { state: 'mismatch' };
-    if (existing.response_status === null) return { state: 'in-progress' };
+    if (existing.response_status === null) {
+      if (!existing.lapsed) return { state: 'in-progress' };
+      const takenOver = await takeOverClaim(em, request, existing.id, reservedId);
+      if (takenOver) return takenOver;
+      continue; // answered or taken over by another retry meanwhile: look again
+    }
     const body = existing.response_body === null ? undefined : sealer.open(existing.response_body, answerContext(tenantId, key));
     if (body === undefined) return { state: 'unreadable' };
     return { state: 'replay', status: existing.response_status, body };
@@ -82,11 +96,25 @@ export async function claimIdempotencyKey(em: EntityManager, sealer: Sealer, ten
   return { state: 'in-progress' };
 }
 
-/** Keeps a claim while its request is still working (see CLAIM_LEASE_MS). */
-export async function renewIdempotencyClaim(em: EntityManager, tenantId: string, recordId: string): Promise<void> {
+/**
+ * Takes over an abandoned claim, only while it is still unanswered and lapsed, so of two retries
+ * one wins and a request that answers meanwhile keeps its answer. The first request's reserved id
+ * stays; a record from before reservations gets the one just reserved.
+ */
+async function takeOverClaim(em: EntityManager, request: ClaimRequest, recordId: string, freshReservation: string | null): Promise<Claim | undefined> {
+  const [row] = await em.getConnection().execute<{ reserved_id: string | null }[]>(
+    `update idempotency_record set claimed_until = now() + ? * interval '1 millisecond', reserved_id = coalesce(reserved_id, ?)
+      where tenant_id = ? and id = ? and response_status is null and claimed_until < now() returning reserved_id`,
+    [request.leaseMs, freshReservation, request.tenantId, recordId],
+  );
+  return row ? { state: 'claimed', recordId, reservedId: row.reserved_id, takenOver: true } : undefined;
+}
+
+/** Keeps a claim while its request is still working. */
+export async function renewIdempotencyClaim(em: EntityManager, tenantId: string, recordId: string, leaseMs: number): Promise<void> {
   await em.getConnection().execute(
     "update idempotency_record set claimed_until = now() + ? * interval '1 millisecond' where tenant_id = ? and id = ? and response_status is null",
-    [CLAIM_LEASE_MS, tenantId, recordId],
+    [leaseMs, tenantId, recordId],
   );
 }
 
@@ -105,7 +133,12 @@ export async function completeIdempotencyKey(
   return updated.length > 0;
 }
 
-/** The work failed on our side: free the key so the client's retry can do it. */
-export async function releaseIdempotencyKey(em: EntityManager, tenantId: string, recordId: string): Promise<void> {
-  await em.getConnection().execute('delete from idempotency_record where tenant_id = ? and id = ? and response_status is null', [tenantId, recordId]);
+/**
+ * The work failed on our side: the claim lapses at once, so the client's retry takes it over and
+ * does the work under the same reserved id. It is not deleted: part of the work may be done (an
+ * event accepted before a later step failed), and only the reserved id keeps a retry from doing
+ * that part twice.
+ */
+export async function releaseIdempotencyClaim(em: EntityManager, tenantId: string, recordId: string): Promise<void> {
+  await em.getConnection().execute("update idempotency_record set claimed_until = now() - interval '1 millisecond' where tenant_id = ? and id = ? and response_status is null", [tenantId, recordId]);
 }

@@ -8,6 +8,12 @@ export interface TcpProxy {
   stall(): Promise<void>;
   /** Passes connections through again. */
   restore(): Promise<void>;
+  /**
+   * From the first chunk a client sends that holds `text` (a statement's SQL, say), that
+   * connection's requests go no further and get no answer, as if the server had stopped there;
+   * resolves once it happened. Other connections pass as before.
+   */
+  holdFrom(text: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -19,6 +25,7 @@ export interface TcpProxy {
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
   let mode: 'pass' | 'drop' | 'silent' = 'pass';
+  let hold: { text: string; held: () => void } | undefined;
   const track = (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
@@ -30,7 +37,16 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     if (mode === 'silent') return;
     const upstream = connect(target.port, target.host);
     track(upstream);
-    client.pipe(upstream).pipe(client);
+    let holding = false;
+    client.on('data', (chunk: Buffer) => {
+      if (!holding && hold && chunk.includes(hold.text)) {
+        holding = true;
+        hold.held();
+      }
+      if (!holding) upstream.write(chunk);
+    });
+    client.once('end', () => upstream.end());
+    upstream.pipe(client);
     // Either end going away takes the other with it, as a dropped connection would.
     client.once('close', () => upstream.destroy());
     upstream.once('close', () => client.destroy());
@@ -48,6 +64,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     cut: () => switchTo('drop'),
     stall: () => switchTo('silent'),
     restore: () => switchTo('pass'),
+    holdFrom: (text) => new Promise<void>((held) => (hold = { text, held })),
     close: async () => {
       await switchTo('drop');
       await new Promise<void>((resolve) => server.close(() => resolve()));
