@@ -1,5 +1,6 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ConflictError, fieldError, IdempotencyKeyReusedError } from '../../shared/errors/app-errors.js';
@@ -28,6 +29,29 @@ export interface IdempotencyOptions {
    * the first request already did under it (an event queued) is found, not done again.
    */
   reserve?: () => Promise<string>;
+  /**
+   * What a retry that takes over a dead request's claim answers when that request had already
+   * created its record under the reserved id (undefined when it had not: the route then runs).
+   */
+  recover?: (c: Context<AppEnv>, reservedId: string) => Promise<Response | undefined>;
+}
+
+/**
+ * For a route that creates one record in PostgreSQL, under `c.var.reservedId` when it is set: a
+ * uuid reserved with the key, and the record's answer, built by `answer` from what is stored, for a
+ * retry that finds the first request created it before dying. That answer is what GET shows, plus
+ * whatever `answer` can show again: a secret stored only as a hash is not in it.
+ */
+export function createsRecord(answer: (c: Context<AppEnv>, reservedId: string) => Promise<Response | undefined>): IdempotencyOptions {
+  return { reserve: async () => randomUUID(), recover: answer };
+}
+
+/** `createsRecord` for a record whose 201 answer is its view: the tenant's `entity` with the reserved id, shown by `view`. */
+export function createsRecordOf<T extends object>(entity: EntityName<T>, view: (record: T) => unknown): IdempotencyOptions {
+  return createsRecord(async (c, id) => {
+    const record = await entityManager(c).findOne(entity, { tenant: c.var.tenant.id, id } as FilterQuery<T>);
+    return record ? c.json({ status: 'success', data: view(record as T) }, 201) : undefined;
+  });
 }
 
 /**
@@ -69,7 +93,9 @@ export function idempotent(context: AppContext, options: IdempotencyOptions = {}
       renewIdempotencyClaim(context.orm.em.fork(), tenantId, claim.recordId, leaseMs).catch((error: unknown) => requestLogger(c).warn({ err: error }, 'could not renew an idempotency claim'));
     }, leaseMs / 3);
     try {
-      await next();
+      const recovered = claim.takenOver && claim.reservedId !== null ? await options.recover?.(c, claim.reservedId) : undefined;
+      if (recovered) c.res = recovered;
+      else await next();
     } finally {
       clearInterval(renewal);
     }

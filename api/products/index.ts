@@ -7,7 +7,7 @@ import { createProduct, deleteProduct, findProduct, productView, updateProduct }
 import { entityManager, type App } from '../app-env.js';
 import { listParameters, listResponse } from '../lists/list-route.js';
 import { authorize } from '../middleware/authorize.js';
-import { idempotent } from '../middleware/idempotency.js';
+import { createsRecordOf, idempotent } from '../middleware/idempotency.js';
 import { describe } from '../openapi/describe.js';
 import { jsonBody } from '../validation/json-body.js';
 
@@ -58,10 +58,10 @@ export function registerProductRoutes(app: App, context: AppContext): void {
     '/v1/products',
     describe({ summary: 'Add a product to the catalogue', tags, access, body: CreateProductBody, responses: { 201: { description: 'created', data: ProductResource } }, errors: [409, 422] }),
     authorize(context, access),
-    idempotent(context),
+    idempotent(context, createsRecordOf(Product, productView)),
     jsonBody(CreateProductBody),
     async (c) => {
-      const product = await createProduct(entityManager(c), c.var.tenant.id, c.req.valid('json'));
+      const product = await createProduct(entityManager(c), c.var.tenant.id, c.req.valid('json'), c.var.reservedId);
       context.products.forget(c.var.tenant.id);
       return c.json({ status: 'success', data: productView(product) }, 201);
     },

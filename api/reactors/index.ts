@@ -6,7 +6,7 @@ import { createReactor, deleteReactor, findReactor, reactorView, updateReactor }
 import { entityManager, type App } from '../app-env.js';
 import { listParameters, listResponse } from '../lists/list-route.js';
 import { authorize } from '../middleware/authorize.js';
-import { idempotent } from '../middleware/idempotency.js';
+import { createsRecordOf, idempotent } from '../middleware/idempotency.js';
 import { describe } from '../openapi/describe.js';
 import { jsonBody } from '../validation/json-body.js';
 import { CreateReactorBody, ReactorIdParameter, ReactorResource, UpdateReactorBody } from './schema.js';
@@ -32,10 +32,10 @@ export function registerReactorRoutes(app: App, context: AppContext): void {
     '/v1/reactors',
     describe({ summary: 'Create a reactor', tags, access, body: CreateReactorBody, responses: { 201: { description: 'created', data: ReactorResource } }, errors: [409, 422] }),
     authorize(context, access),
-    idempotent(context),
+    idempotent(context, createsRecordOf(Reactor, reactorView)),
     jsonBody(CreateReactorBody),
     async (c) => {
-      const reactor = await createReactor(entityManager(c), c.var.tenant.id, c.req.valid('json'));
+      const reactor = await createReactor(entityManager(c), c.var.tenant.id, c.req.valid('json'), c.var.reservedId);
       context.reactors.forget(c.var.tenant.id);
       return c.json({ status: 'success', data: reactorView(reactor) }, 201);
     },

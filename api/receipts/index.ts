@@ -18,7 +18,7 @@ import { User } from '../../shared/users/user.entity.js';
 import { entityManager, type App } from '../app-env.js';
 import { listParameters, listResponse } from '../lists/list-route.js';
 import { authorize } from '../middleware/authorize.js';
-import { idempotent } from '../middleware/idempotency.js';
+import { createsRecord, createsRecordOf, idempotent } from '../middleware/idempotency.js';
 import { describe } from '../openapi/describe.js';
 import { jsonBody } from '../validation/json-body.js';
 import { ClaimBody, ClaimedReceipt, ReceiptIdParameter, ReceiptListItem, ReceiptResource, ReviewBody, ReviewResource } from './schema.js';
@@ -59,7 +59,14 @@ export function registerReceiptRoutes(app: App, context: AppContext): void {
       errors: [404, 422],
     }),
     authorize(context, { admin: 'admin:receipts', user: true }),
-    idempotent(context),
+    // A recovered claim answers as it stands now, decided or not; its review jobs are queued again by the recovery sweep.
+    idempotent(
+      context,
+      createsRecord(async (c, id) => {
+        const em = entityManager(c);
+        return (await em.count(Receipt, { tenant: c.var.tenant.id, id })) ? c.json({ status: 'success', data: await claimAsStored(em, id) }, 201) : undefined;
+      }),
+    ),
     jsonBody(ClaimBody),
     async (c) => {
       const body = c.req.valid('json');
@@ -69,7 +76,7 @@ export function registerReceiptRoutes(app: App, context: AppContext): void {
       const claim: ImageClaim | PreparsedClaim = body.useParser
         ? { useParser: true, pictureUrl: body.pictureUrl, ...common }
         : { useParser: false, pictureUrl: body.pictureUrl, ...common, parsed: preparsed(body) };
-      const { receiptId, decided } = await createClaim(em, claims, c.var.tenant, submitter, claim);
+      const { receiptId, decided } = await createClaim(em, claims, c.var.tenant, submitter, claim, c.var.reservedId);
       return c.json({ status: 'success', data: decided ?? (await claimAsStored(em.fork(), receiptId)) }, 201);
     },
   );
@@ -100,11 +107,11 @@ export function registerReceiptRoutes(app: App, context: AppContext): void {
       errors: [404, 422],
     }),
     authorize(context, admin),
-    idempotent(context),
+    idempotent(context, createsRecordOf(Review, reviewView)),
     jsonBody(ReviewBody),
     async (c) => {
       const principal = c.var.principal as Extract<Principal, { kind: 'admin' }>;
-      const review = await reviewManually(reviews, c.var.tenant.id, c.req.param('id'), { authIssuer: PLATFORM_TOKEN_ISSUER, authIdentifier: principal.subject }, c.req.valid('json'));
+      const review = await reviewManually(reviews, c.var.tenant.id, c.req.param('id'), { authIssuer: PLATFORM_TOKEN_ISSUER, authIdentifier: principal.subject }, c.req.valid('json'), c.var.reservedId);
       return c.json({ status: 'success', data: reviewView(review) }, 201);
     },
   );

@@ -1,12 +1,13 @@
+import type { Context } from 'hono';
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
 import type { ListSpec } from '../../shared/lists/list-spec.js';
 import { RuleSet } from '../../shared/rules/rule-set.entity.js';
 import { createRuleSet, deleteRuleSet, findRuleSet, ruleSetTenantView, ruleSetView, updateRuleSet } from '../../shared/rules/rule-set-service.js';
-import { entityManager, type App } from '../app-env.js';
+import { entityManager, type App, type AppEnv } from '../app-env.js';
 import { listParameters, listResponse } from '../lists/list-route.js';
 import { authorize } from '../middleware/authorize.js';
-import { idempotent } from '../middleware/idempotency.js';
+import { createsRecord, idempotent } from '../middleware/idempotency.js';
 import { describe } from '../openapi/describe.js';
 import { jsonBody } from '../validation/json-body.js';
 import { access, RULE_SETS_PATH, tags } from './paths.js';
@@ -30,13 +31,18 @@ export function registerRuleSetRoutes(app: App, context: AppContext): void {
     RULE_SETS_PATH,
     describe({ summary: 'Create a rule set', tags, access, body: CreateRuleSetBody, responses: { 201: { description: 'created, with its stored rules and the tenant', data: CreatedRuleSet } }, errors: [422] }),
     authorize(context, access),
-    idempotent(context),
+    idempotent(
+      context,
+      createsRecord(async (c, id) => {
+        const set = await entityManager(c).findOne(RuleSet, { tenant: c.var.tenant.id, id });
+        return set ? createdRuleSet(c, set) : undefined;
+      }),
+    ),
     jsonBody(CreateRuleSetBody),
     async (c) => {
-      const em = entityManager(c);
-      const set = await createRuleSet(em, c.var.tenant.id, c.req.valid('json'));
+      const set = await createRuleSet(entityManager(c), c.var.tenant.id, c.req.valid('json'), c.var.reservedId);
       context.ruleEngine.forget(c.var.tenant.id);
-      return c.json({ status: 'success', data: { ...ruleSetView(set), tenant: await ruleSetTenantView(em, c.var.tenant) } }, 201);
+      return createdRuleSet(c, set);
     },
   );
   app.get(
@@ -90,4 +96,9 @@ export function registerRuleSetRoutes(app: App, context: AppContext): void {
       return c.json({ status: 'success', data: await context.ruleEngine.execute(c.var.tenant.id, transaction, ruleSetId) });
     },
   );
+}
+
+/** A new rule set's answer: the set and its tenant, as the document shows them (decisions.md §9's deviation). */
+async function createdRuleSet(c: Context<AppEnv>, set: RuleSet) {
+  return c.json({ status: 'success', data: { ...ruleSetView(set), tenant: await ruleSetTenantView(entityManager(c), c.var.tenant) } }, 201);
 }

@@ -1,9 +1,10 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
+import { RuleSet } from '../../shared/rules/rule-set.entity.js';
 import { addRule, deleteRule, findRule, findRuleSet, updateRule } from '../../shared/rules/rule-set-service.js';
 import { entityManager, type App } from '../app-env.js';
 import { authorize } from '../middleware/authorize.js';
-import { idempotent } from '../middleware/idempotency.js';
+import { createsRecord, idempotent } from '../middleware/idempotency.js';
 import { describe } from '../openapi/describe.js';
 import { jsonBody } from '../validation/json-body.js';
 import { access, RULE_SETS_PATH, tags } from './paths.js';
@@ -23,10 +24,17 @@ export function registerRuleRoutes(app: App, context: AppContext): void {
     rulesPath,
     describe({ summary: 'Add a rule to a rule set', tags, access, parameters: [RuleSetIdParameter], body: RuleDefinitionBody, responses: { 201: { description: 'the stored rule', data: RuleResource } }, errors: [404, 422] }),
     authorize(context, access),
-    idempotent(context),
+    idempotent(
+      context,
+      createsRecord(async (c, id) => {
+        const set = await entityManager(c).findOne(RuleSet, { tenant: c.var.tenant.id, id: c.req.param('id') });
+        const rule = set?.rules.find((candidate) => candidate.id === id);
+        return rule ? c.json({ status: 'success', data: rule }, 201) : undefined;
+      }),
+    ),
     jsonBody(RuleDefinitionBody),
     async (c) => {
-      const rule = await addRule(entityManager(c), c.var.tenant.id, c.req.param('id'), c.req.valid('json'));
+      const rule = await addRule(entityManager(c), c.var.tenant.id, c.req.param('id'), c.req.valid('json'), c.var.reservedId);
       context.ruleEngine.forget(c.var.tenant.id);
       return c.json({ status: 'success', data: rule }, 201);
     },

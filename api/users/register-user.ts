@@ -1,9 +1,10 @@
 import type { AppContext } from '../../shared/context.js';
 import { registerUser } from '../../shared/users/user-service.js';
+import { User } from '../../shared/users/user.entity.js';
 import { userView } from '../../shared/users/user-view.js';
 import { entityManager, type App } from '../app-env.js';
 import { authorize } from '../middleware/authorize.js';
-import { idempotent } from '../middleware/idempotency.js';
+import { createsRecordOf, idempotent } from '../middleware/idempotency.js';
 import { describe } from '../openapi/describe.js';
 import { jsonBody } from '../validation/json-body.js';
 import { RegisterUserBody, UserResource } from './schema.js';
@@ -22,10 +23,10 @@ export function registerRegisterUser(app: App, context: AppContext): void {
       errors: [409, 422],
     }),
     authorize(context, access),
-    idempotent(context),
+    idempotent(context, createsRecordOf(User, userView)),
     jsonBody(RegisterUserBody, { failAs: 'BadRequestError' }),
     async (c) => {
-      const user = await registerUser(entityManager(c), context.payloadSchemas, c.var.tenant.id, c.var.principal!, c.req.valid('json'));
+      const user = await registerUser(entityManager(c), context.payloadSchemas, c.var.tenant.id, c.var.principal!, c.req.valid('json'), c.var.reservedId);
       return c.json({ status: 'success', data: userView(user) }, 201);
     },
   );

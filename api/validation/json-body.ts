@@ -7,8 +7,8 @@ import type { AppEnv } from '../app-env.js';
 
 const UNSTORABLE_TEXT = 'text may not hold NUL characters or unpaired surrogates';
 
-function isUnknownField(issue: ValidationIssue): boolean {
-  return 'additionalProperties' in issue.constraints;
+function isUnknownTopLevelField(issue: ValidationIssue): boolean {
+  return 'additionalProperties' in issue.constraints && !issue.property.includes('.');
 }
 
 /** What a route validated by `jsonBody(schema)` reads with `c.req.valid('json')`. */
@@ -17,9 +17,10 @@ export type JsonInput<S extends TSchema> = { in: { json: Static<S> }; out: { jso
 export interface JsonBodyOptions {
   /**
    * decisions.md §12: user registration and profile changes answer 400 BadRequestError (with the
-   * same `data.errors` items); every other body answers 400 ValidationError. A field the route
-   * does not take is a body-shape fault on every route, so it stays a ValidationError (decisions.md
-   * §13: `isRestricted` sent to PATCH /users/me is 400 ValidationError).
+   * same `data.errors` items); every other body answers 400 ValidationError. A top-level field the
+   * route does not take is a fault of the body's shape, not of the profile, on every route, so it
+   * stays a ValidationError (decisions.md §13: `isRestricted` sent to PATCH /users/me is 400
+   * ValidationError); an unknown field inside `profile` is a profile fault.
    */
   failAs?: 'ValidationError' | 'BadRequestError';
 }
@@ -32,7 +33,7 @@ export interface JsonBodyOptions {
 export function jsonBody<S extends TSchema>(schema: S, options: JsonBodyOptions = {}): MiddlewareHandler<AppEnv, string, JsonInput<S>> {
   const validate = compile<Static<S>>(schema);
   const fail = (message: string, errors: ValidationIssue[]) =>
-    options.failAs === 'BadRequestError' && !errors.some(isUnknownField) ? new BadRequestError(message, { data: { errors } }) : new ValidationError(message, errors);
+    options.failAs === 'BadRequestError' && !errors.some(isUnknownTopLevelField) ? new BadRequestError(message, { data: { errors } }) : new ValidationError(message, errors);
   return async (c, next) => {
     const text = await c.req.text();
     let value: unknown;

@@ -7,7 +7,7 @@ import { createVenue, deleteVenue, findVenue, updateVenue, venueView } from '../
 import { entityManager, type App } from '../app-env.js';
 import { listParameters, listResponse } from '../lists/list-route.js';
 import { authorize } from '../middleware/authorize.js';
-import { idempotent } from '../middleware/idempotency.js';
+import { createsRecordOf, idempotent } from '../middleware/idempotency.js';
 import { describe } from '../openapi/describe.js';
 import { jsonBody } from '../validation/json-body.js';
 
@@ -59,10 +59,10 @@ export function registerVenueRoutes(app: App, context: AppContext): void {
     '/v1/venues',
     describe({ summary: 'Add a venue', tags, access, body: CreateVenueBody, responses: { 201: { description: 'created', data: VenueResource } }, errors: [422] }),
     authorize(context, access),
-    idempotent(context),
+    idempotent(context, createsRecordOf(Venue, venueView)),
     jsonBody(CreateVenueBody),
     async (c) => {
-      const venue = await createVenue(entityManager(c), c.var.tenant.id, c.req.valid('json'));
+      const venue = await createVenue(entityManager(c), c.var.tenant.id, c.req.valid('json'), c.var.reservedId);
       context.venues.forget(c.var.tenant.id);
       return c.json({ status: 'success', data: venueView(venue) }, 201);
     },

@@ -5,12 +5,12 @@ import type { ListSpec } from '../../shared/lists/list-spec.js';
 import { Sealer } from '../../shared/secrets/sealer.js';
 import { WebhookDelivery } from '../../shared/webhooks/webhook-delivery.entity.js';
 import { Webhook } from '../../shared/webhooks/webhook.entity.js';
-import { createWebhook, deleteWebhook, findWebhook, updateWebhook, webhookView } from '../../shared/webhooks/webhook-service.js';
+import { createWebhook, deleteWebhook, findWebhook, updateWebhook, webhookSecretContext, webhookView } from '../../shared/webhooks/webhook-service.js';
 import { entityManager, type App } from '../app-env.js';
 import { EventTypeName } from '../event-types/schema.js';
 import { listParameters, listResponse } from '../lists/list-route.js';
 import { authorize } from '../middleware/authorize.js';
-import { idempotent } from '../middleware/idempotency.js';
+import { createsRecord, idempotent } from '../middleware/idempotency.js';
 import { describe } from '../openapi/describe.js';
 import { jsonBody } from '../validation/json-body.js';
 
@@ -85,10 +85,17 @@ export function registerWebhookRoutes(app: App, context: AppContext): void {
     '/v1/webhooks',
     describe({ summary: 'Subscribe an address to events; the signing secret is in this answer only', tags, access, body: CreateWebhookBody, responses: { 201: { description: 'created', data: CreatedWebhook } }, errors: [422] }),
     authorize(context, access),
-    idempotent(context),
+    idempotent(
+      context,
+      // The signing secret is stored sealed, so a recovered answer shows it as the first did.
+      createsRecord(async (c, id) => {
+        const webhook = await entityManager(c).findOne(Webhook, { tenant: c.var.tenant.id, id });
+        return webhook ? c.json({ status: 'success', data: { ...webhookView(webhook), secret: sealer.open(webhook.secret, webhookSecretContext(id)) } }, 201) : undefined;
+      }),
+    ),
     jsonBody(CreateWebhookBody),
     async (c) => {
-      const created = await createWebhook(entityManager(c), sealer, c.var.tenant.id, c.req.valid('json'), plainHttp);
+      const created = await createWebhook(entityManager(c), sealer, c.var.tenant.id, c.req.valid('json'), plainHttp, c.var.reservedId);
       context.webhooks.forget(c.var.tenant.id);
       return c.json({ status: 'success', data: created }, 201);
     },

@@ -32,11 +32,12 @@ export async function createEventType(
   compiler: PayloadSchemaCompiler,
   tenantId: string,
   input: NewEventType,
+  id: string = randomUUID(),
 ): Promise<{ eventType: EventTypeView; secret?: string }> {
   if (input.schema) compiler.compile(input.schema, 'schema');
   const secret = input.isPrivate ? generateSecret(EVENT_TYPE_SECRET_PREFIX) : undefined;
   const eventType = em.create(EventType, {
-    id: randomUUID(),
+    id,
     tenant: tenantId,
     name: input.name,
     description: input.description,

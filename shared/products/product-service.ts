@@ -24,10 +24,10 @@ export function productView(product: Product) {
   };
 }
 
-export async function createProduct(em: EntityManager, tenantId: string, input: ProductInput): Promise<Product> {
+export async function createProduct(em: EntityManager, tenantId: string, input: ProductInput, id: string = randomUUID()): Promise<Product> {
   return em.transactional(async (tx) => {
     const product = tx.create(Product, {
-      id: randomUUID(),
+      id,
       tenant: tenantId,
       name: input.name,
       identifiers: input.identifiers,

@@ -36,10 +36,10 @@ export function reactorView(reactor: Reactor) {
   };
 }
 
-export async function createReactor(em: EntityManager, tenantId: string, input: ReactorInput): Promise<Reactor> {
+export async function createReactor(em: EntityManager, tenantId: string, input: ReactorInput, id: string = randomUUID()): Promise<Reactor> {
   await checkReactor(em, tenantId, input);
   const reactor = em.create(Reactor, {
-    id: randomUUID(),
+    id,
     tenant: tenantId,
     name: input.name,
     eventType: input.eventType,

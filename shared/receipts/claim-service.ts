@@ -44,11 +44,10 @@ export interface ClaimDependencies {
  * mode) or the automated review (preparsed mode, whose parse is stored at once, line items mapped
  * to the catalogue's products). Each step's job id is the claim's, so queueing it again adds nothing.
  */
-export async function createClaim(em: EntityManager, deps: ClaimDependencies, tenant: Tenant, submitter: User, claim: ImageClaim | PreparsedClaim): Promise<{ receiptId: string; decided?: ClaimedView }> {
+export async function createClaim(em: EntityManager, deps: ClaimDependencies, tenant: Tenant, submitter: User, claim: ImageClaim | PreparsedClaim, id: string = randomUUID()): Promise<{ receiptId: string; decided?: ClaimedView }> {
   const timezone = tenantTimezone(tenant.configuration);
   const parsed = claim.useParser ? undefined : await parsedReceiptColumns(deps.products, tenant.id, claim.parsed, timezone);
   const now = new Date();
-  const id = randomUUID();
   // Inserted from plain data by a prepared statement, with no entity made: nothing reads the claim
   // back in this request, and building the ORM's insert cost the API more than the INSERT itself.
   await insertPrepared(em, Receipt, {

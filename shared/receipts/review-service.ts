@@ -113,14 +113,14 @@ async function storedAutomatedReview(deps: ReviewDependencies, receipt: Receipt)
 }
 
 /** POST /receipts/{id}/reviews: an admin's review, applied under the claim's lock. */
-export async function reviewManually(deps: ReviewDependencies, tenantId: string, receiptId: string, reviewer: Reviewer, input: ManualReviewInput): Promise<Review> {
+export async function reviewManually(deps: ReviewDependencies, tenantId: string, receiptId: string, reviewer: Reviewer, input: ManualReviewInput, id: string = randomUUID()): Promise<Review> {
   // Taken before the transaction, for the reason reviewAutomatically gives; unused ids are gaps, never reused.
   const eventId = await intrinsicEventId(deps, tenantId, RECEIPT_REVIEWED);
   const { receipt, review } = await deps.orm.em.fork().transactional(async (em) => {
     const locked = await lockReceipt(em, tenantId, receiptId);
     if (!locked) throw new NotFoundError(`No receipt "${receiptId}"`);
     const created = em.create(Review, {
-      id: randomUUID(),
+      id,
       tenant: tenantId,
       receipt: locked,
       verdict: input.verdict,

@@ -54,10 +54,10 @@ export async function ruleSetTenantView(em: EntityManager, tenant: Tenant) {
   };
 }
 
-export async function createRuleSet(em: EntityManager, tenantId: string, input: RuleSetInput): Promise<RuleSet> {
+export async function createRuleSet(em: EntityManager, tenantId: string, input: RuleSetInput, id: string = randomUUID()): Promise<RuleSet> {
   const definitions = input.ruleDefinitions ?? [];
   const rules = await storedRules(em, tenantId, definitions, 'ruleDefinitions');
-  const set = em.create(RuleSet, { id: randomUUID(), tenant: tenantId, name: input.name ?? null, isActive: input.isActive, scope: input.scope ?? null, rules });
+  const set = em.create(RuleSet, { id, tenant: tenantId, name: input.name ?? null, isActive: input.isActive, scope: input.scope ?? null, rules });
   await em.flush();
   return set;
 }
@@ -85,12 +85,12 @@ export function findRule(set: RuleSet, ruleId: string): StoredRule {
   return rule;
 }
 
-export async function addRule(em: EntityManager, tenantId: string, setId: string, definition: RuleDefinition): Promise<StoredRule> {
+export async function addRule(em: EntityManager, tenantId: string, setId: string, definition: RuleDefinition, ruleId: string = randomUUID()): Promise<StoredRule> {
   let added: StoredRule | undefined;
   await changeLockedSet(em, tenantId, setId, async (set, tx) => {
     if (set.rules.length >= MAX_RULES_PER_SET) throw new BadRequestError(`A rule set holds at most ${MAX_RULES_PER_SET} rules`);
-    [added] = await storedRules(tx, tenantId, [definition], 'rule');
-    set.rules = [...set.rules, added!];
+    added = storedRule(definition, await checkRuleDefinition(definition, 'rule', productLookup(tx, tenantId), RULE_OPERATORS), ruleId);
+    set.rules = [...set.rules, added];
   });
   return added!;
 }
@@ -150,8 +150,7 @@ async function storedRules(em: EntityManager, tenantId: string, definitions: Rul
   const products = productLookup(em, tenantId);
   const rules: StoredRule[] = [];
   for (const [index, definition] of definitions.entries()) {
-    const label = field === 'rule' ? 'rule' : `${field}[${index}]`;
-    rules.push(storedRule(definition, await checkRuleDefinition(definition, label, products, RULE_OPERATORS), randomUUID()));
+    rules.push(storedRule(definition, await checkRuleDefinition(definition, `${field}[${index}]`, products, RULE_OPERATORS), randomUUID()));
   }
   return rules;
 }

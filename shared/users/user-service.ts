@@ -33,7 +33,7 @@ export interface UserChanges {
  * the next account number, which also serialises the tenant's registrations, so the duplicate
  * contact check cannot race with another registration.
  */
-export async function registerUser(em: EntityManager, schemas: PayloadSchemaCompiler, tenantId: string, principal: Principal, input: Registration): Promise<User> {
+export async function registerUser(em: EntityManager, schemas: PayloadSchemaCompiler, tenantId: string, principal: Principal, input: Registration, id: string = randomUUID()): Promise<User> {
   const authIdentifier = chooseAuthIdentifier(principal, input.authIdentifier);
   return em.transactional(async (tx) => {
     const tenant = await tx.findOneOrFail(Tenant, { id: tenantId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -45,7 +45,7 @@ export async function registerUser(em: EntityManager, schemas: PayloadSchemaComp
     }
     await checkContactsFree(tx, tenant, input.profile);
     const user = tx.create(User, {
-      id: randomUUID(),
+      id,
       tenant: tenantId,
       accountNumber: tenant.nextAccountNumber,
       authIdentifier,

@@ -26,9 +26,9 @@ export function venueView(venue: Venue) {
   };
 }
 
-export async function createVenue(em: EntityManager, tenantId: string, input: VenueInput): Promise<Venue> {
+export async function createVenue(em: EntityManager, tenantId: string, input: VenueInput, id: string = randomUUID()): Promise<Venue> {
   const venue = em.create(Venue, {
-    id: randomUUID(),
+    id,
     tenant: tenantId,
     name: input.name,
     identifiers: input.identifiers ?? [],

@@ -34,9 +34,8 @@ export function webhookSecretContext(webhookId: string): string {
   return `webhook:${webhookId}`;
 }
 
-export async function createWebhook(em: EntityManager, sealer: Sealer, tenantId: string, input: WebhookInput, allowPlainHttp: boolean) {
+export async function createWebhook(em: EntityManager, sealer: Sealer, tenantId: string, input: WebhookInput, allowPlainHttp: boolean, id: string = randomUUID()) {
   await checkWebhook(em, tenantId, input, allowPlainHttp);
-  const id = randomUUID();
   const secret = newSecret();
   const webhook = em.create(Webhook, {
     id,

@@ -89,14 +89,20 @@ describe('Idempotency-Key on creating POSTs', () => {
   });
 
   it('a claim whose lease lapsed (its process died) is taken over; one still renewed is not', async () => {
-    await create('key-6', { name: 'ABANDONED', description: 'x', isPrivate: false });
-    // As if the process had died between claiming the key and answering: no answer, lease lapsed.
+    const first = await jsonOf(await create('key-6', { name: 'ABANDONED', description: 'x', isPrivate: false }));
+    // As if the process had died between creating the type and storing its answer: no answer, lease lapsed.
     await ageNewestRecord("interval '0 seconds'", ", response_status = null, response_body = null, claimed_until = now() - interval '1 second'");
     const retry = await create('key-6', { name: 'ABANDONED', description: 'x', isPrivate: false });
     expect(retry.headers.get('idempotent-replayed')).toBeNull();
-    // The retry did the work (the type exists already), rather than being told to wait.
-    expect(await jsonOf(retry)).toMatchObject({ status: 'fail', data: { name: 'ConflictError' } });
-    expect((await jsonOf(await create('key-6', { name: 'ABANDONED', description: 'x', isPrivate: false }))).message).toContain('already exists');
+    // The retry found what the first request created under the id it reserved, rather than creating it again.
+    expect(retry.status).toBe(201);
+    expect((await jsonOf(retry)).data).toEqual(first.data);
+    const replayed = await create('key-6', { name: 'ABANDONED', description: 'x', isPrivate: false });
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(await countTypes('ABANDONED')).toBe(1);
+    // Another body under the abandoned key is refused, not run: what the first request did is unknown.
+    await ageNewestRecord("interval '0 seconds'", ", response_status = null, response_body = null, claimed_until = now() - interval '1 second'");
+    expect((await create('key-6', { name: 'OTHER', description: 'x', isPrivate: false })).status).toBe(422);
 
     await create('key-8', { name: 'STILL_WORKING', description: 'x', isPrivate: false });
     await ageNewestRecord("interval '10 minutes'", ", response_status = null, response_body = null, claimed_until = now() + interval '30 seconds'");

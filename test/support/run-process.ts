@@ -16,16 +16,14 @@ export interface Finished {
   code: number | null;
   stdout: string;
   stderr: string;
-  elapsedMs: number;
 }
 
 export function finished(child: ChildProcess): Promise<Finished> {
-  const started = Date.now();
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr, elapsedMs: Date.now() - started })));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
 export function runEntry(entry: string, args: string[], env: Record<string, string>): Promise<Finished> {
