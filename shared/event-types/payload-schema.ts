@@ -4,6 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { stringify as canonicalize } from 'safe-stable-stringify';
 import { BadRequestError, fieldError, type AppError } from '../errors/app-errors.js';
+import { linearRegExp } from '../validation/linear-regexp.js';
 import type { JsonSchema } from './event-type.entity.js';
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
@@ -17,9 +18,10 @@ const CACHE_LIMIT = 10_000;
  */
 export class PayloadSchemaCompiler {
   // Not strict: tenants' schemas may carry annotations ajv does not know. `addUsedSchema: false`
-  // keeps a tenant's `$id` from colliding with another tenant's in the shared instance.
-  private readonly draft07 = withFormats(new Ajv({ strict: false, allErrors: true, addUsedSchema: false }));
-  private readonly draft2020 = withFormats(new Ajv2020({ strict: false, allErrors: true, addUsedSchema: false }));
+  // keeps a tenant's `$id` from colliding with another tenant's in the shared instance. Patterns
+  // run on a linear-time engine: a tenant's pattern meets any shopper's payload.
+  private readonly draft07 = withFormats(new Ajv({ strict: false, allErrors: true, addUsedSchema: false, code: { regExp: linearRegExp } }));
+  private readonly draft2020 = withFormats(new Ajv2020({ strict: false, allErrors: true, addUsedSchema: false, code: { regExp: linearRegExp } }));
   private readonly validators = new Map<string, ValidateFunction>();
 
   /**

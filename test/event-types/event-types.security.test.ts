@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, dataOf, type Harness, type TestTenant } from '../support/harness.js';
+import { createHarness, dataOf, type Harness, jsonOf, type TestTenant } from '../support/harness.js';
 
 let harness: Harness;
 let tenant: TestTenant;
@@ -53,3 +53,44 @@ describe('scopes', () => {
     expect((await harness.request(tenant, 'GET', '/v1/event_types')).status).toBe(200);
   });
 });
+
+// Issue 17, High: "ReDoS through a tenant's payload schema … on a public type any shopper can send
+// it. … The same for profileSchema." Answered at all is the signal: a backtracking engine would
+// take hours over these 40 characters, and the test would time out.
+describe('a tenant\'s patterns cannot stall the process', () => {
+  const evil = 'a'.repeat(40) + '!';
+
+  it('a shopper\'s payload against a catastrophic pattern on a public type is 400 Malformed payload', async () => {
+    const admin = await harness.adminToken(tenant, ['admin:event_types', 'admin:users']);
+    const created = await harness.request(tenant, 'POST', '/v1/event_types', {
+      token: admin,
+      body: { name: 'CODE_ENTERED', description: 'x', isPrivate: false, schema: { type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+$' } } } },
+    });
+    expect(created.status).toBe(201);
+    const member = await harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { isRestricted: false, authIdentifier: 'shopper', profile: { familyName: 'S', givenName: 'S', emailAddress: 's@example.com' } } });
+    expect(member.status).toBe(201);
+    const response = await harness.request(tenant, 'POST', '/v1/events', { token: await harness.userToken(tenant, 'shopper'), body: { type: 'CODE_ENTERED', payload: { code: evil } } });
+    expect(response.status).toBe(400);
+    expect((await jsonOf(response)).message).toMatch(/^Malformed payload/);
+  });
+
+  it('a profileSchema pattern against a member\'s profile is 400 BadRequestError', async () => {
+    const strict = await harness.createTenant({ configuration: { profileSchema: { type: 'object', properties: { givenName: { type: 'string', pattern: '^(a+)+$' } } } } });
+    const response = await harness.request(strict, 'POST', '/v1/users', {
+      token: await harness.adminToken(strict, ['admin:users']),
+      body: { isRestricted: false, profile: { familyName: 'S', givenName: evil, emailAddress: 'e@example.com' } },
+    });
+    expect(response.status).toBe(400);
+    expect((await jsonOf(response)).data.name).toBe('BadRequestError');
+  });
+
+  it('a schema whose pattern needs backtracking is refused when the type is created', async () => {
+    const response = await harness.request(tenant, 'POST', '/v1/event_types', {
+      token: await harness.adminToken(tenant, ['admin:event_types']),
+      body: { name: 'LOOKING_AHEAD', description: 'x', isPrivate: false, schema: { type: 'string', pattern: '^(?=a)' } },
+    });
+    expect(response.status).toBe(400);
+    expect((await jsonOf(response)).data).toMatchObject({ name: 'ValidationError', errors: [{ property: 'schema' }] });
+  });
+});
+
