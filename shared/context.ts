@@ -74,7 +74,7 @@ export async function createContext(config: Config, logger: Logger): Promise<App
     queues,
     metrics: createMetrics(),
     tenants: new TenantDirectory(orm, config.cacheTtlMs),
-    jwks: new JwksCache(),
+    jwks: new JwksCache(config.fetchAllowPrivateAddresses),
     adminTokens: new AdminTokenVerifier(config.platformTokenSecret),
     payloadSchemas,
     eventTypes: new EventTypeDirectory(orm, payloadSchemas, config.cacheTtlMs),

@@ -1,19 +1,31 @@
-import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
+import { createRemoteJWKSet, customFetch, type JWTVerifyGetKey } from 'jose';
+import { FilteredRequester } from '../http/filtered-request.js';
+
+/** A key set is a few keys: far more than any real JWKS, far less than memory worth defending. */
+const MAX_JWKS_BYTES = 256 * 1024;
 
 /**
  * One remote key set per JWKS address, kept for the life of the process. jose caches the keys
- * and refetches on an unknown `kid`; decisions.md §2 limits that refetch to once a minute.
+ * and refetches on an unknown `kid`; decisions.md §2 limits that refetch to once a minute. The
+ * address is a tenant's, so it is fetched through the private-address filter like every other
+ * outbound request.
  */
 export class JwksCache {
   private readonly sets = new Map<string, JWTVerifyGetKey>();
+  private readonly fetchKeys: ReturnType<FilteredRequester['fetcher']>;
 
   /** `refetchCooldownMs`: decisions.md §2's minute; tests shorten it to see the refetch happen. */
-  constructor(private readonly refetchCooldownMs = 60_000) {}
+  constructor(
+    allowPrivateAddresses: boolean,
+    private readonly refetchCooldownMs = 60_000,
+  ) {
+    this.fetchKeys = new FilteredRequester(allowPrivateAddresses).fetcher(MAX_JWKS_BYTES);
+  }
 
   get(url: string): JWTVerifyGetKey {
     let set = this.sets.get(url);
     if (!set) {
-      set = createRemoteJWKSet(new URL(url), { cooldownDuration: this.refetchCooldownMs, cacheMaxAge: 10 * 60_000, timeoutDuration: 5000 });
+      set = createRemoteJWKSet(new URL(url), { cooldownDuration: this.refetchCooldownMs, cacheMaxAge: 10 * 60_000, timeoutDuration: 5000, [customFetch]: this.fetchKeys });
       this.sets.set(url, set);
     }
     return set;

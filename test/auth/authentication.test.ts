@@ -37,7 +37,7 @@ async function expectUnauthorized(response: Response) {
 }
 
 beforeAll(async () => {
-  harness = await createHarness();
+  harness = await createHarness({ fetchAllowPrivateAddresses: true });
   tenant = await harness.createTenant();
   otherTenant = await harness.createTenant();
 });
@@ -235,7 +235,7 @@ describe('end-user tokens with RS256 and a JWKS served over HTTP', () => {
     // Made first: generating an RSA key takes long enough to blur the cooldown under load.
     const rotated = await generateKeyPair('RS256', { extractable: true });
     const rotatedJwk = { ...(await exportJWK(rotated.publicKey)), kid: 'key-2', alg: 'RS256', use: 'sig' };
-    const keySet = new JwksCache(cooldownMs).get(`http://127.0.0.1:${(server.address() as AddressInfo).port}/.well-known/jwks.json`);
+    const keySet = new JwksCache(true, cooldownMs).get(`http://127.0.0.1:${(server.address() as AddressInfo).port}/.well-known/jwks.json`);
     await jwtVerify(await signRs('key-1'), keySet, { issuer });
     const previous = { signingKey, publicJwk };
     signingKey = rotated.privateKey;
