@@ -3,10 +3,14 @@ import { UnauthorizedError } from '../errors/app-errors.js';
 import type { TenantAuthentication } from '../tenants/tenant.entity.js';
 import type { JwksCache } from './jwks-cache.js';
 
+const CLOCK_TOLERANCE_SECONDS = 30;
+
 /**
  * Verifies an end user's token against the tenant's settings (decisions.md §2): the tenant's one
  * algorithm only (so neither `none` nor an HS/RS swap passes), its issuer, `sub`, `iat` and `exp`
- * present, 30 s of clock tolerance. Returns the user's authIdentifier, the `sub`.
+ * present, 30 s of clock tolerance. Returns the user's authIdentifier, the `sub`: a non-empty
+ * string, as an authIdentifier is (a number is refused, not looked up). A token issued beyond the
+ * tolerance in the future is refused too: jose checks `iat` only against a maximum age.
  */
 export async function verifyUserToken(token: string, authentication: TenantAuthentication | null | undefined, jwks: JwksCache): Promise<string> {
   if (!authentication) throw new UnauthorizedError('This tenant accepts no end-user tokens');
@@ -14,15 +18,17 @@ export async function verifyUserToken(token: string, authentication: TenantAuthe
     algorithms: [authentication.algorithm],
     issuer: authentication.issuer,
     requiredClaims: ['sub', 'iss', 'iat', 'exp'],
-    clockTolerance: 30,
+    clockTolerance: CLOCK_TOLERANCE_SECONDS,
   };
   try {
     const { payload } =
       authentication.algorithm === 'HS256'
         ? await jwtVerify(token, new TextEncoder().encode(authentication.sharedKey), options)
         : await jwtVerify(token, jwks.get(authentication.jwksUrl), options);
-    if (!payload.sub) throw new Error('empty sub');
-    return payload.sub;
+    const subject: unknown = payload.sub;
+    if (typeof subject !== 'string' || subject === '') throw new Error('sub is not a non-empty string');
+    if (payload.iat! > Date.now() / 1000 + CLOCK_TOLERANCE_SECONDS) throw new Error('issued in the future');
+    return subject;
   } catch {
     throw new UnauthorizedError('Invalid or expired user token');
   }

@@ -173,6 +173,36 @@ describe('end-user tokens with HS256', () => {
     await expectUnauthorized(await request(tenant.key, await harness.userToken(otherTenant, 'u')));
   });
 
+  // Issue 17, low: "A validly signed member token with a numeric sub answers 500 on /users/me,
+  // /users/me/wallet, POST /users, POST /events, POST /receipts: refuse non-string sub as 401."
+  it('a validly signed token whose sub is not a string is 401 on every route that takes a user token', async () => {
+    const t = now();
+    const admin = await harness.adminToken(tenant, ['admin:event_types']);
+    expect((await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'APP_OPENED', description: 'x', isPrivate: false } })).status).toBe(201);
+    for (const subject of [42, true, { id: 'u' }]) {
+      const token = await new SignJWT({ sub: subject as unknown as string }).setProtectedHeader({ alg: 'HS256' }).setIssuer(USER_TOKEN_ISSUER).setIssuedAt(t).setExpirationTime(t + 60).sign(new TextEncoder().encode(tenant.sharedKey));
+      for (const [method, path, body] of [
+        ['GET', '/v1/users/me', undefined],
+        ['GET', '/v1/users/me/wallet', undefined],
+        ['POST', '/v1/users', { isRestricted: false, profile: { familyName: 'N', givenName: 'N', emailAddress: 'n@example.com' } }],
+        ['POST', '/v1/events', { type: 'APP_OPENED', payload: {} }],
+        ['POST', '/v1/receipts', { useParser: true, pictureUrl: 'https://images.example.com/r.png' }],
+      ] as const) {
+        const response = await harness.request(tenant, method, path, { token, ...(body ? { body } : {}) });
+        expect(response.status, `${method} ${path} with sub ${JSON.stringify(subject)}`).toBe(401);
+      }
+    }
+  });
+
+  // Issue 17, low: "A member token with iat a year in the future is accepted: refuse iat beyond the clock tolerance."
+  it('a token issued beyond the 30 s tolerance in the future is 401; within it, it passes', async () => {
+    const request = userRoute();
+    const t = now();
+    await expectUnauthorized(await request(tenant.key, await sign({ iss: USER_TOKEN_ISSUER, sub: 'u', iat: t + 365 * 24 * 3600, exp: t + 366 * 24 * 3600 })));
+    await expectUnauthorized(await request(tenant.key, await sign({ iss: USER_TOKEN_ISSUER, sub: 'u', iat: t + 120, exp: t + 600 })));
+    expect((await request(tenant.key, await sign({ iss: USER_TOKEN_ISSUER, sub: 'u', iat: t + 10, exp: t + 600 }))).status).toBe(200);
+  });
+
   it('an unsigned (alg none) user token is 401', async () => {
     const unsigned = new UnsecuredJWT({}).setIssuer(USER_TOKEN_ISSUER).setSubject('u').setIssuedAt().setExpirationTime('5m').encode();
     await expectUnauthorized(await userRoute()(tenant.key, unsigned));
