@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Static, TSchema } from 'typebox';
 import { BadRequestError, ValidationError, type ValidationIssue } from '../../shared/errors/app-errors.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../shared/json/nesting-depth.js';
 import { unstorableTextAt } from '../../shared/json/unstorable-text.js';
 import { compile, toValidationIssues } from '../../shared/validation/ajv.js';
 import type { AppEnv } from '../app-env.js';
@@ -43,6 +44,10 @@ export function jsonBody<S extends TSchema>(schema: S, options: JsonBodyOptions 
       throw fail('The request body is not valid JSON', [
         { property: '(body)', value: text.slice(0, 100), constraints: { isJson: 'the body must be a JSON document' }, children: [] },
       ]);
+    }
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      const constraint = `the body may nest arrays and objects at most ${MAX_JSON_DEPTH} levels deep`;
+      throw fail(`Invalid body: ${constraint}`, [{ property: '(body)', value: undefined, constraints: { maxDepth: constraint }, children: [] }]);
     }
     if (!validate(value)) {
       const issues = toValidationIssues(validate.errors, value);
