@@ -1,3 +1,4 @@
+import { raw } from '@mikro-orm/core';
 import type { FilterCondition, FilterScalar } from './parse-filter.js';
 
 export type FilterQueryObject = Record<string, unknown>;
@@ -9,7 +10,25 @@ export type FilterQueryObject = Record<string, unknown>;
  */
 export function filterToQuery(conditions: FilterCondition[]): FilterQueryObject {
   if (conditions.length === 0) return {};
-  return { $and: conditions.map((condition) => nest(condition.path, operatorQuery(condition))) };
+  return { $and: conditions.map((condition) => (isNestedKeyTest(condition) ? nestedHasKey(condition) : nest(condition.path, operatorQuery(condition)))) };
+}
+
+/** `has` on an object inside a JSON column (`profile.attributes`), which MikroORM cannot express. */
+function isNestedKeyTest({ operator, fieldType, path }: FilterCondition): boolean {
+  return operator === 'has' && fieldType === 'object' && path.includes('.');
+}
+
+/**
+ * MikroORM reads a nested JSON member as text (`profile->>'attributes'`), on which PostgreSQL has
+ * no key test, so `$hasKey` there failed as a 500 (issue 17). This asks the member as jsonb
+ * (`->`, one bound member at a time) instead; the members and the key are parameters, the column
+ * is the entity's own.
+ */
+function nestedHasKey({ path, value }: FilterCondition): FilterQueryObject {
+  const [column, ...members] = path.split('.');
+  const columnName = column!.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+  const member = members.map(() => ' -> ?').join('');
+  return { [raw((alias: string) => `jsonb_exists(${alias}.${columnName}${member}, ?)`, [...members, value])]: true };
 }
 
 function operatorQuery({ operator, value, fieldType }: FilterCondition): unknown {

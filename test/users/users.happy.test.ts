@@ -86,6 +86,19 @@ describe('reading members', () => {
     const since = await harness.request(tenant, 'GET', `/v1/users?sort=accountNumber&order=ASC&filter=${encodeURIComponent(`createdAt:(gt:'${second!.createdAt}')`)}`, { token: admin });
     expect((await dataOf<{ accountNumber: number }[]>(since)).map((user) => user.accountNumber)).toEqual([3]);
   });
+
+  // decisions.md §4: "has: … an object field has the key"; issue 17: profile.attributes:(has:'k') answered 500.
+  it('filters on a key of profile.attributes, with names and keys that are data, not SQL', async () => {
+    await harness.request(tenant, 'PATCH', '/v1/users/pos-42', { token: admin, body: { profile: { attributes: { "o'brien": 1, vip: true } } } });
+    const withKey = async (key: string) => {
+      const response = await harness.request(tenant, 'GET', `/v1/users?filter=${encodeURIComponent(`profile.attributes:(has:'${key.replace(/'/g, "!'")}')`)}`, { token: admin });
+      expect(response.status).toBe(200);
+      return (await dataOf<{ authIdentifier: string }[]>(response)).map((user) => user.authIdentifier);
+    };
+    expect(await withKey('vip')).toEqual(['pos-42']);
+    expect(await withKey("o'brien")).toEqual(['pos-42']);
+    expect(await withKey('absent')).toEqual([]);
+  });
 });
 
 describe('changing members', () => {
