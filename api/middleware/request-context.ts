@@ -34,6 +34,8 @@ export function requestContext(context: AppContext): MiddlewareHandler<AppEnv> {
     c.set('processLogger', context.logger);
     c.set('orm', context.orm);
     setResponseHeader(c, 'X-Request-Id', requestId);
+    // Every answer is JSON (or the /docs page, which has its own headers): never sniffed as anything else.
+    setResponseHeader(c, 'X-Content-Type-Options', 'nosniff');
     await next();
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     // The route pattern, not the path, keeps the label set small (no ids in labels).

@@ -50,11 +50,32 @@ describe('the OpenAPI document', () => {
     const page = await harness.request(null, 'GET', '/docs');
     expect(page.status).toBe(200);
     const html = await page.text();
-    expect(html).toContain('/v1/openapi.json');
+    expect(html).toContain('/docs/reference.js');
     expect(html).not.toMatch(/https?:\/\//);
     const script = await harness.request(null, 'GET', '/docs/swagger-ui-bundle.js');
     expect(script.status).toBe(200);
     expect(script.headers.get('content-type')).toContain('javascript');
+  });
+
+  // Issue 17, low: "/docs sends no Content-Security-Policy, JSON answers no X-Content-Type-Options: nosniff."
+  it('GET /docs sends a Content-Security-Policy that runs only this origin\'s scripts, and runs no inline script', async () => {
+    const page = await harness.request(null, 'GET', '/docs');
+    const policy = page.headers.get('content-security-policy') ?? '';
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy.match(/script-src[^;]*/)![0]).not.toContain('unsafe');
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await page.text()).not.toMatch(/<script>/);
+    const script = await harness.request(null, 'GET', '/docs/reference.js');
+    expect(script.status).toBe(200);
+    expect(await script.text()).toContain("SwaggerUIBundle({ url: '/v1/openapi.json'");
+  });
+
+  it('answers carry X-Content-Type-Options: nosniff, errors and operations alike', async () => {
+    for (const path of ['/health', '/v1/openapi.json', '/v1/event_types', '/v1/nowhere']) {
+      expect((await harness.request(null, 'GET', path)).headers.get('x-content-type-options'), path).toBe('nosniff');
+    }
   });
 });
 
