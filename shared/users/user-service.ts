@@ -2,9 +2,11 @@ import { LockMode } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal.js';
 import type { EntityManager } from '../db/orm.js';
-import { BadRequestError, ConflictError, NotFoundError, UserExistsError } from '../errors/app-errors.js';
+import { isUuid } from '../db/tenant-record.js';
+import { BadRequestError, ConflictError, fieldError, NotFoundError, UserExistsError } from '../errors/app-errors.js';
 import type { PayloadSchemaCompiler } from '../event-types/payload-schema.js';
 import { Tenant } from '../tenants/tenant.entity.js';
+import { Venue } from '../venues/venue.entity.js';
 import { compile, toValidationIssues } from '../validation/ajv.js';
 import { lookupUser } from './lookup-user.js';
 import { Profile as ProfileSchema } from './profile.js';
@@ -44,6 +46,7 @@ export async function registerUser(em: EntityManager, schemas: PayloadSchemaComp
       });
     }
     await checkContactsFree(tx, tenant, input.profile);
+    await checkLinkedVenues(tx, tenantId, input.linkedVenues ?? []);
     const user = tx.create(User, {
       id,
       tenant: tenantId,
@@ -60,6 +63,14 @@ export async function registerUser(em: EntityManager, schemas: PayloadSchemaComp
     await tx.flush();
     return user;
   });
+}
+
+/** `linkedVenues` name venues of the tenant (/v1/venues), not another tenant's or none at all. */
+async function checkLinkedVenues(em: EntityManager, tenantId: string, linked: { id: string }[]): Promise<void> {
+  const ids = linked.map((venue) => venue.id);
+  const known = ids.some(isUuid) ? await em.find(Venue, { tenant: tenantId, id: { $in: ids.filter(isUuid) } }, { fields: ['id'] }) : [];
+  const unknown = ids.filter((id) => !known.some((venue) => venue.id === id));
+  if (unknown.length) throw fieldError('linkedVenues', unknown, 'exists', `No venue ${unknown.join(', ')} in this tenant`);
 }
 
 function chooseAuthIdentifier(principal: Principal, requested: string | undefined): string {

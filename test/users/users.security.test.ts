@@ -42,3 +42,23 @@ describe('tenant isolation and scopes for members', () => {
     expect((await harness.request(tenant, 'GET', '/v1/users/me', { token: await harness.adminToken(tenant, ['admin:users']) })).status).toBe(401);
   });
 });
+
+// Issue 17, low: "POST /v1/users stores linkedVenues ids unchecked (another tenant's venue, or none): refuse ids that are not the tenant's venues."
+describe('linkedVenues name the tenant\'s own venues', () => {
+  it('another tenant\'s venue, an unknown id or a non-uuid is 400 naming linkedVenues; our venue is linked', async () => {
+    const admin = await harness.adminToken(tenant, ['admin:users', 'admin:rules']);
+    const ours = await dataOf<{ id: string }>(await harness.request(tenant, 'POST', '/v1/venues', { token: admin, body: { name: 'Ours' } }));
+    const theirs = await dataOf<{ id: string }>(await harness.request(intruder, 'POST', '/v1/venues', { token: await harness.adminToken(intruder, ['admin:rules']), body: { name: 'Theirs' } }));
+    const register = (authIdentifier: string, linkedVenues: { id: string }[]) =>
+      harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { isRestricted: false, authIdentifier, linkedVenues, profile: { familyName: 'V', givenName: authIdentifier, emailAddress: `${authIdentifier}@example.com` } } });
+    for (const [name, id] of [['theirs', theirs.id], ['unknown', '6f1c8f1e-0000-4000-8000-000000000000'], ['not-a-uuid', 'venue-1']] as const) {
+      const response = await register(`linked-${name}`, [{ id: ours.id }, { id }]);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ data: { name: 'ValidationError', errors: [{ property: 'linkedVenues', value: [id] }] } });
+    }
+    const linked = await register('linked-ours', [{ id: ours.id }]);
+    expect(linked.status).toBe(201);
+    expect((await dataOf<{ linkedVenues: { id: string }[] }>(linked)).linkedVenues).toEqual([{ id: ours.id }]);
+  });
+});
+
