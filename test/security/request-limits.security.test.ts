@@ -1,4 +1,6 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApi } from '../../api/server.js';
 import { MAX_JSON_DEPTH } from '../../shared/json/nesting-depth.js';
 import { createHarness, type Harness, jsonOf, registerMember, type TestTenant } from '../support/harness.js';
 
@@ -50,5 +52,46 @@ describe('JSON nesting depth', () => {
     expect((await report(nested(MAX_JSON_DEPTH - 1))).status).toBe(201);
     expect((await report(nested(MAX_JSON_DEPTH))).status).toBe(400);
     expect((await report(JSON.stringify({ text: '[{'.repeat(1000) + '\\"\\\\' }))).status).toBe(201);
+  });
+});
+
+/** Sends `declared` bytes of body after the head, as fast as the server takes them, until it closes the connection; tells what came back and how much was sent. */
+function sendHugeBody(port: number, declared: number, headers: Record<string, string>): Promise<{ answer: string; sent: number }> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    let answer = '';
+    let sent = 0;
+    const head = Object.entries({ Host: 'tally.test', 'Content-Type': 'application/json', 'Content-Length': String(declared), ...headers }).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    const pump = () => {
+      while (sent < declared && !socket.destroyed) {
+        sent += chunk.length;
+        if (!socket.write(chunk)) return socket.once('drain', pump);
+      }
+    };
+    socket.on('data', (data: Buffer) => (answer += data.toString('latin1')));
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => resolve({ answer, sent }));
+    socket.write(`POST /v1/event_types HTTP/1.1\r\n${head}\r\n`);
+    pump();
+  });
+}
+
+// Issue 17, low: "A 50 MB body with a Content-Length gets 413 in 4 ms but the server then reads and
+// discards all 50 MB (about 6 s), even without an API key: close the connection after the 413."
+describe('a body declared over the limit', () => {
+  it('is answered 413 and the connection is closed, not read to its end, with or without an API key', async () => {
+    const api = await startApi(harness.context, 0);
+    try {
+      const withKey: Record<string, string> = { 'X-Api-Key': tenant.key, Authorization: `Bearer ${admin}` };
+      for (const headers of [withKey, {}]) {
+        const { answer, sent } = await sendHugeBody(api.port, 50 * 1024 * 1024, headers);
+        expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+        expect(answer.toLowerCase()).toContain('connection: close');
+        expect(sent).toBeLessThan(50 * 1024 * 1024);
+      }
+    } finally {
+      await api.close();
+    }
   });
 });
