@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { AppContext } from '../shared/context.js';
+import { FailedKeyAttempts } from '../shared/rate-limit/failed-key-attempts.js';
 import { TokenBuckets } from '../shared/rate-limit/token-bucket.js';
 import type { App, AppEnv } from './app-env.js';
 import { registerAuditLogRoutes } from './audit-log/index.js';
@@ -35,9 +36,10 @@ export function createApp(context: AppContext): App {
   const app = createOperationsApp(context);
   registerDocumentation(app, context.config.publicBaseUrl);
 
+  const buckets = new TokenBuckets(context.redis, context.config.redisPrefix);
   app.use('/v1/*', bodyLimit(DEFAULT_BODY_LIMIT));
-  app.use('/v1/*', apiKey(context));
-  app.use('/v1/*', rateLimit(new TokenBuckets(context.redis, context.config.redisPrefix)));
+  app.use('/v1/*', apiKey(context, new FailedKeyAttempts(buckets)));
+  app.use('/v1/*', rateLimit(buckets));
 
   const { service } = context.config;
   const groups = [...SERVICES.platform, ...(service !== 'receipts' ? SERVICES.rewards : []), ...(service !== 'rewards' ? SERVICES.receipts : [])];

@@ -1,17 +1,35 @@
-import type { MiddlewareHandler } from 'hono';
+import type { HttpBindings } from '@hono/node-server';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppContext } from '../../shared/context.js';
-import { InvalidApiKeyError } from '../../shared/errors/app-errors.js';
+import { InvalidApiKeyError, TooManyRequestsError } from '../../shared/errors/app-errors.js';
+import type { FailedKeyAttempts } from '../../shared/rate-limit/failed-key-attempts.js';
 import type { AppEnv } from '../app-env.js';
 
-/** `X-Api-Key` names the tenant on every /v1 request; missing or unknown is 403 (decisions.md §2). */
-export function apiKey(context: AppContext): MiddlewareHandler<AppEnv> {
+/**
+ * `X-Api-Key` names the tenant on every /v1 request; missing or unknown is 403 (decisions.md §2).
+ * An address that keeps failing is 429 instead (`FailedKeyAttempts`), before any lookup, except
+ * for a key this process already knows to be valid: a tenant behind the same address (a NAT, a
+ * proxy) as someone guessing keeps working.
+ */
+export function apiKey(context: AppContext, failedAttempts: FailedKeyAttempts): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const key = c.req.header('x-api-key');
-    const tenant = key ? await context.tenants.findByApiKey(key) : undefined;
-    if (!tenant) throw new InvalidApiKeyError(key ? 'Invalid API key' : 'Missing X-Api-Key header');
+    const address = clientAddress(c);
+    const waitSeconds = address === undefined ? 0 : failedAttempts.blockedFor(address);
+    const tenant = waitSeconds > 0 ? (key ? context.tenants.findKnownByApiKey(key) : undefined) : key ? await context.tenants.findByApiKey(key) : undefined;
+    if (!tenant) {
+      const retryAfter = waitSeconds || (address === undefined ? 0 : await failedAttempts.fail(address));
+      if (retryAfter > 0) throw new TooManyRequestsError(retryAfter, {});
+      throw new InvalidApiKeyError(key ? 'Invalid API key' : 'Missing X-Api-Key header');
+    }
     c.set('tenant', tenant);
     // A request logger made before the tenant was known gains it now; one made later starts with it.
     c.get('logger')?.setBindings({ tenantId: tenant.id });
     await next();
   };
+}
+
+/** The peer's address; none where no socket stands behind the request (`app.request` in tests and tools), which is not limited. */
+function clientAddress(c: Context<AppEnv>): string | undefined {
+  return (c.env as Partial<HttpBindings> | undefined)?.incoming?.socket.remoteAddress;
 }

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AppEnv } from '../../api/app-env.js';
 import { handleError, handleNotFound } from '../../api/errors/error-handler.js';
 import { apiKey } from '../../api/middleware/api-key.js';
+import { FailedKeyAttempts } from '../../shared/rate-limit/failed-key-attempts.js';
+import { TokenBuckets } from '../../shared/rate-limit/token-bucket.js';
 import { authorize, type Access } from '../../api/middleware/authorize.js';
 import { requestContext } from '../../api/middleware/request-context.js';
 import { AdminTokenVerifier, mintAdminToken, PLATFORM_TOKEN_ISSUER } from '../../shared/auth/admin-token.js';
@@ -23,7 +25,7 @@ function probe(access: Access) {
   app.onError(handleError);
   app.notFound(handleNotFound);
   app.use('*', requestContext(harness.context));
-  app.use('*', apiKey(harness.context));
+  app.use('*', apiKey(harness.context, new FailedKeyAttempts(new TokenBuckets(harness.context.redis, harness.config.redisPrefix))));
   app.get('/probe', authorize(harness.context, access), (c) => c.json({ principal: c.var.principal }));
   return (key: string | undefined, token?: string) =>
     app.request('/probe', {

@@ -8,6 +8,7 @@ import { rateLimit } from '../../api/middleware/rate-limit.js';
 import { requestContext } from '../../api/middleware/request-context.js';
 import type { AppContext } from '../../shared/context.js';
 import { Batcher } from '../../shared/queues/batcher.js';
+import { FailedKeyAttempts } from '../../shared/rate-limit/failed-key-attempts.js';
 import { TokenBuckets } from '../../shared/rate-limit/token-bucket.js';
 import { CEILING_PATH } from './bench-world.js';
 
@@ -72,11 +73,12 @@ export function addLayers(api: App, context: AppContext): Hono<AppEnv> {
   // Every report accepted at once, with nothing sent to Redis: the route's own work alone.
   api.post(UNQUEUED_PATH, ...reportEventRoute(context, { ...reportDependencies(context), eventQueue: { enqueue: async () => true } }));
 
+  const buckets = new TokenBuckets(context.redis, context.config.redisPrefix);
   const middleware: Record<(typeof SHARED_LAYERS)[number], MiddlewareHandler<AppEnv>> = {
     'request-context': requestContext(context),
     'body-limit': bodyLimit(DEFAULT_BODY_LIMIT),
-    'api-key': apiKey(context),
-    'rate-limit': rateLimit(new TokenBuckets(context.redis, context.config.redisPrefix)),
+    'api-key': apiKey(context, new FailedKeyAttempts(buckets)),
+    'rate-limit': rateLimit(buckets),
   };
   const layers = new Hono<AppEnv>();
   layers.onError(handleError);

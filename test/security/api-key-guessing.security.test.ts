@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAILED_KEY_LIMIT } from '../../shared/rate-limit/failed-key-attempts.js';
+import { createHarness, type Harness, jsonOf, type TestTenant } from '../support/harness.js';
+
+let harness: Harness;
+let tenant: TestTenant;
+
+beforeAll(async () => {
+  // Known keys are kept in memory as in production, so a valid key can pass a blocked address.
+  harness = await createHarness({ cacheTtlMs: 60_000 });
+  tenant = await harness.createTenant();
+});
+afterAll(() => harness.close());
+
+/** GET /v1/event_types as a client at `address` would send it over a socket. */
+function fromAddress(address: string, key: string | undefined) {
+  return harness.app.request('/v1/event_types', { headers: key ? { 'X-Api-Key': key } : {} }, { incoming: { socket: { remoteAddress: address } } });
+}
+
+const guess = () => `tly_${randomBytes(24).toString('base64url')}`;
+
+// Issue 17, low: "Unknown API keys are never rate limited (1,000 random keys, 1,000 × 403, each a
+// database lookup): limit failed key attempts per client address."
+describe('failed API key attempts, per client address', () => {
+  it(`${FAILED_KEY_LIMIT.burst} failed attempts are 403; then the address is 429 with Retry-After, another address is not`, async () => {
+    const guesser = '203.0.113.7';
+    for (let attempt = 0; attempt < FAILED_KEY_LIMIT.burst; attempt++) {
+      expect((await fromAddress(guesser, attempt % 2 ? guess() : undefined)).status).toBe(403);
+    }
+    const refused = await fromAddress(guesser, guess());
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect((await jsonOf(refused)).data.name).toBe('TooManyRequestsError');
+    expect((await fromAddress(guesser, undefined)).status).toBe(429);
+
+    expect((await fromAddress('198.51.100.9', guess())).status).toBe(403);
+  });
+
+  it('a valid key already known to this process still passes from a blocked address (a tenant behind the same NAT)', async () => {
+    const shared = '192.0.2.44';
+    expect((await fromAddress(shared, tenant.key)).status).toBe(200);
+    for (let attempt = 0; attempt <= FAILED_KEY_LIMIT.burst; attempt++) await fromAddress(shared, guess());
+    expect((await fromAddress(shared, guess())).status).toBe(429);
+    expect((await fromAddress(shared, tenant.key)).status).toBe(200);
+  });
+});
