@@ -10,6 +10,7 @@ import { JwksCache } from './auth/jwks-cache.js';
 import { PayloadSchemaCompiler } from './event-types/payload-schema.js';
 import { EventIdAllocator } from './events/event-ids.js';
 import { AcceptedReports } from './events/accepted-reports.js';
+import { RegistrationWatch } from './events/registration-watch.js';
 import { EventQueueWriter } from './events/event-queue-writer.js';
 import { EventTypeDirectory } from './events/event-type-directory.js';
 import { SubjectDirectory } from './events/subject-directory.js';
@@ -48,6 +49,8 @@ export interface AppContext {
   eventQueue: EventQueueWriter;
   /** Which reported events are accepted and not registered yet. */
   acceptedReports: AcceptedReports;
+  /** Waits for accepted events to be registered, all sharing one poll. */
+  registrationWatch: RegistrationWatch;
   products: ProductCatalogues;
   venues: VenueDirectory;
   ruleEngine: TransactionRuleEngine;
@@ -84,6 +87,7 @@ export async function createContext(config: Config, logger: Logger): Promise<App
     eventIds: new EventIdAllocator(orm),
     eventQueue: new EventQueueWriter(queues.events, acceptedReports),
     acceptedReports,
+    registrationWatch: new RegistrationWatch(orm),
     products,
     venues,
     ruleEngine: new TransactionRuleEngine(orm, products, venues, config.cacheTtlMs),
@@ -92,6 +96,7 @@ export async function createContext(config: Config, logger: Logger): Promise<App
 }
 
 export async function closeContext(context: AppContext): Promise<void> {
+  context.registrationWatch.close();
   await context.decisions.close();
   await closeQueues(context.queues);
   await context.queueRedis.quit();

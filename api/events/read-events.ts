@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
 import { fieldError, NotFoundError } from '../../shared/errors/app-errors.js';
@@ -30,7 +29,6 @@ const EVENT_LIST: ListSpec = {
 
 const DEFAULT_WAIT_MS = 5000;
 const MAX_WAIT_MS = 30_000;
-const POLL_MS = 50;
 
 export function registerReadEvents(app: App, context: AppContext): void {
   const access = { admin: 'admin:events' } as const;
@@ -84,23 +82,18 @@ export function registerReadEvents(app: App, context: AppContext): void {
     async (c) => {
       const id = eventIdOf(c.req.param('id'));
       if (id === undefined) throw new NotFoundError(`No event ${c.req.param('id')} was accepted`);
-      const deadline = Date.now() + waitOf(c.req.query('wait'));
-      const registered = () => entityManager(c).fork().findOne(Event, { tenant: c.var.tenant.id, id });
-      const answer = (event: Event) => {
-        return c.json({ status: 'success', data: { totalPoints: event.totalPoints, reactions: event.reactions.map(reactionView) } });
-      };
-      for (;;) {
-        const event = await registered();
-        if (event) return answer(event);
-        if (!(await isAccepted(context, c.var.tenant.id, id))) {
-          // The worker forgets an event once it is registered: it may have been, since the read above.
-          const late = await registered();
-          if (late) return answer(late);
-          throw new NotFoundError(`No event ${id} was accepted`);
-        }
-        if (Date.now() >= deadline) return c.json({ status: 'success', data: { totalPoints: 0, reactions: [], pending: true } }, 202);
-        await sleep(POLL_MS);
+      const tenantId = c.var.tenant.id;
+      const wait = waitOf(c.req.query('wait'));
+      const answer = (event: Event) => c.json({ status: 'success', data: { totalPoints: event.totalPoints, reactions: event.reactions.map(reactionView) } });
+      const watch = context.registrationWatch;
+      if (!(await isAccepted(context, tenantId, id))) {
+        // The worker forgets an event once it is registered: registered, or never accepted.
+        const registered = await watch.registered(tenantId, id);
+        if (registered) return answer(registered);
+        throw new NotFoundError(`No event ${id} was accepted`);
       }
+      const event = await watch.waitFor(tenantId, id, wait);
+      return event ? answer(event) : c.json({ status: 'success', data: { totalPoints: 0, reactions: [], pending: true } }, 202);
     },
   );
 }

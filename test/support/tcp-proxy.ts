@@ -14,6 +14,8 @@ export interface TcpProxy {
    * resolves once it happened. Other connections pass as before.
    */
   holdFrom(text: string): Promise<void>;
+  /** How many chunks clients have sent since the call that hold `text` (the statements that name a table, say). */
+  countSent(text: string): () => number;
   close(): Promise<void>;
 }
 
@@ -26,6 +28,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const sockets = new Set<Socket>();
   let mode: 'pass' | 'drop' | 'silent' = 'pass';
   let hold: { text: string; held: () => void } | undefined;
+  const counters: { text: string; count: number }[] = [];
   const track = (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
@@ -39,6 +42,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     track(upstream);
     let holding = false;
     client.on('data', (chunk: Buffer) => {
+      for (const counter of counters) if (chunk.includes(counter.text)) counter.count += 1;
       if (!holding && hold && chunk.includes(hold.text)) {
         holding = true;
         hold.held();
@@ -65,6 +69,11 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     stall: () => switchTo('silent'),
     restore: () => switchTo('pass'),
     holdFrom: (text) => new Promise<void>((held) => (hold = { text, held })),
+    countSent: (text) => {
+      const counter = { text, count: 0 };
+      counters.push(counter);
+      return () => counter.count;
+    },
     close: async () => {
       await switchTo('drop');
       await new Promise<void>((resolve) => server.close(() => resolve()));
