@@ -43,6 +43,11 @@ export interface Config {
    * work under the ids the claim reserved.
    */
   idempotencyLeaseMs: number;
+  /**
+   * The time one claim's image may take to fetch, over all its attempts: a host that trickles
+   * bytes fails the claim within this, rather than holding an OCR slot for 10 s per attempt.
+   */
+  imageFetchBudgetMs: number;
 }
 
 export type Environment = Record<string, string | undefined>;
@@ -76,6 +81,7 @@ export function loadConfig(env: Environment = process.env): Config {
     webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', DEFAULT_WEBHOOK_RETRY_BASE_MS),
     receiptDecisionWaitMs: integer(env, 'RECEIPT_DECISION_WAIT_MS', 2000),
     idempotencyLeaseMs: integer(env, 'IDEMPOTENCY_LEASE_MS', 30_000),
+    imageFetchBudgetMs: integer(env, 'IMAGE_FETCH_BUDGET_MS', 20_000),
   };
 }
 

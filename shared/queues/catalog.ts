@@ -53,8 +53,10 @@ export const queueCatalog = {
   },
   ocr: {
     payload: ReceiptJob,
-    // Reading an image keeps a core busy for about half a second: one per core of a worker machine.
-    concurrency: 2,
+    // Mostly fetching: reads queue on the process's one tesseract recognizer (text-reader.ts), so
+    // many jobs at once cost a core no more than two did, and a slow image host holds one slot of
+    // many. Each tenant may hold a few of them (workers/ocr.ts).
+    concurrency: 16,
     defaultJobOptions: {
       attempts: 5,
       backoff: { type: 'exponential', delay: 2000 },

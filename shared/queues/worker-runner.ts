@@ -11,7 +11,7 @@ import { queuePrefix } from './queue-factory.js';
  * handed to whoever waits for it. `close`, when present, releases what the handler holds once its
  * worker has closed.
  */
-export type JobHandler = ((data: unknown, job: Job) => Promise<unknown>) & { close?: () => Promise<void> };
+export type JobHandler = ((data: unknown, job: Job, token?: string) => Promise<unknown>) & { close?: () => Promise<void> };
 
 export interface WorkerDependencies {
   redisUrl: string;
@@ -36,12 +36,12 @@ export function startWorker(name: QueueName, handler: JobHandler, deps: WorkerDe
   const connection = createRedis(deps.redisUrl, `tally-worker-${name}`, { logger: deps.logger });
   const worker = new Worker(
     name,
-    async (job) => {
+    async (job, token) => {
       if (!validate(job.data)) {
         const issues = toValidationIssues(validate.errors, job.data);
         throw new UnrecoverableError(`payload does not match the ${name} schema: ${JSON.stringify(issues)}`);
       }
-      return handler(job.data, job);
+      return handler(job.data, job, token);
     },
     {
       connection,

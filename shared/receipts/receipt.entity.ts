@@ -59,6 +59,8 @@ export const Receipt = defineEntity({
     /** When the image was read, or failed to be (`parseError`); preparsed claims are parsed on arrival. */
     parsedAt: p.datetime().nullable(),
     parseError: p.text().nullable(),
+    /** Time spent fetching the image so far, over every attempt: a claim's fetches share one budget (IMAGE_FETCH_BUDGET_MS). */
+    imageFetchMs: p.integer().default(0),
     pictureUrl: p.text().nullable(),
     /** SHA-256 of the image's bytes, for the DUPLICATE check. */
     imageHash: p.string().nullable(),

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageFetcher, ImageFetchError } from '../../shared/receipts/ocr/image-fetcher.js';
+import { MAX_OCR_JOBS_PER_TENANT } from '../../workers/ocr.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
 import { receiptFixtures } from '../fixtures/receipts/accuracy.js';
 import { createHarness, dataOf, registerMember, type Harness, type Json } from '../support/harness.js';
@@ -20,8 +21,23 @@ function pngDeclaring(width: number, height: number): Buffer {
 }
 let base: string;
 
+/** Requests to /trickle…: a host that sends its image a byte at a time and never finishes. */
+const trickle = { opened: 0, closed: 0, sockets: new Set<import('node:net').Socket>() };
+
 beforeAll(async () => {
   server = createServer((request, response) => {
+    if (request.url?.startsWith('/trickle')) {
+      trickle.opened += 1;
+      trickle.sockets.add(request.socket);
+      response.writeHead(200, { 'Content-Type': 'image/png' });
+      const drip = setInterval(() => response.write(receiptImage.subarray(0, 1)), 100);
+      response.on('close', () => {
+        clearInterval(drip);
+        trickle.closed += 1;
+        trickle.sockets.delete(request.socket);
+      });
+      return;
+    }
     switch (request.url) {
       case '/corner-shop.png':
       case '/same-again.png':
@@ -146,6 +162,30 @@ describe('a default-mode claim, from image to decision', () => {
     expect(await decided(tenant, admin, again.id)).toMatchObject({ status: 'REJECTED', paramountReview: { reason: 'DUPLICATE' } });
   });
 
+  // Issue 17, medium: "… fairness between tenants on the OCR queue …, with a test that shows another
+  // tenant's claim decided in time while one tenant floods slow images."
+  it('one tenant flooding slow images holds a few OCR slots; another tenant\'s claim is decided while they still trickle', async () => {
+    const flooder = await harness.createTenant();
+    const floodAdmin = await harness.adminToken(flooder, ['admin:receipts', 'admin:users']);
+    await registerMember(harness, flooder, floodAdmin, 'shopper');
+    const { opened, closed } = trickle;
+    for (let n = 0; n < MAX_OCR_JOBS_PER_TENANT + 3; n++) {
+      await harness.request(flooder, 'POST', '/v1/receipts', { token: floodAdmin, body: { useParser: true, pictureUrl: `${base}/trickle-${n}.png`, submitter: { authIdentifier: 'shopper' } } });
+    }
+    // The flood holds its share of the slots, and no more.
+    await expect.poll(() => trickle.opened - opened, { timeout: 20_000, interval: 20 }).toBe(MAX_OCR_JOBS_PER_TENANT);
+
+    const tenant = await harness.createTenant({ configuration: { review: { maxAgeDays: 100_000 } } });
+    const admin = await harness.adminToken(tenant, ['admin:receipts', 'admin:users']);
+    await registerMember(harness, tenant, admin, 'shopper');
+    const claimed = await dataOf<Json>(await harness.request(tenant, 'POST', '/v1/receipts', { token: admin, body: { useParser: true, pictureUrl: `${base}/corner-shop.png`, submitter: { authIdentifier: 'shopper' } } }));
+    expect((await decided(tenant, admin, claimed.id)).paramountReview).not.toBeNull();
+    // Decided while every slow fetch of the flood was still open: it waited for none of them.
+    expect(trickle.closed - closed).toBe(0);
+    expect(trickle.opened - opened).toBe(MAX_OCR_JOBS_PER_TENANT);
+    for (const socket of trickle.sockets) socket.destroy();
+  });
+
   it('an image that cannot be had is sent to a person, with the reason on the review', async () => {
     const tenant = await harness.createTenant();
     const admin = await harness.adminToken(tenant, ['admin:receipts', 'admin:users']);
@@ -155,3 +195,48 @@ describe('a default-mode claim, from image to decision', () => {
     expect(receipt).toMatchObject({ status: 'PENDING', paramountReview: { verdict: 'ABSTAIN', reason: 'INSUFFICIENT_DATA', checks: [{ check: 'PARSE', passed: false, detail: expect.stringMatching(/not a PNG/) }] } });
   });
 });
+
+// Issue 17, medium: "A claim pointing at a slow image host takes 5 attempts of 10 s on a queue with
+// 2 slots; four such claims from one tenant delayed another tenant's valid claim to 20.3 s. Fail
+// fast on hosts that trickle (total budget per claim, not per attempt), fewer retries for fetch
+// timeouts, and fairness between tenants on the OCR queue."
+describe('slow image hosts', () => {
+  let harness: Harness;
+  let workers: Worker[] = [];
+
+  beforeAll(async () => {
+    harness = await createHarness({ fetchAllowPrivateAddresses: true, imageFetchBudgetMs: 1500 });
+    workers = startWorkers(harness.context, ['ocr', 'reviews']);
+  });
+  afterAll(async () => {
+    for (const socket of trickle.sockets) socket.destroy();
+    await closeWorkers(workers);
+    await harness.close();
+  });
+
+  async function claim(tenant: Parameters<Harness['request']>[0], admin: string, pictureUrl: string): Promise<string> {
+    const response = await harness.request(tenant, 'POST', '/v1/receipts', { token: admin, body: { useParser: true, pictureUrl, submitter: { authIdentifier: 'shopper' } } });
+    return (await dataOf<{ id: string }>(response)).id;
+  }
+
+  async function tenantWithShopper() {
+    const tenant = await harness.createTenant({ configuration: { review: { maxAgeDays: 100_000 } } });
+    const admin = await harness.adminToken(tenant, ['admin:receipts', 'admin:users']);
+    await registerMember(harness, tenant, admin, 'shopper');
+    return { tenant, admin };
+  }
+
+  const reviewOf = async (tenant: Parameters<Harness['request']>[0], admin: string, id: string) => (await dataOf<Json>(await harness.request(tenant, 'GET', `/v1/receipts/${id}`, { token: admin }))).paramountReview;
+
+  it('a trickling host fails its claim within the claim\'s budget, in one attempt, and a person gets the claim', async () => {
+    const { tenant, admin } = await tenantWithShopper();
+    const before = trickle.opened;
+    const id = await claim(tenant, admin, `${base}/trickle-budget.png`);
+    await expect.poll(() => reviewOf(tenant, admin, id), { timeout: 20_000, interval: 100 }).toMatchObject({
+      verdict: 'ABSTAIN',
+      checks: [{ check: 'PARSE', passed: false, detail: expect.stringMatching(/1500 ms/) }],
+    });
+    expect(trickle.opened - before).toBe(1);
+  });
+});
+

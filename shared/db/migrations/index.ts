@@ -16,6 +16,7 @@ import { Migration20261125052418 } from './Migration20261125052418.js';
 import { Migration20261125074909 } from './Migration20261125074909.js';
 import { Migration20261125080000 } from './Migration20261125080000.js';
 import { Migration20261125163239 } from './Migration20261125163239.js';
+import { Migration20261125171245 } from './Migration20261125171245.js';
 
 /** Applied in this order; a new migration is generated with `npx tsx shared/db/create-migration.ts` and added here. */
 export const migrationsList: MigrationObject[] = [
@@ -36,4 +37,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125074909', class: Migration20261125074909 },
   { name: 'Migration20261125080000', class: Migration20261125080000 },
   { name: 'Migration20261125163239', class: Migration20261125163239 },
+  { name: 'Migration20261125171245', class: Migration20261125171245 },
 ];

@@ -55,11 +55,13 @@ export class ImageFetcher {
     this.requester = new FilteredRequester(allowPrivateAddresses);
   }
 
-  async fetch(address: string): Promise<FetchedImage> {
-    const deadline = Date.now() + this.limits.timeoutMs;
+  /** `timeoutMs`: this attempt's share of the claim's time, at most the limit's. */
+  async fetch(address: string, timeoutMs = this.limits.timeoutMs): Promise<FetchedImage> {
+    const attemptMs = Math.min(timeoutMs, this.limits.timeoutMs);
+    const deadline = Date.now() + attemptMs;
     let url = this.checkedUrl(address);
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      const response = await this.get(url, deadline);
+      const response = await this.get(url, deadline, attemptMs);
       if (response.redirect) {
         url = this.checkedUrl(new URL(response.redirect, url).toString());
         continue;
@@ -81,9 +83,9 @@ export class ImageFetcher {
   }
 
   /** One hop: the body (up to the size limit), or where it redirects to. */
-  private get(url: URL, deadline: number): Promise<{ bytes: Buffer; redirect?: string }> {
+  private get(url: URL, deadline: number, attemptMs: number): Promise<{ bytes: Buffer; redirect?: string }> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => request.destroy(new ImageFetchError(`${url} did not send its image within ${this.limits.timeoutMs} ms`, false)), Math.max(0, deadline - Date.now()));
+      const timer = setTimeout(() => request.destroy(new ImageFetchError(`${url} did not send its image within ${attemptMs} ms`, false)), Math.max(0, deadline - Date.now()));
       let settled = false;
       const finish = (outcome: () => void) => {
         clearTimeout(timer);
