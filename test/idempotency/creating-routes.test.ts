@@ -1,18 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, jsonOf, queryOne, type TestTenant } from '../support/harness.js';
+import { customRule, totalOver } from '../support/rule-definitions.js';
 
 let harness: Harness;
 let tenant: TestTenant;
 let admin: string;
 let ruleSetId: string;
 
-const rule = (name: string) => ({
-  type: 'CUSTOM',
-  name,
-  priority: 1,
-  ruleProperties: { conditions: { all: [{ fact: 'request', path: '$.transaction.total', operator: 'greaterThan', value: 1 }] }, event: { type: name }, priority: 1 },
-  resultParams: { success: [], failure: [] },
-});
+const rule = (name: string) => customRule(name, 1, totalOver(1));
 
 beforeAll(async () => {
   harness = await createHarness();

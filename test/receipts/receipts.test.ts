@@ -9,6 +9,7 @@ import { storeReviewOfUnreviewedClaim } from '../../shared/receipts/store-unrevi
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
 import { storeClaim } from '../support/receipts.js';
 import { createHarness, dataOf, jsonOf, registerMember, type Harness, type Json, type TestTenant } from '../support/harness.js';
+import { customRule, totalOver } from '../support/rule-definitions.js';
 
 let harness: Harness;
 let workers: Worker[] = [];
@@ -293,8 +294,8 @@ describe('the automated checks', () => {
 
   it('the rule engine\'s verdict and reason; BASKET rules all failing; a throw', async () => {
     const { tenant, admin } = await world();
-    const rule = (name: string, conditions: object, success: object[]) => ({ type: 'CUSTOM', name, priority: 1, ruleProperties: { conditions, event: { type: name }, priority: 1 }, resultParams: { success, failure: [] } });
-    const bigTotal = { all: [{ fact: 'request', path: '$.transaction.total', operator: 'greaterThan', value: 100 }] };
+    const rule = (name: string, conditions: object, success: object[]) => customRule(name, 1, conditions, success);
+    const bigTotal = totalOver(100);
     const set = await dataOf<Json>(await harness.request(tenant, 'POST', '/v1/transactions-rule-engine/rule-sets', { token: admin, body: { isActive: true, ruleDefinitions: [rule('TOO_BIG', bigTotal, [{ key: 'verdict', value: 'REJECT' }, { key: 'reason', value: 'SUSPICIOUS' }])] } }));
     expect(await decisionOf(tenant, admin, preparsed({ total: field('250.00') }))).toMatchObject({ status: 'REJECTED', paramountReview: { reason: 'SUSPICIOUS' } });
     const fine = await decisionOf(tenant, admin, preparsed());

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RuleSet } from '../../shared/rules/rule-set.entity.js';
 import { createHarness, dataOf, jsonOf, type Harness, type Json, type TestTenant } from '../support/harness.js';
+import { customRule, totalOver } from '../support/rule-definitions.js';
 
 let harness: Harness;
 let tenant: TestTenant;
@@ -22,15 +23,6 @@ const post = (path: string, body: unknown, token = admin) => harness.request(ten
 const patch = (path: string, body: unknown) => harness.request(tenant, 'PATCH', path, { token: admin, body });
 const get = (path: string) => harness.request(tenant, 'GET', path, { token: admin });
 
-const custom = (name: string, priority: number, conditions: object, success: object[] = [], failure: object[] = []) => ({
-  type: 'CUSTOM',
-  name,
-  priority,
-  ruleProperties: { conditions, event: { type: name }, priority },
-  resultParams: { success, failure },
-});
-const totalOver = (amount: number) => ({ all: [{ fact: 'request', path: '$.transaction.total', operator: 'greaterThan', value: amount }] });
-
 describe('POST /transactions-rule-engine/rule-sets', () => {
   it('answers 201 with rules expanded to stored rules and the tenant object, without credentials (decisions.md §9 deviation)', async () => {
     await post('/v1/event_types', { name: 'TILL_SALE', description: 'x', isPrivate: true });
@@ -38,7 +30,7 @@ describe('POST /transactions-rule-engine/rule-sets', () => {
       name: 'Bakery',
       isActive: true,
       ruleDefinitions: [
-        custom('BIG_SPEND', 10, totalOver(50), [{ key: 'segment', value: 'big' }]),
+        customRule('BIG_SPEND', 10, totalOver(50), [{ key: 'segment', value: 'big' }]),
         { type: 'BASKET', name: 'Has a loaf', priority: 5, configuration: { productId: loafId, isUnitPriceCheckNeeded: true }, resultParams: { success: [{ key: 'loaf', value: true }], failure: [] } },
       ],
     });
@@ -58,17 +50,17 @@ describe('POST /transactions-rule-engine/rule-sets', () => {
   // receipts-interface.md: "when a rule's priority differs from its ruleProperties.priority the service answers 400 with
   // {status: 'fail', data: {httpCode: 400, name: 'BadRequestError', message: string}}".
   it('answers 400 BadRequestError naming the rule when a priority differs from ruleProperties.priority', async () => {
-    const rule = { ...custom('MISMATCH', 3, totalOver(1)), priority: 4 };
-    const response = await post(SETS, { isActive: true, ruleDefinitions: [custom('FINE', 1, totalOver(1)), rule] });
+    const rule = { ...customRule('MISMATCH', 3, totalOver(1)), priority: 4 };
+    const response = await post(SETS, { isActive: true, ruleDefinitions: [customRule('FINE', 1, totalOver(1)), rule] });
     expect(response.status).toBe(400);
     const body = await jsonOf(response);
     expect(body).toMatchObject({ status: 'fail', data: { httpCode: 400, name: 'BadRequestError', message: expect.stringContaining('ruleDefinitions[1] ("MISMATCH"): priority 4 differs from ruleProperties.priority 3') } });
   });
 
   it.each([
-    ['a rule type outside CUSTOM and BASKET', { isActive: true, ruleDefinitions: [{ ...custom('X', 1, totalOver(1)), type: 'MAGIC' }] }],
-    ['resultParams without failure', { isActive: true, ruleDefinitions: [{ ...custom('X', 1, totalOver(1)), resultParams: { success: [] } }] }],
-    ['a key-value pair without value', { isActive: true, ruleDefinitions: [custom('X', 1, totalOver(1), [{ key: 'k' }])] }],
+    ['a rule type outside CUSTOM and BASKET', { isActive: true, ruleDefinitions: [{ ...customRule('X', 1, totalOver(1)), type: 'MAGIC' }] }],
+    ['resultParams without failure', { isActive: true, ruleDefinitions: [{ ...customRule('X', 1, totalOver(1)), resultParams: { success: [] } }] }],
+    ['a key-value pair without value', { isActive: true, ruleDefinitions: [customRule('X', 1, totalOver(1), [{ key: 'k' }])] }],
     ['no isActive', { name: 'x' }],
   ])('answers 400 ValidationError for %s', async (_case, body) => {
     const response = await post(SETS, body);
@@ -86,7 +78,7 @@ describe('POST /transactions-rule-engine/rule-sets', () => {
 
 describe('reading, changing and deleting rule sets and their rules (decisions.md §9)', () => {
   it('GET lists each set with its rules; another tenant sees none', async () => {
-    const created = await dataOf<Json>(await post(SETS, { name: 'Listed', isActive: false, ruleDefinitions: [custom('ONE', 1, totalOver(1))] }));
+    const created = await dataOf<Json>(await post(SETS, { name: 'Listed', isActive: false, ruleDefinitions: [customRule('ONE', 1, totalOver(1))] }));
     const list = await get(`${SETS}?filter=${encodeURIComponent("name:(eq:'Listed')")}`);
     expect(list.status).toBe(200);
     expect(await dataOf(list)).toEqual([expect.objectContaining({ id: created.id, rules: [expect.objectContaining({ name: 'ONE' })] })]);
@@ -98,8 +90,8 @@ describe('reading, changing and deleting rule sets and their rules (decisions.md
   });
 
   it('PATCH changes fields; ruleDefinitions replace the rules; DELETE removes the set', async () => {
-    const created = await dataOf<Json>(await post(SETS, { isActive: false, ruleDefinitions: [custom('OLD', 1, totalOver(1))] }));
-    const changed = await dataOf<Json>(await patch(`${SETS}/${created.id}`, { name: 'Renamed', scope: { merchantName: 'Corner Shop' }, ruleDefinitions: [custom('NEW', 2, totalOver(2))] }));
+    const created = await dataOf<Json>(await post(SETS, { isActive: false, ruleDefinitions: [customRule('OLD', 1, totalOver(1))] }));
+    const changed = await dataOf<Json>(await patch(`${SETS}/${created.id}`, { name: 'Renamed', scope: { merchantName: 'Corner Shop' }, ruleDefinitions: [customRule('NEW', 2, totalOver(2))] }));
     expect(changed).toMatchObject({ name: 'Renamed', scope: { merchantName: 'Corner Shop' }, rules: [expect.objectContaining({ name: 'NEW' })] });
     expect(changed.updatedAt > created.updatedAt).toBe(true);
     expect((await harness.request(tenant, 'DELETE', `${SETS}/${created.id}`, { token: admin })).status).toBe(200);
@@ -110,7 +102,7 @@ describe('reading, changing and deleting rule sets and their rules (decisions.md
   it('rules are added, read, changed (checked whole) and removed under …/rules', async () => {
     const set = await dataOf<Json>(await post(SETS, { isActive: false }));
     const rules = `${SETS}/${set.id}/rules`;
-    const added = await post(rules, custom('ADDED', 3, totalOver(3)));
+    const added = await post(rules, customRule('ADDED', 3, totalOver(3)));
     expect(added.status).toBe(201);
     const rule = await dataOf<Json>(added);
     expect(await dataOf(await get(`${rules}/${rule.id}`))).toEqual(rule);
@@ -146,7 +138,7 @@ describe('POST /transactions-rule-engine/execute', () => {
   let executor: TestTenant;
   let token: string;
   const execute = (body: unknown) => harness.request(executor, 'POST', '/v1/transactions-rule-engine/execute', { token, body });
-  const marker = (label: string) => [custom('MARK', 1, { all: [{ fact: 'request', path: '$.transaction.total', operator: 'greaterThanInclusive', value: 0 }] }, [{ key: 'set', value: label }])];
+  const marker = (label: string) => [customRule('MARK', 1, { all: [{ fact: 'request', path: '$.transaction.total', operator: 'greaterThanInclusive', value: 0 }] }, [{ key: 'set', value: label }])];
   const createSet = async (label: string, scope: object | null, isActive = true) =>
     (await dataOf<{ id: string }>(await harness.request(executor, 'POST', SETS, { token, body: { name: label, isActive, scope, ruleDefinitions: marker(label) } }))).id;
   const chosen = async (transaction: object) => (await dataOf<Json>(await execute({ transaction }))).result.set;
@@ -200,7 +192,7 @@ describe('POST /transactions-rule-engine/execute', () => {
   // receipts-interface.md: "venueMatches checks whether a transaction was made in a given venue".
   it('venueMatches: the location identifier, or the submission position within the radius', async () => {
     const venue = await dataOf<{ id: string }>(await harness.request(executor, 'POST', '/v1/venues', { token, body: { name: 'High Street', identifiers: ['STORE-12'], position: { latitude: 51.5007, longitude: -0.1246 }, radiusMeters: 200 } }));
-    const inVenue = custom('IN_VENUE', 1, { all: [{ fact: 'request', path: '$.transaction', operator: 'venueMatches', value: venue.id }] }, [{ key: 'inVenue', value: true }], [{ key: 'inVenue', value: false }]);
+    const inVenue = customRule('IN_VENUE', 1, { all: [{ fact: 'request', path: '$.transaction', operator: 'venueMatches', value: venue.id }] }, [{ key: 'inVenue', value: true }], [{ key: 'inVenue', value: false }]);
     const id = (await dataOf<{ id: string }>(await harness.request(executor, 'POST', SETS, { token, body: { isActive: false, ruleDefinitions: [inVenue] } }))).id;
     const matches = async (transaction: object) => (await dataOf<Json>(await execute({ transaction, ruleSetId: id }))).result.inVenue;
     expect(await matches({ locationIdentifier: 'store-12' })).toBe(true);

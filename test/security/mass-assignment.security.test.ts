@@ -1,19 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, dataOf, type Harness, jsonOf, queryOne, registerMember, type TestTenant } from '../support/harness.js';
+import { customRule, totalOver } from '../support/rule-definitions.js';
 
 let harness: Harness;
 let tenant: TestTenant;
 let other: TestTenant;
 let admin: string;
 
-const rule = (name: string) => ({
-  type: 'CUSTOM',
-  name,
-  priority: 1,
-  ruleProperties: { conditions: { all: [{ fact: 'request', path: '$.transaction.total', operator: 'greaterThan', value: 100 }] }, event: { type: name }, priority: 1 },
-  resultParams: { success: [], failure: [] },
-});
+const rule = (name: string) => customRule(name, 1, totalOver(100));
 
 interface PatchRoute {
   /** The resource's path, made by creating one through the API. */
