@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../context.js';
 import { bigintArray } from '../db/bigint-array.js';
-import { lockReviewedReceipts, reverseRejectedReceiptPoints, reviewedReceipts } from '../ledger/reverse-receipt-points.js';
+import { earn, type Earning } from '../ledger/ledger.js';
+import { lockReviewedReceipts, reverseRejectedReceiptPoints, reviewedReceipts } from '../receipts/reverse-rejected-receipts.js';
 import type { EntityManager, Orm } from '../db/orm.js';
 import { forServiceSubject, react, reactionWebhookIds, type ReactionOutcome } from '../reactors/react.js';
 import type { ReactorDirectory } from '../reactors/reactor-directory.js';
@@ -67,8 +68,7 @@ export async function registerEvents(deps: RegistrationDependencies, batch: Even
       [JSON.stringify(registrations.map(eventRow))],
     );
     const newIds = new Set(inserted.rows.map((row) => Number(row.id)));
-    const granted = registrations.filter(({ job, outcome }) => newIds.has(job.id) && job.userId && outcome.totalPoints > 0);
-    if (granted.length > 0) await grant(trx, granted);
+    await earn(trx, registrations.filter(({ job }) => newIds.has(job.id)).flatMap(earnings));
     await reverseRejectedReceiptPoints(trx, receipts.filter((receipt) => newIds.has(receipt.eventId)));
     return { newIds, unreactedEarlier: await unreacted(trx, jobs.filter((job) => !newIds.has(job.id))) };
   });
@@ -91,25 +91,6 @@ async function unreacted(trx: Knex.Transaction, earlier: EventJob[]): Promise<Ma
     bigintArray(earlier.map((job) => job.id)),
   ]);
   return new Map(rows.rows.map((row) => [Number(row.id), row.reactions]));
-}
-
-/** EARN entries and wallet totals for the newly registered events that are worth points. */
-async function grant(trx: Knex.Transaction, granted: Registration[]): Promise<void> {
-  await trx.raw(
-    `insert into ledger_entry (id, tenant_id, user_id, kind, points, event_id, reactor_id, created_at)
-     select gen_random_uuid(), tenant_id, user_id, 'EARN', points, event_id, reactor_id, now()
-       from jsonb_to_recordset(?::jsonb) as r(tenant_id uuid, user_id uuid, points bigint, event_id bigint, reactor_id uuid)`,
-    [JSON.stringify(granted.flatMap(ledgerRows))],
-  );
-  await trx.raw(
-    `insert into wallet (user_id, tenant_id, points, lifetime_earn, updated_at)
-     select user_id, tenant_id, points, points, now() from jsonb_to_recordset(?::jsonb) as r(user_id uuid, tenant_id uuid, points bigint)
-     -- Concurrent batches lock the wallets they share in one order, so they wait, never deadlock.
-     order by user_id
-     on conflict (user_id) do update set points = wallet.points + excluded.points,
-       lifetime_earn = wallet.lifetime_earn + excluded.lifetime_earn, updated_at = excluded.updated_at`,
-    [JSON.stringify(walletDeltas(granted))],
-  );
 }
 
 /** The asynchronous reactions are dispatched: stamp `reactedAt` (once; a redelivery keeps the first). */
@@ -163,23 +144,15 @@ function eventRow({ job, outcome, awaitsReactions }: Registration) {
   };
 }
 
-/** One EARN entry per activated reactor with points, its cause the (event, reactor) pair. */
-function ledgerRows({ job, outcome }: Registration) {
+/**
+ * What an event's member earns: one earning per activated reactor with points, its cause the
+ * (event, reactor) pair. The service subject has no wallet and earns nothing.
+ */
+function earnings({ job, outcome }: Registration): Earning[] {
+  if (!job.userId || outcome.totalPoints <= 0) return [];
   const byReactor = new Map<string, number>();
   for (const reaction of outcome.reactions) {
     if (reaction.type === 'POINTS') byReactor.set(reaction.reactorId, (byReactor.get(reaction.reactorId) ?? 0) + reaction.amount);
   }
-  return [...byReactor]
-    .filter(([, points]) => points > 0)
-    .map(([reactorId, points]) => ({ tenant_id: job.tenantId, user_id: job.userId, points, event_id: job.id, reactor_id: reactorId }));
-}
-
-function walletDeltas(granted: Registration[]) {
-  const byUser = new Map<string, { user_id: string; tenant_id: string; points: number }>();
-  for (const { job, outcome } of granted) {
-    const row = byUser.get(job.userId!) ?? { user_id: job.userId!, tenant_id: job.tenantId, points: 0 };
-    row.points += outcome.totalPoints;
-    byUser.set(job.userId!, row);
-  }
-  return [...byUser.values()];
+  return [...byReactor].map(([reactorId, points]) => ({ tenantId: job.tenantId, userId: job.userId!, points, cause: { eventId: job.id, reactorId } }));
 }
