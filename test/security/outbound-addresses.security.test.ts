@@ -1,3 +1,4 @@
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,3 +64,17 @@ describe('every outbound request refuses private and loopback addresses in every
     expect(connections).toBe(before + 1);
   });
 });
+
+describe('a tenant\'s JWKS address answering oddly', () => {
+  it('a status no web Response can carry (999) fails the key lookup, and does not crash the process', async () => {
+    const odd = createHttpServer((_request, response) => response.writeHead(999).end('{}'));
+    await new Promise<void>((resolve) => odd.listen(0, '127.0.0.1', resolve));
+    try {
+      const keys = new JwksCache(true).get(`http://127.0.0.1:${(odd.address() as AddressInfo).port}/.well-known/jwks.json`);
+      await expect(keys({ alg: 'RS256', kid: 'k' }, { payload: '', signature: '' } as never)).rejects.toThrow(/status 999/);
+    } finally {
+      await new Promise<void>((resolve) => odd.close(() => resolve()));
+    }
+  });
+});
+
