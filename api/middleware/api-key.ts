@@ -7,18 +7,17 @@ import type { AppEnv } from '../app-env.js';
 
 /**
  * `X-Api-Key` names the tenant on every /v1 request; missing or unknown is 403 (decisions.md §2).
- * An address that keeps failing is 429 instead (`FailedKeyAttempts`), before any lookup, except
- * for a key this process already knows to be valid: a tenant behind the same address (a NAT, a
- * proxy) as someone guessing keeps working.
+ * Failures are counted per client address (`FailedKeyAttempts`): one that keeps failing is 429
+ * instead, so guessing keys goes slowly and learns nothing. A valid key is never refused, so a
+ * tenant behind the same address (a NAT, a proxy) as someone guessing keeps working.
  */
 export function apiKey(context: AppContext, failedAttempts: FailedKeyAttempts): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const key = c.req.header('x-api-key');
-    const address = clientAddress(c);
-    const waitSeconds = address === undefined ? 0 : failedAttempts.blockedFor(address);
-    const tenant = waitSeconds > 0 ? (key ? context.tenants.findKnownByApiKey(key) : undefined) : key ? await context.tenants.findByApiKey(key) : undefined;
+    const tenant = key ? await context.tenants.findByApiKey(key) : undefined;
     if (!tenant) {
-      const retryAfter = waitSeconds || (address === undefined ? 0 : await failedAttempts.fail(address));
+      const address = clientAddress(c);
+      const retryAfter = address === undefined ? 0 : failedAttempts.blockedFor(address) || (await failedAttempts.fail(address));
       if (retryAfter > 0) throw new TooManyRequestsError(retryAfter, {});
       throw new InvalidApiKeyError(key ? 'Invalid API key' : 'Missing X-Api-Key header');
     }

@@ -33,13 +33,6 @@ export class TenantDirectory {
     return found?.key.matches(key) ? found.tenant : undefined;
   }
 
-  /** The tenant of a key this process holds in memory already, without asking PostgreSQL. */
-  findKnownByApiKey(key: string): Tenant | undefined {
-    const prefix = apiKeyLookupPrefix(key);
-    const found = prefix ? this.cache.get(prefix) : undefined;
-    return found?.key.matches(key) ? found.tenant : undefined;
-  }
-
   private async load(prefix: string): Promise<{ tenant: Tenant; key: SecretCheck } | undefined> {
     const tenant = await this.orm.em.fork().findOne(Tenant, { apiKeyPrefix: prefix });
     if (!tenant) {
