@@ -85,12 +85,12 @@ export function idempotent(context: AppContext, options: IdempotencyOptions = {}
     if (claim.state === 'in-progress') throw new ConflictError('A request with this Idempotency-Key is still being processed: retry later');
     if (claim.state === 'unreadable') throw new ConflictError('This Idempotency-Key was answered within 24 hours, but that answer can no longer be shown: use a new key');
 
-    const tenantId = c.var.tenant.id;
+    const held = { tenantId: c.var.tenant.id, recordId: claim.recordId, token: claim.token };
     if (claim.takenOver) requestLogger(c).info({ idempotencyKey: header, reservedId: claim.reservedId }, 'taking over an idempotency claim whose request left no answer');
     if (claim.reservedId !== null) c.set('reservedId', claim.reservedId);
     // The claim stays ours while this request works, however long that takes.
     const renewal = setInterval(() => {
-      renewIdempotencyClaim(context.orm.em.fork(), tenantId, claim.recordId, leaseMs).catch((error: unknown) => requestLogger(c).warn({ err: error }, 'could not renew an idempotency claim'));
+      renewIdempotencyClaim(context.orm.em.fork(), held, leaseMs).catch((error: unknown) => requestLogger(c).warn({ err: error }, 'could not renew an idempotency claim'));
     }, leaseMs / 3);
     try {
       const recovered = claim.takenOver && claim.reservedId !== null ? await options.recover?.(c, claim.reservedId) : undefined;
@@ -101,9 +101,9 @@ export function idempotent(context: AppContext, options: IdempotencyOptions = {}
     }
     try {
       if (c.res.status >= 500) {
-        await releaseIdempotencyClaim(entityManager(c), tenantId, claim.recordId);
-      } else if (!(await completeIdempotencyKey(entityManager(c), sealer, { tenantId, key, recordId: claim.recordId }, c.res.status, await c.res.clone().text()))) {
-        requestLogger(c).warn({ idempotencyKey: header }, 'the idempotency claim lapsed and was taken over before this answer was stored');
+        await releaseIdempotencyClaim(entityManager(c), held);
+      } else if (!(await completeIdempotencyKey(entityManager(c), sealer, { ...held, key }, c.res.status, await c.res.clone().text()))) {
+        requestLogger(c).warn({ idempotencyKey: header }, 'the idempotency claim lapsed and a retry took it over before this answer was stored');
       }
     } catch (error) {
       // The answer stands: a retry finds the claim lapsed and finishes the work under its reserved id.

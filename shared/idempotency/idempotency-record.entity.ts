@@ -18,6 +18,8 @@ export const IdempotencyRecord = defineEntity({
     requestHash: p.string(),
     /** The id the first request reserved for what it creates (an event id, say): a retry that takes the claim over creates under it too. */
     reservedId: p.string().nullable(),
+    /** Which request holds the claim: renewing, answering and releasing it take this token, so a request that lost its claim to a retry cannot touch the retry's. */
+    claimToken: p.uuid().nullable(),
     responseStatus: p.integer().nullable(),
     responseBody: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),

@@ -15,7 +15,7 @@ export type Claim =
    * for what it creates; `takenOver` says a request before this one held the claim and died (or
    * failed) without an answer, so the work may be partly done under that id already.
    */
-  | { state: 'claimed'; recordId: string; reservedId: string | null; takenOver: boolean }
+  | { state: 'claimed'; recordId: string; token: string; reservedId: string | null; takenOver: boolean }
   | { state: 'replay'; status: number; body: string }
   | { state: 'mismatch' }
   | { state: 'in-progress' }
@@ -66,12 +66,13 @@ export async function claimIdempotencyKey(em: EntityManager, sealer: Sealer, req
   }
   for (let attempt = 0; attempt < 3; attempt++) {
     const reservedId = request.reserve ? await request.reserve() : null;
+    const token = randomUUID();
     const inserted = await connection.execute<{ id: string }[]>(
-      `insert into idempotency_record (id, tenant_id, key, request_hash, reserved_id, created_at, claimed_until)
-       values (?, ?, ?, ?, ?, now(), now() + ? * interval '1 millisecond') on conflict (tenant_id, key) do nothing returning id`,
-      [randomUUID(), tenantId, key, fingerprint, reservedId, leaseMs],
+      `insert into idempotency_record (id, tenant_id, key, request_hash, reserved_id, claim_token, created_at, claimed_until)
+       values (?, ?, ?, ?, ?, ?, now(), now() + ? * interval '1 millisecond') on conflict (tenant_id, key) do nothing returning id`,
+      [randomUUID(), tenantId, key, fingerprint, reservedId, token, leaseMs],
     );
-    if (inserted[0]) return { state: 'claimed', recordId: inserted[0].id, reservedId, takenOver: false };
+    if (inserted[0]) return { state: 'claimed', recordId: inserted[0].id, token, reservedId, takenOver: false };
     const [existing] = await connection.execute<{ id: string; request_hash: string; response_status: number | null; response_body: string | null; created_at: Date; lapsed: boolean }[]>(
       `select id, request_hash, response_status, response_body, created_at, claimed_until < now() as lapsed
          from idempotency_record where tenant_id = ? and key = ?`,
@@ -102,33 +103,35 @@ export async function claimIdempotencyKey(em: EntityManager, sealer: Sealer, req
  * stays; a record from before reservations gets the one just reserved.
  */
 async function takeOverClaim(em: EntityManager, request: ClaimRequest, recordId: string, freshReservation: string | null): Promise<Claim | undefined> {
+  const token = randomUUID();
   const [row] = await em.getConnection().execute<{ reserved_id: string | null }[]>(
-    `update idempotency_record set claimed_until = now() + ? * interval '1 millisecond', reserved_id = coalesce(reserved_id, ?)
+    `update idempotency_record set claimed_until = now() + ? * interval '1 millisecond', claim_token = ?, reserved_id = coalesce(reserved_id, ?)
       where tenant_id = ? and id = ? and response_status is null and claimed_until < now() returning reserved_id`,
-    [request.leaseMs, freshReservation, request.tenantId, recordId],
+    [request.leaseMs, token, freshReservation, request.tenantId, recordId],
   );
-  return row ? { state: 'claimed', recordId, reservedId: row.reserved_id, takenOver: true } : undefined;
+  return row ? { state: 'claimed', recordId, token, reservedId: row.reserved_id, takenOver: true } : undefined;
+}
+
+/** The claim a request holds: its record, and the token only that request has. */
+export interface HeldClaim {
+  tenantId: string;
+  recordId: string;
+  token: string;
 }
 
 /** Keeps a claim while its request is still working. */
-export async function renewIdempotencyClaim(em: EntityManager, tenantId: string, recordId: string, leaseMs: number): Promise<void> {
+export async function renewIdempotencyClaim(em: EntityManager, claim: HeldClaim, leaseMs: number): Promise<void> {
   await em.getConnection().execute(
-    "update idempotency_record set claimed_until = now() + ? * interval '1 millisecond' where tenant_id = ? and id = ? and response_status is null",
-    [leaseMs, tenantId, recordId],
+    "update idempotency_record set claimed_until = now() + ? * interval '1 millisecond' where tenant_id = ? and id = ? and claim_token = ? and response_status is null",
+    [leaseMs, claim.tenantId, claim.recordId, claim.token],
   );
 }
 
-/** Stores the answer; false when the claim is no longer ours (it lapsed and was taken over). */
-export async function completeIdempotencyKey(
-  em: EntityManager,
-  sealer: Sealer,
-  claim: { tenantId: string; key: string; recordId: string },
-  status: number,
-  body: string,
-): Promise<boolean> {
+/** Stores the answer; false when the claim is no longer ours (it lapsed and a retry took it over, or answered it). */
+export async function completeIdempotencyKey(em: EntityManager, sealer: Sealer, claim: HeldClaim & { key: string }, status: number, body: string): Promise<boolean> {
   const updated = await em.getConnection().execute<{ id: string }[]>(
-    'update idempotency_record set response_status = ?, response_body = ?, completed_at = now() where tenant_id = ? and id = ? returning id',
-    [status, sealer.seal(body, answerContext(claim.tenantId, claim.key)), claim.tenantId, claim.recordId],
+    'update idempotency_record set response_status = ?, response_body = ?, completed_at = now() where tenant_id = ? and id = ? and claim_token = ? and response_status is null returning id',
+    [status, sealer.seal(body, answerContext(claim.tenantId, claim.key)), claim.tenantId, claim.recordId, claim.token],
   );
   return updated.length > 0;
 }
@@ -139,6 +142,9 @@ export async function completeIdempotencyKey(
  * event accepted before a later step failed), and only the reserved id keeps a retry from doing
  * that part twice.
  */
-export async function releaseIdempotencyClaim(em: EntityManager, tenantId: string, recordId: string): Promise<void> {
-  await em.getConnection().execute("update idempotency_record set claimed_until = now() - interval '1 millisecond' where tenant_id = ? and id = ? and response_status is null", [tenantId, recordId]);
+export async function releaseIdempotencyClaim(em: EntityManager, claim: HeldClaim): Promise<void> {
+  await em.getConnection().execute(
+    "update idempotency_record set claimed_until = now() - interval '1 millisecond' where tenant_id = ? and id = ? and claim_token = ? and response_status is null",
+    [claim.tenantId, claim.recordId, claim.token],
+  );
 }

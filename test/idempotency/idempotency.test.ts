@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyClaim } from '../../shared/idempotency/idempotency-store.js';
+import { Sealer } from '../../shared/secrets/sealer.js';
 import { createHarness, type Harness, type TestTenant, jsonOf, queryOne } from '../support/harness.js';
 
 let harness: Harness;
@@ -138,3 +140,26 @@ describe('Idempotency-Key on creating POSTs', () => {
     expect(response.status).toBe(400);
   });
 });
+
+// Review of issue 17: a request that lost its claim to a retry must not answer, renew or release the retry's claim.
+describe('a claim belongs to the request holding it', () => {
+  it('the first request, late after a retry took its lapsed claim over, can neither answer nor release it', async () => {
+    const em = () => harness.context.orm.em.fork();
+    const sealer = new Sealer(harness.config.platformTokenSecret, 'idempotency-response');
+    const request = { tenantId: tenant.id, key: 'owner-test', fingerprint: 'f', leaseMs: 60_000, reserve: async () => 'reserved-1' };
+    const first = await claimIdempotencyKey(em(), sealer, request);
+    if (first.state !== 'claimed') throw new Error(`expected a claim, got ${first.state}`);
+    await em().getConnection().execute("update idempotency_record set claimed_until = now() - interval '1 second' where id = ?", [first.recordId]);
+    const retry = await claimIdempotencyKey(em(), sealer, request);
+    expect(retry).toMatchObject({ state: 'claimed', recordId: first.recordId, reservedId: 'reserved-1', takenOver: true });
+    if (retry.state !== 'claimed') return;
+
+    const late = { tenantId: tenant.id, recordId: first.recordId, token: first.token };
+    await releaseIdempotencyClaim(em(), late);
+    expect(await claimIdempotencyKey(em(), sealer, request)).toEqual({ state: 'in-progress' });
+    expect(await completeIdempotencyKey(em(), sealer, { ...late, key: 'owner-test' }, 201, '{"late":true}')).toBe(false);
+    expect(await completeIdempotencyKey(em(), sealer, { tenantId: tenant.id, recordId: retry.recordId, token: retry.token, key: 'owner-test' }, 201, '{"retry":true}')).toBe(true);
+    expect(await claimIdempotencyKey(em(), sealer, request)).toEqual({ state: 'replay', status: 201, body: '{"retry":true}' });
+  });
+});
+
