@@ -4,7 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { stringify as canonicalize } from 'safe-stable-stringify';
 import { BadRequestError, fieldError, type AppError } from '../errors/app-errors.js';
-import { linearRegExp } from '../validation/linear-regexp.js';
+import { linearRegExp, PatternLimitError, withPatternBudget } from '../validation/linear-regexp.js';
 import type { JsonSchema } from './event-type.entity.js';
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
@@ -36,7 +36,7 @@ export class PayloadSchemaCompiler {
     const refuse = (message: string): AppError => (field === undefined ? new BadRequestError(message) : fieldError(field, undefined, 'validSchema', message));
     const remote = findRemoteRef(schema);
     if (remote) throw refuse(`The schema refers to "${remote}": only local references (#…) are allowed`);
-    const validator = this.compileWithDialect(schema, refuse);
+    const validator = underPatternBudget(this.compileWithDialect(schema, refuse));
     if (this.validators.size >= CACHE_LIMIT) this.validators.clear();
     this.validators.set(key, validator);
     return validator;
@@ -56,6 +56,25 @@ export class PayloadSchemaCompiler {
       throw refuse(`The schema does not compile: ${(error as Error).message}`);
     }
   }
+}
+
+/**
+ * The validator, run under the pattern budget (linear-regexp.ts): what would cost too much fails
+ * as a validation error of the document, never as a pass and never as a stalled process.
+ */
+function underPatternBudget(validator: ValidateFunction): ValidateFunction {
+  const guarded = ((data: unknown) => {
+    try {
+      const valid = withPatternBudget(() => validator(data));
+      guarded.errors = validator.errors;
+      return valid;
+    } catch (error) {
+      if (!(error instanceof PatternLimitError)) throw error;
+      guarded.errors = [{ instancePath: '', schemaPath: '#', keyword: 'pattern', params: {}, message: error.message }];
+      return false;
+    }
+  }) as ValidateFunction;
+  return Object.assign(guarded, { schema: validator.schema, schemaEnv: validator.schemaEnv });
 }
 
 function withFormats<T extends Ajv>(ajv: T): T {
