@@ -1,4 +1,5 @@
 import { DelayedError, type Job } from 'bullmq';
+import { TtlCache } from '../shared/cache/ttl-cache.js';
 import type { AppContext } from '../shared/context.js';
 import { parsedReceiptColumns, queueReview } from '../shared/receipts/claim-service.js';
 import { ImageFetcher, ImageFetchError, type FetchedImage } from '../shared/receipts/ocr/image-fetcher.js';
@@ -14,8 +15,13 @@ const MAX_PARSE_ERROR = 500;
 /** OCR jobs one tenant may have running in one worker process; the rest wait their turn, so one tenant's slow images cannot hold every slot. */
 export const MAX_OCR_JOBS_PER_TENANT = 4;
 
-/** How long a job over its tenant's share waits before it asks again. */
+/**
+ * How long a job over its tenant's share waits before it asks again: this at first, doubling each
+ * time it is turned away, up to the most. A backlog of a tenant's claims cycles through the queue
+ * a few times a second, not hundreds.
+ */
 const TENANT_TURN_DELAY_MS = 500;
+const MAX_TENANT_TURN_DELAY_MS = 10_000;
 
 /**
  * `ocr` jobs (decisions.md §9): fetch a default-mode claim's image safely, read it with
@@ -29,14 +35,19 @@ export function ocrHandler(context: AppContext): JobHandler {
   const fetcher = new ImageFetcher(context.config.fetchAllowPrivateAddresses);
   const reader = new TextReader();
   const running = new Map<string, number>();
+  /** Job id → how often this process has turned it away lately. */
+  const turnedAway = new TtlCache<number>(5 * 60_000);
   const handler: JobHandler = async (data, job, token) => {
     const { tenantId, receiptId } = data as ReceiptJob;
     const mine = running.get(tenantId) ?? 0;
     if (mine >= MAX_OCR_JOBS_PER_TENANT && token) {
       // Back in the queue without spending an attempt: another tenant's claim takes the slot.
-      await job.moveToDelayed(Date.now() + TENANT_TURN_DELAY_MS, token);
+      const times = turnedAway.get(job.id!) ?? 0;
+      turnedAway.set(job.id!, times + 1);
+      await job.moveToDelayed(Date.now() + Math.min(MAX_TENANT_TURN_DELAY_MS, TENANT_TURN_DELAY_MS * 2 ** times), token);
       throw new DelayedError();
     }
+    turnedAway.delete(job.id!);
     running.set(tenantId, mine + 1);
     try {
       await readClaim(context, fetcher, reader, job, tenantId, receiptId);

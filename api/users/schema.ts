@@ -13,15 +13,25 @@ export const RegisterUserBody = Type.Object(
 );
 
 const memberOwnFields = {
-  externalIdentifier: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 256 }), Type.Null()])),
   profile: Type.Optional(ProfileChanges),
   flags: Type.Optional(Type.Object({ genderProvided: Type.Optional(Type.Boolean()) }, { additionalProperties: false })),
 };
 
 /** rewards-interface.md, PATCH /users/{id}: every field optional. */
-export const UpdateUserBody = Type.Object({ isRestricted: Type.Optional(Type.Boolean()), ...memberOwnFields }, { additionalProperties: false });
+export const UpdateUserBody = Type.Object(
+  {
+    isRestricted: Type.Optional(Type.Boolean()),
+    externalIdentifier: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 256 }), Type.Null()])),
+    ...memberOwnFields,
+  },
+  { additionalProperties: false },
+);
 
-/** PATCH /users/me: `isRestricted` is changed by admins only (decisions.md §13), so a member's own body has no such field. */
+/**
+ * PATCH /users/me: a member changes its profile and flags. `isRestricted` is changed by admins only
+ * (decisions.md §13), and `externalIdentifier` is the tenant's own reference to the member (a CRM's
+ * id), which the member cannot rewrite either.
+ */
 export const UpdateOwnUserBody = Type.Object(memberOwnFields, { additionalProperties: false });
 
 export const UserResource = Type.Object({

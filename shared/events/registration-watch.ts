@@ -1,3 +1,4 @@
+import { bigintArray } from '../db/bigint-array.js';
 import type { Orm } from '../db/orm.js';
 import { TooManyRequestsError } from '../errors/app-errors.js';
 import { Event } from './event.entity.js';
@@ -8,9 +9,12 @@ const POLL_INTERVAL_MS = 100;
 /** Held waits one tenant may have open in one process; beyond it a wait is refused 429. */
 export const MAX_WAITS_PER_TENANT = 200;
 
+/** Ids asked about in one query of a poll. */
+const IDS_PER_QUERY = 1000;
+
 interface Wait {
   tenantId: string;
-  found: (event: Event | undefined) => void;
+  registered: () => void;
 }
 
 /**
@@ -36,19 +40,20 @@ export class RegistrationWatch {
     if (open >= MAX_WAITS_PER_TENANT) throw new TooManyRequestsError(1, {});
     this.waitsPerTenant.set(tenantId, open + 1);
     try {
-      return await new Promise<Event | undefined>((resolve) => {
-        const timeout = setTimeout(() => settle(undefined), ms);
-        const wait: Wait = { tenantId, found: (event) => settle(event) };
-        const settle = (event: Event | undefined) => {
+      const registered = await new Promise<boolean>((resolve) => {
+        const timeout = setTimeout(() => settle(false), ms);
+        const wait: Wait = { tenantId, registered: () => settle(true) };
+        const settle = (found: boolean) => {
           clearTimeout(timeout);
           this.forget(id, wait);
-          resolve(event);
+          resolve(found);
         };
         const waiting = this.waits.get(id) ?? new Set();
         waiting.add(wait);
         this.waits.set(id, waiting);
         this.timer ??= this.nextPoll();
       });
+      return registered ? await this.registered(tenantId, id) : undefined;
     } finally {
       const left = (this.waitsPerTenant.get(tenantId) ?? 1) - 1;
       if (left) this.waitsPerTenant.set(tenantId, left);
@@ -82,12 +87,14 @@ export class RegistrationWatch {
   private async poll(): Promise<void> {
     try {
       const ids = [...this.waits.keys()];
-      if (ids.length === 0) return;
-      const events = await this.orm.em.fork().find(Event, { id: { $in: ids } });
-      for (const event of events) {
-        for (const wait of [...(this.waits.get(event.id) ?? [])]) {
-          // Ids are unique across tenants, but a tenant is only ever told of its own events.
-          if ((event.tenant as { id: string }).id === wait.tenantId) wait.found(event);
+      for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
+        // Which ids are registered, and whose: the waits read their own event once, afterwards.
+        const found = await this.orm.em.getConnection().execute<{ id: string; tenant_id: string }[]>('select id, tenant_id from event where id = any(?::bigint[])', [bigintArray(ids.slice(start, start + IDS_PER_QUERY))]);
+        for (const event of found) {
+          for (const wait of [...(this.waits.get(Number(event.id)) ?? [])]) {
+            // Ids are unique across tenants, but a tenant is only ever told of its own events.
+            if (event.tenant_id === wait.tenantId) wait.registered();
+          }
         }
       }
     } catch {

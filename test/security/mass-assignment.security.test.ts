@@ -104,6 +104,9 @@ describe('a member cannot change admin-owned fields of its own record', () => {
     const response = await harness.request(tenant, 'PATCH', '/v1/users/me', { token, body: { isRestricted: false } });
     expect(response.status).toBe(400);
     expect(await jsonOf(response)).toMatchObject({ status: 'fail', data: { name: 'ValidationError', errors: [{ property: 'isRestricted' }] } });
+    // The tenant's own reference to the member (a CRM id) is the tenant's to set, not the member's.
+    const external = await harness.request(tenant, 'PATCH', '/v1/users/me', { token, body: { externalIdentifier: 'crm-forged' } });
+    expect(await jsonOf(external)).toMatchObject({ data: { name: 'ValidationError', errors: [{ property: 'externalIdentifier' }] } });
     expect((await dataOf<{ isRestricted: boolean }>(await harness.request(tenant, 'GET', '/v1/users/me', { token }))).isRestricted).toBe(true);
     // The member's own fields still change.
     const own = await harness.request(tenant, 'PATCH', '/v1/users/me', { token, body: { profile: { city: 'Leeds' } } });
