@@ -35,7 +35,7 @@ export function registerReportEvent(app: App, context: AppContext): void {
       access: { user: true },
       body: ReportEventBody,
       responses: { 201: { description: 'accepted', data: EventResource } },
-      errors: [404, 409],
+      errors: [404, 409, 422],
     }),
     ...reportEventRoute(context, reportDependencies(context)),
   );

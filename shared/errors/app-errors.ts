@@ -109,6 +109,15 @@ export class RuleEngineError extends AppError {
   readonly httpCode = 422;
 }
 
+/**
+ * Something the tenant configured cannot be used as it stands (an event type's stored schema that
+ * the payload checker no longer runs, say): not the caller's fault, and no retry mends it, but the
+ * tenant's admins can.
+ */
+export class TenantConfigurationError extends AppError {
+  readonly httpCode = 422;
+}
+
 export class TooManyRequestsError extends AppError {
   readonly httpCode = 429;
   constructor(retryAfterSeconds: number, headers: Record<string, string>) {

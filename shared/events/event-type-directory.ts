@@ -1,4 +1,5 @@
 import type { ValidateFunction } from 'ajv';
+import { TenantConfigurationError } from '../errors/app-errors.js';
 import { TtlCache } from '../cache/ttl-cache.js';
 import type { Orm } from '../db/orm.js';
 import { EventType } from '../event-types/event-type.entity.js';
@@ -36,10 +37,23 @@ export class EventTypeDirectory {
       if (!type) return undefined;
       return {
         type,
-        validate: type.schema ? this.schemas.compile(type.schema) : undefined,
+        validate: type.schema ? this.storedSchema(type) : undefined,
         secret: type.secretHash ? new SecretCheck(type.secretHash) : undefined,
       };
     });
+  }
+
+  /**
+   * A type's stored schema, which compiled when it was stored; one that no longer does (a pattern
+   * only a backtracking engine runs, stored before patterns ran in linear time) is the tenant's to
+   * change, not the reporter's fault.
+   */
+  private storedSchema(type: EventType): ValidateFunction {
+    try {
+      return this.schemas.compile(type.schema!);
+    } catch (error) {
+      throw new TenantConfigurationError(`The schema of event type ${type.name} cannot be run (${(error as Error).message}): an admin of the tenant must change it with PATCH /v1/event_types/${type.name}`);
+    }
   }
 
   /** After the type changed (deactivated, new schema, rotated secret). */

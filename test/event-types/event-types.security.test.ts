@@ -86,6 +86,21 @@ describe('a tenant\'s patterns cannot stall the process', () => {
     expect((await jsonOf(response)).data.name).toBe('BadRequestError');
   });
 
+  it('a stored schema the payload checker no longer runs is the tenant\'s to change: 422 naming the type, not a fault of the report', async () => {
+    const admin = await harness.adminToken(tenant, ['admin:event_types']);
+    expect((await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'OLD_SCHEMA', description: 'x', isPrivate: false } })).status).toBe(201);
+    // As stored before patterns ran in linear time: a lookahead.
+    await harness.context.orm.em.fork().getConnection().execute(
+      "update event_type set schema = ? where tenant_id = ? and name = 'OLD_SCHEMA'",
+      [JSON.stringify({ type: 'object', properties: { code: { type: 'string', pattern: '^(?=a)a+$' } } }), tenant.id],
+    );
+    const response = await harness.request(tenant, 'POST', '/v1/events', { token: await harness.userToken(tenant, 'shopper'), body: { type: 'OLD_SCHEMA', payload: { code: 'aa' } } });
+    expect(response.status).toBe(422);
+    const body = await jsonOf(response);
+    expect(body.data.name).toBe('TenantConfigurationError');
+    expect(body.message).toContain('PATCH /v1/event_types/OLD_SCHEMA');
+  });
+
   it('a schema whose pattern needs backtracking is refused when the type is created', async () => {
     const response = await harness.request(tenant, 'POST', '/v1/event_types', {
       token: await harness.adminToken(tenant, ['admin:event_types']),
