@@ -7,7 +7,7 @@ import { orderView, placeOrder, type OrderDependencies } from '../../shared/orde
 import { entityManager, type App } from '../app-env.js';
 import { listParameters, listResponse } from '../lists/list-route.js';
 import { authorize } from '../middleware/authorize.js';
-import { idempotent } from '../middleware/idempotency.js';
+import { createsRecord, idempotent } from '../middleware/idempotency.js';
 import { describe } from '../openapi/describe.js';
 import { jsonBody } from '../validation/json-body.js';
 
@@ -97,10 +97,17 @@ export function registerOrderRoutes(app: App, context: AppContext): void {
       errors: [404, 422],
     }),
     authorize(context, access),
-    idempotent(context),
+    // The same transaction answers its first order anyway; a key also gives a retry the first 201.
+    idempotent(
+      context,
+      createsRecord(async (c, id) => {
+        const order = await entityManager(c).findOne(Order, { tenant: c.var.tenant.id, id }, { populate: ['submitter'] });
+        return order ? c.json({ status: 'success', data: orderView(order) }, 201) : undefined;
+      }),
+    ),
     jsonBody(PlaceOrderBody),
     async (c) => {
-      const { order, created } = await placeOrder(entityManager(c), dependencies, c.var.tenant.id, c.req.valid('json'));
+      const { order, created } = await placeOrder(entityManager(c), dependencies, c.var.tenant.id, c.req.valid('json'), c.var.reservedId);
       return c.json({ status: 'success', data: orderView(order) }, created ? 201 : 200);
     },
   );

@@ -53,7 +53,7 @@ export function orderView(order: Order) {
  * before it is queued, so a submission repeated after a failure (the process died between the
  * commit and the queue, say) queues the same event again, which the event worker registers once.
  */
-export async function placeOrder(em: EntityManager, deps: OrderDependencies, tenantId: string, input: OrderInput): Promise<{ order: Order; created: boolean }> {
+export async function placeOrder(em: EntityManager, deps: OrderDependencies, tenantId: string, input: OrderInput, id: string = randomUUID()): Promise<{ order: Order; created: boolean }> {
   const existing = await findOrder(em, tenantId, input.locationId, input.transactionId);
   if (existing) {
     await reportOrderPlaced(deps, tenantId, existing);
@@ -63,7 +63,7 @@ export async function placeOrder(em: EntityManager, deps: OrderDependencies, ten
 
   const catalogue = await deps.products.forTenant(tenantId);
   const order = em.create(Order, {
-    id: randomUUID(),
+    id,
     tenant: tenantId,
     transactionId: input.transactionId,
     locationId: input.locationId,

@@ -12,7 +12,7 @@ const rule = (name: string) => customRule(name, 1, totalOver(1));
 beforeAll(async () => {
   harness = await createHarness();
   tenant = await harness.createTenant();
-  admin = await harness.adminToken(tenant, ['admin:tenant', 'admin:reactors', 'admin:rules', 'admin:event_types', 'admin:users', 'admin:receipts']);
+  admin = await harness.adminToken(tenant, ['admin:tenant', 'admin:reactors', 'admin:rules', 'admin:event_types', 'admin:users', 'admin:receipts', 'admin:orders']);
   const set = await harness.request(tenant, 'POST', '/v1/transactions-rule-engine/rule-sets', { token: admin, body: { isActive: false } });
   ruleSetId = (await jsonOf(set)).data.id;
 });
@@ -34,6 +34,11 @@ const routes: Record<string, CreatingRoute> = {
   'POST /v1/products': { path: () => '/v1/products', body: (n) => ({ name: `P${n}`, identifiers: [`SKU-${n}`] }), table: 'product' },
   'POST /v1/venues': { path: () => '/v1/venues', body: (n) => ({ name: `V${n}` }), table: 'venue' },
   'POST /v1/transactions-rule-engine/rule-sets': { path: () => '/v1/transactions-rule-engine/rule-sets', body: (n) => ({ name: `S${n}`, isActive: false }), table: 'rule_set' },
+  'POST /v1/orders': {
+    path: () => '/v1/orders',
+    body: (n) => ({ transactionId: `T-${n}`, total: 10, locationId: 'STORE-1', lineItems: [] }),
+    table: 'pos_order',
+  },
   'POST /v1/receipts': {
     path: () => '/v1/receipts',
     body: (n) => ({ useParser: true, pictureUrl: `https://images.example.com/${n}.png`, submitter: { authIdentifier: 'claimant' } }),
