@@ -1,7 +1,7 @@
 import type { AppContext } from '../shared/context.js';
 import { OutboundPoster } from '../shared/http/outbound-post.js';
 import { Sealer } from '../shared/secrets/sealer.js';
-import type { JobHandler } from '../shared/queues/worker-runner.js';
+import { isLastAttempt, type JobHandler } from '../shared/queues/worker-runner.js';
 import { deliverWebhook } from '../shared/webhooks/deliver-webhook.js';
 import type { WebhookJob } from '../shared/webhooks/webhook-job.js';
 
@@ -13,5 +13,5 @@ export function webhooksHandler(context: AppContext): JobHandler {
     sealer: new Sealer(context.config.platformTokenSecret, 'webhook-secret'),
     serviceSubject: context.config.publicBaseUrl,
   };
-  return (data, job) => deliverWebhook(dependencies, (data as WebhookJob).deliveryId, job.attemptsMade + 1 >= (job.opts.attempts ?? 1));
+  return (data, job) => deliverWebhook(dependencies, (data as WebhookJob).deliveryId, isLastAttempt(job));
 }

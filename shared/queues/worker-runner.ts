@@ -13,6 +13,11 @@ import { queuePrefix } from './queue-factory.js';
  */
 export type JobHandler = ((data: unknown, job: Job, token?: string) => Promise<unknown>) & { close?: () => Promise<void> };
 
+/** Whether the job's run now is its last: a failure of this one is final, no retry follows. */
+export function isLastAttempt(job: Job): boolean {
+  return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+}
+
 export interface WorkerDependencies {
   redisUrl: string;
   redisPrefix: string;
