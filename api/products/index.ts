@@ -61,8 +61,7 @@ export function registerProductRoutes(app: App, context: AppContext): void {
     idempotent(context, createsRecordOf(Product, productView)),
     jsonBody(CreateProductBody),
     async (c) => {
-      const product = await createProduct(entityManager(c), c.var.tenant.id, c.req.valid('json'), c.var.reservedId);
-      context.products.forget(c.var.tenant.id);
+      const product = await createProduct(entityManager(c), context.products, c.var.tenant.id, c.req.valid('json'), c.var.reservedId);
       return c.json({ status: 'success', data: productView(product) }, 201);
     },
   );
@@ -84,8 +83,7 @@ export function registerProductRoutes(app: App, context: AppContext): void {
     authorize(context, access),
     jsonBody(UpdateProductBody),
     async (c) => {
-      const product = await updateProduct(entityManager(c), c.var.tenant.id, c.req.param('id'), c.req.valid('json'));
-      context.products.forget(c.var.tenant.id);
+      const product = await updateProduct(entityManager(c), context.products, c.var.tenant.id, c.req.param('id'), c.req.valid('json'));
       return c.json({ status: 'success', data: productView(product) });
     },
   );
@@ -94,8 +92,7 @@ export function registerProductRoutes(app: App, context: AppContext): void {
     describe({ summary: 'Delete a product', tags, access, parameters: [ProductIdParameter], responses: { 200: { description: 'deleted', data: Type.Object({ affected: Type.Integer() }) } }, errors: [404] }),
     authorize(context, access),
     async (c) => {
-      await deleteProduct(entityManager(c), c.var.tenant.id, c.req.param('id'));
-      context.products.forget(c.var.tenant.id);
+      await deleteProduct(entityManager(c), context.products, c.var.tenant.id, c.req.param('id'));
       return c.json({ status: 'success', data: { affected: 1 } });
     },
   );

@@ -35,8 +35,7 @@ export function registerReactorRoutes(app: App, context: AppContext): void {
     idempotent(context, createsRecordOf(Reactor, reactorView)),
     jsonBody(CreateReactorBody),
     async (c) => {
-      const reactor = await createReactor(entityManager(c), c.var.tenant.id, c.req.valid('json'), c.var.reservedId);
-      context.reactors.forget(c.var.tenant.id);
+      const reactor = await createReactor(entityManager(c), context.reactors, c.var.tenant.id, c.req.valid('json'), c.var.reservedId);
       return c.json({ status: 'success', data: reactorView(reactor) }, 201);
     },
   );
@@ -58,8 +57,7 @@ export function registerReactorRoutes(app: App, context: AppContext): void {
     authorize(context, access),
     jsonBody(UpdateReactorBody),
     async (c) => {
-      const reactor = await updateReactor(entityManager(c), c.var.tenant.id, c.req.param('id'), c.req.valid('json'));
-      context.reactors.forget(c.var.tenant.id);
+      const reactor = await updateReactor(entityManager(c), context.reactors, c.var.tenant.id, c.req.param('id'), c.req.valid('json'));
       return c.json({ status: 'success', data: reactorView(reactor) });
     },
   );
@@ -68,8 +66,7 @@ export function registerReactorRoutes(app: App, context: AppContext): void {
     describe({ summary: 'Delete a reactor', tags, access, parameters: [ReactorIdParameter], responses: { 200: { description: 'deleted', data: Type.Object({ affected: Type.Integer() }) } }, errors: [404] }),
     authorize(context, access),
     async (c) => {
-      await deleteReactor(entityManager(c), c.var.tenant.id, c.req.param('id'));
-      context.reactors.forget(c.var.tenant.id);
+      await deleteReactor(entityManager(c), context.reactors, c.var.tenant.id, c.req.param('id'));
       return c.json({ status: 'success', data: { affected: 1 } });
     },
   );

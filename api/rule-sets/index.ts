@@ -40,8 +40,7 @@ export function registerRuleSetRoutes(app: App, context: AppContext): void {
     ),
     jsonBody(CreateRuleSetBody),
     async (c) => {
-      const set = await createRuleSet(entityManager(c), c.var.tenant.id, c.req.valid('json'), c.var.reservedId);
-      context.ruleEngine.forget(c.var.tenant.id);
+      const set = await createRuleSet(entityManager(c), context.ruleEngine, c.var.tenant.id, c.req.valid('json'), c.var.reservedId);
       return createdRuleSet(c, set);
     },
   );
@@ -63,8 +62,7 @@ export function registerRuleSetRoutes(app: App, context: AppContext): void {
     authorize(context, access),
     jsonBody(UpdateRuleSetBody),
     async (c) => {
-      const set = await updateRuleSet(entityManager(c), c.var.tenant.id, c.req.param('id'), c.req.valid('json'));
-      context.ruleEngine.forget(c.var.tenant.id);
+      const set = await updateRuleSet(entityManager(c), context.ruleEngine, c.var.tenant.id, c.req.param('id'), c.req.valid('json'));
       return c.json({ status: 'success', data: ruleSetView(set) });
     },
   );
@@ -73,8 +71,7 @@ export function registerRuleSetRoutes(app: App, context: AppContext): void {
     describe({ summary: 'Delete a rule set and its rules', tags, access, parameters: [RuleSetIdParameter], responses: { 200: { description: 'deleted', data: Type.Object({ affected: Type.Integer() }) } }, errors: [404] }),
     authorize(context, access),
     async (c) => {
-      await deleteRuleSet(entityManager(c), c.var.tenant.id, c.req.param('id'));
-      context.ruleEngine.forget(c.var.tenant.id);
+      await deleteRuleSet(entityManager(c), context.ruleEngine, c.var.tenant.id, c.req.param('id'));
       return c.json({ status: 'success', data: { affected: 1 } });
     },
   );

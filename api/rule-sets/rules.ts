@@ -34,8 +34,7 @@ export function registerRuleRoutes(app: App, context: AppContext): void {
     ),
     jsonBody(RuleDefinitionBody),
     async (c) => {
-      const rule = await addRule(entityManager(c), c.var.tenant.id, c.req.param('id'), c.req.valid('json'), c.var.reservedId);
-      context.ruleEngine.forget(c.var.tenant.id);
+      const rule = await addRule(entityManager(c), context.ruleEngine, c.var.tenant.id, c.req.param('id'), c.req.valid('json'), c.var.reservedId);
       return c.json({ status: 'success', data: rule }, 201);
     },
   );
@@ -51,8 +50,7 @@ export function registerRuleRoutes(app: App, context: AppContext): void {
     authorize(context, access),
     jsonBody(UpdateRuleBody),
     async (c) => {
-      const rule = await updateRule(entityManager(c), c.var.tenant.id, c.req.param('id'), c.req.param('ruleId'), c.req.valid('json'));
-      context.ruleEngine.forget(c.var.tenant.id);
+      const rule = await updateRule(entityManager(c), context.ruleEngine, c.var.tenant.id, c.req.param('id'), c.req.param('ruleId'), c.req.valid('json'));
       return c.json({ status: 'success', data: rule });
     },
   );
@@ -61,8 +59,7 @@ export function registerRuleRoutes(app: App, context: AppContext): void {
     describe({ summary: 'Remove a rule from its set', tags, access, parameters, responses: { 200: { description: 'deleted', data: Type.Object({ affected: Type.Integer() }) } }, errors: [404] }),
     authorize(context, access),
     async (c) => {
-      await deleteRule(entityManager(c), c.var.tenant.id, c.req.param('id'), c.req.param('ruleId'));
-      context.ruleEngine.forget(c.var.tenant.id);
+      await deleteRule(entityManager(c), context.ruleEngine, c.var.tenant.id, c.req.param('id'), c.req.param('ruleId'));
       return c.json({ status: 'success', data: { affected: 1 } });
     },
   );

@@ -22,8 +22,7 @@ export function registerDeleteUser(app: App, context: AppContext): void {
     authorize(context, access),
     async (c) => {
       const user = await memberOf(c);
-      const affected = await eraseUser(entityManager(c), user);
-      context.subjects.forget(user);
+      const affected = await eraseUser(entityManager(c), context.subjects, user);
       return c.json({ status: 'success', data: { affected } });
     },
   );

@@ -28,8 +28,7 @@ export function registerUpdateUser(app: App, context: AppContext): void {
       authorize(context, route.access),
       jsonBody(route.body, { failAs: 'BadRequestError' }),
       async (c) => {
-        const user = await updateUser(entityManager(c), context.payloadSchemas, await memberOf(c), c.req.valid('json'));
-        context.subjects.forget(user);
+        const user = await updateUser(entityManager(c), context.subjects, context.payloadSchemas, await memberOf(c), c.req.valid('json'));
         return c.json({ status: 'success', data: userView(user) });
       },
     );

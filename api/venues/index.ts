@@ -62,8 +62,7 @@ export function registerVenueRoutes(app: App, context: AppContext): void {
     idempotent(context, createsRecordOf(Venue, venueView)),
     jsonBody(CreateVenueBody),
     async (c) => {
-      const venue = await createVenue(entityManager(c), c.var.tenant.id, c.req.valid('json'), c.var.reservedId);
-      context.venues.forget(c.var.tenant.id);
+      const venue = await createVenue(entityManager(c), context.venues, c.var.tenant.id, c.req.valid('json'), c.var.reservedId);
       return c.json({ status: 'success', data: venueView(venue) }, 201);
     },
   );
@@ -85,8 +84,7 @@ export function registerVenueRoutes(app: App, context: AppContext): void {
     authorize(context, access),
     jsonBody(UpdateVenueBody),
     async (c) => {
-      const venue = await updateVenue(entityManager(c), c.var.tenant.id, c.req.param('id'), c.req.valid('json'));
-      context.venues.forget(c.var.tenant.id);
+      const venue = await updateVenue(entityManager(c), context.venues, c.var.tenant.id, c.req.param('id'), c.req.valid('json'));
       return c.json({ status: 'success', data: venueView(venue) });
     },
   );
@@ -95,8 +93,7 @@ export function registerVenueRoutes(app: App, context: AppContext): void {
     describe({ summary: 'Delete a venue', tags, access, parameters: [VenueIdParameter], responses: { 200: { description: 'deleted', data: Type.Object({ affected: Type.Integer() }) } }, errors: [404] }),
     authorize(context, access),
     async (c) => {
-      await deleteVenue(entityManager(c), c.var.tenant.id, c.req.param('id'));
-      context.venues.forget(c.var.tenant.id);
+      await deleteVenue(entityManager(c), context.venues, c.var.tenant.id, c.req.param('id'));
       return c.json({ status: 'success', data: { affected: 1 } });
     },
   );

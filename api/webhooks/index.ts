@@ -95,8 +95,7 @@ export function registerWebhookRoutes(app: App, context: AppContext): void {
     ),
     jsonBody(CreateWebhookBody),
     async (c) => {
-      const created = await createWebhook(entityManager(c), sealer, c.var.tenant.id, c.req.valid('json'), plainHttp, c.var.reservedId);
-      context.webhooks.forget(c.var.tenant.id);
+      const created = await createWebhook(entityManager(c), context.webhooks, sealer, c.var.tenant.id, c.req.valid('json'), plainHttp, c.var.reservedId);
       return c.json({ status: 'success', data: created }, 201);
     },
   );
@@ -118,8 +117,7 @@ export function registerWebhookRoutes(app: App, context: AppContext): void {
     authorize(context, access),
     jsonBody(UpdateWebhookBody),
     async (c) => {
-      const changed = await updateWebhook(entityManager(c), c.var.tenant.id, c.req.param('id'), c.req.valid('json'), plainHttp);
-      context.webhooks.forget(c.var.tenant.id);
+      const changed = await updateWebhook(entityManager(c), context.webhooks, c.var.tenant.id, c.req.param('id'), c.req.valid('json'), plainHttp);
       return c.json({ status: 'success', data: webhookView(changed) });
     },
   );
@@ -128,8 +126,7 @@ export function registerWebhookRoutes(app: App, context: AppContext): void {
     describe({ summary: 'Delete a webhook and its delivery records', tags, access, parameters: [IdParameter], responses: { 200: { description: 'deleted', data: Type.Object({ affected: Type.Integer() }) } }, errors: [404] }),
     authorize(context, access),
     async (c) => {
-      await deleteWebhook(entityManager(c), c.var.tenant.id, c.req.param('id'));
-      context.webhooks.forget(c.var.tenant.id);
+      await deleteWebhook(entityManager(c), context.webhooks, c.var.tenant.id, c.req.param('id'));
       return c.json({ status: 'success', data: { affected: 1 } });
     },
   );

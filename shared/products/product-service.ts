@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '../db/orm.js';
+import type { TenantCache } from '../cache/tenant-cache.js';
 import { copyWritableFields } from '../db/copy-writable-fields.js';
 import { ConflictError } from '../errors/app-errors.js';
 import { identifierKey, Product, ProductIdentifier } from './product.entity.js';
@@ -24,8 +25,8 @@ export function productView(product: Product) {
   };
 }
 
-export async function createProduct(em: EntityManager, tenantId: string, input: ProductInput, id: string = randomUUID()): Promise<Product> {
-  return em.transactional(async (tx) => {
+export async function createProduct(em: EntityManager, catalogue: TenantCache, tenantId: string, input: ProductInput, id: string = randomUUID()): Promise<Product> {
+  const created = await em.transactional(async (tx) => {
     const product = tx.create(Product, {
       id,
       tenant: tenantId,
@@ -37,14 +38,16 @@ export async function createProduct(em: EntityManager, tenantId: string, input: 
     await claimIdentifiers(tx, tenantId, product, input.identifiers);
     return product;
   });
+  catalogue.forget(tenantId);
+  return created;
 }
 
 export async function findProduct(em: EntityManager, tenantId: string, id: string): Promise<Product> {
   return findTenantRecord(em, Product, tenantId, id, 'product');
 }
 
-export async function updateProduct(em: EntityManager, tenantId: string, id: string, changes: Partial<ProductInput>): Promise<Product> {
-  return em.transactional(async (tx) => {
+export async function updateProduct(em: EntityManager, catalogue: TenantCache, tenantId: string, id: string, changes: Partial<ProductInput>): Promise<Product> {
+  const changed = await em.transactional(async (tx) => {
     const product = await findProduct(tx, tenantId, id);
     copyWritableFields(product, changes, ['name', 'identifiers', 'unitPrice', 'isActive']);
     if (changes.identifiers) {
@@ -53,11 +56,14 @@ export async function updateProduct(em: EntityManager, tenantId: string, id: str
     }
     return product;
   });
+  catalogue.forget(tenantId);
+  return changed;
 }
 
-export async function deleteProduct(em: EntityManager, tenantId: string, id: string): Promise<void> {
+export async function deleteProduct(em: EntityManager, catalogue: TenantCache, tenantId: string, id: string): Promise<void> {
   const product = await findProduct(em, tenantId, id);
   await em.nativeDelete(Product, { tenant: tenantId, id: product.id });
+  catalogue.forget(tenantId);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '../db/orm.js';
+import type { TenantCache } from '../cache/tenant-cache.js';
 import { copyWritableFields } from '../db/copy-writable-fields.js';
 import { fieldError } from '../errors/app-errors.js';
 import { EventType } from '../event-types/event-type.entity.js';
@@ -36,7 +37,7 @@ export function reactorView(reactor: Reactor) {
   };
 }
 
-export async function createReactor(em: EntityManager, tenantId: string, input: ReactorInput, id: string = randomUUID()): Promise<Reactor> {
+export async function createReactor(em: EntityManager, reactors: TenantCache, tenantId: string, input: ReactorInput, id: string = randomUUID()): Promise<Reactor> {
   await checkReactor(em, tenantId, input);
   const reactor = em.create(Reactor, {
     id,
@@ -48,6 +49,7 @@ export async function createReactor(em: EntityManager, tenantId: string, input: 
     reactions: input.reactions,
   });
   await em.flush();
+  reactors.forget(tenantId);
   return reactor;
 }
 
@@ -55,17 +57,19 @@ export async function findReactor(em: EntityManager, tenantId: string, id: strin
   return findTenantRecord(em, Reactor, tenantId, id, 'reactor');
 }
 
-export async function updateReactor(em: EntityManager, tenantId: string, id: string, changes: ReactorChanges): Promise<Reactor> {
+export async function updateReactor(em: EntityManager, reactors: TenantCache, tenantId: string, id: string, changes: ReactorChanges): Promise<Reactor> {
   const reactor = await findReactor(em, tenantId, id);
   await checkReactor(em, tenantId, changes);
   copyWritableFields(reactor, changes, ['name', 'eventType', 'isActive', 'conditions', 'reactions']);
   await em.flush();
+  reactors.forget(tenantId);
   return reactor;
 }
 
-export async function deleteReactor(em: EntityManager, tenantId: string, id: string): Promise<void> {
+export async function deleteReactor(em: EntityManager, reactors: TenantCache, tenantId: string, id: string): Promise<void> {
   const reactor = await findReactor(em, tenantId, id);
   await em.nativeDelete(Reactor, { tenant: tenantId, id: reactor.id });
+  reactors.forget(tenantId);
 }
 
 /** The event type must exist in the tenant, the conditions must build and evaluate, every PATH must be evaluable, every webhook must be the tenant's. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '../db/orm.js';
+import type { TenantCache } from '../cache/tenant-cache.js';
 import { copyWritableFields } from '../db/copy-writable-fields.js';
 import { BadRequestError, NotFoundError } from '../errors/app-errors.js';
 import { EventType } from '../event-types/event-type.entity.js';
@@ -54,11 +55,12 @@ export async function ruleSetTenantView(em: EntityManager, tenant: Tenant) {
   };
 }
 
-export async function createRuleSet(em: EntityManager, tenantId: string, input: RuleSetInput, id: string = randomUUID()): Promise<RuleSet> {
+export async function createRuleSet(em: EntityManager, ruleSets: TenantCache, tenantId: string, input: RuleSetInput, id: string = randomUUID()): Promise<RuleSet> {
   const definitions = input.ruleDefinitions ?? [];
   const rules = await storedRules(em, tenantId, definitions, 'ruleDefinitions');
   const set = em.create(RuleSet, { id, tenant: tenantId, name: input.name ?? null, isActive: input.isActive, scope: input.scope ?? null, rules });
   await em.flush();
+  ruleSets.forget(tenantId);
   return set;
 }
 
@@ -67,16 +69,17 @@ export async function findRuleSet(em: EntityManager, tenantId: string, id: strin
 }
 
 /** PATCH: `ruleDefinitions`, when given, replace every rule of the set. */
-export async function updateRuleSet(em: EntityManager, tenantId: string, id: string, changes: RuleSetChanges): Promise<RuleSet> {
-  return changeLockedSet(em, tenantId, id, async (set, tx) => {
+export async function updateRuleSet(em: EntityManager, ruleSets: TenantCache, tenantId: string, id: string, changes: RuleSetChanges): Promise<RuleSet> {
+  return changeLockedSet(em, ruleSets, tenantId, id, async (set, tx) => {
     copyWritableFields(set, changes, ['name', 'isActive', 'scope']);
     if (changes.ruleDefinitions) set.rules = await storedRules(tx, tenantId, changes.ruleDefinitions, 'ruleDefinitions');
   });
 }
 
-export async function deleteRuleSet(em: EntityManager, tenantId: string, id: string): Promise<void> {
+export async function deleteRuleSet(em: EntityManager, ruleSets: TenantCache, tenantId: string, id: string): Promise<void> {
   const set = await findRuleSet(em, tenantId, id);
   await em.nativeDelete(RuleSet, { tenant: tenantId, id: set.id });
+  ruleSets.forget(tenantId);
 }
 
 export function findRule(set: RuleSet, ruleId: string): StoredRule {
@@ -85,9 +88,9 @@ export function findRule(set: RuleSet, ruleId: string): StoredRule {
   return rule;
 }
 
-export async function addRule(em: EntityManager, tenantId: string, setId: string, definition: RuleDefinition, ruleId: string = randomUUID()): Promise<StoredRule> {
+export async function addRule(em: EntityManager, ruleSets: TenantCache, tenantId: string, setId: string, definition: RuleDefinition, ruleId: string = randomUUID()): Promise<StoredRule> {
   let added: StoredRule | undefined;
-  await changeLockedSet(em, tenantId, setId, async (set, tx) => {
+  await changeLockedSet(em, ruleSets, tenantId, setId, async (set, tx) => {
     if (set.rules.length >= MAX_RULES_PER_SET) throw new BadRequestError(`A rule set holds at most ${MAX_RULES_PER_SET} rules`);
     added = storedRule(definition, await checkRuleDefinition(definition, 'rule', productLookup(tx, tenantId), RULE_OPERATORS), ruleId);
     set.rules = [...set.rules, added];
@@ -96,9 +99,9 @@ export async function addRule(em: EntityManager, tenantId: string, setId: string
 }
 
 /** A rule's changed fields merged into its definition, then checked whole, as a new rule would be. */
-export async function updateRule(em: EntityManager, tenantId: string, setId: string, ruleId: string, changes: Partial<RuleDefinition>): Promise<StoredRule> {
+export async function updateRule(em: EntityManager, ruleSets: TenantCache, tenantId: string, setId: string, ruleId: string, changes: Partial<RuleDefinition>): Promise<StoredRule> {
   let updated: StoredRule | undefined;
-  await changeLockedSet(em, tenantId, setId, async (set, tx) => {
+  await changeLockedSet(em, ruleSets, tenantId, setId, async (set, tx) => {
     const current = findRule(set, ruleId);
     const merged: RuleDefinition = { ...definitionOf(current), ...changes };
     // Switching type drops what belonged to the old one, unless the change gives it again.
@@ -113,8 +116,8 @@ export async function updateRule(em: EntityManager, tenantId: string, setId: str
   return updated!;
 }
 
-export async function deleteRule(em: EntityManager, tenantId: string, setId: string, ruleId: string): Promise<void> {
-  await changeLockedSet(em, tenantId, setId, async (set) => {
+export async function deleteRule(em: EntityManager, ruleSets: TenantCache, tenantId: string, setId: string, ruleId: string): Promise<void> {
+  await changeLockedSet(em, ruleSets, tenantId, setId, async (set) => {
     findRule(set, ruleId);
     set.rules = set.rules.filter((rule) => rule.id !== ruleId);
   });
@@ -130,9 +133,9 @@ function definitionOf(rule: StoredRule): RuleDefinition {
  * Two changes to one set's rules never interleave: each reads and writes the set under its row
  * lock. The change reads (products) through the transaction, never a second pooled connection.
  */
-async function changeLockedSet(em: EntityManager, tenantId: string, id: string, change: (set: RuleSet, tx: EntityManager) => Promise<void>): Promise<RuleSet> {
+async function changeLockedSet(em: EntityManager, ruleSets: TenantCache, tenantId: string, id: string, change: (set: RuleSet, tx: EntityManager) => Promise<void>): Promise<RuleSet> {
   if (!isUuid(id)) throw new NotFoundError(`No rule set "${id}"`);
-  return em.transactional(async (tx) => {
+  const changed = await em.transactional(async (tx) => {
     const set = await tx.findOne(RuleSet, { tenant: tenantId, id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!set) throw new NotFoundError(`No rule set "${id}"`);
     await change(set, tx);
@@ -140,6 +143,8 @@ async function changeLockedSet(em: EntityManager, tenantId: string, id: string, 
     set.updatedAt = new Date();
     return set;
   });
+  ruleSets.forget(tenantId);
+  return changed;
 }
 
 /** The operators a rule may use; checking a rule needs only their names, so no venue is loaded. */

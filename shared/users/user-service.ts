@@ -5,6 +5,7 @@ import type { EntityManager } from '../db/orm.js';
 import { isUuid } from '../db/tenant-record.js';
 import { BadRequestError, ConflictError, fieldError, NotFoundError, UserExistsError } from '../errors/app-errors.js';
 import type { PayloadSchemaCompiler } from '../event-types/payload-schema.js';
+import type { SubjectDirectory } from '../events/subject-directory.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { Venue } from '../venues/venue.entity.js';
 import { compile, toValidationIssues } from '../validation/ajv.js';
@@ -102,7 +103,10 @@ export async function findTokenUser(em: EntityManager, tenantId: string, authIde
  * §12). Like registration, it locks the tenant row, so a registration or another PATCH cannot take
  * the same email or telephone between the check and the write.
  */
-export async function updateUser(em: EntityManager, schemas: PayloadSchemaCompiler, user: User, changes: UserChanges): Promise<User> {
+/** The member cache, which a change or an erasure makes stale for the member's subjects. */
+type MemberCache = Pick<SubjectDirectory, 'forget'>;
+
+export async function updateUser(em: EntityManager, members: MemberCache, schemas: PayloadSchemaCompiler, user: User, changes: UserChanges): Promise<User> {
   await em.transactional(async (tx) => {
     const tenant = await tx.findOneOrFail(Tenant, { id: user.tenant.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     await lockAndReload(tx, user);
@@ -116,6 +120,7 @@ export async function updateUser(em: EntityManager, schemas: PayloadSchemaCompil
     if (changes.isRestricted !== undefined) user.isRestricted = changes.isRestricted;
     if (changes.externalIdentifier !== undefined) user.externalIdentifier = changes.externalIdentifier;
   });
+  members.forget(user);
   return user;
 }
 
@@ -124,13 +129,14 @@ export async function updateUser(em: EntityManager, schemas: PayloadSchemaCompil
  * The flags go with it (they tell what the profile held); externalIdentifier is identifier data,
  * which rewards-interface.md keeps "to avoid conflicts".
  */
-export async function eraseUser(em: EntityManager, user: User): Promise<number> {
+export async function eraseUser(em: EntityManager, members: MemberCache, user: User): Promise<number> {
   await em.transactional(async (tx) => {
     await lockAndReload(tx, user);
     user.profile = {};
     user.flags = null;
     user.erasedAt = new Date();
   });
+  members.forget(user);
   return 1;
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '../db/orm.js';
+import type { TenantCache } from '../cache/tenant-cache.js';
 import { copyWritableFields } from '../db/copy-writable-fields.js';
 import { Venue, type GeoPosition } from './venue.entity.js';
 import { findTenantRecord } from '../db/tenant-record.js';
@@ -26,7 +27,7 @@ export function venueView(venue: Venue) {
   };
 }
 
-export async function createVenue(em: EntityManager, tenantId: string, input: VenueInput, id: string = randomUUID()): Promise<Venue> {
+export async function createVenue(em: EntityManager, venues: TenantCache, tenantId: string, input: VenueInput, id: string = randomUUID()): Promise<Venue> {
   const venue = em.create(Venue, {
     id,
     tenant: tenantId,
@@ -36,6 +37,7 @@ export async function createVenue(em: EntityManager, tenantId: string, input: Ve
     radiusMeters: input.radiusMeters ?? DEFAULT_VENUE_RADIUS_METERS,
   });
   await em.flush();
+  venues.forget(tenantId);
   return venue;
 }
 
@@ -43,14 +45,16 @@ export async function findVenue(em: EntityManager, tenantId: string, id: string)
   return findTenantRecord(em, Venue, tenantId, id, 'venue');
 }
 
-export async function updateVenue(em: EntityManager, tenantId: string, id: string, changes: Partial<VenueInput>): Promise<Venue> {
+export async function updateVenue(em: EntityManager, venues: TenantCache, tenantId: string, id: string, changes: Partial<VenueInput>): Promise<Venue> {
   const venue = await findVenue(em, tenantId, id);
   copyWritableFields(venue, changes, ['name', 'identifiers', 'position', 'radiusMeters']);
   await em.flush();
+  venues.forget(tenantId);
   return venue;
 }
 
-export async function deleteVenue(em: EntityManager, tenantId: string, id: string): Promise<void> {
+export async function deleteVenue(em: EntityManager, venues: TenantCache, tenantId: string, id: string): Promise<void> {
   const venue = await findVenue(em, tenantId, id);
   await em.nativeDelete(Venue, { tenant: tenantId, id: venue.id });
+  venues.forget(tenantId);
 }

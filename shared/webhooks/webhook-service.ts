@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '../db/orm.js';
+import type { TenantCache } from '../cache/tenant-cache.js';
 import { copyWritableFields } from '../db/copy-writable-fields.js';
 import { ConflictError, fieldError } from '../errors/app-errors.js';
 import { EventType } from '../event-types/event-type.entity.js';
@@ -34,7 +35,7 @@ export function webhookSecretContext(webhookId: string): string {
   return `webhook:${webhookId}`;
 }
 
-export async function createWebhook(em: EntityManager, sealer: Sealer, tenantId: string, input: WebhookInput, allowPlainHttp: boolean, id: string = randomUUID()) {
+export async function createWebhook(em: EntityManager, subscriptions: TenantCache, sealer: Sealer, tenantId: string, input: WebhookInput, allowPlainHttp: boolean, id: string = randomUUID()) {
   await checkWebhook(em, tenantId, input, allowPlainHttp);
   const secret = newSecret();
   const webhook = em.create(Webhook, {
@@ -46,6 +47,7 @@ export async function createWebhook(em: EntityManager, sealer: Sealer, tenantId:
     isActive: input.isActive ?? true,
   });
   await em.flush();
+  subscriptions.forget(tenantId);
   return { ...webhookView(webhook), secret };
 }
 
@@ -53,11 +55,12 @@ export async function findWebhook(em: EntityManager, tenantId: string, id: strin
   return findTenantRecord(em, Webhook, tenantId, id, 'webhook');
 }
 
-export async function updateWebhook(em: EntityManager, tenantId: string, id: string, changes: Partial<WebhookInput>, allowPlainHttp: boolean): Promise<Webhook> {
+export async function updateWebhook(em: EntityManager, subscriptions: TenantCache, tenantId: string, id: string, changes: Partial<WebhookInput>, allowPlainHttp: boolean): Promise<Webhook> {
   const webhook = await findWebhook(em, tenantId, id);
   await checkWebhook(em, tenantId, changes, allowPlainHttp);
   copyWritableFields(webhook, changes, ['url', 'eventTypes', 'isActive']);
   await em.flush();
+  subscriptions.forget(tenantId);
   return webhook;
 }
 
@@ -65,7 +68,7 @@ export async function updateWebhook(em: EntityManager, tenantId: string, id: str
  * A webhook that a reactor's WEBHOOK reaction names is not deleted (409): the reactor would go on
  * listing it and stop delivering without a word. Deactivating it pauses it, reactions included.
  */
-export async function deleteWebhook(em: EntityManager, tenantId: string, id: string): Promise<void> {
+export async function deleteWebhook(em: EntityManager, subscriptions: TenantCache, tenantId: string, id: string): Promise<void> {
   const webhook = await findWebhook(em, tenantId, id);
   const naming = await em
     .getConnection()
@@ -76,6 +79,7 @@ export async function deleteWebhook(em: EntityManager, tenantId: string, id: str
     });
   }
   await em.nativeDelete(Webhook, { tenant: tenantId, id: webhook.id });
+  subscriptions.forget(tenantId);
 }
 
 /** https only (plain http too where private addresses are allowed, for tests and demos); known event types. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReactor, deleteReactor } from '../../shared/reactors/reactor-service.js';
 import { createHarness, dataOf, type Harness, type TestTenant } from '../support/harness.js';
 
 let harness: Harness;
@@ -88,3 +89,17 @@ describe('cached webhook subscriptions follow changes made through the same proc
     expect(await subscribed()).toEqual([]);
   });
 });
+
+// Issue 18, point 3: "A change made from the CLI or a worker then invalidates … like one made over HTTP."
+describe('a change made by a service, not over HTTP, is seen at once by the same process', () => {
+  it('a reactor created and deleted through reactor-service is found, then gone, with the cache on', async () => {
+    const em = harness.context.orm.em.fork();
+    const reactors = harness.context.reactors;
+    expect(await reactors.forEventType(tenant.id, 'ORDER_PLACED')).toEqual([]);
+    const reactor = await createReactor(em, reactors, tenant.id, { name: 'Ten', eventType: 'ORDER_PLACED', reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '10' }] } }] });
+    expect((await reactors.forEventType(tenant.id, 'ORDER_PLACED')).map((active) => active.id)).toEqual([reactor.id]);
+    await deleteReactor(em, reactors, tenant.id, reactor.id);
+    expect(await reactors.forEventType(tenant.id, 'ORDER_PLACED')).toEqual([]);
+  });
+});
+
