@@ -1,6 +1,6 @@
 import type { AppContext } from '../../shared/context.js';
-import { actorOf, auditedChange } from '../../shared/audit/audit-log.js';
-import { rotateEventTypeSecret } from '../../shared/event-types/event-type-service.js';
+import { actorOf } from '../../shared/audit/audit-log.js';
+import { rotateSecretAudited } from '../../shared/event-types/audited-event-type-changes.js';
 import { entityManager, type App } from '../app-env.js';
 import { authorize } from '../middleware/authorize.js';
 import { describe } from '../openapi/describe.js';
@@ -20,23 +20,7 @@ export function registerRotateEventTypeSecret(app: App, context: AppContext): vo
     }),
     authorize(context, access),
     async (c) => {
-      const tenantId = c.var.tenant.id;
-      const { eventType, secret } = await auditedChange(
-        context,
-        entityManager(c),
-        (em) => rotateEventTypeSecret(em, tenantId, c.req.param('identifier')),
-        // The audit entry records that the secret changed, never the secret itself.
-        (rotated) => ({
-          tenantId,
-          actor: actorOf(c.var.principal),
-          action: 'event_type.secret_rotated',
-          resourceType: 'event_type',
-          resourceId: rotated.eventType.id,
-          before: null,
-          after: { name: rotated.eventType.name, secretRotatedAt: rotated.eventType.updatedAt },
-        }),
-      );
-      context.eventTypes.forget(tenantId, eventType.name);
+      const secret = await rotateSecretAudited(context, entityManager(c), actorOf(c.var.principal), c.var.tenant.id, c.req.param('identifier'));
       return c.json({ status: 'success', data: { secret } });
     },
   );

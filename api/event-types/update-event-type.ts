@@ -1,6 +1,6 @@
 import type { AppContext } from '../../shared/context.js';
-import { actorOf, auditedChange } from '../../shared/audit/audit-log.js';
-import { updateEventType } from '../../shared/event-types/event-type-service.js';
+import { actorOf } from '../../shared/audit/audit-log.js';
+import { changeEventType } from '../../shared/event-types/audited-event-type-changes.js';
 import { entityManager, type App } from '../app-env.js';
 import { authorize } from '../middleware/authorize.js';
 import { describe } from '../openapi/describe.js';
@@ -23,22 +23,7 @@ export function registerUpdateEventType(app: App, context: AppContext): void {
     authorize(context, access),
     jsonBody(UpdateEventTypeBody),
     async (c) => {
-      const tenantId = c.var.tenant.id;
-      const { after } = await auditedChange(
-        context,
-        entityManager(c),
-        (em) => updateEventType(em, context.payloadSchemas, tenantId, c.req.param('identifier'), c.req.valid('json')),
-        (changed) => ({
-          tenantId,
-          actor: actorOf(c.var.principal),
-          action: 'event_type.updated',
-          resourceType: 'event_type',
-          resourceId: changed.after.id,
-          before: changed.before,
-          after: changed.after,
-        }),
-      );
-      context.eventTypes.forget(tenantId, after.name);
+      const after = await changeEventType(context, entityManager(c), actorOf(c.var.principal), c.var.tenant.id, c.req.param('identifier'), c.req.valid('json'));
       return c.json({ status: 'success', data: after });
     },
   );
