@@ -1,9 +1,8 @@
-import type { AuditJob } from '../shared/audit/audit-job.js';
 import { recordAuditEntry } from '../shared/audit/audit-log.js';
 import type { AppContext } from '../shared/context.js';
 import type { JobHandler } from '../shared/queues/worker-runner.js';
 
 /** `audit` jobs: one admin change each, recorded once however often it is delivered. */
-export function auditHandler(context: AppContext): JobHandler {
-  return (data) => recordAuditEntry(context.orm.em.fork(), data as AuditJob);
+export function auditHandler(context: AppContext): JobHandler<'audit'> {
+  return (data) => recordAuditEntry(context.orm.em.fork(), data);
 }

@@ -1,5 +1,5 @@
 import type { AppContext } from '../shared/context.js';
-import { jobEvents, type EventJob, type EventsJobData } from '../shared/events/event-job.js';
+import { jobEvents, type EventJob } from '../shared/events/event-job.js';
 import { markReacted, registerEvents, registrationDependencies, type PendingReactions } from '../shared/events/register-events.js';
 import { dispatchWebhooks, type DispatchedEvent } from '../shared/webhooks/dispatch-webhooks.js';
 import { Batcher } from '../shared/queues/batcher.js';
@@ -25,7 +25,7 @@ const BATCH_WAIT_MS = 25;
  * what is unfinished; one event that fails fails the job, for BullMQ to retry, without holding
  * back the rest.
  */
-export function eventsHandler(context: AppContext): JobHandler {
+export function eventsHandler(context: AppContext): JobHandler<'events'> {
   const registration = registrationDependencies(context);
   const registrations = new Batcher<EventJob, PendingReactions | undefined>((jobs) => registerEvents(registration, jobs), BATCH_SIZE, BATCH_WAIT_MS);
   const dispatch = { orm: context.orm, subscriptions: context.webhooks, queues: context.queues, retryBaseMs: context.config.webhookRetryBaseMs };
@@ -39,7 +39,7 @@ export function eventsHandler(context: AppContext): JobHandler {
   );
   const { acceptedReports } = context;
   return async (data) => {
-    const { events, claimedByJob } = jobEvents(data as EventsJobData);
+    const { events, claimedByJob } = jobEvents(data);
     const pending = claimedByJob ? undefined : await acceptedReports.pending(events.map((event) => event.id));
     const accepted = pending ? events.filter((event) => pending.has(event.id)) : events;
     const outcomes = await Promise.allSettled(

@@ -5,7 +5,6 @@ import { queueReview } from '../shared/receipts/claim-service.js';
 import { ImageFetcher } from '../shared/receipts/ocr/image-fetcher.js';
 import { readClaim } from '../shared/receipts/ocr/read-claim.js';
 import { TextReader } from '../shared/receipts/ocr/text-reader.js';
-import type { ReceiptJob } from '../shared/receipts/receipt-job.js';
 import { isLastAttempt, type JobHandler } from '../shared/queues/worker-runner.js';
 
 /** OCR jobs one tenant may have running in one worker process; the rest wait their turn, so one tenant's slow images cannot hold every slot. */
@@ -24,13 +23,13 @@ const MAX_TENANT_TURN_DELAY_MS = 10_000;
  * of a read claim only queues its review again (one job per claim: nothing twice). Each tenant
  * gets a share of the process's slots.
  */
-export function ocrHandler(context: AppContext): JobHandler {
+export function ocrHandler(context: AppContext): JobHandler<'ocr'> {
   const reading = { context, fetcher: new ImageFetcher(context.config.fetchAllowPrivateAddresses), reader: new TextReader() };
   const running = new Map<string, number>();
   /** Job id → how often this process has turned it away lately. */
   const turnedAway = new TtlCache<number>(5 * 60_000);
-  const handler: JobHandler = async (data, job, token) => {
-    const { tenantId, receiptId } = data as ReceiptJob;
+  const handler: JobHandler<'ocr'> = async (data, job, token) => {
+    const { tenantId, receiptId } = data;
     const mine = running.get(tenantId) ?? 0;
     if (mine >= MAX_OCR_JOBS_PER_TENANT && token) {
       // Back in the queue without spending an attempt: another tenant's claim takes the slot.

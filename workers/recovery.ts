@@ -8,7 +8,7 @@ import { RECOVERY_EVERY_MS } from '../shared/recovery/recovery-job.js';
  * replicas; should a sweep outlast the interval, two overlap harmlessly, every re-queue being
  * idempotent): queue again what a crash between a commit and its queueing left behind.
  */
-export function recoveryHandler(context: AppContext): JobHandler {
+export function recoveryHandler(context: AppContext): JobHandler<'recovery'> {
   const dependencies = recoveryDependencies(context);
   return async () => {
     const recovered = await recoverStranded(dependencies);

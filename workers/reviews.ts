@@ -1,13 +1,12 @@
 import type { AppContext } from '../shared/context.js';
-import type { ReceiptJob } from '../shared/receipts/receipt-job.js';
 import { reviewAutomatically, reviewDependencies } from '../shared/receipts/review-service.js';
 import type { JobHandler } from '../shared/queues/worker-runner.js';
 
 /** `reviews` jobs: the automated decision on a parsed claim (decisions.md §9), stored once per claim. */
-export function reviewsHandler(context: AppContext): JobHandler {
+export function reviewsHandler(context: AppContext): JobHandler<'reviews'> {
   const dependencies = reviewDependencies(context);
   return async (data) => {
-    const { tenantId, receiptId } = data as ReceiptJob;
+    const { tenantId, receiptId } = data;
     // The claim's decision, for a POST /receipts waiting on it (DecisionWaiter); null when it reads it itself.
     return (await reviewAutomatically(dependencies, tenantId, receiptId)) ?? null;
   };

@@ -10,7 +10,7 @@ import { reviewsHandler } from './reviews.js';
 import { webhooksHandler } from './webhooks.js';
 
 /** Which handler runs each queue's jobs; every queue of the catalog has one, built only when its worker starts. */
-const HANDLERS: Record<QueueName, (context: AppContext) => JobHandler> = {
+const HANDLERS: { [Q in QueueName]: (context: AppContext) => JobHandler<Q> } = {
   audit: auditHandler,
   events: eventsHandler,
   webhooks: webhooksHandler,
@@ -20,7 +20,13 @@ const HANDLERS: Record<QueueName, (context: AppContext) => JobHandler> = {
 };
 
 export function startWorkers(context: AppContext, queues: readonly QueueName[]): Worker[] {
-  return queues.map((name) => startWorker(name, HANDLERS[name](context), workerDependencies(context)));
+  return queues.map((name) => startQueueWorker(name, context));
+}
+
+/** One queue's worker, its handler typed by the queue's payload. */
+function startQueueWorker<Q extends QueueName>(name: Q, context: AppContext): Worker {
+  const handler = HANDLERS[name] as (context: AppContext) => JobHandler<Q>;
+  return startWorker(name, handler(context), workerDependencies(context));
 }
 
 export function workerDependencies(context: AppContext): WorkerDependencies {

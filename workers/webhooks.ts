@@ -3,15 +3,14 @@ import { OutboundPoster } from '../shared/http/outbound-post.js';
 import { Sealer } from '../shared/secrets/sealer.js';
 import { isLastAttempt, type JobHandler } from '../shared/queues/worker-runner.js';
 import { deliverWebhook } from '../shared/webhooks/deliver-webhook.js';
-import type { WebhookJob } from '../shared/webhooks/webhook-job.js';
 
 /** `webhooks` jobs: one delivery attempt each; a refusal throws and BullMQ retries with backoff. */
-export function webhooksHandler(context: AppContext): JobHandler {
+export function webhooksHandler(context: AppContext): JobHandler<'webhooks'> {
   const dependencies = {
     orm: context.orm,
     poster: new OutboundPoster(context.config.fetchAllowPrivateAddresses),
     sealer: new Sealer(context.config.platformTokenSecret, 'webhook-secret'),
     serviceSubject: context.config.publicBaseUrl,
   };
-  return (data, job) => deliverWebhook(dependencies, (data as WebhookJob).deliveryId, isLastAttempt(job));
+  return (data, job) => deliverWebhook(dependencies, data.deliveryId, isLastAttempt(job));
 }

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
 import { fieldError, NotFoundError } from '../../shared/errors/app-errors.js';
 import { Event } from '../../shared/events/event.entity.js';
-import { eventJobId, jobEvents, type EventsJobData } from '../../shared/events/event-job.js';
+import { eventJobId, jobEvents } from '../../shared/events/event-job.js';
 import { reactionView, storedEventView } from '../../shared/events/event-view.js';
 import type { ListSpec } from '../../shared/lists/list-spec.js';
 import { entityManager, type App } from '../app-env.js';
@@ -108,7 +108,7 @@ function eventIdOf(digits: string): number | undefined {
 async function isAccepted(context: AppContext, tenantId: string, id: number): Promise<boolean> {
   if (await context.acceptedReports.isPending(tenantId, id)) return true;
   const job = await context.queues.events.getJob(eventJobId(id));
-  return job !== undefined && jobEvents(job.data as EventsJobData).events[0]?.tenantId === tenantId;
+  return job !== undefined && jobEvents(job.data).events[0]?.tenantId === tenantId;
 }
 
 function booleanQuery(name: string, raw: string | undefined): boolean {

@@ -1,4 +1,5 @@
 import type { JobsOptions } from 'bullmq';
+import type { Static } from 'typebox';
 import { AuditJob } from '../audit/audit-job.js';
 import { EventsJobData } from '../events/event-job.js';
 import { ReceiptJob } from '../receipts/receipt-job.js';
@@ -86,6 +87,9 @@ export const queueCatalog = {
 } satisfies Record<string, QueueDefinition>;
 
 export type QueueName = keyof typeof queueCatalog;
+
+/** What a job of queue `Q` carries, typed from its payload schema: a handler reads it with no cast. */
+export type JobData<Q extends QueueName> = Static<(typeof queueCatalog)[Q]['payload']>;
 export const queueNames = Object.keys(queueCatalog) as QueueName[];
 
 export function isQueueName(name: string): name is QueueName {

@@ -1,9 +1,10 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logging/logger.js';
-import { queueCatalog, queueNames, type QueueName } from './catalog.js';
+import { queueCatalog, queueNames, type JobData, type QueueName } from './catalog.js';
 
-export type Queues = Record<QueueName, Queue>;
+/** Each queue typed by its catalog payload: what is added and what is read back is its JobData. */
+export type Queues = { [Q in QueueName]: Queue<JobData<Q>> };
 
 /**
  * BullMQ keys are `<prefix>:<queue>:…`. A hash tag per queue keeps each queue's keys in one

@@ -3,7 +3,7 @@ import { addAuditJob } from '../audit/audit-log.js';
 import { AuditOutbox } from '../audit/audit-outbox.entity.js';
 import type { AppContext } from '../context.js';
 import type { Orm } from '../db/orm.js';
-import { eventJobId, jobEvents, type EventsJobData } from '../events/event-job.js';
+import { eventJobId, jobEvents } from '../events/event-job.js';
 import type { IntrinsicEventDependencies } from '../events/queue-intrinsic-event.js';
 import { Order } from '../orders/order.entity.js';
 import { reportOrderPlaced } from '../orders/order-service.js';
@@ -98,7 +98,7 @@ export async function recoverStranded(deps: RecoveryDependencies, strandedAfterM
     await reportOrderPlaced(deps, order.tenant.id, order);
   }
   // Its registered events were forgotten as they went: a run again registers only what is left.
-  const failedReports = (await deps.queues.events.getFailed(0, BATCH - 1)).filter((job) => !jobEvents(job.data as EventsJobData).claimedByJob);
+  const failedReports = (await deps.queues.events.getFailed(0, BATCH - 1)).filter((job) => !jobEvents(job.data).claimedByJob);
   for (const job of failedReports) await job.retry();
 
   const unaudited = await em.find(AuditOutbox, { createdAt: { $lt: before } }, { orderBy: { createdAt: 'asc' }, limit: BATCH });

@@ -146,7 +146,8 @@ describe('the audit worker', () => {
       metrics: harness.context.metrics,
     });
     try {
-      const added = await harness.context.queues.audit.add('record', { not: 'an audit job' });
+      // Not an audit job: the queue's types would refuse it, as the worker must.
+      const added = await harness.context.queues.audit.add('record', { not: 'an audit job' } as never);
       await waitFor(async () => (await added.getState()) === 'failed');
       const failed = await harness.context.queues.audit.getJob(added.id!);
       expect(failed?.attemptsMade).toBe(1);

@@ -55,7 +55,7 @@ describe('operations endpoints', () => {
   it('GET /metrics counts requests by route pattern and status, and reports queue depth', async () => {
     await harness.request(tenant, 'GET', '/v1/event_types');
     await harness.request(tenant, 'GET', '/v1/event_types/NOT_THERE', { token: await harness.adminToken(tenant, ['read:event_types']) });
-    await harness.context.queues.audit.add('record', { probe: true }, { delay: 60_000 });
+    await harness.context.queues.audit.add('record', { probe: true } as never, { delay: 60_000 });
     const response = await harness.request(null, 'GET', '/metrics');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/plain');

@@ -10,6 +10,7 @@ import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
 import { storeClaim } from '../support/receipts.js';
 import { createHarness, dataOf, jsonOf, registerMember, type Harness, type Json, type TestTenant } from '../support/harness.js';
 import { customRule, totalOver } from '../support/rule-definitions.js';
+import { jobEvents } from '../../shared/events/event-job.js';
 
 let harness: Harness;
 let workers: Worker[] = [];
@@ -447,11 +448,11 @@ describe('points for a receipt', () => {
       const decided = await decisionOf(tenant, admin, preparsed());
       await harness.request(tenant, 'POST', `/v1/receipts/${decided.id}/reviews`, { token: admin, body: { verdict: 'REJECT', reason: 'SUSPICIOUS' } });
       const reviews = await harness.context.orm.em.fork().getConnection().execute(`select event_id from receipt_review where receipt_id = ? and event_id is not null order by status_version`, [decided.id]);
-      const jobs = await Promise.all(reviews.map(async (row: Json) => (await harness.context.queues.events.getJob(`event-${row.event_id}`))!.data.events[0]));
+      const jobs = await Promise.all(reviews.map(async (row: Json) => jobEvents((await harness.context.queues.events.getJob(`event-${row.event_id}`))!.data).events[0]!));
       const dependencies = registrationDependencies(harness.context);
       // The REJECTED event first, then the AUTHORIZED one.
-      await registerEvents(dependencies, [jobs[1]]);
-      await registerEvents(dependencies, [jobs[0]]);
+      await registerEvents(dependencies, [jobs[1]!]);
+      await registerEvents(dependencies, [jobs[0]!]);
       expect(await points()).toBe(0);
       await registerEvents(dependencies, jobs);
     } finally {
