@@ -1,5 +1,9 @@
+import { withTimeout } from '../async/with-timeout.js';
 import { TtlCache } from '../cache/ttl-cache.js';
 import type { RateLimit, TokenBuckets } from './token-bucket.js';
+
+/** How long a failed attempt waits for Redis to count it. */
+const COUNT_TIMEOUT_MS = 500;
 
 /** Failed API key attempts one client address may make: a misconfigured client's retries pass, a guessing loop does not. */
 export const FAILED_KEY_LIMIT: RateLimit = { perSecond: 1, burst: 30 };
@@ -26,11 +30,15 @@ export class FailedKeyAttempts {
     return until === undefined ? 0 : Math.max(0, Math.ceil((until - Date.now()) / 1000));
   }
 
-  /** Records a failed attempt: the whole seconds the address must now wait, 0 when it may go on. */
+  /**
+   * Records a failed attempt: the whole seconds the address must now wait, 0 when it may go on.
+   * When Redis does not count it within a moment, the attempt is let go uncounted: a wrong key is
+   * answered 403 then, as it always was, rather than waiting on Redis's return.
+   */
   async fail(address: string): Promise<number> {
     const block = clientBlock(address);
-    const decision = await this.buckets.take(`failed-key:${block}`, this.limit);
-    if (decision.allowed) return 0;
+    const decision = await withTimeout(this.buckets.take(`failed-key:${block}`, this.limit), COUNT_TIMEOUT_MS).catch(() => undefined);
+    if (!decision || decision.allowed) return 0;
     this.blockedUntil.set(block, Date.now() + decision.resetSeconds * 1000, decision.resetSeconds * 1000);
     return decision.resetSeconds;
   }

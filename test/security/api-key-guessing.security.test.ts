@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dropDatabase } from '../../shared/db/ensure-database.js';
 import { clientBlock, FAILED_KEY_LIMIT } from '../../shared/rate-limit/failed-key-attempts.js';
 import { createHarness, type Harness, jsonOf, type TestTenant } from '../support/harness.js';
 
@@ -54,3 +55,19 @@ describe('failed API key attempts, per client address', () => {
     expect((await fromAddress('2001:db8:5:7::1', guess())).status).toBe(403);
   });
 });
+
+describe('failed API key attempts while Redis is away', () => {
+  it('a wrong key is still 403, uncounted, rather than waiting for Redis', async () => {
+    const away = await createHarness({ redisUrl: 'redis://127.0.0.1:1' });
+    try {
+      const response = await away.app.request('/v1/event_types', { headers: { 'X-Api-Key': guess() } }, { incoming: { socket: { remoteAddress: '203.0.113.50' } } });
+      expect(response.status).toBe(403);
+    } finally {
+      // Not away.close(): closing the queues would wait for a Redis that is not there.
+      for (const connection of [away.context.redis, away.context.queueRedis, away.context.reportRedis]) connection.disconnect();
+      await away.context.orm.close();
+      await dropDatabase(away.config.databaseUrl);
+    }
+  });
+});
+
