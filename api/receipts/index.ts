@@ -12,7 +12,7 @@ import { Receipt } from '../../shared/receipts/receipt.entity.js';
 import { claimedView, receiptListItemView, receiptView, reviewView, type ClaimedView } from '../../shared/receipts/receipt-views.js';
 import { Review } from '../../shared/receipts/review.entity.js';
 import { reviewDependencies, reviewManually } from '../../shared/receipts/review-service.js';
-import type { SubjectDirectory } from '../../shared/events/subject-directory.js';
+import type { SubjectDirectory } from '../../shared/users/subject-directory.js';
 import { unknownSubmitter } from '../../shared/users/lookup-user.js';
 import { User } from '../../shared/users/user.entity.js';
 import { entityManager, type App } from '../app-env.js';

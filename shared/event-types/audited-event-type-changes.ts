@@ -1,7 +1,7 @@
 import { auditedChange, type AuditDependencies } from '../audit/audit-log.js';
 import type { Actor } from '../audit/audit-job.js';
 import type { EntityManager } from '../db/orm.js';
-import type { EventTypeDirectory } from '../events/event-type-directory.js';
+import type { EventTypeDirectory } from './event-type-directory.js';
 import { rotateEventTypeSecret, updateEventType, type EventTypeChanges } from './event-type-service.js';
 import type { EventTypeView } from './event-type-view.js';
 import type { PayloadSchemaCompiler } from './payload-schema.js';

@@ -1,7 +1,7 @@
 import type { EventIdAllocator } from './event-ids.js';
 import type { EventJob } from './event-job.js';
 import type { EventQueueWriter } from './event-queue-writer.js';
-import type { EventTypeDirectory } from './event-type-directory.js';
+import type { EventTypeDirectory } from '../event-types/event-type-directory.js';
 
 export interface IntrinsicEventDependencies {
   eventTypes: EventTypeDirectory;

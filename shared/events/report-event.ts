@@ -8,9 +8,9 @@ import { authorizeReport } from './event-authorization.js';
 import type { EventIdAllocator } from './event-ids.js';
 import type { EventJob } from './event-job.js';
 import type { EventQueueWriter } from './event-queue-writer.js';
-import type { EventTypeDirectory, ReportableType } from './event-type-directory.js';
+import type { EventTypeDirectory, ReportableType } from '../event-types/event-type-directory.js';
 import type { EventParts } from './event-view.js';
-import type { SubjectDirectory } from './subject-directory.js';
+import type { SubjectDirectory } from '../users/subject-directory.js';
 
 export interface EventReport {
   type: string;

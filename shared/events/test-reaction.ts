@@ -1,10 +1,10 @@
 import { forServiceSubject, react, type ReactionOutcome } from '../reactors/react.js';
 import type { ReactorDirectory } from '../reactors/reactor-directory.js';
 import { userView } from '../users/user-view.js';
-import type { EventTypeDirectory } from './event-type-directory.js';
+import type { EventTypeDirectory } from '../event-types/event-type-directory.js';
 import { eventFacts } from './register-events.js';
 import { activeType, checkPayload, memberSubject, type EventReport } from './report-event.js';
-import type { SubjectDirectory } from './subject-directory.js';
+import type { SubjectDirectory } from '../users/subject-directory.js';
 
 export interface TestReactionDependencies {
   eventTypes: EventTypeDirectory;

@@ -1,13 +1,6 @@
 import Big from 'big.js';
 import { selectJsonPath } from '../json-path/json-path.js';
-import type { PointsArgument, PointsExpression } from './reaction.js';
-
-/**
- * The most one reaction grants. More comes only from a reactor or a payload gone wrong (a total in
- * pennies read as pounds, times a thousand); stored, it could also outgrow what the ledger and a
- * JavaScript number hold exactly, and fail the event's registration for good.
- */
-export const MAX_REACTION_POINTS = 1_000_000_000;
+import { MAX_REACTION_POINTS, type PointsArgument, type PointsExpression } from './reaction.js';
 
 /**
  * Computes a POINTS reaction (decisions.md §6, §12): exact decimal arithmetic through the whole

@@ -1,5 +1,11 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { MAX_REACTION_POINTS } from './points-expression.js';
+
+/**
+ * The most one reaction grants. More comes only from a reactor or a payload gone wrong (a total in
+ * pennies read as pounds, times a thousand); stored, it could also outgrow what the ledger and a
+ * JavaScript number hold exactly, and fail the event's registration for good.
+ */
+export const MAX_REACTION_POINTS = 1_000_000_000;
 
 /** decisions.md §6: `{type: 'NUMBER', value: '10'}`, `{type: 'PATH', value: '$.payload.total'}`, or a nested expression. */
 export const PointsOperation = Type.Union([Type.Literal('SUM'), Type.Literal('MULTIPLY'), Type.Literal('MIN'), Type.Literal('MAX')]);

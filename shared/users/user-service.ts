@@ -5,7 +5,7 @@ import type { EntityManager } from '../db/orm.js';
 import { isUuid } from '../db/tenant-record.js';
 import { BadRequestError, ConflictError, fieldError, NotFoundError, UserExistsError } from '../errors/app-errors.js';
 import type { PayloadSchemaCompiler } from '../event-types/payload-schema.js';
-import type { SubjectDirectory } from '../events/subject-directory.js';
+import type { SubjectDirectory } from './subject-directory.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { Venue } from '../venues/venue.entity.js';
 import { compile, toValidationIssues } from '../validation/ajv.js';

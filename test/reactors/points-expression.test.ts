@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computePoints, MAX_REACTION_POINTS } from '../../shared/reactors/points-expression.js';
+import { computePoints } from '../../shared/reactors/points-expression.js';
+import { MAX_REACTION_POINTS } from '../../shared/reactors/reaction.js';
 import type { PointsExpression } from '../../shared/reactors/reaction.js';
 
 const event = { type: 'PURCHASE_MADE', payload: { total: '19.99', items: [{ qty: 2 }, { qty: 3 }], visits: 3, label: 'x' } };

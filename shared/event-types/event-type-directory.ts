@@ -2,8 +2,8 @@ import type { ValidateFunction } from 'ajv';
 import { TenantConfigurationError } from '../errors/app-errors.js';
 import { TtlCache } from '../cache/ttl-cache.js';
 import type { Orm } from '../db/orm.js';
-import { EventType } from '../event-types/event-type.entity.js';
-import type { PayloadSchemaCompiler } from '../event-types/payload-schema.js';
+import { EventType } from './event-type.entity.js';
+import type { PayloadSchemaCompiler } from './payload-schema.js';
 import { SecretCheck } from '../secrets/secret-token.js';
 
 export interface ReportableType {

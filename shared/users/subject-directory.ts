@@ -1,8 +1,8 @@
 import { TtlCache } from '../cache/ttl-cache.js';
 import type { Orm } from '../db/orm.js';
 import { Batcher } from '../queues/batcher.js';
-import { lookupUsers } from '../users/lookup-user.js';
-import { User } from '../users/user.entity.js';
+import { lookupUsers } from './lookup-user.js';
+import { User } from './user.entity.js';
 
 interface SubjectLookup {
   tenantId: string;
