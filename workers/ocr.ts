@@ -1,4 +1,5 @@
 import { DelayedError } from 'bullmq';
+import { PerKeyLimit } from '../shared/async/per-key-limit.js';
 import { TtlCache } from '../shared/cache/ttl-cache.js';
 import type { AppContext } from '../shared/context.js';
 import { queueReview } from '../shared/receipts/claim-service.js';
@@ -25,13 +26,12 @@ const MAX_TENANT_TURN_DELAY_MS = 10_000;
  */
 export function ocrHandler(context: AppContext): JobHandler<'ocr'> {
   const reading = { context, fetcher: new ImageFetcher(context.config.fetchAllowPrivateAddresses), reader: new TextReader() };
-  const running = new Map<string, number>();
+  const running = new PerKeyLimit(MAX_OCR_JOBS_PER_TENANT);
   /** Job id → how often this process has turned it away lately. */
   const turnedAway = new TtlCache<number>(5 * 60_000);
   const handler: JobHandler<'ocr'> = async (data, job, token) => {
     const { tenantId, receiptId } = data;
-    const mine = running.get(tenantId) ?? 0;
-    if (mine >= MAX_OCR_JOBS_PER_TENANT && token) {
+    if (token && !running.tryEnter(tenantId)) {
       // Back in the queue without spending an attempt: another tenant's claim takes the slot.
       const times = turnedAway.get(job.id!) ?? 0;
       turnedAway.set(job.id!, times + 1);
@@ -39,13 +39,10 @@ export function ocrHandler(context: AppContext): JobHandler<'ocr'> {
       throw new DelayedError();
     }
     turnedAway.delete(job.id!);
-    running.set(tenantId, mine + 1);
     try {
       await readClaim(reading, tenantId, receiptId, isLastAttempt(job));
     } finally {
-      const left = (running.get(tenantId) ?? 1) - 1;
-      if (left) running.set(tenantId, left);
-      else running.delete(tenantId);
+      if (token) running.leave(tenantId);
     }
     await queueReview(context.queues, tenantId, receiptId);
   };

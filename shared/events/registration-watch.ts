@@ -1,3 +1,4 @@
+import { PerKeyLimit } from '../async/per-key-limit.js';
 import { bigintArray } from '../db/bigint-array.js';
 import type { Orm } from '../db/orm.js';
 import { TooManyRequestsError } from '../errors/app-errors.js';
@@ -25,7 +26,7 @@ interface Wait {
  */
 export class RegistrationWatch {
   private readonly waits = new Map<number, Set<Wait>>();
-  private readonly waitsPerTenant = new Map<string, number>();
+  private readonly waitsPerTenant = new PerKeyLimit(MAX_WAITS_PER_TENANT);
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly orm: Orm) {}
@@ -36,9 +37,7 @@ export class RegistrationWatch {
    */
   async waitFor(tenantId: string, id: number, ms: number): Promise<Event | undefined> {
     if (ms === 0) return this.registered(tenantId, id);
-    const open = this.waitsPerTenant.get(tenantId) ?? 0;
-    if (open >= MAX_WAITS_PER_TENANT) throw new TooManyRequestsError(1, {});
-    this.waitsPerTenant.set(tenantId, open + 1);
+    if (!this.waitsPerTenant.tryEnter(tenantId)) throw new TooManyRequestsError(1, {});
     try {
       const registered = await new Promise<boolean>((resolve) => {
         const timeout = setTimeout(() => settle(false), ms);
@@ -55,9 +54,7 @@ export class RegistrationWatch {
       });
       return registered ? await this.registered(tenantId, id) : undefined;
     } finally {
-      const left = (this.waitsPerTenant.get(tenantId) ?? 1) - 1;
-      if (left) this.waitsPerTenant.set(tenantId, left);
-      else this.waitsPerTenant.delete(tenantId);
+      this.waitsPerTenant.leave(tenantId);
     }
   }
 

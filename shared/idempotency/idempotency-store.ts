@@ -64,8 +64,9 @@ export async function claimIdempotencyKey(em: EntityManager, sealer: Sealer, req
   if (Math.random() * SWEEP_ONE_IN < 1) {
     await connection.execute('delete from idempotency_record where created_at < ?', [new Date(Date.now() - IDEMPOTENCY_WINDOW_MS)]);
   }
+  // Reserved once per request, whatever the attempts below find: an id a replay never uses is a gap.
+  const reservedId = request.reserve ? await request.reserve() : null;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const reservedId = request.reserve ? await request.reserve() : null;
     const token = randomUUID();
     const inserted = await connection.execute<{ id: string }[]>(
       `insert into idempotency_record (id, tenant_id, key, request_hash, reserved_id, claim_token, created_at, claimed_until)

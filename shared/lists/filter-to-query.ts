@@ -1,4 +1,4 @@
-import { raw } from '@mikro-orm/core';
+import { raw, UnderscoreNamingStrategy } from '@mikro-orm/core';
 import type { FilterCondition, FilterScalar } from './parse-filter.js';
 
 export type FilterQueryObject = Record<string, unknown>;
@@ -24,9 +24,12 @@ function isNestedKeyTest({ operator, fieldType, path }: FilterCondition): boolea
  * (`->`, one bound member at a time) instead; the members and the key are parameters, the column
  * is the entity's own.
  */
+/** The ORM's own rule from a property to its column (the default for PostgreSQL, which shared/db/orm.ts keeps). */
+const columnNames = new UnderscoreNamingStrategy();
+
 function nestedHasKey({ path, value }: FilterCondition): FilterQueryObject {
-  const [column, ...members] = path.split('.');
-  const columnName = column!.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+  const [property, ...members] = path.split('.');
+  const columnName = columnNames.propertyToColumnName(property!);
   const member = members.map(() => ' -> ?').join('');
   return { [raw((alias: string) => `jsonb_exists(${alias}.${columnName}${member}, ?)`, [...members, value])]: true };
 }
