@@ -24,7 +24,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['shared/db/create-migration.ts'],
+    files: ['shared/migrations/create-migration.ts'],
     rules: { 'no-console': 'off' },
   },
 );

@@ -5,13 +5,13 @@
  */
 import type { Worker } from 'bullmq';
 import { startApi, startOperations, type RunningApi } from './api/server.js';
-import { ConfigError, loadConfig } from './shared/config/config.js';
+import { ConfigError, loadConfig } from './shared/platform/config/config.js';
 import { closeContext, createContext } from './shared/context.js';
-import { checkDependencies, DependencyUnavailableError } from './shared/db/dependency-check.js';
-import { ensureDatabase } from './shared/db/ensure-database.js';
-import { migrate } from './shared/db/orm.js';
-import { createLogger } from './shared/logging/logger.js';
-import { isQueueName, queueNames, type QueueName } from './shared/queues/catalog.js';
+import { checkDependencies, DependencyUnavailableError } from './shared/platform/db/dependency-check.js';
+import { ensureDatabase } from './shared/platform/db/ensure-database.js';
+import { migrate } from './shared/platform/db/orm.js';
+import { createLogger } from './shared/platform/logging/logger.js';
+import { isQueueName, queueNames, type QueueName } from './shared/job-catalog.js';
 import { scheduleRecovery } from './workers/recovery.js';
 import { closeWorkers, startWorkers } from './workers/start-workers.js';
 

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
-import type { Principal } from '../shared/auth/principal.js';
-import type { EntityManager, Orm } from '../shared/db/orm.js';
-import type { Logger } from '../shared/logging/logger.js';
+import type { Principal } from '../shared/platform/auth/principal.js';
+import type { EntityManager, Orm } from '../shared/platform/db/orm.js';
+import type { Logger } from '../shared/platform/logging/logger.js';
 import type { Tenant } from '../shared/tenants/tenant.entity.js';
 
 /** What middleware puts on every request's context for the handlers after it. */

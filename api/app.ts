@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppContext } from '../shared/context.js';
-import { FailedKeyAttempts } from '../shared/rate-limit/failed-key-attempts.js';
-import { TokenBuckets } from '../shared/rate-limit/token-bucket.js';
+import { FailedKeyAttempts } from '../shared/platform/rate-limit/failed-key-attempts.js';
+import { TokenBuckets } from '../shared/platform/rate-limit/token-bucket.js';
 import type { App, AppEnv } from './app-env.js';
 import { registerAuditLogRoutes } from './audit-log/index.js';
 import { handleError, handleNotFound } from './errors/error-handler.js';

@@ -1,5 +1,5 @@
 import { serve, type ServerType } from '@hono/node-server';
-import { ConfigError } from '../shared/config/config.js';
+import { ConfigError } from '../shared/platform/config/config.js';
 import type { AppContext } from '../shared/context.js';
 import type { App } from './app-env.js';
 import { createApp, createOperationsApp } from './app.js';

@@ -1,13 +1,13 @@
 import { auditedChange } from '../shared/audit/audit-log.js';
-import { mintAdminToken } from '../shared/auth/admin-token.js';
-import { isScope, SCOPES } from '../shared/auth/scopes.js';
-import { loadConfig } from '../shared/config/config.js';
+import { mintAdminToken } from '../shared/platform/auth/admin-token.js';
+import { isScope, SCOPES } from '../shared/platform/auth/scopes.js';
+import { loadConfig } from '../shared/platform/config/config.js';
 import { closeContext, createContext, type AppContext } from '../shared/context.js';
-import { checkDependencies } from '../shared/db/dependency-check.js';
-import { ensureDatabase } from '../shared/db/ensure-database.js';
-import { migrate } from '../shared/db/orm.js';
-import { createLogger } from '../shared/logging/logger.js';
-import type { TenantAuthentication } from '../shared/tenants/tenant.entity.js';
+import { checkDependencies } from '../shared/platform/db/dependency-check.js';
+import { ensureDatabase } from '../shared/platform/db/ensure-database.js';
+import { migrate } from '../shared/platform/db/orm.js';
+import { createLogger } from '../shared/platform/logging/logger.js';
+import type { TenantAuthentication } from '../shared/platform/auth/user-token.js';
 import { createTenant, findTenantBySlug, listTenants, rotateApiKey } from '../shared/tenants/tenant-service.js';
 
 export class UsageError extends Error {}

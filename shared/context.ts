@@ -1,12 +1,14 @@
-import type { Config } from './config/config.js';
-import type { Logger } from './logging/logger.js';
-import { createMetrics, type Metrics } from './metrics/metrics.js';
-import { createOrm, type Orm } from './db/orm.js';
-import { createRedis, type Redis } from './redis/redis.js';
-import { closeQueues, createQueues, type Queues } from './queues/queue-factory.js';
+import type { Config } from './platform/config/config.js';
+import type { Logger } from './platform/logging/logger.js';
+import { createMetrics, type Metrics } from './platform/metrics/metrics.js';
+import { createDatabase } from './database.js';
+import type { Orm } from './platform/db/orm.js';
+import { createRedis, type Redis } from './platform/redis/redis.js';
+import { queueCatalog, type Queues } from './job-catalog.js';
+import { closeQueues, createQueues } from './platform/queues/queue-factory.js';
 import { TenantDirectory } from './tenants/tenant-directory.js';
-import { AdminTokenVerifier } from './auth/admin-token.js';
-import { JwksCache } from './auth/jwks-cache.js';
+import { AdminTokenVerifier } from './platform/auth/admin-token.js';
+import { JwksCache } from './platform/auth/jwks-cache.js';
 import { PayloadSchemaCompiler } from './event-types/payload-schema.js';
 import { EventIdAllocator } from './events/event-ids.js';
 import { AcceptedReports } from './events/accepted-reports.js';
@@ -58,11 +60,11 @@ export interface AppContext {
 }
 
 export async function createContext(config: Config, logger: Logger): Promise<AppContext> {
-  const orm = await createOrm(config.databaseUrl, logger);
+  const orm = await createDatabase(config.databaseUrl, logger);
   const redis = createRedis(config.redisUrl, 'tally-commands', { autoPipelining: true, logger });
   const queueRedis = createRedis(config.redisUrl, 'tally-queues', { logger });
   const payloadSchemas = new PayloadSchemaCompiler();
-  const queues = createQueues(queueRedis, config.redisPrefix, logger);
+  const queues = createQueues(queueCatalog, queueRedis, config.redisPrefix, logger);
   const reportRedis = createRedis(config.redisUrl, 'tally-event-reports', { logger });
   const acceptedReports = new AcceptedReports(queues.events, queueRedis, reportRedis);
   const products = new ProductCatalogues(orm, config.cacheTtlMs);

@@ -2,8 +2,8 @@ import type { AppContext } from '../shared/context.js';
 import { jobEvents, type EventJob } from '../shared/events/event-job.js';
 import { markReacted, registerEvents, registrationDependencies, type PendingReactions } from '../shared/events/register-events.js';
 import { dispatchWebhooks, type DispatchedEvent } from '../shared/webhooks/dispatch-webhooks.js';
-import { Batcher } from '../shared/queues/batcher.js';
-import type { JobHandler } from '../shared/queues/worker-runner.js';
+import { Batcher } from '../shared/platform/queues/batcher.js';
+import type { JobHandler } from '../shared/job-catalog.js';
 
 /** Up to this many events share one transaction: 250 drained a backlog ~15% faster than 100 (npm run bench). */
 const BATCH_SIZE = 250;

@@ -1,12 +1,13 @@
 import { DelayedError } from 'bullmq';
-import { PerKeyLimit } from '../shared/async/per-key-limit.js';
-import { TtlCache } from '../shared/cache/ttl-cache.js';
+import { PerKeyLimit } from '../shared/platform/async/per-key-limit.js';
+import { TtlCache } from '../shared/platform/cache/ttl-cache.js';
 import type { AppContext } from '../shared/context.js';
 import { queueReview } from '../shared/receipts/claim-service.js';
 import { ImageFetcher } from '../shared/receipts/ocr/image-fetcher.js';
 import { readClaim } from '../shared/receipts/ocr/read-claim.js';
 import { TextReader } from '../shared/receipts/ocr/text-reader.js';
-import { isLastAttempt, type JobHandler } from '../shared/queues/worker-runner.js';
+import type { JobHandler } from '../shared/job-catalog.js';
+import { isLastAttempt } from '../shared/platform/queues/worker-runner.js';
 
 /** OCR jobs one tenant may have running in one worker process; the rest wait their turn, so one tenant's slow images cannot hold every slot. */
 export const MAX_OCR_JOBS_PER_TENANT = 4;

@@ -1,5 +1,5 @@
 import type { AppContext } from '../shared/context.js';
-import type { JobHandler } from '../shared/queues/worker-runner.js';
+import type { JobHandler } from '../shared/job-catalog.js';
 import { recoverStranded, recoveryDependencies } from '../shared/recovery/recover-stranded.js';
 import { RECOVERY_EVERY_MS } from '../shared/recovery/recovery-job.js';
 

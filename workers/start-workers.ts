@@ -1,7 +1,7 @@
 import type { Worker } from 'bullmq';
 import type { AppContext } from '../shared/context.js';
-import type { QueueName } from '../shared/queues/catalog.js';
-import { startWorker, type JobHandler, type WorkerDependencies } from '../shared/queues/worker-runner.js';
+import { queueCatalog, type JobHandler, type QueueName } from '../shared/job-catalog.js';
+import { startWorker, type WorkerDependencies } from '../shared/platform/queues/worker-runner.js';
 import { auditHandler } from './audit.js';
 import { eventsHandler } from './events.js';
 import { ocrHandler } from './ocr.js';
@@ -26,7 +26,7 @@ export function startWorkers(context: AppContext, queues: readonly QueueName[]):
 /** One queue's worker, its handler typed by the queue's payload. */
 function startQueueWorker<Q extends QueueName>(name: Q, context: AppContext): Worker {
   const handler = HANDLERS[name] as (context: AppContext) => JobHandler<Q>;
-  return startWorker(name, handler(context), workerDependencies(context));
+  return startWorker(name, queueCatalog[name], handler(context), workerDependencies(context));
 }
 
 export function workerDependencies(context: AppContext): WorkerDependencies {

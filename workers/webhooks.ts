@@ -1,7 +1,8 @@
 import type { AppContext } from '../shared/context.js';
-import { OutboundPoster } from '../shared/http/outbound-post.js';
-import { Sealer } from '../shared/secrets/sealer.js';
-import { isLastAttempt, type JobHandler } from '../shared/queues/worker-runner.js';
+import { OutboundPoster } from '../shared/platform/http/outbound-post.js';
+import { Sealer } from '../shared/platform/secrets/sealer.js';
+import type { JobHandler } from '../shared/job-catalog.js';
+import { isLastAttempt } from '../shared/platform/queues/worker-runner.js';
 import { deliverWebhook } from '../shared/webhooks/deliver-webhook.js';
 
 /** `webhooks` jobs: one delivery attempt each; a refusal throws and BullMQ retries with backoff. */

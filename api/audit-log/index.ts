@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { AuditEntry } from '../../shared/audit/audit-entry.entity.js';
 import type { AppContext } from '../../shared/context.js';
-import type { ListSpec } from '../../shared/lists/list-spec.js';
+import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import type { App } from '../app-env.js';
 import { listParameters, listResponse } from '../lists/list-route.js';
 import { authorize } from '../middleware/authorize.js';

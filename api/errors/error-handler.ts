@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { AppError, InternalError, NotFoundError, ValidationError } from '../../shared/errors/app-errors.js';
-import { translateDatabaseError } from '../../shared/db/database-errors.js';
+import { AppError, InternalError, NotFoundError, ValidationError } from '../../shared/platform/errors/app-errors.js';
+import { translateDatabaseError } from '../../shared/platform/db/database-errors.js';
 import { requestLogger, type AppEnv } from '../app-env.js';
 
 /**

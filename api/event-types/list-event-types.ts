@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
 import { EventType } from '../../shared/event-types/event-type.entity.js';
 import { eventTypeView } from '../../shared/event-types/event-type-view.js';
-import type { ListSpec } from '../../shared/lists/list-spec.js';
+import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import type { App } from '../app-env.js';
 import { listParameters, listResponse } from '../lists/list-route.js';
 import { describe } from '../openapi/describe.js';

@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
-import { fieldError, NotFoundError } from '../../shared/errors/app-errors.js';
+import { fieldError, NotFoundError } from '../../shared/platform/errors/app-errors.js';
 import { Event } from '../../shared/events/event.entity.js';
 import { eventJobId, jobEvents } from '../../shared/events/event-job.js';
 import { reactionView, storedEventView } from '../../shared/events/event-view.js';
-import type { ListSpec } from '../../shared/lists/list-spec.js';
+import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { entityManager, type App } from '../app-env.js';
 import { listParameters, listResponse } from '../lists/list-route.js';
 import { authorize } from '../middleware/authorize.js';

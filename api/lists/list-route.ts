@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
-import { contentRange } from '../../shared/lists/content-range.js';
-import type { ListSpec } from '../../shared/lists/list-spec.js';
-import { parseListQuery } from '../../shared/lists/parse-list-query.js';
+import { contentRange } from '../../shared/platform/lists/content-range.js';
+import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
+import { parseListQuery } from '../../shared/platform/lists/parse-list-query.js';
 import { entityManager, type AppEnv } from '../app-env.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppContext } from '../../shared/context.js';
-import { InvalidApiKeyError, TooManyRequestsError } from '../../shared/errors/app-errors.js';
-import type { FailedKeyAttempts } from '../../shared/rate-limit/failed-key-attempts.js';
+import { InvalidApiKeyError, TooManyRequestsError } from '../../shared/platform/errors/app-errors.js';
+import type { FailedKeyAttempts } from '../../shared/platform/rate-limit/failed-key-attempts.js';
 import type { AppEnv } from '../app-env.js';
 
 /**

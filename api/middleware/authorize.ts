@@ -1,11 +1,11 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { PLATFORM_TOKEN_ISSUER } from '../../shared/auth/admin-token.js';
-import type { Principal } from '../../shared/auth/principal.js';
-import { grantsScope, type Scope } from '../../shared/auth/scopes.js';
-import { unverifiedIssuer } from '../../shared/auth/token-issuer.js';
-import { verifyUserToken } from '../../shared/auth/user-token.js';
+import { PLATFORM_TOKEN_ISSUER } from '../../shared/platform/auth/admin-token.js';
+import type { Principal } from '../../shared/platform/auth/principal.js';
+import { grantsScope, type Scope } from '../../shared/platform/auth/scopes.js';
+import { unverifiedIssuer } from '../../shared/platform/auth/token-issuer.js';
+import { verifyUserToken } from '../../shared/platform/auth/user-token.js';
 import type { AppContext } from '../../shared/context.js';
-import { UnauthorizedError } from '../../shared/errors/app-errors.js';
+import { UnauthorizedError } from '../../shared/platform/errors/app-errors.js';
 import type { AppEnv } from '../app-env.js';
 
 /** Which callers a route admits, beyond the API key every /v1 route needs. */

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit as honoBodyLimit } from 'hono/body-limit';
-import { PayloadTooLargeError } from '../../shared/errors/app-errors.js';
+import { PayloadTooLargeError } from '../../shared/platform/errors/app-errors.js';
 
 /** 1 MB for every body but events' 300 kB (decisions.md §3). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;

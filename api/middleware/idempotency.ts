@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { ConflictError, fieldError, IdempotencyKeyReusedError } from '../../shared/errors/app-errors.js';
+import { ConflictError, fieldError, IdempotencyKeyReusedError } from '../../shared/platform/errors/app-errors.js';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -13,9 +13,9 @@ import {
   type Claim,
   type ClaimRequest,
 } from '../../shared/idempotency/idempotency-store.js';
-import type { Principal } from '../../shared/auth/principal.js';
+import type { Principal } from '../../shared/platform/auth/principal.js';
 import type { AppContext } from '../../shared/context.js';
-import { Sealer } from '../../shared/secrets/sealer.js';
+import { Sealer } from '../../shared/platform/secrets/sealer.js';
 import { entityManager, requestLogger, type AppEnv } from '../app-env.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import { TooManyRequestsError } from '../../shared/errors/app-errors.js';
-import { tenantRateLimit, type TokenBuckets } from '../../shared/rate-limit/token-bucket.js';
+import { TooManyRequestsError } from '../../shared/platform/errors/app-errors.js';
+import { tenantRateLimit, type TokenBuckets } from '../../shared/platform/rate-limit/token-bucket.js';
 import type { AppEnv } from '../app-env.js';
 import { setResponseHeader } from './response-header.js';
 

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
-import { withTimeout } from '../../shared/async/with-timeout.js';
+import { withTimeout } from '../../shared/platform/async/with-timeout.js';
 import type { AppContext } from '../../shared/context.js';
-import { ServiceUnavailableError } from '../../shared/errors/app-errors.js';
-import { queueNames } from '../../shared/queues/catalog.js';
+import { ServiceUnavailableError } from '../../shared/platform/errors/app-errors.js';
+import { queueNames } from '../../shared/job-catalog.js';
 import type { App } from '../app-env.js';
 import { describe } from '../openapi/describe.js';
 

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
-import { findTenantRecord } from '../../shared/db/tenant-record.js';
-import type { ListSpec } from '../../shared/lists/list-spec.js';
+import { findTenantRecord } from '../../shared/platform/db/tenant-record.js';
+import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { Order } from '../../shared/orders/order.entity.js';
 import { orderView, placeOrder, type OrderDependencies } from '../../shared/orders/order-service.js';
 import { entityManager, type App } from '../app-env.js';

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
-import { changesSchema } from '../../shared/validation/changes-schema.js';
-import type { ListSpec } from '../../shared/lists/list-spec.js';
+import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
+import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { Product } from '../../shared/products/product.entity.js';
 import { createProduct, deleteProduct, findProduct, productView, updateProduct } from '../../shared/products/product-service.js';
 import { entityManager, type App } from '../app-env.js';

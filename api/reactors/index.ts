@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
-import type { ListSpec } from '../../shared/lists/list-spec.js';
+import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { Reactor } from '../../shared/reactors/reactor.entity.js';
 import { createReactor, deleteReactor, findReactor, reactorView, updateReactor } from '../../shared/reactors/reactor-service.js';
 import { entityManager, type App } from '../app-env.js';

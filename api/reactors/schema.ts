@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { ReactionSchema } from '../../shared/reactors/reaction.js';
-import { changesSchema } from '../../shared/validation/changes-schema.js';
+import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
 import { EventTypeName } from '../event-types/schema.js';
 
 const Conditions = Type.Record(Type.String(), Type.Unknown(), { description: 'json-rules-engine conditions over the facts event, payload and user' });

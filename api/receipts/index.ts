@@ -1,11 +1,11 @@
 import { Type } from 'typebox';
-import { PLATFORM_TOKEN_ISSUER } from '../../shared/auth/admin-token.js';
-import type { Principal } from '../../shared/auth/principal.js';
+import { PLATFORM_TOKEN_ISSUER } from '../../shared/platform/auth/admin-token.js';
+import type { Principal } from '../../shared/platform/auth/principal.js';
 import type { AppContext } from '../../shared/context.js';
-import type { EntityManager } from '../../shared/db/orm.js';
-import { findTenantRecord } from '../../shared/db/tenant-record.js';
-import { fieldError, NotFoundError, UnauthorizedError } from '../../shared/errors/app-errors.js';
-import type { ListSpec } from '../../shared/lists/list-spec.js';
+import type { EntityManager } from '../../shared/platform/db/orm.js';
+import { findTenantRecord } from '../../shared/platform/db/tenant-record.js';
+import { fieldError, NotFoundError, UnauthorizedError } from '../../shared/platform/errors/app-errors.js';
+import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { createClaim, type ImageClaim, type PreparsedClaim } from '../../shared/receipts/claim-service.js';
 import { PARSED_FIELDS, type ParsedClaim } from '../../shared/receipts/parsed-claim.js';
 import { Receipt } from '../../shared/receipts/receipt.entity.js';

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
-import type { ListSpec } from '../../shared/lists/list-spec.js';
+import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { RuleSet } from '../../shared/rules/rule-set.entity.js';
 import { createRuleSet, deleteRuleSet, findRuleSet, ruleSetTenantView, ruleSetView, updateRuleSet } from '../../shared/rules/rule-set-service.js';
 import { entityManager, type App, type AppEnv } from '../app-env.js';

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { RULE_TYPES } from '../../shared/rules/rule-definition.js';
-import { changesSchema } from '../../shared/validation/changes-schema.js';
+import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
 
 /** receipts-interface.md, RuleDefinition and KeyValuePair. */
 const KeyValuePair = Type.Object({ key: Type.String({ minLength: 1, maxLength: 128 }), value: Type.Unknown() }, { additionalProperties: false });

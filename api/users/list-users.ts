@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
-import type { ListSpec } from '../../shared/lists/list-spec.js';
+import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { User } from '../../shared/users/user.entity.js';
 import { userView } from '../../shared/users/user-view.js';
 import type { App } from '../app-env.js';

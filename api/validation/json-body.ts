@@ -1,9 +1,9 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Static, TSchema } from 'typebox';
-import { BadRequestError, ValidationError, type ValidationIssue } from '../../shared/errors/app-errors.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../shared/json/nesting-depth.js';
-import { unstorableTextAt } from '../../shared/json/unstorable-text.js';
-import { compile, toValidationIssues } from '../../shared/validation/ajv.js';
+import { BadRequestError, ValidationError, type ValidationIssue } from '../../shared/platform/errors/app-errors.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../shared/platform/json/nesting-depth.js';
+import { unstorableTextAt } from '../../shared/platform/json/unstorable-text.js';
+import { compile, toValidationIssues } from '../../shared/platform/validation/ajv.js';
 import type { AppEnv } from '../app-env.js';
 
 const UNSTORABLE_TEXT = 'text may not hold NUL characters or unpaired surrogates';

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
-import { changesSchema } from '../../shared/validation/changes-schema.js';
-import type { ListSpec } from '../../shared/lists/list-spec.js';
+import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
+import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { Venue } from '../../shared/venues/venue.entity.js';
 import { createVenue, deleteVenue, findVenue, updateVenue, venueView } from '../../shared/venues/venue-service.js';
 import { entityManager, type App } from '../app-env.js';

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
-import { changesSchema } from '../../shared/validation/changes-schema.js';
-import type { ListSpec } from '../../shared/lists/list-spec.js';
-import { Sealer } from '../../shared/secrets/sealer.js';
+import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
+import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
+import { Sealer } from '../../shared/platform/secrets/sealer.js';
 import { WebhookDelivery } from '../../shared/webhooks/webhook-delivery.entity.js';
 import { Webhook } from '../../shared/webhooks/webhook.entity.js';
 import { createWebhook, deleteWebhook, findWebhook, updateWebhook, webhookSecretContext, webhookView } from '../../shared/webhooks/webhook-service.js';

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { withTimeout } from '../async/with-timeout.js';
-import type { EntityManager } from '../db/orm.js';
-import type { Queues } from '../queues/queue-factory.js';
+import { withTimeout } from '../platform/async/with-timeout.js';
+import type { EntityManager } from '../platform/db/orm.js';
+import type { Queues } from '../job-catalog.js';
 import { AuditEntry } from './audit-entry.entity.js';
 import { AuditOutbox } from './audit-outbox.entity.js';
 import type { Actor, AuditJob } from './audit-job.js';
-import type { Principal } from '../auth/principal.js';
-import type { Logger } from '../logging/logger.js';
+import type { Principal } from '../platform/auth/principal.js';
+import type { Logger } from '../platform/logging/logger.js';
 
 export interface AdminChange {
   tenantId: string;

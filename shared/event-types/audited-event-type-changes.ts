@@ -1,6 +1,6 @@
 import { auditedChange, type AuditDependencies } from '../audit/audit-log.js';
 import type { Actor } from '../audit/audit-job.js';
-import type { EntityManager } from '../db/orm.js';
+import type { EntityManager } from '../platform/db/orm.js';
 import type { EventTypeDirectory } from './event-type-directory.js';
 import { rotateEventTypeSecret, updateEventType, type EventTypeChanges } from './event-type-service.js';
 import type { EventTypeView } from './event-type-view.js';

@@ -1,10 +1,10 @@
 import type { ValidateFunction } from 'ajv';
-import { TenantConfigurationError } from '../errors/app-errors.js';
-import { TtlCache } from '../cache/ttl-cache.js';
-import type { Orm } from '../db/orm.js';
+import { TenantConfigurationError } from '../platform/errors/app-errors.js';
+import { TtlCache } from '../platform/cache/ttl-cache.js';
+import type { Orm } from '../platform/db/orm.js';
 import { EventType } from './event-type.entity.js';
 import type { PayloadSchemaCompiler } from './payload-schema.js';
-import { SecretCheck } from '../secrets/secret-token.js';
+import { SecretCheck } from '../platform/secrets/secret-token.js';
 
 export interface ReportableType {
   type: EventType;

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '../db/orm.js';
-import { copyWritableFields } from '../db/copy-writable-fields.js';
-import { BadRequestError, NotFoundError } from '../errors/app-errors.js';
-import { generateSecret, hashSecret } from '../secrets/secret-token.js';
+import type { EntityManager } from '../platform/db/orm.js';
+import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
+import { BadRequestError, NotFoundError } from '../platform/errors/app-errors.js';
+import { generateSecret, hashSecret } from '../platform/secrets/secret-token.js';
 import { EventType, type JsonSchema } from './event-type.entity.js';
 import { eventTypeView, type EventTypeView } from './event-type-view.js';
 import type { PayloadSchemaCompiler } from './payload-schema.js';
-import { isUuid } from '../db/tenant-record.js';
+import { isUuid } from '../platform/db/tenant-record.js';
 
 export const EVENT_TYPE_SECRET_PREFIX = 'ets_';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '../db/orm.js';
+import type { EntityManager } from '../platform/db/orm.js';
 import { EventType, type JsonSchema } from './event-type.entity.js';
 
 export const ORDER_PLACED = 'ORDER_PLACED';

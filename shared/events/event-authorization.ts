@@ -1,11 +1,11 @@
-import { PLATFORM_TOKEN_ISSUER } from '../auth/admin-token.js';
-import type { JwksCache } from '../auth/jwks-cache.js';
-import { unverifiedIssuer } from '../auth/token-issuer.js';
-import { verifyUserToken } from '../auth/user-token.js';
-import { UnauthorizedError } from '../errors/app-errors.js';
+import { PLATFORM_TOKEN_ISSUER } from '../platform/auth/admin-token.js';
+import type { JwksCache } from '../platform/auth/jwks-cache.js';
+import { unverifiedIssuer } from '../platform/auth/token-issuer.js';
+import { verifyUserToken } from '../platform/auth/user-token.js';
+import { UnauthorizedError } from '../platform/errors/app-errors.js';
 import type { EventType } from '../event-types/event-type.entity.js';
-import type { SecretCheck } from '../secrets/secret-token.js';
-import type { TenantAuthentication } from '../tenants/tenant.entity.js';
+import type { SecretCheck } from '../platform/secrets/secret-token.js';
+import type { TenantAuthentication } from '../platform/auth/user-token.js';
 import { EVENT_TYPE_SECRET_PREFIX } from '../event-types/event-type-service.js';
 
 /** rewards-interface.md Errors: both 401s of POST /events answer `status: 'error'`. */

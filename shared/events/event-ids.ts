@@ -1,4 +1,4 @@
-import type { Orm } from '../db/orm.js';
+import type { Orm } from '../platform/db/orm.js';
 
 interface Block {
   next: number;

@@ -1,5 +1,5 @@
 import { Job, type Queue } from 'bullmq';
-import { Batcher } from '../queues/batcher.js';
+import { Batcher } from '../platform/queues/batcher.js';
 import type { AcceptedReports } from './accepted-reports.js';
 import { DUPLICATE_WINDOW_MS } from './duplicate-window.js';
 import { eventJobId, type EventBatch, type EventJob } from './event-job.js';

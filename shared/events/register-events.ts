@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../context.js';
-import { bigintArray } from '../db/bigint-array.js';
+import { bigintArray } from '../platform/db/bigint-array.js';
 import { earn, type Earning } from '../ledger/ledger.js';
 import { lockReviewedReceipts, reverseRejectedReceiptPoints, reviewedReceipts } from '../receipts/reverse-rejected-receipts.js';
-import type { EntityManager, Orm } from '../db/orm.js';
+import type { EntityManager, Orm } from '../platform/db/orm.js';
 import { forServiceSubject, react, reactionWebhookIds, type ReactionOutcome } from '../reactors/react.js';
 import type { ReactorDirectory } from '../reactors/reactor-directory.js';
 import { User } from '../users/user.entity.js';

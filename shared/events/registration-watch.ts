@@ -1,7 +1,7 @@
-import { PerKeyLimit } from '../async/per-key-limit.js';
-import { bigintArray } from '../db/bigint-array.js';
-import type { Orm } from '../db/orm.js';
-import { TooManyRequestsError } from '../errors/app-errors.js';
+import { PerKeyLimit } from '../platform/async/per-key-limit.js';
+import { bigintArray } from '../platform/db/bigint-array.js';
+import type { Orm } from '../platform/db/orm.js';
+import { TooManyRequestsError } from '../platform/errors/app-errors.js';
 import { Event } from './event.entity.js';
 
 /** How often the process asks PostgreSQL about every event it is waiting for, in one query. */

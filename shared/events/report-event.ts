@@ -1,7 +1,7 @@
-import type { JwksCache } from '../auth/jwks-cache.js';
-import { BadRequestError, ConflictError, fieldError, NotFoundError } from '../errors/app-errors.js';
+import type { JwksCache } from '../platform/auth/jwks-cache.js';
+import { BadRequestError, ConflictError, fieldError, NotFoundError } from '../platform/errors/app-errors.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
-import { toValidationIssues } from '../validation/ajv.js';
+import { toValidationIssues } from '../platform/validation/ajv.js';
 import type { User } from '../users/user.entity.js';
 import { duplicateIdentity } from './duplicate-window.js';
 import { authorizeReport } from './event-authorization.js';

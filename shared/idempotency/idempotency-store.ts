@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { stringify as canonicalize } from 'safe-stable-stringify';
-import type { EntityManager } from '../db/orm.js';
-import type { Sealer } from '../secrets/sealer.js';
+import type { EntityManager } from '../platform/db/orm.js';
+import type { Sealer } from '../platform/secrets/sealer.js';
 
 /** decisions.md §10: a key answers with its first response for 24 hours. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;

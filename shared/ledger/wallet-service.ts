@@ -1,4 +1,4 @@
-import type { EntityManager } from '../db/orm.js';
+import type { EntityManager } from '../platform/db/orm.js';
 import { Wallet } from './wallet.entity.js';
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { EntityManager } from '../db/orm.js';
+import type { EntityManager } from '../platform/db/orm.js';
 import { ORDER_PLACED } from '../event-types/system-event-types.js';
 import type { EventIdAllocator } from '../events/event-ids.js';
 import { intrinsicEventId, queueIntrinsicEvent, type IntrinsicEventDependencies } from '../events/queue-intrinsic-event.js';
@@ -8,7 +8,7 @@ import type { ProductCatalogues } from '../products/product-catalogue.js';
 import { submittingMember } from '../users/lookup-user.js';
 import type { User } from '../users/user.entity.js';
 import { Order, type OrderLineItem } from './order.entity.js';
-import { withoutAbsent } from '../json/without-absent.js';
+import { withoutAbsent } from '../platform/json/without-absent.js';
 
 /** decisions.md §9: the whole body of POST /v1/orders; nothing else is accepted. */
 export interface OrderInput {

@@ -1,5 +1,5 @@
-import { TtlCache } from '../cache/ttl-cache.js';
-import type { Orm } from '../db/orm.js';
+import { TtlCache } from '../platform/cache/ttl-cache.js';
+import type { Orm } from '../platform/db/orm.js';
 import { identifierKey, Product } from './product.entity.js';
 
 /** A line item as the parser or the caller gives it; `productId` is what the catalogue adds. */

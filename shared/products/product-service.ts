@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '../db/orm.js';
-import type { TenantCache } from '../cache/tenant-cache.js';
-import { copyWritableFields } from '../db/copy-writable-fields.js';
-import { ConflictError } from '../errors/app-errors.js';
+import type { EntityManager } from '../platform/db/orm.js';
+import type { TenantCache } from '../platform/cache/tenant-cache.js';
+import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
+import { ConflictError } from '../platform/errors/app-errors.js';
 import { identifierKey, Product, ProductIdentifier } from './product.entity.js';
-import { findTenantRecord } from '../db/tenant-record.js';
+import { findTenantRecord } from '../platform/db/tenant-record.js';
 
 export interface ProductInput {
   name: string;

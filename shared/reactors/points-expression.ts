@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { selectJsonPath } from '../json-path/json-path.js';
+import { selectJsonPath } from '../platform/json-path/json-path.js';
 import { MAX_REACTION_POINTS, type PointsArgument, type PointsExpression } from './reaction.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Engine, type TopLevelCondition } from 'json-rules-engine';
-import { CONDITION_ENGINE_OPTIONS, conditionPathProblems, type RuleConditions } from '../conditions/conditions.js';
-import { fieldError, type ValidationError } from '../errors/app-errors.js';
+import { CONDITION_ENGINE_OPTIONS, conditionPathProblems, type RuleConditions } from '../platform/conditions/conditions.js';
+import { fieldError, type ValidationError } from '../platform/errors/app-errors.js';
 
 /** The facts a reactor's conditions may read (decisions.md §6). */
 export interface ReactorFacts {

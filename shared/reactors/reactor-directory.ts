@@ -1,5 +1,5 @@
-import { TtlCache } from '../cache/ttl-cache.js';
-import type { Orm } from '../db/orm.js';
+import { TtlCache } from '../platform/cache/ttl-cache.js';
+import type { Orm } from '../platform/db/orm.js';
 import type { Reaction } from './reaction.js';
 import { ReactorConditions } from './reactor-conditions.js';
 import { readsUser } from './reactor-reads.js';

@@ -1,5 +1,5 @@
 import { JSONPath } from 'jsonpath-plus';
-import { conditionStrings, type RuleConditions } from '../conditions/conditions.js';
+import { conditionStrings, type RuleConditions } from '../platform/conditions/conditions.js';
 import type { PointsExpression, Reaction } from './reaction.js';
 
 /** Every PATH argument of an expression, however deeply its EXPRESSION arguments nest. */

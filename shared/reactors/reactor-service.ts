@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '../db/orm.js';
-import type { TenantCache } from '../cache/tenant-cache.js';
-import { copyWritableFields } from '../db/copy-writable-fields.js';
-import { fieldError } from '../errors/app-errors.js';
+import type { EntityManager } from '../platform/db/orm.js';
+import type { TenantCache } from '../platform/cache/tenant-cache.js';
+import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
+import { fieldError } from '../platform/errors/app-errors.js';
 import { EventType } from '../event-types/event-type.entity.js';
-import { jsonPathProblem } from '../json-path/json-path.js';
-import type { RuleConditions } from '../conditions/conditions.js';
+import { jsonPathProblem } from '../platform/json-path/json-path.js';
+import type { RuleConditions } from '../platform/conditions/conditions.js';
 import type { Reaction } from './reaction.js';
 import { reactionWebhookIds } from './react.js';
 import { reactionPaths } from './reactor-reads.js';
 import { Webhook } from '../webhooks/webhook.entity.js';
 import { ReactorConditions } from './reactor-conditions.js';
 import { Reactor } from './reactor.entity.js';
-import { findTenantRecord } from '../db/tenant-record.js';
+import { findTenantRecord } from '../platform/db/tenant-record.js';
 
 export interface ReactorInput {
   name: string;

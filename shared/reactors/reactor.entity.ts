@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Tenant } from '../tenants/tenant.entity.js';
-import type { RuleConditions } from '../conditions/conditions.js';
+import type { RuleConditions } from '../platform/conditions/conditions.js';
 import type { Reaction } from './reaction.js';
 
 /** What a tenant's events turn into (decisions.md §6): conditions over the event, then reactions. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { EntityManager } from '../db/orm.js';
-import { queryPrepared } from '../db/prepared-statements.js';
-import { RuleEngineError } from '../errors/app-errors.js';
+import type { EntityManager } from '../platform/db/orm.js';
+import { queryPrepared } from '../platform/db/prepared-statements.js';
+import { RuleEngineError } from '../platform/errors/app-errors.js';
 import type { RuleEngineResult } from '../rules/rule-engine.js';
 import { REASON_KEY, VERDICT_KEY } from '../rules/rule-definition.js';
 import type { TransactionRuleEngine } from '../rules/transaction-rule-engine.js';

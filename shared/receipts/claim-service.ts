@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Job } from 'bullmq';
-import type { EntityManager } from '../db/orm.js';
-import { insertPrepared } from '../db/prepared-statements.js';
+import type { EntityManager } from '../platform/db/orm.js';
+import { insertPrepared } from '../platform/db/prepared-statements.js';
 import type { ProductCatalogues } from '../products/product-catalogue.js';
-import type { Queues } from '../queues/queue-factory.js';
+import type { Queues } from '../job-catalog.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import type { User } from '../users/user.entity.js';
 import type { DecisionWaiter } from './decision-waiter.js';

@@ -1,5 +1,5 @@
 import type { Queue, QueueEvents } from 'bullmq';
-import type { Logger } from '../logging/logger.js';
+import type { Logger } from '../platform/logging/logger.js';
 import type { ClaimedView } from './receipt-views.js';
 import { ReviewEventReader } from './review-event-reader.js';
 

@@ -1,5 +1,5 @@
 import type { Receipt } from './receipt.entity.js';
-import { withoutAbsent } from '../json/without-absent.js';
+import { withoutAbsent } from '../platform/json/without-absent.js';
 
 /**
  * decisions.md §12: `$.transaction`, the normalised receipt rules read: numbers, not

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { RECEIPT_REVIEWED } from '../event-types/system-event-types.js';
-import { isUuid } from '../db/tenant-record.js';
+import { isUuid } from '../platform/db/tenant-record.js';
 import { lockWallets, openEarns, reverse, type Reversal } from '../ledger/ledger.js';
 
 interface Review {

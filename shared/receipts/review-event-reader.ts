@@ -1,6 +1,6 @@
 import { QueueEvents, type Queue } from 'bullmq';
-import type { Logger } from '../logging/logger.js';
-import { createRedis, type Redis } from '../redis/redis.js';
+import type { Logger } from '../platform/logging/logger.js';
+import { createRedis, type Redis } from '../platform/redis/redis.js';
 
 /**
  * Reads the reviews queue's event stream on a connection of its own (a blocking stream read),

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { AppContext } from '../context.js';
-import type { EntityManager, Orm } from '../db/orm.js';
-import { isUuid } from '../db/tenant-record.js';
-import { NotFoundError } from '../errors/app-errors.js';
+import type { EntityManager, Orm } from '../platform/db/orm.js';
+import { isUuid } from '../platform/db/tenant-record.js';
+import { NotFoundError } from '../platform/errors/app-errors.js';
 import { RECEIPT_REVIEWED } from '../event-types/system-event-types.js';
 import type { EventIdAllocator } from '../events/event-ids.js';
 import { intrinsicEventId, queueIntrinsicEvent, type IntrinsicEventDependencies } from '../events/queue-intrinsic-event.js';
-import { withoutAbsent } from '../json/without-absent.js';
+import { withoutAbsent } from '../platform/json/without-absent.js';
 import { decideAutomatically, readClaimUnderReview, type AutomatedDecision, type ReviewerDependencies } from './automated-review.js';
 import { Receipt } from './receipt.entity.js';
 import { claimedView, type ClaimedView } from './receipt-views.js';

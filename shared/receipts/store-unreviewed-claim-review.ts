@@ -1,5 +1,5 @@
-import type { EntityManager } from '../db/orm.js';
-import { queryPrepared } from '../db/prepared-statements.js';
+import type { EntityManager } from '../platform/db/orm.js';
+import { queryPrepared } from '../platform/db/prepared-statements.js';
 import type { Receipt } from './receipt.entity.js';
 import type { Review } from './review.entity.js';
 

@@ -1,4 +1,4 @@
-import type { RuleConditions } from '../conditions/conditions.js';
+import type { RuleConditions } from '../platform/conditions/conditions.js';
 import { CATALOGUE_FACT, REQUEST_FACT, type BasketConfiguration } from './rule-definition.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Engine, type TopLevelCondition } from 'json-rules-engine';
-import { CONDITION_ENGINE_OPTIONS, conditionPathProblems, type RuleConditions } from '../conditions/conditions.js';
-import { BadRequestError } from '../errors/app-errors.js';
+import { CONDITION_ENGINE_OPTIONS, conditionPathProblems, type RuleConditions } from '../platform/conditions/conditions.js';
+import { BadRequestError } from '../platform/errors/app-errors.js';
 import { REVIEW_REASONS, REVIEW_VERDICTS } from '../receipts/review-enums.js';
 import { basketConditions } from './basket-rule.js';
 import { CATALOGUE_FACT, REASON_KEY, REQUEST_FACT, STOP_KEY, VERDICT_KEY, type CustomRuleProperties, type RuleDefinition } from './rule-definition.js';

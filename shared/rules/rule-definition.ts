@@ -1,4 +1,4 @@
-import type { RuleConditions } from '../conditions/conditions.js';
+import type { RuleConditions } from '../platform/conditions/conditions.js';
 
 /** receipts-interface.md, RuleDefinition: what an admin writes. */
 export interface KeyValuePair {

@@ -1,5 +1,5 @@
 import { Engine, type TopLevelCondition } from 'json-rules-engine';
-import { CONDITION_ENGINE_OPTIONS } from '../conditions/conditions.js';
+import { CONDITION_ENGINE_OPTIONS } from '../platform/conditions/conditions.js';
 import { REQUEST_FACT, STOP_KEY, type ExecutableRule } from './rule-definition.js';
 
 export interface RuleOutcome {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '../db/orm.js';
-import type { TenantCache } from '../cache/tenant-cache.js';
-import { copyWritableFields } from '../db/copy-writable-fields.js';
-import { BadRequestError, NotFoundError } from '../errors/app-errors.js';
+import type { EntityManager } from '../platform/db/orm.js';
+import type { TenantCache } from '../platform/cache/tenant-cache.js';
+import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
+import { BadRequestError, NotFoundError } from '../platform/errors/app-errors.js';
 import { EventType } from '../event-types/event-type.entity.js';
 import { Product } from '../products/product.entity.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
@@ -11,7 +11,7 @@ import { venueMatchesOperator } from '../venues/venue-matches.js';
 import { checkRuleDefinition, type ProductLookup } from './check-rule-definition.js';
 import type { RuleDefinition } from './rule-definition.js';
 import { MAX_RULES_PER_SET, RuleSet, type RuleSetScope, type StoredRule } from './rule-set.entity.js';
-import { findTenantRecord, isUuid } from '../db/tenant-record.js';
+import { findTenantRecord, isUuid } from '../platform/db/tenant-record.js';
 
 export interface RuleSetInput {
   name?: string | null;

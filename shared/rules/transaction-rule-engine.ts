@@ -1,6 +1,6 @@
-import { TtlCache } from '../cache/ttl-cache.js';
-import type { Orm } from '../db/orm.js';
-import { NotFoundError, RuleEngineError } from '../errors/app-errors.js';
+import { TtlCache } from '../platform/cache/ttl-cache.js';
+import type { Orm } from '../platform/db/orm.js';
+import { NotFoundError, RuleEngineError } from '../platform/errors/app-errors.js';
 import type { ProductCatalogues } from '../products/product-catalogue.js';
 import type { VenueDirectory } from '../venues/venue-directory.js';
 import { venueMatchesOperator } from '../venues/venue-matches.js';
@@ -8,7 +8,7 @@ import { CATALOGUE_FACT, type ExecutableRule } from './rule-definition.js';
 import { CompiledRules, type RuleEngineResult } from './rule-engine.js';
 import { RuleSet } from './rule-set.entity.js';
 import { selectRuleSet, type ScopedTransaction } from './rule-set-selection.js';
-import { isUuid } from '../db/tenant-record.js';
+import { isUuid } from '../platform/db/tenant-record.js';
 
 export interface RuleSetRun extends RuleEngineResult {
   ruleSetId: string;

@@ -1,4 +1,4 @@
-import { generateSecret, hashSecret } from '../secrets/secret-token.js';
+import { generateSecret, hashSecret } from '../platform/secrets/secret-token.js';
 
 export const API_KEY_PREFIX = 'tly_';
 /** `tly_` and eight random characters: enough to find the row, too little to guess the key. */

@@ -1,6 +1,6 @@
-import { TtlCache } from '../cache/ttl-cache.js';
-import type { Orm } from '../db/orm.js';
-import { SecretCheck } from '../secrets/secret-token.js';
+import { TtlCache } from '../platform/cache/ttl-cache.js';
+import type { Orm } from '../platform/db/orm.js';
+import { SecretCheck } from '../platform/secrets/secret-token.js';
 import { apiKeyLookupPrefix } from './api-key.js';
 import { Tenant } from './tenant.entity.js';
 

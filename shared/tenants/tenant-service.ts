@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '../db/orm.js';
-import { ConflictError, NotFoundError, ValidationError } from '../errors/app-errors.js';
+import type { EntityManager } from '../platform/db/orm.js';
+import { ConflictError, NotFoundError, ValidationError } from '../platform/errors/app-errors.js';
 import { createSystemEventTypes } from '../event-types/system-event-types.js';
-import { PLATFORM_TOKEN_ISSUER } from '../auth/admin-token.js';
+import { PLATFORM_TOKEN_ISSUER } from '../platform/auth/admin-token.js';
 import { issueApiKey } from './api-key.js';
-import { Tenant, type TenantAuthentication, type TenantConfiguration } from './tenant.entity.js';
+import type { TenantAuthentication } from '../platform/auth/user-token.js';
+import { Tenant, type TenantConfiguration } from './tenant.entity.js';
 import { tenantView, type TenantView } from './tenant-view.js';
 
 export interface NewTenant {

@@ -1,9 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-
-/** How a tenant's end-user tokens are verified (decisions.md §2). */
-export type TenantAuthentication =
-  | { algorithm: 'HS256'; issuer: string; sharedKey: string }
-  | { algorithm: 'RS256'; issuer: string; jwksUrl: string };
+import type { TenantAuthentication } from '../platform/auth/user-token.js';
 
 /** Free-form per-tenant settings; later features read their own members (review, tiers, rateLimit …). */
 export type TenantConfiguration = Record<string, unknown>;

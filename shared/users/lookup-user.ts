@@ -1,6 +1,6 @@
-import type { EntityManager } from '../db/orm.js';
-import { isUuid } from '../db/tenant-record.js';
-import { NotFoundError } from '../errors/app-errors.js';
+import type { EntityManager } from '../platform/db/orm.js';
+import { isUuid } from '../platform/db/tenant-record.js';
+import { NotFoundError } from '../platform/errors/app-errors.js';
 import { User } from './user.entity.js';
 
 /** A string identifier that may also be an account number. */

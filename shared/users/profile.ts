@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { changesSchema } from '../validation/changes-schema.js';
+import { changesSchema } from '../platform/validation/changes-schema.js';
 
 const DATE = '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$';
 

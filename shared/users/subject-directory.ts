@@ -1,6 +1,6 @@
-import { TtlCache } from '../cache/ttl-cache.js';
-import type { Orm } from '../db/orm.js';
-import { Batcher } from '../queues/batcher.js';
+import { TtlCache } from '../platform/cache/ttl-cache.js';
+import type { Orm } from '../platform/db/orm.js';
+import { Batcher } from '../platform/queues/batcher.js';
 import { lookupUsers } from './lookup-user.js';
 import { User } from './user.entity.js';
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '../db/orm.js';
-import type { TenantCache } from '../cache/tenant-cache.js';
-import { copyWritableFields } from '../db/copy-writable-fields.js';
+import type { EntityManager } from '../platform/db/orm.js';
+import type { TenantCache } from '../platform/cache/tenant-cache.js';
+import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
 import { Venue, type GeoPosition } from './venue.entity.js';
-import { findTenantRecord } from '../db/tenant-record.js';
+import { findTenantRecord } from '../platform/db/tenant-record.js';
 
 export interface VenueInput {
   name: string;

@@ -1,13 +1,13 @@
 import { UnrecoverableError } from 'bullmq';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import type { EntityManager, Orm } from '../db/orm.js';
+import type { EntityManager, Orm } from '../platform/db/orm.js';
 import { Event } from '../events/event.entity.js';
 import { storedEventView } from '../events/event-view.js';
-import type { OutboundPoster } from '../http/outbound-post.js';
+import type { OutboundPoster } from '../platform/http/outbound-post.js';
 import type { EventType } from '../event-types/event-type.entity.js';
-import { storableText } from '../json/unstorable-text.js';
+import { storableText } from '../platform/json/unstorable-text.js';
 import { WebhookDelivery, type DeliveryAttempt } from './webhook-delivery.entity.js';
-import type { Sealer } from '../secrets/sealer.js';
+import type { Sealer } from '../platform/secrets/sealer.js';
 import type { Webhook } from './webhook.entity.js';
 import { webhookSecretContext } from './webhook-service.js';
 

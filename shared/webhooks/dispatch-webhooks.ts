@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { bigintArray } from '../db/bigint-array.js';
-import type { Orm } from '../db/orm.js';
-import type { Queues } from '../queues/queue-factory.js';
+import { bigintArray } from '../platform/db/bigint-array.js';
+import type { Orm } from '../platform/db/orm.js';
+import type { Queues } from '../job-catalog.js';
 import { deliveryJobOptions, type WebhookJob } from './webhook-job.js';
 import { takesEventType, type WebhookSubscriptions } from './webhook-subscriptions.js';
 
@@ -9,7 +9,8 @@ export interface DispatchDependencies {
   orm: Orm;
   subscriptions: WebhookSubscriptions;
   queues: Queues;
-  retryBaseMs: number;
+  /** The first retry's delay; unset, the default schedule over 24 h. */
+  retryBaseMs: number | undefined;
 }
 
 export interface DispatchedEvent {

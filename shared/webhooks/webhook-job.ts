@@ -11,9 +11,9 @@ const WEBHOOK_ATTEMPTS = 11;
  * decisions.md §10: retried with backoff for 24 hours. BullMQ's exponential backoff waits
  * base × 2^(n−1) before retry n; ten retries from a base of 84.5 s add up to 24 hours.
  */
-export const DEFAULT_WEBHOOK_RETRY_BASE_MS = Math.round((24 * 3600 * 1000) / (2 ** (WEBHOOK_ATTEMPTS - 1) - 1));
+const DEFAULT_WEBHOOK_RETRY_BASE_MS = Math.round((24 * 3600 * 1000) / (2 ** (WEBHOOK_ATTEMPTS - 1) - 1));
 
 /** A delivery job's options: an id of its own (queued again, it is not added twice), and its attempts doubling from `retryBaseMs`. */
-export function deliveryJobOptions(deliveryId: string, retryBaseMs: number) {
+export function deliveryJobOptions(deliveryId: string, retryBaseMs = DEFAULT_WEBHOOK_RETRY_BASE_MS) {
   return { jobId: `delivery-${deliveryId}`, attempts: WEBHOOK_ATTEMPTS, backoff: { type: 'exponential', delay: retryBaseMs } } as const;
 }

@@ -1,12 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { EntityManager } from '../db/orm.js';
-import type { TenantCache } from '../cache/tenant-cache.js';
-import { copyWritableFields } from '../db/copy-writable-fields.js';
-import { ConflictError, fieldError } from '../errors/app-errors.js';
+import type { EntityManager } from '../platform/db/orm.js';
+import type { TenantCache } from '../platform/cache/tenant-cache.js';
+import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
+import { ConflictError, fieldError } from '../platform/errors/app-errors.js';
 import { EventType } from '../event-types/event-type.entity.js';
-import type { Sealer } from '../secrets/sealer.js';
+import type { Sealer } from '../platform/secrets/sealer.js';
 import { Webhook } from './webhook.entity.js';
-import { findTenantRecord } from '../db/tenant-record.js';
+import { findTenantRecord } from '../platform/db/tenant-record.js';
 
 export interface WebhookInput {
   url: string;

@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditJob } from '../../shared/audit/audit-job.js';
 import { auditedChange, recordAuditEntry, type AdminChange } from '../../shared/audit/audit-log.js';
 import { recoverStranded, recoveryDependencies } from '../../shared/recovery/recover-stranded.js';
-import { closeQueues, createQueues, queuePrefix } from '../../shared/queues/queue-factory.js';
-import { createRedis } from '../../shared/redis/redis.js';
-import { startWorker } from '../../shared/queues/worker-runner.js';
+import { closeQueues, createQueues, queuePrefix } from '../../shared/platform/queues/queue-factory.js';
+import { createRedis } from '../../shared/platform/redis/redis.js';
+import { startWorker } from '../../shared/platform/queues/worker-runner.js';
+import { queueCatalog } from '../../shared/job-catalog.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
 import { createHarness, dataOf, type Harness, type TestTenant, queryOne } from '../support/harness.js';
 
@@ -69,7 +70,7 @@ describe('an admin change and its audit entry', () => {
   it('when Redis will not take the job, the change is answered within the enqueue timeout, and the recovery sweep queues the entry the outbox kept', async () => {
     const closed = createRedis(harness.config.redisUrl, 'test-closed');
     await closed.quit();
-    const queues = createQueues(closed, `${harness.config.redisPrefix}-closed`, harness.context.logger);
+    const queues = createQueues(queueCatalog, closed, `${harness.config.redisPrefix}-closed`, harness.context.logger);
     const started = Date.now();
     const answer = await auditedChange({ queues, logger: harness.context.logger }, harness.context.orm.em.fork(), async () => 'changed', () => change('test.redis_away'));
     expect(answer).toBe('changed');
@@ -116,10 +117,11 @@ describe('the audit worker', () => {
     // The real handler behind one that fails its first two deliveries, as a database blip would.
     const worker = startWorker(
       'audit',
+      queueCatalog.audit,
       async (data) => {
         calls += 1;
         if (calls <= 2) throw new Error('transient failure');
-        await recordAuditEntry(harness.context.orm.em.fork(), data as AuditJob);
+        await recordAuditEntry(harness.context.orm.em.fork(), data);
       },
       { redisUrl: harness.config.redisUrl, redisPrefix: harness.config.redisPrefix, lockMs: 30_000, logger: harness.context.logger, metrics: harness.context.metrics },
     );
@@ -138,7 +140,7 @@ describe('the audit worker', () => {
   });
 
   it('a payload that breaks the catalog schema fails for good, without retries', async () => {
-    const worker = startWorker('audit', async () => {}, {
+    const worker = startWorker('audit', queueCatalog.audit, async () => {}, {
       redisUrl: harness.config.redisUrl,
       redisPrefix: harness.config.redisPrefix,
       lockMs: 30_000,

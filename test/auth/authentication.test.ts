@@ -6,13 +6,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AppEnv } from '../../api/app-env.js';
 import { handleError, handleNotFound } from '../../api/errors/error-handler.js';
 import { apiKey } from '../../api/middleware/api-key.js';
-import { FailedKeyAttempts } from '../../shared/rate-limit/failed-key-attempts.js';
-import { TokenBuckets } from '../../shared/rate-limit/token-bucket.js';
+import { FailedKeyAttempts } from '../../shared/platform/rate-limit/failed-key-attempts.js';
+import { TokenBuckets } from '../../shared/platform/rate-limit/token-bucket.js';
 import { authorize, type Access } from '../../api/middleware/authorize.js';
 import { requestContext } from '../../api/middleware/request-context.js';
-import { AdminTokenVerifier, mintAdminToken, PLATFORM_TOKEN_ISSUER } from '../../shared/auth/admin-token.js';
-import { JwksCache } from '../../shared/auth/jwks-cache.js';
-import { UnauthorizedError } from '../../shared/errors/app-errors.js';
+import { AdminTokenVerifier, mintAdminToken, PLATFORM_TOKEN_ISSUER } from '../../shared/platform/auth/admin-token.js';
+import { JwksCache } from '../../shared/platform/auth/jwks-cache.js';
+import { UnauthorizedError } from '../../shared/platform/errors/app-errors.js';
 import { createHarness, USER_TOKEN_ISSUER, type Harness, type TestTenant, jsonOf } from '../support/harness.js';
 
 let harness: Harness;

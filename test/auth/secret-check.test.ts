@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateSecret, hashSecret, SecretCheck } from '../../shared/secrets/secret-token.js';
+import { generateSecret, hashSecret, SecretCheck } from '../../shared/platform/secrets/secret-token.js';
 
 // decisions.md §2: keys are "stored only as a hash, compared in constant time".
 describe('a stored secret\'s check, remembering what it passed', () => {

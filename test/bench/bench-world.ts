@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { createApp } from '../../api/app.js';
 import type { App } from '../../api/app-env.js';
-import { mintAdminToken } from '../../shared/auth/admin-token.js';
-import { loadConfig, type Config } from '../../shared/config/config.js';
+import { mintAdminToken } from '../../shared/platform/auth/admin-token.js';
+import { loadConfig, type Config } from '../../shared/platform/config/config.js';
 import { closeContext, createContext, type AppContext } from '../../shared/context.js';
-import { dropDatabase, ensureDatabase } from '../../shared/db/ensure-database.js';
-import { migrate } from '../../shared/db/orm.js';
-import { createLogger } from '../../shared/logging/logger.js';
+import { dropDatabase, ensureDatabase } from '../../shared/platform/db/ensure-database.js';
+import { migrate } from '../../shared/platform/db/orm.js';
+import { createLogger } from '../../shared/platform/logging/logger.js';
 import { createTenant } from '../../shared/tenants/tenant-service.js';
 import { deleteKeysWithPrefix } from '../support/redis-keys.js';
 

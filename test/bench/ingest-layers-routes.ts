@@ -7,9 +7,9 @@ import { bodyLimit, DEFAULT_BODY_LIMIT } from '../../api/middleware/body-limit.j
 import { rateLimit } from '../../api/middleware/rate-limit.js';
 import { requestContext } from '../../api/middleware/request-context.js';
 import type { AppContext } from '../../shared/context.js';
-import { Batcher } from '../../shared/queues/batcher.js';
-import { FailedKeyAttempts } from '../../shared/rate-limit/failed-key-attempts.js';
-import { TokenBuckets } from '../../shared/rate-limit/token-bucket.js';
+import { Batcher } from '../../shared/platform/queues/batcher.js';
+import { FailedKeyAttempts } from '../../shared/platform/rate-limit/failed-key-attempts.js';
+import { TokenBuckets } from '../../shared/platform/rate-limit/token-bucket.js';
 import { CEILING_PATH } from './bench-world.js';
 
 /** The paths of the layers served apart from the API (ingest-server.ts dispatches them). */

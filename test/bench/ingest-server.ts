@@ -7,9 +7,9 @@
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createApp } from '../../api/app.js';
-import { loadConfig } from '../../shared/config/config.js';
+import { loadConfig } from '../../shared/platform/config/config.js';
 import { closeContext, createContext } from '../../shared/context.js';
-import { createLogger } from '../../shared/logging/logger.js';
+import { createLogger } from '../../shared/platform/logging/logger.js';
 import { CEILING_PATH } from './bench-world.js';
 import { addLayers, LAYERS_PREFIX } from './ingest-layers-routes.js';
 

@@ -1,9 +1,9 @@
 import { Queue, Worker } from 'bullmq';
-import { bigintArray } from '../../shared/db/bigint-array.js';
+import { bigintArray } from '../../shared/platform/db/bigint-array.js';
 import type { EventJob } from '../../shared/events/event-job.js';
 import { duplicateIdentity } from '../../shared/events/duplicate-window.js';
-import { queueCatalog } from '../../shared/queues/catalog.js';
-import { createRedis } from '../../shared/redis/redis.js';
+import { queueCatalog } from '../../shared/job-catalog.js';
+import { createRedis } from '../../shared/platform/redis/redis.js';
 import { EVENT_TYPE, purchaseReport, type BenchWorld } from './bench-world.js';
 import { startStackProcess } from './child-process.js';
 import { firePacedLoad } from './http-load.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { TtlCache } from '../../shared/cache/ttl-cache.js';
+import { TtlCache } from '../../shared/platform/cache/ttl-cache.js';
 
 // The hot paths' lookups (tenants, event types, members, reactors) go through getOrLoad: an entry
 // lapses after its TTL, so a change made elsewhere is seen within it, but a key in steady use must

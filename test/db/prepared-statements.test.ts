@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { insertPrepared } from '../../shared/db/prepared-statements.js';
+import { insertPrepared } from '../../shared/platform/db/prepared-statements.js';
 import { readClaimUnderReview } from '../../shared/receipts/automated-review.js';
 import { Receipt } from '../../shared/receipts/receipt.entity.js';
 import { User } from '../../shared/users/user.entity.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { translateDatabaseError } from '../../shared/db/database-errors.js';
-import { BadRequestError, ConflictError, NotFoundError } from '../../shared/errors/app-errors.js';
+import { translateDatabaseError } from '../../shared/platform/db/database-errors.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../../shared/platform/errors/app-errors.js';
 import { createHarness, type Harness, type TestTenant } from '../support/harness.js';
 
 let harness: Harness;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashSecret } from '../../shared/secrets/secret-token.js';
+import { hashSecret } from '../../shared/platform/secrets/secret-token.js';
 import { createHarness, dataOf, type Harness, type TestTenant, queryOne } from '../support/harness.js';
 
 let harness: Harness;

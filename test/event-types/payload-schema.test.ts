@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PayloadSchemaCompiler } from '../../shared/event-types/payload-schema.js';
-import { BadRequestError } from '../../shared/errors/app-errors.js';
-import { MAX_PATTERN_INPUT_LENGTH, MAX_PATTERN_INSTRUCTIONS } from '../../shared/validation/linear-regexp.js';
+import { BadRequestError } from '../../shared/platform/errors/app-errors.js';
+import { MAX_PATTERN_INPUT_LENGTH, MAX_PATTERN_INSTRUCTIONS } from '../../shared/platform/validation/linear-regexp.js';
 import { finished, spawnEntry } from '../support/run-process.js';
 
 // decisions.md §5: "Schemas are compiled once and cached"; §12: "draft-07 and 2020-12 are both accepted, chosen by $schema; without one, 2020-12."

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Worker } from 'bullmq';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bigintArray } from '../../shared/db/bigint-array.js';
+import { bigintArray } from '../../shared/platform/db/bigint-array.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
 import { createHarness, dataOf, queryOne, registerMember, type Harness, type TestTenant } from '../support/harness.js';
 import { startPrivateRedis, type PrivateRedis } from '../support/private-redis.js';

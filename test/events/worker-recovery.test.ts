@@ -3,8 +3,8 @@ import type { EventBatch, EventJob } from '../../shared/events/event-job.js';
 import { duplicateIdentity } from '../../shared/events/duplicate-window.js';
 import { registerEvents, registrationDependencies } from '../../shared/events/register-events.js';
 import { eventsHandler } from '../../workers/events.js';
-import { queueCatalog } from '../../shared/queues/catalog.js';
-import { compile } from '../../shared/validation/ajv.js';
+import { queueCatalog } from '../../shared/job-catalog.js';
+import { compile } from '../../shared/platform/validation/ajv.js';
 import { finished, spawnEntry } from '../support/run-process.js';
 import { createHarness, dataOf, queryOne, registerMember, type Harness, type TestTenant } from '../support/harness.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyClaim } from '../../shared/idempotency/idempotency-store.js';
-import { Sealer } from '../../shared/secrets/sealer.js';
+import { Sealer } from '../../shared/platform/secrets/sealer.js';
 import { createHarness, type Harness, type TestTenant, jsonOf, queryOne } from '../support/harness.js';
 
 let harness: Harness;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonPathProblem, selectJsonPath } from '../../shared/json-path/json-path.js';
+import { jsonPathProblem, selectJsonPath } from '../../shared/platform/json-path/json-path.js';
 
 const request = {
   transaction: {

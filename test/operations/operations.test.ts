@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropDatabase } from '../../shared/db/ensure-database.js';
+import { dropDatabase } from '../../shared/platform/db/ensure-database.js';
 import { createHarness, type Harness, type TestTenant, jsonOf } from '../support/harness.js';
 
 let harness: Harness;

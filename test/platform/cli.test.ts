@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jwtVerify } from 'jose';
-import { PLATFORM_TOKEN_ISSUER } from '../../shared/auth/admin-token.js';
+import { PLATFORM_TOKEN_ISSUER } from '../../shared/platform/auth/admin-token.js';
 import { Queue } from 'bullmq';
-import { dropDatabase, ensureDatabase } from '../../shared/db/ensure-database.js';
-import { createOrm } from '../../shared/db/orm.js';
-import { queuePrefix } from '../../shared/queues/queue-factory.js';
-import { createRedis } from '../../shared/redis/redis.js';
+import { dropDatabase, ensureDatabase } from '../../shared/platform/db/ensure-database.js';
+import { createDatabase } from '../../shared/database.js';
+import { queuePrefix } from '../../shared/platform/queues/queue-factory.js';
+import { createRedis } from '../../shared/platform/redis/redis.js';
 import { TenantDirectory } from '../../shared/tenants/tenant-directory.js';
 import { runEntry } from '../support/run-process.js';
 import { databaseUrl, TEST_REDIS_URL } from '../support/test-database.js';
@@ -60,7 +60,7 @@ describe('the tally CLI', () => {
     const rotated = await json('tenant', 'rotate-key', '--tenant', 'rotating');
     expect(rotated.key).toMatch(/^tly_/);
     expect(rotated.keyPrefix).not.toBe(created.keyPrefix);
-    const orm = await createOrm(url);
+    const orm = await createDatabase(url);
     try {
       const tenants = new TenantDirectory(orm, 0);
       expect(await tenants.findByApiKey(created.key)).toBeUndefined();

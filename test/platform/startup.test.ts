@@ -3,9 +3,9 @@ import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintAdminToken } from '../../shared/auth/admin-token.js';
-import { dropDatabase } from '../../shared/db/ensure-database.js';
-import { createOrm } from '../../shared/db/orm.js';
+import { mintAdminToken } from '../../shared/platform/auth/admin-token.js';
+import { dropDatabase } from '../../shared/platform/db/ensure-database.js';
+import { createDatabase } from '../../shared/database.js';
 import { createTenant } from '../../shared/tenants/tenant-service.js';
 import { jsonOf } from '../support/harness.js';
 import { finished, runEntry, spawnEntry } from '../support/run-process.js';
@@ -93,7 +93,7 @@ describe('a full start and a graceful stop', () => {
 
     // A request in flight when SIGTERM arrives still gets its answer: the handler is still reading
     // its body when the signal comes, and creates the event type after it.
-    const orm = await createOrm(url);
+    const orm = await createDatabase(url);
     const tenant = await createTenant(orm.em.fork(), { name: 'Drain', slug: 'drain' });
     await orm.close();
     const token = await mintAdminToken(env.PLATFORM_TOKEN_SECRET, { tenantId: tenant.id, scopes: ['admin:event_types'], subject: 't', ttl: '5m' });

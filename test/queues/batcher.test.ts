@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Batcher } from '../../shared/queues/batcher.js';
+import { Batcher } from '../../shared/platform/queues/batcher.js';
 
 /** A batch's work that the test settles by hand, recording each batch it was given. */
 function manualWork() {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi } from '../../api/server.js';
-import { TokenBuckets } from '../../shared/rate-limit/token-bucket.js';
+import { TokenBuckets } from '../../shared/platform/rate-limit/token-bucket.js';
 import { createHarness, type Harness } from '../support/harness.js';
 
 let harness: Harness;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../shared/errors/app-errors.js';
+import { ValidationError } from '../../shared/platform/errors/app-errors.js';
 import { ReactorConditions } from '../../shared/reactors/reactor-conditions.js';
 
 const facts = {

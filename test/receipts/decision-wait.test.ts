@@ -1,7 +1,7 @@
 import type { Worker } from 'bullmq';
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../shared/logging/logger.js';
+import { createLogger } from '../../shared/platform/logging/logger.js';
 import { DecisionWaiter } from '../../shared/receipts/decision-waiter.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
 import { createHarness, dataOf, registerMember, type Harness, type Json, type TestTenant } from '../support/harness.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertPrepared } from '../../shared/db/prepared-statements.js';
+import { insertPrepared } from '../../shared/platform/db/prepared-statements.js';
 import { READ_CLAIM_UNDER_REVIEW } from '../../shared/receipts/automated-review.js';
 import { Receipt } from '../../shared/receipts/receipt.entity.js';
 import { STORE_UNREVIEWED_CLAIM_REVIEW } from '../../shared/receipts/store-unreviewed-claim-review.js';

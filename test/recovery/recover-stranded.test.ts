@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicateIdentity } from '../../shared/events/duplicate-window.js';
 import type { EventJob } from '../../shared/events/event-job.js';
 import { Order } from '../../shared/orders/order.entity.js';
-import { startWorker } from '../../shared/queues/worker-runner.js';
+import { queueCatalog } from '../../shared/job-catalog.js';
+import { startWorker } from '../../shared/platform/queues/worker-runner.js';
 import { Receipt } from '../../shared/receipts/receipt.entity.js';
 import { receiptJobId } from '../../shared/receipts/receipt-job.js';
 import { Review } from '../../shared/receipts/review.entity.js';
@@ -54,7 +55,7 @@ const points = async () => (await dataOf<Json>(await harness.request(tenant, 'GE
 
 /** The job as a worker that gave up on its last attempt leaves it: failed for good. */
 async function failForGood(queue: 'reviews' | 'ocr' | 'events', job: Job, reason: string): Promise<void> {
-  const failing = startWorker(queue, async () => { throw new UnrecoverableError(reason); }, workerDependencies(harness.context));
+  const failing = startWorker(queue, queueCatalog[queue], async () => { throw new UnrecoverableError(reason); }, workerDependencies(harness.context));
   await expect.poll(() => job.getState(), { timeout: 5000 }).toBe('failed');
   await failing.close();
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BadRequestError } from '../../shared/errors/app-errors.js';
+import { BadRequestError } from '../../shared/platform/errors/app-errors.js';
 import { basketConditions } from '../../shared/rules/basket-rule.js';
 import { checkRuleDefinition, type ProductLookup } from '../../shared/rules/check-rule-definition.js';
 import type { ExecutableRule, RuleDefinition } from '../../shared/rules/rule-definition.js';

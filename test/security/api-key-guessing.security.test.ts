@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropDatabase } from '../../shared/db/ensure-database.js';
-import { clientBlock, FAILED_KEY_LIMIT } from '../../shared/rate-limit/failed-key-attempts.js';
+import { dropDatabase } from '../../shared/platform/db/ensure-database.js';
+import { clientBlock, FAILED_KEY_LIMIT } from '../../shared/platform/rate-limit/failed-key-attempts.js';
 import { createHarness, type Harness, jsonOf, type TestTenant } from '../support/harness.js';
 
 let harness: Harness;

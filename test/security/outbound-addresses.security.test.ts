@@ -2,8 +2,8 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JwksCache } from '../../shared/auth/jwks-cache.js';
-import { OutboundPoster } from '../../shared/http/outbound-post.js';
+import { JwksCache } from '../../shared/platform/auth/jwks-cache.js';
+import { OutboundPoster } from '../../shared/platform/http/outbound-post.js';
 import { ImageFetcher } from '../../shared/receipts/ocr/image-fetcher.js';
 
 let listener: Server;

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi } from '../../api/server.js';
-import { MAX_JSON_DEPTH } from '../../shared/json/nesting-depth.js';
+import { MAX_JSON_DEPTH } from '../../shared/platform/json/nesting-depth.js';
 import { createHarness, type Harness, jsonOf, registerMember, type TestTenant } from '../support/harness.js';
 
 let harness: Harness;

@@ -1,6 +1,7 @@
 import type { TestProject } from 'vitest/node';
-import { dropDatabase, ensureDatabase } from '../../shared/db/ensure-database.js';
-import { createOrm, migrate } from '../../shared/db/orm.js';
+import { dropDatabase, ensureDatabase } from '../../shared/platform/db/ensure-database.js';
+import { createDatabase } from '../../shared/database.js';
+import { migrate } from '../../shared/platform/db/orm.js';
 import { databaseUrl } from './test-database.js';
 
 /**
@@ -12,7 +13,7 @@ export default async function setup(project: TestProject) {
   const url = databaseUrl(template);
   await dropDatabase(url);
   await ensureDatabase(url);
-  const orm = await createOrm(url);
+  const orm = await createDatabase(url);
   try {
     await migrate(orm);
   } finally {

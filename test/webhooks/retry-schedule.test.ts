@@ -1,6 +1,6 @@
 import { Backoffs, type MinimalJob } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../shared/config/config.js';
+import { loadConfig } from '../../shared/platform/config/config.js';
 import { deliveryJobOptions } from '../../shared/webhooks/webhook-job.js';
 
 // decisions.md §10: deliveries are "retried with backoff for 24 h". The delivery tests run the

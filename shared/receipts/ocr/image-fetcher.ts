@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { fileTypeFromBuffer } from 'file-type';
 import { imageSize } from 'image-size';
-import { FilteredRequester } from '../../http/filtered-request.js';
+import { FilteredRequester } from '../../platform/http/filtered-request.js';
 
 /** The image types tesseract.js reads, known by their bytes (file-type), never by a name or a header. */
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/bmp']);

@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
-import { DEFAULT_WEBHOOK_RETRY_BASE_MS } from '../webhooks/webhook-job.js';
 
 /** Settings of one process, read once from the environment at start (decisions.md §1). */
 export interface Config {
@@ -35,8 +34,11 @@ export interface Config {
   workerLockMs: number;
   /** How long POST /receipts waits for a preparsed claim's automated decision (decisions.md §9). */
   receiptDecisionWaitMs: number;
-  /** The first webhook retry's delay; each next one doubles it, ten retries spanning 24 h by default. */
-  webhookRetryBaseMs: number;
+  /**
+   * The first webhook retry's delay; each next one doubles it. Unset, the webhooks feature spreads
+   * its retries over 24 h (shared/webhooks/webhook-job.ts).
+   */
+  webhookRetryBaseMs: number | undefined;
   /**
    * How long an Idempotency-Key's claim lasts without renewal. A request that dies with it (SIGKILL,
    * lost machine) blocks retries with 409 this long; then a retry takes it over and finishes the
@@ -78,7 +80,7 @@ export function loadConfig(env: Environment = process.env): Config {
     cacheTtlMs: integer(env, 'CACHE_TTL_MS', 5_000),
     memberCacheTtlMs: integer(env, 'MEMBER_CACHE_TTL_MS', 30_000),
     workerLockMs: integer(env, 'WORKER_LOCK_MS', 30_000),
-    webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', DEFAULT_WEBHOOK_RETRY_BASE_MS),
+    webhookRetryBaseMs: optionalInteger(env, 'WEBHOOK_RETRY_BASE_MS'),
     receiptDecisionWaitMs: integer(env, 'RECEIPT_DECISION_WAIT_MS', 2000),
     idempotencyLeaseMs: integer(env, 'IDEMPOTENCY_LEASE_MS', 30_000),
     imageFetchBudgetMs: integer(env, 'IMAGE_FETCH_BUDGET_MS', 20_000),
@@ -99,8 +101,12 @@ function localPlatformSecret(): string {
 }
 
 function integer(env: Environment, name: string, fallback: number): number {
+  return optionalInteger(env, name) ?? fallback;
+}
+
+function optionalInteger(env: Environment, name: string): number | undefined {
   const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
+  if (raw === undefined || raw === '') return undefined;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a whole number, not "${raw}"`);
   return value;

@@ -3,15 +3,15 @@ import type { Logger } from '../logging/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { createRedis } from '../redis/redis.js';
 import { compile, toValidationIssues } from '../validation/ajv.js';
-import { queueCatalog, type JobData, type QueueName } from './catalog.js';
-import { queuePrefix } from './queue-factory.js';
+import type { Static } from 'typebox';
+import { queuePrefix, type QueueDefinition } from './queue-factory.js';
 
 /**
  * Runs one job; what it resolves to is the job's return value, kept with the completed job and
  * handed to whoever waits for it. `close`, when present, releases what the handler holds once its
  * worker has closed.
  */
-export type JobHandler<Q extends QueueName = QueueName> = ((data: JobData<Q>, job: Job, token?: string) => Promise<unknown>) & { close?: () => Promise<void> };
+export type JobProcessor<Data> = ((data: Data, job: Job, token?: string) => Promise<unknown>) & { close?: () => Promise<void> };
 
 /** Whether the job's run now is its last: a failure of this one is final, no retry follows. */
 export function isLastAttempt(job: Job): boolean {
@@ -32,9 +32,13 @@ export interface WorkerDependencies {
  * lock lapses (its process died) is picked up again by BullMQ's stalled-job check, so handlers
  * must be idempotent by a natural key.
  */
-export function startWorker<Q extends QueueName>(name: Q, handler: JobHandler<Q>, deps: WorkerDependencies): Worker {
-  const definition = queueCatalog[name];
-  const validate = compile<JobData<Q>>(definition.payload);
+export function startWorker<Definition extends QueueDefinition>(
+  name: string,
+  definition: Definition,
+  handler: JobProcessor<Static<Definition['payload']>>,
+  deps: WorkerDependencies,
+): Worker {
+  const validate = compile<Static<Definition['payload']>>(definition.payload);
   const log = deps.logger.child({ queue: name });
 
   // Workers block on their connection, so each gets its own rather than the shared one.

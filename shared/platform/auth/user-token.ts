@@ -1,9 +1,13 @@
 import { jwtVerify, type JWTVerifyOptions } from 'jose';
 import { UnauthorizedError } from '../errors/app-errors.js';
-import type { TenantAuthentication } from '../tenants/tenant.entity.js';
 import type { JwksCache } from './jwks-cache.js';
 
 const CLOCK_TOLERANCE_SECONDS = 30;
+
+/** How a tenant's end-user tokens are verified (decisions.md §2): a shared key, or the keys of a JWKS address. */
+export type TenantAuthentication =
+  | { algorithm: 'HS256'; issuer: string; sharedKey: string }
+  | { algorithm: 'RS256'; issuer: string; jwksUrl: string };
 
 /**
  * Verifies an end user's token against the tenant's settings (decisions.md §2): the tenant's one

@@ -1,17 +1,18 @@
 /**
  * Development tool: writes the migration that brings the database at DATABASE_URL (migrated to
  * the latest committed migration) to the entities' current shape. Add the new file to index.ts.
- * Run: npx tsx shared/db/create-migration.ts
+ * Run: npx tsx shared/migrations/create-migration.ts
  */
-import { createOrm, migrate } from './orm.js';
-import { ensureDatabase } from './ensure-database.js';
+import { createDatabase, databaseModel } from '../database.js';
+import { migrate } from '../platform/db/orm.js';
+import { ensureDatabase } from '../platform/db/ensure-database.js';
 
 const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tally_migrations';
 await ensureDatabase(databaseUrl);
-const orm = await createOrm(databaseUrl);
+const orm = await createDatabase(databaseUrl);
 try {
   await migrate(orm);
-  const created = await orm.getMigrator().createMigration('shared/db/migrations', false, false);
+  const created = await orm.getMigrator().createMigration(databaseModel.migrationsPath, false, false);
   console.log(created.fileName ? `created ${created.fileName}` : 'entities and database agree: nothing to create');
 } finally {
   await orm.close();

@@ -18,7 +18,7 @@ import { Migration20261125080000 } from './Migration20261125080000.js';
 import { Migration20261125163239 } from './Migration20261125163239.js';
 import { Migration20261125171245 } from './Migration20261125171245.js';
 
-/** Applied in this order; a new migration is generated with `npx tsx shared/db/create-migration.ts` and added here. */
+/** Applied in this order; a new migration is generated with `npx tsx shared/migrations/create-migration.ts` and added here. */
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123011726', class: Migration20261123011726 },
   { name: 'Migration20261123015353', class: Migration20261123015353 },

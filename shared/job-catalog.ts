@@ -1,18 +1,12 @@
-import type { JobsOptions } from 'bullmq';
 import type { Static } from 'typebox';
-import { AuditJob } from '../audit/audit-job.js';
-import { EventsJobData } from '../events/event-job.js';
-import { ReceiptJob } from '../receipts/receipt-job.js';
-import { RecoveryJob } from '../recovery/recovery-job.js';
-import { WebhookJob } from '../webhooks/webhook-job.js';
+import { AuditJob } from './audit/audit-job.js';
+import { EventsJobData } from './events/event-job.js';
+import { ReceiptJob } from './receipts/receipt-job.js';
+import { RecoveryJob } from './recovery/recovery-job.js';
+import { WebhookJob } from './webhooks/webhook-job.js';
+import type { QueueDefinition, QueuesOf } from './platform/queues/queue-factory.js';
+import type { JobProcessor } from './platform/queues/worker-runner.js';
 
-interface QueueDefinition {
-  /** JSON Schema of the job payload, checked by the worker before it does anything. */
-  payload: object;
-  /** Jobs one worker process runs at once. */
-  concurrency: number;
-  defaultJobOptions: JobsOptions;
-}
 
 /**
  * Every queue and what its jobs carry, in one place (STYLE.md §6). A payload that fails its
@@ -90,6 +84,12 @@ export type QueueName = keyof typeof queueCatalog;
 
 /** What a job of queue `Q` carries, typed from its payload schema: a handler reads it with no cast. */
 export type JobData<Q extends QueueName> = Static<(typeof queueCatalog)[Q]['payload']>;
+
+/** Runs one job of queue `Q`, its payload typed from the catalog. */
+export type JobHandler<Q extends QueueName> = JobProcessor<JobData<Q>>;
+
+/** Every queue of the catalog, each typed by its payload. */
+export type Queues = QueuesOf<typeof queueCatalog>;
 export const queueNames = Object.keys(queueCatalog) as QueueName[];
 
 export function isQueueName(name: string): name is QueueName {

@@ -1,11 +1,21 @@
+import type { MigrationObject } from '@mikro-orm/core';
 import { MikroORM, PostgreSqlDriver, type EntityManager, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Logger } from '../logging/logger.js';
-import { entities } from './entities.js';
-import { migrationsList } from './migrations/index.js';
 
 export type Orm = MikroORM;
 export type { EntityManager };
+
+/**
+ * What the ORM maps: the features' entities and the committed migrations. The composition root
+ * (shared/database.ts) names them, so this module knows no feature.
+ */
+export interface DatabaseModel {
+  entities: NonNullable<Options['entities']>;
+  migrationsList: MigrationObject[];
+  /** Where generated migrations are written, relative to the repository. */
+  migrationsPath: string;
+}
 
 /**
  * How long a query waits for a pooled connection: when none comes (new connections unanswered by
@@ -15,14 +25,14 @@ export type { EntityManager };
  */
 const CONNECTION_WAIT_MS = 5_000;
 
-export function ormOptions(databaseUrl: string, logger?: Logger): Options {
+export function ormOptions(model: DatabaseModel, databaseUrl: string, logger?: Logger): Options {
   return {
     driver: PostgreSqlDriver,
     clientUrl: databaseUrl,
-    entities,
+    entities: model.entities,
     extensions: [Migrator],
     // Migrations are listed explicitly so the same list runs from TypeScript (tests) and from dist/.
-    migrations: { migrationsList, path: 'shared/db/migrations', pathTs: 'shared/db/migrations', transactional: true, allOrNothing: true, snapshot: false },
+    migrations: { migrationsList: model.migrationsList, path: model.migrationsPath, pathTs: model.migrationsPath, transactional: true, allOrNothing: true, snapshot: false },
     pool: { min: 0, max: 10 },
     // Routes and jobs fork their own EntityManager; the global one must never collect state.
     allowGlobalContext: false,
@@ -49,8 +59,8 @@ function knexLog(logger: Logger) {
   };
 }
 
-export function createOrm(databaseUrl: string, logger?: Logger): Promise<Orm> {
-  return MikroORM.init(ormOptions(databaseUrl, logger));
+export function createOrm(model: DatabaseModel, databaseUrl: string, logger?: Logger): Promise<Orm> {
+  return MikroORM.init(ormOptions(model, databaseUrl, logger));
 }
 
 export async function migrate(orm: Orm): Promise<string[]> {

@@ -1,0 +1,21 @@
+import { AuditEntry } from './audit/audit-entry.entity.js';
+import { AuditOutbox } from './audit/audit-outbox.entity.js';
+import { EventType } from './event-types/event-type.entity.js';
+import { IdempotencyRecord } from './idempotency/idempotency-record.entity.js';
+import { Tenant } from './tenants/tenant.entity.js';
+import { User } from './users/user.entity.js';
+import { Event } from './events/event.entity.js';
+import { LedgerEntry } from './ledger/ledger-entry.entity.js';
+import { Wallet } from './ledger/wallet.entity.js';
+import { Reactor } from './reactors/reactor.entity.js';
+import { Webhook } from './webhooks/webhook.entity.js';
+import { WebhookDelivery } from './webhooks/webhook-delivery.entity.js';
+import { Product, ProductIdentifier } from './products/product.entity.js';
+import { Venue } from './venues/venue.entity.js';
+import { RuleSet } from './rules/rule-set.entity.js';
+import { Order } from './orders/order.entity.js';
+import { Receipt } from './receipts/receipt.entity.js';
+import { Review } from './receipts/review.entity.js';
+
+/** Every entity the ORM knows; a new feature adds its own here. */
+export const entities = [Tenant, EventType, AuditEntry, AuditOutbox, IdempotencyRecord, User, Event, Reactor, LedgerEntry, Wallet, Webhook, WebhookDelivery, Product, ProductIdentifier, Venue, RuleSet, Order, Receipt, Review];
