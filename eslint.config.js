@@ -1,5 +1,50 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+
+/** The folders of a directory: the features (or infrastructure) it holds. */
+const foldersOf = (directory) =>
+  readdirSync(directory, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+
+/** api/ folders that serve every route rather than being a feature of their own. */
+const API_INFRASTRUCTURE = ['errors', 'lists', 'middleware', 'openapi', 'operations', 'validation', 'routes'];
+const apiFeatures = foldersOf('api').filter((name) => !API_INFRASTRUCTURE.includes(name));
+/** shared/ folders that are not features: the infrastructure, and the composition root's migrations. */
+const sharedFeatures = foldersOf('shared').filter((name) => !['platform', 'migrations'].includes(name));
+
+/**
+ * The dependency rule (issue 18): the layers point one way (api and workers → shared, features →
+ * platform), platform/ knows no feature, and a feature reaches another only through its surface.
+ */
+const restrictedZones = [
+  {
+    target: './shared/platform',
+    from: './shared',
+    except: ['./platform'],
+    message: 'shared/platform/ is infrastructure: it imports no feature and not the composition root.',
+  },
+  { target: './shared', from: ['./api', './workers', './cli', './main.ts'], message: 'The domain knows no HTTP, worker or CLI code.' },
+  { target: './api', from: ['./workers', './cli'], message: 'Routes call shared/, never a worker or the CLI.' },
+  { target: './workers', from: ['./api', './cli'], message: 'Workers call shared/, never a route or the CLI.' },
+  // In api/, a feature's surface for other features is its schema.ts (shared resource shapes).
+  ...apiFeatures.map((feature) => ({
+    target: `./api/!(${feature})/**`,
+    from: `./api/${feature}/**`,
+    // A glob `from` takes glob exceptions, matched against the whole path.
+    except: [`**/api/${feature}/schema.ts`],
+    message: `api/${feature}/ shares only its schema.ts with other features.`,
+  })),
+  // In shared/, a feature's subfolders (receipts/ocr/, …) are its own: only it and its worker use them.
+  ...sharedFeatures.map((feature) => ({
+    target: [`./shared/!(${feature})/**`, './api/**'],
+    from: `./shared/${feature}/*/**`,
+    message: `shared/${feature}/'s subfolders are private to the feature (and its worker).`,
+  })),
+];
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/'] },
@@ -9,6 +54,19 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'error',
+    },
+  },
+  {
+    files: ['**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // import-x reads each imported module to follow cycles: it must parse TypeScript and resolve `.js` to `.ts`.
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
+    rules: {
+      'import-x/no-cycle': 'error',
+      'import-x/no-restricted-paths': ['error', { zones: restrictedZones }],
     },
   },
   {
