@@ -88,7 +88,7 @@ function authentication(options: Options): TenantAuthentication | null {
   const algorithm = optional(options, 'auth-algorithm');
   if (!algorithm) return null;
   const issuer = required(options, 'auth-issuer');
-  // decisions.md §12: the shared key is the raw secret (UTF-8), never decoded.
+  // docs/operations.md#cli: the shared key is the raw secret (UTF-8), never decoded.
   if (algorithm === 'HS256') return { algorithm, issuer, sharedKey: required(options, 'auth-shared-key') };
   if (algorithm === 'RS256') return { algorithm, issuer, jwksUrl: required(options, 'auth-jwks-url') };
   throw new UsageError(`--auth-algorithm must be HS256 or RS256, not "${algorithm}"`);

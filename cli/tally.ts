@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `tally`: the operator's command line (decisions.md §1). Prints JSON on stdout and nothing else
+ * `tally`: the operator's command line (docs/operations.md#cli). Prints JSON on stdout and nothing else
  * there; diagnostics go to stderr, and a failure exits 1 with one line saying why.
  */
 import { parseArgs } from 'node:util';

@@ -2,7 +2,7 @@ import type { AppContext } from '../shared/context.js';
 import { reviewAutomatically, reviewDependencies } from '../shared/receipts/review-service.js';
 import type { JobHandler } from '../shared/job-catalog.js';
 
-/** `reviews` jobs: the automated decision on a parsed claim (decisions.md §9), stored once per claim. */
+/** `reviews` jobs: the automated decision on a parsed claim (docs/receipts.md#automated-checks), stored once per claim. */
 export function reviewsHandler(context: AppContext): JobHandler<'reviews'> {
   const dependencies = reviewDependencies(context);
   return async (data) => {

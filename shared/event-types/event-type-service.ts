@@ -19,7 +19,7 @@ export interface NewEventType {
   isActive?: boolean;
 }
 
-/** `name` and `isPrivate` are fixed once created (decisions.md §5). */
+/** `name` and `isPrivate` are fixed once created (docs/events.md#event-types). */
 export interface EventTypeChanges {
   description?: string;
   schema?: JsonSchema | null;

@@ -1,6 +1,6 @@
 import type { EventType } from './event-type.entity.js';
 
-/** An event type as every reader sees it: never the secret or its hash (decisions.md §5). */
+/** An event type as every reader sees it: never the secret or its hash (docs/events.md#event-types). */
 export function eventTypeView(type: EventType) {
   return {
     id: type.id,

@@ -18,7 +18,7 @@ export const EventType = defineEntity({
     isActive: p.boolean().default(true),
     /** SHA-256 of a private type's secret; the secret is shown on create and rotate only. */
     secretHash: p.string().nullable(),
-    /** ORDER_PLACED and RECEIPT_REVIEWED, reported by the receipts service (decisions.md §5). */
+    /** ORDER_PLACED and RECEIPT_REVIEWED, reported by the receipts service (docs/events.md#system-event-types). */
     isSystem: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),

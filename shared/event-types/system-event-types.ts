@@ -10,7 +10,7 @@ const lineItems = { type: 'array', items: { type: 'object' } };
 
 /**
  * The private types every tenant has, reported by the receipts service through the event queue
- * (decisions.md §5); payloads as decisions.md §12 fixes them. They have no secret: nothing outside
+ * (docs/events.md#system-event-types, payloads included). They have no secret: nothing outside
  * the platform reports them unless an admin rotates one in.
  */
 const SYSTEM_EVENT_TYPES: { name: string; description: string; schema: JsonSchema }[] = [

@@ -10,7 +10,7 @@ export interface ReportClaim {
 }
 
 /**
- * Claims each report's duplicate identity for 60 s (decisions.md §5) and, for each report whose
+ * Claims each report's duplicate identity for 60 s (docs/events.md#duplicates) and, for each report whose
  * claim holds, records its event id as accepted, with its tenant, in one hash. A claim already
  * held by the same event id (the report sent again after a lost answer from Redis) holds too.
  * Answers 1 (accepted) or 0 (a duplicate) per report.

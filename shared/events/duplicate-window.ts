@@ -1,11 +1,11 @@
 import { hash } from 'node:crypto';
 import { stringify as canonicalize } from 'safe-stable-stringify';
 
-/** rewards-interface.md Limits: "duplicate window 60 seconds". */
+/** docs/events.md#duplicates: "duplicate window 60 seconds". */
 export const DUPLICATE_WINDOW_MS = 60_000;
 
 /**
- * decisions.md §5: an event is a duplicate of one reported in the last 60 s with the same tenant,
+ * docs/events.md#duplicates: an event is a duplicate of one reported in the last 60 s with the same tenant,
  * type, resolved subject and canonical payload (keys sorted at every depth: for JSON data, the
  * RFC 8785 form); `occurredAt` is not part of its identity. The event queue claims this identity
  * in the same Redis transaction that adds the job (event-queue-writer.ts), so a report is either

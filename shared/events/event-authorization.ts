@@ -8,12 +8,12 @@ import type { SecretCheck } from '../platform/secrets/secret-token.js';
 import type { TenantAuthentication } from '../platform/auth/user-token.js';
 import { EVENT_TYPE_SECRET_PREFIX } from '../event-types/event-type-service.js';
 
-/** rewards-interface.md Errors: both 401s of POST /events answer `status: 'error'`. */
+/** docs/events.md#authorization: both 401s of POST /events answer `status: 'error'`. */
 const invalid = () => new UnauthorizedError('Invalid authorization', { envelopeStatus: 'error' });
 const mismatch = () => new UnauthorizedError('Authorization does not match declared type', { envelopeStatus: 'error' });
 
 /**
- * rewards-interface.md, POST /events rules 1 and 2: a public type takes the reporting user's own
+ * docs/events.md#authorization: a public type takes the reporting user's own
  * token (and the user is the subject); a private type takes `Bearer <EVENT_TYPE_SECRET>`. A
  * credential of the other kind is "does not match declared type"; a wrong one of the right kind
  * is "Invalid authorization". Returns the user's authIdentifier for a public type.

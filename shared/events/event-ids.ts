@@ -7,7 +7,7 @@ interface Block {
 }
 
 /**
- * Event ids (decisions.md §3): positive integers from PostgreSQL's `event_id_seq`, unique across
+ * Event ids (docs/api-conventions.md#ids): positive integers from PostgreSQL's `event_id_seq`, unique across
  * the installation and never reused, even if Redis loses its data. The sequence steps by a block
  * (1,000), and each process hands out its block locally: one round trip per block. The block's
  * size is the sequence's step, read with each block, so a migration that changes the step cannot

@@ -8,7 +8,7 @@ export interface IntrinsicEventDependencies {
   eventQueue: EventQueueWriter;
 }
 
-/** An event the platform reports itself (decisions.md §5: ORDER_PLACED, RECEIPT_REVIEWED). */
+/** An event the platform reports itself (docs/events.md#system-event-types: ORDER_PLACED, RECEIPT_REVIEWED). */
 export interface IntrinsicEvent {
   tenantId: string;
   typeName: string;

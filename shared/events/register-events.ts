@@ -37,7 +37,7 @@ export interface PendingReactions {
 }
 
 /**
- * The event worker's first step (decisions.md §5): store a batch of accepted events and grant
+ * The event worker's first step (docs/events.md#registration-and-reactions): store a batch of accepted events and grant
  * their POINTS in one PostgreSQL transaction, which sets `registeredAt`. Safe to run twice for
  * the same jobs (a retry, a stalled job, a crash between commit and acknowledgement): events are
  * inserted with ON CONFLICT (id) DO NOTHING, and only the events this run inserted write ledger

@@ -25,12 +25,12 @@ export interface ReportDependencies {
   subjects: SubjectDirectory;
   eventIds: EventIdAllocator;
   jwks: JwksCache;
-  /** decisions.md §5: the tenant's service subject, for business proceedings with no customer. */
+  /** docs/events.md#subjects: the tenant's service subject, for business proceedings with no customer. */
   serviceSubject: string;
 }
 
 /**
- * POST /events after the body's size and shape are checked, in the order decisions.md §5 fixes:
+ * POST /events after the body's size and shape are checked, in the order docs/events.md#validation-order gives:
  * the type exists and is active (404), the authorization matches it (401), the payload meets its
  * schema (400), the subject resolves (404), the report is no duplicate (409), checked by the same
  * Redis transaction that queues the event under a fresh id (or `reservedId`, the one an
@@ -64,7 +64,7 @@ export async function reportEvent(deps: ReportDependencies, tenant: Tenant, bear
   return { id: job.id, type, user, payload, reportedAt, occurredAt };
 }
 
-/** The event type a report names, as found: unknown or inactive is 404 with empty data (rewards-interface.md Errors). */
+/** The event type a report names, as found: unknown or inactive is 404 with empty data (docs/events.md#validation-order). */
 export function activeType(found: ReportableType | undefined): ReportableType {
   if (!found || !found.type.isActive) throw new NotFoundError('Failed to find a matching EventType', { emptyData: true });
   return found;
@@ -89,7 +89,7 @@ async function resolveSubject(
 ): Promise<User | null> {
   if (!isPrivate) {
     if (subject !== undefined) throw fieldError('subject', subject, 'publicType', 'A public event type takes its subject from the user token: leave subject out');
-    // decisions.md §2: the token's `sub` is the member's authIdentifier, and only that: a `sub`
+    // docs/api-conventions.md#authentication: the token's `sub` is the member's authIdentifier, and only that: a `sub`
     // that happens to be another member's id or account number names nobody else.
     return notFound(await deps.subjects.findByAuthIdentifier(tenantId, tokenUser!), 'No member is registered for this token: register with POST /v1/users');
   }
@@ -100,7 +100,7 @@ async function resolveSubject(
 
 /**
  * The member a private event's explicit subject names (an authIdentifier, an id or an account
- * number); nobody is 404. decisions.md §5: "Team subjects: 400, not supported yet.": a subject
+ * number); nobody is 404. docs/events.md#subjects: "Team subjects: 400, not supported yet.": a subject
  * written as a team's (`team.…`, `team:…`) is refused before any lookup, so what it means never
  * depends on the members a tenant happens to have (a member registered with such an
  * authIdentifier is named by its id or account number).

@@ -14,7 +14,7 @@ export interface TestReactionDependencies {
 }
 
 /**
- * POST /events/test_reaction (rewards-interface.md): which reactions an event would trigger,
+ * POST /events/test_reaction (docs/events.md#testing-reactions): which reactions an event would trigger,
  * computed exactly as the worker computes them, storing nothing. The member is the explicit
  * `subject`, when given; the type and subject are refused as POST /events refuses them, and the
  * service subject, as in the worker, runs no POINTS reactions.

@@ -2,7 +2,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Tenant } from '../tenants/tenant.entity.js';
 
 /**
- * The first answer to a creating POST carrying an Idempotency-Key (decisions.md §10). The unique
+ * The first answer to a creating POST carrying an Idempotency-Key (docs/api-conventions.md#idempotency). The unique
  * (tenant, key) pair is what makes two concurrent requests with one key do the work once.
  */
 export const IdempotencyRecord = defineEntity({

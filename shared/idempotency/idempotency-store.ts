@@ -3,7 +3,7 @@ import { stringify as canonicalize } from 'safe-stable-stringify';
 import type { EntityManager } from '../platform/db/orm.js';
 import type { Sealer } from '../platform/secrets/sealer.js';
 
-/** decisions.md §10: a key answers with its first response for 24 hours. */
+/** docs/api-conventions.md#idempotency: a key answers with its first response for 24 hours. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** One claim in this many also sweeps records past the window, so the table does not grow forever. */

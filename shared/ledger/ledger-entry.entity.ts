@@ -6,7 +6,7 @@ export const LEDGER_KINDS = ['EARN', 'SPEND', 'EXPIRY', 'REVERSAL', 'ADJUSTMENT'
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 /**
- * The points ledger (decisions.md §6): append-only, one entry per change of points with its cause.
+ * The points ledger (docs/events.md#the-ledger): append-only, one entry per change of points with its cause.
  * (event, reactor) is unique, so an event delivered twice to a worker grants once.
  */
 export const LedgerEntry = defineEntity({

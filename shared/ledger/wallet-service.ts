@@ -2,7 +2,7 @@ import type { EntityManager } from '../platform/db/orm.js';
 import { Wallet } from './wallet.entity.js';
 
 /**
- * The points part of a member's wallet (rewards-interface.md, Wallet): the running totals kept with
+ * The points part of a member's wallet (docs/users.md#wallet): the running totals kept with
  * the ledger. Tiers, vouchers and loyalty cost join it when rewards and tiers exist.
  */
 export async function readPoints(em: EntityManager, tenantId: string, userId: string): Promise<{ points: number; lifetimeEarn: number }> {

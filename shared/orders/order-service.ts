@@ -10,7 +10,7 @@ import type { User } from '../users/user.entity.js';
 import { Order, type OrderLineItem } from './order.entity.js';
 import { withoutAbsent } from '../platform/json/without-absent.js';
 
-/** decisions.md §9: the whole body of POST /v1/orders; nothing else is accepted. */
+/** docs/receipts.md#orders: the whole body of POST /v1/orders; nothing else is accepted. */
 export interface OrderInput {
   transactionId: string;
   total: number;
@@ -47,7 +47,7 @@ export function orderView(order: Order) {
 }
 
 /**
- * POST /v1/orders (decisions.md §9). The first submission of a (locationId, transactionId) stores
+ * POST /v1/orders (docs/receipts.md#orders). The first submission of a (locationId, transactionId) stores
  * the order and reports ORDER_PLACED, with the submitter or the service subject; a later one answers
  * the first order and reports nothing new. The event's id is allocated and stored with the order
  * before it is queued, so a submission repeated after a failure (the process died between the
@@ -107,7 +107,7 @@ export async function reportOrderPlaced(deps: IntrinsicEventDependencies, tenant
   });
 }
 
-/** decisions.md §12: `{orderId, transactionId, locationId, cashierId, total, subtotal, currency, lineItems, occurredAt}`, absent values omitted. */
+/** docs/events.md#system-event-types: `{orderId, transactionId, locationId, cashierId, total, subtotal, currency, lineItems, occurredAt}`, absent values omitted. */
 export function orderPlacedPayload(order: Order): Record<string, unknown> {
   const payload: Record<string, unknown> = {
     orderId: order.id,

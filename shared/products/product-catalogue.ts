@@ -17,7 +17,7 @@ export class TenantCatalogue {
     readonly prices: Readonly<Record<string, { unitPrice: number | null }>>,
   ) {}
 
-  /** decisions.md §9: a line item's identifier (SKU, barcode), else its description, names the product. */
+  /** docs/receipts.md#products: a line item's identifier (SKU, barcode), else its description, names the product. */
   productIdOf(item: CatalogueLineItem): string | undefined {
     for (const text of [item.identifier, item.description]) {
       const productId = typeof text === 'string' ? this.byKey.get(identifierKey(text)) : undefined;

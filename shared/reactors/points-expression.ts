@@ -3,7 +3,7 @@ import { selectJsonPath } from '../platform/json-path/json-path.js';
 import { MAX_REACTION_POINTS, type PointsArgument, type PointsExpression } from './reaction.js';
 
 /**
- * Computes a POINTS reaction (decisions.md §6, §12): exact decimal arithmetic through the whole
+ * Computes a POINTS reaction (docs/events.md#points-arithmetic): exact decimal arithmetic through the whole
  * expression, rounded down to a whole number once at the end. PATH arguments are JSONPath over the
  * event document, evaluated with scripts disabled (STACK.md: jsonpath-plus's eval is a known RCE
  * surface). A path that finds no number makes the whole reaction worth nothing: the reaction

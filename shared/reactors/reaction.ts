@@ -7,7 +7,7 @@ import { Type, type Static, type TSchema } from 'typebox';
  */
 export const MAX_REACTION_POINTS = 1_000_000_000;
 
-/** decisions.md §6: `{type: 'NUMBER', value: '10'}`, `{type: 'PATH', value: '$.payload.total'}`, or a nested expression. */
+/** docs/events.md#points-arithmetic: `{type: 'NUMBER', value: '10'}`, `{type: 'PATH', value: '$.payload.total'}`, or a nested expression. */
 export const PointsOperation = Type.Union([Type.Literal('SUM'), Type.Literal('MULTIPLY'), Type.Literal('MIN'), Type.Literal('MAX')]);
 
 export interface PointsExpression {
@@ -43,9 +43,9 @@ export const PointsReaction = Type.Object(
 );
 
 /**
- * decisions.md §6: "Reaction `WEBHOOK`: asynchronous, see §10". When its reactor's conditions
+ * docs/events.md#reactions: "Reaction `WEBHOOK`: asynchronous, see docs/events.md#webhooks". When its reactor's conditions
  * hold, the event is delivered to that webhook of the tenant, signed and retried like every
- * delivery (§10), whether or not the webhook lists the event's type: the reactor chose it. It
+ * delivery (docs/events.md#webhooks), whether or not the webhook lists the event's type: the reactor chose it. It
  * runs for the tenant's service subject too, which earns no points (react.ts, forServiceSubject).
  */
 export const WebhookReaction = Type.Object(

@@ -2,7 +2,7 @@ import { Engine, type TopLevelCondition } from 'json-rules-engine';
 import { CONDITION_ENGINE_OPTIONS, conditionPathProblems, type RuleConditions } from '../platform/conditions/conditions.js';
 import { fieldError, type ValidationError } from '../platform/errors/app-errors.js';
 
-/** The facts a reactor's conditions may read (decisions.md §6). */
+/** The facts a reactor's conditions may read (docs/events.md#reactors). */
 export interface ReactorFacts {
   event: Record<string, unknown>;
   payload: Record<string, unknown>;
@@ -41,7 +41,7 @@ export class ReactorConditions {
   }
 }
 
-/** Conditions that cannot serve are a fault of the body's `conditions` (decisions.md §3: 400 ValidationError). */
+/** Conditions that cannot serve are a fault of the body's `conditions` (docs/api-conventions.md#errors: 400 ValidationError). */
 function conditionsError(rule: string, message: string): ValidationError {
   return fieldError('conditions', undefined, rule, message);
 }

@@ -3,7 +3,7 @@ import { Tenant } from '../tenants/tenant.entity.js';
 import type { RuleConditions } from '../platform/conditions/conditions.js';
 import type { Reaction } from './reaction.js';
 
-/** What a tenant's events turn into (decisions.md §6): conditions over the event, then reactions. */
+/** What a tenant's events turn into (docs/events.md#reactors): conditions over the event, then reactions. */
 export const Reactor = defineEntity({
   name: 'Reactor',
   tableName: 'reactor',

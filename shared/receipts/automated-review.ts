@@ -104,7 +104,7 @@ interface Claim extends ClaimUnderReview {
 type Finding = { verdict: ReviewVerdict; reason: ReviewReason; detail: string } | { passed: string } | undefined;
 
 /**
- * The automated decision on a parsed claim (decisions.md §9): the checks in their documented order,
+ * The automated decision on a parsed claim (docs/receipts.md#automated-checks): the checks in their documented order,
  * the first that decides ending the review, each recorded with what it found; then the rule engine,
  * spot checks, else AUTHORIZE VALID_DATA. Repeatable: the spot check draws from the receipt's id,
  * and duplicates and limits count only claims made before this one.
@@ -224,7 +224,7 @@ interface EngineOutcome {
 /**
  * "the rule engine (its verdict and reason; a throw is ABSTAIN RULE_ENGINE_THREW_ERROR; BASKET rules
  * all failing is REJECT NO_QUALIFYING_PRODUCTS)". A verdict of AUTHORIZE, or none, leaves the
- * review to the checks after it (receipts-interface.md, Events 2).
+ * review to the checks after it (docs/receipts.md#automated-checks).
  */
 async function ruleEngine(claim: Claim): Promise<EngineOutcome> {
   const transaction = receiptTransaction(claim.receipt, claim.submitter);

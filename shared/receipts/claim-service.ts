@@ -35,7 +35,7 @@ export interface ClaimDependencies {
   queues: Queues;
   products: ProductCatalogues;
   decisions: DecisionWaiter;
-  /** decisions.md §9: how long a preparsed claim's answer waits for its decision (RECEIPT_DECISION_WAIT_MS). */
+  /** docs/receipts.md#claims: how long a preparsed claim's answer waits for its decision (RECEIPT_DECISION_WAIT_MS). */
   decisionWaitMs: number;
 }
 

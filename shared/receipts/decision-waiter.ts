@@ -4,7 +4,7 @@ import type { ClaimedView } from './receipt-views.js';
 import { ReviewEventReader } from './review-event-reader.js';
 
 /**
- * Lets POST /receipts wait for a preparsed claim's automated review (decisions.md §9: up to
+ * Lets POST /receipts wait for a preparsed claim's automated review (docs/receipts.md#claims: up to
  * RECEIPT_DECISION_WAIT_MS) on BullMQ's job events, rather than asking PostgreSQL over and over.
  * Its event reader is started on first use, so a process that never waits never holds its
  * connection.

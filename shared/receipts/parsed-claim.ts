@@ -1,7 +1,7 @@
 import type { ReceiptLineItem } from './receipt.entity.js';
 import { zonedInstant } from './zoned-time.js';
 
-/** receipts-interface.md, preparsed mode: each field a value read with a confidence (0 to 1). */
+/** Preparsed mode (docs/receipts.md#claims): each field a value read with a confidence (0 to 1). */
 export interface ParsedField {
   value: string;
   confidence: number;

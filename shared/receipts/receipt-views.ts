@@ -2,7 +2,7 @@ import type { Receipt } from './receipt.entity.js';
 import type { Review } from './review.entity.js';
 
 /**
- * receipts-interface.md, Review. `reviwer` is spelled as the document spells it. An automated
+ * A review as docs/receipts.md#records shows it; `reviwer` is spelled so on purpose. An automated
  * review also shows what it was decided from (its checks and the rule engine's result).
  */
 export function reviewView(review: Review) {
@@ -25,7 +25,7 @@ export function claimedView(receipt: Pick<Receipt, 'id' | 'status'>, paramountRe
 
 export type ClaimedView = ReturnType<typeof claimedView>;
 
-/** receipts-interface.md, Receipt (full record); confidences are 0 to 1 (decisions.md §12), shown as the document's string. */
+/** A receipt in full (docs/receipts.md#records); confidences are 0 to 1, shown as a string. */
 export function receiptView(receipt: Receipt, paramountReview: Review | null, submitterAuthIdentifier: string) {
   return {
     id: receipt.id,
@@ -55,7 +55,7 @@ export function receiptView(receipt: Receipt, paramountReview: Review | null, su
   };
 }
 
-/** receipts-interface.md, Receipt list item. */
+/** A receipt as a list shows it (docs/receipts.md#records). */
 export function receiptListItemView(receipt: Receipt) {
   return {
     id: receipt.id,

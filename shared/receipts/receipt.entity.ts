@@ -3,7 +3,7 @@ import { Tenant } from '../tenants/tenant.entity.js';
 import { User } from '../users/user.entity.js';
 import { RECEIPT_STATUSES } from './review-enums.js';
 
-/** A parsed line item (receipts-interface.md, Line item). */
+/** A parsed line item (docs/receipts.md#records). */
 export interface ReceiptLineItem {
   quantity?: number;
   description?: string;
@@ -29,7 +29,7 @@ export interface ReceiptMetadata {
 }
 
 /**
- * A claim for a receipt (receipts-interface.md, Receipt). Parsed fields are empty until the
+ * A claim for a receipt (docs/receipts.md#records). Parsed fields are empty until the
  * claim is parsed: at once for a preparsed claim, by the OCR worker for an image. Each field's
  * confidence is kept in `fieldConfidences` (0 to 1); `ocrConfidence` is the claim's as a whole.
  */

@@ -42,7 +42,7 @@ export async function lockReviewedReceipts(trx: Knex.Transaction, receipts: Revi
 }
 
 /**
- * decisions.md §9: "Points granted for a receipt are reversed if it is later rejected". Runs in the
+ * docs/receipts.md#reporting-reviews: "Points granted for a receipt are reversed if it is later rejected". Runs in the
  * event worker's registration transaction for every receipt a newly registered RECEIPT_REVIEWED
  * event names. An EARN caused by an AUTHORIZED event is reversed once (the ledger keeps each EARN's
  * REVERSAL unique) when the receipt was rejected after it (a higher statusVersion): whichever of

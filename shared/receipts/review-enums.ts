@@ -1,4 +1,4 @@
-/** receipts-interface.md, Enumerations. */
+/** Review verdicts and reasons (docs/receipts.md#records). */
 export const RECEIPT_STATUSES = ['PENDING', 'AUTHORIZED', 'REJECTED'] as const;
 export const REVIEW_VERDICTS = ['ABSTAIN', 'REJECT', 'AUTHORIZE'] as const;
 export const REVIEW_REASONS = [

@@ -148,7 +148,7 @@ async function lockReceipt(em: EntityManager, tenantId: string, receiptId: strin
 }
 
 /**
- * decisions.md §9: "A manual AUTHORIZE or REJECT becomes the paramount review and sets the status;
+ * docs/receipts.md#manual-reviews: "A manual AUTHORIZE or REJECT becomes the paramount review and sets the status;
  * ABSTAIN changes nothing", and an automated ABSTAIN sends the claim to manual review (it becomes
  * the paramount review of a still PENDING claim). A status change raises the claim's statusVersion
  * and takes the id of the RECEIPT_REVIEWED event that reports it; a review that changes no status
@@ -171,7 +171,7 @@ function applyReview(receipt: Pick<Receipt, 'status' | 'statusVersion' | 'paramo
 }
 
 /**
- * RECEIPT_REVIEWED for a review that changed the status (decisions.md §12 payload; absent values
+ * RECEIPT_REVIEWED for a review that changed the status (payload: docs/events.md#system-event-types; absent values
  * omitted), queued again as often as asked: its id is the review's event id.
  */
 export async function reportReview(deps: IntrinsicEventDependencies & { orm: Orm }, receipt: Receipt, review: Review): Promise<void> {

@@ -1,6 +1,6 @@
 import { isTimeZone } from './zoned-time.js';
 
-/** decisions.md §12: the review settings in tenant `configuration.review`, with their defaults. */
+/** docs/receipts.md#review-settings: the review settings in tenant `configuration.review`, with their defaults. */
 export interface ReviewSettings {
   maxAgeDays: number;
   /** Merchants whose receipts are accepted; undefined: any. */
@@ -10,7 +10,7 @@ export interface ReviewSettings {
   /** Claims per user per day, by format and by merchant; undefined: no limit. */
   limits: { perFormat?: number; perMerchant?: number };
   /**
-   * Not in decisions.md §12, which lists INVALID_VENUE among the checks without saying when it
+   * Our own setting (docs/receipts.md#review-settings): the spec lists INVALID_VENUE among the checks without saying when it
    * applies: with `requireVenue: true`, a claim must have been made at one of the tenant's venues
    * (by its location identifier or its submission position). Off by default.
    */

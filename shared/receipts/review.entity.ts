@@ -4,14 +4,14 @@ import { Tenant } from '../tenants/tenant.entity.js';
 import { Receipt } from './receipt.entity.js';
 import { REVIEW_REASONS, REVIEW_VERDICTS } from './review-enums.js';
 
-/** receipts-interface.md, Review: `reviwer` is spelled so in the document. */
+/** A review (docs/receipts.md#records): `reviwer` is spelled so on purpose. */
 export interface Reviewer {
   authIssuer: string;
   authIdentifier: string;
   name?: string;
 }
 
-/** One automated check and what it found, in the order decisions.md §9 runs them. */
+/** One automated check and what it found, in the order docs/receipts.md#automated-checks gives. */
 export interface CheckOutcome {
   check: string;
   passed: boolean;

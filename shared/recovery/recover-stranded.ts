@@ -41,7 +41,7 @@ export interface Recovered {
 
 /**
  * What a crash between a commit and its queueing can strand, put on its queue again
- * (decisions.md §11: "An accepted request is never lost"): a claim stored but its image never
+ * (docs/operations.md#durability: "An accepted request is never lost"): a claim stored but its image never
  * queued for reading, a parsed claim never reviewed, a review's or an order's event never queued.
  * Every step's job id comes from what it is about, so queueing one that is in fact still waiting
  * (a backlog) adds nothing, and the event worker registers an event id once. A review or an event

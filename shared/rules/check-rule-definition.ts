@@ -10,7 +10,7 @@ import type { RuleOperator } from './rule-engine.js';
 export type ProductLookup = (productId: string) => Promise<{ unitPrice: number | null } | undefined>;
 
 /**
- * receipts-interface.md, RuleDefinition, checked beyond its shape (which the body schema checks):
+ * docs/receipts.md#rule-definitions, checked beyond its shape (which the body schema checks):
  * a CUSTOM rule's name equals `ruleProperties.event.type` and its priority `ruleProperties.priority`,
  * and its conditions build and evaluate; a BASKET rule's configuration names a product (with a
  * catalogue price when the unit price is checked against it). A problem is 400 BadRequestError

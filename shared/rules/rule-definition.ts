@@ -1,6 +1,6 @@
 import type { RuleConditions } from '../platform/conditions/conditions.js';
 
-/** receipts-interface.md, RuleDefinition: what an admin writes. */
+/** docs/receipts.md#rule-definitions: what an admin writes. */
 export interface KeyValuePair {
   key: string;
   value: unknown;
@@ -45,7 +45,7 @@ export interface ExecutableRule {
   resultParams: ResultParams;
 }
 
-/** receipts-interface.md, Events: result keys the engine and the reviewer act on. */
+/** docs/receipts.md#running-a-rule-set: result keys the engine and the reviewer act on. */
 export const STOP_KEY = 'stopRuleEngine';
 export const VERDICT_KEY = 'verdict';
 export const REASON_KEY = 'reason';

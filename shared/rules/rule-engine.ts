@@ -9,21 +9,21 @@ export interface RuleOutcome {
   outcome: 'success' | 'failure';
 }
 
-/** decisions.md §9: the rule engine result. */
+/** docs/receipts.md#running-a-rule-set: the rule engine result. */
 export interface RuleEngineResult {
   result: Record<string, unknown>;
   rules: RuleOutcome[];
   stopped: boolean;
 }
 
-/** A custom operator (decisions.md §9: `venueMatches`), bound to what one run needs to know. */
+/** A custom operator (docs/receipts.md#venues: `venueMatches`), bound to what one run needs to know. */
 export interface RuleOperator {
   name: string;
   evaluate: (factValue: unknown, conditionValue: unknown) => boolean;
 }
 
 /**
- * A rule set ready to run on json-rules-engine, as receipts-interface.md describes it: higher
+ * A rule set ready to run on json-rules-engine, as docs/receipts.md#running-a-rule-set describes it: higher
  * priority first, equal priorities together, `stopRuleEngine` ending the run once its priority has
  * run, and chaining: every key set so far is a fact for the rules of lower priority.
  *

@@ -8,7 +8,7 @@ export interface ScopedTransaction {
 }
 
 /**
- * decisions.md §9 and §12: "a set whose scope names a field that does not match the transaction is
+ * docs/receipts.md#choosing-a-rule-set: "a set whose scope names a field that does not match the transaction is
  * not a candidate; among candidates the one matching the most scope fields wins, ties to the latest
  * updated; a set with no scope matches with zero fields". Only active sets are candidates. Merchant
  * names match without regard to case or surrounding spaces, as receipts print them variously.

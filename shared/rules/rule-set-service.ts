@@ -35,7 +35,7 @@ export function ruleSetView(set: RuleSet) {
 }
 
 /**
- * The tenant object the document returns with a new rule set, with decisions.md §9's deviation: the
+ * The tenant object the document returns with a new rule set, with the one difference docs/receipts.md#rule-sets notes: the
  * API key's prefix in `key`, and in `eventSecrets` the names of the event types that have secrets
  * (each `null`), never a credential.
  */

@@ -2,14 +2,14 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Tenant } from '../tenants/tenant.entity.js';
 import type { BasketConfiguration, CustomRuleProperties, ResultParams, RuleType } from './rule-definition.js';
 
-/** decisions.md §9: which transactions a set is for; an absent field matches any. */
+/** docs/receipts.md#choosing-a-rule-set: which transactions a set is for; an absent field matches any. */
 export interface RuleSetScope {
   formatSlug?: string;
   merchantName?: string;
   campaignId?: string;
 }
 
-/** A rule as stored (receipts-interface.md, Rule): a BASKET rule's `ruleProperties` are generated. */
+/** A rule as stored (docs/receipts.md#rule-definitions): a BASKET rule's `ruleProperties` are generated. */
 export interface StoredRule {
   id: string;
   name: string;

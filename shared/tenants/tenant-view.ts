@@ -2,7 +2,7 @@ import type { Tenant } from './tenant.entity.js';
 
 /**
  * A tenant as it may be shown: the API key's prefix, never the key or its hash, and the
- * authentication settings without the shared key (decisions.md §9 deviation).
+ * authentication settings without the shared key (docs/receipts.md#rule-sets).
  */
 export function tenantView(tenant: Tenant) {
   const authentication = tenant.authentication

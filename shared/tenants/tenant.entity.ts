@@ -11,7 +11,7 @@ export const Tenant = defineEntity({
     id: p.uuid().primary(),
     name: p.string(),
     slug: p.string().unique(),
-    /** The first characters of the API key: the lookup handle, safe to show (decisions.md §9 deviation). */
+    /** The first characters of the API key: the lookup handle, safe to show (docs/receipts.md#rule-sets). */
     apiKeyPrefix: p.string().unique(),
     /** SHA-256 of the whole key; the key itself is shown once and never stored. */
     apiKeyHash: p.string(),

@@ -7,7 +7,7 @@ import { User } from './user.entity.js';
 const ACCOUNT_NUMBER = /^\d{1,9}$/;
 
 /**
- * A member by any of the identifiers the documents allow (rewards-interface.md: the id, the
+ * A member by any of the identifiers docs/users.md#identifiers allows (the id, the
  * authIdentifier or the accountNumber), tried in that order within the tenant: a numeric
  * authIdentifier wins over the account number that happens to equal it.
  */

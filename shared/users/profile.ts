@@ -4,7 +4,7 @@ import { changesSchema } from '../platform/validation/changes-schema.js';
 const DATE = '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$';
 
 /**
- * Profile fields and their bounds (rewards-interface.md, Profile fields): city 1–256, postcode
+ * Profile fields and their bounds (docs/users.md#profile): city 1–256, postcode
  * 1–128 and pictureUrl https only are the document's; the other formats are ours: an email that
  * looks like one, a YYYY-MM-DD birthdate, short free text. Used whole on registration and member
  * by member on PATCH.

@@ -31,7 +31,7 @@ export interface UserChanges {
 }
 
 /**
- * Registers a member (decisions.md §7): a user token registers its own `sub`; an admin may
+ * Registers a member (docs/users.md#registration): a user token registers its own `sub`; an admin may
  * register anyone and an absent authIdentifier is generated. The tenant row is locked to take
  * the next account number, which also serialises the tenant's registrations, so the duplicate
  * contact check cannot race with another registration.
@@ -84,14 +84,14 @@ function chooseAuthIdentifier(principal: Principal, requested: string | undefine
   return requested ?? randomUUID();
 }
 
-/** `{id}` is the member's id, authIdentifier or account number (rewards-interface.md, Users). */
+/** `{id}` is the member's id, authIdentifier or account number (docs/users.md#identifiers). */
 export async function findUser(em: EntityManager, tenantId: string, identifier: string): Promise<User> {
   const user = await lookupUser(em, tenantId, identifier);
   if (!user) throw new NotFoundError(`No member "${identifier}"`);
   return user;
 }
 
-/** The member a user token speaks for; decisions.md §2 says how to answer when there is none. */
+/** The member a user token speaks for; docs/api-conventions.md#authentication says how to answer when there is none. */
 export async function findTokenUser(em: EntityManager, tenantId: string, authIdentifier: string): Promise<User> {
   const user = await em.findOne(User, { tenant: tenantId, authIdentifier });
   if (!user) throw new NotFoundError('No member is registered for this token: register with POST /v1/users');
@@ -99,7 +99,7 @@ export async function findTokenUser(em: EntityManager, tenantId: string, authIde
 }
 
 /**
- * PATCH: `profile` merges member by member; `attributes` and `flags` are replaced whole (decisions.md
+ * PATCH: `profile` merges member by member; `attributes` and `flags` are replaced whole (docs/README.md
  * §12). Like registration, it locks the tenant row, so a registration or another PATCH cannot take
  * the same email or telephone between the check and the write.
  */
@@ -125,9 +125,9 @@ export async function updateUser(em: EntityManager, members: MemberCache, schema
 }
 
 /**
- * DELETE erases the profile only; ids, account number, events and ledger stay (decisions.md §7).
+ * DELETE erases the profile only; ids, account number, events and ledger stay (docs/users.md#erasure).
  * The flags go with it (they tell what the profile held); externalIdentifier is identifier data,
- * which rewards-interface.md keeps "to avoid conflicts".
+ * which docs/users.md#erasure keeps.
  */
 export async function eraseUser(em: EntityManager, members: MemberCache, user: User): Promise<number> {
   await em.transactional(async (tx) => {

@@ -1,6 +1,6 @@
 import type { User } from './user.entity.js';
 
-/** A member as the API shows it (rewards-interface.md, User). */
+/** A member as the API shows it (docs/users.md#members). */
 export function userView(user: User) {
   return {
     id: user.id,

@@ -3,7 +3,7 @@ import { Tenant } from '../tenants/tenant.entity.js';
 
 export type Profile = Record<string, unknown>;
 
-/** A loyalty member (rewards-interface.md, User). */
+/** A loyalty member (docs/users.md#members). */
 export const User = defineEntity({
   name: 'User',
   tableName: 'member',

@@ -7,7 +7,7 @@ export interface GeoPosition {
 }
 
 /**
- * A place where the tenant's transactions happen (decisions.md §9): `identifiers` are the location
+ * A place where the tenant's transactions happen (docs/receipts.md#venues): `identifiers` are the location
  * identifiers receipts and tills carry; `position` and `radiusMeters` the area a claim's submission
  * position must fall in. The `venueMatches` rule operator reads both.
  */

@@ -22,7 +22,7 @@ export interface DeliveryDependencies {
 export class DeliveryRefusedError extends Error {}
 
 /**
- * One attempt of a delivery: the body of decisions.md §12 (`{type, timestamp, data: Event}`),
+ * One attempt of a delivery: the body of docs/events.md#webhooks (`{type, timestamp, data: Event}`),
  * signed with the Standard Webhooks scheme (`webhook-id`, `webhook-timestamp`,
  * `webhook-signature`), posted, and the attempt recorded. Any 2xx settles it; anything else is
  * recorded and thrown for a retry, and on the last attempt the delivery is marked FAILED.

@@ -17,7 +17,7 @@ export interface DispatchedEvent {
   id: number;
   tenantId: string;
   eventTypeName: string;
-  /** The webhooks its WEBHOOK reactions name (decisions.md §6), whatever types they list. */
+  /** The webhooks its WEBHOOK reactions name (docs/events.md#reactions), whatever types they list. */
   webhookIds: string[];
 }
 

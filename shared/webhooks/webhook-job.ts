@@ -8,7 +8,7 @@ export type WebhookJob = Static<typeof WebhookJob>;
 const WEBHOOK_ATTEMPTS = 11;
 
 /**
- * decisions.md §10: retried with backoff for 24 hours. BullMQ's exponential backoff waits
+ * docs/events.md#webhooks: retried with backoff for 24 hours. BullMQ's exponential backoff waits
  * base × 2^(n−1) before retry n; ten retries from a base of 84.5 s add up to 24 hours.
  */
 const DEFAULT_WEBHOOK_RETRY_BASE_MS = Math.round((24 * 3600 * 1000) / (2 ** (WEBHOOK_ATTEMPTS - 1) - 1));

@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Tenant } from '../tenants/tenant.entity.js';
 
-/** A tenant's subscription to its events (decisions.md §10). */
+/** A tenant's subscription to its events (docs/events.md#webhooks). */
 export const Webhook = defineEntity({
   name: 'Webhook',
   tableName: 'webhook',

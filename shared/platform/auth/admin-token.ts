@@ -20,7 +20,7 @@ function key(secret: string): Uint8Array {
   return new TextEncoder().encode(secret);
 }
 
-/** An admin token bound to one tenant by its audience (decisions.md §2). */
+/** An admin token bound to one tenant by its audience (docs/api-conventions.md#authentication). */
 export async function mintAdminToken(secret: string, request: AdminTokenRequest): Promise<string> {
   return new SignJWT({ scope: request.scopes.join(' ') })
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })

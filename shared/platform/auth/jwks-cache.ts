@@ -6,7 +6,7 @@ const MAX_JWKS_BYTES = 256 * 1024;
 
 /**
  * One remote key set per JWKS address, kept for the life of the process. jose caches the keys
- * and refetches on an unknown `kid`; decisions.md §2 limits that refetch to once a minute. The
+ * and refetches on an unknown `kid`; docs/api-conventions.md#authentication limits that refetch to once a minute. The
  * address is a tenant's, so it is fetched through the private-address filter like every other
  * outbound request.
  */
@@ -14,7 +14,7 @@ export class JwksCache {
   private readonly sets = new Map<string, JWTVerifyGetKey>();
   private readonly fetchKeys: ReturnType<FilteredRequester['fetcher']>;
 
-  /** `refetchCooldownMs`: decisions.md §2's minute; tests shorten it to see the refetch happen. */
+  /** `refetchCooldownMs`: the minute of docs/api-conventions.md#authentication; tests shorten it to see the refetch happen. */
   constructor(
     allowPrivateAddresses: boolean,
     private readonly refetchCooldownMs = 60_000,

@@ -1,4 +1,4 @@
-/** The scopes of decisions.md §2. `admin:X` implies `read:X`. */
+/** The scopes of docs/api-conventions.md#scopes. `admin:X` implies `read:X`. */
 export const SCOPES = [
   'admin:receipts',
   'admin:events',

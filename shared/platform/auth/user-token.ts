@@ -4,13 +4,13 @@ import type { JwksCache } from './jwks-cache.js';
 
 const CLOCK_TOLERANCE_SECONDS = 30;
 
-/** How a tenant's end-user tokens are verified (decisions.md §2): a shared key, or the keys of a JWKS address. */
+/** How a tenant's end-user tokens are verified (docs/api-conventions.md#authentication): a shared key, or the keys of a JWKS address. */
 export type TenantAuthentication =
   | { algorithm: 'HS256'; issuer: string; sharedKey: string }
   | { algorithm: 'RS256'; issuer: string; jwksUrl: string };
 
 /**
- * Verifies an end user's token against the tenant's settings (decisions.md §2): the tenant's one
+ * Verifies an end user's token against the tenant's settings (docs/api-conventions.md#authentication): the tenant's one
  * algorithm only (so neither `none` nor an HS/RS swap passes), its issuer, `sub`, `iat` and `exp`
  * present, 30 s of clock tolerance. Returns the user's authIdentifier, the `sub`: a non-empty
  * string, as an authIdentifier is (a number is refused, not looked up). A token issued beyond the

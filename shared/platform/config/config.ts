@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 
-/** Settings of one process, read once from the environment at start (decisions.md §1). */
+/** Settings of one process, read once from the environment at start (docs/operations.md#configuration). */
 export interface Config {
   port: number;
   /** Where a worker-only process (`npm run start:worker`) serves /health, /ready and /metrics. */
@@ -32,7 +32,7 @@ export interface Config {
    * machine) leaves its jobs locked this long; then another worker takes them up again.
    */
   workerLockMs: number;
-  /** How long POST /receipts waits for a preparsed claim's automated decision (decisions.md §9). */
+  /** How long POST /receipts waits for a preparsed claim's automated decision (docs/receipts.md#claims). */
   receiptDecisionWaitMs: number;
   /**
    * The first webhook retry's delay; each next one doubles it. Unset, the webhooks feature spreads
@@ -88,7 +88,7 @@ export function loadConfig(env: Environment = process.env): Config {
 }
 
 /**
- * decisions.md §1: when PLATFORM_TOKEN_SECRET is unset, a secret is generated into a local,
+ * docs/operations.md#configuration: when PLATFORM_TOKEN_SECRET is unset, a secret is generated into a local,
  * git-ignored file on first run, so admin tokens minted by the CLI keep working across restarts.
  */
 function localPlatformSecret(): string {

@@ -9,7 +9,7 @@ const TIMEOUT_MS = 4000;
 export class DependencyUnavailableError extends Error {}
 
 /**
- * decisions.md §1: start-up fails fast (within 5 s) with one line naming the service, its address,
+ * docs/operations.md#running: start-up fails fast (within 5 s) with one line naming the service, its address,
  * and the script in deploy/ that starts it locally. Both are asked at once so the wait is paid once.
  */
 export async function checkDependencies(databaseUrl: string, redisUrl: string): Promise<void> {

@@ -1,7 +1,7 @@
 import pg from 'pg';
 
 /**
- * decisions.md §1: the database named by DATABASE_URL is created if missing, so a fresh
+ * docs/operations.md#running: the database named by DATABASE_URL is created if missing, so a fresh
  * machine needs no manual step. Connects to the server's `postgres` database to do it.
  */
 export async function ensureDatabase(databaseUrl: string, template?: string): Promise<void> {

@@ -1,10 +1,10 @@
 /**
  * Every error the platform answers with is one of these classes. They are thrown anywhere
- * (routes, services, middleware) and turned into the envelope of decisions.md §3 in exactly
+ * (routes, services, middleware) and turned into the envelope of docs/api-conventions.md#errors in exactly
  * one place: api/errors/error-handler.ts.
  */
 
-/** One item of `data.errors` on a 400 ValidationError (decisions.md §3). */
+/** One item of `data.errors` on a 400 ValidationError (docs/api-conventions.md#errors). */
 export interface ValidationIssue {
   property: string;
   value: unknown;
@@ -88,12 +88,12 @@ export class PayloadTooLargeError extends AppError {
   }
 }
 
-/** rewards-interface.md Errors: an email or telephone already used, when the tenant disallows duplicates. */
+/** docs/users.md#contacts: an email or telephone already used, when the tenant disallows duplicates. */
 export class UserExistsError extends AppError {
   readonly httpCode = 422;
 }
 
-/** The same Idempotency-Key was sent with another request body (decisions.md §10). */
+/** The same Idempotency-Key was sent with another request body (docs/api-conventions.md#idempotency). */
 export class IdempotencyKeyReusedError extends AppError {
   readonly httpCode = 422;
   constructor() {
@@ -103,7 +103,7 @@ export class IdempotencyKeyReusedError extends AppError {
 
 /**
  * A rule set that json-rules-engine could not run on a transaction (an operator meeting a value it
- * cannot compare, say). The reviewer turns it into ABSTAIN RULE_ENGINE_THREW_ERROR (decisions.md §9).
+ * cannot compare, say). The reviewer turns it into ABSTAIN RULE_ENGINE_THREW_ERROR (docs/receipts.md#automated-checks).
  */
 export class RuleEngineError extends AppError {
   readonly httpCode = 422;

@@ -1,5 +1,5 @@
 /**
- * `Content-Range: <resource> <first>-<last>/<total>`, 0-based and inclusive (decisions.md §12):
+ * `Content-Range: <resource> <first>-<last>/<total>`, 0-based and inclusive (docs/api-conventions.md#lists):
  * the first page of 42 events at limit 10 is `event 0-9/42`; an empty page is `event *` + `/<total>`
  * (`event *` + `/0` for an empty list), as HTTP writes an unsatisfied range.
  */

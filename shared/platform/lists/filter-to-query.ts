@@ -53,7 +53,7 @@ function operatorQuery({ operator, value, fieldType }: FilterCondition): unknown
   }
 }
 
-/** `%` stays the wildcard (decisions.md §4); `_` and `\` match themselves. */
+/** `%` stays the wildcard (docs/api-conventions.md#filters); `_` and `\` match themselves. */
 export function escapeLike(pattern: string): string {
   return pattern.replace(/[\\_]/g, (char) => `\\${char}`);
 }

@@ -9,7 +9,7 @@ export interface ListField {
   sortable?: boolean;
 }
 
-/** One list endpoint's allow-list (decisions.md §3, §4): nothing outside it is filtered or sorted. */
+/** One list endpoint's allow-list (docs/api-conventions.md#lists and #filters): nothing outside it is filtered or sorted. */
 export interface ListSpec {
   /** The resource word of `Content-Range`, e.g. `event`. */
   resource: string;

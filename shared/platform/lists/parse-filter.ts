@@ -24,7 +24,7 @@ const FORBIDDEN_KEY_IN_TEXT = /(?:^|[(,])'?(?:__proto__|constructor|prototype)'?
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /**
- * Parses the O-Rison `filter` of decisions.md §4 (`field:(op:value),…`) into checked conditions.
+ * Parses the O-Rison `filter` of docs/api-conventions.md#filters (`field:(op:value),…`) into checked conditions.
  * The input is hostile (STACK.md, rison2): its length and nesting are capped before the parser
  * sees it, prototype keys are refused, and every field, operator and value is checked against the
  * endpoint's allow-list. Any problem is a 400 ValidationError naming the field.

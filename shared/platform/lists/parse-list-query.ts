@@ -14,7 +14,7 @@ export interface ListQuery {
   where: FilterQueryObject;
 }
 
-/** limit, skip, sort, order and filter of decisions.md §3 against one endpoint's allow-list. */
+/** limit, skip, sort, order and filter of docs/api-conventions.md#lists against one endpoint's allow-list. */
 export function parseListQuery(query: Record<string, string | undefined>, spec: ListSpec): ListQuery {
   const limit = wholeNumber(query, 'limit', DEFAULT_LIMIT, 1);
   if (limit > MAX_LIMIT) throw fieldError('limit', query.limit, 'max', `limit must be at most ${MAX_LIMIT}`);

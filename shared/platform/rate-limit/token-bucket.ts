@@ -12,7 +12,7 @@ export interface RateLimit {
 export const DEFAULT_RATE_LIMIT: RateLimit = { perSecond: 100, burst: 400 };
 
 /**
- * A token bucket (decisions.md §10) in one atomic Redis script, run through rate-limiter-flexible
+ * A token bucket (docs/api-conventions.md#rate-limits) in one atomic Redis script, run through rate-limiter-flexible
  * (its documented `customIncrTtlLuaScript` hook) so we keep its Redis handling and result type.
  * The library's own limiters count fixed windows, which let a burst through at every window edge;
  * a bucket refills continuously. The script receives the library's arguments

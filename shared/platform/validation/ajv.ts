@@ -13,7 +13,7 @@ export function compile<T>(schema: object): ValidateFunction<T> {
   return ajv.compile<T>(schema);
 }
 
-/** ajv's errors in the `data.errors` item shape of decisions.md §3, one item per property. */
+/** ajv's errors in the `data.errors` item shape of docs/api-conventions.md#errors, one item per property. */
 export function toValidationIssues(errors: ErrorObject[] | null | undefined, value: unknown): ValidationIssue[] {
   const byProperty = new Map<string, ValidationIssue>();
   for (const error of errors ?? []) {

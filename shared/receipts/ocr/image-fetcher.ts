@@ -35,11 +35,11 @@ export interface ImageFetchLimits {
   timeoutMs: number;
 }
 
-/** decisions.md §9: "at most 10 MB, 10 s". */
+/** docs/receipts.md#ocr: "at most 10 MB, 10 s". */
 export const RECEIPT_IMAGE_LIMITS: ImageFetchLimits = { maxBytes: 10 * 1024 * 1024, timeoutMs: 10_000 };
 
 /**
- * Fetches a claim's image from the address a shopper gave (decisions.md §9): https only, and no
+ * Fetches a claim's image from the address a shopper gave (docs/receipts.md#ocr): https only, and no
  * private, loopback or link-local address after DNS resolution (request-filtering-agent, IP
  * literals included), unless private fetching is allowed (tests, demos), which also admits http.
  * Redirects are followed by hand, each hop checked again. The whole exchange, redirects included,

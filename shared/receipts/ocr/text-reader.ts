@@ -15,7 +15,7 @@ export interface ReadText {
 }
 
 /**
- * English language data installed with the package from the npm registry (decisions.md §9):
+ * English language data installed with the package from the npm registry (docs/receipts.md#ocr):
  * nothing is downloaded at run time, and nothing is cached into the working directory (STACK.md).
  */
 function languageDataPath(): string {
