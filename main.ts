@@ -1,7 +1,8 @@
 /**
  * The service's entry point: `node dist/main.js all|api|worker [queue…]`.
  * `all` (npm start) migrates the database, then serves the API and runs every worker in one
- * process; `api` and `worker` run them apart so each scales on its own (docs/operations.md#running).
+ * process; `api` and `worker` run them apart so each scales on its own
+ * (docs/operations.md#running).
  */
 import type { Worker } from 'bullmq';
 import { startApi, startOperations, type RunningApi } from './api/server.js';

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * `tally`: the operator's command line (docs/operations.md#cli). Prints JSON on stdout and nothing else
- * there; diagnostics go to stderr, and a failure exits 1 with one line saying why.
+ * `tally`: the operator's command line (docs/operations.md#cli). Prints JSON on stdout and nothing
+ * else there; diagnostics go to stderr, and a failure exits 1 with one line saying why.
  */
 import { parseArgs } from 'node:util';
 import { runCommand, UsageError } from './commands.js';

@@ -12,9 +12,9 @@ const DRAFT_2020_12 = /^https:\/\/json-schema\.org\/draft\/2020-12\/schema$/;
 const CACHE_LIMIT = 10_000;
 
 /**
- * Tenant-supplied payload schemas (docs/events.md#payload-schemas): draft-07 or 2020-12 by `$schema`,
- * 2020-12 without one. Each distinct schema is compiled once and its validator kept, keyed by the
- * schema's canonical hash, so every event type sharing a schema shares one validator.
+ * Tenant-supplied payload schemas (docs/events.md#payload-schemas): draft-07 or 2020-12 by
+ * `$schema`, 2020-12 without one. Each distinct schema is compiled once and its validator kept,
+ * keyed by the schema's canonical hash, so every event type sharing a schema shares one validator.
  */
 export class PayloadSchemaCompiler {
   // Not strict: tenants' schemas may carry annotations ajv does not know. `addUsedSchema: false`
@@ -26,8 +26,9 @@ export class PayloadSchemaCompiler {
 
   /**
    * The validator of a schema; 400 when it does not compile or reaches out. `field`: the body field
-   * that sent the schema, which the refusal names as a ValidationError (docs/api-conventions.md#errors); a schema
-   * no body sent (a tenant's profileSchema) is refused as a BadRequestError.
+   * that sent the schema, which the refusal names as a ValidationError
+   * (docs/api-conventions.md#errors); a schema no body sent (a tenant's profileSchema) is refused
+   * as a BadRequestError.
    */
   compile(schema: JsonSchema, field?: string): ValidateFunction {
     const text = canonicalize(schema) ?? '';

@@ -10,12 +10,11 @@ export interface ReportClaim {
 }
 
 /**
- * Claims each report's duplicate identity for 60 s (docs/events.md#duplicates) and, for each report whose
- * claim holds, records its event id as accepted, with its tenant, in one hash. A claim already
- * held by the same event id (the report sent again after a lost answer from Redis) holds too.
- * Answers 1 (accepted) or 0 (a duplicate) per report.
- * KEYS: the accepted hash, then one identity key per report. ARGV: the window in ms, then event
- * id and tenant id per report.
+ * Claims each report's duplicate identity for 60 s (docs/events.md#duplicates) and, for each report
+ * whose claim holds, records its event id as accepted, with its tenant, in one hash. A claim
+ * already held by the same event id (the report sent again after a lost answer from Redis) holds
+ * too. Answers 1 (accepted) or 0 (a duplicate) per report. KEYS: the accepted hash, then one
+ * identity key per report. ARGV: the window in ms, then event id and tenant id per report.
  */
 const CLAIM_COMMAND = 'claimEventReports';
 const CLAIM_SCRIPT = `

@@ -7,13 +7,13 @@ interface Block {
 }
 
 /**
- * Event ids (docs/api-conventions.md#ids): positive integers from PostgreSQL's `event_id_seq`, unique across
- * the installation and never reused, even if Redis loses its data. The sequence steps by a block
- * (1,000), and each process hands out its block locally: one round trip per block. The block's
- * size is the sequence's step, read with each block, so a migration that changes the step cannot
- * make a process hand out ids of the next block. The next block is fetched when the current one is
- * half used, so under load no request waits for the round trip. Ids of a block a process never
- * used are skipped, never given twice.
+ * Event ids (docs/api-conventions.md#ids): positive integers from PostgreSQL's `event_id_seq`,
+ * unique across the installation and never reused, even if Redis loses its data. The sequence steps
+ * by a block (1,000), and each process hands out its block locally: one round trip per block. The
+ * block's size is the sequence's step, read with each block, so a migration that changes the step
+ * cannot make a process hand out ids of the next block. The next block is fetched when the current
+ * one is half used, so under load no request waits for the round trip. Ids of a block a process
+ * never used are skipped, never given twice.
  */
 export class EventIdAllocator {
   private current: Block = { next: 0, end: 0, size: 0 };

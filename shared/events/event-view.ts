@@ -24,8 +24,9 @@ export function reactionView(reaction: StoredReaction) {
 }
 
 /**
- * An event as docs/events.md#reading-events shows it. The service subject (business proceedings with no
- * customer, docs/events.md#subjects) is shown as `{id: <base url>}`, the form in which it was reported.
+ * An event as docs/events.md#reading-events shows it. The service subject (business proceedings
+ * with no customer, docs/events.md#subjects) is shown as `{id: <base url>}`, the form in which it
+ * was reported.
  */
 export function eventView(event: EventParts, serviceSubject: string) {
   return {

@@ -37,13 +37,14 @@ export interface PendingReactions {
 }
 
 /**
- * The event worker's first step (docs/events.md#registration-and-reactions): store a batch of accepted events and grant
- * their POINTS in one PostgreSQL transaction, which sets `registeredAt`. Safe to run twice for
- * the same jobs (a retry, a stalled job, a crash between commit and acknowledgement): events are
- * inserted with ON CONFLICT (id) DO NOTHING, and only the events this run inserted write ledger
- * entries and move wallets, so nothing is stored or granted twice. An event that no webhook takes,
- * and no WEBHOOK reaction names one for, has no asynchronous reactions: its `reactedAt` is its
- * `registeredAt`, set in the same insert rather than by an update of every row afterwards.
+ * The event worker's first step (docs/events.md#registration-and-reactions): store a batch of
+ * accepted events and grant their POINTS in one PostgreSQL transaction, which sets `registeredAt`.
+ * Safe to run twice for the same jobs (a retry, a stalled job, a crash between commit and
+ * acknowledgement): events are inserted with ON CONFLICT (id) DO NOTHING, and only the events this
+ * run inserted write ledger entries and move wallets, so nothing is stored or granted twice. An
+ * event that no webhook takes, and no WEBHOOK reaction names one for, has no asynchronous
+ * reactions: its `reactedAt` is its `registeredAt`, set in the same insert rather than by an
+ * update of every row afterwards.
  * Resolves, for each job of the batch in order, to its asynchronous reactions if they are still to
  * run, or undefined: for an event an earlier run registered, if that run stopped short of them.
  * Which webhooks take an event is read from the cached subscriptions as the batch is prepared: a

@@ -30,13 +30,13 @@ export interface ReportDependencies {
 }
 
 /**
- * POST /events after the body's size and shape are checked, in the order docs/events.md#validation-order gives:
- * the type exists and is active (404), the authorization matches it (401), the payload meets its
- * schema (400), the subject resolves (404), the report is no duplicate (409), checked by the same
- * Redis transaction that queues the event under a fresh id (or `reservedId`, the one an
- * Idempotency-Key reserved for it: the report's duplicate identity held under its own id counts as
- * accepted, not as a duplicate). It answers at once, with the event as accepted; the event worker
- * registers it.
+ * POST /events after the body's size and shape are checked, in the order
+ * docs/events.md#validation-order gives: the type exists and is active (404), the authorization
+ * matches it (401), the payload meets its schema (400), the subject resolves (404), the report is
+ * no duplicate (409), checked by the same Redis transaction that queues the event under a fresh id
+ * (or `reservedId`, the one an Idempotency-Key reserved for it: the report's duplicate identity
+ * held under its own id counts as accepted, not as a duplicate). It answers at once, with the event
+ * as accepted; the event worker registers it.
  */
 export async function reportEvent(deps: ReportDependencies, tenant: Tenant, bearerToken: string | undefined, report: EventReport, reservedId?: number): Promise<EventParts> {
   const found = activeType(await deps.eventTypes.find(tenant.id, report.type));
@@ -89,8 +89,9 @@ async function resolveSubject(
 ): Promise<User | null> {
   if (!isPrivate) {
     if (subject !== undefined) throw fieldError('subject', subject, 'publicType', 'A public event type takes its subject from the user token: leave subject out');
-    // docs/api-conventions.md#authentication: the token's `sub` is the member's authIdentifier, and only that: a `sub`
-    // that happens to be another member's id or account number names nobody else.
+    // docs/api-conventions.md#authentication: the token's `sub` is the member's authIdentifier, and
+    // only that: a `sub` that happens to be another member's id or account number names nobody
+    // else.
     return notFound(await deps.subjects.findByAuthIdentifier(tenantId, tokenUser!), 'No member is registered for this token: register with POST /v1/users');
   }
   if (subject === undefined) throw fieldError('subject', subject, 'required', 'A private event type needs a subject');
@@ -100,9 +101,9 @@ async function resolveSubject(
 
 /**
  * The member a private event's explicit subject names (an authIdentifier, an id or an account
- * number); nobody is 404. docs/events.md#subjects: "Team subjects: 400, not supported yet.": a subject
- * written as a team's (`team.…`, `team:…`) is refused before any lookup, so what it means never
- * depends on the members a tenant happens to have (a member registered with such an
+ * number); nobody is 404. docs/events.md#subjects: "Team subjects: 400, not supported yet.": a
+ * subject written as a team's (`team.…`, `team:…`) is refused before any lookup, so what it means
+ * never depends on the members a tenant happens to have (a member registered with such an
  * authIdentifier is named by its id or account number).
  */
 export async function memberSubject(subjects: SubjectDirectory, tenantId: string, subject: string | number): Promise<User> {

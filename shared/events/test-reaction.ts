@@ -14,10 +14,10 @@ export interface TestReactionDependencies {
 }
 
 /**
- * POST /events/test_reaction (docs/events.md#testing-reactions): which reactions an event would trigger,
- * computed exactly as the worker computes them, storing nothing. The member is the explicit
- * `subject`, when given; the type and subject are refused as POST /events refuses them, and the
- * service subject, as in the worker, runs no POINTS reactions.
+ * POST /events/test_reaction (docs/events.md#testing-reactions): which reactions an event would
+ * trigger, computed exactly as the worker computes them, storing nothing. The member is the
+ * explicit `subject`, when given; the type and subject are refused as POST /events refuses them,
+ * and the service subject, as in the worker, runs no POINTS reactions.
  */
 export async function testReaction(deps: TestReactionDependencies, tenantId: string, report: EventReport): Promise<ReactionOutcome> {
   const found = activeType(await deps.eventTypes.find(tenantId, report.type));

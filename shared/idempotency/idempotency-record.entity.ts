@@ -2,8 +2,9 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Tenant } from '../tenants/tenant.entity.js';
 
 /**
- * The first answer to a creating POST carrying an Idempotency-Key (docs/api-conventions.md#idempotency). The unique
- * (tenant, key) pair is what makes two concurrent requests with one key do the work once.
+ * The first answer to a creating POST carrying an Idempotency-Key
+ * (docs/api-conventions.md#idempotency). The unique (tenant, key) pair is what makes two concurrent
+ * requests with one key do the work once.
  */
 export const IdempotencyRecord = defineEntity({
   name: 'IdempotencyRecord',

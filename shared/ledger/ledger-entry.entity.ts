@@ -6,8 +6,8 @@ export const LEDGER_KINDS = ['EARN', 'SPEND', 'EXPIRY', 'REVERSAL', 'ADJUSTMENT'
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 /**
- * The points ledger (docs/events.md#the-ledger): append-only, one entry per change of points with its cause.
- * (event, reactor) is unique, so an event delivered twice to a worker grants once.
+ * The points ledger (docs/events.md#the-ledger): append-only, one entry per change of points with
+ * its cause. (event, reactor) is unique, so an event delivered twice to a worker grants once.
  */
 export const LedgerEntry = defineEntity({
   name: 'LedgerEntry',

@@ -47,10 +47,10 @@ export function orderView(order: Order) {
 }
 
 /**
- * POST /v1/orders (docs/receipts.md#orders). The first submission of a (locationId, transactionId) stores
- * the order and reports ORDER_PLACED, with the submitter or the service subject; a later one answers
- * the first order and reports nothing new. The event's id is allocated and stored with the order
- * before it is queued, so a submission repeated after a failure (the process died between the
+ * POST /v1/orders (docs/receipts.md#orders). The first submission of a (locationId, transactionId)
+ * stores the order and reports ORDER_PLACED, with the submitter or the service subject; a later one
+ * answers the first order and reports nothing new. The event's id is allocated and stored with the
+ * order before it is queued, so a submission repeated after a failure (the process died between the
  * commit and the queue, say) queues the same event again, which the event worker registers once.
  */
 export async function placeOrder(em: EntityManager, deps: OrderDependencies, tenantId: string, input: OrderInput, id: string = randomUUID()): Promise<{ order: Order; created: boolean }> {

@@ -7,8 +7,8 @@ import { User } from '../users/user.entity.js';
 export type OrderLineItem = Omit<ReceiptLineItem, 'metadata' | 'confidence'>;
 
 /**
- * A point-of-sale order (docs/receipts.md#orders). The same transactionId at the same locationId is one
- * order: the unique index settles two tills racing to submit it.
+ * A point-of-sale order (docs/receipts.md#orders). The same transactionId at the same locationId is
+ * one order: the unique index settles two tills racing to submit it.
  */
 export const Order = defineEntity({
   name: 'Order',

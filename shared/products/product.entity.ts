@@ -2,8 +2,8 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Tenant } from '../tenants/tenant.entity.js';
 
 /**
- * A product of the tenant's catalogue (docs/receipts.md#products): its `identifiers` (SKUs, barcodes,
- * description aliases) map parsed line items to its id, and BASKET rules name it.
+ * A product of the tenant's catalogue (docs/receipts.md#products): its `identifiers` (SKUs,
+ * barcodes, description aliases) map parsed line items to its id, and BASKET rules name it.
  */
 export const Product = defineEntity({
   name: 'Product',

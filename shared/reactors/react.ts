@@ -17,8 +17,8 @@ export function reactionWebhookIds(reactions: readonly (Reaction | StoredReactio
 
 /**
  * The reactors as they apply to the tenant's service subject (business proceedings with no
- * customer, docs/events.md#subjects): it has no wallet, so their POINTS reactions are left out, and a
- * reactor left with no reaction does not run. Its other reactions (WEBHOOK) run as for a member.
+ * customer, docs/events.md#subjects): it has no wallet, so their POINTS reactions are left out, and
+ * a reactor left with no reaction does not run. Its other reactions (WEBHOOK) run as for a member.
  */
 export function forServiceSubject(reactors: ActiveReactor[]): ActiveReactor[] {
   return reactors.flatMap((reactor) => {

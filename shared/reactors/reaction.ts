@@ -43,10 +43,11 @@ export const PointsReaction = Type.Object(
 );
 
 /**
- * docs/events.md#reactions: "Reaction `WEBHOOK`: asynchronous, see docs/events.md#webhooks". When its reactor's conditions
+ * A WEBHOOK reaction (docs/events.md#reactions) is asynchronous. When its reactor's conditions
  * hold, the event is delivered to that webhook of the tenant, signed and retried like every
- * delivery (docs/events.md#webhooks), whether or not the webhook lists the event's type: the reactor chose it. It
- * runs for the tenant's service subject too, which earns no points (react.ts, forServiceSubject).
+ * delivery (docs/events.md#webhooks), whether or not the webhook lists the event's type: the
+ * reactor chose it. It runs for the tenant's service subject too, which earns no points (react.ts,
+ * forServiceSubject).
  */
 export const WebhookReaction = Type.Object(
   { type: Type.Literal('WEBHOOK'), webhookId: Type.String({ format: 'uuid', description: 'a webhook of the tenant (POST /v1/webhooks)' }) },

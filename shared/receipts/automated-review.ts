@@ -104,10 +104,10 @@ interface Claim extends ClaimUnderReview {
 type Finding = { verdict: ReviewVerdict; reason: ReviewReason; detail: string } | { passed: string } | undefined;
 
 /**
- * The automated decision on a parsed claim (docs/receipts.md#automated-checks): the checks in their documented order,
- * the first that decides ending the review, each recorded with what it found; then the rule engine,
- * spot checks, else AUTHORIZE VALID_DATA. Repeatable: the spot check draws from the receipt's id,
- * and duplicates and limits count only claims made before this one.
+ * The automated decision on a parsed claim (docs/receipts.md#automated-checks): the checks in their
+ * documented order, the first that decides ending the review, each recorded with what it found;
+ * then the rule engine, spot checks, else AUTHORIZE VALID_DATA. Repeatable: the spot check draws
+ * from the receipt's id, and duplicates and limits count only claims made before this one.
  */
 export async function decideAutomatically(em: EntityManager, deps: ReviewerDependencies, claimed: ClaimUnderReview, now = new Date()): Promise<AutomatedDecision> {
   const claim: Claim = { ...claimed, em, deps, settings: reviewSettings(claimed.tenant.configuration), now };

@@ -2,8 +2,8 @@ import type { Receipt } from './receipt.entity.js';
 import { withoutAbsent } from '../platform/json/without-absent.js';
 
 /**
- * docs/receipts.md#the-transaction: `$.transaction`, the normalised receipt rules read: numbers, not
- * `{value, confidence}`, and line items with their productId. Absent values are left out.
+ * docs/receipts.md#the-transaction: `$.transaction`, the normalised receipt rules read: numbers,
+ * not `{value, confidence}`, and line items with their productId. Absent values are left out.
  */
 export function receiptTransaction(receipt: Receipt, submitterAuthIdentifier: string): Record<string, unknown> {
   const transaction: Record<string, unknown> = {

@@ -42,13 +42,13 @@ export async function lockReviewedReceipts(trx: Knex.Transaction, receipts: Revi
 }
 
 /**
- * docs/receipts.md#reporting-reviews: "Points granted for a receipt are reversed if it is later rejected". Runs in the
- * event worker's registration transaction for every receipt a newly registered RECEIPT_REVIEWED
- * event names. An EARN caused by an AUTHORIZED event is reversed once (the ledger keeps each EARN's
- * REVERSAL unique) when the receipt was rejected after it (a higher statusVersion): whichever of
- * the two events registers last does it, so the order in which they reach the worker does not
- * matter. The cause of the reversal is the rejection's event. Concurrent registrations of one
- * receipt's events hold its locks (lockReviewedReceipts).
+ * docs/receipts.md#reporting-reviews: "Points granted for a receipt are reversed if it is later
+ * rejected". Runs in the event worker's registration transaction for every receipt a newly
+ * registered RECEIPT_REVIEWED event names. An EARN caused by an AUTHORIZED event is reversed once
+ * (the ledger keeps each EARN's REVERSAL unique) when the receipt was rejected after it (a higher
+ * statusVersion): whichever of the two events registers last does it, so the order in which they
+ * reach the worker does not matter. The cause of the reversal is the rejection's event. Concurrent
+ * registrations of one receipt's events hold its locks (lockReviewedReceipts).
  */
 export async function reverseRejectedReceiptPoints(trx: Knex.Transaction, receipts: ReviewedReceipt[]): Promise<void> {
   if (receipts.length === 0) return;

@@ -148,12 +148,12 @@ async function lockReceipt(em: EntityManager, tenantId: string, receiptId: strin
 }
 
 /**
- * docs/receipts.md#manual-reviews: "A manual AUTHORIZE or REJECT becomes the paramount review and sets the status;
- * ABSTAIN changes nothing", and an automated ABSTAIN sends the claim to manual review (it becomes
- * the paramount review of a still PENDING claim). A status change raises the claim's statusVersion
- * and takes the id of the RECEIPT_REVIEWED event that reports it; a review that changes no status
- * (authorizing an authorized claim) reports nothing, so it grants nothing twice. The event id is
- * allocated beforehand, outside the transaction.
+ * docs/receipts.md#manual-reviews: "A manual AUTHORIZE or REJECT becomes the paramount review and
+ * sets the status; ABSTAIN changes nothing", and an automated ABSTAIN sends the claim to manual
+ * review (it becomes the paramount review of a still PENDING claim). A status change raises the
+ * claim's statusVersion and takes the id of the RECEIPT_REVIEWED event that reports it; a review
+ * that changes no status (authorizing an authorized claim) reports nothing, so it grants nothing
+ * twice. The event id is allocated beforehand, outside the transaction.
  */
 function applyReview(receipt: Pick<Receipt, 'status' | 'statusVersion' | 'paramountReviewId'>, review: Review, eventId: number | null): void {
   if (review.isAutomated && receipt.paramountReviewId) return;
@@ -171,8 +171,9 @@ function applyReview(receipt: Pick<Receipt, 'status' | 'statusVersion' | 'paramo
 }
 
 /**
- * RECEIPT_REVIEWED for a review that changed the status (payload: docs/events.md#system-event-types; absent values
- * omitted), queued again as often as asked: its id is the review's event id.
+ * RECEIPT_REVIEWED for a review that changed the status (payload:
+ * docs/events.md#system-event-types; absent values omitted), queued again as often as asked: its id
+ * is the review's event id.
  */
 export async function reportReview(deps: IntrinsicEventDependencies & { orm: Orm }, receipt: Receipt, review: Review): Promise<void> {
   if (review.eventId === null || review.eventId === undefined) return;

@@ -10,9 +10,9 @@ export interface ReviewSettings {
   /** Claims per user per day, by format and by merchant; undefined: no limit. */
   limits: { perFormat?: number; perMerchant?: number };
   /**
-   * Our own setting (docs/receipts.md#review-settings): the spec lists INVALID_VENUE among the checks without saying when it
-   * applies: with `requireVenue: true`, a claim must have been made at one of the tenant's venues
-   * (by its location identifier or its submission position). Off by default.
+   * When INVALID_VENUE applies (docs/receipts.md#review-settings): with `requireVenue: true`, a
+   * claim must have been made at one of the tenant's venues (by its location identifier or its
+   * submission position). Off by default.
    */
   requireVenue: boolean;
 }

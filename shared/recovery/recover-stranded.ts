@@ -41,14 +41,15 @@ export interface Recovered {
 
 /**
  * What a crash between a commit and its queueing can strand, put on its queue again
- * (docs/operations.md#durability: "An accepted request is never lost"): a claim stored but its image never
- * queued for reading, a parsed claim never reviewed, a review's or an order's event never queued.
- * Every step's job id comes from what it is about, so queueing one that is in fact still waiting
- * (a backlog) adds nothing, and the event worker registers an event id once. A review or an event
- * whose job failed for good (its store was down through every attempt, say) is retried rather than
- * left to block its id, and so is a job of reported events (answered 201, recorded as accepted
- * until registered); an image that could not be read goes to a person. An admin change's audit
- * entry still in the outbox is queued again under its own id, so one still waiting adds nothing.
+ * (docs/operations.md#durability: "An accepted request is never lost"): a claim stored but its
+ * image never queued for reading, a parsed claim never reviewed, a review's or an order's event
+ * never queued. Every step's job id comes from what it is about, so queueing one that is in fact
+ * still waiting (a backlog) adds nothing, and the event worker registers an event id once. A review
+ * or an event whose job failed for good (its store was down through every attempt, say) is retried
+ * rather than left to block its id, and so is a job of reported events (answered 201, recorded as
+ * accepted until registered); an image that could not be read goes to a person. An admin change's
+ * audit entry still in the outbox is queued again under its own id, so one still waiting adds
+ * nothing.
  */
 export async function recoverStranded(deps: RecoveryDependencies, strandedAfterMs = STRANDED_AFTER_MS): Promise<Recovered> {
   const em = deps.orm.em.fork();

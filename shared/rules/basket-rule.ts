@@ -2,13 +2,15 @@ import type { RuleConditions } from '../platform/conditions/conditions.js';
 import { CATALOGUE_FACT, REQUEST_FACT, type BasketConfiguration } from './rule-definition.js';
 
 /**
- * docs/receipts.md#basket-rules: a BASKET rule compiles to conditions over `lineItems[*].productId`, and, when
- * the unit price is checked, over the unit price of the product's line items, compared with
- * `overridingUnitPriceToCheckAgainst` or else the product's catalogue price (the `catalogue` fact,
- * read when the rule runs, so a price change in the catalogue needs no rule change).
+ * docs/receipts.md#basket-rules: a BASKET rule compiles to conditions over
+ * `lineItems[*].productId`, and, when the unit price is checked, over the unit price of the
+ * product's line items, compared with `overridingUnitPriceToCheckAgainst` or else the product's
+ * catalogue price (the `catalogue` fact, read when the rule runs, so a price change in the
+ * catalogue needs no rule change).
  *
- * Each comparison is written the way docs/receipts.md#rule-definitions asks of CUSTOM rules: `contains` and
- * `equal` in an `any` group, since a path selecting one value yields the value and several an array.
+ * Each comparison is written the way docs/receipts.md#rule-definitions asks of CUSTOM rules:
+ * `contains` and `equal` in an `any` group, since a path selecting one value yields the value and
+ * several an array.
  * A basket matches when any one of its line items does.
  */
 export function basketConditions(configuration: BasketConfiguration): RuleConditions {

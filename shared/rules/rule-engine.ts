@@ -23,9 +23,9 @@ export interface RuleOperator {
 }
 
 /**
- * A rule set ready to run on json-rules-engine, as docs/receipts.md#running-a-rule-set describes it: higher
- * priority first, equal priorities together, `stopRuleEngine` ending the run once its priority has
- * run, and chaining: every key set so far is a fact for the rules of lower priority.
+ * A rule set ready to run on json-rules-engine, as docs/receipts.md#running-a-rule-set describes
+ * it: higher priority first, equal priorities together, `stopRuleEngine` ending the run once its
+ * priority has run, and chaining: every key set so far is a fact for the rules of lower priority.
  *
  * Each priority has an engine of its own. An engine's run state is the engine's (`stop()`,
  * `status`), so one engine must never serve two runs at once: engines are built once and lent to

@@ -8,10 +8,11 @@ export interface ScopedTransaction {
 }
 
 /**
- * docs/receipts.md#choosing-a-rule-set: "a set whose scope names a field that does not match the transaction is
- * not a candidate; among candidates the one matching the most scope fields wins, ties to the latest
- * updated; a set with no scope matches with zero fields". Only active sets are candidates. Merchant
- * names match without regard to case or surrounding spaces, as receipts print them variously.
+ * docs/receipts.md#choosing-a-rule-set: "a set whose scope names a field that does not match the
+ * transaction is not a candidate; among candidates the one matching the most scope fields wins,
+ * ties to the latest updated; a set with no scope matches with zero fields". Only active sets are
+ * candidates. Merchant names match without regard to case or surrounding spaces, as receipts print
+ * them variously.
  */
 export function selectRuleSet<Set extends Pick<RuleSet, 'isActive' | 'scope' | 'updatedAt'>>(sets: readonly Set[], transaction: ScopedTransaction): Set | undefined {
   let best: { set: Set; matched: number } | undefined;

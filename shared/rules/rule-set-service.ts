@@ -35,9 +35,9 @@ export function ruleSetView(set: RuleSet) {
 }
 
 /**
- * The tenant object the document returns with a new rule set, with the one difference docs/receipts.md#rule-sets notes: the
- * API key's prefix in `key`, and in `eventSecrets` the names of the event types that have secrets
- * (each `null`), never a credential.
+ * The tenant object returned with a new rule set, as clients of the interface expect it, with one
+ * difference (docs/receipts.md#rule-sets): the API key's prefix in `key`, and in `eventSecrets`
+ * the names of the event types that have secrets (each `null`), never a credential.
  */
 export async function ruleSetTenantView(em: EntityManager, tenant: Tenant) {
   const privateTypes = await em.find(EventType, { tenant: tenant.id, secretHash: { $ne: null } }, { fields: ['name'], orderBy: { name: 'asc' } });

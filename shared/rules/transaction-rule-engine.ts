@@ -17,10 +17,10 @@ export interface RuleSetRun extends RuleEngineResult {
 export type Transaction = Record<string, unknown> & ScopedTransaction;
 
 /**
- * The transactions rule engine (docs/receipts.md#rule-sets): picks the tenant's most appropriate active
- * rule set for a transaction (or the one asked for), maps its line items to products, and runs the
- * set with the catalogue and the tenant's venues. Active sets are cached per tenant for `ttlMs`; a
- * change made through this process is seen at once (`forget`).
+ * The transactions rule engine (docs/receipts.md#rule-sets): picks the tenant's most appropriate
+ * active rule set for a transaction (or the one asked for), maps its line items to products, and
+ * runs the set with the catalogue and the tenant's venues. Active sets are cached per tenant for
+ * `ttlMs`; a change made through this process is seen at once (`forget`).
  */
 export class TransactionRuleEngine {
   private readonly activeSets: TtlCache<RuleSet[]>;

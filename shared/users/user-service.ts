@@ -31,8 +31,8 @@ export interface UserChanges {
 }
 
 /**
- * Registers a member (docs/users.md#registration): a user token registers its own `sub`; an admin may
- * register anyone and an absent authIdentifier is generated. The tenant row is locked to take
+ * Registers a member (docs/users.md#registration): a user token registers its own `sub`; an admin
+ * may register anyone and an absent authIdentifier is generated. The tenant row is locked to take
  * the next account number, which also serialises the tenant's registrations, so the duplicate
  * contact check cannot race with another registration.
  */
@@ -99,9 +99,9 @@ export async function findTokenUser(em: EntityManager, tenantId: string, authIde
 }
 
 /**
- * PATCH: `profile` merges member by member; `attributes` and `flags` are replaced whole (docs/README.md
- * §12). Like registration, it locks the tenant row, so a registration or another PATCH cannot take
- * the same email or telephone between the check and the write.
+ * PATCH: `profile` merges member by member; `attributes` and `flags` are replaced whole
+ * (docs/users.md#changes). Like registration, it locks the tenant row, so a registration or
+ * another PATCH cannot take the same email or telephone between the check and the write.
  */
 /** The member cache, which a change or an erasure makes stale for the member's subjects. */
 type MemberCache = Pick<SubjectDirectory, 'forget'>;
@@ -125,9 +125,9 @@ export async function updateUser(em: EntityManager, members: MemberCache, schema
 }
 
 /**
- * DELETE erases the profile only; ids, account number, events and ledger stay (docs/users.md#erasure).
- * The flags go with it (they tell what the profile held); externalIdentifier is identifier data,
- * which docs/users.md#erasure keeps.
+ * DELETE erases the profile only; ids, account number, events and ledger stay
+ * (docs/users.md#erasure). The flags go with it (they tell what the profile held);
+ * externalIdentifier is identifier data, which stays, so nothing that refers to the member breaks.
  */
 export async function eraseUser(em: EntityManager, members: MemberCache, user: User): Promise<number> {
   await em.transactional(async (tx) => {

@@ -12,9 +12,9 @@ export interface VenueArea {
 const EARTH_RADIUS_METERS = 6_371_008.8;
 
 /**
- * The custom operator of docs/receipts.md#venues ("venueMatches checks whether a transaction was made
- * in a given venue"), as docs/receipts.md#venues defines it: true when the transaction's location
- * identifier is one of the venue's, or its submission position falls within the venue's radius.
+ * The custom operator `venueMatches` (docs/receipts.md#venues): whether a transaction was made in
+ * a given venue, that is, whether the transaction's location identifier is one of the venue's, or
+ * its submission position falls within the venue's radius.
  * Written `{fact: 'request', path: '$.transaction', operator: 'venueMatches', value: '<venue id>'}`;
  * an unknown venue matches nothing.
  */

@@ -7,9 +7,9 @@ export interface GeoPosition {
 }
 
 /**
- * A place where the tenant's transactions happen (docs/receipts.md#venues): `identifiers` are the location
- * identifiers receipts and tills carry; `position` and `radiusMeters` the area a claim's submission
- * position must fall in. The `venueMatches` rule operator reads both.
+ * A place where the tenant's transactions happen (docs/receipts.md#venues): `identifiers` are the
+ * location identifiers receipts and tills carry; `position` and `radiusMeters` the area a claim's
+ * submission position must fall in. The `venueMatches` rule operator reads both.
  */
 export const Venue = defineEntity({
   name: 'Venue',

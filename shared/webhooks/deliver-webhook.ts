@@ -22,10 +22,11 @@ export interface DeliveryDependencies {
 export class DeliveryRefusedError extends Error {}
 
 /**
- * One attempt of a delivery: the body of docs/events.md#webhooks (`{type, timestamp, data: Event}`),
- * signed with the Standard Webhooks scheme (`webhook-id`, `webhook-timestamp`,
- * `webhook-signature`), posted, and the attempt recorded. Any 2xx settles it; anything else is
- * recorded and thrown for a retry, and on the last attempt the delivery is marked FAILED.
+ * One attempt of a delivery: the body of docs/events.md#webhooks
+ * (`{type, timestamp, data: Event}`), signed with the Standard Webhooks scheme (`webhook-id`,
+ * `webhook-timestamp`, `webhook-signature`), posted, and the attempt recorded. Any 2xx settles it;
+ * anything else is recorded and thrown for a retry, and on the last attempt the delivery is marked
+ * FAILED.
  */
 export async function deliverWebhook(deps: DeliveryDependencies, deliveryId: string, isLastAttempt: boolean): Promise<void> {
   const em = deps.orm.em.fork();

@@ -5,10 +5,10 @@ import { FilteredRequester } from '../http/filtered-request.js';
 const MAX_JWKS_BYTES = 256 * 1024;
 
 /**
- * One remote key set per JWKS address, kept for the life of the process. jose caches the keys
- * and refetches on an unknown `kid`; docs/api-conventions.md#authentication limits that refetch to once a minute. The
- * address is a tenant's, so it is fetched through the private-address filter like every other
- * outbound request.
+ * One remote key set per JWKS address, kept for the life of the process. jose caches the keys and
+ * refetches on an unknown `kid`; docs/api-conventions.md#authentication limits that refetch to once
+ * a minute. The address is a tenant's, so it is fetched through the private-address filter like
+ * every other outbound request.
  */
 export class JwksCache {
   private readonly sets = new Map<string, JWTVerifyGetKey>();

@@ -10,11 +10,12 @@ export type TenantAuthentication =
   | { algorithm: 'RS256'; issuer: string; jwksUrl: string };
 
 /**
- * Verifies an end user's token against the tenant's settings (docs/api-conventions.md#authentication): the tenant's one
- * algorithm only (so neither `none` nor an HS/RS swap passes), its issuer, `sub`, `iat` and `exp`
- * present, 30 s of clock tolerance. Returns the user's authIdentifier, the `sub`: a non-empty
- * string, as an authIdentifier is (a number is refused, not looked up). A token issued beyond the
- * tolerance in the future is refused too: jose checks `iat` only against a maximum age.
+ * Verifies an end user's token against the tenant's settings
+ * (docs/api-conventions.md#authentication): the tenant's one algorithm only (so neither `none` nor
+ * an HS/RS swap passes), its issuer, `sub`, `iat` and `exp` present, 30 s of clock tolerance.
+ * Returns the user's authIdentifier, the `sub`: a non-empty string, as an authIdentifier is (a
+ * number is refused, not looked up). A token issued beyond the tolerance in the future is refused
+ * too: jose checks `iat` only against a maximum age.
  */
 export async function verifyUserToken(token: string, authentication: TenantAuthentication | null | undefined, jwks: JwksCache): Promise<string> {
   if (!authentication) throw new UnauthorizedError('This tenant accepts no end-user tokens');

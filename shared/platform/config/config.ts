@@ -88,8 +88,9 @@ export function loadConfig(env: Environment = process.env): Config {
 }
 
 /**
- * docs/operations.md#configuration: when PLATFORM_TOKEN_SECRET is unset, a secret is generated into a local,
- * git-ignored file on first run, so admin tokens minted by the CLI keep working across restarts.
+ * docs/operations.md#configuration: when PLATFORM_TOKEN_SECRET is unset, a secret is generated into
+ * a local, git-ignored file on first run, so admin tokens minted by the CLI keep working across
+ * restarts.
  */
 function localPlatformSecret(): string {
   const file = resolve(LOCAL_SECRET_FILE);

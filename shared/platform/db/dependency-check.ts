@@ -9,8 +9,9 @@ const TIMEOUT_MS = 4000;
 export class DependencyUnavailableError extends Error {}
 
 /**
- * docs/operations.md#running: start-up fails fast (within 5 s) with one line naming the service, its address,
- * and the script in deploy/ that starts it locally. Both are asked at once so the wait is paid once.
+ * docs/operations.md#running: start-up fails fast (within 5 s) with one line naming the service,
+ * its address, and the script in deploy/ that starts it locally. Both are asked at once so the wait
+ * is paid once.
  */
 export async function checkDependencies(databaseUrl: string, redisUrl: string): Promise<void> {
   // The whole exchange is bounded, not only the connection: a server that accepts and never

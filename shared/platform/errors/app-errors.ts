@@ -1,6 +1,6 @@
 /**
- * Every error the platform answers with is one of these classes. They are thrown anywhere
- * (routes, services, middleware) and turned into the envelope of docs/api-conventions.md#errors in exactly
+ * Every error the platform answers with is one of these classes. They are thrown anywhere (routes,
+ * services, middleware) and turned into the envelope of docs/api-conventions.md#errors in exactly
  * one place: api/errors/error-handler.ts.
  */
 
@@ -103,7 +103,8 @@ export class IdempotencyKeyReusedError extends AppError {
 
 /**
  * A rule set that json-rules-engine could not run on a transaction (an operator meeting a value it
- * cannot compare, say). The reviewer turns it into ABSTAIN RULE_ENGINE_THREW_ERROR (docs/receipts.md#automated-checks).
+ * cannot compare, say). The reviewer turns it into ABSTAIN RULE_ENGINE_THREW_ERROR
+ * (docs/receipts.md#automated-checks).
  */
 export class RuleEngineError extends AppError {
   readonly httpCode = 422;

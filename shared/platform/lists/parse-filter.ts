@@ -24,10 +24,10 @@ const FORBIDDEN_KEY_IN_TEXT = /(?:^|[(,])'?(?:__proto__|constructor|prototype)'?
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /**
- * Parses the O-Rison `filter` of docs/api-conventions.md#filters (`field:(op:value),…`) into checked conditions.
- * The input is hostile (STACK.md, rison2): its length and nesting are capped before the parser
- * sees it, prototype keys are refused, and every field, operator and value is checked against the
- * endpoint's allow-list. Any problem is a 400 ValidationError naming the field.
+ * Parses the O-Rison `filter` of docs/api-conventions.md#filters (`field:(op:value),…`) into
+ * checked conditions. The input is hostile (STACK.md, rison2): its length and nesting are capped
+ * before the parser sees it, prototype keys are refused, and every field, operator and value is
+ * checked against the endpoint's allow-list. Any problem is a 400 ValidationError naming the field.
  */
 export function parseFilter(raw: string, spec: ListSpec): FilterCondition[] {
   if (raw.length > MAX_LENGTH) throw fieldError('filter', `${raw.slice(0, 50)}…`, 'maxLength', `filter is longer than ${MAX_LENGTH} characters`);

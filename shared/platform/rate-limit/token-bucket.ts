@@ -12,15 +12,15 @@ export interface RateLimit {
 export const DEFAULT_RATE_LIMIT: RateLimit = { perSecond: 100, burst: 400 };
 
 /**
- * A token bucket (docs/api-conventions.md#rate-limits) in one atomic Redis script, run through rate-limiter-flexible
- * (its documented `customIncrTtlLuaScript` hook) so we keep its Redis handling and result type.
- * The library's own limiters count fixed windows, which let a burst through at every window edge;
- * a bucket refills continuously. The script receives the library's arguments
- * (points to take, whole seconds of the duration, points = bucket size, duration = seconds to fill
- * it) and answers in its format: `{consumed, msBeforeNext}`, where consumed = size − tokens left
- * (whole numbers: Redis truncates Lua numbers), and a refusal reports size + take consumed without
- * taking anything.
- * The clock is Redis's own, so every API replica refills the same bucket at the same rate.
+ * A token bucket (docs/api-conventions.md#rate-limits) in one atomic Redis script, run through
+ * rate-limiter-flexible (its documented `customIncrTtlLuaScript` hook) so we keep its Redis
+ * handling and result type. The library's own limiters count fixed windows, which let a burst
+ * through at every window edge; a bucket refills continuously. The script receives the library's
+ * arguments (points to take, whole seconds of the duration, points = bucket size, duration =
+ * seconds to fill it) and answers in its format: `{consumed, msBeforeNext}`, where consumed = size
+ * − tokens left (whole numbers: Redis truncates Lua numbers), and a refusal reports size + take
+ * consumed without taking anything. The clock is Redis's own, so every API replica refills the same
+ * bucket at the same rate.
  */
 const TOKEN_BUCKET_SCRIPT = `
 local take = tonumber(ARGV[1])

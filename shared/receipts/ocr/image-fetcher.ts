@@ -39,8 +39,8 @@ export interface ImageFetchLimits {
 export const RECEIPT_IMAGE_LIMITS: ImageFetchLimits = { maxBytes: 10 * 1024 * 1024, timeoutMs: 10_000 };
 
 /**
- * Fetches a claim's image from the address a shopper gave (docs/receipts.md#ocr): https only, and no
- * private, loopback or link-local address after DNS resolution (request-filtering-agent, IP
+ * Fetches a claim's image from the address a shopper gave (docs/receipts.md#ocr): https only, and
+ * no private, loopback or link-local address after DNS resolution (request-filtering-agent, IP
  * literals included), unless private fetching is allowed (tests, demos), which also admits http.
  * Redirects are followed by hand, each hop checked again. The whole exchange, redirects included,
  * is bounded in time and size; the body must be an image by its bytes, of a sane number of pixels.

@@ -15,9 +15,9 @@ export interface ClaimReading {
 }
 
 /**
- * Reads a default-mode claim (docs/receipts.md#ocr): fetches its image safely within the claim's time
- * budget, reads it with tesseract.js, parses and stores its fields. An image that can never be had
- * (a private address, a PDF, too large), whose fetches spent the budget, or that still fails on
+ * Reads a default-mode claim (docs/receipts.md#ocr): fetches its image safely within the claim's
+ * time budget, reads it with tesseract.js, parses and stores its fields. An image that can never be
+ * had (a private address, a PDF, too large), whose fetches spent the budget, or that still fails on
  * the `lastAttempt` is stored as the claim's parse error, and the reviewer sends the claim to a
  * person; anything else is thrown for a retry. A claim read already is left as it is.
  */

@@ -11,10 +11,10 @@ const NOT_AN_ITEM = /\b(?:tax|vat|gst|cash|card|visa|mastercard|change|tender(?:
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
 /**
- * Reads the fields docs/receipts.md#ocr names (merchant, date, time, totals, line items) out of a receipt's
- * recognised lines, each with the confidence of the line it came from. Receipts print these in
- * many ways; the parser knows the common ones, and leaves out what it cannot place rather than
- * guess (the reviewer then sends a claim without a total or a date to a person).
+ * Reads the fields docs/receipts.md#ocr names (merchant, date, time, totals, line items) out of a
+ * receipt's recognised lines, each with the confidence of the line it came from. Receipts print
+ * these in many ways; the parser knows the common ones, and leaves out what it cannot place rather
+ * than guess (the reviewer then sends a claim without a total or a date to a person).
  *
  * Dates written d/m/y and m/d/y look alike: a first number over 12 is a day, a second over 12 is a
  * day, and otherwise the day comes first, except on receipts in dollars, where the month does.
