@@ -9,7 +9,7 @@ import { closeQueues, createQueues } from './platform/queues/queue-factory.js';
 import { TenantDirectory } from './tenants/tenant-directory.js';
 import { AdminTokenVerifier } from './platform/auth/admin-token.js';
 import { JwksCache } from './platform/auth/jwks-cache.js';
-import { PayloadSchemaCompiler } from './event-types/payload-schema.js';
+import { PayloadSchemaCompiler } from './platform/validation/payload-schema.js';
 import { EventIdAllocator } from './events/event-ids.js';
 import { AcceptedReports } from './events/accepted-reports.js';
 import { RegistrationWatch } from './events/registration-watch.js';

@@ -4,7 +4,7 @@ import type { EntityManager } from '../platform/db/orm.js';
 import type { EventTypeDirectory } from './event-type-directory.js';
 import { rotateEventTypeSecret, updateEventType, type EventTypeChanges } from './event-type-service.js';
 import type { EventTypeView } from './event-type-view.js';
-import type { PayloadSchemaCompiler } from './payload-schema.js';
+import type { PayloadSchemaCompiler } from '../platform/validation/payload-schema.js';
 
 export interface EventTypeChangeDependencies extends AuditDependencies {
   payloadSchemas: PayloadSchemaCompiler;

@@ -3,7 +3,7 @@ import { TenantConfigurationError } from '../platform/errors/app-errors.js';
 import { TtlCache } from '../platform/cache/ttl-cache.js';
 import type { Orm } from '../platform/db/orm.js';
 import { EventType } from './event-type.entity.js';
-import type { PayloadSchemaCompiler } from './payload-schema.js';
+import type { PayloadSchemaCompiler } from '../platform/validation/payload-schema.js';
 import { SecretCheck } from '../platform/secrets/secret-token.js';
 
 export interface ReportableType {

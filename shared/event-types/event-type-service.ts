@@ -3,9 +3,10 @@ import type { EntityManager } from '../platform/db/orm.js';
 import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
 import { BadRequestError, NotFoundError } from '../platform/errors/app-errors.js';
 import { generateSecret, hashSecret } from '../platform/secrets/secret-token.js';
-import { EventType, type JsonSchema } from './event-type.entity.js';
+import type { JsonSchema } from '../platform/validation/payload-schema.js';
+import { EventType } from './event-type.entity.js';
 import { eventTypeView, type EventTypeView } from './event-type-view.js';
-import type { PayloadSchemaCompiler } from './payload-schema.js';
+import type { PayloadSchemaCompiler } from '../platform/validation/payload-schema.js';
 import { isUuid } from '../platform/db/tenant-record.js';
 
 export const EVENT_TYPE_SECRET_PREFIX = 'ets_';

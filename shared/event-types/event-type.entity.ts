@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Tenant } from '../tenants/tenant.entity.js';
 
-export type JsonSchema = Record<string, unknown>;
+import type { JsonSchema } from '../platform/validation/payload-schema.js';
 
 export const EventType = defineEntity({
   name: 'EventType',

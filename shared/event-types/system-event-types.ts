@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '../platform/db/orm.js';
-import { EventType, type JsonSchema } from './event-type.entity.js';
+import type { JsonSchema } from '../platform/validation/payload-schema.js';
+import { EventType } from './event-type.entity.js';
 
 export const ORDER_PLACED = 'ORDER_PLACED';
 export const RECEIPT_REVIEWED = 'RECEIPT_REVIEWED';

@@ -2,12 +2,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { EventType } from '../event-types/event-type.entity.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { User } from '../users/user.entity.js';
-
-/** A reaction as stored with its event and listed by GET /events/{id}/reactions, with the reactor it came from. */
-export type StoredReaction = { reactorName: string; reactorId: string } & (
-  | { type: 'POINTS'; points: unknown; amount: number }
-  | { type: 'WEBHOOK'; webhookId: string }
-);
+import type { StoredReaction } from '../reactors/reaction.js';
 
 /**
  * A registered event. Append-only apart from `reactedAt`; ids come from the `event_id_seq`

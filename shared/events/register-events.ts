@@ -9,7 +9,7 @@ import type { ReactorDirectory } from '../reactors/reactor-directory.js';
 import { User } from '../users/user.entity.js';
 import { userView } from '../users/user-view.js';
 import type { WebhookSubscriptions } from '../webhooks/webhook-subscriptions.js';
-import type { StoredReaction } from './event.entity.js';
+import type { StoredReaction } from '../reactors/reaction.js';
 import type { EventJob } from './event-job.js';
 
 export interface RegistrationDependencies {

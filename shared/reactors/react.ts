@@ -1,6 +1,5 @@
-import type { StoredReaction } from '../events/event.entity.js';
 import { computePoints } from './points-expression.js';
-import type { Reaction } from './reaction.js';
+import type { Reaction, StoredReaction } from './reaction.js';
 import type { ReactorFacts } from './reactor-conditions.js';
 import type { ActiveReactor } from './reactor-directory.js';
 

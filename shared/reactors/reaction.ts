@@ -57,3 +57,9 @@ export const WebhookReaction = Type.Object(
 export const ReactionSchema = Type.Union([PointsReaction, WebhookReaction]);
 
 export type Reaction = { type: 'POINTS'; points: PointsExpression } | Static<typeof WebhookReaction>;
+
+/** A reaction as stored with its event and listed by GET /events/{id}/reactions, with the reactor it came from. */
+export type StoredReaction = { reactorName: string; reactorId: string } & (
+  | { type: 'POINTS'; points: unknown; amount: number }
+  | { type: 'WEBHOOK'; webhookId: string }
+);

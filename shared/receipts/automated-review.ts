@@ -7,7 +7,7 @@ import { REASON_KEY, VERDICT_KEY } from '../rules/rule-definition.js';
 import type { TransactionRuleEngine } from '../rules/transaction-rule-engine.js';
 import type { Tenant, TenantConfiguration } from '../tenants/tenant.entity.js';
 import type { VenueDirectory } from '../venues/venue-directory.js';
-import { venueMatchesOperator } from '../venues/venue-matches.js';
+import { venueMatchesOperator } from '../rules/venue-matches.js';
 import { Receipt } from './receipt.entity.js';
 import { receiptTransaction } from './receipt-transaction.js';
 import type { CheckOutcome } from './review.entity.js';

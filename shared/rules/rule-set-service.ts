@@ -7,7 +7,7 @@ import { BadRequestError, NotFoundError } from '../platform/errors/app-errors.js
 import { EventType } from '../event-types/event-type.entity.js';
 import { Product } from '../products/product.entity.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
-import { venueMatchesOperator } from '../venues/venue-matches.js';
+import { venueMatchesOperator } from './venue-matches.js';
 import { checkRuleDefinition, type ProductLookup } from './check-rule-definition.js';
 import type { RuleDefinition } from './rule-definition.js';
 import { MAX_RULES_PER_SET, RuleSet, type RuleSetScope, type StoredRule } from './rule-set.entity.js';

@@ -3,7 +3,7 @@ import type { Orm } from '../platform/db/orm.js';
 import { NotFoundError, RuleEngineError } from '../platform/errors/app-errors.js';
 import type { ProductCatalogues } from '../products/product-catalogue.js';
 import type { VenueDirectory } from '../venues/venue-directory.js';
-import { venueMatchesOperator } from '../venues/venue-matches.js';
+import { venueMatchesOperator } from './venue-matches.js';
 import { CATALOGUE_FACT, type ExecutableRule } from './rule-definition.js';
 import { CompiledRules, type RuleEngineResult } from './rule-engine.js';
 import { RuleSet } from './rule-set.entity.js';

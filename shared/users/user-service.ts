@@ -4,7 +4,7 @@ import type { Principal } from '../platform/auth/principal.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import { isUuid } from '../platform/db/tenant-record.js';
 import { BadRequestError, ConflictError, fieldError, NotFoundError, UserExistsError } from '../platform/errors/app-errors.js';
-import type { PayloadSchemaCompiler } from '../event-types/payload-schema.js';
+import type { PayloadSchemaCompiler } from '../platform/validation/payload-schema.js';
 import type { SubjectDirectory } from './subject-directory.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { Venue } from '../venues/venue.entity.js';

@@ -1,6 +1,6 @@
 import { TtlCache } from '../platform/cache/ttl-cache.js';
 import type { Orm } from '../platform/db/orm.js';
-import type { VenueArea } from './venue-matches.js';
+import type { VenueArea } from '../rules/venue-matches.js';
 import { Venue } from './venue.entity.js';
 
 /** Each tenant's venues by id, cached for `ttlMs`; a change made through this process is seen at once (`forget`). */

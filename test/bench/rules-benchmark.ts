@@ -2,7 +2,7 @@ import { Engine, type TopLevelCondition } from 'json-rules-engine';
 import { basketConditions } from '../../shared/rules/basket-rule.js';
 import type { ExecutableRule } from '../../shared/rules/rule-definition.js';
 import { CompiledRules } from '../../shared/rules/rule-engine.js';
-import { venueMatchesOperator } from '../../shared/venues/venue-matches.js';
+import { venueMatchesOperator } from '../../shared/rules/venue-matches.js';
 import { median } from './stats.js';
 
 export interface RulesFigures {

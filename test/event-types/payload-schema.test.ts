@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PayloadSchemaCompiler } from '../../shared/event-types/payload-schema.js';
+import { PayloadSchemaCompiler } from '../../shared/platform/validation/payload-schema.js';
 import { BadRequestError } from '../../shared/platform/errors/app-errors.js';
 import { MAX_PATTERN_INPUT_LENGTH, MAX_PATTERN_INSTRUCTIONS } from '../../shared/platform/validation/linear-regexp.js';
 import { finished, spawnEntry } from '../support/run-process.js';

@@ -5,7 +5,7 @@
  * do to synchronous code in the test's own process.
  * Input (argv[2]): {schema, payloads}.
  */
-import { PayloadSchemaCompiler } from '../../shared/event-types/payload-schema.js';
+import { PayloadSchemaCompiler } from '../../shared/platform/validation/payload-schema.js';
 
 const { schema, payloads } = JSON.parse(process.argv[2]!) as { schema: Record<string, unknown>; payloads: unknown[] };
 const validate = new PayloadSchemaCompiler().compile(schema);

@@ -1,6 +1,6 @@
 import { identifierKey } from '../products/product.entity.js';
-import type { RuleOperator } from '../rules/rule-engine.js';
-import type { GeoPosition } from './venue.entity.js';
+import type { RuleOperator } from './rule-engine.js';
+import type { GeoPosition } from '../venues/venue.entity.js';
 
 /** What `venueMatches` needs of a venue. */
 export interface VenueArea {

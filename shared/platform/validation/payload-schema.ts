@@ -3,9 +3,11 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { stringify as canonicalize } from 'safe-stable-stringify';
-import { BadRequestError, fieldError, type AppError } from '../platform/errors/app-errors.js';
-import { linearRegExp, PatternLimitError, withPatternBudget } from '../platform/validation/linear-regexp.js';
-import type { JsonSchema } from './event-type.entity.js';
+import { BadRequestError, fieldError, type AppError } from '../errors/app-errors.js';
+import { linearRegExp, PatternLimitError, withPatternBudget } from './linear-regexp.js';
+
+/** A JSON Schema as a tenant wrote it: an object of any keywords. */
+export type JsonSchema = Record<string, unknown>;
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 const DRAFT_2020_12 = /^https:\/\/json-schema\.org\/draft\/2020-12\/schema$/;
