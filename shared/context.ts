@@ -24,7 +24,7 @@ import { TransactionRuleEngine } from './rules/transaction-rule-engine.js';
 import { DecisionWaiter } from './receipts/decision-waiter.js';
 
 /**
- * What routes and workers need, built once at start and passed down (STYLE.md §8): no module
+ * What routes and workers need, built once at start and passed down (docs/architecture.md#layout): no module
  * reaches for a global connection, so each test builds its own world.
  */
 export interface AppContext {

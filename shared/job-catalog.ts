@@ -9,7 +9,7 @@ import type { JobProcessor } from './platform/queues/worker-runner.js';
 
 
 /**
- * Every queue and what its jobs carry, in one place (STYLE.md §6). A payload that fails its
+ * Every queue and what its jobs carry, in one place (docs/architecture.md#rules-the-code-keeps). A payload that fails its
  * schema is unrecoverable; anything else thrown is retried with the backoff below.
  */
 export const queueCatalog = {

@@ -5,7 +5,7 @@ import { MAX_REACTION_POINTS, type PointsArgument, type PointsExpression } from 
 /**
  * Computes a POINTS reaction (docs/events.md#points-arithmetic): exact decimal arithmetic through
  * the whole expression, rounded down to a whole number once at the end. PATH arguments are JSONPath
- * over the event document, evaluated with scripts disabled (STACK.md: jsonpath-plus's eval is a
+ * over the event document, evaluated with scripts disabled (docs/dependencies.md: jsonpath-plus's eval is a
  * known RCE surface). A path that finds no number makes the whole reaction worth nothing: the
  * reaction cannot be computed, and guessing would grant points nobody configured. For the same
  * reason a reaction worth more than MAX_REACTION_POINTS is worth nothing, rather than that maximum.

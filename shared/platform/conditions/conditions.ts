@@ -11,7 +11,7 @@ export type RuleConditions = Record<string, unknown>;
 /**
  * The engine's options for tenant-written conditions. Paths are JSONPath without script
  * evaluation: the engine's default resolver runs jsonpath-plus's `safe` eval, which has carried
- * remote-code-execution bugs (STACK.md). The engine compares what the resolver returns: one value,
+ * remote-code-execution bugs (docs/dependencies.md). The engine compares what the resolver returns: one value,
  * or the array of several (so `equal` meets a single match and `contains` several). A fact no one
  * provided is undefined, not an error: receipt rules read keys earlier rules may or may not set.
  */

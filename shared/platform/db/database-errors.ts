@@ -10,7 +10,7 @@ interface PostgresFailure {
 }
 
 /**
- * The one place where a database failure becomes a client-facing error (STYLE.md §3), by its
+ * The one place where a database failure becomes a client-facing error (docs/api-conventions.md#errors), by its
  * SQLSTATE, so a failure reads the same from `em.flush()` (MikroORM's DriverException keeps the
  * code) and from a raw `connection.execute()` (pg's DatabaseError). Anything not listed stays
  * unknown and is answered as a 500 by the caller.

@@ -1,7 +1,7 @@
 /**
  * The JSONPath filters a tenant may write, `[?(@.productId == 'P-1' && @.quantity >= 2)]`, read by
  * a small grammar of their own instead of JavaScript: jsonpath-plus's script evaluators have
- * carried remote-code-execution bugs (STACK.md), so no tenant text is ever run as script.
+ * carried remote-code-execution bugs (docs/dependencies.md), so no tenant text is ever run as script.
  *
  *   expression := term (('&&' | '||') term)*        (&& binds tighter than ||)
  *   term       := '(' expression ')' | operand (comparison operand)?

@@ -4,7 +4,7 @@ import { evaluateFilter, FilterSyntaxError, parseFilter, type FilterExpression }
 /**
  * JSONPath for tenant-written expressions (reactor PATH arguments and condition paths, rule
  * conditions). Script evaluation never runs: jsonpath-plus's evaluators have carried
- * remote-code-execution bugs (STACK.md). Filters `[?(…)]` are read by the comparison grammar of
+ * remote-code-execution bugs (docs/dependencies.md). Filters `[?(…)]` are read by the comparison grammar of
  * filter-expression.ts instead; script segments `[(…)]` are refused.
  */
 export function jsonPathProblem(path: string): string | undefined {

@@ -25,7 +25,7 @@ const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(
 
 /**
  * Parses the O-Rison `filter` of docs/api-conventions.md#filters (`field:(op:value),…`) into
- * checked conditions. The input is hostile (STACK.md, rison2): its length and nesting are capped
+ * checked conditions. The input is hostile (docs/dependencies.md: rison2): its length and nesting are capped
  * before the parser sees it, prototype keys are refused, and every field, operator and value is
  * checked against the endpoint's allow-list. Any problem is a 400 ValidationError naming the field.
  */

@@ -20,7 +20,7 @@ export type QueuesOf<Catalog extends QueueCatalog> = { [Name in keyof Catalog]: 
 /**
  * BullMQ keys are `<prefix>:<queue>:…`. A hash tag per queue keeps each queue's keys in one
  * Redis Cluster slot (its Lua scripts touch several keys at once) while spreading queues over
- * the cluster (STACK.md, BullMQ on Redis Cluster).
+ * the cluster (docs/dependencies.md: bullmq).
  */
 export function queuePrefix(redisPrefix: string, name: string): string {
   return `${redisPrefix}:{${name}}`;

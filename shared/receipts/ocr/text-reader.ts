@@ -16,7 +16,7 @@ export interface ReadText {
 
 /**
  * English language data installed with the package from the npm registry (docs/receipts.md#ocr):
- * nothing is downloaded at run time, and nothing is cached into the working directory (STACK.md).
+ * nothing is downloaded at run time, and nothing is cached into the working directory (docs/dependencies.md).
  */
 function languageDataPath(): string {
   const require = createRequire(import.meta.url);
