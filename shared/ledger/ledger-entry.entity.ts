@@ -13,7 +13,11 @@ export const LedgerEntry = defineEntity({
   name: 'LedgerEntry',
   tableName: 'ledger_entry',
   uniques: [{ properties: ['eventId', 'reactorId'] }],
-  indexes: [{ properties: ['tenant', 'user', 'createdAt'] }],
+  indexes: [
+    { properties: ['tenant', 'user', 'createdAt'] },
+    // Each purchase spends once: a partial index, so refunds and other kinds may name the purchase too.
+    { name: 'ledger_entry_spend_purchase_id_unique', expression: `create unique index "ledger_entry_spend_purchase_id_unique" on "ledger_entry" ("purchase_id") where "kind" = 'SPEND'` },
+  ],
   properties: {
     id: p.uuid().primary(),
     tenant: p.manyToOne(Tenant).deleteRule('cascade'),
@@ -23,7 +27,12 @@ export const LedgerEntry = defineEntity({
     points: p.bigint('number'),
     eventId: p.bigint('number').nullable(),
     reactorId: p.uuid().nullable(),
+    /** A SPEND's purchase. */
     purchaseId: p.uuid().nullable(),
+    /** An ADJUSTMENT's reason, as the admin gave it. */
+    reason: p.text().nullable(),
+    /** An ADJUSTMENT's author: the admin token's subject, or the CLI. */
+    actor: p.string().nullable(),
     /** A REVERSAL's EARN: each is reversed at most once. */
     reversesEntryId: p.uuid().nullable().unique(),
     createdAt: p.datetime(),

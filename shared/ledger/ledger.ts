@@ -1,10 +1,12 @@
 import type { Knex } from 'knex';
 
 /**
- * The one module that writes points (docs/events.md#the-ledger): `ledger_entry`, append-only, and
- * `wallet`, the running totals kept beside it. Every write runs in the caller's transaction, names
- * its cause and is idempotent by its natural key, so a job run twice moves no point twice. Balances
- * never go below zero: the wallet's CHECK refuses it, and a reversal takes back only what is left.
+ * shared/ledger/ is the only writer of points (docs/events.md#the-ledger): `ledger_entry`,
+ * append-only, and `wallet`, the running totals kept beside it. This module earns in batches (the
+ * event worker) and reverses; spend-and-adjust.ts spends and adjusts. Every write runs in the
+ * caller's transaction, names its cause and is idempotent by its natural key, so a job run twice
+ * moves no point twice. Balances never go below zero: the wallet's CHECK refuses it, and a
+ * reversal takes back only what is left.
  */
 
 /** Points a reactor granted for an event. Its key: (event, reactor). */

@@ -93,6 +93,11 @@ export class UserExistsError extends AppError {
   readonly httpCode = 422;
 }
 
+/** A spend or a negative adjustment larger than the member's balance: balances never go below zero. */
+export class InsufficientPointsError extends AppError {
+  readonly httpCode = 422;
+}
+
 /** The same Idempotency-Key was sent with another request body (docs/api-conventions.md#idempotency). */
 export class IdempotencyKeyReusedError extends AppError {
   readonly httpCode = 422;

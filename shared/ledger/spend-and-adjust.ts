@@ -1,0 +1,102 @@
+import type { Knex } from 'knex';
+import { InsufficientPointsError } from '../platform/errors/app-errors.js';
+import type { LedgerKind } from './ledger-entry.entity.js';
+
+/**
+ * The ledger entries one member's single action makes: a purchase spends, an admin adjusts. Like
+ * the earnings in ledger.ts, each runs in the caller's transaction, names its cause and is
+ * idempotent by its natural key; asked again, it answers the entry it made the first time and moves
+ * no point. A debit is one conditional update (`points >= amount`), so concurrent spends of one
+ * balance cannot overspend it, and the wallet's CHECK stands behind that.
+ */
+
+/** Points spent on a purchase. Its key: the purchase. */
+export interface Spending {
+  tenantId: string;
+  userId: string;
+  /** How many points the purchase costs: a positive whole number. */
+  points: number;
+  cause: { purchaseId: string };
+}
+
+/** Points an admin adds (positive) or takes away (negative). Its key: `entryId`, the adjustment's own id. */
+export interface Adjustment {
+  entryId: string;
+  tenantId: string;
+  userId: string;
+  points: number;
+  cause: { reason: string; actor: string };
+}
+
+export interface EntryRecord {
+  id: string;
+  kind: LedgerKind;
+  points: number;
+  createdAt: Date;
+}
+
+interface EntryRow {
+  id: string;
+  kind: LedgerKind;
+  points: string;
+  created_at: Date;
+}
+
+const RETURNED = 'id, kind, points, created_at';
+
+/** A SPEND of the purchase's price; 422 InsufficientPointsError when the balance holds less. */
+export async function spend(trx: Knex.Transaction, spending: Spending): Promise<EntryRecord> {
+  if (!Number.isSafeInteger(spending.points) || spending.points <= 0) throw new RangeError(`a spend is a positive whole number of points, not ${spending.points}`);
+  const entered = await trx.raw<{ rows: EntryRow[] }>(
+    `insert into ledger_entry (id, tenant_id, user_id, kind, points, purchase_id, created_at)
+     values (gen_random_uuid(), ?, ?, 'SPEND', ?, ?, now())
+     on conflict (purchase_id) where kind = 'SPEND' do nothing returning ${RETURNED}`,
+    [spending.tenantId, spending.userId, -spending.points, spending.cause.purchaseId],
+  );
+  const [entry] = entered.rows;
+  if (!entry) return existingEntry(trx, "kind = 'SPEND' and purchase_id = ? and tenant_id = ?", [spending.cause.purchaseId, spending.tenantId]);
+  await debit(trx, spending.tenantId, spending.userId, spending.points);
+  return record(entry);
+}
+
+/** An ADJUSTMENT; a negative one larger than the balance is 422 InsufficientPointsError. */
+export async function adjust(trx: Knex.Transaction, adjustment: Adjustment): Promise<EntryRecord> {
+  const { entryId, tenantId, userId, points, cause } = adjustment;
+  if (!Number.isSafeInteger(points) || points === 0) throw new RangeError(`an adjustment is a non-zero whole number of points, not ${points}`);
+  const entered = await trx.raw<{ rows: EntryRow[] }>(
+    `insert into ledger_entry (id, tenant_id, user_id, kind, points, reason, actor, created_at)
+     values (?, ?, ?, 'ADJUSTMENT', ?, ?, ?, now())
+     on conflict (id) do nothing returning ${RETURNED}`,
+    [entryId, tenantId, userId, points, cause.reason, cause.actor],
+  );
+  const [entry] = entered.rows;
+  if (!entry) return existingEntry(trx, "kind = 'ADJUSTMENT' and id = ? and tenant_id = ?", [entryId, tenantId]);
+  if (points > 0) await credit(trx, tenantId, userId, points);
+  else await debit(trx, tenantId, userId, -points);
+  return record(entry);
+}
+
+/** Takes `points` from the member's balance if it holds them, in one statement. */
+async function debit(trx: Knex.Transaction, tenantId: string, userId: string, points: number): Promise<void> {
+  const debited = await trx.raw<{ rowCount: number }>('update wallet set points = points - ?, updated_at = now() where user_id = ? and tenant_id = ? and points >= ?', [points, userId, tenantId, points]);
+  if (debited.rowCount === 0) throw new InsufficientPointsError(`The member's balance is less than the ${points} points asked for`);
+}
+
+/** Adds `points` to the balance; a credit is no earning, so `lifetime_earn` stays. */
+async function credit(trx: Knex.Transaction, tenantId: string, userId: string, points: number): Promise<void> {
+  await trx.raw(
+    `insert into wallet (user_id, tenant_id, points, lifetime_earn, updated_at) values (?, ?, ?, 0, now())
+     on conflict (user_id) do update set points = wallet.points + excluded.points, updated_at = excluded.updated_at`,
+    [userId, tenantId, points],
+  );
+}
+
+async function existingEntry(trx: Knex.Transaction, where: string, bindings: string[]): Promise<EntryRecord> {
+  const [row] = (await trx.raw<{ rows: EntryRow[] }>(`select ${RETURNED} from ledger_entry where ${where}`, bindings)).rows;
+  if (!row) throw new Error(`the ledger entry that conflicted is not there (${where})`);
+  return record(row);
+}
+
+function record(row: EntryRow): EntryRecord {
+  return { id: row.id, kind: row.kind, points: Number(row.points), createdAt: row.created_at };
+}
