@@ -91,6 +91,10 @@ export function findRule(set: RuleSet, ruleId: string): StoredRule {
 export async function addRule(em: EntityManager, ruleSets: TenantCache, tenantId: string, setId: string, definition: RuleDefinition, ruleId: string = randomUUID()): Promise<StoredRule> {
   let added: StoredRule | undefined;
   await changeLockedSet(em, ruleSets, tenantId, setId, async (set, tx) => {
+    // A retry that took over an Idempotency-Key while the first request still ran finds its rule
+    // under the reserved id once the first commits: the rule is there once, not twice.
+    added = set.rules.find((rule) => rule.id === ruleId);
+    if (added) return;
     if (set.rules.length >= MAX_RULES_PER_SET) throw new BadRequestError(`A rule set holds at most ${MAX_RULES_PER_SET} rules`);
     added = storedRule(definition, await checkRuleDefinition(definition, 'rule', productLookup(tx, tenantId), RULE_OPERATORS), ruleId);
     set.rules = [...set.rules, added];

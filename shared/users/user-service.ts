@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { Principal } from '../platform/auth/principal.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import { isUuid } from '../platform/db/tenant-record.js';
-import { BadRequestError, ConflictError, fieldError, NotFoundError, UserExistsError } from '../platform/errors/app-errors.js';
+import type { ValidateFunction } from 'ajv';
+import { BadRequestError, ConflictError, fieldError, NotFoundError, TenantConfigurationError, UserExistsError } from '../platform/errors/app-errors.js';
 import type { PayloadSchemaCompiler } from '../platform/validation/payload-schema.js';
 import type { SubjectDirectory } from './subject-directory.js';
 import { Tenant } from '../tenants/tenant.entity.js';
@@ -157,11 +158,23 @@ function checkProfile(tenant: Tenant, schemas: PayloadSchemaCompiler, profile: P
   }
   const tenantSchema = tenant.configuration.profileSchema;
   if (tenantSchema && typeof tenantSchema === 'object') {
-    const validate = schemas.compile(tenantSchema as Record<string, unknown>);
+    const validate = tenantProfileSchema(schemas, tenantSchema as Record<string, unknown>);
     if (!validate(profile)) {
       const errors = toValidationIssues(validate.errors, profile);
       throw new BadRequestError(`The profile does not meet the tenant's profile schema: ${summary(errors)}`, { data: { errors: prefixed(errors) } });
     }
+  }
+}
+
+/**
+ * The tenant's profileSchema, which compiled when the tenant set it; one that no longer does (a
+ * pattern only a backtracking engine runs) is the tenant's to change, not the member's fault.
+ */
+function tenantProfileSchema(schemas: PayloadSchemaCompiler, schema: Record<string, unknown>): ValidateFunction {
+  try {
+    return schemas.compile(schema);
+  } catch (error) {
+    throw new TenantConfigurationError(`The tenant's profileSchema cannot be run (${(error as Error).message}): an admin of the tenant must change it`);
   }
 }
 

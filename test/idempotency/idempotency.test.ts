@@ -146,7 +146,9 @@ describe('a claim belongs to the request holding it', () => {
   it('the first request, late after a retry took its lapsed claim over, can neither answer nor release it', async () => {
     const em = () => harness.context.orm.em.fork();
     const sealer = new Sealer(harness.config.platformTokenSecret, 'idempotency-response');
-    const request = { tenantId: tenant.id, key: 'owner-test', fingerprint: 'f', leaseMs: 60_000, reserve: async () => 'reserved-1' };
+    // Each reservation is new, so the retry showing the first one proves it took that over.
+    let reservations = 0;
+    const request = { tenantId: tenant.id, key: 'owner-test', fingerprint: 'f', leaseMs: 60_000, reserve: async () => `reserved-${++reservations}` };
     const first = await claimIdempotencyKey(em(), sealer, request);
     if (first.state !== 'claimed') throw new Error(`expected a claim, got ${first.state}`);
     await em().getConnection().execute("update idempotency_record set claimed_until = now() - interval '1 second' where id = ?", [first.recordId]);

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RuleSet } from '../../shared/rules/rule-set.entity.js';
+import { addRule } from '../../shared/rules/rule-set-service.js';
+import type { RuleDefinition } from '../../shared/rules/rule-definition.js';
 import { createHarness, dataOf, jsonOf, type Harness, type Json, type TestTenant } from '../support/harness.js';
 import { customRule, totalOver } from '../support/rule-definitions.js';
 
@@ -122,6 +124,15 @@ describe('reading, changing and deleting rule sets and their rules (decisions.md
     expect((await harness.request(tenant, 'DELETE', `${rules}/${rule.id}`, { token: admin })).status).toBe(200);
     expect(await dataOf(await get(rules))).toEqual([]);
     expect((await get(`${rules}/${rule.id}`)).status).toBe(404);
+  });
+
+  it('a rule added twice under one id (an Idempotency-Key retry that took over a running request) is there once', async () => {
+    const set = await dataOf<Json>(await post(SETS, { isActive: false }));
+    const ruleId = randomUUID();
+    const addOnce = () => addRule(harness.context.orm.em.fork(), harness.context.ruleEngine, tenant.id, set.id as string, customRule('ONCE', 1, totalOver(1)) as RuleDefinition, ruleId);
+    const [first, second] = await Promise.all([addOnce(), addOnce()]);
+    expect(second).toEqual(first);
+    expect(await dataOf(await get(`${SETS}/${set.id}/rules`))).toEqual([expect.objectContaining({ id: ruleId })]);
   });
 
   it('a BASKET rule for a product of another tenant is refused', async () => {

@@ -67,6 +67,13 @@ describe('registration: bad profiles are 400 BadRequestError with data.errors', 
     await expectBadRequest(await register({ ...valid, emailAddress: 'nc@example.com', attributes: {} }, 'no-consent'), 'profile.attributes.loyaltyConsent');
   });
 
+  it('a stored profileSchema that no longer compiles (a lookahead only a backtracking engine runs) is the tenant\'s 422, not the member\'s 400', async () => {
+    const stale = await harness.createTenant({ configuration: { profileSchema: { type: 'object', properties: { givenName: { type: 'string', pattern: '^(?=J)' } } } } });
+    const response = await harness.request(stale, 'POST', '/v1/users', { token: await harness.adminToken(stale, ['admin:users']), body: { isRestricted: false, profile: valid } });
+    expect(response.status).toBe(422);
+    expect((await jsonOf(response)).data.name).toBe('TenantConfigurationError');
+  });
+
   // decisions.md §12: "A user token registering another authIdentifier is 400 BadRequestError."
   it('a user token registering another authIdentifier', async () => {
     const token = await harness.userToken(tenant, 'me-myself');

@@ -18,15 +18,15 @@ function isNestedKeyTest({ operator, fieldType, path }: FilterCondition): boolea
   return operator === 'has' && fieldType === 'object' && path.includes('.');
 }
 
+/** The ORM's own rule from a property to its column (the default for PostgreSQL, which shared/platform/db/orm.ts keeps). */
+const columnNames = new UnderscoreNamingStrategy();
+
 /**
  * MikroORM reads a nested JSON member as text (`profile->>'attributes'`), on which PostgreSQL has
  * no key test, so `$hasKey` there failed as a 500 (issue 17). This asks the member as jsonb
  * (`->`, one bound member at a time) instead; the members and the key are parameters, the column
  * is the entity's own.
  */
-/** The ORM's own rule from a property to its column (the default for PostgreSQL, which shared/db/orm.ts keeps). */
-const columnNames = new UnderscoreNamingStrategy();
-
 function nestedHasKey({ path, value }: FilterCondition): FilterQueryObject {
   const [property, ...members] = path.split('.');
   const columnName = columnNames.propertyToColumnName(property!);
