@@ -75,7 +75,12 @@ export class TokenBuckets {
     let bucket = this.buckets.get(id);
     if (!bucket) {
       const limiter = this.limiter(limit);
-      bucket = new Batcher((takes) => takeTogether(limiter, key, limit, takes.length), MAX_TAKES_TOGETHER, 0);
+      // A key's batcher lives for one batch: kept, the map would hold every key ever limited (each
+      // client address of a flood of bad API keys) for the life of the process.
+      bucket = new Batcher((takes) => {
+        this.buckets.delete(id);
+        return takeTogether(limiter, key, limit, takes.length);
+      }, MAX_TAKES_TOGETHER, 0);
       this.buckets.set(id, bucket);
     }
     return bucket.add(null);
