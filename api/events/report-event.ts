@@ -1,10 +1,13 @@
-import type { Handler } from 'hono';
+import type { Context, Handler } from 'hono';
 import type { AppContext } from '../../shared/context.js';
-import { acceptedEventAnswer } from '../../shared/events/event-view.js';
+import { Event } from '../../shared/events/event.entity.js';
+import { acceptedEventAnswer, storedEventView } from '../../shared/events/event-view.js';
+import { unverifiedIssuer } from '../../shared/platform/auth/token-issuer.js';
+import { verifyUserToken } from '../../shared/platform/auth/user-token.js';
 import { reportEvent, type ReportDependencies } from '../../shared/events/report-event.js';
-import type { App, AppEnv } from '../app-env.js';
+import { entityManager, type App, type AppEnv } from '../app-env.js';
 import { bodyLimit, EVENT_BODY_LIMIT } from '../middleware/body-limit.js';
-import { idempotent } from '../middleware/idempotency.js';
+import { callerOf, idempotent } from '../middleware/idempotency.js';
 import { describe } from '../openapi/describe.js';
 import { jsonBody, type JsonInput } from '../validation/json-body.js';
 import { EventResource, ReportEventBody } from './schema.js';
@@ -48,7 +51,37 @@ export function registerReportEvent(app: App, context: AppContext): void {
  */
 export function reportEventMiddleware(context: AppContext) {
   const reserveEventId = async () => String(await context.eventIds.allocate());
-  return [bodyLimit(EVENT_BODY_LIMIT), idempotent(context, { reserve: reserveEventId }), jsonBody(ReportEventBody)] as const;
+  const idempotency = idempotent(context, {
+    reserve: reserveEventId,
+    caller: (c) => reporterOf(context, c),
+    recover: (c, reservedId) => registeredEventAnswer(context, c, Number(reservedId)),
+  });
+  return [bodyLimit(EVENT_BODY_LIMIT), idempotency, jsonBody(ReportEventBody)] as const;
+}
+
+/**
+ * Whose Idempotency-Key a report is: a member's, by the verified subject of their token, so a
+ * retry with a refreshed token is the same caller's; otherwise the credential (a type's secret).
+ */
+async function reporterOf(context: AppContext, c: Context<AppEnv>): Promise<string> {
+  const authorization = c.req.header('authorization');
+  const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
+  const authentication = c.var.tenant.authentication;
+  if (token && authentication && unverifiedIssuer(token) === authentication.issuer) {
+    const subject = await verifyUserToken(token, authentication, context.jwks).catch(() => undefined);
+    if (subject !== undefined) return `user:${subject}`;
+  }
+  return callerOf(undefined, authorization);
+}
+
+/**
+ * A retry that took over a dead report finds its event registered under the reserved id: that is
+ * the answer, whatever checks the report would meet now (a type deactivated meanwhile, a token
+ * expired). One still on its way is reported again under the same id, which registers once.
+ */
+async function registeredEventAnswer(context: AppContext, c: Context<AppEnv>, eventId: number): Promise<Response | undefined> {
+  const event = await entityManager(c).findOne(Event, { tenant: c.var.tenant.id, id: eventId }, { populate: ['type', 'user'] });
+  return event ? c.json({ status: 'success', data: storedEventView(event, context.config.publicBaseUrl) }, 201) : undefined;
 }
 
 /** The route's middleware and handler, over `dependencies` (the benchmark's layers mount it over others). */

@@ -34,6 +34,11 @@ export interface IdempotencyOptions {
    * created its record under the reserved id (undefined when it had not: the route then runs).
    */
   recover?: (c: Context<AppEnv>, reservedId: string) => Promise<Response | undefined>;
+  /**
+   * Whose key it is, for a route that authorizes after this middleware (POST /v1/events): by
+   * default the token's subject, or the credential itself where no token was verified yet.
+   */
+  caller?: (c: Context<AppEnv>) => Promise<string>;
 }
 
 /**
@@ -74,9 +79,13 @@ export function idempotent(context: AppContext, options: IdempotencyOptions = {}
     if (!KEY.test(header)) {
       throw fieldError('Idempotency-Key', header, 'format', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
     }
-    const key = createHash('sha256').update(`${callerOf(c.var.principal, c.req.header('authorization'))}\n${header}`).digest('hex');
+    const caller = options.caller ? await options.caller(c) : callerOf(c.var.principal, c.req.header('authorization'));
+    const key = createHash('sha256').update(`${caller}\n${header}`).digest('hex');
     const fingerprint = requestFingerprint(c.req.method, c.req.path, await c.req.text());
-    const claim = await waitForClaim(c, sealer, { tenantId: c.var.tenant.id, key, fingerprint, leaseMs, ...(options.reserve ? { reserve: options.reserve } : {}) });
+    // One reservation for the request, however often it asks for the claim while another holds it.
+    let reservation: Promise<string> | undefined;
+    const reserve = options.reserve && (() => (reservation ??= options.reserve!()));
+    const claim = await waitForClaim(c, sealer, { tenantId: c.var.tenant.id, key, fingerprint, leaseMs, ...(reserve ? { reserve } : {}) });
     if (claim.state === 'mismatch') throw new IdempotencyKeyReusedError();
     if (claim.state === 'replay') {
       c.header('Idempotent-Replayed', 'true');
@@ -92,10 +101,18 @@ export function idempotent(context: AppContext, options: IdempotencyOptions = {}
     const renewal = setInterval(() => {
       renewIdempotencyClaim(context.orm.em.fork(), held, leaseMs).catch((error: unknown) => requestLogger(c).warn({ err: error }, 'could not renew an idempotency claim'));
     }, leaseMs / 3);
+    const recover = claim.takenOver && claim.reservedId !== null && options.recover ? () => options.recover!(c, claim.reservedId!) : undefined;
     try {
-      const recovered = claim.takenOver && claim.reservedId !== null ? await options.recover?.(c, claim.reservedId) : undefined;
+      const recovered = await recover?.();
       if (recovered) c.res = recovered;
       else await next();
+      // Taken over while the first request still ran (its renewals failed): it has committed the
+      // record meanwhile, and this run's insert of the same id met it. Its answer is the record.
+      if (recover && c.res.status === 409) c.res = (await recover()) ?? c.res;
+    } catch (error) {
+      // A failure before any answer: the key is free again at once, not blocked for the lease.
+      await releaseIdempotencyClaim(entityManager(c), held).catch(() => undefined);
+      throw error;
     } finally {
       clearInterval(renewal);
     }
@@ -113,11 +130,10 @@ export function idempotent(context: AppContext, options: IdempotencyOptions = {}
 }
 
 /**
- * Whose key it is: the token's subject; where no token names a caller (POST /events takes an event
- * type's secret or a user token, checked after this), the credential itself, so one caller's
- * key never replays another's answer.
+ * Whose key it is: the token's subject; where no token names a caller, the credential itself, so
+ * one caller's key never replays another's answer.
  */
-function callerOf(principal: Principal | undefined, authorization: string | undefined): string {
+export function callerOf(principal: Principal | undefined, authorization: string | undefined): string {
   if (principal) return principal.kind === 'admin' ? `admin:${principal.subject}` : `user:${principal.authIdentifier}`;
   return authorization ? `credential:${createHash('sha256').update(authorization).digest('hex')}` : 'tenant';
 }

@@ -1,7 +1,9 @@
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyClaim } from '../../shared/idempotency/idempotency-store.js';
 import { Sealer } from '../../shared/platform/secrets/sealer.js';
-import { createHarness, type Harness, type TestTenant, jsonOf, queryOne } from '../support/harness.js';
+import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
+import { createHarness, type Harness, type TestTenant, jsonOf, queryOne, USER_TOKEN_ISSUER } from '../support/harness.js';
 
 let harness: Harness;
 let tenant: TestTenant;
@@ -133,6 +135,50 @@ describe('Idempotency-Key on creating POSTs', () => {
     const bob = await report('bob');
     expect(bob.headers.get('idempotent-replayed')).toBeNull();
     expect((await jsonOf(bob)).data.subject.authIdentifier).toBe('bob');
+  });
+
+  // Review of issue 17: keyed by the raw Authorization header, a retry with a refreshed token was
+  // another caller's request, and reported the event a second time under a new id.
+  describe('a report that died after its acceptance, retried by the member', () => {
+    let member: string;
+    const lapseNewestClaim = () => ageNewestRecord("interval '0 seconds'", ", response_status = null, response_body = null, claimed_until = now() - interval '1 second'");
+    const refreshedToken = (sub: string) =>
+      new SignJWT({ refreshed: true }).setProtectedHeader({ alg: 'HS256' }).setIssuer(USER_TOKEN_ISSUER).setSubject(sub).setIssuedAt().setExpirationTime('20m').sign(new TextEncoder().encode(tenant.sharedKey));
+    const report = (token: string, key: string) => harness.request(tenant, 'POST', '/v1/events', { token, body: { type: 'BELL_RUNG', payload: { ring: key } }, headers: { 'Idempotency-Key': key } });
+    const registered = async (id: number) => (await queryOne(harness, 'select count(*)::int as n from event where id = ?', [id])).n as number;
+
+    beforeAll(async () => {
+      const token = await harness.adminToken(tenant, ['admin:event_types', 'admin:users']);
+      await harness.request(tenant, 'POST', '/v1/event_types', { token, body: { name: 'BELL_RUNG', description: 'x', isPrivate: false } });
+      await harness.request(tenant, 'POST', '/v1/users', { token, body: { isRestricted: false, authIdentifier: 'cy', profile: { familyName: 'D', givenName: 'Cy', emailAddress: 'cy@example.com' } } });
+      member = await harness.userToken(tenant, 'cy');
+    });
+
+    it('with a refreshed token is the same caller\'s retry: it answers the reserved event id', async () => {
+      const first = await jsonOf(await report(member, 'bell-1'));
+      await lapseNewestClaim();
+      const refreshed = await refreshedToken('cy');
+      expect(refreshed).not.toBe(member);
+      const retry = await report(refreshed, 'bell-1');
+      expect(retry.status).toBe(201);
+      expect((await jsonOf(retry)).data.id).toBe(first.data.id);
+    });
+
+    it('answers the registered event, even when the report would now be refused (its type deactivated)', async () => {
+      const first = await jsonOf(await report(member, 'bell-2'));
+      const workers = startWorkers(harness.context, ['events']);
+      try {
+        await expect.poll(() => registered(first.data.id), { timeout: 20_000 }).toBe(1);
+      } finally {
+        await closeWorkers(workers);
+      }
+      await lapseNewestClaim();
+      const admin = await harness.adminToken(tenant, ['admin:event_types']);
+      await harness.request(tenant, 'PATCH', '/v1/event_types/BELL_RUNG', { token: admin, body: { isActive: false } });
+      const retry = await report(member, 'bell-2');
+      expect(retry.status).toBe(201);
+      expect((await jsonOf(retry)).data).toMatchObject({ id: first.data.id, subject: { authIdentifier: 'cy' } });
+    });
   });
 
   it('a malformed key is 400', async () => {
