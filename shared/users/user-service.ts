@@ -147,7 +147,7 @@ export async function eraseUser(em: EntityManager, members: MemberCache, user: U
  * PATCH's fields, or an erasure brought back).
  */
 async function lockAndReload(tx: EntityManager, user: User): Promise<void> {
-  await tx.findOneOrFail(User, { id: user.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  await tx.findOneOrFail(User, { tenant: user.tenant.id, id: user.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
 }
 
 /** The documented bounds, then the tenant's own `profileSchema`: 400 BadRequestError with data.errors. */
