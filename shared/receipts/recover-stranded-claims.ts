@@ -31,7 +31,7 @@ export async function recoverStrandedClaims(deps: ClaimRecoveryDependencies, win
     // Reading failed through every attempt (an image that crashes the reader, a store that was
     // down): not again, as that could go on forever; a person decides the claim instead.
     if (job && (await job.isFailed())) {
-      await em.nativeUpdate(Receipt, { id: receipt.id, parsedAt: null }, { parseError: `the image could not be read: ${job.failedReason}`.slice(0, 500), parsedAt: new Date() });
+      await em.nativeUpdate(Receipt, { tenant: receipt.tenant.id, id: receipt.id, parsedAt: null }, { parseError: `the image could not be read: ${job.failedReason}`.slice(0, 500), parsedAt: new Date() });
       await queueReview(deps.queues, receipt.tenant.id, receipt.id);
     } else {
       await deps.queues.ocr.add('read', { tenantId: receipt.tenant.id, receiptId: receipt.id }, { jobId });

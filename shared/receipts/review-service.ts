@@ -108,7 +108,7 @@ function automatedReview(tenantId: string, receipt: Receipt, decision: Automated
 }
 
 async function storedAutomatedReview(deps: ReviewDependencies, receipt: Receipt): Promise<StoredReview> {
-  const review = await deps.orm.em.fork().findOne(Review, { receipt: receipt.id, isAutomated: true });
+  const review = await deps.orm.em.fork().findOne(Review, { tenant: receipt.tenant.id, receipt: receipt.id, isAutomated: true });
   return review ? { receipt, review } : undefined;
 }
 
@@ -177,7 +177,7 @@ function applyReview(receipt: Pick<Receipt, 'status' | 'statusVersion' | 'paramo
  */
 export async function reportReview(deps: IntrinsicEventDependencies & { orm: Orm }, receipt: Receipt, review: Review): Promise<void> {
   if (review.eventId === null || review.eventId === undefined) return;
-  const automated = review.isAutomated ? review : await deps.orm.em.fork().findOne(Review, { receipt: receipt.id, isAutomated: true });
+  const automated = review.isAutomated ? review : await deps.orm.em.fork().findOne(Review, { tenant: receipt.tenant.id, receipt: receipt.id, isAutomated: true });
   const payload: Record<string, unknown> = {
     receiptId: receipt.id,
     status: review.verdict === 'AUTHORIZE' ? 'AUTHORIZED' : 'REJECTED',
