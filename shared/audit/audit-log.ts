@@ -91,6 +91,6 @@ export async function recordAuditEntry(em: EntityManager, job: AuditJob): Promis
       },
       { onConflictFields: ['id'], onConflictAction: 'ignore' },
     );
-    await transaction.nativeDelete(AuditOutbox, { id: job.id });
+    await transaction.nativeDelete(AuditOutbox, { tenant: job.tenantId, id: job.id });
   });
 }
