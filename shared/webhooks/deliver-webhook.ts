@@ -32,7 +32,8 @@ export async function deliverWebhook(deps: DeliveryDependencies, deliveryId: str
   const em = deps.orm.em.fork();
   const delivery = await em.findOne(WebhookDelivery, { id: deliveryId }, { populate: ['webhook'] });
   if (!delivery || delivery.status !== 'PENDING') return;
-  const event = await em.findOne(Event, { id: delivery.eventId }, { populate: ['type', 'user'] });
+  // The job names the delivery alone; what it leads to is read within the delivery's tenant.
+  const event = await em.findOne(Event, { tenant: delivery.tenant.id, id: delivery.eventId }, { populate: ['type', 'user'] });
   if (!event) return;
 
   const timestamp = new Date();

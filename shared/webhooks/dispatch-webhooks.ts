@@ -54,9 +54,11 @@ export async function dispatchWebhooks(deps: DispatchDependencies, events: Dispa
      on conflict (webhook_id, event_id) do nothing`,
     [JSON.stringify(rows)],
   );
+  // Each event's deliveries within the event's own tenant.
+  const dispatched = [...new Map(rows.map((row) => [row.event_id, row.tenant_id]))];
   const pending: { id: string }[] = await knex('webhook_delivery')
     .select('id')
-    .whereRaw('event_id = any(?::bigint[])', [bigintArray([...new Set(rows.map((row) => row.event_id))])])
+    .whereRaw('(tenant_id, event_id) in (select * from unnest(?::uuid[], ?::bigint[]))', [dispatched.map(([, tenantId]) => tenantId), bigintArray(dispatched.map(([eventId]) => eventId))])
     .andWhere('status', 'PENDING');
   await deps.queues.webhooks.addBulk(
     pending.map(({ id }) => ({
