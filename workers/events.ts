@@ -32,7 +32,7 @@ export function eventsHandler(context: AppContext): JobHandler<'events'> {
   const reactions = new Batcher<DispatchedEvent>(
     async (events) => {
       await dispatchWebhooks(dispatch, events);
-      await markReacted(context.orm, events.map((event) => event.id));
+      await markReacted(context.orm, events);
     },
     BATCH_SIZE,
     BATCH_WAIT_MS,

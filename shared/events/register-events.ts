@@ -7,7 +7,7 @@ import type { EntityManager, Orm } from '../platform/db/orm.js';
 import { forServiceSubject, react, reactionWebhookIds, type ReactionOutcome } from '../reactors/react.js';
 import type { ReactorDirectory } from '../reactors/reactor-directory.js';
 import { User } from '../users/user.entity.js';
-import { userView } from '../users/user-view.js';
+import { userView, type UserView } from '../users/user-view.js';
 import type { WebhookSubscriptions } from '../webhooks/webhook-subscriptions.js';
 import type { StoredReaction } from '../reactors/reaction.js';
 import type { EventJob } from './event-job.js';
@@ -85,18 +85,27 @@ export async function registerEvents(deps: RegistrationDependencies, batch: Even
   return batch.map((job) => pending.get(job.id));
 }
 
+/**
+ * Events of a batch as (tenant, id) pairs, for `(tenant_id, id) in (select * from unnest(?::uuid[], ?::bigint[]))`:
+ * the batch mixes tenants, and each event is looked for within its own.
+ */
+function tenantEventPairs(events: { id: number; tenantId: string }[]): [string[], string] {
+  return [events.map((event) => event.tenantId), bigintArray(events.map((event) => event.id))];
+}
+
 /** Of events an earlier run registered, those whose asynchronous reactions it did not finish, with their stored reactions. */
 async function unreacted(trx: Knex.Transaction, earlier: EventJob[]): Promise<Map<number, StoredReaction[]>> {
   if (earlier.length === 0) return new Map();
-  const rows = await trx.raw<{ rows: { id: string; reactions: StoredReaction[] }[] }>('select id, reactions from event where id = any(?::bigint[]) and reacted_at is null', [
-    bigintArray(earlier.map((job) => job.id)),
-  ]);
+  const rows = await trx.raw<{ rows: { id: string; reactions: StoredReaction[] }[] }>(
+    'select id, reactions from event where (tenant_id, id) in (select * from unnest(?::uuid[], ?::bigint[])) and reacted_at is null',
+    tenantEventPairs(earlier),
+  );
   return new Map(rows.rows.map((row) => [Number(row.id), row.reactions]));
 }
 
 /** The asynchronous reactions are dispatched: stamp `reactedAt` (once; a redelivery keeps the first). */
-export async function markReacted(orm: Orm, eventIds: number[]): Promise<void> {
-  await orm.em.fork().getKnex().raw('update event set reacted_at = now() where id = any(?::bigint[]) and reacted_at is null', [bigintArray(eventIds)]);
+export async function markReacted(orm: Orm, events: { id: number; tenantId: string }[]): Promise<void> {
+  await orm.em.fork().getKnex().raw('update event set reacted_at = now() where (tenant_id, id) in (select * from unnest(?::uuid[], ?::bigint[])) and reacted_at is null', tenantEventPairs(events));
 }
 
 /**
@@ -113,16 +122,28 @@ async function computeReactions(em: EntityManager, { reactors, subscriptions }: 
   );
   const subscribed = await Promise.all(jobs.map((job) => subscriptions.anyFor(job.tenantId, job.eventTypeName)));
   const readers = jobs.filter((job, index) => job.userId && reactorsOf[index]!.some((reactor) => reactor.readsUser));
-  const userIds = [...new Set(readers.map((job) => job.userId!))];
-  const users = new Map((userIds.length ? await em.find(User, { id: { $in: userIds } }) : []).map((user) => [user.id, userView(user)]));
+  const users = await membersOf(em, readers);
   return Promise.all(
     jobs.map(async (job, index) => {
-      const facts = { event: eventFacts(job), payload: job.payload, user: (job.userId && users.get(job.userId)) || null };
+      const facts = { event: eventFacts(job), payload: job.payload, user: (job.userId && users.get(memberKey(job.tenantId, job.userId))) || null };
       const outcome = await react(reactorsOf[index]!, facts);
       const webhookIds = reactionWebhookIds(outcome.reactions);
       return { job, outcome, webhookIds, awaitsReactions: subscribed[index]! || webhookIds.length > 0 };
     }),
   );
+}
+
+/** The members of these events, each looked for within its event's tenant, in one query; keyed by memberKey. */
+async function membersOf(em: EntityManager, jobs: EventJob[]): Promise<Map<string, UserView>> {
+  const idsByTenant = new Map<string, Set<string>>();
+  for (const job of jobs) idsByTenant.set(job.tenantId, (idsByTenant.get(job.tenantId) ?? new Set()).add(job.userId!));
+  if (idsByTenant.size === 0) return new Map();
+  const members = await em.find(User, { $or: [...idsByTenant].map(([tenant, ids]) => ({ tenant, id: { $in: [...ids] } })) });
+  return new Map(members.map((member) => [memberKey(member.tenant.id, member.id), userView(member)]));
+}
+
+function memberKey(tenantId: string, userId: string): string {
+  return `${tenantId}:${userId}`;
 }
 
 /** The `event` fact of reactor conditions, and the document PATH arguments read. */

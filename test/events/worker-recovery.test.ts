@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventBatch, EventJob } from '../../shared/events/event-job.js';
 import { duplicateIdentity } from '../../shared/events/duplicate-window.js';
-import { registerEvents, registrationDependencies } from '../../shared/events/register-events.js';
+import { markReacted, registerEvents, registrationDependencies } from '../../shared/events/register-events.js';
 import { eventsHandler } from '../../workers/events.js';
 import { queueCatalog } from '../../shared/job-catalog.js';
 import { compile } from '../../shared/platform/validation/ajv.js';
@@ -186,4 +186,25 @@ describe('the event worker under retries and crashes', () => {
     expect(after.events - before.events).toBe(1);
     expect(after.wallet - before.wallet).toBe(10);
   }, 120_000);
+});
+
+// The style guide, point 5: "The tenant is in every query". A batch of the event worker mixes
+// tenants: an event an earlier run registered is looked for, and stamped reacted, within the
+// tenant of the job that names it.
+describe('the event worker across tenants', () => {
+  it("neither finds nor stamps another tenant's event under the same id", async () => {
+    const other = await harness.createTenant();
+    const job = await saleReport({ sale: 'ours' });
+    const deps = registrationDependencies(harness.context);
+    await registerEvents(deps, [job]);
+    await harness.context.orm.em.fork().getConnection().execute('update event set reacted_at = null where id = ?', [job.id]);
+    const stranger = { ...job, tenantId: other.id };
+    expect(await registerEvents(deps, [stranger])).toEqual([undefined]);
+    await markReacted(harness.context.orm, [stranger]);
+    expect(await queryOne(harness, 'select reacted_at from event where id = ?', [job.id])).toEqual({ reacted_at: null });
+    // The event's own tenant still finds its reactions unfinished, and finishes them.
+    expect(await registerEvents(deps, [job])).toEqual([{ webhookIds: [] }]);
+    await markReacted(harness.context.orm, [job]);
+    expect((await queryOne(harness, 'select reacted_at from event where id = ?', [job.id])).reacted_at).not.toBeNull();
+  });
 });
