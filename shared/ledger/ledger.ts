@@ -78,7 +78,7 @@ export async function reverse(trx: Knex.Transaction, reversals: Reversal[]): Pro
   for (const { entryId, cause } of reversals) {
     const [entry] = (await trx.raw<{ rows: { tenant_id: string; user_id: string; points: string }[] }>("select tenant_id, user_id, points from ledger_entry where id = ? and kind = 'EARN'", [entryId])).rows;
     if (!entry) continue;
-    const [wallet] = (await trx.raw<{ rows: { points: string }[] }>('select points from wallet where user_id = ? for update', [entry.user_id])).rows;
+    const [wallet] = (await trx.raw<{ rows: { points: string }[] }>('select points from wallet where tenant_id = ? and user_id = ? for update', [entry.tenant_id, entry.user_id])).rows;
     const amount = Math.min(Number(entry.points), Number(wallet?.points ?? 0));
     const entered = await trx.raw<{ rows: unknown[] }>(
       `insert into ledger_entry (id, tenant_id, user_id, kind, points, event_id, reactor_id, reverses_entry_id, created_at)
@@ -86,7 +86,7 @@ export async function reverse(trx: Knex.Transaction, reversals: Reversal[]): Pro
       [entry.tenant_id, entry.user_id, -amount, cause.eventId, entryId],
     );
     if (entered.rows.length === 0) continue;
-    await trx.raw('update wallet set points = points - ?, lifetime_earn = lifetime_earn - ?, updated_at = now() where user_id = ?', [amount, amount, entry.user_id]);
+    await trx.raw('update wallet set points = points - ?, lifetime_earn = lifetime_earn - ?, updated_at = now() where tenant_id = ? and user_id = ?', [amount, amount, entry.tenant_id, entry.user_id]);
   }
 }
 

@@ -37,7 +37,11 @@ export async function lockReviewedReceipts(trx: Knex.Transaction, receipts: Revi
   if (receipts.length === 0) return;
   const keys = [...new Set(receipts.map(({ receiptId }) => receiptId))].sort();
   await trx.raw(`select pg_advisory_xact_lock(hashtext('receipt:' || id)) from unnest(?::text[]) as id order by id`, [keys]);
-  const submitters = await trx.raw<{ rows: { submitter_id: string }[] }>('select submitter_id from receipt where id = any(?::uuid[])', [keys]);
+  // Each receipt within the tenant of the event that names it.
+  const submitters = await trx.raw<{ rows: { submitter_id: string }[] }>('select submitter_id from receipt where (tenant_id, id) in (select * from unnest(?::uuid[], ?::uuid[]))', [
+    receipts.map(({ tenantId }) => tenantId),
+    receipts.map(({ receiptId }) => receiptId),
+  ]);
   await lockWallets(trx, [...memberIds, ...submitters.rows.map((row) => row.submitter_id)]);
 }
 
