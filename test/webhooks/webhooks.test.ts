@@ -123,6 +123,23 @@ describe('webhook deliveries', () => {
     expect(recorded.attempts[0].error).toBe(`${'x'.repeat(498)}\ufffd`);
   });
 
+  // The style guide, point 5: "The tenant is in every query". The job names the delivery alone; the
+  // event it delivers is read within the delivery's tenant, so another tenant's webhook never gets it.
+  it("a delivery of another tenant that names our event's id posts nothing", async () => {
+    const other = await harness.createTenant();
+    const otherAdmin = await harness.adminToken(other, ['admin:tenant']);
+    const theirs = await dataOf<{ id: string }>(await harness.request(other, 'POST', '/v1/webhooks', { token: otherAdmin, body: { url: `${baseUrl}/elsewhere` } }));
+    const eventId = await reportSale(6);
+    await expect.poll(async () => (await queryOne(harness, 'select count(*)::int as n from event where id = ?', [eventId])).n, { timeout: 10_000 }).toBe(1);
+    const em = harness.context.orm.em.fork();
+    const delivery = em.create(WebhookDelivery, { id: randomUUID(), tenant: other.id, webhook: theirs.id, eventId, eventType: 'SALE_MADE', status: 'PENDING', attempts: [] });
+    await em.flush();
+    const dependencies = { orm: harness.context.orm, poster: new OutboundPoster(true), sealer: new Sealer(harness.config.platformTokenSecret, 'webhook-secret'), serviceSubject: harness.config.publicBaseUrl };
+    await deliverWebhook(dependencies, delivery.id, false);
+    expect(received['/elsewhere']).toBeUndefined();
+    expect(await queryOne(harness, 'select status, attempts from webhook_delivery where id = ?', [delivery.id])).toEqual({ status: 'PENDING', attempts: [] });
+  });
+
   it('only subscribed event types are delivered; a receiver that never answers well ends FAILED', async () => {
     const onlyOther = await subscribe('/other', ['OTHER_THING']);
     const down = await subscribe('/down', ['SALE_MADE']);
