@@ -1,13 +1,12 @@
-import type { Handler } from 'hono';
+import type { Handler, MiddlewareHandler } from 'hono';
 import type { AppContext } from '../../shared/context.js';
 import { acceptedEventAnswer } from '../../shared/events/event-view.js';
 import { reportEvent, type ReportDependencies } from '../../shared/events/report-event.js';
 import type { App, AppEnv } from '../app-env.js';
-import { bodyLimit, EVENT_BODY_LIMIT } from '../middleware/body-limit.js';
-import { idempotent } from '../middleware/idempotency.js';
-import { describe } from '../openapi/describe.js';
-import { jsonBody, type JsonInput } from '../validation/json-body.js';
-import { EventResource, ReportEventBody } from './schema.js';
+import { EVENT_BODY_LIMIT } from '../middleware/body-limit.js';
+import { defineRoute, routeHandler, routeMiddleware, type RouteDefinition } from '../routes/define-route.js';
+import type { JsonInput } from '../validation/json-body.js';
+import { EventResource, ReportEventBody, tags } from './schema.js';
 
 /** What POST /v1/events reports with: the context's queue, caches and id allocator. */
 export function reportDependencies(context: AppContext): ReportDependencies {
@@ -24,40 +23,48 @@ export function reportDependencies(context: AppContext): ReportDependencies {
 /**
  * POST /v1/events, the platform's hot path. Its authorization depends on the event type (a user
  * token for public types, the type's secret for private ones), so it is checked by the service
- * after the type is known, not by the authorize middleware.
+ * after the type is known, not by the authorize middleware. Its own middleware: the 300 kB limit,
+ * the Idempotency-Key, the body's schema. A key reserves the event's id, so a retry after the
+ * first request died once its event was accepted queues the same id again, which the worker
+ * registers once (issue 17). The handler writes the answer pre-serialised, unwrapped.
  */
-export function registerReportEvent(app: App, context: AppContext): void {
-  app.post(
-    '/v1/events',
-    describe({
-      summary: 'Report an event: answered as soon as it is queued; a worker registers it and grants its points',
-      tags: ['Events'],
-      access: { user: true },
-      body: ReportEventBody,
-      responses: { 201: { description: 'accepted', data: EventResource } },
-      errors: [404, 409, 422],
-    }),
-    ...reportEventRoute(context, reportDependencies(context)),
-  );
-}
-
-/**
- * The route's own middleware: the 300 kB limit, the Idempotency-Key, the body's schema. A key
- * reserves the event's id, so a retry after the first request died once its event was accepted
- * queues the same id again, which the worker registers once (issue 17).
- */
-export function reportEventMiddleware(context: AppContext) {
-  const reserveEventId = async () => String(await context.eventIds.allocate());
-  return [bodyLimit(EVENT_BODY_LIMIT), idempotent(context, { reserve: reserveEventId }), jsonBody(ReportEventBody)] as const;
-}
-
-/** The route's middleware and handler, over `dependencies` (the benchmark's layers mount it over others). */
-export function reportEventRoute(context: AppContext, dependencies: ReportDependencies) {
-  const handler: Handler<AppEnv, string, JsonInput<typeof ReportEventBody>> = async (c) => {
+function reportEventDefinition(context: AppContext, dependencies: ReportDependencies): RouteDefinition<typeof ReportEventBody, undefined, undefined> {
+  const rawHandler: Handler<AppEnv, string, JsonInput<typeof ReportEventBody>> = async (c) => {
     const token = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
     const reservedId = c.get('reservedId');
     const event = await reportEvent(dependencies, c.get('tenant'), token, c.req.valid('json'), reservedId === undefined ? undefined : Number(reservedId));
     return c.body(acceptedEventAnswer(event, dependencies.serviceSubject), 201, { 'Content-Type': 'application/json' });
   };
-  return [...reportEventMiddleware(context), handler] as const;
+  return {
+    method: 'post',
+    path: '/v1/events',
+    summary: 'Report an event: answered as soon as it is queued; a worker registers it and grants its points',
+    tags,
+    access: { user: true },
+    accessCheckedBy: 'service',
+    bodyLimit: EVENT_BODY_LIMIT,
+    idempotency: { reserve: async () => String(await context.eventIds.allocate()) },
+    body: ReportEventBody,
+    responses: { 201: { description: 'accepted', data: EventResource } },
+    errors: [404, 409, 422],
+    rawHandler,
+  };
+}
+
+export function registerReportEvent(app: App, context: AppContext): void {
+  defineRoute(app, context, reportEventDefinition(context, reportDependencies(context)));
+}
+
+/** The route's own middleware, as defineRoute mounts it (the benchmark's layers mount it over others). */
+export function reportEventMiddleware(context: AppContext) {
+  return routeMiddleware(context, reportEventDefinition(context, reportDependencies(context))) as unknown as RouteMiddleware;
+}
+
+/** Hono's overloads take a tuple, not an array: the body limit, the Idempotency-Key, the body. */
+type RouteMiddleware = readonly [MiddlewareHandler<AppEnv>, MiddlewareHandler<AppEnv>, MiddlewareHandler<AppEnv>];
+
+/** The route's middleware and handler, over `dependencies` (the benchmark's layers mount it over others). */
+export function reportEventRoute(context: AppContext, dependencies: ReportDependencies) {
+  const definition = reportEventDefinition(context, dependencies);
+  return [...(routeMiddleware(context, definition) as unknown as RouteMiddleware), routeHandler(definition)] as const;
 }

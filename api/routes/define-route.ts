@@ -10,7 +10,7 @@ import { describe, type RouteDocumentation } from '../openapi/describe.js';
 import { jsonBody, type JsonBodyOptions, type JsonInput } from '../validation/json-body.js';
 import { Answer, success } from './answer.js';
 import { openApiParameters } from './openapi-parameters.js';
-import { isRequestInput, schemaInput, type InputDefinition, type InputOf, type RawInput } from './request-input.js';
+import { isRequestInput, schemaInput, type InputDefinition, type InputOf, type RequestInput } from './request-input.js';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -64,37 +64,39 @@ export function defineRoute<Body extends TSchema | undefined = undefined, Params
   context: AppContext,
   route: RouteDefinition<Body, Params, Query>,
 ): void {
-  const { access } = route;
-  const paramsInput = route.params && (isRequestInput(route.params) ? route.params : schemaInput(route.params, 'path'));
-  const queryInput = route.query && (isRequestInput(route.query) ? route.query : schemaInput(route.query, 'query'));
-  const parameters = [
-    ...(paramsInput ? openApiParameters(paramsInput.schema, 'path') : []),
-    ...(queryInput ? openApiParameters(queryInput.schema, 'query') : []),
-  ];
-
-  const chain: MiddlewareHandler<AppEnv>[] = [
-    describe({
-      summary: route.summary,
-      tags: route.tags,
-      access,
-      ...(route.body ? { body: route.body } : {}),
-      ...(parameters.length ? { parameters } : {}),
-      responses: route.responses,
-      ...(route.errors ? { errors: route.errors } : {}),
-    }),
-  ];
-  if (typeof access === 'object' && route.accessCheckedBy !== 'service') chain.push(authorize(context, access));
-  if (route.bodyLimit !== undefined) chain.push(bodyLimit(route.bodyLimit));
-  if (route.idempotency) chain.push(idempotent(context, route.idempotency));
-  if (route.body) chain.push(jsonBody(route.body, route.bodyOptions) as MiddlewareHandler<AppEnv>);
-  chain.push(route.rawHandler ? (route.rawHandler as MiddlewareHandler<AppEnv>) : wrap(route, paramsInput?.parse, queryInput?.parse));
-
+  const { params, query } = inputsOf(route);
+  const parameters = [...(params ? openApiParameters(params.schema, 'path') : []), ...(query ? openApiParameters(query.schema, 'query') : [])];
+  const documentation = describe({
+    summary: route.summary,
+    tags: route.tags,
+    access: route.access,
+    ...(route.body ? { body: route.body } : {}),
+    ...(parameters.length ? { parameters } : {}),
+    responses: route.responses,
+    ...(route.errors ? { errors: route.errors } : {}),
+  });
+  const chain = [documentation, ...routeMiddleware(context, route), routeHandler(route, { params, query })];
   app.on(route.method.toUpperCase(), route.path, ...(chain as [MiddlewareHandler<AppEnv>]));
 }
 
-function wrap(route: RouteDefinition<TSchema | undefined, InputDefinition | undefined, InputDefinition | undefined>, parseParams?: (raw: RawInput) => unknown, parseQuery?: (raw: RawInput) => unknown): MiddlewareHandler<AppEnv> {
+type AnyRoute = RouteDefinition<TSchema | undefined, InputDefinition | undefined, InputDefinition | undefined>;
+
+/** The route's own middleware, in order: authorization, body limit, Idempotency-Key, body. */
+export function routeMiddleware(context: AppContext, route: Omit<AnyRoute, 'handler' | 'rawHandler'>): MiddlewareHandler<AppEnv>[] {
+  const chain: MiddlewareHandler<AppEnv>[] = [];
+  if (typeof route.access === 'object' && route.accessCheckedBy !== 'service') chain.push(authorize(context, route.access));
+  if (route.bodyLimit !== undefined) chain.push(bodyLimit(route.bodyLimit));
+  if (route.idempotency) chain.push(idempotent(context, route.idempotency));
+  if (route.body) chain.push(jsonBody(route.body, route.bodyOptions) as MiddlewareHandler<AppEnv>);
+  return chain;
+}
+
+/** The raw handler as it is, or the handler wrapped: its inputs parsed before, its answer enveloped after. */
+export function routeHandler(route: AnyRoute, inputs = inputsOf(route)): MiddlewareHandler<AppEnv> {
+  if (route.rawHandler) return route.rawHandler as MiddlewareHandler<AppEnv>;
   const { handler } = route;
   if (!handler) throw new Error(`${route.method.toUpperCase()} ${route.path} has neither handler nor rawHandler`);
+  const [parseParams, parseQuery] = [inputs.params?.parse, inputs.query?.parse];
   const status = Math.min(...Object.keys(route.responses).map(Number)) as ContentfulStatusCode;
   const hasBody = route.body !== undefined;
   return async (c) => {
@@ -105,5 +107,12 @@ function wrap(route: RouteDefinition<TSchema | undefined, InputDefinition | unde
     if (result instanceof Response) return result;
     if (result instanceof Answer) return success(c, result.data, result.status ?? status, result.headers);
     return success(c, result, status);
+  };
+}
+
+function inputsOf(route: Pick<AnyRoute, 'params' | 'query'>): { params?: RequestInput<unknown>; query?: RequestInput<unknown> } {
+  return {
+    ...(route.params ? { params: isRequestInput(route.params) ? route.params : schemaInput(route.params, 'path') } : {}),
+    ...(route.query ? { query: isRequestInput(route.query) ? route.query : schemaInput(route.query, 'query') } : {}),
   };
 }

@@ -60,11 +60,3 @@ export function uuidPath<Names extends string>(...names: Names[]): RequestInput<
   const schema = Type.Object(Object.fromEntries(names.map((name) => [name, Type.String({ format: 'uuid' })])));
   return { schema, parse: (raw) => raw as Record<Names, string> };
 }
-
-/** Two inputs read from one query string or path, the first's errors first. */
-export function bothInputs<A, B>(first: RequestInput<A>, second: RequestInput<B>): RequestInput<A & B> {
-  return {
-    schema: Type.Object({ ...first.schema.properties, ...second.schema.properties }),
-    parse: (raw) => ({ ...first.parse(raw), ...second.parse(raw) }),
-  };
-}
