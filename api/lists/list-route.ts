@@ -5,8 +5,7 @@ import { contentRange } from '../../shared/lists/content-range.js';
 import type { ListSpec } from '../../shared/lists/list-spec.js';
 import { DEFAULT_LIMIT, MAX_LIMIT, parseListQuery, type ListQuery } from '../../shared/lists/parse-list-query.js';
 import { entityManager, type AppEnv } from '../app-env.js';
-import { answer, success, type Answer } from '../routes/answer.js';
-import { openApiParameters } from '../routes/openapi-parameters.js';
+import { answer, type Answer } from '../routes/answer.js';
 import type { RequestInput } from '../routes/request-input.js';
 
 /**
@@ -53,19 +52,3 @@ export async function listPage<Entity extends object, View>(
   return answer(records.map(view), { headers: { 'Content-Range': contentRange(spec.resource, query.offset, records.length, total) } });
 }
 
-/** For the routes not yet declared with defineRoute: the list parameters' OpenAPI objects. */
-export function listParameters(spec: ListSpec): object[] {
-  return openApiParameters(listQuery(spec).schema, 'query');
-}
-
-/** For the routes not yet declared with defineRoute: the page, answered. */
-export async function listResponse<Entity extends object, View>(
-  c: Context<AppEnv>,
-  entity: EntityName<Entity>,
-  spec: ListSpec,
-  view: (record: Entity) => View,
-  options: { scope?: FilterQuery<Entity>; populate?: string[] } = {},
-): Promise<Response> {
-  const page = await listPage(c, entity, spec, parseListQuery(c.req.query(), spec), view, options);
-  return success(c, page.data, 200, page.headers);
-}
