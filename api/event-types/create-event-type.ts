@@ -4,33 +4,27 @@ import { EventType } from '../../shared/event-types/event-type.entity.js';
 import { createEventType } from '../../shared/event-types/event-type-service.js';
 import { eventTypeView } from '../../shared/event-types/event-type-view.js';
 import { entityManager, type App } from '../app-env.js';
-import { authorize } from '../middleware/authorize.js';
-import { createsRecordOf, idempotent } from '../middleware/idempotency.js';
-import { describe } from '../openapi/describe.js';
-import { jsonBody } from '../validation/json-body.js';
-import { CreatedEventType, CreateEventTypeBody } from './schema.js';
+import { createsRecordOf } from '../middleware/idempotency.js';
+import { defineRoute } from '../routes/define-route.js';
+import { CreatedEventType, CreateEventTypeBody, tags } from './schema.js';
 
 export function registerCreateEventType(app: App, context: AppContext): void {
-  const access = { admin: 'admin:event_types' } as const;
-  app.post(
-    '/v1/event_types',
-    describe({
-      summary: 'Create an event type; a private type\'s secret is in this answer only',
-      tags: ['Event types'],
-      access,
-      body: CreateEventTypeBody,
-      responses: { 201: { description: 'created', data: CreatedEventType } },
-      errors: [409, 422],
-    }),
-    authorize(context, access),
+  defineRoute(app, context, {
+    method: 'post',
+    path: '/v1/event_types',
+    summary: 'Create an event type; a private type\'s secret is in this answer only',
+    tags,
+    access: { admin: 'admin:event_types' },
     // A private type's secret is stored as a hash: an answer recovered for a retry cannot show it (rotate it).
-    idempotent(context, createsRecordOf(EventType, eventTypeView)),
-    jsonBody(CreateEventTypeBody),
-    async (c) => {
+    idempotency: createsRecordOf(EventType, eventTypeView),
+    body: CreateEventTypeBody,
+    responses: { 201: { description: 'created', data: CreatedEventType } },
+    errors: [409, 422],
+    handler: async ({ body }, c) => {
       const { eventType, secret } = await auditedChange(
         context,
         entityManager(c),
-        (em) => createEventType(em, context.payloadSchemas, c.var.tenant.id, c.req.valid('json'), c.var.reservedId),
+        (em) => createEventType(em, context.payloadSchemas, c.var.tenant.id, body, c.var.reservedId),
         (created) => ({
           tenantId: c.var.tenant.id,
           actor: actorOf(c.var.principal),
@@ -41,7 +35,7 @@ export function registerCreateEventType(app: App, context: AppContext): void {
           after: created.eventType,
         }),
       );
-      return c.json({ status: 'success', data: { ...eventType, ...(secret ? { secret } : {}) } }, 201);
+      return { ...eventType, ...(secret ? { secret } : {}) };
     },
-  );
+  });
 }

@@ -2,26 +2,21 @@ import type { AppContext } from '../../shared/context.js';
 import { actorOf } from '../../shared/audit/audit-log.js';
 import { rotateSecretAudited } from '../../shared/event-types/audited-event-type-changes.js';
 import { entityManager, type App } from '../app-env.js';
-import { authorize } from '../middleware/authorize.js';
-import { describe } from '../openapi/describe.js';
-import { IdentifierParameter, RotatedSecret } from './schema.js';
+import { defineRoute } from '../routes/define-route.js';
+import { IdentifierParams, RotatedSecret, tags } from './schema.js';
 
 export function registerRotateEventTypeSecret(app: App, context: AppContext): void {
-  const access = { admin: 'admin:event_types' } as const;
-  app.post(
-    '/v1/event_types/:identifier/secret',
-    describe({
-      summary: 'Replace a private event type\'s secret; the new one is in this answer only',
-      tags: ['Event types'],
-      access,
-      parameters: [IdentifierParameter],
-      responses: { 200: { description: 'the new secret', data: RotatedSecret } },
-      errors: [400, 404],
+  defineRoute(app, context, {
+    method: 'post',
+    path: '/v1/event_types/:identifier/secret',
+    summary: 'Replace a private event type\'s secret; the new one is in this answer only',
+    tags,
+    access: { admin: 'admin:event_types' },
+    params: IdentifierParams,
+    responses: { 200: { description: 'the new secret', data: RotatedSecret } },
+    errors: [400, 404],
+    handler: async ({ params }, c) => ({
+      secret: await rotateSecretAudited(context, entityManager(c), actorOf(c.var.principal), c.var.tenant.id, params.identifier),
     }),
-    authorize(context, access),
-    async (c) => {
-      const secret = await rotateSecretAudited(context, entityManager(c), actorOf(c.var.principal), c.var.tenant.id, c.req.param('identifier'));
-      return c.json({ status: 'success', data: { secret } });
-    },
-  );
+  });
 }

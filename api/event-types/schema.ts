@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 
 /** rewards-interface.md, EventType: names are upper-case words joined by underscores. */
 export const EventTypeName = Type.String({ pattern: '^[A-Z]+(_[A-Z]+)*$', maxLength: 128 });
@@ -46,10 +47,19 @@ export const CreatedEventType = Type.Intersect([
 
 export const RotatedSecret = Type.Object({ secret: Type.String() });
 
-export const IdentifierParameter = {
-  name: 'identifier',
-  in: 'path',
-  required: true,
-  description: 'The event type\'s uuid or its name',
-  schema: { type: 'string' },
+export const IdentifierParams = Type.Object({ identifier: Type.String({ description: 'The event type\'s uuid or its name' }) });
+
+export const EVENT_TYPE_LIST: ListSpec = {
+  resource: 'event_type',
+  defaultSort: 'createdAt',
+  fields: {
+    name: { type: 'string', filterable: true, sortable: true },
+    isPrivate: { type: 'boolean', filterable: true },
+    isActive: { type: 'boolean', filterable: true },
+    omitFromUserActivity: { type: 'boolean', filterable: true },
+    createdAt: { type: 'datetime', filterable: true, sortable: true },
+    updatedAt: { type: 'datetime', filterable: true, sortable: true },
+  },
 };
+
+export const tags = ['Event types'];

@@ -1,4 +1,4 @@
-import type { Context, Handler } from 'hono';
+import type { Context, Handler, MiddlewareHandler } from 'hono';
 import type { AppContext } from '../../shared/context.js';
 import { Event } from '../../shared/events/event.entity.js';
 import { acceptedEventAnswer, storedEventView } from '../../shared/events/event-view.js';
@@ -6,11 +6,12 @@ import { unverifiedIssuer } from '../../shared/platform/auth/token-issuer.js';
 import { verifyUserToken } from '../../shared/platform/auth/user-token.js';
 import { reportEvent, type ReportDependencies } from '../../shared/events/report-event.js';
 import { entityManager, type App, type AppEnv } from '../app-env.js';
-import { bodyLimit, EVENT_BODY_LIMIT } from '../middleware/body-limit.js';
-import { callerOf, idempotent } from '../middleware/idempotency.js';
-import { describe } from '../openapi/describe.js';
-import { jsonBody, type JsonInput } from '../validation/json-body.js';
-import { EventResource, ReportEventBody } from './schema.js';
+import { callerOf } from '../middleware/idempotency.js';
+import { EVENT_BODY_LIMIT } from '../middleware/body-limit.js';
+import { success } from '../routes/answer.js';
+import { defineRoute, routeHandler, routeMiddleware, type RouteDefinition } from '../routes/define-route.js';
+import type { JsonInput } from '../validation/json-body.js';
+import { EventResource, ReportEventBody, tags } from './schema.js';
 
 /** What POST /v1/events reports with: the context's queue, caches and id allocator. */
 export function reportDependencies(context: AppContext): ReportDependencies {
@@ -27,36 +28,36 @@ export function reportDependencies(context: AppContext): ReportDependencies {
 /**
  * POST /v1/events, the platform's hot path. Its authorization depends on the event type (a user
  * token for public types, the type's secret for private ones), so it is checked by the service
- * after the type is known, not by the authorize middleware.
+ * after the type is known, not by the authorize middleware. Its own middleware: the 300 kB limit,
+ * the Idempotency-Key, the body's schema. A key reserves the event's id, so a retry after the
+ * first request died once its event was accepted queues the same id again, which the worker
+ * registers once (issue 17). The handler writes the answer pre-serialised, unwrapped.
  */
-export function registerReportEvent(app: App, context: AppContext): void {
-  app.post(
-    '/v1/events',
-    describe({
-      summary: 'Report an event: answered as soon as it is queued; a worker registers it and grants its points',
-      tags: ['Events'],
-      access: { user: true },
-      body: ReportEventBody,
-      responses: { 201: { description: 'accepted', data: EventResource } },
-      errors: [404, 409, 422],
-    }),
-    ...reportEventRoute(context, reportDependencies(context)),
-  );
-}
-
-/**
- * The route's own middleware: the 300 kB limit, the Idempotency-Key, the body's schema. A key
- * reserves the event's id, so a retry after the first request died once its event was accepted
- * queues the same id again, which the worker registers once (issue 17).
- */
-export function reportEventMiddleware(context: AppContext) {
-  const reserveEventId = async () => String(await context.eventIds.allocate());
-  const idempotency = idempotent(context, {
-    reserve: reserveEventId,
-    caller: (c) => reporterOf(context, c),
-    recover: (c, reservedId) => registeredEventAnswer(context, c, Number(reservedId)),
-  });
-  return [bodyLimit(EVENT_BODY_LIMIT), idempotency, jsonBody(ReportEventBody)] as const;
+function reportEventDefinition(context: AppContext, dependencies: ReportDependencies): RouteDefinition<typeof ReportEventBody, undefined, undefined> {
+  const rawHandler: Handler<AppEnv, string, JsonInput<typeof ReportEventBody>> = async (c) => {
+    const token = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
+    const reservedId = c.get('reservedId');
+    const event = await reportEvent(dependencies, c.get('tenant'), token, c.req.valid('json'), reservedId === undefined ? undefined : Number(reservedId));
+    return c.body(acceptedEventAnswer(event, dependencies.serviceSubject), 201, { 'Content-Type': 'application/json' });
+  };
+  return {
+    method: 'post',
+    path: '/v1/events',
+    summary: 'Report an event: answered as soon as it is queued; a worker registers it and grants its points',
+    tags,
+    access: { user: true },
+    accessCheckedBy: 'service',
+    bodyLimit: EVENT_BODY_LIMIT,
+    idempotency: {
+      reserve: async () => String(await context.eventIds.allocate()),
+      caller: (c) => reporterOf(context, c),
+      recover: (c, reservedId) => registeredEventAnswer(context, c, Number(reservedId)),
+    },
+    body: ReportEventBody,
+    responses: { 201: { description: 'accepted', data: EventResource } },
+    errors: [404, 409, 422],
+    rawHandler,
+  };
 }
 
 /**
@@ -81,16 +82,23 @@ async function reporterOf(context: AppContext, c: Context<AppEnv>): Promise<stri
  */
 async function registeredEventAnswer(context: AppContext, c: Context<AppEnv>, eventId: number): Promise<Response | undefined> {
   const event = await entityManager(c).findOne(Event, { tenant: c.var.tenant.id, id: eventId }, { populate: ['type', 'user'] });
-  return event ? c.json({ status: 'success', data: storedEventView(event, context.config.publicBaseUrl) }, 201) : undefined;
+  return event ? success(c, storedEventView(event, context.config.publicBaseUrl), 201) : undefined;
 }
+
+export function registerReportEvent(app: App, context: AppContext): void {
+  defineRoute(app, context, reportEventDefinition(context, reportDependencies(context)));
+}
+
+/** The route's own middleware, as defineRoute mounts it (the benchmark's layers mount it over others). */
+export function reportEventMiddleware(context: AppContext) {
+  return routeMiddleware(context, reportEventDefinition(context, reportDependencies(context))) as unknown as RouteMiddleware;
+}
+
+/** Hono's overloads take a tuple, not an array: the body limit, the Idempotency-Key, the body. */
+type RouteMiddleware = readonly [MiddlewareHandler<AppEnv>, MiddlewareHandler<AppEnv>, MiddlewareHandler<AppEnv>];
 
 /** The route's middleware and handler, over `dependencies` (the benchmark's layers mount it over others). */
 export function reportEventRoute(context: AppContext, dependencies: ReportDependencies) {
-  const handler: Handler<AppEnv, string, JsonInput<typeof ReportEventBody>> = async (c) => {
-    const token = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
-    const reservedId = c.get('reservedId');
-    const event = await reportEvent(dependencies, c.get('tenant'), token, c.req.valid('json'), reservedId === undefined ? undefined : Number(reservedId));
-    return c.body(acceptedEventAnswer(event, dependencies.serviceSubject), 201, { 'Content-Type': 'application/json' });
-  };
-  return [...reportEventMiddleware(context), handler] as const;
+  const definition = reportEventDefinition(context, dependencies);
+  return [...(routeMiddleware(context, definition) as unknown as RouteMiddleware), routeHandler(definition)] as const;
 }

@@ -1,7 +1,10 @@
 import { Type } from 'typebox';
+import { NotFoundError } from '../../shared/platform/errors/app-errors.js';
+import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { PointsReaction, WebhookReaction } from '../../shared/reactors/reaction.js';
 import { EventTypeName, EventTypeResource } from '../event-types/schema.js';
 import { UserResource } from '../users/schema.js';
+import type { RequestInput } from '../routes/request-input.js';
 
 /** rewards-interface.md, POST /events body. */
 export const ReportEventBody = Type.Object(
@@ -43,4 +46,35 @@ export const TestReactionResult = Type.Object({
   activatedReactors: Type.Array(Type.Object({ name: Type.String(), id: Type.String() })),
 });
 
-export const EventIdParameter = { name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } };
+/**
+ * An event's id in the path (digits, by the route's pattern). Digits no event id can be (beyond a
+ * JavaScript number's exact integers, and PostgreSQL's bigint) name no event: `notFound` says so.
+ */
+export function eventIdParams(notFound: (digits: string) => string): RequestInput<{ id: number }> {
+  return {
+    schema: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
+    parse: (raw) => {
+      const id = Number(raw.id);
+      if (!Number.isSafeInteger(id)) throw new NotFoundError(notFound(raw.id ?? ''));
+      return { id };
+    },
+  };
+}
+
+export const EVENT_LIST: ListSpec = {
+  resource: 'event',
+  defaultSort: 'reportedAt',
+  fields: {
+    id: { type: 'number', filterable: true, sortable: true },
+    reportedAt: { type: 'datetime', filterable: true, sortable: true },
+    occurredAt: { type: 'datetime', filterable: true, sortable: true },
+    registeredAt: { type: 'datetime', filterable: true, sortable: true },
+    reactedAt: { type: 'datetime', filterable: true, sortable: true },
+    'type.name': { type: 'string', filterable: true },
+    'subject.id': { type: 'uuid', path: 'user.id', filterable: true },
+    'subject.authIdentifier': { type: 'string', path: 'user.authIdentifier', filterable: true },
+    'subject.accountNumber': { type: 'number', path: 'user.accountNumber', filterable: true },
+  },
+};
+
+export const tags = ['Events'];

@@ -1,24 +1,47 @@
 import type { Context } from 'hono';
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
+import { Type } from 'typebox';
 import { contentRange } from '../../shared/platform/lists/content-range.js';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
-import { parseListQuery } from '../../shared/platform/lists/parse-list-query.js';
+import { DEFAULT_LIMIT, MAX_LIMIT, parseListQuery, type ListQuery } from '../../shared/platform/lists/parse-list-query.js';
 import { entityManager, type AppEnv } from '../app-env.js';
+import { answer, type Answer } from '../routes/answer.js';
+import type { RequestInput } from '../routes/request-input.js';
 
 /**
- * The one list helper (decisions.md §3, §4): reads limit, skip, sort, order and filter against the
- * endpoint's allow-list, always adds the tenant to the WHERE clause, answers the page with
- * `Content-Range`. `scope` narrows further (for example to events with points); `populate` loads
- * the relations the view shows.
+ * The list parameters of decisions.md §3 for one endpoint: limit, skip, sort, order and filter,
+ * typed once from its allow-list. The schema is what the OpenAPI document shows; the parser is
+ * parseListQuery, whose answers (order taken in any case, an O-Rison filter checked field by field
+ * against the allow-list) are more than a JSON Schema says.
  */
-export async function listResponse<Entity extends object, View>(
+export function listQuery(spec: ListSpec): RequestInput<ListQuery> {
+  const sortable = Object.entries(spec.fields).filter(([, field]) => field.sortable).map(([name]) => name);
+  const filterable = Object.entries(spec.fields).filter(([, field]) => field.filterable).map(([name]) => name);
+  const schema = Type.Object({
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })),
+    skip: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+    sort: Type.Optional(Type.String({ enum: sortable, default: spec.defaultSort })),
+    order: Type.Optional(Type.String({ enum: ['ASC', 'DESC'], default: 'DESC' })),
+    filter: Type.Optional(
+      Type.String({ description: `O-Rison filter, e.g. name:(eq:'X'). Operators: eq neq gt lt in has like. Fields: ${filterable.join(', ')}` }),
+    ),
+  });
+  return { schema, parse: (raw) => parseListQuery(raw, spec) };
+}
+
+/**
+ * The one list helper (decisions.md §3, §4): always adds the tenant to the WHERE clause, answers
+ * the page with `Content-Range`. `scope` narrows further (for example to events with points);
+ * `populate` loads the relations the view shows.
+ */
+export async function listPage<Entity extends object, View>(
   c: Context<AppEnv>,
   entity: EntityName<Entity>,
   spec: ListSpec,
+  query: ListQuery,
   view: (record: Entity) => View,
   options: { scope?: FilterQuery<Entity>; populate?: string[] } = {},
-): Promise<Response> {
-  const query = parseListQuery(c.req.query(), spec);
+): Promise<Answer<View[]>> {
   const where = { $and: [{ tenant: c.var.tenant.id }, options.scope ?? {}, query.where] } as FilterQuery<Entity>;
   const [records, total] = await entityManager(c).findAndCount(entity, where, {
     limit: query.limit,
@@ -26,24 +49,6 @@ export async function listResponse<Entity extends object, View>(
     orderBy: query.orderBy as never,
     populate: (options.populate ?? []) as never,
   });
-  c.header('Content-Range', contentRange(spec.resource, query.offset, records.length, total));
-  return c.json({ status: 'success', data: records.map(view) });
+  return answer(records.map(view), { headers: { 'Content-Range': contentRange(spec.resource, query.offset, records.length, total) } });
 }
 
-/** The OpenAPI parameters every list shares, naming the endpoint's sortable and filterable fields. */
-export function listParameters(spec: ListSpec): object[] {
-  const sortable = Object.entries(spec.fields).filter(([, field]) => field.sortable).map(([name]) => name);
-  const filterable = Object.entries(spec.fields).filter(([, field]) => field.filterable).map(([name]) => name);
-  return [
-    { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 10 } },
-    { name: 'skip', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
-    { name: 'sort', in: 'query', schema: { type: 'string', enum: sortable, default: spec.defaultSort } },
-    { name: 'order', in: 'query', schema: { type: 'string', enum: ['ASC', 'DESC'], default: 'DESC' } },
-    {
-      name: 'filter',
-      in: 'query',
-      description: `O-Rison filter, e.g. name:(eq:'X'). Operators: eq neq gt lt in has like. Fields: ${filterable.join(', ')}`,
-      schema: { type: 'string' },
-    },
-  ];
-}

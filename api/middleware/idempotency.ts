@@ -17,6 +17,7 @@ import type { Principal } from '../../shared/platform/auth/principal.js';
 import type { AppContext } from '../../shared/context.js';
 import { Sealer } from '../../shared/platform/secrets/sealer.js';
 import { entityManager, requestLogger, type AppEnv } from '../app-env.js';
+import { success } from '../routes/answer.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const WAIT_FOR_FIRST_MS = 10_000;
@@ -55,7 +56,7 @@ export function createsRecord(answer: (c: Context<AppEnv>, reservedId: string) =
 export function createsRecordOf<T extends object>(entity: EntityName<T>, view: (record: T) => unknown): IdempotencyOptions {
   return createsRecord(async (c, id) => {
     const record = await entityManager(c).findOne(entity, { tenant: c.var.tenant.id, id } as FilterQuery<T>);
-    return record ? c.json({ status: 'success', data: view(record as T) }, 201) : undefined;
+    return record ? success(c, view(record as T), 201) : undefined;
   });
 }
 

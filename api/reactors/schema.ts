@@ -1,7 +1,9 @@
 import { Type } from 'typebox';
+import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { ReactionSchema } from '../../shared/reactors/reaction.js';
 import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
 import { EventTypeName } from '../event-types/schema.js';
+import { uuidPath } from '../routes/request-input.js';
 
 const Conditions = Type.Record(Type.String(), Type.Unknown(), { description: 'json-rules-engine conditions over the facts event, payload and user' });
 
@@ -27,4 +29,19 @@ export const ReactorResource = Type.Object({
   updatedAt: Type.String({ format: 'date-time' }),
 });
 
-export const ReactorIdParameter = { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
+export const ReactorIdParams = uuidPath('id');
+
+export const REACTOR_LIST: ListSpec = {
+  resource: 'reactor',
+  defaultSort: 'createdAt',
+  fields: {
+    name: { type: 'string', filterable: true, sortable: true },
+    eventType: { type: 'string', filterable: true, sortable: true },
+    isActive: { type: 'boolean', filterable: true },
+    createdAt: { type: 'datetime', filterable: true, sortable: true },
+    updatedAt: { type: 'datetime', filterable: true, sortable: true },
+  },
+};
+
+export const access = { admin: 'admin:reactors' } as const;
+export const tags = ['Reactors'];

@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
+import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { PARSED_FIELDS } from '../../shared/receipts/parsed-claim.js';
 import { RECEIPT_STATUSES, REVIEW_REASONS, REVIEW_VERDICTS } from '../../shared/receipts/review-enums.js';
+import { uuidPath } from '../routes/request-input.js';
 
 const enumOf = (values: readonly string[]) => Type.Union(values.map((value) => Type.Literal(value)));
 const Confidence = Type.Number({ minimum: 0, maximum: 1, description: 'decisions.md §12: confidences are 0 to 1' });
@@ -128,4 +130,26 @@ export const ReviewBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const ReceiptIdParameter = { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
+export const ReceiptIdParams = uuidPath('id');
+
+export const RECEIPT_LIST: ListSpec = {
+  resource: 'receipt',
+  defaultSort: 'createdAt',
+  fields: {
+    status: { type: 'string', filterable: true },
+    createdAt: { type: 'datetime', filterable: true, sortable: true },
+    updatedAt: { type: 'datetime', filterable: true, sortable: true },
+    notionallyServedAt: { type: 'datetime', path: 'servedAt', filterable: true, sortable: true },
+    total: { type: 'number', filterable: true, sortable: true },
+    subtotal: { type: 'number', filterable: true, sortable: true },
+    serviceDate: { type: 'string', filterable: true },
+    merchantName: { type: 'string', filterable: true },
+    formatSlug: { type: 'string', filterable: true },
+    barcode: { type: 'string', filterable: true },
+    'submitter.authIdentifier': { type: 'string', filterable: true },
+  },
+};
+
+/** Reading and reviewing receipts is for admins; claiming is for members too (claim-receipt.ts). */
+export const admin = { admin: 'admin:receipts' } as const;
+export const tags = ['Receipts'];

@@ -3,64 +3,77 @@ import type { AppContext } from '../../shared/context.js';
 import { RuleSet } from '../../shared/rules/rule-set.entity.js';
 import { addRule, deleteRule, findRule, findRuleSet, updateRule } from '../../shared/rules/rule-set-service.js';
 import { entityManager, type App } from '../app-env.js';
-import { authorize } from '../middleware/authorize.js';
-import { createsRecord, idempotent } from '../middleware/idempotency.js';
-import { describe } from '../openapi/describe.js';
-import { jsonBody } from '../validation/json-body.js';
-import { access, RULE_SETS_PATH, tags } from './paths.js';
-import { RuleDefinitionBody, RuleIdParameter, RuleResource, RuleSetIdParameter, UpdateRuleBody } from './schema.js';
+import { createsRecord } from '../middleware/idempotency.js';
+import { success } from '../routes/answer.js';
+import { defineRoute } from '../routes/define-route.js';
+import { access, RULE_SETS_PATH, RuleDefinitionBody, RuleParams, RuleResource, RuleSetIdParams, tags, UpdateRuleBody } from './schema.js';
 
-/** decisions.md §9: rules are added and changed under `…/rule-sets/{id}/rules[/{ruleId}]`. */
+/** decisions.md §9: rules are added and changed under `…/rule-sets/{id}/rules[/{ruleId}]`, a small resource kept in one file. */
 export function registerRuleRoutes(app: App, context: AppContext): void {
   const rulesPath = `${RULE_SETS_PATH}/:id/rules`;
-  const parameters = [RuleSetIdParameter, RuleIdParameter];
-  app.get(
-    rulesPath,
-    describe({ summary: "A rule set's rules, in order", tags, access, parameters: [RuleSetIdParameter], responses: { 200: { description: 'the rules', data: Type.Array(RuleResource) } }, errors: [404] }),
-    authorize(context, access),
-    async (c) => c.json({ status: 'success', data: (await findRuleSet(entityManager(c), c.var.tenant.id, c.req.param('id'))).rules }),
-  );
-  app.post(
-    rulesPath,
-    describe({ summary: 'Add a rule to a rule set', tags, access, parameters: [RuleSetIdParameter], body: RuleDefinitionBody, responses: { 201: { description: 'the stored rule', data: RuleResource } }, errors: [404, 422] }),
-    authorize(context, access),
-    idempotent(
-      context,
-      createsRecord(async (c, id) => {
-        const set = await entityManager(c).findOne(RuleSet, { tenant: c.var.tenant.id, id: c.req.param('id') });
-        const rule = set?.rules.find((candidate) => candidate.id === id);
-        return rule ? c.json({ status: 'success', data: rule }, 201) : undefined;
-      }),
-    ),
-    jsonBody(RuleDefinitionBody),
-    async (c) => {
-      const rule = await addRule(entityManager(c), context.ruleEngine, c.var.tenant.id, c.req.param('id'), c.req.valid('json'), c.var.reservedId);
-      return c.json({ status: 'success', data: rule }, 201);
+  defineRoute(app, context, {
+    method: 'get',
+    path: rulesPath,
+    summary: "A rule set's rules, in order",
+    tags,
+    access,
+    params: RuleSetIdParams,
+    responses: { 200: { description: 'the rules', data: Type.Array(RuleResource) } },
+    errors: [404],
+    handler: async ({ params }, c) => (await findRuleSet(entityManager(c), c.var.tenant.id, params.id)).rules,
+  });
+  defineRoute(app, context, {
+    method: 'post',
+    path: rulesPath,
+    summary: 'Add a rule to a rule set',
+    tags,
+    access,
+    params: RuleSetIdParams,
+    idempotency: createsRecord(async (c, id) => {
+      const set = await entityManager(c).findOne(RuleSet, { tenant: c.var.tenant.id, id: c.req.param('id') });
+      const rule = set?.rules.find((candidate) => candidate.id === id);
+      return rule ? success(c, rule, 201) : undefined;
+    }),
+    body: RuleDefinitionBody,
+    responses: { 201: { description: 'the stored rule', data: RuleResource } },
+    errors: [404, 422],
+    handler: ({ params, body }, c) => addRule(entityManager(c), context.ruleEngine, c.var.tenant.id, params.id, body, c.var.reservedId),
+  });
+  defineRoute(app, context, {
+    method: 'get',
+    path: `${rulesPath}/:ruleId`,
+    summary: 'Read a rule',
+    tags,
+    access,
+    params: RuleParams,
+    responses: { 200: { description: 'the rule', data: RuleResource } },
+    errors: [404],
+    handler: async ({ params }, c) => findRule(await findRuleSet(entityManager(c), c.var.tenant.id, params.id), params.ruleId),
+  });
+  defineRoute(app, context, {
+    method: 'patch',
+    path: `${rulesPath}/:ruleId`,
+    summary: 'Change a rule; the result is checked as a new rule would be',
+    tags,
+    access,
+    params: RuleParams,
+    body: UpdateRuleBody,
+    responses: { 200: { description: 'the changed rule', data: RuleResource } },
+    errors: [404],
+    handler: ({ params, body }, c) => updateRule(entityManager(c), context.ruleEngine, c.var.tenant.id, params.id, params.ruleId, body),
+  });
+  defineRoute(app, context, {
+    method: 'delete',
+    path: `${rulesPath}/:ruleId`,
+    summary: 'Remove a rule from its set',
+    tags,
+    access,
+    params: RuleParams,
+    responses: { 200: { description: 'deleted', data: Type.Object({ affected: Type.Integer() }) } },
+    errors: [404],
+    handler: async ({ params }, c) => {
+      await deleteRule(entityManager(c), context.ruleEngine, c.var.tenant.id, params.id, params.ruleId);
+      return { affected: 1 };
     },
-  );
-  app.get(
-    `${rulesPath}/:ruleId`,
-    describe({ summary: 'Read a rule', tags, access, parameters, responses: { 200: { description: 'the rule', data: RuleResource } }, errors: [404] }),
-    authorize(context, access),
-    async (c) => c.json({ status: 'success', data: findRule(await findRuleSet(entityManager(c), c.var.tenant.id, c.req.param('id')), c.req.param('ruleId')) }),
-  );
-  app.patch(
-    `${rulesPath}/:ruleId`,
-    describe({ summary: 'Change a rule; the result is checked as a new rule would be', tags, access, parameters, body: UpdateRuleBody, responses: { 200: { description: 'the changed rule', data: RuleResource } }, errors: [404] }),
-    authorize(context, access),
-    jsonBody(UpdateRuleBody),
-    async (c) => {
-      const rule = await updateRule(entityManager(c), context.ruleEngine, c.var.tenant.id, c.req.param('id'), c.req.param('ruleId'), c.req.valid('json'));
-      return c.json({ status: 'success', data: rule });
-    },
-  );
-  app.delete(
-    `${rulesPath}/:ruleId`,
-    describe({ summary: 'Remove a rule from its set', tags, access, parameters, responses: { 200: { description: 'deleted', data: Type.Object({ affected: Type.Integer() }) } }, errors: [404] }),
-    authorize(context, access),
-    async (c) => {
-      await deleteRule(entityManager(c), context.ruleEngine, c.var.tenant.id, c.req.param('id'), c.req.param('ruleId'));
-      return c.json({ status: 'success', data: { affected: 1 } });
-    },
-  );
+  });
 }

@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
+import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { RULE_TYPES } from '../../shared/rules/rule-definition.js';
 import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
+import { uuidPath } from '../routes/request-input.js';
 
 /** receipts-interface.md, RuleDefinition and KeyValuePair. */
 const KeyValuePair = Type.Object({ key: Type.String({ minLength: 1, maxLength: 128 }), value: Type.Unknown() }, { additionalProperties: false });
@@ -108,5 +110,21 @@ export const RuleSetRunResource = Type.Object({
   stopped: Type.Boolean(),
 });
 
-export const RuleSetIdParameter = { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
-export const RuleIdParameter = { name: 'ruleId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
+export const RuleSetIdParams = uuidPath('id');
+export const RuleParams = uuidPath('id', 'ruleId');
+
+export const RULE_SET_LIST: ListSpec = {
+  resource: 'rule-set',
+  defaultSort: 'createdAt',
+  fields: {
+    name: { type: 'string', filterable: true, sortable: true },
+    isActive: { type: 'boolean', filterable: true },
+    createdAt: { type: 'datetime', filterable: true, sortable: true },
+    updatedAt: { type: 'datetime', filterable: true, sortable: true },
+  },
+};
+
+/** What every route of the transactions rule engine shares. */
+export const RULE_SETS_PATH = '/v1/transactions-rule-engine/rule-sets';
+export const access = { admin: 'admin:rules' } as const;
+export const tags = ['Transactions rule engine'];

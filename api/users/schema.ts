@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { Profile, ProfileChanges } from '../../shared/users/profile.js';
 
 export const RegisterUserBody = Type.Object(
@@ -47,10 +48,23 @@ export const UserResource = Type.Object({
   updatedAt: Type.String({ format: 'date-time' }),
 });
 
-export const UserIdParameter = {
-  name: 'id',
-  in: 'path',
-  required: true,
-  description: 'The member\'s id, authIdentifier or account number',
-  schema: { type: 'string' },
+export const UserIdParams = Type.Object({ id: Type.String({ description: 'The member\'s id, authIdentifier or account number' }) });
+
+export const USER_LIST: ListSpec = {
+  resource: 'user',
+  defaultSort: 'createdAt',
+  fields: {
+    id: { type: 'uuid', filterable: true, sortable: true },
+    createdAt: { type: 'datetime', filterable: true, sortable: true },
+    updatedAt: { type: 'datetime', filterable: true, sortable: true },
+    accountNumber: { type: 'number', filterable: true, sortable: true },
+    authIdentifier: { type: 'string', filterable: true },
+    externalIdentifier: { type: 'string', filterable: true },
+    isRestricted: { type: 'boolean', filterable: true },
+    'profile.emailAddress': { type: 'string', filterable: true },
+    'profile.telephoneNumber': { type: 'string', filterable: true },
+    'profile.familyName': { type: 'string', filterable: true },
+    'profile.givenName': { type: 'string', filterable: true },
+    'profile.attributes': { type: 'object', filterable: true },
+  },
 };

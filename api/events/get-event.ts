@@ -1,0 +1,26 @@
+import type { AppContext } from '../../shared/context.js';
+import { NotFoundError } from '../../shared/platform/errors/app-errors.js';
+import { Event } from '../../shared/events/event.entity.js';
+import { storedEventView } from '../../shared/events/event-view.js';
+import { entityManager, type App } from '../app-env.js';
+import { defineRoute } from '../routes/define-route.js';
+import { EventResource, eventIdParams, tags } from './schema.js';
+
+export function registerGetEvent(app: App, context: AppContext): void {
+  const serviceSubject = context.config.publicBaseUrl;
+  defineRoute(app, context, {
+    method: 'get',
+    path: '/v1/events/:id{[0-9]+}',
+    summary: 'Read a registered event',
+    tags,
+    access: { admin: 'admin:events' },
+    params: eventIdParams((digits) => `No registered event ${digits}`),
+    responses: { 200: { description: 'the event', data: EventResource } },
+    errors: [404],
+    handler: async ({ params }, c) => {
+      const event = await entityManager(c).findOne(Event, { tenant: c.var.tenant.id, id: params.id }, { populate: ['type', 'user'] });
+      if (!event) throw new NotFoundError(`No registered event ${c.req.param('id')}`);
+      return storedEventView(event, serviceSubject);
+    },
+  });
+}

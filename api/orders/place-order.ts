@@ -1,0 +1,37 @@
+import type { AppContext } from '../../shared/context.js';
+import { Order } from '../../shared/orders/order.entity.js';
+import { orderView, placeOrder, type OrderDependencies } from '../../shared/orders/order-service.js';
+import { entityManager, type App } from '../app-env.js';
+import { createsRecord } from '../middleware/idempotency.js';
+import { answer, success } from '../routes/answer.js';
+import { defineRoute } from '../routes/define-route.js';
+import { access, OrderResource, PlaceOrderBody, tags } from './schema.js';
+
+/** Point-of-sale orders (rewards-interface.md, Point-of-sale integration; decisions.md §9). */
+export function registerPlaceOrder(app: App, context: AppContext): void {
+  const dependencies: OrderDependencies = {
+    eventTypes: context.eventTypes,
+    eventQueue: context.eventQueue,
+    eventIds: context.eventIds,
+    products: context.products,
+  };
+  defineRoute(app, context, {
+    method: 'post',
+    path: '/v1/orders',
+    summary: 'Submit a point-of-sale order: reports ORDER_PLACED; the same transactionId at the same locationId again answers the first order',
+    tags,
+    access,
+    // The same transaction answers its first order anyway; a key also gives a retry the first 201.
+    idempotency: createsRecord(async (c, id) => {
+      const order = await entityManager(c).findOne(Order, { tenant: c.var.tenant.id, id }, { populate: ['submitter'] });
+      return order ? success(c, orderView(order), 201) : undefined;
+    }),
+    body: PlaceOrderBody,
+    responses: { 201: { description: 'the new order', data: OrderResource }, 200: { description: 'the order already submitted for this transaction', data: OrderResource } },
+    errors: [404, 422],
+    handler: async ({ body }, c) => {
+      const { order, created } = await placeOrder(entityManager(c), dependencies, c.var.tenant.id, body, c.var.reservedId);
+      return answer(orderView(order), { status: created ? 201 : 200 });
+    },
+  });
+}

@@ -1,0 +1,72 @@
+import { Type } from 'typebox';
+import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
+import { uuidPath } from '../routes/request-input.js';
+
+const Money = Type.Number({ minimum: 0, maximum: 1e9 });
+const Code = Type.String({ minLength: 1, maxLength: 128 });
+
+/**
+ * receipts-interface.md, Line item, without its free-form `metadata`: an order carries no field where
+ * personal data could ride along (decisions.md §9).
+ */
+const OrderLineItem = Type.Object(
+  {
+    quantity: Type.Optional(Type.Number({ minimum: 0 })),
+    description: Type.Optional(Type.String({ maxLength: 512 })),
+    identifier: Type.Optional(Code),
+    unit: Type.Optional(Type.String({ maxLength: 32 })),
+    unitPrice: Type.Optional(Type.Number()),
+    totalPrice: Type.Optional(Type.Number()),
+    productId: Type.Optional(Code),
+  },
+  { additionalProperties: false },
+);
+
+/** decisions.md §9: these fields and no other, so personal data (a name, an email) cannot be smuggled in. */
+export const PlaceOrderBody = Type.Object(
+  {
+    transactionId: Code,
+    total: Money,
+    subtotal: Type.Optional(Money),
+    currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217' })),
+    locationId: Code,
+    cashierId: Type.Optional(Code),
+    lineItems: Type.Array(OrderLineItem, { maxItems: 500 }),
+    occurredAt: Type.Optional(Type.String({ format: 'date-time' })),
+    submitter: Type.Optional(Type.Object({ authIdentifier: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+
+export const OrderResource = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  transactionId: Type.String(),
+  locationId: Type.String(),
+  cashierId: Type.Union([Type.String(), Type.Null()]),
+  total: Type.Number(),
+  subtotal: Type.Union([Type.Number(), Type.Null()]),
+  currency: Type.Union([Type.String(), Type.Null()]),
+  lineItems: Type.Array(OrderLineItem),
+  occurredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  submitter: Type.Union([Type.Object({ authIdentifier: Type.String() }), Type.Null()]),
+  eventId: Type.Union([Type.Integer({ description: 'the ORDER_PLACED event: GET /v1/events/{eventId}/reactions shows its points' }), Type.Null()]),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+
+export const ORDER_LIST: ListSpec = {
+  resource: 'order',
+  defaultSort: 'createdAt',
+  fields: {
+    transactionId: { type: 'string', filterable: true },
+    locationId: { type: 'string', filterable: true, sortable: true },
+    cashierId: { type: 'string', filterable: true },
+    total: { type: 'number', filterable: true, sortable: true },
+    occurredAt: { type: 'datetime', filterable: true, sortable: true },
+    createdAt: { type: 'datetime', filterable: true, sortable: true },
+  },
+};
+
+export const OrderIdParams = uuidPath('id');
+
+export const access = { admin: 'admin:orders' } as const;
+export const tags = ['Orders'];

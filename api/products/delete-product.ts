@@ -1,0 +1,23 @@
+import { Type } from 'typebox';
+import type { AppContext } from '../../shared/context.js';
+import { deleteProduct } from '../../shared/products/product-service.js';
+import { entityManager, type App } from '../app-env.js';
+import { defineRoute } from '../routes/define-route.js';
+import { access, ProductIdParams, tags } from './schema.js';
+
+export function registerDeleteProduct(app: App, context: AppContext): void {
+  defineRoute(app, context, {
+    method: 'delete',
+    path: '/v1/products/:id',
+    summary: 'Delete a product',
+    tags,
+    access,
+    params: ProductIdParams,
+    responses: { 200: { description: 'deleted', data: Type.Object({ affected: Type.Integer() }) } },
+    errors: [404],
+    handler: async ({ params }, c) => {
+      await deleteProduct(entityManager(c), context.products, c.var.tenant.id, params.id);
+      return { affected: 1 };
+    },
+  });
+}

@@ -1,0 +1,45 @@
+import { Type } from 'typebox';
+import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
+import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
+import { uuidPath } from '../routes/request-input.js';
+
+const Identifier = Type.String({ minLength: 1, maxLength: 200 });
+
+export const CreateProductBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 256 }),
+    identifiers: Type.Array(Identifier, { minItems: 1, maxItems: 100, description: 'SKUs, barcodes and description aliases that name this product on a line item (matched without regard to case)' }),
+    unitPrice: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 1e9 }), Type.Null()], { description: 'the catalogue price BASKET rules may check' })),
+    isActive: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export const UpdateProductBody = changesSchema(CreateProductBody);
+
+export const ProductResource = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  identifiers: Type.Array(Type.String()),
+  unitPrice: Type.Union([Type.Number(), Type.Null()]),
+  isActive: Type.Boolean(),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+});
+
+export const ProductIdParams = uuidPath('id');
+
+export const PRODUCT_LIST: ListSpec = {
+  resource: 'product',
+  defaultSort: 'createdAt',
+  fields: {
+    name: { type: 'string', filterable: true, sortable: true },
+    isActive: { type: 'boolean', filterable: true },
+    unitPrice: { type: 'number', filterable: true, sortable: true },
+    createdAt: { type: 'datetime', filterable: true, sortable: true },
+    updatedAt: { type: 'datetime', filterable: true, sortable: true },
+  },
+};
+
+/** Products map parsed line items to a productId and feed BASKET rules, so the rule authors (`admin:rules`) keep them. */
+export const access = { admin: 'admin:rules' } as const;
+export const tags = ['Products'];

@@ -1,0 +1,22 @@
+import type { AppContext } from '../../shared/context.js';
+import { Reactor } from '../../shared/reactors/reactor.entity.js';
+import { createReactor, reactorView } from '../../shared/reactors/reactor-service.js';
+import { entityManager, type App } from '../app-env.js';
+import { createsRecordOf } from '../middleware/idempotency.js';
+import { defineRoute } from '../routes/define-route.js';
+import { access, CreateReactorBody, ReactorResource, tags } from './schema.js';
+
+export function registerCreateReactor(app: App, context: AppContext): void {
+  defineRoute(app, context, {
+    method: 'post',
+    path: '/v1/reactors',
+    summary: 'Create a reactor',
+    tags,
+    access,
+    idempotency: createsRecordOf(Reactor, reactorView),
+    body: CreateReactorBody,
+    responses: { 201: { description: 'created', data: ReactorResource } },
+    errors: [409, 422],
+    handler: async ({ body }, c) => reactorView(await createReactor(entityManager(c), context.reactors, c.var.tenant.id, body, c.var.reservedId)),
+  });
+}

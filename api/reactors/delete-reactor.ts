@@ -1,0 +1,23 @@
+import { Type } from 'typebox';
+import type { AppContext } from '../../shared/context.js';
+import { deleteReactor } from '../../shared/reactors/reactor-service.js';
+import { entityManager, type App } from '../app-env.js';
+import { defineRoute } from '../routes/define-route.js';
+import { access, ReactorIdParams, tags } from './schema.js';
+
+export function registerDeleteReactor(app: App, context: AppContext): void {
+  defineRoute(app, context, {
+    method: 'delete',
+    path: '/v1/reactors/:id',
+    summary: 'Delete a reactor',
+    tags,
+    access,
+    params: ReactorIdParams,
+    responses: { 200: { description: 'deleted', data: Type.Object({ affected: Type.Integer() }) } },
+    errors: [404],
+    handler: async ({ params }, c) => {
+      await deleteReactor(entityManager(c), context.reactors, c.var.tenant.id, params.id);
+      return { affected: 1 };
+    },
+  });
+}

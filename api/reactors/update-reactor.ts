@@ -1,0 +1,20 @@
+import type { AppContext } from '../../shared/context.js';
+import { reactorView, updateReactor } from '../../shared/reactors/reactor-service.js';
+import { entityManager, type App } from '../app-env.js';
+import { defineRoute } from '../routes/define-route.js';
+import { access, ReactorIdParams, ReactorResource, tags, UpdateReactorBody } from './schema.js';
+
+export function registerUpdateReactor(app: App, context: AppContext): void {
+  defineRoute(app, context, {
+    method: 'patch',
+    path: '/v1/reactors/:id',
+    summary: 'Change a reactor',
+    tags,
+    access,
+    params: ReactorIdParams,
+    body: UpdateReactorBody,
+    responses: { 200: { description: 'the changed reactor', data: ReactorResource } },
+    errors: [404],
+    handler: async ({ params, body }, c) => reactorView(await updateReactor(entityManager(c), context.reactors, c.var.tenant.id, params.id, body)),
+  });
+}

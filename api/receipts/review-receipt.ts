@@ -1,0 +1,31 @@
+import { PLATFORM_TOKEN_ISSUER } from '../../shared/platform/auth/admin-token.js';
+import type { Principal } from '../../shared/platform/auth/principal.js';
+import type { AppContext } from '../../shared/context.js';
+import { reviewView } from '../../shared/receipts/receipt-views.js';
+import { Review } from '../../shared/receipts/review.entity.js';
+import { reviewDependencies, reviewManually } from '../../shared/receipts/review-service.js';
+import type { App } from '../app-env.js';
+import { createsRecordOf } from '../middleware/idempotency.js';
+import { defineRoute } from '../routes/define-route.js';
+import { admin, ReceiptIdParams, ReviewBody, ReviewResource, tags } from './schema.js';
+
+export function registerReviewReceipt(app: App, context: AppContext): void {
+  const reviews = reviewDependencies(context);
+  defineRoute(app, context, {
+    method: 'post',
+    path: '/v1/receipts/:id/reviews',
+    summary: 'Review a receipt: AUTHORIZE or REJECT sets its status; ABSTAIN is recorded and changes nothing',
+    tags,
+    access: admin,
+    params: ReceiptIdParams,
+    idempotency: createsRecordOf(Review, reviewView),
+    body: ReviewBody,
+    responses: { 201: { description: 'the review', data: ReviewResource } },
+    errors: [404, 422],
+    handler: async ({ params, body }, c) => {
+      const principal = c.var.principal as Extract<Principal, { kind: 'admin' }>;
+      const reviewer = { authIssuer: PLATFORM_TOKEN_ISSUER, authIdentifier: principal.subject };
+      return reviewView(await reviewManually(reviews, c.var.tenant.id, params.id, reviewer, body, c.var.reservedId));
+    },
+  });
+}

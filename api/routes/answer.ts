@@ -1,0 +1,25 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { AppEnv } from '../app-env.js';
+
+/**
+ * What a route handler returns when the status or headers depend on the outcome (201 for a new
+ * order, 200 for the one already submitted; a list page's Content-Range). A handler that returns
+ * plain data is answered with the route's one success status.
+ */
+export class Answer<Data = unknown> {
+  constructor(
+    readonly data: Data,
+    readonly status?: ContentfulStatusCode,
+    readonly headers?: Record<string, string>,
+  ) {}
+}
+
+export function answer<Data>(data: Data, options: { status?: ContentfulStatusCode; headers?: Record<string, string> } = {}): Answer<Data> {
+  return new Answer(data, options.status, options.headers);
+}
+
+/** The success envelope of decisions.md §3, built here and nowhere else. */
+export function success(c: Context<AppEnv>, data: unknown, status: ContentfulStatusCode, headers?: Record<string, string>): Response {
+  return c.json({ status: 'success', data }, status, headers);
+}

@@ -1,0 +1,118 @@
+import type { Context, Handler, MiddlewareHandler } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { Static, TObject, TSchema } from 'typebox';
+import type { AppContext } from '../../shared/context.js';
+import type { App, AppEnv } from '../app-env.js';
+import { authorize } from '../middleware/authorize.js';
+import { bodyLimit } from '../middleware/body-limit.js';
+import { idempotent, type IdempotencyOptions } from '../middleware/idempotency.js';
+import { describe, type RouteDocumentation } from '../openapi/describe.js';
+import { jsonBody, type JsonBodyOptions, type JsonInput } from '../validation/json-body.js';
+import { Answer, success } from './answer.js';
+import { openApiParameters } from './openapi-parameters.js';
+import { isRequestInput, schemaInput, type InputDefinition, type InputOf, type RequestInput } from './request-input.js';
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** What a handler reads: the validated body, path parameters and query, typed by their schemas. */
+export interface RouteInput<Body, Params, Query> {
+  body: Body;
+  params: Params;
+  query: Query;
+}
+
+export interface RouteDefinition<Body extends TSchema | undefined, Params extends InputDefinition | undefined, Query extends InputDefinition | undefined> {
+  method: Method;
+  path: string;
+  summary: string;
+  tags: string[];
+  /** Who may call: checked by the authorize middleware unless `accessCheckedBy` says otherwise. */
+  access: RouteDocumentation['access'];
+  /** POST /v1/events: who may report depends on the event type, so its service checks the token. */
+  accessCheckedBy?: 'service';
+  params?: Params;
+  query?: Query;
+  body?: Body;
+  bodyOptions?: JsonBodyOptions;
+  /** A limit of this route's own, below the 1 MB of every /v1 request. */
+  bodyLimit?: number;
+  /** Idempotency-Key (decisions.md §10), for a route that creates something. */
+  idempotency?: IdempotencyOptions;
+  responses: RouteDocumentation['responses'];
+  errors?: number[];
+  /**
+   * Returns the answer's `data`, wrapped in the success envelope with the route's success status
+   * (the lowest of `responses`); or an `Answer` for another status or headers; or a Response.
+   */
+  handler?: (input: RouteInput<Body extends TSchema ? Static<Body> : undefined, InputOf<Params>, InputOf<Query>>, c: Context<AppEnv>) => unknown;
+  /**
+   * A plain Hono handler, mounted as it is: for the hot path, which writes a pre-serialised body
+   * and must not pay for the wrapping (no route parameters or query are parsed for it).
+   */
+  rawHandler?: Handler<AppEnv, string, JsonInput<Body extends TSchema ? Body : TObject>>;
+}
+
+const NONE = Object.freeze({});
+
+/**
+ * Declares a route once: its OpenAPI entry, authorization, body limit, Idempotency-Key, body,
+ * path and query validation, and the success envelope, all from this one definition. Everything is
+ * decided here, at registration; a request only runs the middleware its route asked for.
+ */
+export function defineRoute<Body extends TSchema | undefined = undefined, Params extends InputDefinition | undefined = undefined, Query extends InputDefinition | undefined = undefined>(
+  app: App,
+  context: AppContext,
+  route: RouteDefinition<Body, Params, Query>,
+): void {
+  const { params, query } = inputsOf(route);
+  const parameters = [...(params ? openApiParameters(params.schema, 'path') : []), ...(query ? openApiParameters(query.schema, 'query') : [])];
+  const documentation = describe({
+    summary: route.summary,
+    tags: route.tags,
+    access: route.access,
+    ...(route.body ? { body: route.body } : {}),
+    ...(parameters.length ? { parameters } : {}),
+    responses: route.responses,
+    ...(route.errors ? { errors: route.errors } : {}),
+  });
+  const chain = [documentation, ...routeMiddleware(context, route), routeHandler(route, { params, query })];
+  app.on(route.method.toUpperCase(), route.path, ...(chain as [MiddlewareHandler<AppEnv>]));
+}
+
+type AnyRoute = RouteDefinition<TSchema | undefined, InputDefinition | undefined, InputDefinition | undefined>;
+
+/** The route's own middleware, in order: authorization, body limit, Idempotency-Key, body. */
+export function routeMiddleware(context: AppContext, route: Omit<AnyRoute, 'handler' | 'rawHandler'>): MiddlewareHandler<AppEnv>[] {
+  const chain: MiddlewareHandler<AppEnv>[] = [];
+  if (typeof route.access === 'object' && route.accessCheckedBy !== 'service') chain.push(authorize(context, route.access));
+  if (route.bodyLimit !== undefined) chain.push(bodyLimit(route.bodyLimit));
+  if (route.idempotency) chain.push(idempotent(context, route.idempotency));
+  if (route.body) chain.push(jsonBody(route.body, route.bodyOptions) as MiddlewareHandler<AppEnv>);
+  return chain;
+}
+
+/** The raw handler as it is, or the handler wrapped: its inputs parsed before, its answer enveloped after. */
+export function routeHandler(route: AnyRoute, inputs = inputsOf(route)): MiddlewareHandler<AppEnv> {
+  if (route.rawHandler) return route.rawHandler as MiddlewareHandler<AppEnv>;
+  const { handler } = route;
+  if (!handler) throw new Error(`${route.method.toUpperCase()} ${route.path} has neither handler nor rawHandler`);
+  const [parseParams, parseQuery] = [inputs.params?.parse, inputs.query?.parse];
+  const status = Math.min(...Object.keys(route.responses).map(Number)) as ContentfulStatusCode;
+  const hasBody = route.body !== undefined;
+  return async (c) => {
+    const params = parseParams ? parseParams(c.req.param()) : NONE;
+    const query = parseQuery ? parseQuery(c.req.query()) : NONE;
+    const body: unknown = hasBody ? c.req.valid('json' as never) : undefined;
+    const result = await handler({ body, params, query } as never, c);
+    if (result instanceof Response) return result;
+    if (result instanceof Answer) return success(c, result.data, result.status ?? status, result.headers);
+    return success(c, result, status);
+  };
+}
+
+function inputsOf(route: Pick<AnyRoute, 'params' | 'query'>): { params?: RequestInput<unknown>; query?: RequestInput<unknown> } {
+  return {
+    ...(route.params ? { params: isRequestInput(route.params) ? route.params : schemaInput(route.params, 'path') } : {}),
+    ...(route.query ? { query: isRequestInput(route.query) ? route.query : schemaInput(route.query, 'query') } : {}),
+  };
+}

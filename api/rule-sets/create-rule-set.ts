@@ -1,0 +1,32 @@
+import type { Context } from 'hono';
+import type { AppContext } from '../../shared/context.js';
+import { RuleSet } from '../../shared/rules/rule-set.entity.js';
+import { createRuleSet, ruleSetTenantView, ruleSetView } from '../../shared/rules/rule-set-service.js';
+import { entityManager, type App, type AppEnv } from '../app-env.js';
+import { createsRecord } from '../middleware/idempotency.js';
+import { success } from '../routes/answer.js';
+import { defineRoute } from '../routes/define-route.js';
+import { access, CreatedRuleSet, CreateRuleSetBody, RULE_SETS_PATH, tags } from './schema.js';
+
+export function registerCreateRuleSet(app: App, context: AppContext): void {
+  defineRoute(app, context, {
+    method: 'post',
+    path: RULE_SETS_PATH,
+    summary: 'Create a rule set',
+    tags,
+    access,
+    idempotency: createsRecord(async (c, id) => {
+      const set = await entityManager(c).findOne(RuleSet, { tenant: c.var.tenant.id, id });
+      return set ? success(c, await createdRuleSet(c, set), 201) : undefined;
+    }),
+    body: CreateRuleSetBody,
+    responses: { 201: { description: 'created, with its stored rules and the tenant', data: CreatedRuleSet } },
+    errors: [422],
+    handler: async ({ body }, c) => createdRuleSet(c, await createRuleSet(entityManager(c), context.ruleEngine, c.var.tenant.id, body, c.var.reservedId)),
+  });
+}
+
+/** A new rule set's answer: the set and its tenant, as the document shows them (decisions.md §9's deviation). */
+async function createdRuleSet(c: Context<AppEnv>, set: RuleSet) {
+  return { ...ruleSetView(set), tenant: await ruleSetTenantView(entityManager(c), c.var.tenant) };
+}

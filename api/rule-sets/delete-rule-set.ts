@@ -1,0 +1,23 @@
+import { Type } from 'typebox';
+import type { AppContext } from '../../shared/context.js';
+import { deleteRuleSet } from '../../shared/rules/rule-set-service.js';
+import { entityManager, type App } from '../app-env.js';
+import { defineRoute } from '../routes/define-route.js';
+import { access, RULE_SETS_PATH, RuleSetIdParams, tags } from './schema.js';
+
+export function registerDeleteRuleSet(app: App, context: AppContext): void {
+  defineRoute(app, context, {
+    method: 'delete',
+    path: `${RULE_SETS_PATH}/:id`,
+    summary: 'Delete a rule set and its rules',
+    tags,
+    access,
+    params: RuleSetIdParams,
+    responses: { 200: { description: 'deleted', data: Type.Object({ affected: Type.Integer() }) } },
+    errors: [404],
+    handler: async ({ params }, c) => {
+      await deleteRuleSet(entityManager(c), context.ruleEngine, c.var.tenant.id, params.id);
+      return { affected: 1 };
+    },
+  });
+}

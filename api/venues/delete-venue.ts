@@ -1,0 +1,23 @@
+import { Type } from 'typebox';
+import type { AppContext } from '../../shared/context.js';
+import { deleteVenue } from '../../shared/venues/venue-service.js';
+import { entityManager, type App } from '../app-env.js';
+import { defineRoute } from '../routes/define-route.js';
+import { access, tags, VenueIdParams } from './schema.js';
+
+export function registerDeleteVenue(app: App, context: AppContext): void {
+  defineRoute(app, context, {
+    method: 'delete',
+    path: '/v1/venues/:id',
+    summary: 'Delete a venue',
+    tags,
+    access,
+    params: VenueIdParams,
+    responses: { 200: { description: 'deleted', data: Type.Object({ affected: Type.Integer() }) } },
+    errors: [404],
+    handler: async ({ params }, c) => {
+      await deleteVenue(entityManager(c), context.venues, c.var.tenant.id, params.id);
+      return { affected: 1 };
+    },
+  });
+}

@@ -1,0 +1,46 @@
+import { Type } from 'typebox';
+import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
+import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
+import { uuidPath } from '../routes/request-input.js';
+
+const Position = Type.Object(
+  { latitude: Type.Number({ minimum: -90, maximum: 90 }), longitude: Type.Number({ minimum: -180, maximum: 180 }) },
+  { additionalProperties: false },
+);
+
+export const CreateVenueBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 256 }),
+    identifiers: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100, description: 'location identifiers receipts and tills carry (matched without regard to case)' })),
+    position: Type.Optional(Type.Union([Position, Type.Null()])),
+    radiusMeters: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 100, description: 'how far from position a submission may be made' })),
+  },
+  { additionalProperties: false },
+);
+export const UpdateVenueBody = changesSchema(CreateVenueBody);
+
+export const VenueResource = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  identifiers: Type.Array(Type.String()),
+  position: Type.Union([Position, Type.Null()]),
+  radiusMeters: Type.Integer(),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+});
+
+export const VenueIdParams = uuidPath('id');
+
+export const VENUE_LIST: ListSpec = {
+  resource: 'venue',
+  defaultSort: 'createdAt',
+  fields: {
+    name: { type: 'string', filterable: true, sortable: true },
+    createdAt: { type: 'datetime', filterable: true, sortable: true },
+    updatedAt: { type: 'datetime', filterable: true, sortable: true },
+  },
+};
+
+/** Venues feed the `venueMatches` rule operator, so the rule authors (`admin:rules`) keep them. */
+export const access = { admin: 'admin:rules' } as const;
+export const tags = ['Venues'];

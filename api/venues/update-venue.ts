@@ -1,0 +1,20 @@
+import type { AppContext } from '../../shared/context.js';
+import { updateVenue, venueView } from '../../shared/venues/venue-service.js';
+import { entityManager, type App } from '../app-env.js';
+import { defineRoute } from '../routes/define-route.js';
+import { access, tags, UpdateVenueBody, VenueIdParams, VenueResource } from './schema.js';
+
+export function registerUpdateVenue(app: App, context: AppContext): void {
+  defineRoute(app, context, {
+    method: 'patch',
+    path: '/v1/venues/:id',
+    summary: 'Change a venue',
+    tags,
+    access,
+    params: VenueIdParams,
+    body: UpdateVenueBody,
+    responses: { 200: { description: 'the changed venue', data: VenueResource } },
+    errors: [404],
+    handler: async ({ params, body }, c) => venueView(await updateVenue(entityManager(c), context.venues, c.var.tenant.id, params.id, body)),
+  });
+}

@@ -1,0 +1,30 @@
+import type { AppContext } from '../../shared/context.js';
+import { Sealer } from '../../shared/platform/secrets/sealer.js';
+import { Webhook } from '../../shared/webhooks/webhook.entity.js';
+import { createWebhook, webhookSecretContext, webhookView } from '../../shared/webhooks/webhook-service.js';
+import { entityManager, type App } from '../app-env.js';
+import { createsRecord } from '../middleware/idempotency.js';
+import { success } from '../routes/answer.js';
+import { defineRoute } from '../routes/define-route.js';
+import { access, CreatedWebhook, CreateWebhookBody, tags } from './schema.js';
+
+export function registerCreateWebhook(app: App, context: AppContext): void {
+  const sealer = new Sealer(context.config.platformTokenSecret, 'webhook-secret');
+  defineRoute(app, context, {
+    method: 'post',
+    path: '/v1/webhooks',
+    summary: 'Subscribe an address to events; the signing secret is in this answer only',
+    tags,
+    access,
+    // The signing secret is stored sealed, so a recovered answer shows it as the first did.
+    idempotency: createsRecord(async (c, id) => {
+      const webhook = await entityManager(c).findOne(Webhook, { tenant: c.var.tenant.id, id });
+      return webhook ? success(c, { ...webhookView(webhook), secret: sealer.open(webhook.secret, webhookSecretContext(id)) }, 201) : undefined;
+    }),
+    body: CreateWebhookBody,
+    responses: { 201: { description: 'created', data: CreatedWebhook } },
+    errors: [422],
+    handler: ({ body }, c) =>
+      createWebhook(entityManager(c), context.webhooks, sealer, c.var.tenant.id, body, context.config.fetchAllowPrivateAddresses, c.var.reservedId),
+  });
+}

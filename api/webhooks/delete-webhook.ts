@@ -1,0 +1,23 @@
+import { Type } from 'typebox';
+import type { AppContext } from '../../shared/context.js';
+import { deleteWebhook } from '../../shared/webhooks/webhook-service.js';
+import { entityManager, type App } from '../app-env.js';
+import { defineRoute } from '../routes/define-route.js';
+import { access, tags, WebhookIdParams } from './schema.js';
+
+export function registerDeleteWebhook(app: App, context: AppContext): void {
+  defineRoute(app, context, {
+    method: 'delete',
+    path: '/v1/webhooks/:id',
+    summary: 'Delete a webhook and its delivery records',
+    tags,
+    access,
+    params: WebhookIdParams,
+    responses: { 200: { description: 'deleted', data: Type.Object({ affected: Type.Integer() }) } },
+    errors: [404],
+    handler: async ({ params }, c) => {
+      await deleteWebhook(entityManager(c), context.webhooks, c.var.tenant.id, params.id);
+      return { affected: 1 };
+    },
+  });
+}

@@ -1,0 +1,38 @@
+import { Type } from 'typebox';
+import type { AppContext } from '../../shared/context.js';
+import { WebhookDelivery } from '../../shared/webhooks/webhook-delivery.entity.js';
+import { findWebhook } from '../../shared/webhooks/webhook-service.js';
+import { entityManager, type App } from '../app-env.js';
+import { listPage, listQuery } from '../lists/list-route.js';
+import { defineRoute } from '../routes/define-route.js';
+import { access, DELIVERY_LIST, DeliveryResource, tags, WebhookIdParams } from './schema.js';
+
+function deliveryView(delivery: WebhookDelivery) {
+  return {
+    id: delivery.id,
+    eventId: delivery.eventId,
+    eventType: delivery.eventType,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    createdAt: delivery.createdAt.toISOString(),
+    deliveredAt: delivery.deliveredAt?.toISOString() ?? null,
+  };
+}
+
+export function registerListDeliveries(app: App, context: AppContext): void {
+  defineRoute(app, context, {
+    method: 'get',
+    path: '/v1/webhooks/:id/deliveries',
+    summary: 'A webhook\'s deliveries, each with every attempt',
+    tags,
+    access,
+    params: WebhookIdParams,
+    query: listQuery(DELIVERY_LIST),
+    responses: { 200: { description: 'a page of deliveries', data: Type.Array(DeliveryResource) } },
+    errors: [400, 404],
+    handler: async ({ params, query }, c) => {
+      const webhook = await findWebhook(entityManager(c), c.var.tenant.id, params.id);
+      return listPage(c, WebhookDelivery, DELIVERY_LIST, query, deliveryView, { scope: { webhook: webhook.id } });
+    },
+  });
+}

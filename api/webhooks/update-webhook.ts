@@ -1,0 +1,21 @@
+import type { AppContext } from '../../shared/context.js';
+import { updateWebhook, webhookView } from '../../shared/webhooks/webhook-service.js';
+import { entityManager, type App } from '../app-env.js';
+import { defineRoute } from '../routes/define-route.js';
+import { access, tags, UpdateWebhookBody, WebhookIdParams, WebhookResource } from './schema.js';
+
+export function registerUpdateWebhook(app: App, context: AppContext): void {
+  defineRoute(app, context, {
+    method: 'patch',
+    path: '/v1/webhooks/:id',
+    summary: 'Change a webhook',
+    tags,
+    access,
+    params: WebhookIdParams,
+    body: UpdateWebhookBody,
+    responses: { 200: { description: 'the changed webhook', data: WebhookResource } },
+    errors: [404],
+    handler: async ({ params, body }, c) =>
+      webhookView(await updateWebhook(entityManager(c), context.webhooks, c.var.tenant.id, params.id, body, context.config.fetchAllowPrivateAddresses)),
+  });
+}
