@@ -1,6 +1,6 @@
 import type { AppContext } from '../../shared/context.js';
 import { Order } from '../../shared/orders/order.entity.js';
-import { orderView, placeOrder, type OrderDependencies } from '../../shared/orders/order-service.js';
+import { orderView, placeOrder, reportOrderPlaced, type OrderDependencies } from '../../shared/orders/order-service.js';
 import { entityManager, type App } from '../app-env.js';
 import { createsRecord } from '../middleware/idempotency.js';
 import { answer, success } from '../routes/answer.js';
@@ -22,9 +22,13 @@ export function registerPlaceOrder(app: App, context: AppContext): void {
     tags,
     access,
     // The same transaction answers its first order anyway; a key also gives a retry the first 201.
+    // The first request may have died before queueing ORDER_PLACED: queued again under the order's
+    // event id, which registers once, it is not left to the recovery sweep.
     idempotency: createsRecord(async (c, id) => {
       const order = await entityManager(c).findOne(Order, { tenant: c.var.tenant.id, id }, { populate: ['submitter'] });
-      return order ? success(c, orderView(order), 201) : undefined;
+      if (!order) return undefined;
+      await reportOrderPlaced(dependencies, c.var.tenant.id, order);
+      return success(c, orderView(order), 201);
     }),
     body: PlaceOrderBody,
     responses: { 201: { description: 'the new order', data: OrderResource }, 200: { description: 'the order already submitted for this transaction', data: OrderResource } },

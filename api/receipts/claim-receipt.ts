@@ -25,7 +25,7 @@ export function registerClaimReceipt(app: App, context: AppContext): void {
     // A recovered claim answers as it stands now, decided or not; its review jobs are queued again by the recovery sweep.
     idempotency: createsRecord(async (c, id) => {
       const em = entityManager(c);
-      return (await em.count(Receipt, { tenant: c.var.tenant.id, id })) ? success(c, await claimAsStored(em, id), 201) : undefined;
+      return (await em.count(Receipt, { tenant: c.var.tenant.id, id })) ? success(c, await claimAsStored(em, c.var.tenant.id, id), 201) : undefined;
     }),
     body: ClaimBody,
     responses: { 201: { description: 'the claim; paramountReview null until it is reviewed', data: ClaimedReceipt } },

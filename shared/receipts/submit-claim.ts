@@ -40,7 +40,7 @@ export async function submitClaim(
     ? { useParser: true, pictureUrl: body.pictureUrl, ...common }
     : { useParser: false, pictureUrl: body.pictureUrl, ...common, parsed: preparsed(body) };
   const { receiptId, decided } = await createClaim(em, deps, tenant, submitter, claim, reservedId);
-  return decided ?? (await claimAsStored(em.fork(), receiptId));
+  return decided ?? (await claimAsStored(em.fork(), tenant.id, receiptId));
 }
 
 /**
