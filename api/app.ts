@@ -24,7 +24,7 @@ import { registerOperations } from './operations/operations.js';
 
 type RouteGroup = (app: App, context: AppContext) => void;
 
-/** The routes of each service; `SERVICE` picks which a process serves (decisions.md §1). */
+/** The routes of each service; `SERVICE` picks which a process serves (docs/operations.md#running). */
 const SERVICES: Record<'platform' | 'rewards' | 'receipts', RouteGroup[]> = {
   platform: [registerAuditLogRoutes],
   rewards: [registerEventTypeRoutes, registerUserRoutes, registerReactorRoutes, registerEventRoutes, registerWebhookRoutes],

@@ -6,7 +6,7 @@ import { translateDatabaseError } from '../../shared/platform/db/database-errors
 import { requestLogger, type AppEnv } from '../app-env.js';
 
 /**
- * The one place where an error becomes the envelope of decisions.md §3:
+ * The one place where an error becomes the envelope of docs/api-conventions.md#errors:
  * `{status, message, data: {name, httpCode, message, …}}`. Unknown errors are logged with the
  * request id and answered with a fixed message: their text may hold internals.
  */

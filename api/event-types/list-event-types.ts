@@ -7,7 +7,7 @@ import { listPage, listQuery } from '../lists/list-route.js';
 import { defineRoute } from '../routes/define-route.js';
 import { EVENT_TYPE_LIST, EventTypeResource, tags } from './schema.js';
 
-/** decisions.md §5: `GET /event_types` needs the API key only and never shows secrets. */
+/** docs/events.md#event-types: `GET /event_types` needs the API key only and never shows secrets. */
 export function registerListEventTypes(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'get',

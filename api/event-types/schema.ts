@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 
-/** rewards-interface.md, EventType: names are upper-case words joined by underscores. */
+/** docs/events.md#event-types: names are upper-case words joined by underscores. */
 export const EventTypeName = Type.String({ pattern: '^[A-Z]+(_[A-Z]+)*$', maxLength: 128 });
 const PayloadSchema = Type.Record(Type.String(), Type.Unknown(), { description: 'A JSON Schema (draft-07 or 2020-12) for the payload' });
 
@@ -17,7 +17,7 @@ export const CreateEventTypeBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** `name` and `isPrivate` cannot change (decisions.md §5): sending them is a 400. */
+/** `name` and `isPrivate` cannot change (docs/events.md#event-types): sending them is a 400. */
 export const UpdateEventTypeBody = Type.Object(
   {
     description: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),

@@ -25,7 +25,7 @@ const WaitQuery: RequestInput<{ wait: number }> = {
   },
 };
 
-// decisions.md §5: waits for registration up to `wait` ms: 200 once registered, 202 still pending, 404 never accepted.
+// docs/events.md#waiting-for-reactions: waits for registration up to `wait` ms: 200 once registered, 202 still pending, 404 never accepted.
 export function registerGetReactions(app: App, context: AppContext): void {
   const reactions = (event: Event) => ({ totalPoints: event.totalPoints, reactions: event.reactions.map(reactionView) });
   defineRoute(app, context, {

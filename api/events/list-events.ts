@@ -22,7 +22,7 @@ function eventListQuery(): RequestInput<ListQuery & { pointsOnlyEvents: boolean 
   };
 }
 
-// rewards-interface.md: GET /events lists registered events; pointsOnlyEvents keeps those with points.
+// docs/events.md#reading-events: GET /events lists registered events; pointsOnlyEvents keeps those with points.
 export function registerListEvents(app: App, context: AppContext): void {
   const serviceSubject = context.config.publicBaseUrl;
   defineRoute(app, context, {

@@ -6,7 +6,7 @@ import { EventTypeName, EventTypeResource } from '../event-types/schema.js';
 import { UserResource } from '../users/schema.js';
 import type { RequestInput } from '../routes/request-input.js';
 
-/** rewards-interface.md, POST /events body. */
+/** The body of POST /v1/events (docs/events.md#reporting). */
 export const ReportEventBody = Type.Object(
   {
     type: EventTypeName,

@@ -9,7 +9,7 @@ import { answer, type Answer } from '../routes/answer.js';
 import type { RequestInput } from '../routes/request-input.js';
 
 /**
- * The list parameters of decisions.md §3 for one endpoint: limit, skip, sort, order and filter,
+ * The list parameters of docs/api-conventions.md#lists for one endpoint: limit, skip, sort, order and filter,
  * typed once from its allow-list. The schema is what the OpenAPI document shows; the parser is
  * parseListQuery, whose answers (order taken in any case, an O-Rison filter checked field by field
  * against the allow-list) are more than a JSON Schema says.
@@ -30,7 +30,7 @@ export function listQuery(spec: ListSpec): RequestInput<ListQuery> {
 }
 
 /**
- * The one list helper (decisions.md §3, §4): always adds the tenant to the WHERE clause, answers
+ * The one list helper (docs/api-conventions.md#lists and #filters): always adds the tenant to the WHERE clause, answers
  * the page with `Content-Range`. `scope` narrows further (for example to events with points);
  * `populate` loads the relations the view shows.
  */

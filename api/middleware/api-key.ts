@@ -6,7 +6,7 @@ import type { FailedKeyAttempts } from '../../shared/platform/rate-limit/failed-
 import type { AppEnv } from '../app-env.js';
 
 /**
- * `X-Api-Key` names the tenant on every /v1 request; missing or unknown is 403 (decisions.md §2).
+ * `X-Api-Key` names the tenant on every /v1 request; missing or unknown is 403 (docs/api-conventions.md#authentication).
  * Failures are counted per client address (`FailedKeyAttempts`): one that keeps failing is 429
  * instead, so guessing keys goes slowly and learns nothing. A valid key is never refused, so a
  * tenant behind the same address (a NAT, a proxy) as someone guessing keeps working.

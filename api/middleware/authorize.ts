@@ -17,7 +17,7 @@ export type Access =
 /**
  * Reads the bearer token, decides whether it is an admin token (issued by the platform) or an end
  * user's (issued by the tenant's identity provider), verifies it, and checks it against `access`.
- * Every failure is 401 UnauthorizedError, a missing scope included (decisions.md §2).
+ * Every failure is 401 UnauthorizedError, a missing scope included (docs/api-conventions.md#authentication).
  */
 export function authorize(context: AppContext, access: Access): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

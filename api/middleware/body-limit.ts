@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { bodyLimit as honoBodyLimit } from 'hono/body-limit';
 import { PayloadTooLargeError } from '../../shared/platform/errors/app-errors.js';
 
-/** 1 MB for every body but events' 300 kB (decisions.md §3). */
+/** 1 MB for every body but events' 300 kB (docs/api-conventions.md#limits). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const EVENT_BODY_LIMIT = 300 * 1024;
 

@@ -61,7 +61,7 @@ export function createsRecordOf<T extends object>(entity: EntityName<T>, view: (
 }
 
 /**
- * `Idempotency-Key` on a creating POST (decisions.md §10): the same key and body within 24 h get
+ * `Idempotency-Key` on a creating POST (docs/api-conventions.md#idempotency): the same key and body within 24 h get
  * the first response again (with `Idempotent-Replayed: true`); another body is 422; a request
  * arriving while the first is still running waits for its answer, and is told to retry (409) if it
  * does not come. Answers of 500 and above are not kept, so a retry after our failure does the work,

@@ -5,7 +5,7 @@ import type { AppEnv } from '../app-env.js';
 import { setResponseHeader } from './response-header.js';
 
 /**
- * A token bucket per API key (decisions.md §10), after the key is known. Every answer carries the
+ * A token bucket per API key (docs/api-conventions.md#rate-limits), after the key is known. Every answer carries the
  * IETF RateLimit-* headers; a refusal is 429 TooManyRequestsError with Retry-After.
  */
 export function rateLimit(buckets: TokenBuckets): MiddlewareHandler<AppEnv> {

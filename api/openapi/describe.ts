@@ -16,7 +16,7 @@ export interface RouteDocumentation {
   errors?: number[];
 }
 
-/** The error envelope of decisions.md §3, shared by every error answer in the document. */
+/** The error envelope of docs/api-conventions.md#errors, shared by every error answer in the document. */
 export const ErrorEnvelope = Type.Object({
   status: Type.Union([Type.Literal('fail'), Type.Literal('error')]),
   message: Type.String(),

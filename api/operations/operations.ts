@@ -10,7 +10,7 @@ const CHECK_TIMEOUT_MS = 2000;
 const tags = ['Operations'];
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed', 'prioritized', 'waiting-children'] as const;
 
-/** `/health`, `/ready`, `/metrics`: no API key, meant for the orchestrator and Prometheus (decisions.md §12). */
+/** `/health`, `/ready`, `/metrics`: no API key, meant for the orchestrator and Prometheus (docs/operations.md#operator-endpoints). */
 export function registerOperations(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'get',

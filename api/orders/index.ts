@@ -4,7 +4,7 @@ import { registerGetOrder } from './get-order.js';
 import { registerListOrders } from './list-orders.js';
 import { registerPlaceOrder } from './place-order.js';
 
-/** Point-of-sale orders (rewards-interface.md, Point-of-sale integration; decisions.md §9). */
+/** Point-of-sale orders (docs/receipts.md#orders). */
 export function registerOrderRoutes(app: App, context: AppContext): void {
   registerPlaceOrder(app, context);
   registerListOrders(app, context);

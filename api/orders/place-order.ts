@@ -7,7 +7,7 @@ import { answer, success } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
 import { access, OrderResource, PlaceOrderBody, tags } from './schema.js';
 
-/** Point-of-sale orders (rewards-interface.md, Point-of-sale integration; decisions.md §9). */
+/** Point-of-sale orders (docs/receipts.md#orders). */
 export function registerPlaceOrder(app: App, context: AppContext): void {
   const dependencies: OrderDependencies = {
     eventTypes: context.eventTypes,

@@ -6,8 +6,8 @@ const Money = Type.Number({ minimum: 0, maximum: 1e9 });
 const Code = Type.String({ minLength: 1, maxLength: 128 });
 
 /**
- * receipts-interface.md, Line item, without its free-form `metadata`: an order carries no field where
- * personal data could ride along (decisions.md §9).
+ * A line item (docs/receipts.md#records), without its free-form `metadata`: an order carries no field where
+ * personal data could ride along (docs/receipts.md#orders).
  */
 const OrderLineItem = Type.Object(
   {
@@ -22,7 +22,7 @@ const OrderLineItem = Type.Object(
   { additionalProperties: false },
 );
 
-/** decisions.md §9: these fields and no other, so personal data (a name, an email) cannot be smuggled in. */
+/** docs/receipts.md#orders: these fields and no other, so personal data (a name, an email) cannot be smuggled in. */
 export const PlaceOrderBody = Type.Object(
   {
     transactionId: Code,

@@ -6,7 +6,7 @@ import { registerGetProduct } from './get-product.js';
 import { registerListProducts } from './list-products.js';
 import { registerUpdateProduct } from './update-product.js';
 
-/** `/v1/products` (decisions.md §9): the catalogue receipts and BASKET rules read. */
+/** `/v1/products` (docs/receipts.md#products): the catalogue receipts and BASKET rules read. */
 export function registerProductRoutes(app: App, context: AppContext): void {
   registerCreateProduct(app, context);
   registerListProducts(app, context);

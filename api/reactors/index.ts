@@ -6,7 +6,7 @@ import { registerGetReactor } from './get-reactor.js';
 import { registerListReactors } from './list-reactors.js';
 import { registerUpdateReactor } from './update-reactor.js';
 
-/** `/v1/reactors` (decisions.md §6): what events turn into. */
+/** `/v1/reactors` (docs/events.md#reactors): what events turn into. */
 export function registerReactorRoutes(app: App, context: AppContext): void {
   registerCreateReactor(app, context);
   registerListReactors(app, context);

@@ -6,7 +6,7 @@ import { registerListReceipts } from './list-receipts.js';
 import { registerListReviews } from './list-reviews.js';
 import { registerReviewReceipt } from './review-receipt.js';
 
-/** The receipts of receipts-interface.md: claims, their automated and manual reviews. */
+/** The receipts of docs/receipts.md#claims: claims, their automated and manual reviews. */
 export function registerReceiptRoutes(app: App, context: AppContext): void {
   registerClaimReceipt(app, context);
   registerListReceipts(app, context);

@@ -5,7 +5,7 @@ import { RECEIPT_STATUSES, REVIEW_REASONS, REVIEW_VERDICTS } from '../../shared/
 import { uuidPath } from '../routes/request-input.js';
 
 const enumOf = (values: readonly string[]) => Type.Union(values.map((value) => Type.Literal(value)));
-const Confidence = Type.Number({ minimum: 0, maximum: 1, description: 'decisions.md §12: confidences are 0 to 1' });
+const Confidence = Type.Number({ minimum: 0, maximum: 1, description: 'docs/receipts.md#claims: confidences are 0 to 1' });
 
 const Submitter = Type.Object({ authIdentifier: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false });
 const SubmissionPosition = Type.Object(
@@ -35,7 +35,7 @@ export const LineItem = Type.Object(
 
 const ParsedField = Type.Object({ value: Type.String({ maxLength: 1024 }), confidence: Confidence }, { additionalProperties: false });
 
-/** receipts-interface.md, POST /receipts default mode: an image the service reads. */
+/** Default mode (docs/receipts.md#claims): an image the service reads. */
 const ImageClaimBody = Type.Object(
   {
     useParser: Type.Literal(true),
@@ -47,7 +47,7 @@ const ImageClaimBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** receipts-interface.md, POST /receipts preparsed mode: each parsed field a `{value, confidence}`. */
+/** Preparsed mode (docs/receipts.md#claims): each parsed field a `{value, confidence}`. */
 const PreparsedClaimBody = Type.Object(
   {
     useParser: Type.Literal(false),
@@ -71,7 +71,7 @@ export const ReviewResource = Type.Object({
   reason: enumOf(REVIEW_REASONS),
   createdAt: Type.String({ format: 'date-time' }),
   isAutomated: Type.Boolean(),
-  reviwer: Type.Union([Type.Object({ authIssuer: Type.String(), authIdentifier: Type.String(), name: Type.Optional(Type.String()) }), Type.Null()], { description: 'spelled so in receipts-interface.md' }),
+  reviwer: Type.Union([Type.Object({ authIssuer: Type.String(), authIdentifier: Type.String(), name: Type.Optional(Type.String()) }), Type.Null()], { description: 'spelled so in docs/receipts.md#records' }),
   comment: Type.Union([Type.String(), Type.Null()]),
   checks: Type.Optional(Type.Array(Type.Object({ check: Type.String(), passed: Type.Boolean(), detail: Type.Optional(Type.String()) }), { description: 'automated reviews: each check in order and what it found' })),
   ruleSetId: Type.Optional(Type.Union([Type.String(), Type.Null()])),
@@ -124,7 +124,7 @@ export const ReceiptListItem = Type.Object({
   barcode: Nullable(Type.String()),
 });
 
-/** receipts-interface.md, POST /receipts/{id}/reviews: `{verdict, reason}`; a comment may go with them. */
+/** POST /receipts/{id}/reviews (docs/receipts.md#manual-reviews): `{verdict, reason}`; a comment may go with them. */
 export const ReviewBody = Type.Object(
   { verdict: enumOf(REVIEW_VERDICTS), reason: enumOf(REVIEW_REASONS), comment: Type.Optional(Type.String({ maxLength: 2000 })) },
   { additionalProperties: false },

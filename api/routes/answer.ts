@@ -19,7 +19,7 @@ export function answer<Data>(data: Data, options: { status?: ContentfulStatusCod
   return new Answer(data, options.status, options.headers);
 }
 
-/** The success envelope of decisions.md §3, built here and nowhere else. */
+/** The success envelope of docs/api-conventions.md#errors, built here and nowhere else. */
 export function success(c: Context<AppEnv>, data: unknown, status: ContentfulStatusCode, headers?: Record<string, string>): Response {
   return c.json({ status: 'success', data }, status, headers);
 }

@@ -36,7 +36,7 @@ export interface RouteDefinition<Body extends TSchema | undefined, Params extend
   bodyOptions?: JsonBodyOptions;
   /** A limit of this route's own, below the 1 MB of every /v1 request. */
   bodyLimit?: number;
-  /** Idempotency-Key (decisions.md §10), for a route that creates something. */
+  /** Idempotency-Key (docs/api-conventions.md#idempotency), for a route that creates something. */
   idempotency?: IdempotencyOptions;
   responses: RouteDocumentation['responses'];
   errors?: number[];

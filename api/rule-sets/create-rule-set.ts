@@ -26,7 +26,7 @@ export function registerCreateRuleSet(app: App, context: AppContext): void {
   });
 }
 
-/** A new rule set's answer: the set and its tenant, as the document shows them (decisions.md §9's deviation). */
+/** A new rule set's answer: the set and its tenant, as the document shows them (docs/receipts.md#rule-sets). */
 async function createdRuleSet(c: Context<AppEnv>, set: RuleSet) {
   return { ...ruleSetView(set), tenant: await ruleSetTenantView(entityManager(c), c.var.tenant) };
 }

@@ -11,7 +11,7 @@ export function registerExecuteRuleSet(app: App, context: AppContext): void {
     tags,
     access,
     body: ExecuteBody,
-    responses: { 200: { description: 'the rule engine result (decisions.md §9)', data: RuleSetRunResource } },
+    responses: { 200: { description: 'the rule engine result (docs/receipts.md#running-a-rule-set)', data: RuleSetRunResource } },
     errors: [404, 422],
     handler: ({ body: { transaction, ruleSetId } }, c) => context.ruleEngine.execute(c.var.tenant.id, transaction, ruleSetId),
   });

@@ -8,7 +8,7 @@ import { registerListRuleSets } from './list-rule-sets.js';
 import { registerRuleRoutes } from './rules.js';
 import { registerUpdateRuleSet } from './update-rule-set.js';
 
-/** The transactions rule engine (receipts-interface.md; decisions.md §9): rule sets, their rules, and dry runs. */
+/** The transactions rule engine (docs/receipts.md#rule-sets): rule sets, their rules, and dry runs. */
 export function registerRuleSetRoutes(app: App, context: AppContext): void {
   registerCreateRuleSet(app, context);
   registerListRuleSets(app, context);

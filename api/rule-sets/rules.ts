@@ -8,7 +8,7 @@ import { success } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
 import { access, RULE_SETS_PATH, RuleDefinitionBody, RuleParams, RuleResource, RuleSetIdParams, tags, UpdateRuleBody } from './schema.js';
 
-/** decisions.md §9: rules are added and changed under `…/rule-sets/{id}/rules[/{ruleId}]`, a small resource kept in one file. */
+/** docs/receipts.md#rule-sets: rules are added and changed under `…/rule-sets/{id}/rules[/{ruleId}]`, a small resource kept in one file. */
 export function registerRuleRoutes(app: App, context: AppContext): void {
   const rulesPath = `${RULE_SETS_PATH}/:id/rules`;
   defineRoute(app, context, {

@@ -4,7 +4,7 @@ import { RULE_TYPES } from '../../shared/rules/rule-definition.js';
 import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
 import { uuidPath } from '../routes/request-input.js';
 
-/** receipts-interface.md, RuleDefinition and KeyValuePair. */
+/** A rule definition and its result parameters (docs/receipts.md#rule-definitions). */
 const KeyValuePair = Type.Object({ key: Type.String({ minLength: 1, maxLength: 128 }), value: Type.Unknown() }, { additionalProperties: false });
 
 const ResultParams = Type.Object(
@@ -44,7 +44,7 @@ export const UpdateRuleBody = changesSchema(RuleDefinitionBody);
 
 const Scope = Type.Object(
   { formatSlug: Type.Optional(Type.String({ maxLength: 128 })), merchantName: Type.Optional(Type.String({ maxLength: 256 })), campaignId: Type.Optional(Type.String({ maxLength: 128 })) },
-  { additionalProperties: false, description: 'the transactions this set is for; the active set matching the most fields wins (decisions.md §9)' },
+  { additionalProperties: false, description: 'the transactions this set is for; the active set matching the most fields wins (docs/receipts.md#choosing-a-rule-set)' },
 );
 
 export const CreateRuleSetBody = Type.Object(
@@ -88,7 +88,7 @@ export const CreatedRuleSet = Type.Intersect([
       name: Type.String(),
       slug: Type.String(),
       authentication: Type.Union([Type.Object({ issuer: Type.String(), algorithm: Type.String(), jwksUrl: Type.Optional(Type.String()) }), Type.Null()]),
-      key: Type.String({ description: "the API key's prefix only (decisions.md §9 deviation)" }),
+      key: Type.String({ description: "the API key's prefix only (docs/receipts.md#rule-sets)" }),
       eventSecrets: Type.Record(Type.String(), Type.Null(), { description: 'the private event types, by name; never a secret' }),
       configuration: Type.Record(Type.String(), Type.Unknown()),
     }),

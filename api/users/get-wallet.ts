@@ -12,7 +12,7 @@ const WalletResource = Type.Object({
   lifetimeEarn: Type.Integer({ description: 'every point ever earned' }),
 });
 
-/** rewards-interface.md, Wallets: points and lifetimeEarn, derived from the ledger. */
+/** docs/users.md#wallet: points and lifetimeEarn, derived from the ledger. */
 export function registerGetWallet(app: App, context: AppContext): void {
   const routes: { path: string; access: Access; summary: string }[] = [
     { path: '/v1/users/me/wallet', access: { user: true }, summary: 'The wallet of the member the user token speaks for' },

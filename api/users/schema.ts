@@ -18,7 +18,7 @@ const memberOwnFields = {
   flags: Type.Optional(Type.Object({ genderProvided: Type.Optional(Type.Boolean()) }, { additionalProperties: false })),
 };
 
-/** rewards-interface.md, PATCH /users/{id}: every field optional. */
+/** PATCH /users/{id} (docs/users.md#changes): every field optional. */
 export const UpdateUserBody = Type.Object(
   {
     isRestricted: Type.Optional(Type.Boolean()),
@@ -30,7 +30,7 @@ export const UpdateUserBody = Type.Object(
 
 /**
  * PATCH /users/me: a member changes its profile and flags. `isRestricted` is changed by admins only
- * (decisions.md §13), and `externalIdentifier` is the tenant's own reference to the member (a CRM's
+ * (docs/users.md#changes), and `externalIdentifier` is the tenant's own reference to the member (a CRM's
  * id), which the member cannot rewrite either.
  */
 export const UpdateOwnUserBody = Type.Object(memberOwnFields, { additionalProperties: false });

@@ -17,10 +17,10 @@ export type JsonInput<S extends TSchema> = { in: { json: Static<S> }; out: { jso
 
 export interface JsonBodyOptions {
   /**
-   * decisions.md §12: user registration and profile changes answer 400 BadRequestError (with the
+   * docs/users.md#registration: user registration and profile changes answer 400 BadRequestError (with the
    * same `data.errors` items); every other body answers 400 ValidationError. A top-level field the
    * route does not take is a fault of the body's shape, not of the profile, on every route, so it
-   * stays a ValidationError (decisions.md §13: `isRestricted` sent to PATCH /users/me is 400
+   * stays a ValidationError (docs/users.md#changes: `isRestricted` sent to PATCH /users/me is 400
    * ValidationError); an unknown field inside `profile` is a profile fault.
    */
   failAs?: 'ValidationError' | 'BadRequestError';

@@ -6,7 +6,7 @@ import { registerGetVenue } from './get-venue.js';
 import { registerListVenues } from './list-venues.js';
 import { registerUpdateVenue } from './update-venue.js';
 
-/** `/v1/venues` (decisions.md §9): where transactions happen, for `venueMatches`. */
+/** `/v1/venues` (docs/receipts.md#venues): where transactions happen, for `venueMatches`. */
 export function registerVenueRoutes(app: App, context: AppContext): void {
   registerCreateVenue(app, context);
   registerListVenues(app, context);

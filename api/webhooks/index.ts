@@ -7,7 +7,7 @@ import { registerListDeliveries } from './list-deliveries.js';
 import { registerListWebhooks } from './list-webhooks.js';
 import { registerUpdateWebhook } from './update-webhook.js';
 
-/** `/v1/webhooks` (decisions.md §10): where a tenant's events are delivered, and every attempt. */
+/** `/v1/webhooks` (docs/events.md#webhooks): where a tenant's events are delivered, and every attempt. */
 export function registerWebhookRoutes(app: App, context: AppContext): void {
   registerCreateWebhook(app, context);
   registerListWebhooks(app, context);

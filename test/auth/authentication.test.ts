@@ -45,7 +45,7 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-// decisions.md §2: "X-Api-Key names the tenant … Missing or unknown: 403 InvalidApiKeyError."
+// docs/api-conventions.md#authentication: "X-Api-Key names the tenant … Missing or unknown: 403 InvalidApiKeyError."
 describe('API keys', () => {
   it('a missing or unknown key is 403 InvalidApiKeyError', async () => {
     for (const key of [null, 'tly_notarealkeyatallnotarealkeyatallxx', 'garbage', `${tenant.key}x`]) {
@@ -62,7 +62,7 @@ describe('API keys', () => {
   });
 });
 
-// decisions.md §2: admin tokens are "bound to one tenant (aud = tenant id) and carrying scope … A token for another tenant is refused."
+// docs/api-conventions.md#authentication: admin tokens are "bound to one tenant (aud = tenant id) and carrying scope … A token for another tenant is refused."
 describe('admin tokens', () => {
   const check = () => probe({ admin: 'read:event_types' });
 
@@ -139,7 +139,7 @@ describe('admin tokens', () => {
   });
 });
 
-// decisions.md §2: "sub, iss, iat, exp are mandatory, iss must equal the tenant's issuer, the algorithm must be the tenant's (no none, no HS/RS confusion), 30 s clock tolerance."
+// docs/api-conventions.md#authentication: "sub, iss, iat, exp are mandatory, iss must equal the tenant's issuer, the algorithm must be the tenant's (no none, no HS/RS confusion), 30 s clock tolerance."
 describe('end-user tokens with HS256', () => {
   const userRoute = () => probe({ user: true });
   const sign = (claims: { iss?: string; sub?: string; iat?: number; exp?: number }, key = tenant.sharedKey) => {

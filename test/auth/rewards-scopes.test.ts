@@ -17,14 +17,14 @@ afterAll(() => harness.close());
 
 const call = (method: string, path: string, token: string, body?: unknown) => harness.request(tenant, method, path, { token, ...(body ? { body } : {}) });
 
-/** decisions.md §2: "A missing, invalid or insufficient bearer token is 401 UnauthorizedError (… including for a missing scope)." */
+/** docs/api-conventions.md#authentication: "A missing, invalid or insufficient bearer token is 401 UnauthorizedError (… including for a missing scope)." */
 async function expectRefused(response: Response) {
   expect(response.status).toBe(401);
   expect(await jsonOf(response)).toMatchObject({ status: 'fail', data: { name: 'UnauthorizedError', httpCode: 401 } });
 }
 
 describe('the scopes of the event, webhook and wallet routes', () => {
-  // rewards-interface.md: GET /events, GET /events/{id} and POST /events/test_reaction take an "Admin token with scope admin:events".
+  // docs/api-conventions.md#scopes: GET /events, GET /events/{id} and POST /events/test_reaction take an "Admin token with scope admin:events".
   it('event reads and test_reaction need admin:events', async () => {
     const test = { type: 'TILL_OPENED', subject: 'member-1' };
     for (const token of [await harness.adminToken(tenant, ['admin:users', 'admin:reactors']), userToken]) {
@@ -38,7 +38,7 @@ describe('the scopes of the event, webhook and wallet routes', () => {
     expect((await call('POST', '/v1/events/test_reaction', events, test)).status).toBe(200);
   });
 
-  // decisions.md §10: "Webhooks (/v1/webhooks, admin:tenant)".
+  // docs/events.md#webhooks: "Webhooks (/v1/webhooks, admin:tenant)".
   it('webhooks need admin:tenant', async () => {
     for (const token of [await harness.adminToken(tenant, ['admin:events', 'admin:reactors']), userToken]) {
       await expectRefused(await call('GET', '/v1/webhooks', token));
@@ -49,7 +49,7 @@ describe('the scopes of the event, webhook and wallet routes', () => {
     expect((await call('POST', '/v1/webhooks', tenantAdmin, { url: 'https://receiver.example/hook' })).status).toBe(201);
   });
 
-  // rewards-interface.md: GET /users/{id}/wallet takes an "admin token with at least scope read:users"; GET /users/me/wallet a user token.
+  // docs/api-conventions.md#scopes: GET /users/{id}/wallet takes an "admin token with at least scope read:users"; GET /users/me/wallet a user token.
   it('a member\'s wallet needs read:users (admin:users implies it); a user reads only their own', async () => {
     await expectRefused(await call('GET', '/v1/users/member-1/wallet', userToken));
     await expectRefused(await call('GET', '/v1/users/member-1/wallet', await harness.adminToken(tenant, ['admin:events'])));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateSecret, hashSecret, SecretCheck } from '../../shared/platform/secrets/secret-token.js';
 
-// decisions.md §2: keys are "stored only as a hash, compared in constant time".
+// docs/api-conventions.md#authentication: keys are "stored only as a hash, compared in constant time".
 describe('a stored secret\'s check, remembering what it passed', () => {
   it('passes the secret, refuses others (of any length) before and after, and passes it again', () => {
     const secret = generateSecret('tly_');

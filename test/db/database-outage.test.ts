@@ -33,7 +33,7 @@ async function expectUnavailable(response: Response): Promise<void> {
   });
 }
 
-// decisions.md §3: every error answers in the envelope `{status, message, data: {name, httpCode, message}}`;
+// docs/api-conventions.md#errors: every error answers in the envelope `{status, message, data: {name, httpCode, message}}`;
 // a database that is away is the service's trouble, and a retry will do once it is back: 503, not 500.
 describe('while the database is away', () => {
   it('a request that needs it answers 503 with Retry-After, whether its connection dropped or a new one fails, and works again once it is back', async () => {

@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-// decisions.md §3: "Every error: {status, message, data: {name, httpCode, message, …}}; status is fail for 4xx and error for 5xx"
+// docs/api-conventions.md#errors: "Every error: {status, message, data: {name, httpCode, message, …}}; status is fail for 4xx and error for 5xx"
 describe('the error envelope', () => {
   it('a body that is not JSON is 400 ValidationError', async () => {
     const response = await harness.request(tenant, 'POST', '/v1/event_types', {

@@ -15,7 +15,7 @@ afterAll(() => harness.close());
 const create = (body: unknown) => harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body });
 
 describe('creating event types: bad input', () => {
-  // rewards-interface.md: "name … must match ^[A-Z]+(_[A-Z]+)*$"
+  // docs/events.md#event-types: "name … must match ^[A-Z]+(_[A-Z]+)*$"
   it.each(['lower', 'TRAILING_', '_LEADING', 'DOUBLE__UNDERSCORE', 'DIGIT1', ''])('refuses the name %j with 400 ValidationError', async (name) => {
     const response = await create({ name, description: 'x', isPrivate: false });
     expect(response.status).toBe(400);
@@ -29,8 +29,8 @@ describe('creating event types: bad input', () => {
     expect(properties).toEqual(['description', 'isPrivate']);
   });
 
-  // decisions.md §5: "a schema that does not compile, or uses remote $ref, is 400"
-  // decisions.md §12: "Body validation elsewhere is 400 ValidationError."
+  // docs/events.md#payload-schemas: "a schema that does not compile, or uses remote $ref, is 400"
+  // docs/api-conventions.md#errors: "Body validation elsewhere is 400 ValidationError."
   it('a schema that does not compile is 400 ValidationError naming the schema', async () => {
     const response = await create({ name: 'BAD_SCHEMA', description: 'x', isPrivate: false, schema: { type: 'no-such-type' } });
     expect(response.status).toBe(400);
@@ -72,7 +72,7 @@ describe('creating event types: bad input', () => {
 });
 
 describe('changing event types: bad input', () => {
-  // decisions.md §5: "PATCH /v1/event_types/{identifier} (not name or isPrivate)"
+  // docs/events.md#event-types: "PATCH /v1/event_types/{identifier} (not name or isPrivate)"
   it('refuses a change of name or isPrivate with 400', async () => {
     for (const body of [{ name: 'RENAMED' }, { isPrivate: true }]) {
       const response = await harness.request(tenant, 'PATCH', '/v1/event_types/TWICE', { token: admin, body });

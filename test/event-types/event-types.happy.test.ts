@@ -21,7 +21,7 @@ const purchaseSchema = {
 };
 
 describe('POST /v1/event_types', () => {
-  // decisions.md §5: "a private type's secret is in this response only"
+  // docs/events.md#event-types: "a private type's secret is in this response only"
   it('creates a private type and shows its secret once, storing only its hash', async () => {
     const response = await harness.request(tenant, 'POST', '/v1/event_types', {
       token: admin,
@@ -68,7 +68,7 @@ describe('POST /v1/event_types', () => {
   });
 });
 
-// decisions.md §5: "Every tenant has the private system types ORDER_PLACED and RECEIPT_REVIEWED"
+// docs/events.md#system-event-types: "Every tenant has the private system types ORDER_PLACED and RECEIPT_REVIEWED"
 describe('system event types', () => {
   it('a new tenant has ORDER_PLACED and RECEIPT_REVIEWED, private', async () => {
     const fresh = await harness.createTenant();
@@ -82,7 +82,7 @@ describe('system event types', () => {
 });
 
 describe('GET /v1/event_types and /v1/event_types/{identifier}', () => {
-  // decisions.md §5: "GET /event_types needs the API key only and never shows secrets."
+  // docs/events.md#event-types: "GET /event_types needs the API key only and never shows secrets."
   it('lists with the API key only, never with secrets, with Content-Range', async () => {
     const response = await harness.request(tenant, 'GET', '/v1/event_types?limit=2&sort=name&order=ASC');
     expect(response.status).toBe(200);
@@ -98,7 +98,7 @@ describe('GET /v1/event_types and /v1/event_types/{identifier}', () => {
     expect((await dataOf<{ name: string }[]>(response)).map((type) => type.name)).toEqual(['ORDER_PLACED']);
   });
 
-  // rewards-interface.md: "identifier is the event type uuid or its name. Admin token with scope read:event_types."
+  // docs/events.md#event-types: "identifier is the event type uuid or its name. Admin token with scope read:event_types."
   it('reads one by uuid or by name with read:event_types', async () => {
     const reader = await harness.adminToken(tenant, ['read:event_types']);
     const byName = await dataOf<{ id: string }>(await harness.request(tenant, 'GET', '/v1/event_types/PURCHASE_MADE', { token: reader }));
@@ -120,7 +120,7 @@ describe('PATCH /v1/event_types/{identifier}', () => {
   });
 });
 
-// decisions.md §12: "secret rotation 200 {secret}"
+// docs/events.md#event-types: "secret rotation 200 {secret}"
 describe('POST /v1/event_types/{identifier}/secret', () => {
   it('replaces the secret of a private type and answers the new one', async () => {
     const before = await queryOne(harness, "select secret_hash from event_type where name = 'PURCHASE_MADE'");

@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-// STYLE.md §5 / issue: "Every query carries the tenant in its WHERE clause … another tenant's id answers 404."
+// docs/architecture.md#rules-the-code-keeps: the tenant is in every WHERE; another tenant's id answers 404.
 describe('tenant isolation', () => {
   it('another tenant reads, changes or rotates nothing of ours: 404 every time', async () => {
     const token = await harness.adminToken(intruder, ['admin:event_types']);

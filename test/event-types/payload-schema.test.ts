@@ -4,7 +4,7 @@ import { BadRequestError } from '../../shared/platform/errors/app-errors.js';
 import { MAX_PATTERN_INPUT_LENGTH, MAX_PATTERN_INSTRUCTIONS } from '../../shared/platform/validation/linear-regexp.js';
 import { finished, spawnEntry } from '../support/run-process.js';
 
-// decisions.md §5: "Schemas are compiled once and cached"; §12: "draft-07 and 2020-12 are both accepted, chosen by $schema; without one, 2020-12."
+// docs/events.md#payload-schemas: "Schemas are compiled once and cached"; "draft-07 and 2020-12 are both accepted, chosen by $schema; without one, 2020-12."
 describe('payload schemas', () => {
   it('compiles a schema once: the same schema, in any key order, gets the same validator', () => {
     const compiler = new PayloadSchemaCompiler();

@@ -45,7 +45,7 @@ describe('cached lookups of POST /events follow changes made through the same pr
   });
 });
 
-// rewards-interface.md, POST /events: subject is "one of user.authIdentifier, user.id, user.accountNumber";
+// docs/events.md#subjects: subject is "one of user.authIdentifier, user.id, user.accountNumber";
 // lookup-user.ts: tried in that order within the tenant.
 describe('members looked up together (one query per tenant) resolve as one by one', () => {
   it('each subject finds the member its form names, in its own tenant', async () => {

@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-// decisions.md §3: "Event ids are positive integers, unique across the installation and never reused."
+// docs/api-conventions.md#ids: "Event ids are positive integers, unique across the installation and never reused."
 describe('event ids', () => {
   it('two processes allocating at once over many blocks never hand out the same id', async () => {
     const first = new EventIdAllocator(harness.context.orm);

@@ -22,8 +22,8 @@ function job(id: number, payload: Record<string, unknown>): EventJob {
   };
 }
 
-// decisions.md §5: "Duplicates: same tenant, type, resolved subject and canonical payload (keys sorted) within 60 s."
-// decisions.md §11: "Killing any one process ... loses no accepted work ... and applies nothing twice."
+// docs/events.md#duplicates: "Duplicates: same tenant, type, resolved subject and canonical payload (keys sorted) within 60 s."
+// docs/operations.md#durability: "Killing any one process ... loses no accepted work ... and applies nothing twice."
 describe('the events queue claims the duplicate window in the same transaction that queues the job', () => {
   const identityOf = (payload: unknown) => duplicateIdentity('tenant', 'SALE_MADE', 'subject', payload);
   const queuedReports = async () => {

@@ -27,7 +27,7 @@ const member = () =>
     updatedAt: at,
   }) as unknown as User;
 
-// rewards-interface.md POST /events: "Response 201: `{status: 'success', data: Event}`."
+// docs/events.md#reporting: "Response 201: `{status: 'success', data: Event}`."
 describe("POST /v1/events's answer", () => {
   const parts = (user: User | null, occurredAt: Date | null = null): EventParts => ({ id: 42, type, user, payload: { total: 12.5, items: [1, 2] }, reportedAt: at, occurredAt });
 

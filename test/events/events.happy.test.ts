@@ -55,7 +55,7 @@ describe('reporting and registering events', () => {
       payload: { total: 12.5 },
     });
     expect(event).not.toHaveProperty('registeredAt');
-    // decisions.md §5: 202 with {totalPoints: 0, reactions: [], pending: true} while it waits.
+    // docs/events.md#waiting-for-reactions: 202 with {totalPoints: 0, reactions: [], pending: true} while it waits.
     const pending = await reactions(event.id as number, 100);
     expect(pending.status).toBe(202);
     expect(await dataOf(pending)).toEqual({ totalPoints: 0, reactions: [], pending: true });
@@ -67,7 +67,7 @@ describe('reporting and registering events', () => {
     const { id } = await dataOf<{ id: number }>(response);
     const result = await reactions(id);
     expect(result.status).toBe(200);
-    // 3.99 × 10 = 39.9, rounded down once (decisions.md §12).
+    // 3.99 × 10 = 39.9, rounded down once (docs/events.md#points-arithmetic).
     expect(await dataOf(result)).toEqual({
       totalPoints: 39,
       reactions: [{ type: 'POINTS', points: purchaseReactor.reactions[0]!.points, reactorName: 'Ten points per pound' }],
@@ -138,7 +138,7 @@ describe('reading events', () => {
     expect(events.map((event) => event.id)).toEqual([...events.map((event) => event.id)].sort((a, b) => b - a));
     expect(response.headers.get('content-range')).toMatch(/^event 0-\d+\/\d+$/);
 
-    // rewards-interface.md: "pointsOnlyEvents … only events that had a points-adjustment reaction"
+    // docs/events.md#reading-events: "pointsOnlyEvents … only events that had a points-adjustment reaction"
     const pointsOnly = await dataOf<{ id: number }[]>(await harness.request(tenant, 'GET', '/v1/events?pointsOnlyEvents=true&limit=100', { token: admin }));
     const withPoints = await harness.context.orm.em.fork().getConnection().execute<{ id: string }[]>('select id from event where tenant_id = ? and total_points > 0 order by reported_at desc', [tenant.id]);
     expect(pointsOnly.map((event) => event.id)).toEqual(withPoints.map((row) => Number(row.id)));
@@ -156,7 +156,7 @@ describe('reading events', () => {
     expect((await harness.request(tenant, 'GET', '/v1/events?sort=payload', { token: admin })).status).toBe(400);
   });
 
-  // decisions.md §5: "?wait=MS (default 5000, maximum 30000)"
+  // docs/events.md#waiting-for-reactions: "?wait=MS (default 5000, maximum 30000)"
   it('GET /v1/events/{id}/reactions refuses a wait over 30000 ms or not a number', async () => {
     expect((await harness.request(tenant, 'GET', '/v1/events/1/reactions?wait=30001')).status).toBe(400);
     expect((await harness.request(tenant, 'GET', '/v1/events/1/reactions?wait=soon')).status).toBe(400);
@@ -170,14 +170,14 @@ describe('reading events', () => {
     expect((await harness.request(other, 'GET', `/v1/events/${first!.id}`, { token: await harness.adminToken(other, ['admin:events']) })).status).toBe(404);
     expect((await harness.request(other, 'GET', `/v1/events/${first!.id}/reactions?wait=0`)).status).toBe(404);
     expect((await harness.request(tenant, 'GET', '/v1/events/999999999/reactions?wait=0')).status).toBe(404);
-    // decisions.md §3: "Unknown id: 404 NotFoundError", also for ids no event id can be.
+    // docs/api-conventions.md#errors: "Unknown id: 404 NotFoundError", also for ids no event id can be.
     for (const id of ['9223372036854775808', '1'.repeat(30)]) {
       expect((await harness.request(tenant, 'GET', `/v1/events/${id}`, { token: admin })).status).toBe(404);
       expect((await harness.request(tenant, 'GET', `/v1/events/${id}/reactions?wait=0`)).status).toBe(404);
     }
   });
 
-  // rewards-interface.md: "POST /events/test_reaction: shows which reactions would be triggered by the event without reporting it."
+  // docs/events.md#testing-reactions: "POST /events/test_reaction: shows which reactions would be triggered by the event without reporting it."
   it('POST /v1/events/test_reaction computes and stores nothing', async () => {
     const stored = 'select (select count(*) from event) + (select count(*) from ledger_entry) + (select coalesce(sum(points), 0) from wallet) as n';
     const before = await queryOne(harness, stored);

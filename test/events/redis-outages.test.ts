@@ -53,7 +53,7 @@ async function expectRegisteredOnce(ids: number[], withinMs = 10_000): Promise<v
   expect(await count('ledger_entry', 'event_id')).toBe(ids.length);
 }
 
-// decisions.md §11: "An accepted request is never lost: what is answered 201 or 202 is either
+// docs/operations.md#durability: "An accepted request is never lost: what is answered 201 or 202 is either
 // committed in PostgreSQL or on a BullMQ queue".
 it('POST /v1/events goes on accepting and queueing reports after Redis loses its scripts under open connections', async () => {
   const accepted = [await report(1)];
@@ -66,7 +66,7 @@ it('POST /v1/events goes on accepting and queueing reports after Redis loses its
   await expectRegisteredOnce(accepted);
 });
 
-// decisions.md §11: "Killing any one process with SIGKILL (API, worker, Redis with that
+// docs/operations.md#durability: "Killing any one process with SIGKILL (API, worker, Redis with that
 // configuration, PostgreSQL) loses no accepted work beyond that documented window and applies
 // nothing twice."
 it('reports made while Redis is down wait for it; after a SIGKILL and a restart nothing accepted is lost, and the duplicate window holds', async () => {
@@ -76,7 +76,7 @@ it('reports made while Redis is down wait for it; after a SIGKILL and a restart 
   await sleep(500);
   await redis.restart();
   accepted.push(...(await waiting));
-  // decisions.md §5: "Duplicates: same tenant, type, resolved subject and canonical payload (keys sorted) within 60 s."
+  // docs/events.md#duplicates: "Duplicates: same tenant, type, resolved subject and canonical payload (keys sorted) within 60 s."
   expect((await reportSale(10)).status).toBe(409);
   accepted.push(await report(14));
   // A job the worker was being handed as Redis died is active in Redis but unknown to the worker;

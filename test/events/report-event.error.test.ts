@@ -30,7 +30,7 @@ async function expectEnvelope(response: Response, status: number, envelope: Reco
   expect(await jsonOf(response)).toMatchObject(envelope);
 }
 
-// rewards-interface.md Errors, POST /events rows, in the order decisions.md §5 fixes.
+// The errors of POST /v1/events, in the order docs/events.md#validation-order gives.
 describe('POST /v1/events refusals', () => {
   it('a body over 300 kB is 413, refused before it is read whole', async () => {
     const body = JSON.stringify({ type: 'PURCHASE_MADE', subject: 'member-1', payload: { total: 1, pad: 'x'.repeat(300 * 1024) } });
@@ -88,7 +88,7 @@ describe('POST /v1/events refusals', () => {
     await expectEnvelope(await report({ type: 'PURCHASE_MADE', subject: 'member-1' }, secret), 400, { data: { name: 'BadRequestError' } });
   });
 
-  // decisions.md §11: "An accepted request is never lost": what PostgreSQL cannot store could never be registered, so it is not accepted.
+  // docs/operations.md#durability: "An accepted request is never lost": what PostgreSQL cannot store could never be registered, so it is not accepted.
   it('a payload with text PostgreSQL cannot store (NUL, an unpaired surrogate, in a value or a key) is 400 ValidationError, never accepted', async () => {
     const constraint = 'text may not hold NUL characters or unpaired surrogates';
     for (const [payload, property] of [
@@ -106,13 +106,13 @@ describe('POST /v1/events refusals', () => {
     expect((await report({ type: 'PURCHASE_MADE', subject: 'member-1', payload: { total: 1, note: 'thanks \ud83d\ude00' } }, secret)).status).toBe(201);
   });
 
-  // decisions.md §5: "A public type refuses a subject in the body (400). A private type requires one."
+  // docs/events.md#subjects: "A public type refuses a subject in the body (400). A private type requires one."
   it('a subject on a public type, or none on a private type, is 400', async () => {
     await expectEnvelope(await report({ type: 'SHOP_VISITED', subject: 'member-1' }, userToken), 400, { data: { name: 'ValidationError' } });
     await expectEnvelope(await report({ type: 'PURCHASE_MADE', payload: { total: 1 } }, secret), 400, { data: { name: 'ValidationError' } });
   });
 
-  // decisions.md §5: "Team subjects: 400, not supported yet."
+  // docs/events.md#subjects: "Team subjects: 400, not supported yet."
   it('a subject that resolves to nobody is 404; a team subject is 400, whatever members the tenant has', async () => {
     await expectEnvelope(await report({ type: 'PURCHASE_MADE', subject: 'nobody', payload: { total: 1 } }, secret), 404, { data: { name: 'NotFoundError' } });
     await expectEnvelope(await report({ type: 'PURCHASE_MADE', subject: 999, payload: { total: 1 } }, secret), 404, { data: { name: 'NotFoundError' } });
@@ -126,7 +126,7 @@ describe('POST /v1/events refusals', () => {
     await expectEnvelope(await report({ type: 'SHOP_VISITED' }, await harness.userToken(tenant, 'unregistered')), 404, { data: { name: 'NotFoundError' } });
   });
 
-  // decisions.md §2: "The user's authIdentifier is sub"; rewards-interface.md POST /events rule 1: "The subject is assigned from that user".
+  // docs/api-conventions.md#authentication: "The user's authIdentifier is sub"; docs/events.md#subjects: "The subject is assigned from that user".
   it('a user token whose sub is no member\'s authIdentifier is 404, even when it is another member\'s id or account number', async () => {
     const member = await dataOf<{ id: string; accountNumber: number }>(await harness.request(tenant, 'GET', '/v1/users/member-1', { token: admin }));
     for (const sub of [member.id, String(member.accountNumber)]) {
@@ -134,11 +134,11 @@ describe('POST /v1/events refusals', () => {
     }
   });
 
-  // rewards-interface.md: "An identical event (same type, subject, payload) reported within the previous 60 seconds is answered 409."
+  // docs/events.md#duplicates: "An identical event (same type, subject, payload) reported within the previous 60 seconds is answered 409."
   it('the same type, subject and payload within 60 s is 409 "Event already exists" with empty data', async () => {
     const body = { type: 'PURCHASE_MADE', subject: 'member-1', payload: { total: 5, store: { id: 'a', city: 'Leeds' } } };
     expect((await report(body, secret)).status).toBe(201);
-    // Keys in another order and another occurredAt: still the same event (decisions.md §5).
+    // Keys in another order and another occurredAt: still the same event (docs/events.md#duplicates).
     const again = await report({ subject: 'member-1', type: 'PURCHASE_MADE', occurredAt: '2026-01-01T00:00:00Z', payload: { store: { city: 'Leeds', id: 'a' }, total: 5 } }, secret);
     expect(again.status).toBe(409);
     expect(await jsonOf(again)).toEqual({ status: 'error', message: 'Event already exists', data: {} });
@@ -149,7 +149,7 @@ describe('POST /v1/events refusals', () => {
     // Another payload is another event.
     expect((await report({ ...body, payload: { total: 6 } }, secret)).status).toBe(201);
 
-    // rewards-interface.md Limits: "duplicate window 60 seconds": the claim lapses then, and the same report is a new event.
+    // docs/events.md#duplicates: "duplicate window 60 seconds": the claim lapses then, and the same report is a new event.
     const claimKey = `${harness.context.queues.events.qualifiedName}:reported:${duplicateIdentity(tenant.id, 'PURCHASE_MADE', user.id, body.payload)}`;
     const lapsesInMs = await harness.context.redis.pttl(claimKey);
     expect(lapsesInMs).toBeGreaterThan(50_000);
@@ -159,7 +159,7 @@ describe('POST /v1/events refusals', () => {
     expect((await report(body, secret)).status).toBe(201);
   });
 
-  // decisions.md §5: "Validation order: size (413 …), body shape (400), event type exists and is active (404 …), authorization
+  // docs/events.md#validation-order: "Validation order: size (413 …), body shape (400), event type exists and is active (404 …), authorization
   // matches the type (401), payload meets the type's schema (400 Malformed payload …), subject resolves (404), duplicate (409)."
   it('the order holds: a bad shape wins over an unknown type, an unknown type over a bad token, a bad token over a bad payload, a bad payload over an unknown subject', async () => {
     const badShape = await report({ type: 'NOT_A_TYPE', subject: 'nobody', colour: 'red' }, 'ets_wrong');

@@ -32,7 +32,7 @@ async function countTypes(name: string): Promise<number> {
   return row.n;
 }
 
-// decisions.md §10: "the same key with the same body within 24 h returns the first response; with another body, 422."
+// docs/api-conventions.md#idempotency: "the same key with the same body within 24 h returns the first response; with another body, 422."
 describe('Idempotency-Key on creating POSTs', () => {
   it('the same key and body returns the first response, replayed, and creates once', async () => {
     const body = { name: 'ONCE_ONLY', description: 'x', isPrivate: true };

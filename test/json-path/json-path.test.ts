@@ -12,7 +12,7 @@ const request = {
   },
 };
 
-// receipts-interface.md, Condition language: a path may select `lineItems[*].productId`, "or
+// docs/receipts.md#rule-definitions: a path may select `lineItems[*].productId`, "or
 // filtering line items by productId and selecting `unitPrice`".
 describe('line-item filters', () => {
   it.each([
@@ -33,7 +33,7 @@ describe('line-item filters', () => {
   });
 });
 
-// STACK.md: jsonpath-plus's script evaluators have carried remote-code-execution bugs: never evaluate scripts.
+// docs/dependencies.md: jsonpath-plus's script evaluators have carried remote-code-execution bugs: never evaluate scripts.
 describe('anything but a comparison is refused, and selects nothing when met at run time', () => {
   it.each<string>([
     "$.transaction.lineItems[?(@.constructor.constructor('return process')().exit(1))]",

@@ -26,7 +26,7 @@ async function balance() {
   return queryOne(harness, 'select points::int, lifetime_earn::int as "lifetimeEarn", (select coalesce(sum(points), 0)::int from ledger_entry where user_id = ?) as ledger from wallet where user_id = ?', [member.id, member.id]);
 }
 
-// decisions.md §6: "The ledger is append-only: every change of points is an entry … with its cause …
+// docs/events.md#the-ledger: "The ledger is append-only: every change of points is an entry … with its cause …
 // Balances derive from it and never go below zero. Reporting the same event twice to a worker (a
 // retry) never grants twice."
 describe('the ledger', () => {

@@ -61,7 +61,7 @@ async function expectFieldError(response: Response, property: string) {
   expect(body.message).toContain(property === 'filter' ? 'filter' : property);
 }
 
-// decisions.md §4: "operators eq neq gt lt in has like, !t/!f booleans, !n null, !(…) arrays, nested fields with dots"
+// docs/api-conventions.md#filters: "operators eq neq gt lt in has like, !t/!f booleans, !n null, !(…) arrays, nested fields with dots"
 describe('every operator, against PostgreSQL', () => {
   it('eq and neq, with !t and !f', async () => {
     expect(await namesOf(await eventTypes(filter("name:(eq:'A_B')")))).toEqual(['A_B']);
@@ -78,14 +78,14 @@ describe('every operator, against PostgreSQL', () => {
     expect(await namesOf(await eventTypes(filter("name:(gt:'Q')")))).toEqual(['QUOTED', 'RECEIPT_REVIEWED']);
   });
 
-  // decisions.md §4: "like: % wildcard, case-insensitive"
+  // docs/api-conventions.md#filters: "like: % wildcard, case-insensitive"
   it('like: % is the wildcard, case does not matter, and _ is only itself', async () => {
     expect(await namesOf(await eventTypes(filter("name:(like:'a_%')")))).toEqual(['A_B']);
     expect(await namesOf(await eventTypes(filter("name:(like:'%x%')")))).toEqual(['AXB']);
     expect(await subjectsOf(await auditLog(filter("actor.subject:(like:'100!%%')")))).toEqual(['100%_sure']);
   });
 
-  // decisions.md §4: "has: an array field holds the value, or an object field has the key"
+  // docs/api-conventions.md#filters: "has: an array field holds the value, or an object field has the key"
   it('has on an array field and on an object field', async () => {
     expect(await subjectsOf(await auditLog(filter("actor.scopes:(has:'read:users')")))).toEqual(['100%_sure']);
     expect(await subjectsOf(await auditLog(filter("after:(has:'colour')")))).toEqual(["o'brien"]);
@@ -144,7 +144,7 @@ describe('hostile filters come back as data or as 400', () => {
   });
 });
 
-// decisions.md §3: "limit (default 10, maximum 1000, larger is 400), skip (default 0), sort, order (ASC/DESC) … Default order is newest first."
+// docs/api-conventions.md#lists: "limit (default 10, maximum 1000, larger is 400), skip (default 0), sort, order (ASC/DESC) … Default order is newest first."
 describe('paging and sorting', () => {
   it('limit, skip and Content-Range, 0-based and inclusive', async () => {
     // The database's collation decides where A_B sorts; the page must be that order's slice.

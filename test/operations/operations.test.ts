@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-// decisions.md §12: "/health, /ready and /metrics need no API key (scrape /metrics from inside the network)."
+// docs/operations.md#operator-endpoints: "/health, /ready and /metrics need no API key (scrape /metrics from inside the network)."
 describe('operations endpoints', () => {
   it('GET /health answers 200 without an API key', async () => {
     const response = await harness.request(null, 'GET', '/health');

@@ -39,8 +39,8 @@ const order = (overrides: Record<string, unknown> = {}) => ({
 });
 const placeOrder = (body: unknown, token = till) => harness.request(tenant, 'POST', '/v1/orders', { token, body });
 
-describe('POST /v1/orders (decisions.md §9)', () => {
-  // rewards-interface.md, Point-of-sale integration: "Reporting a transaction by order" and "Showing points earned".
+describe('POST /v1/orders (docs/receipts.md#orders)', () => {
+  // docs/receipts.md#orders: "Reporting a transaction by order" and "Showing points earned".
   it('follows the whole point-of-sale flow: order, ORDER_PLACED, points, and the documented way of showing them', async () => {
     // 1-2. Identify the member; keep the authIdentifier.
     const member = await dataOf<Json>(await harness.request(tenant, 'GET', '/v1/users/shopper-1', { token: admin }));
@@ -59,7 +59,7 @@ describe('POST /v1/orders (decisions.md §9)', () => {
     const filter = encodeURIComponent("subject.authIdentifier:(eq:'shopper-1'),type.name:(eq:'ORDER_PLACED')");
     const events = await dataOf<Json[]>(await harness.request(tenant, 'GET', `/v1/events?filter=${filter}&sort=reportedAt&order=DESC`, { token: admin }));
     const latest = events[0];
-    // decisions.md §12: ORDER_PLACED is {orderId, transactionId, locationId, cashierId, total, subtotal, currency, lineItems, occurredAt}.
+    // docs/events.md#system-event-types: ORDER_PLACED is {orderId, transactionId, locationId, cashierId, total, subtotal, currency, lineItems, occurredAt}.
     expect(latest.payload).toEqual({
       orderId: placed.id,
       transactionId: body.transactionId,

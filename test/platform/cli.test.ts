@@ -18,7 +18,7 @@ const secret = randomBytes(32).toString('base64url');
 const env = { DATABASE_URL: url, REDIS_URL: TEST_REDIS_URL, PLATFORM_TOKEN_SECRET: secret, REDIS_PREFIX: `test-cli-${randomBytes(4).toString('hex')}` };
 const tally = (...args: string[]) => runEntry('cli/tally.ts', args, env);
 
-/** decisions.md §1: the CLI "prints JSON on stdout and nothing else there". */
+/** docs/operations.md#cli: the CLI "prints JSON on stdout and nothing else there". */
 async function json(...args: string[]) {
   const result = await tally(...args);
   expect(result.code, result.stderr).toBe(0);

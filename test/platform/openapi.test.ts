@@ -15,7 +15,7 @@ interface Operation {
   parameters?: { name: string }[];
 }
 
-// decisions.md §1: "GET /v1/openapi.json (OpenAPI 3.1 of every route), GET /docs (a rendered reference of it)"
+// docs/operations.md#operator-endpoints: "GET /v1/openapi.json (OpenAPI 3.1 of every route), GET /docs (a rendered reference of it)"
 describe('the OpenAPI document', () => {
   it('is OpenAPI 3.1 and lists every route of the app with its bodies, responses and security', async () => {
     const response = await harness.request(null, 'GET', '/v1/openapi.json');

@@ -34,7 +34,7 @@ async function startMain(args: string[], extraEnv: Record<string, string>, ready
   return { child, done, logs: () => output };
 }
 
-// decisions.md §1: "When Redis or PostgreSQL is unreachable, start-up fails fast with one line that says which, at which address, and how to start it."
+// docs/operations.md#running: "When Redis or PostgreSQL is unreachable, start-up fails fast with one line that says which, at which address, and how to start it."
 describe('start-up when a dependency does not answer', () => {
   it('names PostgreSQL, its address and the script that starts it, within 5 s', async () => {
     const result = await runEntry('main.ts', ['all'], { ...env, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/tally', PORT: '0' });

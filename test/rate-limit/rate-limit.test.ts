@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-// decisions.md §10: "100 requests per second per API key with a burst of 400 (a token bucket in Redis), overridable per tenant."
+// docs/api-conventions.md#rate-limits: "100 requests per second per API key with a burst of 400 (a token bucket in Redis), overridable per tenant."
 describe('the token bucket', () => {
   it('lets a full burst through at once, then refuses, then refills at the sustained rate', async () => {
     const buckets = new TokenBuckets(harness.context.redis, harness.config.redisPrefix);

@@ -7,7 +7,7 @@ const event = { type: 'PURCHASE_MADE', payload: { total: '19.99', items: [{ qty:
 const number = (value: string) => ({ type: 'NUMBER' as const, value });
 const path = (value: string) => ({ type: 'PATH' as const, value });
 
-// decisions.md §6: "operations SUM, MULTIPLY, MIN, MAX; arguments NUMBER, PATH (JSONPath over the event) or EXPRESSION. Points are whole numbers, rounded down."
+// docs/events.md#points-arithmetic: "operations SUM, MULTIPLY, MIN, MAX; arguments NUMBER, PATH (JSONPath over the event) or EXPRESSION. Points are whole numbers, rounded down."
 describe('POINTS expressions', () => {
   it.each<[string, PointsExpression, number]>([
     ['SUM of numbers', { operation: 'SUM', arguments: [number('10'), number('5')] }, 15],
@@ -24,7 +24,7 @@ describe('POINTS expressions', () => {
     expect(computePoints(expression, event)).toBe(points);
   });
 
-  // decisions.md §12: "POINTS arithmetic is exact through the whole expression and rounded down once at the end."
+  // docs/events.md#points-arithmetic: "POINTS arithmetic is exact through the whole expression and rounded down once at the end."
   it('is exact and rounds once, at the end', () => {
     // 0.1 × 3 is 0.30000000000000004 in floating point; ×10 then floors to 3 only if exact.
     expect(computePoints({ operation: 'MULTIPLY', arguments: [number('0.1'), number('3'), number('10')] }, event)).toBe(3);

@@ -8,7 +8,7 @@ const facts = {
   user: { accountNumber: 7, profile: { city: 'Leeds' } },
 };
 
-// decisions.md §6: "conditions (the json-rules-engine condition language, over the facts event, payload, user)"
+// docs/events.md#reactors: "conditions (the json-rules-engine condition language, over the facts event, payload, user)"
 describe('reactor conditions', () => {
   it('reads the three facts with paths', async () => {
     const conditions = new ReactorConditions({

@@ -5,7 +5,7 @@ import { readsUser } from '../../shared/reactors/reactor-reads.js';
 const points = (path: string): Reaction[] => [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '1' }, { type: 'PATH', value: path }] } }];
 const fixed: Reaction[] = [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '10' }] } }];
 
-// The event worker loads a member only when a reactor reads it (decisions.md §6: facts `event`, `payload`, `user`).
+// The event worker loads a member only when a reactor reads it (docs/events.md#reactors: facts `event`, `payload`, `user`).
 describe('which reactors read the member', () => {
   it.each<[string, Record<string, unknown> | null, Reaction[], boolean]>([
     ['payload only', { all: [{ fact: 'payload', path: '$.total', operator: 'greaterThan', value: 1 }] }, points('$.payload.total'), false],

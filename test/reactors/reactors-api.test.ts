@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-// decisions.md §6: "POST/GET/PATCH/DELETE /v1/reactors (admin:reactors)"
+// docs/events.md#reactors: "POST/GET/PATCH/DELETE /v1/reactors (admin:reactors)"
 describe('/v1/reactors', () => {
   it('creates, lists, reads, changes and deletes a reactor', async () => {
     const created = await harness.request(tenant, 'POST', '/v1/reactors', { token: admin, body: reactor });
@@ -42,11 +42,11 @@ describe('/v1/reactors', () => {
     ['a NUMBER that is not one', { ...reactor, reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: 'ten' }] } }] }, 'reactions'],
     ['a PATH that is not JSONPath', { ...reactor, reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'PATH', value: 'payload.total' }] } }] }, 'reactions'],
     ['no reactions', { ...reactor, reactions: [] }, 'reactions'],
-    // STACK.md: JSONPath never evaluates script; a filter is a comparison of @ fields with values.
+    // docs/dependencies.md: JSONPath never evaluates script; a filter is a comparison of @ fields with values.
     ['a PATH with a script filter', { ...reactor, reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'PATH', value: "$.payload.items[?(@.sku.startsWith('X'))].qty" }] } }] }, 'reactions'],
     ['a condition path with a script', { ...reactor, conditions: { any: [{ all: [{ fact: 'payload', path: '$.items[(@.length-1)].qty', operator: 'equal', value: 1 }] }] } }, 'conditions'],
   ])('refuses %s with 400 ValidationError naming the field', async (_case, body, field) => {
-    // decisions.md §3: "Body validation failures, on every route: 400 ValidationError with data.errors items".
+    // docs/api-conventions.md#errors: "Body validation failures, on every route: 400 ValidationError with data.errors items".
     const response = await harness.request(tenant, 'POST', '/v1/reactors', { token: admin, body });
     expect(response.status).toBe(400);
     const { data } = await jsonOf(response);

@@ -6,7 +6,7 @@ import { DecisionWaiter } from '../../shared/receipts/decision-waiter.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
 import { createHarness, dataOf, registerMember, type Harness, type Json, type TestTenant } from '../support/harness.js';
 
-// decisions.md §9: "preparsed claims are reviewed by a worker, and the response waits for that
+// docs/receipts.md#claims: "preparsed claims are reviewed by a worker, and the response waits for that
 // decision up to RECEIPT_DECISION_WAIT_MS (default 2000)". The reviewer is started and stopped by
 // each test. With a long wait, an answer that comes well before it came from the decision's event,
 // not from reading the claim once the wait ran out.

@@ -73,7 +73,7 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-// decisions.md §9: "https, or any address when private fetch is allowed; at most 10 MB, 10 s, image types only, redirects re-checked".
+// docs/receipts.md#ocr: "https, or any address when private fetch is allowed; at most 10 MB, 10 s, image types only, redirects re-checked".
 describe('fetching a claim\'s image', () => {
   const failure = async (fetcher: ImageFetcher, url: string) => {
     const error = await fetcher.fetch(url).then(() => undefined, (caught: unknown) => caught);

@@ -4,7 +4,7 @@ import { parseReceiptText } from '../../shared/receipts/ocr/receipt-parser.js';
 const read = (text: string, confidence = 0.9) => ({ confidence, lines: text.trim().split('\n').map((line) => ({ text: line.trim(), confidence })) });
 const values = (text: string) => Object.fromEntries(Object.entries(parseReceiptText(read(text)).fields).map(([name, field]) => [name, field.value]));
 
-// decisions.md §9: the OCR worker "parses merchant, date, time, totals, line items and their confidence".
+// docs/receipts.md#ocr: the OCR worker "parses merchant, date, time, totals, line items and their confidence".
 describe('parsing a receipt\'s recognised text', () => {
   it('reads merchant, date, time, totals, barcode, transaction id and store', () => {
     const parsed = parseReceiptText(read(`

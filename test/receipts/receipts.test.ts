@@ -73,7 +73,7 @@ const decisionOf = async (tenant: TestTenant, token: string, body: unknown) => {
   return dataOf<Json>(response);
 };
 
-describe('POST /v1/receipts, preparsed mode (decisions.md §9: "the response waits for that decision")', () => {
+describe('POST /v1/receipts, preparsed mode (docs/receipts.md#claims: "the response waits for that decision")', () => {
   it('answers 201 with the automated decision; the review keeps its checks and the rule engine result', async () => {
     const { tenant, admin } = await world();
     const decided = await decisionOf(tenant, admin, preparsed());
@@ -99,7 +99,7 @@ describe('POST /v1/receipts, preparsed mode (decisions.md §9: "the response wai
     expect(JSON.stringify(receipt.paramountReview)).toBe(JSON.stringify(decided.paramountReview));
   });
 
-  it('reports RECEIPT_REVIEWED with the payload of decisions.md §12, and a reactor on it grants points', async () => {
+  it('reports RECEIPT_REVIEWED with the payload of docs/events.md#system-event-types, and a reactor on it grants points', async () => {
     const { tenant, admin } = await rewardedWorld();
     const decided = await decisionOf(tenant, admin, preparsed());
     const events = await waitForEvents(tenant, admin, 'RECEIPT_REVIEWED', 1);
@@ -141,7 +141,7 @@ describe('many claims at once', () => {
   });
 });
 
-// receipts-interface.md, Authentication 3 and 4.
+// Who may claim and read receipts: docs/receipts.md#claims and docs/api-conventions.md#scopes.
 describe('who may claim', () => {
   it('a user claims for themself with an image, answered at once with paramountReview null', async () => {
     const { tenant } = await world();
@@ -159,7 +159,7 @@ describe('who may claim', () => {
     ['an admin token naming no member', 'admin', preparsed({ submitter: { authIdentifier: 'nobody' } }), 404, 'NotFoundError'],
     ['an admin token without admin:receipts', 'other-admin', preparsed(), 401, 'UnauthorizedError'],
     ['a preparsed claim without ocrConfidence', 'admin', { ...preparsed(), ocrConfidence: undefined }, 400, 'ValidationError'],
-    ['a confidence over 1 (decisions.md §12: 0 to 1)', 'admin', preparsed({ total: field('3.00', 96) }), 400, 'ValidationError'],
+    ['a confidence over 1 (docs/receipts.md#claims: 0 to 1)', 'admin', preparsed({ total: field('3.00', 96) }), 400, 'ValidationError'],
     ['a field outside the document', 'admin', preparsed({ loyaltyEmail: 'x@example.com' }), 400, 'ValidationError'],
   ])('refuses %s', async (_case, who, body, status, name) => {
     const { tenant, admin } = await world();
@@ -175,7 +175,7 @@ describe('who may claim', () => {
   });
 });
 
-// decisions.md §9: "Automated checks, in order".
+// docs/receipts.md#automated-checks: "Automated checks, in order".
 describe('the automated checks', () => {
   it('DUPLICATE: the same merchant, date, total and barcode as a claim not rejected', async () => {
     const { tenant, admin } = await world();
@@ -246,7 +246,7 @@ describe('the automated checks', () => {
     expect(await waitForEvents(tenant, admin, 'RECEIPT_REVIEWED', 1)).toHaveLength(1);
   });
 
-  it('an automated review that comes after a manual AUTHORIZE is stored, and the manual one keeps its say (decisions.md §9)', async () => {
+  it('an automated review that comes after a manual AUTHORIZE is stored, and the manual one keeps its say (docs/receipts.md#manual-reviews)', async () => {
     const { tenant, admin } = await world();
     const receipt = await storeClaim(harness, tenant);
     expect((await harness.request(tenant, 'POST', `/v1/receipts/${receipt.id}/reviews`, { token: admin, body: { verdict: 'AUTHORIZE', reason: 'VERIFIED' } })).status).toBe(201);
@@ -321,7 +321,7 @@ describe('the automated checks', () => {
   });
 });
 
-// decisions.md §9: "A manual AUTHORIZE or REJECT becomes the paramount review and sets the status; ABSTAIN changes nothing.
+// docs/receipts.md#manual-reviews: "A manual AUTHORIZE or REJECT becomes the paramount review and sets the status; ABSTAIN changes nothing.
 // Each status change to AUTHORIZED or REJECTED reports RECEIPT_REVIEWED … authorizing twice never grants twice."
 describe('manual reviews', () => {
   it('set the status, report each change once, and are listed with the reviewer', async () => {
@@ -387,7 +387,7 @@ describe('GET /v1/receipts', () => {
   });
 });
 
-// decisions.md §9: "Points granted for a receipt are reversed if it is later rejected; authorizing twice never grants twice."
+// docs/receipts.md#reporting-reviews: "Points granted for a receipt are reversed if it is later rejected; authorizing twice never grants twice."
 describe('points for a receipt', () => {
   it('are reversed when the receipt is rejected, granted again when it is authorized again, and never twice', async () => {
     const { tenant, admin, points, ledger } = await rewardedWorld();

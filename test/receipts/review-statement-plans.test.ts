@@ -56,7 +56,7 @@ describe('the reviewer\'s prepared statements, planned without statistics', () =
   it('read the claim under review by its primary key, and look for its duplicates by barcode and by transaction id', async () => {
     const plan = await genericPlan(READ_CLAIM_UNDER_REVIEW);
     expect(plan).toMatch(/Index Scan using receipt_pkey on receipt r\b/);
-    // decisions.md §9: DUPLICATE is "same image hash, or same merchant, date, total and barcode or transaction id"; many claims share the rest.
+    // docs/receipts.md#automated-checks: DUPLICATE is "same image hash, or same merchant, date, total and barcode or transaction id"; many claims share the rest.
     expect(plan).toMatch(/Index Scan using receipt_barcode_index on receipt d/);
     expect(plan).toMatch(/Index Scan using receipt_transaction_id_index on receipt d/);
   });

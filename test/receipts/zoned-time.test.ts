@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { tenantTimezone } from '../../shared/receipts/review-settings.js';
 import { zonedDate, zonedInstant } from '../../shared/receipts/zoned-time.js';
 
-// decisions.md §12: receipts are read in the tenant's `configuration.timezone`, UTC when it has none.
+// docs/receipts.md#claims: receipts are read in the tenant's `configuration.timezone`, UTC when it has none.
 describe('the zone a tenant\'s receipts are read in', () => {
   it('is the configured zone when Intl knows it, else UTC', () => {
     expect(tenantTimezone({ timezone: 'Europe/Paris' })).toBe('Europe/Paris');

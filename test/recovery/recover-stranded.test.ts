@@ -60,7 +60,7 @@ async function failForGood(queue: 'reviews' | 'ocr' | 'events', job: Job, reason
   await failing.close();
 }
 
-// decisions.md §11: "An accepted request is never lost: what is answered 201 or 202 is either committed in PostgreSQL or on a
+// docs/operations.md#durability: "An accepted request is never lost: what is answered 201 or 202 is either committed in PostgreSQL or on a
 // BullMQ queue"; the recovery sweep closes the window between the two.
 describe('the recovery sweep', () => {
   it('runs on one schedule however many workers ask for it', async () => {

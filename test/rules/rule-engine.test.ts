@@ -23,7 +23,7 @@ function rule(name: string, priority: number, conditions: Record<string, unknown
 const totalOver = (amount: number) => ({ all: [{ fact: 'request', path: '$.transaction.total', operator: 'greaterThan', value: amount }] });
 const always = { all: [{ fact: 'request', path: '$.transaction.total', operator: 'greaterThanInclusive', value: 0 }] };
 
-describe('running a rule set (receipts-interface.md, Events and Limits; decisions.md §9)', () => {
+describe('running a rule set (docs/receipts.md#running-a-rule-set)', () => {
   it('"Higher priority runs first"; "a later key does not overwrite an earlier one"; failure parameters count too', async () => {
     const run = await runRules(
       [rule('low', 1, always, [['tier', 'low'], ['low', true]]), rule('high', 10, totalOver(100), [['tier', 'big']], [['tier', 'small'], ['checked', 1]])],
@@ -48,7 +48,7 @@ describe('running a rule set (receipts-interface.md, Events and Limits; decision
       ],
       transaction,
     );
-    // decisions.md §9: "stopRuleEngine is control, not copied into result; rules that did not run are absent from rules".
+    // docs/receipts.md#running-a-rule-set: "stopRuleEngine is control, not copied into result; rules that did not run are absent from rules".
     expect(run.result).toEqual({ verdict: 'REJECT', reason: 'SUSPICIOUS', sibling: 'ran' });
     expect(run.rules.map((outcome) => outcome.name)).toEqual(['stopper', 'sibling']);
     expect(run.stopped).toBe(true);
@@ -99,7 +99,7 @@ describe('running a rule set (receipts-interface.md, Events and Limits; decision
   });
 });
 
-// decisions.md §9: "BASKET rules compile to conditions over lineItems[*].productId (and the unit price,
+// docs/receipts.md#basket-rules: "BASKET rules compile to conditions over lineItems[*].productId (and the unit price,
 // from overridingUnitPriceToCheckAgainst or the product's catalogue price)".
 describe('BASKET rules', () => {
   const basket = (configuration: Parameters<typeof basketConditions>[0]) => ({ ...rule('basket', 1, {}, [['qualifies', true]], [['qualifies', false]]), type: 'BASKET' as const, conditions: basketConditions(configuration) });
@@ -132,7 +132,7 @@ describe('BASKET rules', () => {
   });
 });
 
-// receipts-interface.md, RuleDefinition and POST /transactions-rule-engine/rule-sets Response 400.
+// What a rule definition must hold, and the 400 when it does not (docs/receipts.md#rule-definitions).
 describe('checking a rule definition', () => {
   const products: ProductLookup = async (id) => ({ loaf: { unitPrice: 4 }, bag: { unitPrice: null } } as Record<string, { unitPrice: number | null }>)[id];
   const custom: RuleDefinition = {

@@ -26,7 +26,7 @@ const patch = (path: string, body: unknown) => harness.request(tenant, 'PATCH', 
 const get = (path: string) => harness.request(tenant, 'GET', path, { token: admin });
 
 describe('POST /transactions-rule-engine/rule-sets', () => {
-  it('answers 201 with rules expanded to stored rules and the tenant object, without credentials (decisions.md §9 deviation)', async () => {
+  it('answers 201 with rules expanded to stored rules and the tenant object, without credentials (docs/receipts.md#rule-sets)', async () => {
     await post('/v1/event_types', { name: 'TILL_SALE', description: 'x', isPrivate: true });
     const response = await post(SETS, {
       name: 'Bakery',
@@ -41,7 +41,7 @@ describe('POST /transactions-rule-engine/rule-sets', () => {
     expect(set).toMatchObject({ id: expect.any(String), name: 'Bakery', isActive: true, scope: null, createdAt: expect.any(String), updatedAt: expect.any(String) });
     expect(set.rules).toHaveLength(2);
     expect(set.rules[0]).toMatchObject({ id: expect.any(String), name: 'BIG_SPEND', type: 'CUSTOM', priority: 10, configuration: null, resultParams: { success: [{ key: 'segment', value: 'big' }], failure: [] } });
-    // decisions.md §9: "BASKET rules compile to conditions over lineItems[*].productId".
+    // docs/receipts.md#basket-rules: "BASKET rules compile to conditions over lineItems[*].productId".
     expect(set.rules[1]).toMatchObject({ type: 'BASKET', configuration: { productId: loafId, isUnitPriceCheckNeeded: true }, ruleProperties: { event: { type: 'Has a loaf' }, priority: 5 } });
     expect(JSON.stringify(set.rules[1].ruleProperties.conditions)).toContain('$.transaction.lineItems[*].productId');
     expect(set.tenant).toMatchObject({ id: tenant.id, slug: tenant.slug, key: tenant.key.slice(0, set.tenant.key.length), eventSecrets: { TILL_SALE: null }, configuration: {} });
@@ -49,7 +49,7 @@ describe('POST /transactions-rule-engine/rule-sets', () => {
     expect(set.tenant.authentication).toEqual({ issuer: expect.any(String), algorithm: 'HS256' });
   });
 
-  // receipts-interface.md: "when a rule's priority differs from its ruleProperties.priority the service answers 400 with
+  // docs/receipts.md#rule-definitions: "when a rule's priority differs from its ruleProperties.priority the service answers 400 with
   // {status: 'fail', data: {httpCode: 400, name: 'BadRequestError', message: string}}".
   it('answers 400 BadRequestError naming the rule when a priority differs from ruleProperties.priority', async () => {
     const rule = { ...customRule('MISMATCH', 3, totalOver(1)), priority: 4 };
@@ -78,7 +78,7 @@ describe('POST /transactions-rule-engine/rule-sets', () => {
   });
 });
 
-describe('reading, changing and deleting rule sets and their rules (decisions.md §9)', () => {
+describe('reading, changing and deleting rule sets and their rules (docs/receipts.md#rule-sets)', () => {
   it('GET lists each set with its rules; another tenant sees none', async () => {
     const created = await dataOf<Json>(await post(SETS, { name: 'Listed', isActive: false, ruleDefinitions: [customRule('ONE', 1, totalOver(1))] }));
     const list = await get(`${SETS}?filter=${encodeURIComponent("name:(eq:'Listed')")}`);
@@ -159,7 +159,7 @@ describe('POST /transactions-rule-engine/execute', () => {
     token = await harness.adminToken(executor, ['admin:rules']);
   });
 
-  // decisions.md §12: "a set whose scope names a field that does not match the transaction is not a candidate; among
+  // docs/receipts.md#choosing-a-rule-set: "a set whose scope names a field that does not match the transaction is not a candidate; among
   // candidates the one matching the most scope fields wins, ties to the latest updated; a set with no scope matches with zero fields".
   it('runs the most appropriate active set, storing nothing', async () => {
     expect((await execute({ transaction: { total: 1 } })).status).toBe(404);
@@ -178,7 +178,7 @@ describe('POST /transactions-rule-engine/execute', () => {
     expect(await harness.context.orm.em.fork().count(RuleSet, { tenant: executor.id })).toBe(6);
   });
 
-  it('runs the set named by ruleSetId, active or not, and answers the result shape of decisions.md §9', async () => {
+  it('runs the set named by ruleSetId, active or not, and answers the result shape of docs/receipts.md#running-a-rule-set', async () => {
     const id = await createSet('draft', null, false);
     const response = await execute({ transaction: { total: 5 }, ruleSetId: id });
     expect(response.status).toBe(200);
@@ -200,7 +200,7 @@ describe('POST /transactions-rule-engine/execute', () => {
     expect(await oat([{ description: 'Oat milk 1L', unitPrice: 2.9 }])).toBe(true);
   });
 
-  // receipts-interface.md: "venueMatches checks whether a transaction was made in a given venue".
+  // docs/receipts.md#venues: "venueMatches checks whether a transaction was made in a given venue".
   it('venueMatches: the location identifier, or the submission position within the radius', async () => {
     const venue = await dataOf<{ id: string }>(await harness.request(executor, 'POST', '/v1/venues', { token, body: { name: 'High Street', identifiers: ['STORE-12'], position: { latitude: 51.5007, longitude: -0.1246 }, radiusMeters: 200 } }));
     const inVenue = customRule('IN_VENUE', 1, { all: [{ fact: 'request', path: '$.transaction', operator: 'venueMatches', value: venue.id }] }, [{ key: 'inVenue', value: true }], [{ key: 'inVenue', value: false }]);

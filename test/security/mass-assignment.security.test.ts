@@ -58,7 +58,7 @@ function storedRow(route: PatchRoute) {
 }
 
 // Issue 17: "Add a test per PATCH route that sends tenant, id, createdAt, updatedAt and an unknown
-// field and checks 400 and nothing changed." decisions.md §3: body validation failures are 400 ValidationError.
+// field and checks 400 and nothing changed." docs/api-conventions.md#errors: body validation failures are 400 ValidationError.
 describe('PATCH bodies are closed: ids, the tenant and timestamps are never writable', () => {
   const forged = () => [
     { tenant: other.id },
@@ -95,7 +95,7 @@ describe('PATCH bodies are closed: ids, the tenant and timestamps are never writ
   });
 });
 
-// decisions.md §13: "isRestricted is changed by admins only; a user token sending it to PATCH /v1/users/me is 400 ValidationError."
+// docs/users.md#changes: "isRestricted is changed by admins only; a user token sending it to PATCH /v1/users/me is 400 ValidationError."
 describe('a member cannot change admin-owned fields of its own record', () => {
   it('PATCH /v1/users/me with isRestricted is 400 ValidationError and the member stays restricted', async () => {
     const restricted = await harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { isRestricted: true, authIdentifier: 'restricted-1', profile: { familyName: 'R', givenName: 'R', emailAddress: 'r@example.com' } } });

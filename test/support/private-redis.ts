@@ -20,7 +20,7 @@ export interface PrivateRedis {
 /**
  * A Redis server of one test file's own, for a test that does to Redis what would disturb the
  * other files' use of the shared one (killing it, flushing its scripts). It persists as the
- * shipped configuration does (decisions.md §11), with every write fsynced, so that a test's
+ * shipped configuration does (docs/operations.md#durability), with every write fsynced, so that a test's
  * outcome does not depend on when the last second's writes reached the disk.
  */
 export async function startPrivateRedis(): Promise<PrivateRedis> {

@@ -1,4 +1,4 @@
-/** A CUSTOM rule definition as POST …/rule-sets takes it (receipts-interface.md, RuleDefinition). */
+/** A CUSTOM rule definition as POST …/rule-sets takes it (docs/receipts.md#rule-definitions). */
 export function customRule(name: string, priority: number, conditions: object, success: object[] = [], failure: object[] = []) {
   return { type: 'CUSTOM', name, priority, ruleProperties: { conditions, event: { type: name }, priority }, resultParams: { success, failure } };
 }

@@ -31,7 +31,7 @@ async function expectBadRequest(response: Response, property: string) {
   for (const issue of body.data.errors) expect(issue).toMatchObject({ property: expect.any(String), constraints: expect.any(Object), children: [] });
 }
 
-// decisions.md §12: "a missing required registration field or a profile that fails the tenant's profileSchema or the documented bounds is 400 BadRequestError … carrying data.errors"
+// docs/users.md#registration: "a missing required registration field or a profile that fails the tenant's profileSchema or the documented bounds is 400 BadRequestError … carrying data.errors"
 describe('registration: bad profiles are 400 BadRequestError with data.errors', () => {
   const withConsent = (profile: Record<string, unknown>) => ({ ...profile, attributes: { loyaltyConsent: true } });
 
@@ -74,7 +74,7 @@ describe('registration: bad profiles are 400 BadRequestError with data.errors', 
     expect((await jsonOf(response)).data.name).toBe('TenantConfigurationError');
   });
 
-  // decisions.md §12: "A user token registering another authIdentifier is 400 BadRequestError."
+  // docs/users.md#registration: "A user token registering another authIdentifier is 400 BadRequestError."
   it('a user token registering another authIdentifier', async () => {
     const token = await harness.userToken(tenant, 'me-myself');
     const response = await harness.request(tenant, 'POST', '/v1/users', { token, body: { isRestricted: false, profile: valid, authIdentifier: 'someone-else' } });
@@ -84,14 +84,14 @@ describe('registration: bad profiles are 400 BadRequestError with data.errors', 
 });
 
 describe('registration conflicts', () => {
-  // decisions.md §3 deviation: "a duplicate authIdentifier on user creation is 409 ConflictError with data.explanation, not 500"
+  // docs/users.md#registration: "a duplicate authIdentifier on user creation is 409 ConflictError with data.explanation, not 500"
   it('a duplicate authIdentifier is 409 ConflictError with data.explanation', async () => {
     const response = await register({ ...valid, emailAddress: 'other@example.com', attributes: { loyaltyConsent: true } }, 'first');
     expect(response.status).toBe(409);
     expect(await jsonOf(response)).toMatchObject({ status: 'fail', data: { name: 'ConflictError', explanation: expect.any(String) } });
   });
 
-  // rewards-interface.md Errors: "422 … UserExistsError … email address or telephone number already used, when the tenant disallows duplicates"
+  // docs/users.md#contacts: "422 … UserExistsError … email address or telephone number already used, when the tenant disallows duplicates"
   it('an email or telephone of another member is 422 UserExistsError, on create and on PATCH', async () => {
     const sameEmail = await register({ ...valid, attributes: { loyaltyConsent: true } }, 'second');
     expect(sameEmail.status).toBe(422);
@@ -126,7 +126,7 @@ describe('registration conflicts', () => {
   });
 });
 
-// decisions.md §12: "PATCH merges profile field by field"; decisions.md §7: "DELETE /users/{id} erases the profile".
+// docs/users.md#changes: "PATCH merges profile field by field"; docs/users.md#erasure: "DELETE /users/{id} erases the profile".
 describe('concurrent changes to one member', () => {
   const patch = (id: string, profile: Record<string, unknown>) => harness.request(tenant, 'PATCH', `/v1/users/${id}`, { token: admin, body: { profile } });
   const storedProfile = async (id: string) => (await queryOne(harness, 'select profile from member where auth_identifier = ? and tenant_id = ?', [id, tenant.id])).profile;

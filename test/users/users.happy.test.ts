@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-// decisions.md §7: "a user token registers its own sub …; an admin token may register anyone, and an absent authIdentifier is generated."
+// docs/users.md#registration: "a user token registers its own sub …; an admin token may register anyone, and an absent authIdentifier is generated."
 describe('POST /v1/users', () => {
   it('a user token registers its own sub', async () => {
     const token = await harness.userToken(tenant, 'auth0|alice');
@@ -42,7 +42,7 @@ describe('POST /v1/users', () => {
     expect(generated.authIdentifier).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  // decisions.md §3: "accountNumber is a per-tenant increasing integer"
+  // docs/api-conventions.md#ids: "accountNumber is a per-tenant increasing integer"
   it('account numbers increase per tenant and stay unique under concurrent registrations', async () => {
     const other = await harness.createTenant();
     const otherAdmin = await harness.adminToken(other, ['admin:users']);
@@ -63,7 +63,7 @@ describe('POST /v1/users', () => {
   });
 });
 
-// rewards-interface.md: "GET /users/{id}: id is the user's id, authIdentifier or accountNumber."
+// docs/users.md#identifiers: "GET /users/{id}: id is the user's id, authIdentifier or accountNumber."
 describe('reading members', () => {
   it('by id, authIdentifier or account number; and /users/me with the user token', async () => {
     const byAuth = await dataOf<{ id: string; accountNumber: number }>(await harness.request(tenant, 'GET', '/v1/users/auth0%7Calice', { token: admin }));
@@ -87,7 +87,7 @@ describe('reading members', () => {
     expect((await dataOf<{ accountNumber: number }[]>(since)).map((user) => user.accountNumber)).toEqual([3]);
   });
 
-  // decisions.md §4: "has: … an object field has the key"; issue 17: profile.attributes:(has:'k') answered 500.
+  // docs/api-conventions.md#filters: "has: … an object field has the key"; issue 17: profile.attributes:(has:'k') answered 500.
   it('filters on a key of profile.attributes, with names and keys that are data, not SQL', async () => {
     await harness.request(tenant, 'PATCH', '/v1/users/pos-42', { token: admin, body: { profile: { attributes: { "o'brien": 1, vip: true } } } });
     const withKey = async (key: string) => {
@@ -102,7 +102,7 @@ describe('reading members', () => {
 });
 
 describe('changing members', () => {
-  // decisions.md §12: "PATCH merges profile field by field, but attributes and flags are replaced whole."
+  // docs/users.md#changes: "PATCH merges profile field by field, but attributes and flags are replaced whole."
   it('PATCH merges the profile, replaces attributes and flags whole', async () => {
     await harness.request(tenant, 'PATCH', '/v1/users/pos-42', { token: admin, body: { profile: { attributes: { tier: 'gold', pets: 2 } } } });
     const response = await harness.request(tenant, 'PATCH', '/v1/users/pos-42', {
@@ -124,8 +124,8 @@ describe('changing members', () => {
     expect((await dataOf<{ profile: { postcode: string } }>(response)).profile.postcode).toBe('LS1 1AA');
   });
 
-  // decisions.md §7: "DELETE /users/{id} erases the profile … but keeps ids, account number, events and ledger."
-  // rewards-interface.md: "Deletes profile data only; the top-level identifier data is retained to avoid conflicts."
+  // docs/users.md#erasure: "DELETE /users/{id} erases the profile … but keeps ids, account number, events and ledger."
+  // docs/users.md#erasure: "Deletes profile data only; the top-level identifier data is retained to avoid conflicts."
   it('DELETE erases the profile and keeps the identifiers, the events and the ledger', async () => {
     await harness.request(tenant, 'PATCH', '/v1/users/pos-42', { token: admin, body: { externalIdentifier: 'crm-42' } });
     const reactorAdmin = await harness.adminToken(tenant, ['admin:reactors']);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../shared/platform/config/config.js';
 import { deliveryJobOptions } from '../../shared/webhooks/webhook-job.js';
 
-// decisions.md §10: deliveries are "retried with backoff for 24 h". The delivery tests run the
+// docs/events.md#webhooks: deliveries are "retried with backoff for 24 h". The delivery tests run the
 // schedule scaled down to milliseconds; this is the schedule a deployment runs by default, as
 // BullMQ computes it from the options dispatch-webhooks.ts gives each delivery job.
 describe('the webhook retry schedule', () => {

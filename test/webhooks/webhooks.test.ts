@@ -78,7 +78,7 @@ async function deliveries(webhookId: string): Promise<Json[]> {
   return dataOf(await harness.request(tenant, 'GET', `/v1/webhooks/${webhookId}/deliveries`, { token: admin }));
 }
 
-// decisions.md §10: "deliveries are signed (HMAC-SHA256, headers webhook-id, webhook-timestamp, webhook-signature), retried with backoff for 24 h, and recorded."
+// docs/events.md#webhooks: "deliveries are signed (HMAC-SHA256, headers webhook-id, webhook-timestamp, webhook-signature), retried with backoff for 24 h, and recorded."
 describe('webhook deliveries', () => {
   it('delivers a signed Standard Webhooks body that the receiver can verify', async () => {
     const webhook = await subscribe('/ok', ['SALE_MADE']);
@@ -87,11 +87,11 @@ describe('webhook deliveries', () => {
     await expect.poll(() => received['/ok']?.length ?? 0, { timeout: 10_000 }).toBe(1);
     const [delivery] = received['/ok']!;
     const verified = new StandardWebhook(webhook.secret).verify(delivery!.body, delivery!.headers as Record<string, string>) as Json;
-    // decisions.md §12: "Webhook bodies follow Standard Webhooks: {type: "<event type name>", timestamp, data: <Event>}."
+    // docs/events.md#webhooks: "Webhook bodies follow Standard Webhooks: {type: "<event type name>", timestamp, data: <Event>}."
     expect(verified).toMatchObject({ type: 'SALE_MADE', timestamp: expect.any(String), data: { id: eventId, type: { name: 'SALE_MADE' }, subject: { authIdentifier: 'member-1' }, payload: { sale: 1 } } });
     expect(() => new StandardWebhook(`whsec_${Buffer.from('another secret 32 bytes long....').toString('base64')}`).verify(delivery!.body, delivery!.headers as Record<string, string>)).toThrow();
     await expect.poll(async () => (await deliveries(webhook.id))[0]?.status, { timeout: 5000 }).toBe('SUCCEEDED');
-    // decisions.md §5: reactedAt is set once the asynchronous reactions (the delivery, stored and queued) are done.
+    // docs/events.md#registration-and-reactions: reactedAt is set once the asynchronous reactions (the delivery, stored and queued) are done.
     expect(await queryOne(harness, 'select reacted_at > registered_at as reacted_after from event where id = ?', [eventId])).toEqual({ reacted_after: true });
   });
 
@@ -150,7 +150,7 @@ describe('webhook deliveries', () => {
   }, 40_000);
 });
 
-// decisions.md §6: "Reaction `WEBHOOK`: asynchronous, see §10."
+// docs/events.md#reactions: "Reaction `WEBHOOK`: asynchronous, see docs/events.md#webhooks."
 describe('WEBHOOK reactions', () => {
   it('deliver the events whose reactor conditions hold to the webhook they name, once each, whatever types it lists', async () => {
     const visitSecret = (await dataOf<{ secret: string }>(await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'VISIT_MADE', description: 'x', isPrivate: true } }))).secret;
@@ -234,7 +234,7 @@ describe('WEBHOOK reactions', () => {
     expect(patched.status).toBe(400);
   });
 
-  // decisions.md §5: the tenant's service subject is "for business proceedings with no customer".
+  // docs/events.md#subjects: the tenant's service subject is "for business proceedings with no customer".
   it('run for the tenant\'s service subject too, whose events earn no points', async () => {
     const closingSecret = (await dataOf<{ secret: string }>(await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'TILL_CLOSED', description: 'x', isPrivate: true } })))
       .secret;
@@ -296,7 +296,7 @@ describe('/v1/webhooks', () => {
     expect((await harness.request(tenant, 'GET', `/v1/webhooks/${id}`, { token: admin })).status).toBe(404);
   });
 
-  // decisions.md §3: "Body validation failures, on every route: 400 ValidationError with data.errors items".
+  // docs/api-conventions.md#errors: "Body validation failures, on every route: 400 ValidationError with data.errors items".
   it('refuses unknown event types and addresses that are not https, and another tenant sees nothing', async () => {
     const response = await harness.request(tenant, 'POST', '/v1/webhooks', { token: admin, body: { url: `${baseUrl}/x`, eventTypes: ['NO_SUCH_TYPE'] } });
     expect(response.status).toBe(400);
