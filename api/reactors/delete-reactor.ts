@@ -1,7 +1,7 @@
-import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
 import { deleteReactor } from '../../shared/reactors/reactor-service.js';
 import { entityManager, type App } from '../app-env.js';
+import { Deleted, DELETED_ONE } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
 import { access, ReactorIdParams, tags } from './schema.js';
 
@@ -13,11 +13,11 @@ export function registerDeleteReactor(app: App, context: AppContext): void {
     tags,
     access,
     params: ReactorIdParams,
-    responses: { 200: { description: 'deleted', data: Type.Object({ affected: Type.Integer() }) } },
+    responses: { 200: { description: 'deleted', data: Deleted } },
     errors: [404],
     handler: async ({ params }, c) => {
       await deleteReactor(entityManager(c), context.reactors, c.var.tenant.id, params.id);
-      return { affected: 1 };
+      return DELETED_ONE;
     },
   });
 }

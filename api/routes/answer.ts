@@ -1,3 +1,4 @@
+import { Type } from 'typebox';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../app-env.js';
@@ -23,3 +24,7 @@ export function answer<Data>(data: Data, options: { status?: ContentfulStatusCod
 export function success(c: Context<AppEnv>, data: unknown, status: ContentfulStatusCode, headers?: Record<string, string>): Response {
   return c.json({ status: 'success', data }, status, headers);
 }
+
+/** What a DELETE answers: how many records it removed (one, or 404 before it). */
+export const Deleted = Type.Object({ affected: Type.Integer() });
+export const DELETED_ONE = { affected: 1 };

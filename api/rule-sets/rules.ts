@@ -4,7 +4,7 @@ import { RuleSet } from '../../shared/rules/rule-set.entity.js';
 import { addRule, deleteRule, findRule, findRuleSet, updateRule } from '../../shared/rules/rule-set-service.js';
 import { entityManager, type App } from '../app-env.js';
 import { createsRecord } from '../middleware/idempotency.js';
-import { success } from '../routes/answer.js';
+import { Deleted, DELETED_ONE, success } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
 import { access, RULE_SETS_PATH, RuleDefinitionBody, RuleParams, RuleResource, RuleSetIdParams, tags, UpdateRuleBody } from './schema.js';
 
@@ -69,11 +69,11 @@ export function registerRuleRoutes(app: App, context: AppContext): void {
     tags,
     access,
     params: RuleParams,
-    responses: { 200: { description: 'deleted', data: Type.Object({ affected: Type.Integer() }) } },
+    responses: { 200: { description: 'deleted', data: Deleted } },
     errors: [404],
     handler: async ({ params }, c) => {
       await deleteRule(entityManager(c), context.ruleEngine, c.var.tenant.id, params.id, params.ruleId);
-      return { affected: 1 };
+      return DELETED_ONE;
     },
   });
 }

@@ -1,7 +1,7 @@
-import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
 import { eraseUser } from '../../shared/users/user-service.js';
 import { entityManager, type App } from '../app-env.js';
+import { Deleted } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
 import { memberOf } from './member-target.js';
 import { UserIdParams } from './schema.js';
@@ -14,7 +14,7 @@ export function registerDeleteUser(app: App, context: AppContext): void {
     tags: ['Users'],
     access: { admin: 'admin:users' },
     params: UserIdParams,
-    responses: { 200: { description: 'erased', data: Type.Object({ affected: Type.Integer() }) } },
+    responses: { 200: { description: 'erased', data: Deleted } },
     errors: [404],
     handler: async (_input, c) => ({ affected: await eraseUser(entityManager(c), context.subjects, await memberOf(c)) }),
   });

@@ -1,7 +1,7 @@
-import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
 import { deleteVenue } from '../../shared/venues/venue-service.js';
 import { entityManager, type App } from '../app-env.js';
+import { Deleted, DELETED_ONE } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
 import { access, tags, VenueIdParams } from './schema.js';
 
@@ -13,11 +13,11 @@ export function registerDeleteVenue(app: App, context: AppContext): void {
     tags,
     access,
     params: VenueIdParams,
-    responses: { 200: { description: 'deleted', data: Type.Object({ affected: Type.Integer() }) } },
+    responses: { 200: { description: 'deleted', data: Deleted } },
     errors: [404],
     handler: async ({ params }, c) => {
       await deleteVenue(entityManager(c), context.venues, c.var.tenant.id, params.id);
-      return { affected: 1 };
+      return DELETED_ONE;
     },
   });
 }
