@@ -1,4 +1,5 @@
 import type { Worker } from 'bullmq';
+import { withTimeout } from '../shared/platform/async/with-timeout.js';
 import type { AppContext } from '../shared/context.js';
 import { queueCatalog, type JobHandler, type QueueName } from '../shared/job-catalog.js';
 import { startWorker, type WorkerDependencies } from '../shared/platform/queues/worker-runner.js';
@@ -33,7 +34,21 @@ export function workerDependencies(context: AppContext): WorkerDependencies {
   return { redisUrl: context.config.redisUrl, redisPrefix: context.config.redisPrefix, lockMs: context.config.workerLockMs, logger: context.logger, metrics: context.metrics };
 }
 
-/** Waits for the jobs in hand to finish, takes no more, and closes the workers' connections. */
-export async function closeWorkers(workers: Worker[]): Promise<void> {
-  await Promise.all(workers.map((worker) => worker.close()));
+/**
+ * How long a worker may take to close. BullMQ's close waits for its blocking connection to end,
+ * and a connection that Redis dropped can wait for that for ever (taskforcesh/bullmq#4656): past
+ * this, the worker is left to the process's exit, and a job it still held runs again elsewhere
+ * once its lock lapses.
+ */
+export const WORKER_CLOSE_GRACE_MS = 15_000;
+
+/** Waits for the jobs in hand to finish, takes no more, and closes the workers' connections, within `graceMs`. */
+export async function closeWorkers(workers: Worker[], graceMs = WORKER_CLOSE_GRACE_MS): Promise<void> {
+  await Promise.all(
+    workers.map((worker) =>
+      withTimeout(worker.close(), graceMs).catch(() => {
+        worker.emit('error', new Error(`the ${worker.name} worker did not close within ${graceMs} ms: left to the process's exit`));
+      }),
+    ),
+  );
 }
