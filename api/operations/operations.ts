@@ -6,7 +6,7 @@ import { queueNames } from '../../shared/queues/catalog.js';
 import type { App } from '../app-env.js';
 import { describe } from '../openapi/describe.js';
 
-const CHECK_TIMEOUT_MS = 2000;
+export const CHECK_TIMEOUT_MS = 2000;
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed', 'prioritized', 'waiting-children'] as const;
 
 /** `/health`, `/ready`, `/metrics`: no API key, meant for the orchestrator and Prometheus (decisions.md §12). */
@@ -28,8 +28,8 @@ export function registerOperations(app: App, context: AppContext): void {
     }),
     async (c) => {
       const [postgres, redis] = await Promise.allSettled([
-        withTimeout(context.orm.em.getConnection().execute('select 1'), CHECK_TIMEOUT_MS),
-        withTimeout(context.redis.ping(), CHECK_TIMEOUT_MS),
+        withTimeout(context.orm.em.getConnection().execute('select 1'), CHECK_TIMEOUT_MS, context.clock),
+        withTimeout(context.redis.ping(), CHECK_TIMEOUT_MS, context.clock),
       ]);
       const failing = [postgres.status === 'rejected' && 'PostgreSQL', redis.status === 'rejected' && 'Redis'].filter(Boolean);
       if (failing.length) throw new ServiceUnavailableError(`Not ready: ${failing.join(' and ')} did not answer`);
