@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from './platform/async/clock.js';
 import type { Config } from './platform/config/config.js';
 import type { Logger } from './platform/logging/logger.js';
 import { createMetrics, type Metrics } from './platform/metrics/metrics.js';
@@ -30,6 +31,8 @@ import { DecisionWaiter } from './receipts/decision-waiter.js';
 export interface AppContext {
   config: Config;
   logger: Logger;
+  /** What bounded waits (readiness checks, decision waits, audit enqueueing) read the time from. */
+  clock: Clock;
   orm: Orm;
   /** Commands of the hot path (rate limits) and readiness checks, auto-pipelined. */
   redis: Redis;
@@ -59,7 +62,7 @@ export interface AppContext {
   decisions: DecisionWaiter;
 }
 
-export async function createContext(config: Config, logger: Logger): Promise<AppContext> {
+export async function createContext(config: Config, logger: Logger, clock: Clock = systemClock): Promise<AppContext> {
   const orm = await createDatabase(config.databaseUrl, logger);
   const redis = createRedis(config.redisUrl, 'tally-commands', { autoPipelining: true, logger });
   const queueRedis = createRedis(config.redisUrl, 'tally-queues', { logger });
@@ -72,6 +75,7 @@ export async function createContext(config: Config, logger: Logger): Promise<App
   return {
     config,
     logger,
+    clock,
     orm,
     redis,
     queueRedis,
@@ -93,7 +97,7 @@ export async function createContext(config: Config, logger: Logger): Promise<App
     products,
     venues,
     ruleEngine: new TransactionRuleEngine(orm, products, venues, config.cacheTtlMs),
-    decisions: new DecisionWaiter(queues.reviews, config.redisUrl, logger),
+    decisions: new DecisionWaiter(queues.reviews, config.redisUrl, logger, clock),
   };
 }
 

@@ -6,7 +6,7 @@ import { queueNames } from '../../shared/job-catalog.js';
 import type { App } from '../app-env.js';
 import { defineRoute } from '../routes/define-route.js';
 
-const CHECK_TIMEOUT_MS = 2000;
+export const CHECK_TIMEOUT_MS = 2000;
 const tags = ['Operations'];
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed', 'prioritized', 'waiting-children'] as const;
 
@@ -32,8 +32,8 @@ export function registerOperations(app: App, context: AppContext): void {
     errors: [503],
     handler: async () => {
       const [postgres, redis] = await Promise.allSettled([
-        withTimeout(context.orm.em.getConnection().execute('select 1'), CHECK_TIMEOUT_MS),
-        withTimeout(context.redis.ping(), CHECK_TIMEOUT_MS),
+        withTimeout(context.orm.em.getConnection().execute('select 1'), CHECK_TIMEOUT_MS, context.clock),
+        withTimeout(context.redis.ping(), CHECK_TIMEOUT_MS, context.clock),
       ]);
       const failing = [postgres.status === 'rejected' && 'PostgreSQL', redis.status === 'rejected' && 'Redis'].filter(Boolean);
       if (failing.length) throw new ServiceUnavailableError(`Not ready: ${failing.join(' and ')} did not answer`);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Clock } from '../platform/async/clock.js';
 import { withTimeout } from '../platform/async/with-timeout.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import type { Queues } from '../job-catalog.js';
@@ -26,11 +27,13 @@ export function actorOf(principal: Principal | undefined): Actor {
 }
 
 /** How long a change waits for Redis to take its audit job before leaving it to the recovery sweep. */
-const ENQUEUE_TIMEOUT_MS = 2000;
+export const ENQUEUE_TIMEOUT_MS = 2000;
 
 export interface AuditDependencies {
   queues: Queues;
   logger: Logger;
+  /** What the enqueue timeout is measured on. */
+  clock: Clock;
 }
 
 /**
@@ -60,7 +63,7 @@ export async function auditedChange<T>(deps: AuditDependencies, em: EntityManage
  */
 async function queueAuditJob(deps: AuditDependencies, job: AuditJob): Promise<void> {
   try {
-    await withTimeout(addAuditJob(deps.queues, job), ENQUEUE_TIMEOUT_MS);
+    await withTimeout(addAuditJob(deps.queues, job), ENQUEUE_TIMEOUT_MS, deps.clock);
   } catch (error) {
     deps.logger.warn({ err: error, auditEntryId: job.id }, 'the audit queue did not take the entry: the recovery sweep will queue it');
   }

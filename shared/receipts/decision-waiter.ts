@@ -1,4 +1,5 @@
 import type { Queue, QueueEvents } from 'bullmq';
+import { systemClock, type Clock } from '../platform/async/clock.js';
 import type { Logger } from '../platform/logging/logger.js';
 import type { ClaimedView } from './receipt-views.js';
 import { ReviewEventReader } from './review-event-reader.js';
@@ -18,6 +19,7 @@ export class DecisionWaiter {
     private readonly reviews: Queue,
     private readonly redisUrl: string,
     private readonly logger: Logger,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /**
@@ -29,7 +31,7 @@ export class DecisionWaiter {
    * asks whether it already ended. If the events cannot be read, the review is queued all the same.
    */
   async wait(jobId: string, queue: () => Promise<unknown>, ms: number): Promise<ClaimedView | undefined> {
-    const deadline = Date.now() + ms;
+    const deadline = this.clock.now() + ms;
     const queueEvents = await this.listening(ms);
     if (!queueEvents) {
       await queue();
@@ -43,13 +45,13 @@ export class DecisionWaiter {
       const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => finish((returnvalue as ClaimedView | null) ?? undefined);
       // `failed` comes after the last attempt only (a retry is `waiting` or `delayed`): nothing to show.
       const onFailed = () => finish(undefined);
-      const timer = setTimeout(() => finish(undefined), Math.max(0, deadline - Date.now()));
+      const cancelTimer = this.clock.after(Math.max(0, deadline - this.clock.now()), () => finish(undefined));
       const finish = (decision: ClaimedView | undefined) => {
         stopListening();
         resolve(decision);
       };
       stopListening = () => {
-        clearTimeout(timer);
+        cancelTimer();
         queueEvents.off(completed, onCompleted);
         queueEvents.off(failed, onFailed);
       };
@@ -75,8 +77,8 @@ export class DecisionWaiter {
     const reader = (this.reader ??= this.startReading());
     if (reader.queueEvents) return reader.queueEvents;
     if (this.readerLate) return undefined;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+    let cancelTimer = () => {};
+    const late = new Promise<undefined>((resolve) => (cancelTimer = this.clock.after(ms, () => resolve(undefined))));
     try {
       const queueEvents = await Promise.race([reader.started, late]);
       if (!queueEvents && !this.readerLate && this.reader === reader) {
@@ -87,7 +89,7 @@ export class DecisionWaiter {
     } catch {
       return undefined;
     } finally {
-      clearTimeout(timer);
+      cancelTimer();
     }
   }
 

@@ -44,7 +44,7 @@ export async function submitClaim(
 }
 
 /**
- * Who claims (receipts-interface.md, Authentication 4): a user claims for themself, with an image
+ * Who claims (docs/receipts.md#claims): a user claims for themself, with an image
  * only; an admin names the claiming member in `submitter`.
  */
 async function claimant(subjects: SubjectDirectory, tenantId: string, principal: Principal, body: { useParser: boolean; submitter?: { authIdentifier: string } }): Promise<User> {

@@ -175,7 +175,9 @@ describe('the event worker under retries and crashes', () => {
     // tests keep the cores busy): the wait is generous, as the test is about shutdown, not speed.
     await expect.poll(async () => (await harness.context.queues.events.getJobCounts('active')).active, { timeout: 60_000, interval: 50 }).toBe(1);
     worker.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The worker has taken the signal; the job it holds cannot end while the wallet row is held, so it is still in hand.
+    await expect.poll(() => logs, { timeout: 30_000, interval: 50 }).toContain('draining');
+    expect(await harness.context.queues.events.getJobCounts('active')).toMatchObject({ active: 1 });
     expect(worker.exitCode).toBeNull(); // still finishing the job
     await holder.commit();
 

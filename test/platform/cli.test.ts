@@ -31,7 +31,8 @@ afterAll(async () => {
   await deleteKeysWithPrefix(TEST_REDIS_URL, env.REDIS_PREFIX);
 });
 
-describe('the tally CLI', () => {
+// Each CLI process starts tsx afresh: seconds alone, several times that beside a busy suite.
+describe('the tally CLI', { timeout: 90_000 }, () => {
   it('tally migrate prints what it applied as JSON', async () => {
     expect(await json('migrate')).toEqual({ applied: [] });
   });
@@ -85,18 +86,17 @@ describe('the tally CLI', () => {
     expect(payload.exp! - payload.iat!).toBe(7200);
   });
 
-  it('mistakes exit 1 with one line on stderr and nothing on stdout', async () => {
-    for (const args of [
-      ['token', 'admin', '--tenant', 'acme', '--scope', 'admin:everything'],
-      ['token', 'admin', '--tenant', 'nobody', '--scope', 'admin:users'],
-      ['tenant', 'create', '--name', 'Dup', '--slug', 'acme'],
-      ['tenant', 'create', '--name', 'X', '--slug', 'x', '--auth-algorithm', 'RS256', '--auth-issuer', 'i'],
-      ['tenant', 'explode'],
-    ]) {
-      const result = await tally(...args);
-      expect(result.code).toBe(1);
-      expect(result.stdout).toBe('');
-      expect(result.stderr).toMatch(/^tally: /);
-    }
+  // One process per test, so no test's time is the sum of five start-ups.
+  it.each([
+    ['a scope that does not exist', ['token', 'admin', '--tenant', 'acme', '--scope', 'admin:everything']],
+    ['a tenant that does not exist', ['token', 'admin', '--tenant', 'nobody', '--scope', 'admin:users']],
+    ['a slug already taken', ['tenant', 'create', '--name', 'Dup', '--slug', 'acme']],
+    ['RS256 without its JWKS address', ['tenant', 'create', '--name', 'X', '--slug', 'x', '--auth-algorithm', 'RS256', '--auth-issuer', 'i']],
+    ['a command that does not exist', ['tenant', 'explode']],
+  ])('mistakes exit 1 with one line on stderr and nothing on stdout: %s', async (_mistake, args) => {
+    const result = await tally(...args);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^tally: /);
   });
 });

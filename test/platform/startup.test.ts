@@ -20,22 +20,27 @@ afterAll(async () => {
   await deleteKeysWithPrefix(TEST_REDIS_URL, env.REDIS_PREFIX);
 });
 
-/** Runs main.ts and resolves once its log shows `ready`; `logs()` is everything it has printed so far. */
+/**
+ * Runs main.ts and resolves once its log shows `ready`, or fails once it exits without; `logs()` is
+ * everything it has printed so far. No deadline of its own: the test's timeout bounds the wait.
+ */
 async function startMain(args: string[], extraEnv: Record<string, string>, ready: string) {
   const child = spawnEntry('main.ts', args, { ...env, ...extraEnv });
   const done = finished(child);
   let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const deadline = Date.now() + 20_000;
-  while (!output.includes(ready)) {
-    if (Date.now() > deadline) throw new Error(`did not start: ${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(ready)) resolve();
+    });
+    void done.then((result) => reject(new Error(`exited ${result.code} before "${ready}": ${output}${result.stderr}`)));
+  });
   return { child, done, logs: () => output };
 }
 
 // docs/operations.md#running: "When Redis or PostgreSQL is unreachable, start-up fails fast with one line that says which, at which address, and how to start it."
-describe('start-up when a dependency does not answer', () => {
+// Every test here starts main.ts under tsx: seconds alone, several times that beside a busy suite.
+describe('start-up when a dependency does not answer', { timeout: 90_000 }, () => {
   it('names PostgreSQL, its address and the script that starts it, within 5 s', async () => {
     const result = await runEntry('main.ts', ['all'], { ...env, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/tally', PORT: '0' });
     expect(result.code).toBe(1);
@@ -76,7 +81,7 @@ describe('start-up when a dependency does not answer', () => {
   });
 });
 
-describe('a full start and a graceful stop', () => {
+describe('a full start and a graceful stop', { timeout: 90_000 }, () => {
   beforeAll(() => dropDatabase(url));
 
   it('creates and migrates the database, serves /ready, logs the address, and drains on SIGTERM with exit 0', async () => {
@@ -111,11 +116,16 @@ describe('a full start and a graceful stop', () => {
         resolve(response.statusCode!);
       });
       request.on('error', reject);
-      request.write(body.slice(0, 10));
-      setTimeout(() => {
-        child.kill('SIGTERM');
-        setTimeout(() => request.end(body.slice(10)), 300);
-      }, 200);
+      // The rest of the body is sent only once the process has said it is draining.
+      request.write(body.slice(0, 10), () => {
+        setTimeout(() => {
+          child.kill('SIGTERM');
+          void expect
+            .poll(() => started.logs(), { timeout: 30_000, interval: 20 })
+            .toContain('draining')
+            .then(() => request.end(body.slice(10)), reject);
+        }, 200);
+      });
     });
     expect(await inFlight).toBe(201);
     const result = await done;

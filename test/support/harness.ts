@@ -4,6 +4,7 @@ import { inject } from 'vitest';
 import type { DestinationStream } from 'pino';
 import { createApp } from '../../api/app.js';
 import type { App } from '../../api/app-env.js';
+import type { Clock } from '../../shared/platform/async/clock.js';
 import { mintAdminToken } from '../../shared/platform/auth/admin-token.js';
 import type { Scope } from '../../shared/platform/auth/scopes.js';
 import { loadConfig, type Config } from '../../shared/platform/config/config.js';
@@ -49,10 +50,11 @@ export interface Harness {
 
 /**
  * `databasePort`: the service reaches the test's database through this port of loopback (a
- * test's proxy, tcp-proxy.ts), while the harness creates and drops it directly.
+ * test's proxy, tcp-proxy.ts), while the harness creates and drops it directly. `clock`: the
+ * time its bounded waits read (manual-clock.ts), the system's by default.
  */
-export async function createHarness(overrides: Partial<Config> & { databasePort?: number } = {}, logDestination?: DestinationStream): Promise<Harness> {
-  const { databasePort, ...configOverrides } = overrides;
+export async function createHarness(overrides: Partial<Config> & { databasePort?: number; clock?: Clock } = {}, logDestination?: DestinationStream): Promise<Harness> {
+  const { databasePort, clock, ...configOverrides } = overrides;
   const id = randomBytes(6).toString('hex');
   const url = databaseUrl(`tally_test_${id}`);
   await ensureDatabase(url, inject('templateDatabase'));
@@ -69,7 +71,7 @@ export async function createHarness(overrides: Partial<Config> & { databasePort?
     ...configOverrides,
   };
   const logger = logDestination ? createLogger('debug', logDestination) : createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
-  const context = await createContext(config, logger);
+  const context = await createContext(config, logger, clock);
   const app = createApp(context);
   let tenantCount = 0;
 

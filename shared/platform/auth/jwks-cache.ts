@@ -3,6 +3,8 @@ import { FilteredRequester } from '../http/filtered-request.js';
 
 /** A key set is a few keys: far more than any real JWKS, far less than memory worth defending. */
 const MAX_JWKS_BYTES = 256 * 1024;
+/** docs/api-conventions.md#authentication: an unknown `kid` refetches the key set at most once a minute. */
+const REFETCH_COOLDOWN_MS = 60_000;
 
 /**
  * One remote key set per JWKS address, kept for the life of the process. jose caches the keys and
@@ -14,18 +16,14 @@ export class JwksCache {
   private readonly sets = new Map<string, JWTVerifyGetKey>();
   private readonly fetchKeys: ReturnType<FilteredRequester['fetcher']>;
 
-  /** `refetchCooldownMs`: the minute of docs/api-conventions.md#authentication; tests shorten it to see the refetch happen. */
-  constructor(
-    allowPrivateAddresses: boolean,
-    private readonly refetchCooldownMs = 60_000,
-  ) {
+  constructor(allowPrivateAddresses: boolean) {
     this.fetchKeys = new FilteredRequester(allowPrivateAddresses).fetcher(MAX_JWKS_BYTES);
   }
 
   get(url: string): JWTVerifyGetKey {
     let set = this.sets.get(url);
     if (!set) {
-      set = createRemoteJWKSet(new URL(url), { cooldownDuration: this.refetchCooldownMs, cacheMaxAge: 10 * 60_000, timeoutDuration: 5000, [customFetch]: this.fetchKeys });
+      set = createRemoteJWKSet(new URL(url), { cooldownDuration: REFETCH_COOLDOWN_MS, cacheMaxAge: 10 * 60_000, timeoutDuration: 5000, [customFetch]: this.fetchKeys });
       this.sets.set(url, set);
     }
     return set;

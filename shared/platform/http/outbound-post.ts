@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../async/clock.js';
 import { FilteredRequester } from './filtered-request.js';
 
 export interface OutboundResponse {
@@ -19,6 +20,7 @@ export class OutboundPoster {
     allowPrivateAddresses: boolean,
     /** For the whole exchange: connecting, sending, and reading the answer. */
     private readonly timeoutMs = 10_000,
+    private readonly clock: Clock = systemClock,
   ) {
     this.requester = new FilteredRequester(allowPrivateAddresses, true);
   }
@@ -27,9 +29,9 @@ export class OutboundPoster {
     return new Promise((resolve, reject) => {
       // The whole exchange is bounded, not only idle gaps: a receiver that trickles bytes or never
       // ends its answer must not hold a delivery slot shared by every tenant.
-      const deadline = setTimeout(() => request.destroy(new Error(`no complete answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+      const cancelDeadline = this.clock.after(this.timeoutMs, () => request.destroy(new Error(`no complete answer within ${this.timeoutMs} ms`)));
       const settle = <T>(finish: (value: T) => void) => (value: T) => {
-        clearTimeout(deadline);
+        cancelDeadline();
         finish(value);
       };
       const done = settle(resolve);
