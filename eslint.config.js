@@ -27,7 +27,11 @@ const restrictedZones = [
     except: ['./platform'],
     message: 'shared/platform/ is infrastructure: it imports no feature and not the composition root.',
   },
-  { target: './shared', from: ['./api', './workers', './cli', './main.ts'], message: 'The domain knows no HTTP, worker or CLI code.' },
+  {
+    target: './shared',
+    from: ['./api', './workers', './cli', './main.ts'],
+    message: 'The domain knows no HTTP, worker or CLI code.',
+  },
   { target: './api', from: ['./workers', './cli'], message: 'Routes call shared/, never a worker or the CLI.' },
   { target: './workers', from: ['./api', './cli'], message: 'Workers call shared/, never a route or the CLI.' },
   // In api/, a feature's surface for other features is its schema.ts (shared resource shapes).
@@ -76,8 +80,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: "CallExpression[callee.object.name='Type'][callee.property.name='Partial']", message: 'Type.Partial opens the schema: use changesSchema()' },
-        { selector: "CallExpression[callee.property.name='assign'][callee.object.name!='Object']", message: 'Copy named writable fields with copyWritableFields(), never a whole object' },
+        {
+          selector: "CallExpression[callee.object.name='Type'][callee.property.name='Partial']",
+          message: 'Type.Partial opens the schema: use changesSchema()',
+        },
+        {
+          selector: "CallExpression[callee.property.name='assign'][callee.object.name!='Object']",
+          message: 'Copy named writable fields with copyWritableFields(), never a whole object',
+        },
       ],
     },
   },

@@ -16,8 +16,6 @@ import { isQueueName, queueNames, type QueueName } from './shared/job-catalog.js
 import { scheduleRecovery } from './workers/recovery.js';
 import { closeWorkers, startWorkers } from './workers/start-workers.js';
 
-
-
 async function main(argv: string[]): Promise<void> {
   const [mode = 'all', ...queueArguments] = argv;
   if (!['all', 'api', 'worker'].includes(mode)) throw new ConfigError(`Unknown mode "${mode}": use all, api or worker`);
@@ -36,8 +34,16 @@ async function main(argv: string[]): Promise<void> {
   const api: RunningApi = mode === 'worker' ? await startOperations(context) : await startApi(context);
   const workers: Worker[] = mode === 'api' ? [] : startWorkers(context, queues);
   if (workers.length && queues.includes('recovery')) await scheduleRecovery(context);
-  if (mode === 'worker') logger.info({ address: `http://localhost:${api.port}` }, `Tally worker operations (/health, /ready, /metrics) on http://localhost:${api.port}`);
-  else logger.info({ address: `http://localhost:${api.port}`, routes: config.service }, `Tally API listening on http://localhost:${api.port}`);
+  if (mode === 'worker')
+    logger.info(
+      { address: `http://localhost:${api.port}` },
+      `Tally worker operations (/health, /ready, /metrics) on http://localhost:${api.port}`,
+    );
+  else
+    logger.info(
+      { address: `http://localhost:${api.port}`, routes: config.service },
+      `Tally API listening on http://localhost:${api.port}`,
+    );
   if (workers.length) logger.info({ queues: mode === 'api' ? [] : queues }, 'workers started');
 
   let stopping = false;
@@ -63,7 +69,8 @@ async function main(argv: string[]): Promise<void> {
 function chooseQueues(names: string[]): QueueName[] {
   if (!names.length) return queueNames;
   const unknown = names.filter((name) => !isQueueName(name));
-  if (unknown.length) throw new ConfigError(`Unknown queue ${unknown.join(', ')}: the queues are ${queueNames.join(', ')}`);
+  if (unknown.length)
+    throw new ConfigError(`Unknown queue ${unknown.join(', ')}: the queues are ${queueNames.join(', ')}`);
   return names as QueueName[];
 }
 
@@ -72,8 +79,9 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof DependencyUnavailableError || error instanceof ConfigError) {
     process.stderr.write(`tally: ${error.message}\n`);
   } else {
-    process.stderr.write(`tally: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `tally: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
   }
   process.exit(1);
 });
-

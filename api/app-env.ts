@@ -32,7 +32,9 @@ export function requestLogger(c: Context<AppEnv>): Logger {
   let logger = c.get('logger');
   if (!logger) {
     const tenant = c.get('tenant') as Tenant | undefined;
-    logger = c.get('processLogger').child({ requestId: c.get('requestId'), ...(tenant ? { tenantId: tenant.id } : {}) });
+    logger = c
+      .get('processLogger')
+      .child({ requestId: c.get('requestId'), ...(tenant ? { tenantId: tenant.id } : {}) });
     c.set('logger', logger);
   }
   return logger;

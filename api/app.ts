@@ -27,8 +27,20 @@ type RouteGroup = (app: App, context: AppContext) => void;
 /** The routes of each service; `SERVICE` picks which a process serves (docs/operations.md#running). */
 const SERVICES: Record<'platform' | 'rewards' | 'receipts', RouteGroup[]> = {
   platform: [registerAuditLogRoutes],
-  rewards: [registerEventTypeRoutes, registerUserRoutes, registerReactorRoutes, registerEventRoutes, registerWebhookRoutes],
-  receipts: [registerProductRoutes, registerVenueRoutes, registerRuleSetRoutes, registerOrderRoutes, registerReceiptRoutes],
+  rewards: [
+    registerEventTypeRoutes,
+    registerUserRoutes,
+    registerReactorRoutes,
+    registerEventRoutes,
+    registerWebhookRoutes,
+  ],
+  receipts: [
+    registerProductRoutes,
+    registerVenueRoutes,
+    registerRuleSetRoutes,
+    registerOrderRoutes,
+    registerReceiptRoutes,
+  ],
 };
 
 export function createApp(context: AppContext): App {
@@ -42,7 +54,11 @@ export function createApp(context: AppContext): App {
   app.use('/v1/*', rateLimit(buckets));
 
   const { service } = context.config;
-  const groups = [...SERVICES.platform, ...(service !== 'receipts' ? SERVICES.rewards : []), ...(service !== 'rewards' ? SERVICES.receipts : [])];
+  const groups = [
+    ...SERVICES.platform,
+    ...(service !== 'receipts' ? SERVICES.rewards : []),
+    ...(service !== 'rewards' ? SERVICES.receipts : []),
+  ];
   for (const register of groups) register(app, context);
   return app;
 }

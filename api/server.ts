@@ -40,7 +40,11 @@ function serveApp(app: App, port: number, setting: 'PORT' | 'WORKER_PORT'): Prom
     });
     // A port already taken is a start-up failure with one line, like an unreachable database.
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new ConfigError(`Port ${port} is already in use: stop what listens there, or set ${setting}`) : error),
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new ConfigError(`Port ${port} is already in use: stop what listens there, or set ${setting}`)
+          : error,
+      ),
     );
   });
 }

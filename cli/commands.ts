@@ -56,7 +56,8 @@ export async function runCommand(positionals: string[], options: Options): Promi
         const tenant = await findTenantBySlug(context.orm.em.fork(), required(options, 'tenant'));
         const scopes = required(options, 'scope').split(/\s+/).filter(Boolean);
         const unknown = scopes.filter((scope) => !isScope(scope));
-        if (unknown.length) throw new UsageError(`Unknown scope ${unknown.join(', ')}; the scopes are: ${SCOPES.join(' ')}`);
+        if (unknown.length)
+          throw new UsageError(`Unknown scope ${unknown.join(', ')}; the scopes are: ${SCOPES.join(' ')}`);
         const token = await mintAdminToken(context.config.platformTokenSecret, {
           tenantId: tenant.id,
           scopes,
@@ -103,7 +104,8 @@ function configuration(options: Options): Record<string, unknown> {
   } catch {
     throw new UsageError('--configuration must be a JSON object');
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError('--configuration must be a JSON object');
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new UsageError('--configuration must be a JSON object');
   return parsed as Record<string, unknown>;
 }
 

@@ -18,4 +18,24 @@ import { Receipt } from './receipts/receipt.entity.js';
 import { Review } from './receipts/review.entity.js';
 
 /** Every entity the ORM knows; a new feature adds its own here. */
-export const entities = [Tenant, EventType, AuditEntry, AuditOutbox, IdempotencyRecord, User, Event, Reactor, LedgerEntry, Wallet, Webhook, WebhookDelivery, Product, ProductIdentifier, Venue, RuleSet, Order, Receipt, Review];
+export const entities = [
+  Tenant,
+  EventType,
+  AuditEntry,
+  AuditOutbox,
+  IdempotencyRecord,
+  User,
+  Event,
+  Reactor,
+  LedgerEntry,
+  Wallet,
+  Webhook,
+  WebhookDelivery,
+  Product,
+  ProductIdentifier,
+  Venue,
+  RuleSet,
+  Order,
+  Receipt,
+  Review,
+];

@@ -7,7 +7,6 @@ import { WebhookJob } from './webhooks/webhook-job.js';
 import type { QueueDefinition, QueuesOf } from './platform/queues/queue-factory.js';
 import type { JobProcessor } from './platform/queues/worker-runner.js';
 
-
 /**
  * Every queue and what its jobs carry, in one place (docs/architecture.md#rules-the-code-keeps). A payload that fails its
  * schema is unrecoverable; anything else thrown is retried with the backoff below.

@@ -1,6 +1,11 @@
 import type { AppContext } from '../shared/context.js';
 import { jobEvents, type EventJob } from '../shared/events/event-job.js';
-import { markReacted, registerEvents, registrationDependencies, type PendingReactions } from '../shared/events/register-events.js';
+import {
+  markReacted,
+  registerEvents,
+  registrationDependencies,
+  type PendingReactions,
+} from '../shared/events/register-events.js';
 import { dispatchWebhooks, type DispatchedEvent } from '../shared/webhooks/dispatch-webhooks.js';
 import { Batcher } from '../shared/platform/queues/batcher.js';
 import type { JobHandler } from '../shared/job-catalog.js';
@@ -27,8 +32,17 @@ const BATCH_WAIT_MS = 25;
  */
 export function eventsHandler(context: AppContext): JobHandler<'events'> {
   const registration = registrationDependencies(context);
-  const registrations = new Batcher<EventJob, PendingReactions | undefined>((jobs) => registerEvents(registration, jobs), BATCH_SIZE, BATCH_WAIT_MS);
-  const dispatch = { orm: context.orm, subscriptions: context.webhooks, queues: context.queues, retryBaseMs: context.config.webhookRetryBaseMs };
+  const registrations = new Batcher<EventJob, PendingReactions | undefined>(
+    (jobs) => registerEvents(registration, jobs),
+    BATCH_SIZE,
+    BATCH_WAIT_MS,
+  );
+  const dispatch = {
+    orm: context.orm,
+    subscriptions: context.webhooks,
+    queues: context.queues,
+    retryBaseMs: context.config.webhookRetryBaseMs,
+  };
   const reactions = new Batcher<DispatchedEvent>(
     async (events) => {
       await dispatchWebhooks(dispatch, events);
@@ -45,10 +59,19 @@ export function eventsHandler(context: AppContext): JobHandler<'events'> {
     const outcomes = await Promise.allSettled(
       accepted.map(async (event) => {
         const pendingReactions = await registrations.add(event);
-        if (pendingReactions) await reactions.add({ id: event.id, tenantId: event.tenantId, eventTypeName: event.eventTypeName, webhookIds: pendingReactions.webhookIds });
+        if (pendingReactions)
+          await reactions.add({
+            id: event.id,
+            tenantId: event.tenantId,
+            eventTypeName: event.eventTypeName,
+            webhookIds: pendingReactions.webhookIds,
+          });
       }),
     );
-    if (pending) await acceptedReports.forget(accepted.filter((_, index) => outcomes[index]!.status === 'fulfilled').map((event) => event.id));
+    if (pending)
+      await acceptedReports.forget(
+        accepted.filter((_, index) => outcomes[index]!.status === 'fulfilled').map((event) => event.id),
+      );
     const failure = outcomes.find((outcome) => outcome.status === 'rejected');
     if (failure) throw failure.reason;
   };

@@ -26,7 +26,11 @@ const MAX_TENANT_TURN_DELAY_MS = 10_000;
  * gets a share of the process's slots.
  */
 export function ocrHandler(context: AppContext): JobHandler<'ocr'> {
-  const reading = { context, fetcher: new ImageFetcher(context.config.fetchAllowPrivateAddresses), reader: new TextReader() };
+  const reading = {
+    context,
+    fetcher: new ImageFetcher(context.config.fetchAllowPrivateAddresses),
+    reader: new TextReader(),
+  };
   const running = new PerKeyLimit(MAX_OCR_JOBS_PER_TENANT);
   /** Job id → how often this process has turned it away lately. */
   const turnedAway = new TtlCache<number>(5 * 60_000);
@@ -36,7 +40,10 @@ export function ocrHandler(context: AppContext): JobHandler<'ocr'> {
       // Back in the queue without spending an attempt: another tenant's claim takes the slot.
       const times = turnedAway.get(job.id!) ?? 0;
       turnedAway.set(job.id!, times + 1);
-      await job.moveToDelayed(Date.now() + Math.min(MAX_TENANT_TURN_DELAY_MS, TENANT_TURN_DELAY_MS * 2 ** times), token);
+      await job.moveToDelayed(
+        Date.now() + Math.min(MAX_TENANT_TURN_DELAY_MS, TENANT_TURN_DELAY_MS * 2 ** times),
+        token,
+      );
       throw new DelayedError();
     }
     turnedAway.delete(job.id!);

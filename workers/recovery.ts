@@ -12,11 +12,16 @@ export function recoveryHandler(context: AppContext): JobHandler<'recovery'> {
   const dependencies = recoveryDependencies(context);
   return async () => {
     const recovered = await recoverStranded(dependencies);
-    if (Object.values(recovered).some((count) => count > 0)) context.logger.warn({ recovered }, 'found work waiting longer than it should: queued it again');
+    if (Object.values(recovered).some((count) => count > 0))
+      context.logger.warn({ recovered }, 'found work waiting longer than it should: queued it again');
   };
 }
 
 /** The sweep's schedule: an upsert, so every worker replica may ask for it and one stays. */
 export async function scheduleRecovery(context: AppContext): Promise<void> {
-  await context.queues.recovery.upsertJobScheduler('recover-stranded', { every: RECOVERY_EVERY_MS }, { name: 'sweep', data: {} });
+  await context.queues.recovery.upsertJobScheduler(
+    'recover-stranded',
+    { every: RECOVERY_EVERY_MS },
+    { name: 'sweep', data: {} },
+  );
 }

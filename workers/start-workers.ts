@@ -31,7 +31,13 @@ function startQueueWorker<Q extends QueueName>(name: Q, context: AppContext): Wo
 }
 
 export function workerDependencies(context: AppContext): WorkerDependencies {
-  return { redisUrl: context.config.redisUrl, redisPrefix: context.config.redisPrefix, lockMs: context.config.workerLockMs, logger: context.logger, metrics: context.metrics };
+  return {
+    redisUrl: context.config.redisUrl,
+    redisPrefix: context.config.redisPrefix,
+    lockMs: context.config.workerLockMs,
+    logger: context.logger,
+    metrics: context.metrics,
+  };
 }
 
 /**
@@ -47,7 +53,10 @@ export async function closeWorkers(workers: Worker[], graceMs = WORKER_CLOSE_GRA
   await Promise.all(
     workers.map((worker) =>
       withTimeout(worker.close(), graceMs).catch(() => {
-        worker.emit('error', new Error(`the ${worker.name} worker did not close within ${graceMs} ms: left to the process's exit`));
+        worker.emit(
+          'error',
+          new Error(`the ${worker.name} worker did not close within ${graceMs} ms: left to the process's exit`),
+        );
       }),
     ),
   );

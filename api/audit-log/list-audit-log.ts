@@ -28,7 +28,9 @@ export function registerListAuditLog(app: App, context: AppContext): void {
     tags: ['Audit log'],
     access: { admin: 'admin:tenant' },
     query: listQuery(AUDIT_LOG_LIST),
-    responses: { 200: { description: 'a page of audit entries; see Content-Range', data: Type.Array(AuditEntryResource) } },
+    responses: {
+      200: { description: 'a page of audit entries; see Content-Range', data: Type.Array(AuditEntryResource) },
+    },
     errors: [400],
     handler: ({ query }, c) => listPage(c, AuditEntry, AUDIT_LOG_LIST, query, auditEntryView),
   });

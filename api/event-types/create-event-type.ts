@@ -12,7 +12,7 @@ export function registerCreateEventType(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'post',
     path: '/v1/event_types',
-    summary: 'Create an event type; a private type\'s secret is in this answer only',
+    summary: "Create an event type; a private type's secret is in this answer only",
     tags,
     access: { admin: 'admin:event_types' },
     // A private type's secret is stored as a hash: an answer recovered for a retry cannot show it (rotate it).

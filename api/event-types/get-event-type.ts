@@ -15,6 +15,7 @@ export function registerGetEventType(app: App, context: AppContext): void {
     params: IdentifierParams,
     responses: { 200: { description: 'the event type', data: EventTypeResource } },
     errors: [404],
-    handler: async ({ params }, c) => eventTypeView(await findEventType(entityManager(c), c.var.tenant.id, params.identifier)),
+    handler: async ({ params }, c) =>
+      eventTypeView(await findEventType(entityManager(c), c.var.tenant.id, params.identifier)),
   });
 }

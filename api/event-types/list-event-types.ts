@@ -12,11 +12,13 @@ export function registerListEventTypes(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'get',
     path: '/v1/event_types',
-    summary: 'List the tenant\'s event types',
+    summary: "List the tenant's event types",
     tags,
     access: 'apiKey',
     query: listQuery(EVENT_TYPE_LIST),
-    responses: { 200: { description: 'a page of event types; see Content-Range', data: Type.Array(EventTypeResource) } },
+    responses: {
+      200: { description: 'a page of event types; see Content-Range', data: Type.Array(EventTypeResource) },
+    },
     errors: [400],
     handler: ({ query }, c) => listPage(c, EventType, EVENT_TYPE_LIST, query, eventTypeView),
   });

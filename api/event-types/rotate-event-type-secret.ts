@@ -9,14 +9,20 @@ export function registerRotateEventTypeSecret(app: App, context: AppContext): vo
   defineRoute(app, context, {
     method: 'post',
     path: '/v1/event_types/:identifier/secret',
-    summary: 'Replace a private event type\'s secret; the new one is in this answer only',
+    summary: "Replace a private event type's secret; the new one is in this answer only",
     tags,
     access: { admin: 'admin:event_types' },
     params: IdentifierParams,
     responses: { 200: { description: 'the new secret', data: RotatedSecret } },
     errors: [400, 404],
     handler: async ({ params }, c) => ({
-      secret: await rotateSecretAudited(context, entityManager(c), actorOf(c.var.principal), c.var.tenant.id, params.identifier),
+      secret: await rotateSecretAudited(
+        context,
+        entityManager(c),
+        actorOf(c.var.principal),
+        c.var.tenant.id,
+        params.identifier,
+      ),
     }),
   });
 }

@@ -3,7 +3,9 @@ import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 
 /** docs/events.md#event-types: names are upper-case words joined by underscores. */
 export const EventTypeName = Type.String({ pattern: '^[A-Z]+(_[A-Z]+)*$', maxLength: 128 });
-const PayloadSchema = Type.Record(Type.String(), Type.Unknown(), { description: 'A JSON Schema (draft-07 or 2020-12) for the payload' });
+const PayloadSchema = Type.Record(Type.String(), Type.Unknown(), {
+  description: 'A JSON Schema (draft-07 or 2020-12) for the payload',
+});
 
 export const CreateEventTypeBody = Type.Object(
   {
@@ -42,12 +44,16 @@ export const EventTypeResource = Type.Object({
 
 export const CreatedEventType = Type.Intersect([
   EventTypeResource,
-  Type.Object({ secret: Type.Optional(Type.String({ description: 'A private type\'s secret: shown in this answer only' })) }),
+  Type.Object({
+    secret: Type.Optional(Type.String({ description: "A private type's secret: shown in this answer only" })),
+  }),
 ]);
 
 export const RotatedSecret = Type.Object({ secret: Type.String() });
 
-export const IdentifierParams = Type.Object({ identifier: Type.String({ description: 'The event type\'s uuid or its name' }) });
+export const IdentifierParams = Type.Object({
+  identifier: Type.String({ description: "The event type's uuid or its name" }),
+});
 
 export const EVENT_TYPE_LIST: ListSpec = {
   resource: 'event_type',

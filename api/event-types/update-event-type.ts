@@ -16,6 +16,7 @@ export function registerUpdateEventType(app: App, context: AppContext): void {
     body: UpdateEventTypeBody,
     responses: { 200: { description: 'the changed event type', data: EventTypeResource } },
     errors: [404],
-    handler: ({ params, body }, c) => changeEventType(context, entityManager(c), actorOf(c.var.principal), c.var.tenant.id, params.identifier, body),
+    handler: ({ params, body }, c) =>
+      changeEventType(context, entityManager(c), actorOf(c.var.principal), c.var.tenant.id, params.identifier, body),
   });
 }

@@ -18,7 +18,11 @@ export function registerGetEvent(app: App, context: AppContext): void {
     responses: { 200: { description: 'the event', data: EventResource } },
     errors: [404],
     handler: async ({ params }, c) => {
-      const event = await entityManager(c).findOne(Event, { tenant: c.var.tenant.id, id: params.id }, { populate: ['type', 'user'] });
+      const event = await entityManager(c).findOne(
+        Event,
+        { tenant: c.var.tenant.id, id: params.id },
+        { populate: ['type', 'user'] },
+      );
       if (!event) throw new NotFoundError(`No registered event ${c.req.param('id')}`);
       return storedEventView(event, serviceSubject);
     },

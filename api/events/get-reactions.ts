@@ -14,7 +14,9 @@ const DEFAULT_WAIT_MS = 5000;
 const MAX_WAIT_MS = 30_000;
 
 const WaitQuery: RequestInput<{ wait: number }> = {
-  schema: Type.Object({ wait: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_WAIT_MS, default: DEFAULT_WAIT_MS })) }),
+  schema: Type.Object({
+    wait: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_WAIT_MS, default: DEFAULT_WAIT_MS })),
+  }),
   parse: (raw) => {
     if (raw.wait === undefined) return { wait: DEFAULT_WAIT_MS };
     const wait = Number(raw.wait);
@@ -27,7 +29,10 @@ const WaitQuery: RequestInput<{ wait: number }> = {
 
 // docs/events.md#waiting-for-reactions: waits for registration up to `wait` ms: 200 once registered, 202 still pending, 404 never accepted.
 export function registerGetReactions(app: App, context: AppContext): void {
-  const reactions = (event: Event) => ({ totalPoints: event.totalPoints, reactions: event.reactions.map(reactionView) });
+  const reactions = (event: Event) => ({
+    totalPoints: event.totalPoints,
+    reactions: event.reactions.map(reactionView),
+  });
   defineRoute(app, context, {
     method: 'get',
     path: '/v1/events/:id{[0-9]+}/reactions',
@@ -38,7 +43,10 @@ export function registerGetReactions(app: App, context: AppContext): void {
     query: WaitQuery,
     responses: {
       200: { description: 'registered', data: ReactionResult },
-      202: { description: 'accepted but not registered yet: `{totalPoints: 0, reactions: [], pending: true}`', data: ReactionResult },
+      202: {
+        description: 'accepted but not registered yet: `{totalPoints: 0, reactions: [], pending: true}`',
+        data: ReactionResult,
+      },
     },
     errors: [400, 404],
     handler: async ({ params: { id }, query: { wait } }, c) => {

@@ -33,11 +33,20 @@ export function reportDependencies(context: AppContext): ReportDependencies {
  * first request died once its event was accepted queues the same id again, which the worker
  * registers once (issue 17). The handler writes the answer pre-serialised, unwrapped.
  */
-function reportEventDefinition(context: AppContext, dependencies: ReportDependencies): RouteDefinition<typeof ReportEventBody, undefined, undefined> {
+function reportEventDefinition(
+  context: AppContext,
+  dependencies: ReportDependencies,
+): RouteDefinition<typeof ReportEventBody, undefined, undefined> {
   const rawHandler: Handler<AppEnv, string, JsonInput<typeof ReportEventBody>> = async (c) => {
     const token = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
     const reservedId = c.get('reservedId');
-    const event = await reportEvent(dependencies, c.get('tenant'), token, c.req.valid('json'), reservedId === undefined ? undefined : Number(reservedId));
+    const event = await reportEvent(
+      dependencies,
+      c.get('tenant'),
+      token,
+      c.req.valid('json'),
+      reservedId === undefined ? undefined : Number(reservedId),
+    );
     return c.body(acceptedEventAnswer(event, dependencies.serviceSubject), 201, { 'Content-Type': 'application/json' });
   };
   return {
@@ -80,8 +89,16 @@ async function reporterOf(context: AppContext, c: Context<AppEnv>): Promise<stri
  * the answer, whatever checks the report would meet now (a type deactivated meanwhile, a token
  * expired). One still on its way is reported again under the same id, which registers once.
  */
-async function registeredEventAnswer(context: AppContext, c: Context<AppEnv>, eventId: number): Promise<Response | undefined> {
-  const event = await entityManager(c).findOne(Event, { tenant: c.var.tenant.id, id: eventId }, { populate: ['type', 'user'] });
+async function registeredEventAnswer(
+  context: AppContext,
+  c: Context<AppEnv>,
+  eventId: number,
+): Promise<Response | undefined> {
+  const event = await entityManager(c).findOne(
+    Event,
+    { tenant: c.var.tenant.id, id: eventId },
+    { populate: ['type', 'user'] },
+  );
   return event ? success(c, storedEventView(event, context.config.publicBaseUrl), 201) : undefined;
 }
 
@@ -91,7 +108,10 @@ export function registerReportEvent(app: App, context: AppContext): void {
 
 /** The route's own middleware, as defineRoute mounts it (the benchmark's layers mount it over others). */
 export function reportEventMiddleware(context: AppContext) {
-  return routeMiddleware(context, reportEventDefinition(context, reportDependencies(context))) as unknown as RouteMiddleware;
+  return routeMiddleware(
+    context,
+    reportEventDefinition(context, reportDependencies(context)),
+  ) as unknown as RouteMiddleware;
 }
 
 /** Hono's overloads take a tuple, not an array: the body limit, the Idempotency-Key, the body. */

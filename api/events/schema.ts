@@ -20,7 +20,10 @@ export const ReportEventBody = Type.Object(
 export const EventResource = Type.Object({
   id: Type.Integer(),
   type: EventTypeResource,
-  subject: Type.Union([UserResource, Type.Object({ id: Type.String({ description: 'the tenant\'s service subject' }) })]),
+  subject: Type.Union([
+    UserResource,
+    Type.Object({ id: Type.String({ description: "the tenant's service subject" }) }),
+  ]),
   reportedAt: Type.String({ format: 'date-time' }),
   registeredAt: Type.Optional(Type.String({ format: 'date-time' })),
   reactedAt: Type.Optional(Type.String({ format: 'date-time' })),

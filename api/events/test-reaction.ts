@@ -7,7 +7,12 @@ import { defineRoute } from '../routes/define-route.js';
 import { ReportEventBody, tags, TestReactionResult } from './schema.js';
 
 export function registerTestReaction(app: App, context: AppContext): void {
-  const dependencies = { eventTypes: context.eventTypes, subjects: context.subjects, reactors: context.reactors, serviceSubject: context.config.publicBaseUrl };
+  const dependencies = {
+    eventTypes: context.eventTypes,
+    subjects: context.subjects,
+    reactors: context.reactors,
+    serviceSubject: context.config.publicBaseUrl,
+  };
   defineRoute(app, context, {
     method: 'post',
     path: '/v1/events/test_reaction',
@@ -20,7 +25,11 @@ export function registerTestReaction(app: App, context: AppContext): void {
     errors: [404],
     handler: async ({ body }, c) => {
       const outcome = await testReaction(dependencies, c.var.tenant.id, body);
-      return { totalPoints: outcome.totalPoints, reactions: outcome.reactions.map(reactionView), activatedReactors: outcome.activatedReactors };
+      return {
+        totalPoints: outcome.totalPoints,
+        reactions: outcome.reactions.map(reactionView),
+        activatedReactors: outcome.activatedReactors,
+      };
     },
   });
 }

@@ -3,7 +3,12 @@ import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import { Type } from 'typebox';
 import { contentRange } from '../../shared/platform/lists/content-range.js';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
-import { DEFAULT_LIMIT, MAX_LIMIT, parseListQuery, type ListQuery } from '../../shared/platform/lists/parse-list-query.js';
+import {
+  DEFAULT_LIMIT,
+  MAX_LIMIT,
+  parseListQuery,
+  type ListQuery,
+} from '../../shared/platform/lists/parse-list-query.js';
 import { entityManager, type AppEnv } from '../app-env.js';
 import { answer, type Answer } from '../routes/answer.js';
 import type { RequestInput } from '../routes/request-input.js';
@@ -15,15 +20,21 @@ import type { RequestInput } from '../routes/request-input.js';
  * against the allow-list) are more than a JSON Schema says.
  */
 export function listQuery(spec: ListSpec): RequestInput<ListQuery> {
-  const sortable = Object.entries(spec.fields).filter(([, field]) => field.sortable).map(([name]) => name);
-  const filterable = Object.entries(spec.fields).filter(([, field]) => field.filterable).map(([name]) => name);
+  const sortable = Object.entries(spec.fields)
+    .filter(([, field]) => field.sortable)
+    .map(([name]) => name);
+  const filterable = Object.entries(spec.fields)
+    .filter(([, field]) => field.filterable)
+    .map(([name]) => name);
   const schema = Type.Object({
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })),
     skip: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
     sort: Type.Optional(Type.String({ enum: sortable, default: spec.defaultSort })),
     order: Type.Optional(Type.String({ enum: ['ASC', 'DESC'], default: 'DESC' })),
     filter: Type.Optional(
-      Type.String({ description: `O-Rison filter, e.g. name:(eq:'X'). Operators: eq neq gt lt in has like. Fields: ${filterable.join(', ')}` }),
+      Type.String({
+        description: `O-Rison filter, e.g. name:(eq:'X'). Operators: eq neq gt lt in has like. Fields: ${filterable.join(', ')}`,
+      }),
     ),
   });
   return { schema, parse: (raw) => parseListQuery(raw, spec) };
@@ -49,6 +60,7 @@ export async function listPage<Entity extends object, View>(
     orderBy: query.orderBy as never,
     populate: (options.populate ?? []) as never,
   });
-  return answer(records.map(view), { headers: { 'Content-Range': contentRange(spec.resource, query.offset, records.length, total) } });
+  return answer(records.map(view), {
+    headers: { 'Content-Range': contentRange(spec.resource, query.offset, records.length, total) },
+  });
 }
-

@@ -17,7 +17,8 @@ export function apiKey(context: AppContext, failedAttempts: FailedKeyAttempts): 
     const tenant = key ? await context.tenants.findByApiKey(key) : undefined;
     if (!tenant) {
       const address = clientAddress(c);
-      const retryAfter = address === undefined ? 0 : failedAttempts.blockedFor(address) || (await failedAttempts.fail(address));
+      const retryAfter =
+        address === undefined ? 0 : failedAttempts.blockedFor(address) || (await failedAttempts.fail(address));
       if (retryAfter > 0) throw new TooManyRequestsError(retryAfter, {});
       throw new InvalidApiKeyError(key ? 'Invalid API key' : 'Missing X-Api-Key header');
     }

@@ -9,10 +9,7 @@ import { UnauthorizedError } from '../../shared/platform/errors/app-errors.js';
 import type { AppEnv } from '../app-env.js';
 
 /** Which callers a route admits, beyond the API key every /v1 route needs. */
-export type Access =
-  | { admin: Scope; user?: false }
-  | { admin: Scope; user: true }
-  | { user: true; admin?: undefined };
+export type Access = { admin: Scope; user?: false } | { admin: Scope; user: true } | { user: true; admin?: undefined };
 
 /**
  * Reads the bearer token, decides whether it is an admin token (issued by the platform) or an end
@@ -24,7 +21,8 @@ export function authorize(context: AppContext, access: Access): MiddlewareHandle
     const principal = await authenticate(context, c);
     if (principal.kind === 'admin') {
       if (!access.admin) throw new UnauthorizedError('This operation takes an end-user token, not an admin token');
-      if (!grantsScope(principal.scopes, access.admin)) throw new UnauthorizedError(`The token lacks the scope ${access.admin}`);
+      if (!grantsScope(principal.scopes, access.admin))
+        throw new UnauthorizedError(`The token lacks the scope ${access.admin}`);
     } else if (!access.user) {
       throw new UnauthorizedError(`This operation takes an admin token with the scope ${access.admin}`);
     }
@@ -49,4 +47,3 @@ export function bearerToken(header: string | undefined): string {
   if (!match?.[1]) throw new UnauthorizedError('Missing bearer token in the Authorization header');
   return match[1];
 }
-

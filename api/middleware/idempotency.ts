@@ -48,12 +48,17 @@ export interface IdempotencyOptions {
  * retry that finds the first request created it before dying. That answer is what GET shows, plus
  * whatever `answer` can show again: a secret stored only as a hash is not in it.
  */
-export function createsRecord(answer: (c: Context<AppEnv>, reservedId: string) => Promise<Response | undefined>): IdempotencyOptions {
+export function createsRecord(
+  answer: (c: Context<AppEnv>, reservedId: string) => Promise<Response | undefined>,
+): IdempotencyOptions {
   return { reserve: async () => randomUUID(), recover: answer };
 }
 
 /** `createsRecord` for a record whose 201 answer is its view: the tenant's `entity` with the reserved id, shown by `view`. */
-export function createsRecordOf<T extends object>(entity: EntityName<T>, view: (record: T) => unknown): IdempotencyOptions {
+export function createsRecordOf<T extends object>(
+  entity: EntityName<T>,
+  view: (record: T) => unknown,
+): IdempotencyOptions {
   return createsRecord(async (c, id) => {
     const record = await entityManager(c).findOne(entity, { tenant: c.var.tenant.id, id } as FilterQuery<T>);
     return record ? success(c, view(record as T), 201) : undefined;
@@ -78,7 +83,12 @@ export function idempotent(context: AppContext, options: IdempotencyOptions = {}
     const header = c.req.header('idempotency-key');
     if (header === undefined) return next();
     if (!KEY.test(header)) {
-      throw fieldError('Idempotency-Key', header, 'format', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
+      throw fieldError(
+        'Idempotency-Key',
+        header,
+        'format',
+        'Idempotency-Key must be 1 to 255 visible ASCII characters',
+      );
     }
     const caller = options.caller ? await options.caller(c) : callerOf(c.var.principal, c.req.header('authorization'));
     const key = createHash('sha256').update(`${caller}\n${header}`).digest('hex');
@@ -86,23 +96,44 @@ export function idempotent(context: AppContext, options: IdempotencyOptions = {}
     // One reservation for the request, however often it asks for the claim while another holds it.
     let reservation: Promise<string> | undefined;
     const reserve = options.reserve && (() => (reservation ??= options.reserve!()));
-    const claim = await waitForClaim(c, sealer, { tenantId: c.var.tenant.id, key, fingerprint, leaseMs, ...(reserve ? { reserve } : {}) });
+    const claim = await waitForClaim(c, sealer, {
+      tenantId: c.var.tenant.id,
+      key,
+      fingerprint,
+      leaseMs,
+      ...(reserve ? { reserve } : {}),
+    });
     if (claim.state === 'mismatch') throw new IdempotencyKeyReusedError();
     if (claim.state === 'replay') {
       c.header('Idempotent-Replayed', 'true');
-      return c.body(claim.body, claim.status as ContentfulStatusCode, { 'Content-Type': 'application/json; charset=utf-8' });
+      return c.body(claim.body, claim.status as ContentfulStatusCode, {
+        'Content-Type': 'application/json; charset=utf-8',
+      });
     }
-    if (claim.state === 'in-progress') throw new ConflictError('A request with this Idempotency-Key is still being processed: retry later');
-    if (claim.state === 'unreadable') throw new ConflictError('This Idempotency-Key was answered within 24 hours, but that answer can no longer be shown: use a new key');
+    if (claim.state === 'in-progress')
+      throw new ConflictError('A request with this Idempotency-Key is still being processed: retry later');
+    if (claim.state === 'unreadable')
+      throw new ConflictError(
+        'This Idempotency-Key was answered within 24 hours, but that answer can no longer be shown: use a new key',
+      );
 
     const held = { tenantId: c.var.tenant.id, recordId: claim.recordId, token: claim.token };
-    if (claim.takenOver) requestLogger(c).info({ idempotencyKey: header, reservedId: claim.reservedId }, 'taking over an idempotency claim whose request left no answer');
+    if (claim.takenOver)
+      requestLogger(c).info(
+        { idempotencyKey: header, reservedId: claim.reservedId },
+        'taking over an idempotency claim whose request left no answer',
+      );
     if (claim.reservedId !== null) c.set('reservedId', claim.reservedId);
     // The claim stays ours while this request works, however long that takes.
     const renewal = setInterval(() => {
-      renewIdempotencyClaim(context.orm.em.fork(), held, leaseMs).catch((error: unknown) => requestLogger(c).warn({ err: error }, 'could not renew an idempotency claim'));
+      renewIdempotencyClaim(context.orm.em.fork(), held, leaseMs).catch((error: unknown) =>
+        requestLogger(c).warn({ err: error }, 'could not renew an idempotency claim'),
+      );
     }, leaseMs / 3);
-    const recover = claim.takenOver && claim.reservedId !== null && options.recover ? () => options.recover!(c, claim.reservedId!) : undefined;
+    const recover =
+      claim.takenOver && claim.reservedId !== null && options.recover
+        ? () => options.recover!(c, claim.reservedId!)
+        : undefined;
     try {
       const recovered = await recover?.();
       if (recovered) c.res = recovered;
@@ -120,8 +151,19 @@ export function idempotent(context: AppContext, options: IdempotencyOptions = {}
     try {
       if (c.res.status >= 500) {
         await releaseIdempotencyClaim(entityManager(c), held);
-      } else if (!(await completeIdempotencyKey(entityManager(c), sealer, { ...held, key }, c.res.status, await c.res.clone().text()))) {
-        requestLogger(c).warn({ idempotencyKey: header }, 'the idempotency claim lapsed and a retry took it over before this answer was stored');
+      } else if (
+        !(await completeIdempotencyKey(
+          entityManager(c),
+          sealer,
+          { ...held, key },
+          c.res.status,
+          await c.res.clone().text(),
+        ))
+      ) {
+        requestLogger(c).warn(
+          { idempotencyKey: header },
+          'the idempotency claim lapsed and a retry took it over before this answer was stored',
+        );
       }
     } catch (error) {
       // The answer stands: a retry finds the claim lapsed and finishes the work under its reserved id.

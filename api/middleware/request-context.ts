@@ -43,7 +43,10 @@ export function requestContext(context: AppContext): MiddlewareHandler<AppEnv> {
     const route = !last || last.method === 'ALL' ? 'unmatched' : last.path;
     durationOf(c.req.method, route, c.res.status).observe(seconds);
     if (context.logger.isLevelEnabled('info')) {
-      requestLogger(c).info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(seconds * 1e4) / 10 }, 'request');
+      requestLogger(c).info(
+        { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(seconds * 1e4) / 10 },
+        'request',
+      );
     }
   };
 }

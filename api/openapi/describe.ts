@@ -20,17 +20,24 @@ export interface RouteDocumentation {
 export const ErrorEnvelope = Type.Object({
   status: Type.Union([Type.Literal('fail'), Type.Literal('error')]),
   message: Type.String(),
-  data: Type.Object({
-    name: Type.Optional(Type.String()),
-    httpCode: Type.Optional(Type.Integer()),
-    message: Type.Optional(Type.String()),
-    errors: Type.Optional(Type.Array(Type.Object({
-      property: Type.String(),
-      value: Type.Optional(Type.Unknown()),
-      constraints: Type.Record(Type.String(), Type.String()),
-      children: Type.Array(Type.Unknown()),
-    }))),
-  }, { additionalProperties: true }),
+  data: Type.Object(
+    {
+      name: Type.Optional(Type.String()),
+      httpCode: Type.Optional(Type.Integer()),
+      message: Type.Optional(Type.String()),
+      errors: Type.Optional(
+        Type.Array(
+          Type.Object({
+            property: Type.String(),
+            value: Type.Optional(Type.Unknown()),
+            constraints: Type.Record(Type.String(), Type.String()),
+            children: Type.Array(Type.Unknown()),
+          }),
+        ),
+      ),
+    },
+    { additionalProperties: true },
+  ),
 });
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
@@ -80,7 +87,9 @@ export function describe(documentation: RouteDocumentation): MiddlewareHandler {
     tags: documentation.tags,
     security: security(access),
     ...(documentation.parameters ? { parameters: documentation.parameters as never } : {}),
-    ...(documentation.body ? { requestBody: { required: true, content: { 'application/json': { schema: documentation.body as never } } } } : {}),
+    ...(documentation.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: documentation.body as never } } } }
+      : {}),
     responses: responses as never,
   });
 }

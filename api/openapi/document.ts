@@ -22,14 +22,20 @@ export function registerDocumentation(app: App, publicBaseUrl: string): void {
         info: {
           title: 'Tally API',
           version: '1',
-          description: 'Receipts and rewards services of the Tally loyalty platform. Every /v1 request carries X-Api-Key.',
+          description:
+            'Receipts and rewards services of the Tally loyalty platform. Every /v1 request carries X-Api-Key.',
         },
         servers: [{ url: publicBaseUrl }],
         components: {
           schemas: { ErrorEnvelope: ErrorEnvelope as never },
           securitySchemes: {
             ApiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
-            BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An admin token (`tally token admin`) or an end user\'s token' },
+            BearerAuth: {
+              type: 'http',
+              scheme: 'bearer',
+              bearerFormat: 'JWT',
+              description: "An admin token (`tally token admin`) or an end user's token",
+            },
           },
         },
       },
@@ -64,7 +70,8 @@ export function registerDocumentation(app: App, publicBaseUrl: string): void {
   app.get('/docs', (c) => c.html(DOCS_PAGE));
 }
 
-const DOCS_SCRIPT = "window.ui = SwaggerUIBundle({ url: '/v1/openapi.json', dom_id: '#reference', deepLinking: true });\n";
+const DOCS_SCRIPT =
+  "window.ui = SwaggerUIBundle({ url: '/v1/openapi.json', dom_id: '#reference', deepLinking: true });\n";
 
 const DOCS_PAGE = `<!doctype html>
 <html lang="en">

@@ -8,7 +8,15 @@ import { defineRoute } from '../routes/define-route.js';
 
 export const CHECK_TIMEOUT_MS = 2000;
 const tags = ['Operations'];
-const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed', 'prioritized', 'waiting-children'] as const;
+const QUEUE_STATES = [
+  'waiting',
+  'active',
+  'delayed',
+  'failed',
+  'completed',
+  'prioritized',
+  'waiting-children',
+] as const;
 
 /** `/health`, `/ready`, `/metrics`: no API key, meant for the orchestrator and Prometheus (docs/operations.md#operator-endpoints). */
 export function registerOperations(app: App, context: AppContext): void {
@@ -28,14 +36,18 @@ export function registerOperations(app: App, context: AppContext): void {
     summary: 'PostgreSQL and Redis answer',
     tags,
     access: 'public',
-    responses: { 200: { description: 'ready', data: Type.Object({ postgres: Type.Literal('ok'), redis: Type.Literal('ok') }) } },
+    responses: {
+      200: { description: 'ready', data: Type.Object({ postgres: Type.Literal('ok'), redis: Type.Literal('ok') }) },
+    },
     errors: [503],
     handler: async () => {
       const [postgres, redis] = await Promise.allSettled([
         withTimeout(context.orm.em.getConnection().execute('select 1'), CHECK_TIMEOUT_MS, context.clock),
         withTimeout(context.redis.ping(), CHECK_TIMEOUT_MS, context.clock),
       ]);
-      const failing = [postgres.status === 'rejected' && 'PostgreSQL', redis.status === 'rejected' && 'Redis'].filter(Boolean);
+      const failing = [postgres.status === 'rejected' && 'PostgreSQL', redis.status === 'rejected' && 'Redis'].filter(
+        Boolean,
+      );
       if (failing.length) throw new ServiceUnavailableError(`Not ready: ${failing.join(' and ')} did not answer`);
       return { postgres: 'ok', redis: 'ok' };
     },
@@ -55,7 +67,9 @@ export function registerOperations(app: App, context: AppContext): void {
           for (const state of QUEUE_STATES) context.metrics.queueDepth.set({ queue: name, state }, counts[state] ?? 0);
         }),
       );
-      return c.body(await context.metrics.registry.metrics(), 200, { 'Content-Type': context.metrics.registry.contentType });
+      return c.body(await context.metrics.registry.metrics(), 200, {
+        'Content-Type': context.metrics.registry.contentType,
+      });
     },
   });
 }

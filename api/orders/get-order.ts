@@ -16,6 +16,7 @@ export function registerGetOrder(app: App, context: AppContext): void {
     params: OrderIdParams,
     responses: { 200: { description: 'the order', data: OrderResource } },
     errors: [404],
-    handler: async ({ params }, c) => orderView(await findTenantRecord(entityManager(c), Order, c.var.tenant.id, params.id, 'order', ['submitter'])),
+    handler: async ({ params }, c) =>
+      orderView(await findTenantRecord(entityManager(c), Order, c.var.tenant.id, params.id, 'order', ['submitter'])),
   });
 }

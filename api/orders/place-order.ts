@@ -18,7 +18,8 @@ export function registerPlaceOrder(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'post',
     path: '/v1/orders',
-    summary: 'Submit a point-of-sale order: reports ORDER_PLACED; the same transactionId at the same locationId again answers the first order',
+    summary:
+      'Submit a point-of-sale order: reports ORDER_PLACED; the same transactionId at the same locationId again answers the first order',
     tags,
     access,
     // The same transaction answers its first order anyway; a key also gives a retry the first 201.
@@ -31,10 +32,19 @@ export function registerPlaceOrder(app: App, context: AppContext): void {
       return success(c, orderView(order), 201);
     }),
     body: PlaceOrderBody,
-    responses: { 201: { description: 'the new order', data: OrderResource }, 200: { description: 'the order already submitted for this transaction', data: OrderResource } },
+    responses: {
+      201: { description: 'the new order', data: OrderResource },
+      200: { description: 'the order already submitted for this transaction', data: OrderResource },
+    },
     errors: [404, 422],
     handler: async ({ body }, c) => {
-      const { order, created } = await placeOrder(entityManager(c), dependencies, c.var.tenant.id, body, c.var.reservedId);
+      const { order, created } = await placeOrder(
+        entityManager(c),
+        dependencies,
+        c.var.tenant.id,
+        body,
+        c.var.reservedId,
+      );
       return answer(orderView(order), { status: created ? 201 : 200 });
     },
   });

@@ -33,7 +33,9 @@ export const PlaceOrderBody = Type.Object(
     cashierId: Type.Optional(Code),
     lineItems: Type.Array(OrderLineItem, { maxItems: 500 }),
     occurredAt: Type.Optional(Type.String({ format: 'date-time' })),
-    submitter: Type.Optional(Type.Object({ authIdentifier: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false })),
+    submitter: Type.Optional(
+      Type.Object({ authIdentifier: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -49,7 +51,10 @@ export const OrderResource = Type.Object({
   lineItems: Type.Array(OrderLineItem),
   occurredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   submitter: Type.Union([Type.Object({ authIdentifier: Type.String() }), Type.Null()]),
-  eventId: Type.Union([Type.Integer({ description: 'the ORDER_PLACED event: GET /v1/events/{eventId}/reactions shows its points' }), Type.Null()]),
+  eventId: Type.Union([
+    Type.Integer({ description: 'the ORDER_PLACED event: GET /v1/events/{eventId}/reactions shows its points' }),
+    Type.Null(),
+  ]),
   createdAt: Type.String({ format: 'date-time' }),
 });
 

@@ -17,6 +17,7 @@ export function registerCreateProduct(app: App, context: AppContext): void {
     body: CreateProductBody,
     responses: { 201: { description: 'created', data: ProductResource } },
     errors: [409, 422],
-    handler: async ({ body }, c) => productView(await createProduct(entityManager(c), context.products, c.var.tenant.id, body, c.var.reservedId)),
+    handler: async ({ body }, c) =>
+      productView(await createProduct(entityManager(c), context.products, c.var.tenant.id, body, c.var.reservedId)),
   });
 }

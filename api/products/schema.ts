@@ -8,8 +8,17 @@ const Identifier = Type.String({ minLength: 1, maxLength: 200 });
 export const CreateProductBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 256 }),
-    identifiers: Type.Array(Identifier, { minItems: 1, maxItems: 100, description: 'SKUs, barcodes and description aliases that name this product on a line item (matched without regard to case)' }),
-    unitPrice: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 1e9 }), Type.Null()], { description: 'the catalogue price BASKET rules may check' })),
+    identifiers: Type.Array(Identifier, {
+      minItems: 1,
+      maxItems: 100,
+      description:
+        'SKUs, barcodes and description aliases that name this product on a line item (matched without regard to case)',
+    }),
+    unitPrice: Type.Optional(
+      Type.Union([Type.Number({ minimum: 0, maximum: 1e9 }), Type.Null()], {
+        description: 'the catalogue price BASKET rules may check',
+      }),
+    ),
     isActive: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },

@@ -15,6 +15,7 @@ export function registerUpdateProduct(app: App, context: AppContext): void {
     body: UpdateProductBody,
     responses: { 200: { description: 'the changed product', data: ProductResource } },
     errors: [404, 409],
-    handler: async ({ params, body }, c) => productView(await updateProduct(entityManager(c), context.products, c.var.tenant.id, params.id, body)),
+    handler: async ({ params, body }, c) =>
+      productView(await updateProduct(entityManager(c), context.products, c.var.tenant.id, params.id, body)),
   });
 }

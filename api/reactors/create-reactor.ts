@@ -17,6 +17,7 @@ export function registerCreateReactor(app: App, context: AppContext): void {
     body: CreateReactorBody,
     responses: { 201: { description: 'created', data: ReactorResource } },
     errors: [409, 422],
-    handler: async ({ body }, c) => reactorView(await createReactor(entityManager(c), context.reactors, c.var.tenant.id, body, c.var.reservedId)),
+    handler: async ({ body }, c) =>
+      reactorView(await createReactor(entityManager(c), context.reactors, c.var.tenant.id, body, c.var.reservedId)),
   });
 }

@@ -5,7 +5,9 @@ import { changesSchema } from '../../shared/platform/validation/changes-schema.j
 import { EventTypeName } from '../event-types/schema.js';
 import { uuidPath } from '../routes/request-input.js';
 
-const Conditions = Type.Record(Type.String(), Type.Unknown(), { description: 'json-rules-engine conditions over the facts event, payload and user' });
+const Conditions = Type.Record(Type.String(), Type.Unknown(), {
+  description: 'json-rules-engine conditions over the facts event, payload and user',
+});
 
 const reactorFields = {
   name: Type.String({ minLength: 1, maxLength: 128 }),

@@ -15,6 +15,7 @@ export function registerUpdateReactor(app: App, context: AppContext): void {
     body: UpdateReactorBody,
     responses: { 200: { description: 'the changed reactor', data: ReactorResource } },
     errors: [404],
-    handler: async ({ params, body }, c) => reactorView(await updateReactor(entityManager(c), context.reactors, c.var.tenant.id, params.id, body)),
+    handler: async ({ params, body }, c) =>
+      reactorView(await updateReactor(entityManager(c), context.reactors, c.var.tenant.id, params.id, body)),
   });
 }

@@ -5,15 +5,26 @@ import { RECEIPT_STATUSES, REVIEW_REASONS, REVIEW_VERDICTS } from '../../shared/
 import { uuidPath } from '../routes/request-input.js';
 
 const enumOf = (values: readonly string[]) => Type.Union(values.map((value) => Type.Literal(value)));
-const Confidence = Type.Number({ minimum: 0, maximum: 1, description: 'docs/receipts.md#claims: confidences are 0 to 1' });
+const Confidence = Type.Number({
+  minimum: 0,
+  maximum: 1,
+  description: 'docs/receipts.md#claims: confidences are 0 to 1',
+});
 
-const Submitter = Type.Object({ authIdentifier: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false });
+const Submitter = Type.Object(
+  { authIdentifier: Type.String({ minLength: 1, maxLength: 256 }) },
+  { additionalProperties: false },
+);
 const SubmissionPosition = Type.Object(
   { longitude: Type.Number({ minimum: -180, maximum: 180 }), latitude: Type.Number({ minimum: -90, maximum: 90 }) },
   { additionalProperties: false },
 );
 const Metadata = Type.Object(
-  { source: Type.String({ minLength: 1, maxLength: 128 }), campaignId: Type.Optional(Type.String({ maxLength: 128 })), key: Type.Optional(Type.String({ maxLength: 256 })) },
+  {
+    source: Type.String({ minLength: 1, maxLength: 128 }),
+    campaignId: Type.Optional(Type.String({ maxLength: 128 })),
+    key: Type.Optional(Type.String({ maxLength: 256 })),
+  },
   { additionalProperties: false },
 );
 const PictureUrl = Type.String({ format: 'uri', maxLength: 2048 });
@@ -33,7 +44,10 @@ export const LineItem = Type.Object(
   { additionalProperties: false },
 );
 
-const ParsedField = Type.Object({ value: Type.String({ maxLength: 1024 }), confidence: Confidence }, { additionalProperties: false });
+const ParsedField = Type.Object(
+  { value: Type.String({ maxLength: 1024 }), confidence: Confidence },
+  { additionalProperties: false },
+);
 
 /** Default mode (docs/receipts.md#claims): an image the service reads. */
 const ImageClaimBody = Type.Object(
@@ -71,14 +85,28 @@ export const ReviewResource = Type.Object({
   reason: enumOf(REVIEW_REASONS),
   createdAt: Type.String({ format: 'date-time' }),
   isAutomated: Type.Boolean(),
-  reviwer: Type.Union([Type.Object({ authIssuer: Type.String(), authIdentifier: Type.String(), name: Type.Optional(Type.String()) }), Type.Null()], { description: 'spelled so in docs/receipts.md#records' }),
+  reviwer: Type.Union(
+    [
+      Type.Object({ authIssuer: Type.String(), authIdentifier: Type.String(), name: Type.Optional(Type.String()) }),
+      Type.Null(),
+    ],
+    { description: 'spelled so in docs/receipts.md#records' },
+  ),
   comment: Type.Union([Type.String(), Type.Null()]),
-  checks: Type.Optional(Type.Array(Type.Object({ check: Type.String(), passed: Type.Boolean(), detail: Type.Optional(Type.String()) }), { description: 'automated reviews: each check in order and what it found' })),
+  checks: Type.Optional(
+    Type.Array(Type.Object({ check: Type.String(), passed: Type.Boolean(), detail: Type.Optional(Type.String()) }), {
+      description: 'automated reviews: each check in order and what it found',
+    }),
+  ),
   ruleSetId: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   ruleEngineResult: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
 });
 
-export const ClaimedReceipt = Type.Object({ id: Type.String({ format: 'uuid' }), status: enumOf(RECEIPT_STATUSES), paramountReview: Type.Union([ReviewResource, Type.Null()]) });
+export const ClaimedReceipt = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  status: enumOf(RECEIPT_STATUSES),
+  paramountReview: Type.Union([ReviewResource, Type.Null()]),
+});
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -126,7 +154,11 @@ export const ReceiptListItem = Type.Object({
 
 /** POST /receipts/{id}/reviews (docs/receipts.md#manual-reviews): `{verdict, reason}`; a comment may go with them. */
 export const ReviewBody = Type.Object(
-  { verdict: enumOf(REVIEW_VERDICTS), reason: enumOf(REVIEW_REASONS), comment: Type.Optional(Type.String({ maxLength: 2000 })) },
+  {
+    verdict: enumOf(REVIEW_VERDICTS),
+    reason: enumOf(REVIEW_REASONS),
+    comment: Type.Optional(Type.String({ maxLength: 2000 })),
+  },
   { additionalProperties: false },
 );
 

@@ -16,12 +16,20 @@ export class Answer<Data = unknown> {
   ) {}
 }
 
-export function answer<Data>(data: Data, options: { status?: ContentfulStatusCode; headers?: Record<string, string> } = {}): Answer<Data> {
+export function answer<Data>(
+  data: Data,
+  options: { status?: ContentfulStatusCode; headers?: Record<string, string> } = {},
+): Answer<Data> {
   return new Answer(data, options.status, options.headers);
 }
 
 /** The success envelope of docs/api-conventions.md#errors, built here and nowhere else. */
-export function success(c: Context<AppEnv>, data: unknown, status: ContentfulStatusCode, headers?: Record<string, string>): Response {
+export function success(
+  c: Context<AppEnv>,
+  data: unknown,
+  status: ContentfulStatusCode,
+  headers?: Record<string, string>,
+): Response {
   return c.json({ status: 'success', data }, status, headers);
 }
 

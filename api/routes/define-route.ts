@@ -21,7 +21,11 @@ export interface RouteInput<Body, Params, Query> {
   query: Query;
 }
 
-export interface RouteDefinition<Body extends TSchema | undefined, Params extends InputDefinition | undefined, Query extends InputDefinition | undefined> {
+export interface RouteDefinition<
+  Body extends TSchema | undefined,
+  Params extends InputDefinition | undefined,
+  Query extends InputDefinition | undefined,
+> {
   method: Method;
   path: string;
   summary: string;
@@ -44,7 +48,10 @@ export interface RouteDefinition<Body extends TSchema | undefined, Params extend
    * Returns the answer's `data`, wrapped in the success envelope with the route's success status
    * (the lowest of `responses`); or an `Answer` for another status or headers; or a Response.
    */
-  handler?: (input: RouteInput<Body extends TSchema ? Static<Body> : undefined, InputOf<Params>, InputOf<Query>>, c: Context<AppEnv>) => unknown;
+  handler?: (
+    input: RouteInput<Body extends TSchema ? Static<Body> : undefined, InputOf<Params>, InputOf<Query>>,
+    c: Context<AppEnv>,
+  ) => unknown;
   /**
    * A plain Hono handler, mounted as it is: for the hot path, which writes a pre-serialised body
    * and must not pay for the wrapping (no route parameters or query are parsed for it).
@@ -59,13 +66,16 @@ const NONE = Object.freeze({});
  * path and query validation, and the success envelope, all from this one definition. Everything is
  * decided here, at registration; a request only runs the middleware its route asked for.
  */
-export function defineRoute<Body extends TSchema | undefined = undefined, Params extends InputDefinition | undefined = undefined, Query extends InputDefinition | undefined = undefined>(
-  app: App,
-  context: AppContext,
-  route: RouteDefinition<Body, Params, Query>,
-): void {
+export function defineRoute<
+  Body extends TSchema | undefined = undefined,
+  Params extends InputDefinition | undefined = undefined,
+  Query extends InputDefinition | undefined = undefined,
+>(app: App, context: AppContext, route: RouteDefinition<Body, Params, Query>): void {
   const { params, query } = inputsOf(route);
-  const parameters = [...(params ? openApiParameters(params.schema, 'path') : []), ...(query ? openApiParameters(query.schema, 'query') : [])];
+  const parameters = [
+    ...(params ? openApiParameters(params.schema, 'path') : []),
+    ...(query ? openApiParameters(query.schema, 'query') : []),
+  ];
   const documentation = describe({
     summary: route.summary,
     tags: route.tags,
@@ -82,9 +92,13 @@ export function defineRoute<Body extends TSchema | undefined = undefined, Params
 type AnyRoute = RouteDefinition<TSchema | undefined, InputDefinition | undefined, InputDefinition | undefined>;
 
 /** The route's own middleware, in order: authorization, body limit, Idempotency-Key, body. */
-export function routeMiddleware(context: AppContext, route: Omit<AnyRoute, 'handler' | 'rawHandler'>): MiddlewareHandler<AppEnv>[] {
+export function routeMiddleware(
+  context: AppContext,
+  route: Omit<AnyRoute, 'handler' | 'rawHandler'>,
+): MiddlewareHandler<AppEnv>[] {
   const chain: MiddlewareHandler<AppEnv>[] = [];
-  if (typeof route.access === 'object' && route.accessCheckedBy !== 'service') chain.push(authorize(context, route.access));
+  if (typeof route.access === 'object' && route.accessCheckedBy !== 'service')
+    chain.push(authorize(context, route.access));
   if (route.bodyLimit !== undefined) chain.push(bodyLimit(route.bodyLimit));
   if (route.idempotency) chain.push(idempotent(context, route.idempotency));
   if (route.body) chain.push(jsonBody(route.body, route.bodyOptions) as MiddlewareHandler<AppEnv>);
@@ -110,9 +124,14 @@ export function routeHandler(route: AnyRoute, inputs = inputsOf(route)): Middlew
   };
 }
 
-function inputsOf(route: Pick<AnyRoute, 'params' | 'query'>): { params?: RequestInput<unknown>; query?: RequestInput<unknown> } {
+function inputsOf(route: Pick<AnyRoute, 'params' | 'query'>): {
+  params?: RequestInput<unknown>;
+  query?: RequestInput<unknown>;
+} {
   return {
-    ...(route.params ? { params: isRequestInput(route.params) ? route.params : schemaInput(route.params, 'path') } : {}),
+    ...(route.params
+      ? { params: isRequestInput(route.params) ? route.params : schemaInput(route.params, 'path') }
+      : {}),
     ...(route.query ? { query: isRequestInput(route.query) ? route.query : schemaInput(route.query, 'query') } : {}),
   };
 }

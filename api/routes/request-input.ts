@@ -36,10 +36,14 @@ export function schemaInput<S extends TObject>(schema: S, where: 'path' | 'query
     schema,
     parse: (raw) => {
       const value: Record<string, unknown> = {};
-      for (const [name, property] of properties) if (raw[name] !== undefined) value[name] = typed(raw[name], property.type);
+      for (const [name, property] of properties)
+        if (raw[name] !== undefined) value[name] = typed(raw[name], property.type);
       if (!validate(value)) {
         const issues = toValidationIssues(validate.errors, value);
-        throw new ValidationError(`Invalid ${where}: ${issues.flatMap((issue) => Object.values(issue.constraints)).join('; ')}`, issues);
+        throw new ValidationError(
+          `Invalid ${where}: ${issues.flatMap((issue) => Object.values(issue.constraints)).join('; ')}`,
+          issues,
+        );
       }
       return value;
     },

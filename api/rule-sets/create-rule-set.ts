@@ -22,7 +22,11 @@ export function registerCreateRuleSet(app: App, context: AppContext): void {
     body: CreateRuleSetBody,
     responses: { 201: { description: 'created, with its stored rules and the tenant', data: CreatedRuleSet } },
     errors: [422],
-    handler: async ({ body }, c) => createdRuleSet(c, await createRuleSet(entityManager(c), context.ruleEngine, c.var.tenant.id, body, c.var.reservedId)),
+    handler: async ({ body }, c) =>
+      createdRuleSet(
+        c,
+        await createRuleSet(entityManager(c), context.ruleEngine, c.var.tenant.id, body, c.var.reservedId),
+      ),
   });
 }
 

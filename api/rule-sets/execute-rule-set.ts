@@ -11,8 +11,11 @@ export function registerExecuteRuleSet(app: App, context: AppContext): void {
     tags,
     access,
     body: ExecuteBody,
-    responses: { 200: { description: 'the rule engine result (docs/receipts.md#running-a-rule-set)', data: RuleSetRunResource } },
+    responses: {
+      200: { description: 'the rule engine result (docs/receipts.md#running-a-rule-set)', data: RuleSetRunResource },
+    },
     errors: [404, 422],
-    handler: ({ body: { transaction, ruleSetId } }, c) => context.ruleEngine.execute(c.var.tenant.id, transaction, ruleSetId),
+    handler: ({ body: { transaction, ruleSetId } }, c) =>
+      context.ruleEngine.execute(c.var.tenant.id, transaction, ruleSetId),
   });
 }

@@ -6,7 +6,16 @@ import { entityManager, type App } from '../app-env.js';
 import { createsRecord } from '../middleware/idempotency.js';
 import { Deleted, DELETED_ONE, success } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
-import { access, RULE_SETS_PATH, RuleDefinitionBody, RuleParams, RuleResource, RuleSetIdParams, tags, UpdateRuleBody } from './schema.js';
+import {
+  access,
+  RULE_SETS_PATH,
+  RuleDefinitionBody,
+  RuleParams,
+  RuleResource,
+  RuleSetIdParams,
+  tags,
+  UpdateRuleBody,
+} from './schema.js';
 
 /** docs/receipts.md#rule-sets: rules are added and changed under `…/rule-sets/{id}/rules[/{ruleId}]`, a small resource kept in one file. */
 export function registerRuleRoutes(app: App, context: AppContext): void {
@@ -37,7 +46,8 @@ export function registerRuleRoutes(app: App, context: AppContext): void {
     body: RuleDefinitionBody,
     responses: { 201: { description: 'the stored rule', data: RuleResource } },
     errors: [404, 422],
-    handler: ({ params, body }, c) => addRule(entityManager(c), context.ruleEngine, c.var.tenant.id, params.id, body, c.var.reservedId),
+    handler: ({ params, body }, c) =>
+      addRule(entityManager(c), context.ruleEngine, c.var.tenant.id, params.id, body, c.var.reservedId),
   });
   defineRoute(app, context, {
     method: 'get',
@@ -48,7 +58,8 @@ export function registerRuleRoutes(app: App, context: AppContext): void {
     params: RuleParams,
     responses: { 200: { description: 'the rule', data: RuleResource } },
     errors: [404],
-    handler: async ({ params }, c) => findRule(await findRuleSet(entityManager(c), c.var.tenant.id, params.id), params.ruleId),
+    handler: async ({ params }, c) =>
+      findRule(await findRuleSet(entityManager(c), c.var.tenant.id, params.id), params.ruleId),
   });
   defineRoute(app, context, {
     method: 'patch',
@@ -60,7 +71,8 @@ export function registerRuleRoutes(app: App, context: AppContext): void {
     body: UpdateRuleBody,
     responses: { 200: { description: 'the changed rule', data: RuleResource } },
     errors: [404],
-    handler: ({ params, body }, c) => updateRule(entityManager(c), context.ruleEngine, c.var.tenant.id, params.id, params.ruleId, body),
+    handler: ({ params, body }, c) =>
+      updateRule(entityManager(c), context.ruleEngine, c.var.tenant.id, params.id, params.ruleId, body),
   });
   defineRoute(app, context, {
     method: 'delete',

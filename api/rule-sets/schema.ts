@@ -5,16 +5,25 @@ import { changesSchema } from '../../shared/platform/validation/changes-schema.j
 import { uuidPath } from '../routes/request-input.js';
 
 /** A rule definition and its result parameters (docs/receipts.md#rule-definitions). */
-const KeyValuePair = Type.Object({ key: Type.String({ minLength: 1, maxLength: 128 }), value: Type.Unknown() }, { additionalProperties: false });
+const KeyValuePair = Type.Object(
+  { key: Type.String({ minLength: 1, maxLength: 128 }), value: Type.Unknown() },
+  { additionalProperties: false },
+);
 
 const ResultParams = Type.Object(
   { success: Type.Array(KeyValuePair, { maxItems: 50 }), failure: Type.Array(KeyValuePair, { maxItems: 50 }) },
-  { additionalProperties: false, description: 'the key-value pairs the rule adds to the result when its conditions hold (success) or not (failure)' },
+  {
+    additionalProperties: false,
+    description: 'the key-value pairs the rule adds to the result when its conditions hold (success) or not (failure)',
+  },
 );
 
 const RuleProperties = Type.Object(
   {
-    conditions: Type.Record(Type.String(), Type.Unknown(), { description: 'json-rules-engine conditions over the fact `request` (paths rooted at $.transaction) and the keys of earlier rules' }),
+    conditions: Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        'json-rules-engine conditions over the fact `request` (paths rooted at $.transaction) and the keys of earlier rules',
+    }),
     event: Type.Object({ type: Type.String({ minLength: 1, maxLength: 128 }) }, { additionalProperties: false }),
     priority: Type.Optional(Type.Number()),
   },
@@ -43,8 +52,16 @@ export const RuleDefinitionBody = Type.Object(ruleDefinitionFields, { additional
 export const UpdateRuleBody = changesSchema(RuleDefinitionBody);
 
 const Scope = Type.Object(
-  { formatSlug: Type.Optional(Type.String({ maxLength: 128 })), merchantName: Type.Optional(Type.String({ maxLength: 256 })), campaignId: Type.Optional(Type.String({ maxLength: 128 })) },
-  { additionalProperties: false, description: 'the transactions this set is for; the active set matching the most fields wins (docs/receipts.md#choosing-a-rule-set)' },
+  {
+    formatSlug: Type.Optional(Type.String({ maxLength: 128 })),
+    merchantName: Type.Optional(Type.String({ maxLength: 256 })),
+    campaignId: Type.Optional(Type.String({ maxLength: 128 })),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'the transactions this set is for; the active set matching the most fields wins (docs/receipts.md#choosing-a-rule-set)',
+  },
 );
 
 export const CreateRuleSetBody = Type.Object(
@@ -56,7 +73,9 @@ export const CreateRuleSetBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export const UpdateRuleSetBody = changesSchema(CreateRuleSetBody, { description: 'ruleDefinitions, when given, replace every rule of the set' });
+export const UpdateRuleSetBody = changesSchema(CreateRuleSetBody, {
+  description: 'ruleDefinitions, when given, replace every rule of the set',
+});
 
 export const RuleResource = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -87,9 +106,14 @@ export const CreatedRuleSet = Type.Intersect([
       id: Type.String(),
       name: Type.String(),
       slug: Type.String(),
-      authentication: Type.Union([Type.Object({ issuer: Type.String(), algorithm: Type.String(), jwksUrl: Type.Optional(Type.String()) }), Type.Null()]),
+      authentication: Type.Union([
+        Type.Object({ issuer: Type.String(), algorithm: Type.String(), jwksUrl: Type.Optional(Type.String()) }),
+        Type.Null(),
+      ]),
       key: Type.String({ description: "the API key's prefix only (docs/receipts.md#rule-sets)" }),
-      eventSecrets: Type.Record(Type.String(), Type.Null(), { description: 'the private event types, by name; never a secret' }),
+      eventSecrets: Type.Record(Type.String(), Type.Null(), {
+        description: 'the private event types, by name; never a secret',
+      }),
       configuration: Type.Record(Type.String(), Type.Unknown()),
     }),
   }),
@@ -97,8 +121,13 @@ export const CreatedRuleSet = Type.Intersect([
 
 export const ExecuteBody = Type.Object(
   {
-    transaction: Type.Record(Type.String(), Type.Unknown(), { description: 'the normalised receipt: total, subtotal, lineItems, merchantName, formatSlug, serviceDate, servedAt, locationIdentifier, submissionPosition, metadata, submitter' }),
-    ruleSetId: Type.Optional(Type.String({ format: 'uuid', description: 'run this set (active or not); absent: the active set that applies' })),
+    transaction: Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        'the normalised receipt: total, subtotal, lineItems, merchantName, formatSlug, serviceDate, servedAt, locationIdentifier, submissionPosition, metadata, submitter',
+    }),
+    ruleSetId: Type.Optional(
+      Type.String({ format: 'uuid', description: 'run this set (active or not); absent: the active set that applies' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -106,7 +135,14 @@ export const ExecuteBody = Type.Object(
 export const RuleSetRunResource = Type.Object({
   ruleSetId: Type.String({ format: 'uuid' }),
   result: Type.Record(Type.String(), Type.Unknown()),
-  rules: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), priority: Type.Number(), outcome: Type.Union([Type.Literal('success'), Type.Literal('failure')]) })),
+  rules: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      priority: Type.Number(),
+      outcome: Type.Union([Type.Literal('success'), Type.Literal('failure')]),
+    }),
+  ),
   stopped: Type.Boolean(),
 });
 

@@ -15,6 +15,7 @@ export function registerUpdateRuleSet(app: App, context: AppContext): void {
     body: UpdateRuleSetBody,
     responses: { 200: { description: 'the changed rule set', data: RuleSetResource } },
     errors: [404],
-    handler: async ({ params, body }, c) => ruleSetView(await updateRuleSet(entityManager(c), context.ruleEngine, c.var.tenant.id, params.id, body)),
+    handler: async ({ params, body }, c) =>
+      ruleSetView(await updateRuleSet(entityManager(c), context.ruleEngine, c.var.tenant.id, params.id, body)),
   });
 }

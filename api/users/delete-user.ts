@@ -10,12 +10,14 @@ export function registerDeleteUser(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'delete',
     path: '/v1/users/:id',
-    summary: 'Erase a member\'s profile; ids, account number, events and ledger stay',
+    summary: "Erase a member's profile; ids, account number, events and ledger stay",
     tags: ['Users'],
     access: { admin: 'admin:users' },
     params: UserIdParams,
     responses: { 200: { description: 'erased', data: Deleted } },
     errors: [404],
-    handler: async (_input, c) => ({ affected: await eraseUser(entityManager(c), context.subjects, await memberOf(c)) }),
+    handler: async (_input, c) => ({
+      affected: await eraseUser(entityManager(c), context.subjects, await memberOf(c)),
+    }),
   });
 }

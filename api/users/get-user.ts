@@ -9,7 +9,11 @@ import { UserIdParams, UserResource } from './schema.js';
 export function registerGetUser(app: App, context: AppContext): void {
   const routes: { path: string; access: Access; summary: string }[] = [
     { path: '/v1/users/me', access: { user: true }, summary: 'The member the user token speaks for' },
-    { path: '/v1/users/:id', access: { admin: 'admin:users' }, summary: 'One member by id, authIdentifier or account number' },
+    {
+      path: '/v1/users/:id',
+      access: { admin: 'admin:users' },
+      summary: 'One member by id, authIdentifier or account number',
+    },
   ];
   for (const route of routes) {
     defineRoute(app, context, {

@@ -15,8 +15,12 @@ const WalletResource = Type.Object({
 /** docs/users.md#wallet: points and lifetimeEarn, derived from the ledger. */
 export function registerGetWallet(app: App, context: AppContext): void {
   const routes: { path: string; access: Access; summary: string }[] = [
-    { path: '/v1/users/me/wallet', access: { user: true }, summary: 'The wallet of the member the user token speaks for' },
-    { path: '/v1/users/:id/wallet', access: { admin: 'read:users' }, summary: 'A member\'s wallet' },
+    {
+      path: '/v1/users/me/wallet',
+      access: { user: true },
+      summary: 'The wallet of the member the user token speaks for',
+    },
+    { path: '/v1/users/:id/wallet', access: { admin: 'read:users' }, summary: "A member's wallet" },
   ];
   for (const route of routes) {
     defineRoute(app, context, {

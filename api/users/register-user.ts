@@ -15,13 +15,22 @@ export function registerRegisterUser(app: App, context: AppContext): void {
     summary: 'Register a member: a user token registers itself, an admin anyone',
     tags: ['Users'],
     access: { admin: 'admin:users', user: true },
-    query: Type.Object({ locale: Type.Optional(Type.String({ description: 'The member\'s active locale' })) }),
+    query: Type.Object({ locale: Type.Optional(Type.String({ description: "The member's active locale" })) }),
     idempotency: createsRecordOf(User, userView),
     body: RegisterUserBody,
     bodyOptions: { failAs: 'BadRequestError' },
     responses: { 201: { description: 'registered', data: UserResource } },
     errors: [409, 422],
     handler: async ({ body }, c) =>
-      userView(await registerUser(entityManager(c), context.payloadSchemas, c.var.tenant.id, c.var.principal!, body, c.var.reservedId)),
+      userView(
+        await registerUser(
+          entityManager(c),
+          context.payloadSchemas,
+          c.var.tenant.id,
+          c.var.principal!,
+          body,
+          c.var.reservedId,
+        ),
+      ),
   });
 }

@@ -8,7 +8,11 @@ export const RegisterUserBody = Type.Object(
     profile: Profile,
     authIdentifier: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
     externalIdentifier: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
-    linkedVenues: Type.Optional(Type.Array(Type.Object({ id: Type.String({ minLength: 1 }) }, { additionalProperties: false }), { maxItems: 100 })),
+    linkedVenues: Type.Optional(
+      Type.Array(Type.Object({ id: Type.String({ minLength: 1 }) }, { additionalProperties: false }), {
+        maxItems: 100,
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -48,7 +52,9 @@ export const UserResource = Type.Object({
   updatedAt: Type.String({ format: 'date-time' }),
 });
 
-export const UserIdParams = Type.Object({ id: Type.String({ description: 'The member\'s id, authIdentifier or account number' }) });
+export const UserIdParams = Type.Object({
+  id: Type.String({ description: "The member's id, authIdentifier or account number" }),
+});
 
 export const USER_LIST: ListSpec = {
   resource: 'user',

@@ -8,9 +8,24 @@ import { memberOf } from './member-target.js';
 import { UpdateOwnUserBody, UpdateUserBody, UserIdParams, UserResource } from './schema.js';
 
 export function registerUpdateUser(app: App, context: AppContext): void {
-  const routes: { path: string; access: Access; summary: string; body: typeof UpdateUserBody | typeof UpdateOwnUserBody }[] = [
-    { path: '/v1/users/me', access: { user: true }, summary: 'Change the member the user token speaks for (not isRestricted, which admins set)', body: UpdateOwnUserBody },
-    { path: '/v1/users/:id', access: { admin: 'admin:users' }, summary: 'Change a member; profile merges, attributes and flags are replaced whole', body: UpdateUserBody },
+  const routes: {
+    path: string;
+    access: Access;
+    summary: string;
+    body: typeof UpdateUserBody | typeof UpdateOwnUserBody;
+  }[] = [
+    {
+      path: '/v1/users/me',
+      access: { user: true },
+      summary: 'Change the member the user token speaks for (not isRestricted, which admins set)',
+      body: UpdateOwnUserBody,
+    },
+    {
+      path: '/v1/users/:id',
+      access: { admin: 'admin:users' },
+      summary: 'Change a member; profile merges, attributes and flags are replaced whole',
+      body: UpdateUserBody,
+    },
   ];
   for (const route of routes) {
     defineRoute(app, context, {
@@ -24,7 +39,8 @@ export function registerUpdateUser(app: App, context: AppContext): void {
       bodyOptions: { failAs: 'BadRequestError' },
       responses: { 200: { description: 'the changed member', data: UserResource } },
       errors: [404, 422],
-      handler: async ({ body }, c) => userView(await updateUser(entityManager(c), context.subjects, context.payloadSchemas, await memberOf(c), body)),
+      handler: async ({ body }, c) =>
+        userView(await updateUser(entityManager(c), context.subjects, context.payloadSchemas, await memberOf(c), body)),
     });
   }
 }

@@ -31,10 +31,15 @@ export interface JsonBodyOptions {
  * shows; the handler reads it typed with `c.req.valid('json')`. Any failure is 400 ValidationError.
  * The body is parsed whatever the Content-Type says: a JSON body sent without it is still JSON.
  */
-export function jsonBody<S extends TSchema>(schema: S, options: JsonBodyOptions = {}): MiddlewareHandler<AppEnv, string, JsonInput<S>> {
+export function jsonBody<S extends TSchema>(
+  schema: S,
+  options: JsonBodyOptions = {},
+): MiddlewareHandler<AppEnv, string, JsonInput<S>> {
   const validate = compile<Static<S>>(schema);
   const fail = (message: string, errors: ValidationIssue[]) =>
-    options.failAs === 'BadRequestError' && !errors.some(isUnknownTopLevelField) ? new BadRequestError(message, { data: { errors } }) : new ValidationError(message, errors);
+    options.failAs === 'BadRequestError' && !errors.some(isUnknownTopLevelField)
+      ? new BadRequestError(message, { data: { errors } })
+      : new ValidationError(message, errors);
   return async (c, next) => {
     const text = await c.req.text();
     let value: unknown;
@@ -42,12 +47,19 @@ export function jsonBody<S extends TSchema>(schema: S, options: JsonBodyOptions 
       value = JSON.parse(text);
     } catch {
       throw fail('The request body is not valid JSON', [
-        { property: '(body)', value: text.slice(0, 100), constraints: { isJson: 'the body must be a JSON document' }, children: [] },
+        {
+          property: '(body)',
+          value: text.slice(0, 100),
+          constraints: { isJson: 'the body must be a JSON document' },
+          children: [],
+        },
       ]);
     }
     if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
       const constraint = `the body may nest arrays and objects at most ${MAX_JSON_DEPTH} levels deep`;
-      throw fail(`Invalid body: ${constraint}`, [{ property: '(body)', value: undefined, constraints: { maxDepth: constraint }, children: [] }]);
+      throw fail(`Invalid body: ${constraint}`, [
+        { property: '(body)', value: undefined, constraints: { maxDepth: constraint }, children: [] },
+      ]);
     }
     if (!validate(value)) {
       const issues = toValidationIssues(validate.errors, value);
@@ -59,7 +71,9 @@ export function jsonBody<S extends TSchema>(schema: S, options: JsonBodyOptions 
     const unstorable = unstorableTextAt(value, text);
     if (unstorable !== undefined) {
       const property = unstorable || '(body)';
-      throw fail(`Invalid body: ${property}: ${UNSTORABLE_TEXT}`, [{ property, value: undefined, constraints: { storable: UNSTORABLE_TEXT }, children: [] }]);
+      throw fail(`Invalid body: ${property}: ${UNSTORABLE_TEXT}`, [
+        { property, value: undefined, constraints: { storable: UNSTORABLE_TEXT }, children: [] },
+      ]);
     }
     c.req.addValidatedData('json', value as object);
     await next();

@@ -17,6 +17,7 @@ export function registerCreateVenue(app: App, context: AppContext): void {
     body: CreateVenueBody,
     responses: { 201: { description: 'created', data: VenueResource } },
     errors: [422],
-    handler: async ({ body }, c) => venueView(await createVenue(entityManager(c), context.venues, c.var.tenant.id, body, c.var.reservedId)),
+    handler: async ({ body }, c) =>
+      venueView(await createVenue(entityManager(c), context.venues, c.var.tenant.id, body, c.var.reservedId)),
   });
 }

@@ -11,9 +11,21 @@ const Position = Type.Object(
 export const CreateVenueBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 256 }),
-    identifiers: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100, description: 'location identifiers receipts and tills carry (matched without regard to case)' })),
+    identifiers: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+        maxItems: 100,
+        description: 'location identifiers receipts and tills carry (matched without regard to case)',
+      }),
+    ),
     position: Type.Optional(Type.Union([Position, Type.Null()])),
-    radiusMeters: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 100, description: 'how far from position a submission may be made' })),
+    radiusMeters: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 100_000,
+        default: 100,
+        description: 'how far from position a submission may be made',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -15,6 +15,7 @@ export function registerUpdateVenue(app: App, context: AppContext): void {
     body: UpdateVenueBody,
     responses: { 200: { description: 'the changed venue', data: VenueResource } },
     errors: [404],
-    handler: async ({ params, body }, c) => venueView(await updateVenue(entityManager(c), context.venues, c.var.tenant.id, params.id, body)),
+    handler: async ({ params, body }, c) =>
+      venueView(await updateVenue(entityManager(c), context.venues, c.var.tenant.id, params.id, body)),
   });
 }

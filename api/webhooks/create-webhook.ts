@@ -19,12 +19,22 @@ export function registerCreateWebhook(app: App, context: AppContext): void {
     // The signing secret is stored sealed, so a recovered answer shows it as the first did.
     idempotency: createsRecord(async (c, id) => {
       const webhook = await entityManager(c).findOne(Webhook, { tenant: c.var.tenant.id, id });
-      return webhook ? success(c, { ...webhookView(webhook), secret: sealer.open(webhook.secret, webhookSecretContext(id)) }, 201) : undefined;
+      return webhook
+        ? success(c, { ...webhookView(webhook), secret: sealer.open(webhook.secret, webhookSecretContext(id)) }, 201)
+        : undefined;
     }),
     body: CreateWebhookBody,
     responses: { 201: { description: 'created', data: CreatedWebhook } },
     errors: [422],
     handler: ({ body }, c) =>
-      createWebhook(entityManager(c), context.webhooks, sealer, c.var.tenant.id, body, context.config.fetchAllowPrivateAddresses, c.var.reservedId),
+      createWebhook(
+        entityManager(c),
+        context.webhooks,
+        sealer,
+        c.var.tenant.id,
+        body,
+        context.config.fetchAllowPrivateAddresses,
+        c.var.reservedId,
+      ),
   });
 }

@@ -23,7 +23,7 @@ export function registerListDeliveries(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'get',
     path: '/v1/webhooks/:id/deliveries',
-    summary: 'A webhook\'s deliveries, each with every attempt',
+    summary: "A webhook's deliveries, each with every attempt",
     tags,
     access,
     params: WebhookIdParams,

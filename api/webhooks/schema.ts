@@ -7,7 +7,9 @@ import { uuidPath } from '../routes/request-input.js';
 export const CreateWebhookBody = Type.Object(
   {
     url: Type.String({ format: 'uri', maxLength: 2048 }),
-    eventTypes: Type.Optional(Type.Array(EventTypeName, { maxItems: 100, description: 'event type names; empty or absent for every type' })),
+    eventTypes: Type.Optional(
+      Type.Array(EventTypeName, { maxItems: 100, description: 'event type names; empty or absent for every type' }),
+    ),
     isActive: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
@@ -22,14 +24,24 @@ export const WebhookResource = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 });
-export const CreatedWebhook = Type.Intersect([WebhookResource, Type.Object({ secret: Type.String({ description: 'Standard Webhooks signing secret: shown in this answer only' }) })]);
+export const CreatedWebhook = Type.Intersect([
+  WebhookResource,
+  Type.Object({ secret: Type.String({ description: 'Standard Webhooks signing secret: shown in this answer only' }) }),
+]);
 
 export const DeliveryResource = Type.Object({
   id: Type.String({ format: 'uuid', description: 'the webhook-id header of every attempt' }),
   eventId: Type.Integer(),
   eventType: Type.String(),
   status: Type.Union([Type.Literal('PENDING'), Type.Literal('SUCCEEDED'), Type.Literal('FAILED')]),
-  attempts: Type.Array(Type.Object({ at: Type.String(), status: Type.Union([Type.Integer(), Type.Null()]), error: Type.Union([Type.String(), Type.Null()]), durationMs: Type.Integer() })),
+  attempts: Type.Array(
+    Type.Object({
+      at: Type.String(),
+      status: Type.Union([Type.Integer(), Type.Null()]),
+      error: Type.Union([Type.String(), Type.Null()]),
+      durationMs: Type.Integer(),
+    }),
+  ),
   createdAt: Type.String({ format: 'date-time' }),
   deliveredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });
@@ -37,7 +49,11 @@ export const DeliveryResource = Type.Object({
 export const WEBHOOK_LIST: ListSpec = {
   resource: 'webhook',
   defaultSort: 'createdAt',
-  fields: { createdAt: { type: 'datetime', filterable: true, sortable: true }, isActive: { type: 'boolean', filterable: true }, url: { type: 'string', filterable: true } },
+  fields: {
+    createdAt: { type: 'datetime', filterable: true, sortable: true },
+    isActive: { type: 'boolean', filterable: true },
+    url: { type: 'string', filterable: true },
+  },
 };
 
 export const DELIVERY_LIST: ListSpec = {

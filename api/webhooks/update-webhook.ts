@@ -16,6 +16,15 @@ export function registerUpdateWebhook(app: App, context: AppContext): void {
     responses: { 200: { description: 'the changed webhook', data: WebhookResource } },
     errors: [404],
     handler: async ({ params, body }, c) =>
-      webhookView(await updateWebhook(entityManager(c), context.webhooks, c.var.tenant.id, params.id, body, context.config.fetchAllowPrivateAddresses)),
+      webhookView(
+        await updateWebhook(
+          entityManager(c),
+          context.webhooks,
+          c.var.tenant.id,
+          params.id,
+          body,
+          context.config.fetchAllowPrivateAddresses,
+        ),
+      ),
   });
 }

@@ -45,7 +45,12 @@ export interface AuditDependencies {
  * recovery sweep queues what the outbox still holds. `describe` says what changed, from what
  * `change` answered, with secrets left out.
  */
-export async function auditedChange<T>(deps: AuditDependencies, em: EntityManager, change: (em: EntityManager) => Promise<T>, describe: (result: T) => AdminChange): Promise<T> {
+export async function auditedChange<T>(
+  deps: AuditDependencies,
+  em: EntityManager,
+  change: (em: EntityManager) => Promise<T>,
+  describe: (result: T) => AdminChange,
+): Promise<T> {
   let job: AuditJob | undefined;
   const result = await em.transactional(async (transaction) => {
     const done = await change(transaction);
@@ -65,7 +70,10 @@ async function queueAuditJob(deps: AuditDependencies, job: AuditJob): Promise<vo
   try {
     await withTimeout(addAuditJob(deps.queues, job), ENQUEUE_TIMEOUT_MS, deps.clock);
   } catch (error) {
-    deps.logger.warn({ err: error, auditEntryId: job.id }, 'the audit queue did not take the entry: the recovery sweep will queue it');
+    deps.logger.warn(
+      { err: error, auditEntryId: job.id },
+      'the audit queue did not take the entry: the recovery sweep will queue it',
+    );
   }
 }
 

@@ -17,19 +17,40 @@ export interface EventTypeChangeDependencies extends AuditDependencies {
  * audit entry in one transaction (audit-log.ts), then the process's cached type dropped, so the
  * next report meets the new schema or state at once.
  */
-export async function changeEventType(deps: EventTypeChangeDependencies, em: EntityManager, actor: Actor, tenantId: string, identifier: string, changes: EventTypeChanges): Promise<EventTypeView> {
+export async function changeEventType(
+  deps: EventTypeChangeDependencies,
+  em: EntityManager,
+  actor: Actor,
+  tenantId: string,
+  identifier: string,
+  changes: EventTypeChanges,
+): Promise<EventTypeView> {
   const { after } = await auditedChange(
     deps,
     em,
     (tx) => updateEventType(tx, deps.payloadSchemas, tenantId, identifier, changes),
-    (changed) => ({ tenantId, actor, action: 'event_type.updated', resourceType: 'event_type', resourceId: changed.after.id, before: changed.before, after: changed.after }),
+    (changed) => ({
+      tenantId,
+      actor,
+      action: 'event_type.updated',
+      resourceType: 'event_type',
+      resourceId: changed.after.id,
+      before: changed.before,
+      after: changed.after,
+    }),
   );
   deps.eventTypes.forget(tenantId, after.name);
   return after;
 }
 
 /** A new secret for a private type, audited without the secret itself; the old one stops working at once in this process. */
-export async function rotateSecretAudited(deps: EventTypeChangeDependencies, em: EntityManager, actor: Actor, tenantId: string, identifier: string): Promise<string> {
+export async function rotateSecretAudited(
+  deps: EventTypeChangeDependencies,
+  em: EntityManager,
+  actor: Actor,
+  tenantId: string,
+  identifier: string,
+): Promise<string> {
   const { eventType, secret } = await auditedChange(
     deps,
     em,

@@ -52,7 +52,9 @@ export class EventTypeDirectory {
     try {
       return this.schemas.compile(type.schema!);
     } catch (error) {
-      throw new TenantConfigurationError(`The schema of event type ${type.name} cannot be run (${(error as Error).message}): an admin of the tenant must change it with PATCH /v1/event_types/${type.name}`);
+      throw new TenantConfigurationError(
+        `The schema of event type ${type.name} cannot be run (${(error as Error).message}): an admin of the tenant must change it with PATCH /v1/event_types/${type.name}`,
+      );
     }
   }
 

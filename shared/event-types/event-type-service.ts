@@ -55,7 +55,10 @@ export async function createEventType(
 
 /** By uuid or by name, within the tenant; another tenant's type is simply not found. */
 export async function findEventType(em: EntityManager, tenantId: string, identifier: string): Promise<EventType> {
-  const eventType = await em.findOne(EventType, isUuid(identifier) ? { tenant: tenantId, id: identifier } : { tenant: tenantId, name: identifier });
+  const eventType = await em.findOne(
+    EventType,
+    isUuid(identifier) ? { tenant: tenantId, id: identifier } : { tenant: tenantId, name: identifier },
+  );
   if (!eventType) throw new NotFoundError(`No event type "${identifier}"`);
   return eventType;
 }
@@ -82,7 +85,8 @@ export async function rotateEventTypeSecret(
   identifier: string,
 ): Promise<{ eventType: EventTypeView; secret: string }> {
   const eventType = await findEventType(em, tenantId, identifier);
-  if (!eventType.isPrivate) throw new BadRequestError(`Event type ${eventType.name} is public: public types have no secret`);
+  if (!eventType.isPrivate)
+    throw new BadRequestError(`Event type ${eventType.name} is public: public types have no secret`);
   const secret = generateSecret(EVENT_TYPE_SECRET_PREFIX);
   eventType.secretHash = hashSecret(secret);
   await em.flush();

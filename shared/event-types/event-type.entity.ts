@@ -21,7 +21,10 @@ export const EventType = defineEntity({
     /** ORDER_PLACED and RECEIPT_REVIEWED, reported by the receipts service (docs/events.md#system-event-types). */
     isSystem: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 

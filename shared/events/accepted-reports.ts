@@ -101,9 +101,12 @@ export class AcceptedReports {
    */
   private async prepareTransactions(): Promise<IRedisClient> {
     await this.queue.getBackend().client;
-    const scripts = Object.entries(this.connection.scriptsSet as Record<string, DefinedScript>).filter(([name]) => ADD_JOB_COMMAND.test(name));
+    const scripts = Object.entries(this.connection.scriptsSet as Record<string, DefinedScript>).filter(([name]) =>
+      ADD_JOB_COMMAND.test(name),
+    );
     if (scripts.length === 0) throw new Error('BullMQ defined no addStandardJob script on the events queue connection');
-    for (const [name, script] of scripts) this.transactions.defineCommand(name, { lua: script.lua, numberOfKeys: script.numberOfKeys ?? undefined });
+    for (const [name, script] of scripts)
+      this.transactions.defineCommand(name, { lua: script.lua, numberOfKeys: script.numberOfKeys ?? undefined });
     return createIORedisClient(this.transactions);
   }
 

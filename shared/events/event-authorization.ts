@@ -32,11 +32,11 @@ export async function authorizeReport(
     if (!secret?.matches(token)) throw invalid();
     return undefined;
   }
-  if (token.startsWith(EVENT_TYPE_SECRET_PREFIX) || !isJwt || unverifiedIssuer(token) === PLATFORM_TOKEN_ISSUER) throw mismatch();
+  if (token.startsWith(EVENT_TYPE_SECRET_PREFIX) || !isJwt || unverifiedIssuer(token) === PLATFORM_TOKEN_ISSUER)
+    throw mismatch();
   try {
     return await verifyUserToken(token, authentication, jwks);
   } catch {
     throw invalid();
   }
 }
-

@@ -32,7 +32,8 @@ export class EventIdAllocator {
       }
     }
     const id = this.current.next++;
-    if (!this.upcoming && this.current.end - this.current.next < this.current.size / 2) this.upcoming = this.takeBlock();
+    if (!this.upcoming && this.current.end - this.current.next < this.current.size / 2)
+      this.upcoming = this.takeBlock();
     return id;
   }
 

@@ -49,19 +49,28 @@ export class EventQueueWriter {
    */
   async enqueueIntrinsic(job: EventJob): Promise<void> {
     const batch: EventBatch = { events: [job] };
-    await this.queue.add('register', batch, { jobId: eventJobId(job.id), deduplication: { id: `${job.tenantId}:intrinsic:${job.id}`, ttl: DUPLICATE_WINDOW_MS } });
+    await this.queue.add('register', batch, {
+      jobId: eventJobId(job.id),
+      deduplication: { id: `${job.tenantId}:intrinsic:${job.id}`, ttl: DUPLICATE_WINDOW_MS },
+    });
   }
 
   /** `reloaded`: the scripts were just loaded again after NOSCRIPT; a second NOSCRIPT fails the call. */
   private async queueReports(reports: QueuedReport[], reloaded = false): Promise<boolean[]> {
     const transaction = await this.accepted.begin();
-    const claims = reports.map(({ job, duplicateIdentity }) => ({ eventId: job.id, tenantId: job.tenantId, duplicateIdentity }));
+    const claims = reports.map(({ job, duplicateIdentity }) => ({
+      eventId: job.id,
+      tenantId: job.tenantId,
+      duplicateIdentity,
+    }));
     this.accepted.claim(transaction, claims);
     const batch: EventBatch = { events: reports.map((report) => report.job) };
     // Job.addJob on a MULTI is how BullMQ's own flows add jobs atomically with other commands. It
     // queues its command at once; waiting for it before EXEC lets a job whose options BullMQ refuses
     // discard the MULTI before anything is sent.
-    await new Job(this.queue, 'register', batch, { ...this.queue.defaultJobOptions, removeOnComplete: true }).addJob(transaction);
+    await new Job(this.queue, 'register', batch, { ...this.queue.defaultJobOptions, removeOnComplete: true }).addJob(
+      transaction,
+    );
     const results = await transaction.exec();
     if (!results) throw new Error('the events queue transaction was discarded');
     if (!reloaded && results.some(([error]) => error?.message.startsWith('NOSCRIPT'))) {
@@ -74,7 +83,11 @@ export class EventQueueWriter {
     const [[claimError, answers], [addError, added]] = results as [[Error | null, number[]], [Error | null, unknown]];
     if (claimError) throw claimError;
     // BullMQ's add script answers a negative code instead of the job id when it refuses the job.
-    const refused = addError ?? (typeof added === 'number' && added < 0 ? new Error(`the events queue refused the job (code ${added})`) : undefined);
+    const refused =
+      addError ??
+      (typeof added === 'number' && added < 0
+        ? new Error(`the events queue refused the job (code ${added})`)
+        : undefined);
     if (refused) {
       // Should Redis fail this too, the claims stay and lapse with the window: the refusal is what to report.
       await this.accepted.release(claims.filter((_, index) => answers[index] === 1)).catch(() => undefined);

@@ -71,5 +71,13 @@ export function acceptedEventAnswer(event: EventParts, serviceSubject: string): 
 
 /** A stored event, its type and member loaded. */
 export function storedEventView(event: Event, serviceSubject: string) {
-  return eventView({ ...event, type: event.type as EventType, user: (event.user as User | null) ?? null, occurredAt: event.occurredAt ?? null }, serviceSubject);
+  return eventView(
+    {
+      ...event,
+      type: event.type as EventType,
+      user: (event.user as User | null) ?? null,
+      occurredAt: event.occurredAt ?? null,
+    },
+    serviceSubject,
+  );
 }

@@ -26,7 +26,11 @@ export interface IntrinsicEvent {
  * reporting it again reuses it), or null while the tenant has the type deactivated: then nothing is
  * reported, and nothing is left for the recovery sweep to report later.
  */
-export async function intrinsicEventId(deps: IntrinsicEventDependencies & { eventIds: EventIdAllocator }, tenantId: string, typeName: string): Promise<number | null> {
+export async function intrinsicEventId(
+  deps: IntrinsicEventDependencies & { eventIds: EventIdAllocator },
+  tenantId: string,
+  typeName: string,
+): Promise<number | null> {
   const found = await deps.eventTypes.find(tenantId, typeName);
   return found?.type.isActive ? deps.eventIds.allocate() : null;
 }

@@ -2,7 +2,11 @@ import type { Knex } from 'knex';
 import type { AppContext } from '../context.js';
 import { bigintArray } from '../platform/db/bigint-array.js';
 import { earn, type Earning } from '../ledger/ledger.js';
-import { lockReviewedReceipts, reverseRejectedReceiptPoints, reviewedReceipts } from '../receipts/reverse-rejected-receipts.js';
+import {
+  lockReviewedReceipts,
+  reverseRejectedReceiptPoints,
+  reviewedReceipts,
+} from '../receipts/reverse-rejected-receipts.js';
 import type { EntityManager, Orm } from '../platform/db/orm.js';
 import { forServiceSubject, react, reactionWebhookIds, type ReactionOutcome } from '../reactors/react.js';
 import type { ReactorDirectory } from '../reactors/reactor-directory.js';
@@ -18,7 +22,9 @@ export interface RegistrationDependencies {
   subscriptions: WebhookSubscriptions;
 }
 
-export function registrationDependencies(context: Pick<AppContext, 'orm' | 'reactors' | 'webhooks'>): RegistrationDependencies {
+export function registrationDependencies(
+  context: Pick<AppContext, 'orm' | 'reactors' | 'webhooks'>,
+): RegistrationDependencies {
   return { orm: context.orm, reactors: context.reactors, subscriptions: context.webhooks };
 }
 
@@ -50,7 +56,10 @@ export interface PendingReactions {
  * Which webhooks take an event is read from the cached subscriptions as the batch is prepared: a
  * webhook created since takes the events after it.
  */
-export async function registerEvents(deps: RegistrationDependencies, batch: EventJob[]): Promise<(PendingReactions | undefined)[]> {
+export async function registerEvents(
+  deps: RegistrationDependencies,
+  batch: EventJob[],
+): Promise<(PendingReactions | undefined)[]> {
   // A job fetched twice into one batch (a stalled job run again) is registered once.
   const jobs = [...new Map(batch.map((job) => [job.id, job])).values()];
   const em = deps.orm.em.fork();
@@ -59,7 +68,11 @@ export async function registerEvents(deps: RegistrationDependencies, batch: Even
   // bound parameters per batch cost the worker more CPU than the rest of registration together.
   const receipts = reviewedReceipts(jobs);
   const registered = await em.getKnex().transaction(async (trx) => {
-    await lockReviewedReceipts(trx, receipts, jobs.flatMap((job) => (job.userId ? [job.userId] : [])));
+    await lockReviewedReceipts(
+      trx,
+      receipts,
+      jobs.flatMap((job) => (job.userId ? [job.userId] : [])),
+    );
     const inserted = await trx.raw<{ rows: { id: string }[] }>(
       `insert into event (id, tenant_id, type_id, user_id, payload, reported_at, occurred_at, registered_at, reacted_at, reactions, total_points)
        select id, tenant_id, type_id, user_id, payload, reported_at, occurred_at, now(), case when awaits_reactions is false then now() end, reactions, total_points
@@ -70,8 +83,17 @@ export async function registerEvents(deps: RegistrationDependencies, batch: Even
     );
     const newIds = new Set(inserted.rows.map((row) => Number(row.id)));
     await earn(trx, registrations.filter(({ job }) => newIds.has(job.id)).flatMap(earnings));
-    await reverseRejectedReceiptPoints(trx, receipts.filter((receipt) => newIds.has(receipt.eventId)));
-    return { newIds, unreactedEarlier: await unreacted(trx, jobs.filter((job) => !newIds.has(job.id))) };
+    await reverseRejectedReceiptPoints(
+      trx,
+      receipts.filter((receipt) => newIds.has(receipt.eventId)),
+    );
+    return {
+      newIds,
+      unreactedEarlier: await unreacted(
+        trx,
+        jobs.filter((job) => !newIds.has(job.id)),
+      ),
+    };
   });
   const pending = new Map<number, PendingReactions>();
   for (const { job, webhookIds, awaitsReactions } of registrations) {
@@ -105,7 +127,13 @@ async function unreacted(trx: Knex.Transaction, earlier: EventJob[]): Promise<Ma
 
 /** The asynchronous reactions are dispatched: stamp `reactedAt` (once; a redelivery keeps the first). */
 export async function markReacted(orm: Orm, events: { id: number; tenantId: string }[]): Promise<void> {
-  await orm.em.fork().getKnex().raw('update event set reacted_at = now() where (tenant_id, id) in (select * from unnest(?::uuid[], ?::bigint[])) and reacted_at is null', tenantEventPairs(events));
+  await orm.em
+    .fork()
+    .getKnex()
+    .raw(
+      'update event set reacted_at = now() where (tenant_id, id) in (select * from unnest(?::uuid[], ?::bigint[])) and reacted_at is null',
+      tenantEventPairs(events),
+    );
 }
 
 /**
@@ -113,7 +141,11 @@ export async function markReacted(orm: Orm, events: { id: number; tenantId: stri
  * only for the events whose reactors read them; the service subject has no wallet, so its events
  * run only their reactors' other reactions and are never worth points.
  */
-async function computeReactions(em: EntityManager, { reactors, subscriptions }: RegistrationDependencies, jobs: EventJob[]): Promise<Registration[]> {
+async function computeReactions(
+  em: EntityManager,
+  { reactors, subscriptions }: RegistrationDependencies,
+  jobs: EventJob[],
+): Promise<Registration[]> {
   const reactorsOf = await Promise.all(
     jobs.map(async (job) => {
       const active = await reactors.forEventType(job.tenantId, job.eventTypeName);
@@ -125,7 +157,11 @@ async function computeReactions(em: EntityManager, { reactors, subscriptions }: 
   const users = await membersOf(em, readers);
   return Promise.all(
     jobs.map(async (job, index) => {
-      const facts = { event: eventFacts(job), payload: job.payload, user: (job.userId && users.get(memberKey(job.tenantId, job.userId))) || null };
+      const facts = {
+        event: eventFacts(job),
+        payload: job.payload,
+        user: (job.userId && users.get(memberKey(job.tenantId, job.userId))) || null,
+      };
       const outcome = await react(reactorsOf[index]!, facts);
       const webhookIds = reactionWebhookIds(outcome.reactions);
       return { job, outcome, webhookIds, awaitsReactions: subscribed[index]! || webhookIds.length > 0 };
@@ -138,7 +174,9 @@ async function membersOf(em: EntityManager, jobs: EventJob[]): Promise<Map<strin
   const idsByTenant = new Map<string, Set<string>>();
   for (const job of jobs) idsByTenant.set(job.tenantId, (idsByTenant.get(job.tenantId) ?? new Set()).add(job.userId!));
   if (idsByTenant.size === 0) return new Map();
-  const members = await em.find(User, { $or: [...idsByTenant].map(([tenant, ids]) => ({ tenant, id: { $in: [...ids] } })) });
+  const members = await em.find(User, {
+    $or: [...idsByTenant].map(([tenant, ids]) => ({ tenant, id: { $in: [...ids] } })),
+  });
   return new Map(members.map((member) => [memberKey(member.tenant.id, member.id), userView(member)]));
 }
 
@@ -147,7 +185,9 @@ function memberKey(tenantId: string, userId: string): string {
 }
 
 /** The `event` fact of reactor conditions, and the document PATH arguments read. */
-export function eventFacts(job: Pick<EventJob, 'id' | 'eventTypeName' | 'reportedAt' | 'occurredAt'>): Record<string, unknown> {
+export function eventFacts(
+  job: Pick<EventJob, 'id' | 'eventTypeName' | 'reportedAt' | 'occurredAt'>,
+): Record<string, unknown> {
   return { id: job.id, type: job.eventTypeName, reportedAt: job.reportedAt, occurredAt: job.occurredAt };
 }
 
@@ -174,7 +214,13 @@ function earnings({ job, outcome }: Registration): Earning[] {
   if (!job.userId || outcome.totalPoints <= 0) return [];
   const byReactor = new Map<string, number>();
   for (const reaction of outcome.reactions) {
-    if (reaction.type === 'POINTS') byReactor.set(reaction.reactorId, (byReactor.get(reaction.reactorId) ?? 0) + reaction.amount);
+    if (reaction.type === 'POINTS')
+      byReactor.set(reaction.reactorId, (byReactor.get(reaction.reactorId) ?? 0) + reaction.amount);
   }
-  return [...byReactor].map(([reactorId, points]) => ({ tenantId: job.tenantId, userId: job.userId!, points, cause: { eventId: job.id, reactorId } }));
+  return [...byReactor].map(([reactorId, points]) => ({
+    tenantId: job.tenantId,
+    userId: job.userId!,
+    points,
+    cause: { eventId: job.id, reactorId },
+  }));
 }

@@ -60,7 +60,10 @@ export class RegistrationWatch {
 
   /** The event as registered now, if it is. */
   registered(tenantId: string, id: number): Promise<Event | undefined> {
-    return this.orm.em.fork().findOne(Event, { tenant: tenantId, id }).then((event) => event ?? undefined);
+    return this.orm.em
+      .fork()
+      .findOne(Event, { tenant: tenantId, id })
+      .then((event) => event ?? undefined);
   }
 
   /** Stops polling; waits still open end at their deadlines. */
@@ -86,7 +89,11 @@ export class RegistrationWatch {
       const ids = [...this.waits.keys()];
       for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
         // Which ids are registered, and whose: the waits read their own event once, afterwards.
-        const found = await this.orm.em.getConnection().execute<{ id: string; tenant_id: string }[]>('select id, tenant_id from event where id = any(?::bigint[])', [bigintArray(ids.slice(start, start + IDS_PER_QUERY))]);
+        const found = await this.orm.em
+          .getConnection()
+          .execute<{ id: string; tenant_id: string }[]>('select id, tenant_id from event where id = any(?::bigint[])', [
+            bigintArray(ids.slice(start, start + IDS_PER_QUERY)),
+          ]);
         for (const event of found) {
           for (const wait of [...(this.waits.get(Number(event.id)) ?? [])]) {
             // Ids are unique across tenants, but a tenant is only ever told of its own events.

@@ -38,7 +38,13 @@ export interface ReportDependencies {
  * held under its own id counts as accepted, not as a duplicate). It answers at once, with the event
  * as accepted; the event worker registers it.
  */
-export async function reportEvent(deps: ReportDependencies, tenant: Tenant, bearerToken: string | undefined, report: EventReport, reservedId?: number): Promise<EventParts> {
+export async function reportEvent(
+  deps: ReportDependencies,
+  tenant: Tenant,
+  bearerToken: string | undefined,
+  report: EventReport,
+  reservedId?: number,
+): Promise<EventParts> {
   const found = activeType(await deps.eventTypes.find(tenant.id, report.type));
   const { type } = found;
 
@@ -60,22 +66,30 @@ export async function reportEvent(deps: ReportDependencies, tenant: Tenant, bear
     occurredAt: occurredAt?.toISOString() ?? null,
   };
   const identity = duplicateIdentity(tenant.id, type.name, user?.id ?? deps.serviceSubject, payload);
-  if (!(await deps.eventQueue.enqueue(job, identity))) throw new ConflictError('Event already exists', { envelopeStatus: 'error', emptyData: true });
+  if (!(await deps.eventQueue.enqueue(job, identity)))
+    throw new ConflictError('Event already exists', { envelopeStatus: 'error', emptyData: true });
   return { id: job.id, type, user, payload, reportedAt, occurredAt };
 }
 
 /** The event type a report names, as found: unknown or inactive is 404 with empty data (docs/events.md#validation-order). */
 export function activeType(found: ReportableType | undefined): ReportableType {
-  if (!found || !found.type.isActive) throw new NotFoundError('Failed to find a matching EventType', { emptyData: true });
+  if (!found || !found.type.isActive)
+    throw new NotFoundError('Failed to find a matching EventType', { emptyData: true });
   return found;
 }
 
 /** The payload against the type's schema; an absent payload is `{}` (allowed when there is no schema). */
-export function checkPayload({ validate }: ReportableType, payload: Record<string, unknown> | undefined): Record<string, unknown> {
+export function checkPayload(
+  { validate }: ReportableType,
+  payload: Record<string, unknown> | undefined,
+): Record<string, unknown> {
   const checked = payload ?? {};
   if (validate && !validate(checked)) {
     const errors = toValidationIssues(validate.errors, checked);
-    throw new BadRequestError(`Malformed payload: ${errors.flatMap((error) => Object.values(error.constraints)).join('; ')}`, { data: { errors } });
+    throw new BadRequestError(
+      `Malformed payload: ${errors.flatMap((error) => Object.values(error.constraints)).join('; ')}`,
+      { data: { errors } },
+    );
   }
   return checked;
 }
@@ -88,11 +102,20 @@ async function resolveSubject(
   subject: string | number | undefined,
 ): Promise<User | null> {
   if (!isPrivate) {
-    if (subject !== undefined) throw fieldError('subject', subject, 'publicType', 'A public event type takes its subject from the user token: leave subject out');
+    if (subject !== undefined)
+      throw fieldError(
+        'subject',
+        subject,
+        'publicType',
+        'A public event type takes its subject from the user token: leave subject out',
+      );
     // docs/api-conventions.md#authentication: the token's `sub` is the member's authIdentifier, and
     // only that: a `sub` that happens to be another member's id or account number names nobody
     // else.
-    return notFound(await deps.subjects.findByAuthIdentifier(tenantId, tokenUser!), 'No member is registered for this token: register with POST /v1/users');
+    return notFound(
+      await deps.subjects.findByAuthIdentifier(tenantId, tokenUser!),
+      'No member is registered for this token: register with POST /v1/users',
+    );
   }
   if (subject === undefined) throw fieldError('subject', subject, 'required', 'A private event type needs a subject');
   if (subject === deps.serviceSubject) return null;
@@ -106,8 +129,13 @@ async function resolveSubject(
  * never depends on the members a tenant happens to have (a member registered with such an
  * authIdentifier is named by its id or account number).
  */
-export async function memberSubject(subjects: SubjectDirectory, tenantId: string, subject: string | number): Promise<User> {
-  if (typeof subject === 'string' && /^team[.:]/i.test(subject)) throw fieldError('subject', subject, 'notTeam', 'Team subjects are not supported yet');
+export async function memberSubject(
+  subjects: SubjectDirectory,
+  tenantId: string,
+  subject: string | number,
+): Promise<User> {
+  if (typeof subject === 'string' && /^team[.:]/i.test(subject))
+    throw fieldError('subject', subject, 'notTeam', 'Team subjects are not supported yet');
   return notFound(await subjects.find(tenantId, subject), 'Failed to find a matching subject');
 }
 

@@ -7,7 +7,11 @@ import { jobEvents } from './event-job.js';
  * Ids of the rows of `table` (a cause that allocates its event id before queueing it: a review,
  * an order) whose event is not registered within the window: its job was lost or failed for good.
  */
-export async function idsWithUnregisteredEvents(em: EntityManager, table: 'receipt_review' | 'pos_order', window: SweepWindow): Promise<string[]> {
+export async function idsWithUnregisteredEvents(
+  em: EntityManager,
+  table: 'receipt_review' | 'pos_order',
+  window: SweepWindow,
+): Promise<string[]> {
   const rows = await em.getConnection().execute<{ id: string }[]>(
     `select t.id from ${table} t where t.event_id is not null and t.created_at >= ? and t.created_at < ?
         and not exists (select 1 from event e where e.id = t.event_id) order by t.created_at limit ${window.limit}`,
@@ -21,8 +25,13 @@ export async function idsWithUnregisteredEvents(em: EntityManager, table: 'recei
  * until registered). Their registered events were forgotten as they went: a run again registers
  * only what is left.
  */
-export async function retryFailedReportJobs(deps: { queues: Queues }, window: SweepWindow): Promise<{ reportJobs: number }> {
-  const failed = (await deps.queues.events.getFailed(0, window.limit - 1)).filter((job) => !jobEvents(job.data).claimedByJob);
+export async function retryFailedReportJobs(
+  deps: { queues: Queues },
+  window: SweepWindow,
+): Promise<{ reportJobs: number }> {
+  const failed = (await deps.queues.events.getFailed(0, window.limit - 1)).filter(
+    (job) => !jobEvents(job.data).claimedByJob,
+  );
   for (const job of failed) await job.retry();
   return { reportJobs: failed.length };
 }

@@ -19,14 +19,26 @@ export interface TestReactionDependencies {
  * explicit `subject`, when given; the type and subject are refused as POST /events refuses them,
  * and the service subject, as in the worker, runs no POINTS reactions.
  */
-export async function testReaction(deps: TestReactionDependencies, tenantId: string, report: EventReport): Promise<ReactionOutcome> {
+export async function testReaction(
+  deps: TestReactionDependencies,
+  tenantId: string,
+  report: EventReport,
+): Promise<ReactionOutcome> {
   const found = activeType(await deps.eventTypes.find(tenantId, report.type));
   const payload = checkPayload(found, report.payload);
   const isServiceSubject = report.subject === deps.serviceSubject;
-  const user = report.subject === undefined || isServiceSubject ? undefined : await memberSubject(deps.subjects, tenantId, report.subject);
+  const user =
+    report.subject === undefined || isServiceSubject
+      ? undefined
+      : await memberSubject(deps.subjects, tenantId, report.subject);
   const now = new Date().toISOString();
   const facts = {
-    event: eventFacts({ id: 0, eventTypeName: found.type.name, reportedAt: now, occurredAt: report.occurredAt ?? null }),
+    event: eventFacts({
+      id: 0,
+      eventTypeName: found.type.name,
+      reportedAt: now,
+      occurredAt: report.occurredAt ?? null,
+    }),
     payload,
     user: user ? userView(user) : null,
   };

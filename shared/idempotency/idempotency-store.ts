@@ -62,7 +62,9 @@ export async function claimIdempotencyKey(em: EntityManager, sealer: Sealer, req
   const { tenantId, key, fingerprint, leaseMs } = request;
   const connection = em.getConnection();
   if (Math.random() * SWEEP_ONE_IN < 1) {
-    await connection.execute('delete from idempotency_record where created_at < ?', [new Date(Date.now() - IDEMPOTENCY_WINDOW_MS)]);
+    await connection.execute('delete from idempotency_record where created_at < ?', [
+      new Date(Date.now() - IDEMPOTENCY_WINDOW_MS),
+    ]);
   }
   // Reserved once per request, whatever the attempts below find: an id a replay never uses is a gap.
   const reservedId = request.reserve ? await request.reserve() : null;
@@ -74,14 +76,26 @@ export async function claimIdempotencyKey(em: EntityManager, sealer: Sealer, req
       [randomUUID(), tenantId, key, fingerprint, reservedId, token, leaseMs],
     );
     if (inserted[0]) return { state: 'claimed', recordId: inserted[0].id, token, reservedId, takenOver: false };
-    const [existing] = await connection.execute<{ id: string; request_hash: string; response_status: number | null; response_body: string | null; created_at: Date; lapsed: boolean }[]>(
+    const [existing] = await connection.execute<
+      {
+        id: string;
+        request_hash: string;
+        response_status: number | null;
+        response_body: string | null;
+        created_at: Date;
+        lapsed: boolean;
+      }[]
+    >(
       `select id, request_hash, response_status, response_body, created_at, claimed_until < now() as lapsed
          from idempotency_record where tenant_id = ? and key = ?`,
       [tenantId, key],
     );
     if (!existing) continue; // removed between our insert and select: try to claim it again
     if (Date.now() - new Date(existing.created_at).getTime() > IDEMPOTENCY_WINDOW_MS) {
-      await connection.execute('delete from idempotency_record where tenant_id = ? and id = ?', [tenantId, existing.id]);
+      await connection.execute('delete from idempotency_record where tenant_id = ? and id = ?', [
+        tenantId,
+        existing.id,
+      ]);
       continue;
     }
     if (existing.request_hash !== fingerprint) return { state: 'mismatch' };
@@ -91,7 +105,8 @@ export async function claimIdempotencyKey(em: EntityManager, sealer: Sealer, req
       if (takenOver) return takenOver;
       continue; // answered or taken over by another retry meanwhile: look again
     }
-    const body = existing.response_body === null ? undefined : sealer.open(existing.response_body, answerContext(tenantId, key));
+    const body =
+      existing.response_body === null ? undefined : sealer.open(existing.response_body, answerContext(tenantId, key));
     if (body === undefined) return { state: 'unreadable' };
     return { state: 'replay', status: existing.response_status, body };
   }
@@ -103,7 +118,12 @@ export async function claimIdempotencyKey(em: EntityManager, sealer: Sealer, req
  * one wins and a request that answers meanwhile keeps its answer. The first request's reserved id
  * stays; a record from before reservations gets the one just reserved.
  */
-async function takeOverClaim(em: EntityManager, request: ClaimRequest, recordId: string, freshReservation: string | null): Promise<Claim | undefined> {
+async function takeOverClaim(
+  em: EntityManager,
+  request: ClaimRequest,
+  recordId: string,
+  freshReservation: string | null,
+): Promise<Claim | undefined> {
   const token = randomUUID();
   const [row] = await em.getConnection().execute<{ reserved_id: string | null }[]>(
     `update idempotency_record set claimed_until = now() + ? * interval '1 millisecond', claim_token = ?, reserved_id = coalesce(reserved_id, ?)
@@ -122,18 +142,34 @@ export interface HeldClaim {
 
 /** Keeps a claim while its request is still working. */
 export async function renewIdempotencyClaim(em: EntityManager, claim: HeldClaim, leaseMs: number): Promise<void> {
-  await em.getConnection().execute(
-    "update idempotency_record set claimed_until = now() + ? * interval '1 millisecond' where tenant_id = ? and id = ? and claim_token = ? and response_status is null",
-    [leaseMs, claim.tenantId, claim.recordId, claim.token],
-  );
+  await em
+    .getConnection()
+    .execute(
+      "update idempotency_record set claimed_until = now() + ? * interval '1 millisecond' where tenant_id = ? and id = ? and claim_token = ? and response_status is null",
+      [leaseMs, claim.tenantId, claim.recordId, claim.token],
+    );
 }
 
 /** Stores the answer; false when the claim is no longer ours (it lapsed and a retry took it over, or answered it). */
-export async function completeIdempotencyKey(em: EntityManager, sealer: Sealer, claim: HeldClaim & { key: string }, status: number, body: string): Promise<boolean> {
-  const updated = await em.getConnection().execute<{ id: string }[]>(
-    'update idempotency_record set response_status = ?, response_body = ?, completed_at = now() where tenant_id = ? and id = ? and claim_token = ? and response_status is null returning id',
-    [status, sealer.seal(body, answerContext(claim.tenantId, claim.key)), claim.tenantId, claim.recordId, claim.token],
-  );
+export async function completeIdempotencyKey(
+  em: EntityManager,
+  sealer: Sealer,
+  claim: HeldClaim & { key: string },
+  status: number,
+  body: string,
+): Promise<boolean> {
+  const updated = await em
+    .getConnection()
+    .execute<{ id: string }[]>(
+      'update idempotency_record set response_status = ?, response_body = ?, completed_at = now() where tenant_id = ? and id = ? and claim_token = ? and response_status is null returning id',
+      [
+        status,
+        sealer.seal(body, answerContext(claim.tenantId, claim.key)),
+        claim.tenantId,
+        claim.recordId,
+        claim.token,
+      ],
+    );
   return updated.length > 0;
 }
 
@@ -144,8 +180,10 @@ export async function completeIdempotencyKey(em: EntityManager, sealer: Sealer, 
  * that part twice.
  */
 export async function releaseIdempotencyClaim(em: EntityManager, claim: HeldClaim): Promise<void> {
-  await em.getConnection().execute(
-    "update idempotency_record set claimed_until = now() - interval '1 millisecond' where tenant_id = ? and id = ? and claim_token = ? and response_status is null",
-    [claim.tenantId, claim.recordId, claim.token],
-  );
+  await em
+    .getConnection()
+    .execute(
+      "update idempotency_record set claimed_until = now() - interval '1 millisecond' where tenant_id = ? and id = ? and claim_token = ? and response_status is null",
+      [claim.tenantId, claim.recordId, claim.token],
+    );
 }

@@ -16,7 +16,10 @@ export const LedgerEntry = defineEntity({
   indexes: [
     { properties: ['tenant', 'user', 'createdAt'] },
     // Each purchase spends once: a partial index, so refunds and other kinds may name the purchase too.
-    { name: 'ledger_entry_spend_purchase_id_unique', expression: `create unique index "ledger_entry_spend_purchase_id_unique" on "ledger_entry" ("purchase_id") where "kind" = 'SPEND'` },
+    {
+      name: 'ledger_entry_spend_purchase_id_unique',
+      expression: `create unique index "ledger_entry_spend_purchase_id_unique" on "ledger_entry" ("purchase_id") where "kind" = 'SPEND'`,
+    },
   ],
   properties: {
     id: p.uuid().primary(),

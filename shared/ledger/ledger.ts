@@ -37,7 +37,15 @@ export interface OpenEarn {
  * whose (event, reactor) entry exists already is skipped, and moves no wallet.
  */
 export async function earn(trx: Knex.Transaction, earnings: Earning[]): Promise<void> {
-  const rows = earnings.filter((earning) => earning.points > 0).map(({ tenantId, userId, points, cause }) => ({ tenant_id: tenantId, user_id: userId, points, event_id: cause.eventId, reactor_id: cause.reactorId }));
+  const rows = earnings
+    .filter((earning) => earning.points > 0)
+    .map(({ tenantId, userId, points, cause }) => ({
+      tenant_id: tenantId,
+      user_id: userId,
+      points,
+      event_id: cause.eventId,
+      reactor_id: cause.reactorId,
+    }));
   if (rows.length === 0) return;
   await trx.raw(
     `with entered as (
@@ -60,14 +68,22 @@ export async function earn(trx: Knex.Transaction, earnings: Earning[]): Promise<
 /** The EARN entries that events caused and that no REVERSAL undid yet, ordered by member then entry. */
 export async function openEarns(trx: Knex.Transaction, eventIds: number[]): Promise<OpenEarn[]> {
   if (eventIds.length === 0) return [];
-  const rows = await trx.raw<{ rows: { id: string; tenant_id: string; user_id: string; points: string; event_id: string }[] }>(
+  const rows = await trx.raw<{
+    rows: { id: string; tenant_id: string; user_id: string; points: string; event_id: string }[];
+  }>(
     `select le.id, le.tenant_id, le.user_id, le.points, le.event_id from ledger_entry le
       where le.event_id = any(?::bigint[]) and le.kind = 'EARN'
         and not exists (select 1 from ledger_entry reversal where reversal.reverses_entry_id = le.id)
       order by le.user_id, le.id`,
     [eventIds.map(String)],
   );
-  return rows.rows.map((row) => ({ entryId: row.id, tenantId: row.tenant_id, userId: row.user_id, points: Number(row.points), eventId: Number(row.event_id) }));
+  return rows.rows.map((row) => ({
+    entryId: row.id,
+    tenantId: row.tenant_id,
+    userId: row.user_id,
+    points: Number(row.points),
+    eventId: Number(row.event_id),
+  }));
 }
 
 /**
@@ -76,9 +92,19 @@ export async function openEarns(trx: Knex.Transaction, eventIds: number[]): Prom
  */
 export async function reverse(trx: Knex.Transaction, reversals: Reversal[]): Promise<void> {
   for (const { entryId, cause } of reversals) {
-    const [entry] = (await trx.raw<{ rows: { tenant_id: string; user_id: string; points: string }[] }>("select tenant_id, user_id, points from ledger_entry where id = ? and kind = 'EARN'", [entryId])).rows;
+    const [entry] = (
+      await trx.raw<{ rows: { tenant_id: string; user_id: string; points: string }[] }>(
+        "select tenant_id, user_id, points from ledger_entry where id = ? and kind = 'EARN'",
+        [entryId],
+      )
+    ).rows;
     if (!entry) continue;
-    const [wallet] = (await trx.raw<{ rows: { points: string }[] }>('select points from wallet where tenant_id = ? and user_id = ? for update', [entry.tenant_id, entry.user_id])).rows;
+    const [wallet] = (
+      await trx.raw<{ rows: { points: string }[] }>(
+        'select points from wallet where tenant_id = ? and user_id = ? for update',
+        [entry.tenant_id, entry.user_id],
+      )
+    ).rows;
     const amount = Math.min(Number(entry.points), Number(wallet?.points ?? 0));
     const entered = await trx.raw<{ rows: unknown[] }>(
       `insert into ledger_entry (id, tenant_id, user_id, kind, points, event_id, reactor_id, reverses_entry_id, created_at)
@@ -86,7 +112,10 @@ export async function reverse(trx: Knex.Transaction, reversals: Reversal[]): Pro
       [entry.tenant_id, entry.user_id, -amount, cause.eventId, entryId],
     );
     if (entered.rows.length === 0) continue;
-    await trx.raw('update wallet set points = points - ?, lifetime_earn = lifetime_earn - ?, updated_at = now() where tenant_id = ? and user_id = ?', [amount, amount, entry.tenant_id, entry.user_id]);
+    await trx.raw(
+      'update wallet set points = points - ?, lifetime_earn = lifetime_earn - ?, updated_at = now() where tenant_id = ? and user_id = ?',
+      [amount, amount, entry.tenant_id, entry.user_id],
+    );
   }
 }
 
@@ -96,5 +125,7 @@ export async function reverse(trx: Knex.Transaction, reversals: Reversal[]): Pro
  */
 export async function lockWallets(trx: Knex.Transaction, memberIds: string[]): Promise<void> {
   if (memberIds.length === 0) return;
-  await trx.raw('select 1 from wallet where user_id = any(?::uuid[]) order by user_id for update', [[...new Set(memberIds)]]);
+  await trx.raw('select 1 from wallet where user_id = any(?::uuid[]) order by user_id for update', [
+    [...new Set(memberIds)],
+  ]);
 }

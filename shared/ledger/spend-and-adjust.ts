@@ -46,7 +46,8 @@ const RETURNED = 'id, kind, points, created_at';
 
 /** A SPEND of the purchase's price; 422 InsufficientPointsError when the balance holds less. */
 export async function spend(trx: Knex.Transaction, spending: Spending): Promise<EntryRecord> {
-  if (!Number.isSafeInteger(spending.points) || spending.points <= 0) throw new RangeError(`a spend is a positive whole number of points, not ${spending.points}`);
+  if (!Number.isSafeInteger(spending.points) || spending.points <= 0)
+    throw new RangeError(`a spend is a positive whole number of points, not ${spending.points}`);
   const entered = await trx.raw<{ rows: EntryRow[] }>(
     `insert into ledger_entry (id, tenant_id, user_id, kind, points, purchase_id, created_at)
      values (gen_random_uuid(), ?, ?, 'SPEND', ?, ?, now())
@@ -54,7 +55,11 @@ export async function spend(trx: Knex.Transaction, spending: Spending): Promise<
     [spending.tenantId, spending.userId, -spending.points, spending.cause.purchaseId],
   );
   const [entry] = entered.rows;
-  if (!entry) return existingEntry(trx, "kind = 'SPEND' and purchase_id = ? and tenant_id = ?", [spending.cause.purchaseId, spending.tenantId]);
+  if (!entry)
+    return existingEntry(trx, "kind = 'SPEND' and purchase_id = ? and tenant_id = ?", [
+      spending.cause.purchaseId,
+      spending.tenantId,
+    ]);
   await debit(trx, spending.tenantId, spending.userId, spending.points);
   return record(entry);
 }
@@ -62,7 +67,8 @@ export async function spend(trx: Knex.Transaction, spending: Spending): Promise<
 /** An ADJUSTMENT; a negative one larger than the balance is 422 InsufficientPointsError. */
 export async function adjust(trx: Knex.Transaction, adjustment: Adjustment): Promise<EntryRecord> {
   const { entryId, tenantId, userId, points, cause } = adjustment;
-  if (!Number.isSafeInteger(points) || points === 0) throw new RangeError(`an adjustment is a non-zero whole number of points, not ${points}`);
+  if (!Number.isSafeInteger(points) || points === 0)
+    throw new RangeError(`an adjustment is a non-zero whole number of points, not ${points}`);
   const entered = await trx.raw<{ rows: EntryRow[] }>(
     `insert into ledger_entry (id, tenant_id, user_id, kind, points, reason, actor, created_at)
      values (?, ?, ?, 'ADJUSTMENT', ?, ?, ?, now())
@@ -78,8 +84,12 @@ export async function adjust(trx: Knex.Transaction, adjustment: Adjustment): Pro
 
 /** Takes `points` from the member's balance if it holds them, in one statement. */
 async function debit(trx: Knex.Transaction, tenantId: string, userId: string, points: number): Promise<void> {
-  const debited = await trx.raw<{ rowCount: number }>('update wallet set points = points - ?, updated_at = now() where user_id = ? and tenant_id = ? and points >= ?', [points, userId, tenantId, points]);
-  if (debited.rowCount === 0) throw new InsufficientPointsError(`The member's balance is less than the ${points} points asked for`);
+  const debited = await trx.raw<{ rowCount: number }>(
+    'update wallet set points = points - ?, updated_at = now() where user_id = ? and tenant_id = ? and points >= ?',
+    [points, userId, tenantId, points],
+  );
+  if (debited.rowCount === 0)
+    throw new InsufficientPointsError(`The member's balance is less than the ${points} points asked for`);
 }
 
 /** Adds `points` to the balance; a credit is no earning, so `lifetime_earn` stays. */
@@ -92,7 +102,8 @@ async function credit(trx: Knex.Transaction, tenantId: string, userId: string, p
 }
 
 async function existingEntry(trx: Knex.Transaction, where: string, bindings: string[]): Promise<EntryRecord> {
-  const [row] = (await trx.raw<{ rows: EntryRow[] }>(`select ${RETURNED} from ledger_entry where ${where}`, bindings)).rows;
+  const [row] = (await trx.raw<{ rows: EntryRow[] }>(`select ${RETURNED} from ledger_entry where ${where}`, bindings))
+    .rows;
   if (!row) throw new Error(`the ledger entry that conflicted is not there (${where})`);
   return record(row);
 }

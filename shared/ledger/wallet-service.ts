@@ -5,7 +5,11 @@ import { Wallet } from './wallet.entity.js';
  * The points part of a member's wallet (docs/users.md#wallet): the running totals kept with
  * the ledger. Tiers, vouchers and loyalty cost join it when rewards and tiers exist.
  */
-export async function readPoints(em: EntityManager, tenantId: string, userId: string): Promise<{ points: number; lifetimeEarn: number }> {
+export async function readPoints(
+  em: EntityManager,
+  tenantId: string,
+  userId: string,
+): Promise<{ points: number; lifetimeEarn: number }> {
   const wallet = await em.findOne(Wallet, { tenant: tenantId, user: userId });
   return { points: wallet?.points ?? 0, lifetimeEarn: wallet?.lifetimeEarn ?? 0 };
 }

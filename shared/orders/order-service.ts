@@ -3,7 +3,11 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '../platform/db/orm.js';
 import { ORDER_PLACED } from '../event-types/system-event-types.js';
 import type { EventIdAllocator } from '../events/event-ids.js';
-import { intrinsicEventId, queueIntrinsicEvent, type IntrinsicEventDependencies } from '../events/queue-intrinsic-event.js';
+import {
+  intrinsicEventId,
+  queueIntrinsicEvent,
+  type IntrinsicEventDependencies,
+} from '../events/queue-intrinsic-event.js';
 import type { ProductCatalogues } from '../products/product-catalogue.js';
 import { submittingMember } from '../users/lookup-user.js';
 import type { User } from '../users/user.entity.js';
@@ -53,7 +57,13 @@ export function orderView(order: Order) {
  * order before it is queued, so a submission repeated after a failure (the process died between the
  * commit and the queue, say) queues the same event again, which the event worker registers once.
  */
-export async function placeOrder(em: EntityManager, deps: OrderDependencies, tenantId: string, input: OrderInput, id: string = randomUUID()): Promise<{ order: Order; created: boolean }> {
+export async function placeOrder(
+  em: EntityManager,
+  deps: OrderDependencies,
+  tenantId: string,
+  input: OrderInput,
+  id: string = randomUUID(),
+): Promise<{ order: Order; created: boolean }> {
   const existing = await findOrder(em, tenantId, input.locationId, input.transactionId);
   if (existing) {
     await reportOrderPlaced(deps, tenantId, existing);
@@ -89,12 +99,21 @@ export async function placeOrder(em: EntityManager, deps: OrderDependencies, ten
   return { order, created: true };
 }
 
-async function findOrder(em: EntityManager, tenantId: string, locationId: string, transactionId: string): Promise<Order | null> {
+async function findOrder(
+  em: EntityManager,
+  tenantId: string,
+  locationId: string,
+  transactionId: string,
+): Promise<Order | null> {
   return em.findOne(Order, { tenant: tenantId, locationId, transactionId }, { populate: ['submitter'] });
 }
 
 /** Queues an order's ORDER_PLACED (again): its id is the order's, so nothing is registered twice. */
-export async function reportOrderPlaced(deps: IntrinsicEventDependencies, tenantId: string, order: Order): Promise<void> {
+export async function reportOrderPlaced(
+  deps: IntrinsicEventDependencies,
+  tenantId: string,
+  order: Order,
+): Promise<void> {
   if (order.eventId === null || order.eventId === undefined) return;
   await queueIntrinsicEvent(deps, {
     tenantId,

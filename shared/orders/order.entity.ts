@@ -17,7 +17,10 @@ export const Order = defineEntity({
   indexes: [
     { properties: ['tenant', 'createdAt'] },
     // The recovery sweep looks for orders whose event was never registered.
-    { name: 'pos_order_reported_index', expression: 'create index "pos_order_reported_index" on "pos_order" ("created_at") where "event_id" is not null' },
+    {
+      name: 'pos_order_reported_index',
+      expression: 'create index "pos_order_reported_index" on "pos_order" ("created_at") where "event_id" is not null',
+    },
   ],
   properties: {
     id: p.uuid().primary(),

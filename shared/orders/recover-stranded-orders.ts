@@ -11,7 +11,10 @@ import { reportOrderPlaced } from './order-service.js';
  * Orders whose ORDER_PLACED a crash left unqueued (or whose job failed for good), reported again
  * under the event id the order keeps, which the event worker registers once.
  */
-export async function recoverStrandedOrders(deps: IntrinsicEventDependencies & { orm: Orm; queues: Queues }, window: SweepWindow) {
+export async function recoverStrandedOrders(
+  deps: IntrinsicEventDependencies & { orm: Orm; queues: Queues },
+  window: SweepWindow,
+) {
   const em = deps.orm.em.fork();
   const orderIds = await idsWithUnregisteredEvents(em, 'pos_order', window);
   const orders = orderIds.length ? await em.find(Order, { id: { $in: orderIds } }) : [];

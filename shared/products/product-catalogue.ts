@@ -53,7 +53,9 @@ export class ProductCatalogues {
   }
 
   private async load(tenantId: string): Promise<TenantCatalogue> {
-    const products = await this.orm.em.fork().find(Product, { tenant: tenantId, isActive: true }, { fields: ['id', 'identifiers', 'unitPrice'] });
+    const products = await this.orm.em
+      .fork()
+      .find(Product, { tenant: tenantId, isActive: true }, { fields: ['id', 'identifiers', 'unitPrice'] });
     const byKey = new Map<string, string>();
     const prices: Record<string, { unitPrice: number | null }> = {};
     for (const product of products) {

@@ -25,7 +25,13 @@ export function productView(product: Product) {
   };
 }
 
-export async function createProduct(em: EntityManager, catalogue: TenantCache, tenantId: string, input: ProductInput, id: string = randomUUID()): Promise<Product> {
+export async function createProduct(
+  em: EntityManager,
+  catalogue: TenantCache,
+  tenantId: string,
+  input: ProductInput,
+  id: string = randomUUID(),
+): Promise<Product> {
   const created = await em.transactional(async (tx) => {
     const product = tx.create(Product, {
       id,
@@ -46,7 +52,13 @@ export async function findProduct(em: EntityManager, tenantId: string, id: strin
   return findTenantRecord(em, Product, tenantId, id, 'product');
 }
 
-export async function updateProduct(em: EntityManager, catalogue: TenantCache, tenantId: string, id: string, changes: Partial<ProductInput>): Promise<Product> {
+export async function updateProduct(
+  em: EntityManager,
+  catalogue: TenantCache,
+  tenantId: string,
+  id: string,
+  changes: Partial<ProductInput>,
+): Promise<Product> {
   const changed = await em.transactional(async (tx) => {
     const product = await findProduct(tx, tenantId, id);
     copyWritableFields(product, changes, ['name', 'identifiers', 'unitPrice', 'isActive']);
@@ -60,7 +72,12 @@ export async function updateProduct(em: EntityManager, catalogue: TenantCache, t
   return changed;
 }
 
-export async function deleteProduct(em: EntityManager, catalogue: TenantCache, tenantId: string, id: string): Promise<void> {
+export async function deleteProduct(
+  em: EntityManager,
+  catalogue: TenantCache,
+  tenantId: string,
+  id: string,
+): Promise<void> {
   const product = await findProduct(em, tenantId, id);
   await em.nativeDelete(Product, { tenant: tenantId, id: product.id });
   catalogue.forget(tenantId);
@@ -70,9 +87,18 @@ export async function deleteProduct(em: EntityManager, catalogue: TenantCache, t
  * An identifier names one product of the tenant: one already taken is 409 naming the product that
  * holds it. The unique index decides between two requests racing for the same identifier.
  */
-async function claimIdentifiers(em: EntityManager, tenantId: string, product: Product, identifiers: string[]): Promise<void> {
+async function claimIdentifiers(
+  em: EntityManager,
+  tenantId: string,
+  product: Product,
+  identifiers: string[],
+): Promise<void> {
   const keys = [...new Set(identifiers.map(identifierKey))];
-  const taken = await em.find(ProductIdentifier, { tenant: tenantId, key: { $in: keys }, product: { $ne: product.id } });
+  const taken = await em.find(ProductIdentifier, {
+    tenant: tenantId,
+    key: { $in: keys },
+    product: { $ne: product.id },
+  });
   if (taken.length) {
     const holders = taken.map((row) => `"${row.key}" (product ${row.product.id})`).join(', ');
     throw new ConflictError(`Identifiers already name another product: ${holders}`, {

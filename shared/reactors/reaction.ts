@@ -8,7 +8,12 @@ import { Type, type Static, type TSchema } from 'typebox';
 export const MAX_REACTION_POINTS = 1_000_000_000;
 
 /** docs/events.md#points-arithmetic: `{type: 'NUMBER', value: '10'}`, `{type: 'PATH', value: '$.payload.total'}`, or a nested expression. */
-export const PointsOperation = Type.Union([Type.Literal('SUM'), Type.Literal('MULTIPLY'), Type.Literal('MIN'), Type.Literal('MAX')]);
+export const PointsOperation = Type.Union([
+  Type.Literal('SUM'),
+  Type.Literal('MULTIPLY'),
+  Type.Literal('MIN'),
+  Type.Literal('MAX'),
+]);
 
 export interface PointsExpression {
   operation: Static<typeof PointsOperation>;
@@ -16,22 +21,36 @@ export interface PointsExpression {
 }
 
 export type PointsArgument =
-  | { type: 'NUMBER'; value: string }
-  | { type: 'PATH'; value: string }
-  | { type: 'EXPRESSION'; value: PointsExpression };
+  { type: 'NUMBER'; value: string } | { type: 'PATH'; value: string } | { type: 'EXPRESSION'; value: PointsExpression };
 
 const MAX_ARGUMENTS = 50;
 
 /** The schema of an expression, nested to a fixed depth so a body cannot recurse without end. */
 function expressionSchema(depth: number): TSchema {
   const leaves = [
-    Type.Object({ type: Type.Literal('NUMBER'), value: Type.String({ pattern: '^-?\\d+(\\.\\d+)?$', maxLength: 30 }) }, { additionalProperties: false }),
-    Type.Object({ type: Type.Literal('PATH'), value: Type.String({ pattern: '^\\$', minLength: 2, maxLength: 256 }) }, { additionalProperties: false }),
+    Type.Object(
+      { type: Type.Literal('NUMBER'), value: Type.String({ pattern: '^-?\\d+(\\.\\d+)?$', maxLength: 30 }) },
+      { additionalProperties: false },
+    ),
+    Type.Object(
+      { type: Type.Literal('PATH'), value: Type.String({ pattern: '^\\$', minLength: 2, maxLength: 256 }) },
+      { additionalProperties: false },
+    ),
   ];
-  const argument = depth > 0
-    ? Type.Union([...leaves, Type.Object({ type: Type.Literal('EXPRESSION'), value: expressionSchema(depth - 1) }, { additionalProperties: false })])
-    : Type.Union(leaves);
-  return Type.Object({ operation: PointsOperation, arguments: Type.Array(argument, { minItems: 1, maxItems: MAX_ARGUMENTS }) }, { additionalProperties: false });
+  const argument =
+    depth > 0
+      ? Type.Union([
+          ...leaves,
+          Type.Object(
+            { type: Type.Literal('EXPRESSION'), value: expressionSchema(depth - 1) },
+            { additionalProperties: false },
+          ),
+        ])
+      : Type.Union(leaves);
+  return Type.Object(
+    { operation: PointsOperation, arguments: Type.Array(argument, { minItems: 1, maxItems: MAX_ARGUMENTS }) },
+    { additionalProperties: false },
+  );
 }
 
 /** Typed by hand: TypeBox cannot infer a type through the depth-limited recursion above. */
@@ -39,7 +58,10 @@ export const PointsExpressionSchema = Type.Unsafe<PointsExpression>(expressionSc
 
 export const PointsReaction = Type.Object(
   { type: Type.Literal('POINTS'), points: PointsExpressionSchema },
-  { additionalProperties: false, description: `whole points, rounded down; a reaction worth more than ${MAX_REACTION_POINTS.toLocaleString('en')} points is worth nothing` },
+  {
+    additionalProperties: false,
+    description: `whole points, rounded down; a reaction worth more than ${MAX_REACTION_POINTS.toLocaleString('en')} points is worth nothing`,
+  },
 );
 
 /**
@@ -50,7 +72,10 @@ export const PointsReaction = Type.Object(
  * forServiceSubject).
  */
 export const WebhookReaction = Type.Object(
-  { type: Type.Literal('WEBHOOK'), webhookId: Type.String({ format: 'uuid', description: 'a webhook of the tenant (POST /v1/webhooks)' }) },
+  {
+    type: Type.Literal('WEBHOOK'),
+    webhookId: Type.String({ format: 'uuid', description: 'a webhook of the tenant (POST /v1/webhooks)' }),
+  },
   { additionalProperties: false },
 );
 
@@ -60,6 +85,5 @@ export type Reaction = { type: 'POINTS'; points: PointsExpression } | Static<typ
 
 /** A reaction as stored with its event and listed by GET /events/{id}/reactions, with the reactor it came from. */
 export type StoredReaction = { reactorName: string; reactorId: string } & (
-  | { type: 'POINTS'; points: unknown; amount: number }
-  | { type: 'WEBHOOK'; webhookId: string }
+  { type: 'POINTS'; points: unknown; amount: number } | { type: 'WEBHOOK'; webhookId: string }
 );

@@ -1,5 +1,9 @@
 import { Engine, type TopLevelCondition } from 'json-rules-engine';
-import { CONDITION_ENGINE_OPTIONS, conditionPathProblems, type RuleConditions } from '../platform/conditions/conditions.js';
+import {
+  CONDITION_ENGINE_OPTIONS,
+  conditionPathProblems,
+  type RuleConditions,
+} from '../platform/conditions/conditions.js';
 import { fieldError, type ValidationError } from '../platform/errors/app-errors.js';
 
 /** The facts a reactor's conditions may read (docs/events.md#reactors). */
@@ -16,9 +20,15 @@ export class ReactorConditions {
   constructor(conditions: RuleConditions) {
     this.engine = new Engine([], CONDITION_ENGINE_OPTIONS);
     try {
-      this.engine.addRule({ conditions: conditions as unknown as TopLevelCondition, event: { type: 'reactor-matched' } });
+      this.engine.addRule({
+        conditions: conditions as unknown as TopLevelCondition,
+        event: { type: 'reactor-matched' },
+      });
     } catch (error) {
-      throw conditionsError('isConditions', `conditions are not valid json-rules-engine conditions: ${(error as Error).message}`);
+      throw conditionsError(
+        'isConditions',
+        `conditions are not valid json-rules-engine conditions: ${(error as Error).message}`,
+      );
     }
   }
 

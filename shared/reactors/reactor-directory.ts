@@ -34,7 +34,9 @@ export class ReactorDirectory {
   }
 
   private async load(tenantId: string, eventType: string): Promise<ActiveReactor[]> {
-    const rows = await this.orm.em.fork().find(Reactor, { tenant: tenantId, eventType, isActive: true }, { orderBy: { createdAt: 'ASC' } });
+    const rows = await this.orm.em
+      .fork()
+      .find(Reactor, { tenant: tenantId, eventType, isActive: true }, { orderBy: { createdAt: 'ASC' } });
     return rows.map((row) => ({
       id: row.id,
       name: row.name,

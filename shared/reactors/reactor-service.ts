@@ -37,7 +37,13 @@ export function reactorView(reactor: Reactor) {
   };
 }
 
-export async function createReactor(em: EntityManager, reactors: TenantCache, tenantId: string, input: ReactorInput, id: string = randomUUID()): Promise<Reactor> {
+export async function createReactor(
+  em: EntityManager,
+  reactors: TenantCache,
+  tenantId: string,
+  input: ReactorInput,
+  id: string = randomUUID(),
+): Promise<Reactor> {
   await checkReactor(em, tenantId, input);
   const reactor = em.create(Reactor, {
     id,
@@ -57,7 +63,13 @@ export async function findReactor(em: EntityManager, tenantId: string, id: strin
   return findTenantRecord(em, Reactor, tenantId, id, 'reactor');
 }
 
-export async function updateReactor(em: EntityManager, reactors: TenantCache, tenantId: string, id: string, changes: ReactorChanges): Promise<Reactor> {
+export async function updateReactor(
+  em: EntityManager,
+  reactors: TenantCache,
+  tenantId: string,
+  id: string,
+  changes: ReactorChanges,
+): Promise<Reactor> {
   const reactor = await findReactor(em, tenantId, id);
   await checkReactor(em, tenantId, changes);
   copyWritableFields(reactor, changes, ['name', 'eventType', 'isActive', 'conditions', 'reactions']);
@@ -66,7 +78,12 @@ export async function updateReactor(em: EntityManager, reactors: TenantCache, te
   return reactor;
 }
 
-export async function deleteReactor(em: EntityManager, reactors: TenantCache, tenantId: string, id: string): Promise<void> {
+export async function deleteReactor(
+  em: EntityManager,
+  reactors: TenantCache,
+  tenantId: string,
+  id: string,
+): Promise<void> {
   const reactor = await findReactor(em, tenantId, id);
   await em.nativeDelete(Reactor, { tenant: tenantId, id: reactor.id });
   reactors.forget(tenantId);
@@ -78,10 +95,16 @@ async function checkReactor(em: EntityManager, tenantId: string, input: ReactorC
     throw fieldError('eventType', input.eventType, 'exists', `No event type named ${input.eventType}`);
   }
   if (input.conditions) await ReactorConditions.check(input.conditions);
-  const problems = (input.reactions ?? []).flatMap(reactionPaths).map(jsonPathProblem).filter((problem) => problem !== undefined);
+  const problems = (input.reactions ?? [])
+    .flatMap(reactionPaths)
+    .map(jsonPathProblem)
+    .filter((problem) => problem !== undefined);
   if (problems.length) throw fieldError('reactions', undefined, 'jsonPath', `reactions: ${problems.join('; ')}`);
   const webhookIds = reactionWebhookIds(input.reactions ?? []);
-  const known = webhookIds.length ? await em.find(Webhook, { tenant: tenantId, id: { $in: webhookIds } }, { fields: ['id'] }) : [];
+  const known = webhookIds.length
+    ? await em.find(Webhook, { tenant: tenantId, id: { $in: webhookIds } }, { fields: ['id'] })
+    : [];
   const unknown = webhookIds.filter((id) => !known.some((webhook) => webhook.id === id));
-  if (unknown.length) throw fieldError('reactions', unknown, 'webhookExists', `reactions: no webhook with id ${unknown.join(', ')}`);
+  if (unknown.length)
+    throw fieldError('reactions', unknown, 'webhookExists', `reactions: no webhook with id ${unknown.join(', ')}`);
 }

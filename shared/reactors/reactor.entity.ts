@@ -19,7 +19,10 @@ export const Reactor = defineEntity({
     conditions: p.json<RuleConditions>().nullable(),
     reactions: p.json<Reaction[]>(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 

@@ -51,8 +51,15 @@ export interface ClaimUnderReview {
  * (conditions on `r` alone are checked before any row is read): a busy merchant has many claims
  * of one date and total, and a claim that could not be read is never compared.
  */
-export async function readClaimUnderReview(em: EntityManager, tenantId: string, receiptId: string): Promise<ClaimUnderReview | undefined> {
-  const [row] = await queryPrepared<ClaimRow>(em, 'read-claim-under-review', READ_CLAIM_UNDER_REVIEW, [receiptId, tenantId]);
+export async function readClaimUnderReview(
+  em: EntityManager,
+  tenantId: string,
+  receiptId: string,
+): Promise<ClaimUnderReview | undefined> {
+  const [row] = await queryPrepared<ClaimRow>(em, 'read-claim-under-review', READ_CLAIM_UNDER_REVIEW, [
+    receiptId,
+    tenantId,
+  ]);
   if (!row) return undefined;
   return {
     receipt: em.map(Receipt, row),
@@ -91,7 +98,12 @@ export const READ_CLAIM_UNDER_REVIEW = `select r.*, m.auth_identifier as submitt
        from receipt r join member m on m.id = r.submitter_id join tenant t on t.id = r.tenant_id
       where r.id = ? and (r.tenant_id = ?) is true`;
 
-type ClaimRow = Record<string, unknown> & { submitter_auth_identifier: string; tenant_configuration: TenantConfiguration; same_image_as: string | null; same_details_as: string | null };
+type ClaimRow = Record<string, unknown> & {
+  submitter_auth_identifier: string;
+  tenant_configuration: TenantConfiguration;
+  same_image_as: string | null;
+  same_details_as: string | null;
+};
 
 interface Claim extends ClaimUnderReview {
   em: EntityManager;
@@ -109,7 +121,12 @@ type Finding = { verdict: ReviewVerdict; reason: ReviewReason; detail: string } 
  * then the rule engine, spot checks, else AUTHORIZE VALID_DATA. Repeatable: the spot check draws
  * from the receipt's id, and duplicates and limits count only claims made before this one.
  */
-export async function decideAutomatically(em: EntityManager, deps: ReviewerDependencies, claimed: ClaimUnderReview, now = new Date()): Promise<AutomatedDecision> {
+export async function decideAutomatically(
+  em: EntityManager,
+  deps: ReviewerDependencies,
+  claimed: ClaimUnderReview,
+  now = new Date(),
+): Promise<AutomatedDecision> {
   const claim: Claim = { ...claimed, em, deps, settings: reviewSettings(claimed.tenant.configuration), now };
   const { receipt } = claim;
   const checks: CheckOutcome[] = [];
@@ -137,7 +154,11 @@ export async function decideAutomatically(em: EntityManager, deps: ReviewerDepen
   if (engine.decision) return { ...engine.decision, checks, ...ruleSet };
 
   if (spotCheckDraw(receipt.id) < claim.settings.spotCheckRate) {
-    checks.push({ check: 'SPOT_CHECK', passed: false, detail: `drawn for a spot check at rate ${claim.settings.spotCheckRate}` });
+    checks.push({
+      check: 'SPOT_CHECK',
+      passed: false,
+      detail: `drawn for a spot check at rate ${claim.settings.spotCheckRate}`,
+    });
     return { verdict: 'ABSTAIN', reason: 'FLAGGED_FOR_SPOT_CHECK', checks, ...ruleSet };
   }
   checks.push({ check: 'SPOT_CHECK', passed: true });
@@ -146,8 +167,14 @@ export async function decideAutomatically(em: EntityManager, deps: ReviewerDepen
 
 /** "same image hash, or same merchant, date, total and barcode or transaction id as a claim not rejected", found as the claim was read. */
 function duplicate({ sameImageAs, sameDetailsAs }: Claim): Finding {
-  if (sameImageAs) return { verdict: 'REJECT', reason: 'DUPLICATE', detail: `the same image as receipt ${sameImageAs}` };
-  if (sameDetailsAs) return { verdict: 'REJECT', reason: 'DUPLICATE', detail: `the same merchant, date, total and barcode or transaction id as receipt ${sameDetailsAs}` };
+  if (sameImageAs)
+    return { verdict: 'REJECT', reason: 'DUPLICATE', detail: `the same image as receipt ${sameImageAs}` };
+  if (sameDetailsAs)
+    return {
+      verdict: 'REJECT',
+      reason: 'DUPLICATE',
+      detail: `the same merchant, date, total and barcode or transaction id as receipt ${sameDetailsAs}`,
+    };
   return undefined;
 }
 
@@ -155,21 +182,40 @@ function duplicate({ sameImageAs, sameDetailsAs }: Claim): Finding {
 function invalidDate({ receipt, settings, now }: Claim): Finding {
   if (!receipt.serviceDate) return undefined;
   const today = zonedDate(now, receipt.timezone);
-  if (receipt.serviceDate > today) return { verdict: 'REJECT', reason: 'INVALID_DATE', detail: `dated ${receipt.serviceDate}, after today (${today})` };
+  if (receipt.serviceDate > today)
+    return {
+      verdict: 'REJECT',
+      reason: 'INVALID_DATE',
+      detail: `dated ${receipt.serviceDate}, after today (${today})`,
+    };
   const oldest = new Date(`${today}T00:00:00Z`);
   oldest.setUTCDate(oldest.getUTCDate() - settings.maxAgeDays);
   const limit = oldest.toISOString().slice(0, 10);
-  if (receipt.serviceDate < limit) return { verdict: 'REJECT', reason: 'INVALID_DATE', detail: `dated ${receipt.serviceDate}, more than ${settings.maxAgeDays} days ago` };
+  if (receipt.serviceDate < limit)
+    return {
+      verdict: 'REJECT',
+      reason: 'INVALID_DATE',
+      detail: `dated ${receipt.serviceDate}, more than ${settings.maxAgeDays} days ago`,
+    };
   return undefined;
 }
 
 /** "outside review.merchants when set"; a merchant that could not be read goes to a person instead. */
 function invalidMerchant({ receipt, settings }: Claim): Finding {
   if (!settings.merchants) return undefined;
-  if (!receipt.merchantName) return { verdict: 'ABSTAIN', reason: 'INSUFFICIENT_DATA', detail: 'the merchant could not be read, and only some merchants are accepted' };
+  if (!receipt.merchantName)
+    return {
+      verdict: 'ABSTAIN',
+      reason: 'INSUFFICIENT_DATA',
+      detail: 'the merchant could not be read, and only some merchants are accepted',
+    };
   const name = receipt.merchantName.trim().toLowerCase();
   if (settings.merchants.some((merchant) => merchant.trim().toLowerCase() === name)) return undefined;
-  return { verdict: 'REJECT', reason: 'INVALID_MERCHANT', detail: `"${receipt.merchantName}" is not one of the accepted merchants` };
+  return {
+    verdict: 'REJECT',
+    reason: 'INVALID_MERCHANT',
+    detail: `"${receipt.merchantName}" is not one of the accepted merchants`,
+  };
 }
 
 /** With `review.requireVenue`, the claim was made at one of the tenant's venues. */
@@ -177,16 +223,30 @@ async function invalidVenue(claim: Claim): Promise<Finding> {
   if (!claim.settings.requireVenue) return undefined;
   const venues = await claim.deps.venues.forTenant(claim.tenant.id);
   const matches = venueMatchesOperator(venues);
-  const transaction = { locationIdentifier: claim.receipt.locationIdentifier, submissionPosition: claim.receipt.submissionPosition };
-  for (const venueId of venues.keys()) if (matches.evaluate(transaction, venueId)) return { passed: `made at venue ${venueId}` };
-  return { verdict: 'REJECT', reason: 'INVALID_VENUE', detail: 'neither the location identifier nor the submission position is at one of the venues' };
+  const transaction = {
+    locationIdentifier: claim.receipt.locationIdentifier,
+    submissionPosition: claim.receipt.submissionPosition,
+  };
+  for (const venueId of venues.keys())
+    if (matches.evaluate(transaction, venueId)) return { passed: `made at venue ${venueId}` };
+  return {
+    verdict: 'REJECT',
+    reason: 'INVALID_VENUE',
+    detail: 'neither the location identifier nor the submission position is at one of the venues',
+  };
 }
 
 /** Claims the submitter made earlier the same day (by the receipt's zone, as INVALID_DATE counts days), not rejected. */
 async function claimsToday(claim: Claim, narrowing: Record<string, unknown>): Promise<number> {
   const { createdAt, timezone } = claim.receipt;
   const dayStart = zonedInstant(zonedDate(createdAt, timezone), '00:00:00', timezone);
-  const where = { tenant: claim.tenant.id, submitter: claim.receipt.submitter.id, status: { $ne: 'REJECTED' }, createdAt: { $gte: dayStart, $lt: createdAt }, ...narrowing };
+  const where = {
+    tenant: claim.tenant.id,
+    submitter: claim.receipt.submitter.id,
+    status: { $ne: 'REJECTED' },
+    createdAt: { $gte: dayStart, $lt: createdAt },
+    ...narrowing,
+  };
   return claim.em.count(Receipt, where as never);
 }
 
@@ -194,22 +254,41 @@ async function formatLimit(claim: Claim): Promise<Finding> {
   const limit = claim.settings.limits.perFormat;
   if (limit === undefined || !claim.receipt.formatSlug) return undefined;
   const made = await claimsToday(claim, { formatSlug: claim.receipt.formatSlug });
-  return made >= limit ? { verdict: 'REJECT', reason: 'FORMAT_SUBMISSION_LIMIT_EXCEEDED', detail: `${made} claims of format ${claim.receipt.formatSlug} today; the limit is ${limit}` } : undefined;
+  return made >= limit
+    ? {
+        verdict: 'REJECT',
+        reason: 'FORMAT_SUBMISSION_LIMIT_EXCEEDED',
+        detail: `${made} claims of format ${claim.receipt.formatSlug} today; the limit is ${limit}`,
+      }
+    : undefined;
 }
 
 async function merchantLimit(claim: Claim): Promise<Finding> {
   const limit = claim.settings.limits.perMerchant;
   if (limit === undefined || !claim.receipt.merchantName) return undefined;
   const made = await claimsToday(claim, { merchantName: { $ilike: claim.receipt.merchantName.trim() } });
-  return made >= limit ? { verdict: 'REJECT', reason: 'MERCHANT_SUBMISSION_LIMIT_EXCEEDED', detail: `${made} claims at ${claim.receipt.merchantName} today; the limit is ${limit}` } : undefined;
+  return made >= limit
+    ? {
+        verdict: 'REJECT',
+        reason: 'MERCHANT_SUBMISSION_LIMIT_EXCEEDED',
+        detail: `${made} claims at ${claim.receipt.merchantName} today; the limit is ${limit}`,
+      }
+    : undefined;
 }
 
 /** "no total or date, or confidence under review.minConfidence: ABSTAIN". */
 function insufficientData({ receipt, settings }: Claim): Finding {
-  const missing = [receipt.total === null ? 'total' : undefined, receipt.serviceDate ? undefined : 'date'].filter(Boolean);
-  if (missing.length) return { verdict: 'ABSTAIN', reason: 'INSUFFICIENT_DATA', detail: `no ${missing.join(' and ')} could be read` };
+  const missing = [receipt.total === null ? 'total' : undefined, receipt.serviceDate ? undefined : 'date'].filter(
+    Boolean,
+  );
+  if (missing.length)
+    return { verdict: 'ABSTAIN', reason: 'INSUFFICIENT_DATA', detail: `no ${missing.join(' and ')} could be read` };
   if ((receipt.ocrConfidence ?? 0) < settings.minConfidence) {
-    return { verdict: 'ABSTAIN', reason: 'INSUFFICIENT_DATA', detail: `confidence ${receipt.ocrConfidence ?? 0} is under ${settings.minConfidence}` };
+    return {
+      verdict: 'ABSTAIN',
+      reason: 'INSUFFICIENT_DATA',
+      detail: `confidence ${receipt.ocrConfidence ?? 0} is under ${settings.minConfidence}`,
+    };
   }
   return undefined;
 }
@@ -235,18 +314,33 @@ async function ruleEngine(claim: Claim): Promise<EngineOutcome> {
     result = await claim.deps.ruleEngine.run(claim.tenant.id, set, transaction);
   } catch (error) {
     if (!(error instanceof RuleEngineError)) throw error;
-    return { decision: { verdict: 'ABSTAIN', reason: 'RULE_ENGINE_THREW_ERROR' }, ruleSetId: set.id, result: null, detail: error.message };
+    return {
+      decision: { verdict: 'ABSTAIN', reason: 'RULE_ENGINE_THREW_ERROR' },
+      ruleSetId: set.id,
+      result: null,
+      detail: error.message,
+    };
   }
   const verdict = result.result[VERDICT_KEY];
   if (verdict === 'REJECT' || verdict === 'ABSTAIN') {
     const reason = result.result[REASON_KEY];
     const known = (REVIEW_REASONS as readonly unknown[]).includes(reason) ? (reason as ReviewReason) : 'OTHER';
-    return { decision: { verdict, reason: known }, ruleSetId: set.id, result, detail: `rule set ${set.id} answered ${verdict}` };
+    return {
+      decision: { verdict, reason: known },
+      ruleSetId: set.id,
+      result,
+      detail: `rule set ${set.id} answered ${verdict}`,
+    };
   }
   const basketIds = new Set(set.rules.filter((rule) => rule.type === 'BASKET').map((rule) => rule.id));
   const baskets = result.rules.filter((rule) => basketIds.has(rule.id));
   if (baskets.length > 0 && baskets.every((rule) => rule.outcome === 'failure')) {
-    return { decision: { verdict: 'REJECT', reason: 'NO_QUALIFYING_PRODUCTS' }, ruleSetId: set.id, result, detail: `no BASKET rule of rule set ${set.id} matched` };
+    return {
+      decision: { verdict: 'REJECT', reason: 'NO_QUALIFYING_PRODUCTS' },
+      ruleSetId: set.id,
+      result,
+      detail: `no BASKET rule of rule set ${set.id} matched`,
+    };
   }
   return { ruleSetId: set.id, result, detail: `rule set ${set.id} ran` };
 }

@@ -44,9 +44,18 @@ export interface ClaimDependencies {
  * mode) or the automated review (preparsed mode, whose parse is stored at once, line items mapped
  * to the catalogue's products). Each step's job id is the claim's, so queueing it again adds nothing.
  */
-export async function createClaim(em: EntityManager, deps: ClaimDependencies, tenant: Tenant, submitter: User, claim: ImageClaim | PreparsedClaim, id: string = randomUUID()): Promise<{ receiptId: string; decided?: ClaimedView }> {
+export async function createClaim(
+  em: EntityManager,
+  deps: ClaimDependencies,
+  tenant: Tenant,
+  submitter: User,
+  claim: ImageClaim | PreparsedClaim,
+  id: string = randomUUID(),
+): Promise<{ receiptId: string; decided?: ClaimedView }> {
   const timezone = tenantTimezone(tenant.configuration);
-  const parsed = claim.useParser ? undefined : await parsedReceiptColumns(deps.products, tenant.id, claim.parsed, timezone);
+  const parsed = claim.useParser
+    ? undefined
+    : await parsedReceiptColumns(deps.products, tenant.id, claim.parsed, timezone);
   const now = new Date();
   // Inserted from plain data by a prepared statement, with no entity made: nothing reads the claim
   // back in this request, and building the ORM's insert cost the API more than the INSERT itself.
@@ -77,7 +86,11 @@ export async function createClaim(em: EntityManager, deps: ClaimDependencies, te
   });
   if (!claim.useParser) {
     // The answer's wait is here, with the queueing, as the waiter listens before the job exists.
-    const decided = await deps.decisions.wait(receiptJobId('review', id), () => queueReview(deps.queues, tenant.id, id), deps.decisionWaitMs);
+    const decided = await deps.decisions.wait(
+      receiptJobId('review', id),
+      () => queueReview(deps.queues, tenant.id, id),
+      deps.decisionWaitMs,
+    );
     return { receiptId: id, decided };
   }
   await deps.queues.ocr.add('read', { tenantId: tenant.id, receiptId: id }, { jobId: receiptJobId('ocr', id) });
@@ -89,7 +102,12 @@ export async function queueReview(queues: Queues, tenantId: string, receiptId: s
 }
 
 /** A parse as the receipt stores it, its line items mapped to the tenant's products. */
-export async function parsedReceiptColumns(products: ProductCatalogues, tenantId: string, parsed: ParsedClaim, timezone: string) {
+export async function parsedReceiptColumns(
+  products: ProductCatalogues,
+  tenantId: string,
+  parsed: ParsedClaim,
+  timezone: string,
+) {
   const columns = parsedColumns(parsed, timezone);
   const catalogue = await products.forTenant(tenantId);
   return { ...columns, lineItems: catalogue.mapLineItems(columns.lineItems) };

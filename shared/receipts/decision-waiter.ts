@@ -42,7 +42,8 @@ export class DecisionWaiter {
     const completed = `completed:${jobId}` as 'completed';
     const failed = `failed:${jobId}` as 'failed';
     const ended = new Promise<ClaimedView | undefined>((resolve) => {
-      const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => finish((returnvalue as ClaimedView | null) ?? undefined);
+      const onCompleted = ({ returnvalue }: { returnvalue: unknown }) =>
+        finish((returnvalue as ClaimedView | null) ?? undefined);
       // `failed` comes after the last attempt only (a retry is `waiting` or `delayed`): nothing to show.
       const onFailed = () => finish(undefined);
       const cancelTimer = this.clock.after(Math.max(0, deadline - this.clock.now()), () => finish(undefined));
@@ -83,7 +84,9 @@ export class DecisionWaiter {
       const queueEvents = await Promise.race([reader.started, late]);
       if (!queueEvents && !this.readerLate && this.reader === reader) {
         this.readerLate = true;
-        this.logger.warn('the review events are not readable yet: claims are answered without their decision until they are');
+        this.logger.warn(
+          'the review events are not readable yet: claims are answered without their decision until they are',
+        );
       }
       return queueEvents;
     } catch {
@@ -105,7 +108,8 @@ export class DecisionWaiter {
       (error: unknown) => {
         if (this.reader !== reader) return;
         this.reader = undefined;
-        if (!reader.isClosing) this.logger.warn({ err: error }, 'cannot read the review events: claims are answered without their decision');
+        if (!reader.isClosing)
+          this.logger.warn({ err: error }, 'cannot read the review events: claims are answered without their decision');
       },
     );
     return reader;

@@ -7,7 +7,17 @@ export interface ParsedField {
   confidence: number;
 }
 
-export const PARSED_FIELDS = ['serviceDate', 'serviceTime', 'subtotal', 'total', 'barcode', 'locationIdentifier', 'locationAddress', 'merchantName', 'language'] as const;
+export const PARSED_FIELDS = [
+  'serviceDate',
+  'serviceTime',
+  'subtotal',
+  'total',
+  'barcode',
+  'locationIdentifier',
+  'locationAddress',
+  'merchantName',
+  'language',
+] as const;
 export type ParsedFieldName = (typeof PARSED_FIELDS)[number];
 
 /** What a parse yields, from the caller (preparsed mode) or the OCR parser, which may also read a transaction id. */
@@ -48,7 +58,9 @@ export function parsedColumns(parsed: ParsedClaim, timezone: string): ParsedColu
   const serviceTime = isoTime(text('serviceTime'));
   return {
     ocrConfidence: parsed.ocrConfidence,
-    fieldConfidences: Object.fromEntries(Object.entries(parsed.fields).map(([name, field]) => [name, field.confidence])),
+    fieldConfidences: Object.fromEntries(
+      Object.entries(parsed.fields).map(([name, field]) => [name, field.confidence]),
+    ),
     lineItems: parsed.lineItems,
     serviceDate,
     serviceTime,
@@ -75,7 +87,8 @@ export function amount(text: string | null): number | null {
   if (!/\d/.test(cleaned)) return null;
   const lastSeparator = Math.max(cleaned.lastIndexOf('.'), cleaned.lastIndexOf(','));
   // The last separator followed by one or two digits is the decimal point; any other is grouping.
-  const decimals = lastSeparator >= 0 && cleaned.length - lastSeparator - 1 <= 2 ? cleaned.slice(lastSeparator + 1) : '';
+  const decimals =
+    lastSeparator >= 0 && cleaned.length - lastSeparator - 1 <= 2 ? cleaned.slice(lastSeparator + 1) : '';
   const whole = (decimals ? cleaned.slice(0, lastSeparator) : cleaned).replace(/[.,]/g, '');
   const value = Number(`${whole}${decimals ? `.${decimals}` : ''}`);
   return Number.isFinite(value) && Math.abs(value) < MAX_AMOUNT ? value : null;

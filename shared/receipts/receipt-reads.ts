@@ -7,24 +7,50 @@ import { Review } from './review.entity.js';
 
 /** A claim's answer when no decision came with the wait: its status and paramount review as stored now. */
 export async function claimAsStored(em: EntityManager, tenantId: string, receiptId: string): Promise<ClaimedView> {
-  const receipt = await em.findOneOrFail(Receipt, { tenant: tenantId, id: receiptId }, { fields: ['status', 'paramountReviewId'] });
+  const receipt = await em.findOneOrFail(
+    Receipt,
+    { tenant: tenantId, id: receiptId },
+    { fields: ['status', 'paramountReviewId'] },
+  );
   return claimedView(receipt, await paramountReviewOf(em, tenantId, receipt));
 }
 
 /** GET /receipts/{id}: the tenant's receipt with its paramount review and submitter, or 404. */
-export async function readReceiptView(em: EntityManager, tenantId: string, id: string): Promise<ReturnType<typeof receiptView>> {
+export async function readReceiptView(
+  em: EntityManager,
+  tenantId: string,
+  id: string,
+): Promise<ReturnType<typeof receiptView>> {
   const receipt = await findTenantRecord(em, Receipt, tenantId, id, 'receipt', ['submitter']);
-  return receiptView(receipt, await paramountReviewOf(em, tenantId, receipt), (receipt.submitter as User).authIdentifier);
+  return receiptView(
+    receipt,
+    await paramountReviewOf(em, tenantId, receipt),
+    (receipt.submitter as User).authIdentifier,
+  );
 }
 
 /** GET /receipts/{id}/reviews: the tenant's receipt's reviews, oldest first, or 404. */
-export async function receiptReviews(em: EntityManager, tenantId: string, id: string): Promise<ReturnType<typeof reviewView>[]> {
+export async function receiptReviews(
+  em: EntityManager,
+  tenantId: string,
+  id: string,
+): Promise<ReturnType<typeof reviewView>[]> {
   const receipt = await findTenantRecord(em, Receipt, tenantId, id, 'receipt', ['submitter']);
-  const list = await em.find(Review, { tenant: tenantId, receipt: receipt.id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const list = await em.find(
+    Review,
+    { tenant: tenantId, receipt: receipt.id },
+    { orderBy: { createdAt: 'asc', id: 'asc' } },
+  );
   return list.map(reviewView);
 }
 
 /** Follow-up reads carry the tenant too (docs/architecture.md#rules-the-code-keeps). */
-function paramountReviewOf(em: EntityManager, tenantId: string, receipt: Pick<Receipt, 'paramountReviewId'>): Promise<Review | null> {
-  return receipt.paramountReviewId ? em.findOne(Review, { tenant: tenantId, id: receipt.paramountReviewId }) : Promise.resolve(null);
+function paramountReviewOf(
+  em: EntityManager,
+  tenantId: string,
+  receipt: Pick<Receipt, 'paramountReviewId'>,
+): Promise<Review | null> {
+  return receipt.paramountReviewId
+    ? em.findOne(Review, { tenant: tenantId, id: receipt.paramountReviewId })
+    : Promise.resolve(null);
 }

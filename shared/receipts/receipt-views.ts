@@ -14,13 +14,23 @@ export function reviewView(review: Review) {
     isAutomated: review.isAutomated,
     reviwer: review.reviewer ?? null,
     comment: review.comment ?? null,
-    ...(review.isAutomated ? { checks: review.checks, ruleSetId: review.ruleSetId ?? null, ruleEngineResult: review.ruleEngineResult ?? null } : {}),
+    ...(review.isAutomated
+      ? {
+          checks: review.checks,
+          ruleSetId: review.ruleSetId ?? null,
+          ruleEngineResult: review.ruleEngineResult ?? null,
+        }
+      : {}),
   };
 }
 
 /** POST /receipts answers the claim's status and its paramount review, null until it is reviewed. */
 export function claimedView(receipt: Pick<Receipt, 'id' | 'status'>, paramountReview: Review | null) {
-  return { id: receipt.id, status: receipt.status, paramountReview: paramountReview ? reviewView(paramountReview) : null };
+  return {
+    id: receipt.id,
+    status: receipt.status,
+    paramountReview: paramountReview ? reviewView(paramountReview) : null,
+  };
 }
 
 export type ClaimedView = ReturnType<typeof claimedView>;

@@ -41,12 +41,31 @@ export const Receipt = defineEntity({
     { properties: ['tenant', 'submitter', 'createdAt'] },
     // The DUPLICATE check looks claims up by these, which few claims share (a busy merchant's
     // claims share a date and a total by the thousand); only claims from an image have a hash.
-    { name: 'receipt_image_hash_index', expression: 'create index "receipt_image_hash_index" on "receipt" ("tenant_id", "image_hash") where "image_hash" is not null' },
-    { name: 'receipt_barcode_index', expression: 'create index "receipt_barcode_index" on "receipt" ("tenant_id", "barcode") where "barcode" is not null' },
-    { name: 'receipt_transaction_id_index', expression: 'create index "receipt_transaction_id_index" on "receipt" ("tenant_id", "transaction_id") where "transaction_id" is not null' },
+    {
+      name: 'receipt_image_hash_index',
+      expression:
+        'create index "receipt_image_hash_index" on "receipt" ("tenant_id", "image_hash") where "image_hash" is not null',
+    },
+    {
+      name: 'receipt_barcode_index',
+      expression:
+        'create index "receipt_barcode_index" on "receipt" ("tenant_id", "barcode") where "barcode" is not null',
+    },
+    {
+      name: 'receipt_transaction_id_index',
+      expression:
+        'create index "receipt_transaction_id_index" on "receipt" ("tenant_id", "transaction_id") where "transaction_id" is not null',
+    },
     // The recovery sweep looks for claims waiting too long to be read or decided.
-    { name: 'receipt_unparsed_index', expression: 'create index "receipt_unparsed_index" on "receipt" ("created_at") where "parsed_at" is null' },
-    { name: 'receipt_undecided_index', expression: 'create index "receipt_undecided_index" on "receipt" ("parsed_at") where "paramount_review_id" is null' },
+    {
+      name: 'receipt_unparsed_index',
+      expression: 'create index "receipt_unparsed_index" on "receipt" ("created_at") where "parsed_at" is null',
+    },
+    {
+      name: 'receipt_undecided_index',
+      expression:
+        'create index "receipt_undecided_index" on "receipt" ("parsed_at") where "paramount_review_id" is null',
+    },
   ],
   properties: {
     id: p.uuid().primary(),
@@ -86,7 +105,10 @@ export const Receipt = defineEntity({
     /** The review that set the status; null until one did. */
     paramountReviewId: p.uuid().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 

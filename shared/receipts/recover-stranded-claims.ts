@@ -24,21 +24,33 @@ export interface ClaimRecoveryDependencies extends IntrinsicEventDependencies {
  */
 export async function recoverStrandedClaims(deps: ClaimRecoveryDependencies, window: SweepWindow) {
   const em = deps.orm.em.fork();
-  const unread = await em.find(Receipt, { useParser: true, parsedAt: null, createdAt: { $lt: window.before } }, { fields: ['id', 'tenant'], orderBy: { createdAt: 'asc' }, limit: window.limit });
+  const unread = await em.find(
+    Receipt,
+    { useParser: true, parsedAt: null, createdAt: { $lt: window.before } },
+    { fields: ['id', 'tenant'], orderBy: { createdAt: 'asc' }, limit: window.limit },
+  );
   for (const receipt of unread) {
     const jobId = receiptJobId('ocr', receipt.id);
     const job = await deps.queues.ocr.getJob(jobId);
     // Reading failed through every attempt (an image that crashes the reader, a store that was
     // down): not again, as that could go on forever; a person decides the claim instead.
     if (job && (await job.isFailed())) {
-      await em.nativeUpdate(Receipt, { tenant: receipt.tenant.id, id: receipt.id, parsedAt: null }, { parseError: `the image could not be read: ${job.failedReason}`.slice(0, 500), parsedAt: new Date() });
+      await em.nativeUpdate(
+        Receipt,
+        { tenant: receipt.tenant.id, id: receipt.id, parsedAt: null },
+        { parseError: `the image could not be read: ${job.failedReason}`.slice(0, 500), parsedAt: new Date() },
+      );
       await queueReview(deps.queues, receipt.tenant.id, receipt.id);
     } else {
       await deps.queues.ocr.add('read', { tenantId: receipt.tenant.id, receiptId: receipt.id }, { jobId });
     }
   }
 
-  const undecided = await em.find(Receipt, { parsedAt: { $lt: window.before }, paramountReviewId: null }, { fields: ['id', 'tenant'], orderBy: { parsedAt: 'asc' }, limit: window.limit });
+  const undecided = await em.find(
+    Receipt,
+    { parsedAt: { $lt: window.before }, paramountReviewId: null },
+    { fields: ['id', 'tenant'], orderBy: { parsedAt: 'asc' }, limit: window.limit },
+  );
   for (const receipt of undecided) {
     await retryIfFailed(deps.queues.reviews, receiptJobId('review', receipt.id));
     await queueReview(deps.queues, receipt.tenant.id, receipt.id);

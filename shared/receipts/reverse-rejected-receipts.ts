@@ -21,9 +21,23 @@ export interface ReviewedReceipt {
  * platform reported itself. A tenant that rotated a secret into the type can report one too, with
  * any payload; such an event is stored like any other, but moves no receipt's points.
  */
-export function reviewedReceipts(jobs: { id: number; tenantId: string; eventTypeName: string; intrinsic?: boolean; payload: Record<string, unknown> }[]): ReviewedReceipt[] {
+export function reviewedReceipts(
+  jobs: {
+    id: number;
+    tenantId: string;
+    eventTypeName: string;
+    intrinsic?: boolean;
+    payload: Record<string, unknown>;
+  }[],
+): ReviewedReceipt[] {
   return jobs
-    .filter((job) => job.intrinsic && job.eventTypeName === RECEIPT_REVIEWED && typeof job.payload.receiptId === 'string' && isUuid(job.payload.receiptId))
+    .filter(
+      (job) =>
+        job.intrinsic &&
+        job.eventTypeName === RECEIPT_REVIEWED &&
+        typeof job.payload.receiptId === 'string' &&
+        isUuid(job.payload.receiptId),
+    )
     .map((job) => ({ eventId: job.id, tenantId: job.tenantId, receiptId: job.payload.receiptId as string }));
 }
 
@@ -33,15 +47,21 @@ export function reviewedReceipts(jobs: { id: number; tenantId: string; eventType
  * committed; then every wallet the registration may change (its members' and the receipts'
  * submitters'), in one sorted pass (ledger.ts).
  */
-export async function lockReviewedReceipts(trx: Knex.Transaction, receipts: ReviewedReceipt[], memberIds: string[]): Promise<void> {
+export async function lockReviewedReceipts(
+  trx: Knex.Transaction,
+  receipts: ReviewedReceipt[],
+  memberIds: string[],
+): Promise<void> {
   if (receipts.length === 0) return;
   const keys = [...new Set(receipts.map(({ receiptId }) => receiptId))].sort();
-  await trx.raw(`select pg_advisory_xact_lock(hashtext('receipt:' || id)) from unnest(?::text[]) as id order by id`, [keys]);
-  // Each receipt within the tenant of the event that names it.
-  const submitters = await trx.raw<{ rows: { submitter_id: string }[] }>('select submitter_id from receipt where (tenant_id, id) in (select * from unnest(?::uuid[], ?::uuid[]))', [
-    receipts.map(({ tenantId }) => tenantId),
-    receipts.map(({ receiptId }) => receiptId),
+  await trx.raw(`select pg_advisory_xact_lock(hashtext('receipt:' || id)) from unnest(?::text[]) as id order by id`, [
+    keys,
   ]);
+  // Each receipt within the tenant of the event that names it.
+  const submitters = await trx.raw<{ rows: { submitter_id: string }[] }>(
+    'select submitter_id from receipt where (tenant_id, id) in (select * from unnest(?::uuid[], ?::uuid[]))',
+    [receipts.map(({ tenantId }) => tenantId), receipts.map(({ receiptId }) => receiptId)],
+  );
   await lockWallets(trx, [...memberIds, ...submitters.rows.map((row) => row.submitter_id)]);
 }
 
@@ -56,7 +76,9 @@ export async function lockReviewedReceipts(trx: Knex.Transaction, receipts: Revi
  */
 export async function reverseRejectedReceiptPoints(trx: Knex.Transaction, receipts: ReviewedReceipt[]): Promise<void> {
   if (receipts.length === 0) return;
-  const pairs = JSON.stringify(receipts.map(({ tenantId, receiptId }) => ({ tenant_id: tenantId, receipt_id: receiptId })));
+  const pairs = JSON.stringify(
+    receipts.map(({ tenantId, receiptId }) => ({ tenant_id: tenantId, receipt_id: receiptId })),
+  );
   const named = `select tenant_id, receipt_id from jsonb_to_recordset(?::jsonb) as n(tenant_id uuid, receipt_id uuid)`;
   const reviews = async (verdict: 'REJECT' | 'AUTHORIZE') =>
     (
@@ -73,7 +95,9 @@ export async function reverseRejectedReceiptPoints(trx: Knex.Transaction, receip
   for (const earn of await openEarns(trx, [...authorizations.keys()])) {
     const earned = authorizations.get(earn.eventId)!;
     const rejection = rejections
-      .filter((candidate) => candidate.receipt_id === earned.receipt_id && candidate.status_version > earned.status_version)
+      .filter(
+        (candidate) => candidate.receipt_id === earned.receipt_id && candidate.status_version > earned.status_version,
+      )
       .sort((a, b) => a.status_version - b.status_version)[0];
     if (rejection) reversals.push({ entryId: earn.entryId, cause: { eventId: Number(rejection.event_id) } });
   }

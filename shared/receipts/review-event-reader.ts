@@ -36,8 +36,15 @@ export class ReviewEventReader {
   private async start(reviews: Queue, logger: Logger): Promise<QueueEvents> {
     let queueEvents: QueueEvents | undefined;
     try {
-      const [newest] = await Promise.race([this.connection.xrevrange(reviews.keys.events!, '+', '-', 'COUNT', 1), this.closed]);
-      queueEvents = new QueueEvents(reviews.name, { connection: this.connection, prefix: reviews.opts.prefix, lastEventId: newest?.[0] ?? '0-0' });
+      const [newest] = await Promise.race([
+        this.connection.xrevrange(reviews.keys.events!, '+', '-', 'COUNT', 1),
+        this.closed,
+      ]);
+      queueEvents = new QueueEvents(reviews.name, {
+        connection: this.connection,
+        prefix: reviews.opts.prefix,
+        lastEventId: newest?.[0] ?? '0-0',
+      });
       // Each waiting claim listens for its job's end: as many listeners as claims in flight, no leak.
       queueEvents.setMaxListeners(0);
       queueEvents.on('error', (error) => logger.warn({ err: error }, 'reading the review events failed: retrying'));

@@ -6,9 +6,18 @@ import { isUuid } from '../platform/db/tenant-record.js';
 import { NotFoundError } from '../platform/errors/app-errors.js';
 import { RECEIPT_REVIEWED } from '../event-types/system-event-types.js';
 import type { EventIdAllocator } from '../events/event-ids.js';
-import { intrinsicEventId, queueIntrinsicEvent, type IntrinsicEventDependencies } from '../events/queue-intrinsic-event.js';
+import {
+  intrinsicEventId,
+  queueIntrinsicEvent,
+  type IntrinsicEventDependencies,
+} from '../events/queue-intrinsic-event.js';
 import { withoutAbsent } from '../platform/json/without-absent.js';
-import { decideAutomatically, readClaimUnderReview, type AutomatedDecision, type ReviewerDependencies } from './automated-review.js';
+import {
+  decideAutomatically,
+  readClaimUnderReview,
+  type AutomatedDecision,
+  type ReviewerDependencies,
+} from './automated-review.js';
 import { Receipt } from './receipt.entity.js';
 import { claimedView, type ClaimedView } from './receipt-views.js';
 import { Review, type Reviewer } from './review.entity.js';
@@ -47,21 +56,35 @@ export interface ManualReviewInput {
  * made first keeps its say. The RECEIPT_REVIEWED event is queued after the commit, and again by a
  * rerun. Resolves to the claim's decision as POST /receipts shows it, when this review is it.
  */
-export async function reviewAutomatically(deps: ReviewDependencies, tenantId: string, receiptId: string): Promise<ClaimedView | undefined> {
+export async function reviewAutomatically(
+  deps: ReviewDependencies,
+  tenantId: string,
+  receiptId: string,
+): Promise<ClaimedView | undefined> {
   const em = deps.orm.em.fork();
   const claimed = isUuid(receiptId) ? await readClaimUnderReview(em, tenantId, receiptId) : undefined;
   if (!claimed) return undefined;
   const { receipt } = claimed;
   // A rerun meets the stored review when it stores; the first run, the common case, asks nothing more.
   const decision = receipt.parseError
-    ? { verdict: 'ABSTAIN' as const, reason: 'INSUFFICIENT_DATA' as const, checks: [{ check: 'PARSE', passed: false, detail: receipt.parseError }], ruleSetId: null, ruleEngineResult: null }
+    ? {
+        verdict: 'ABSTAIN' as const,
+        reason: 'INSUFFICIENT_DATA' as const,
+        checks: [{ check: 'PARSE', passed: false, detail: receipt.parseError }],
+        ruleSetId: null,
+        ruleEngineResult: null,
+      }
     : await decideAutomatically(em, deps, claimed);
   const eventId = await intrinsicEventId(deps, tenantId, RECEIPT_REVIEWED);
-  const stored = (await storeOnUnreviewedClaim(em, receipt, decision, eventId)) ?? (await storeUnderLock(deps, tenantId, receiptId, decision, eventId));
+  const stored =
+    (await storeOnUnreviewedClaim(em, receipt, decision, eventId)) ??
+    (await storeUnderLock(deps, tenantId, receiptId, decision, eventId));
   if (stored) {
     await reportReview(deps, stored.receipt, stored.review);
     // A manual review that came first stays paramount: the caller reads that one.
-    return stored.receipt.paramountReviewId === stored.review.id ? claimedView(stored.receipt, stored.review) : undefined;
+    return stored.receipt.paramountReviewId === stored.review.id
+      ? claimedView(stored.receipt, stored.review)
+      : undefined;
   }
   // A rerun: its event is reported again; what the claim shows now is for the caller to read, as
   // a manual review may have come since the review was stored.
@@ -73,13 +96,29 @@ export async function reviewAutomatically(deps: ReviewDependencies, tenantId: st
 type StoredReview = { receipt: Receipt; review: Review } | undefined;
 
 /** The one-statement store, for a claim nobody had reviewed when it was read. */
-async function storeOnUnreviewedClaim(em: EntityManager, receipt: Receipt, decision: AutomatedDecision, eventId: number | null): Promise<StoredReview> {
+async function storeOnUnreviewedClaim(
+  em: EntityManager,
+  receipt: Receipt,
+  decision: AutomatedDecision,
+  eventId: number | null,
+): Promise<StoredReview> {
   if (receipt.paramountReviewId) return undefined;
   const review = em.create(Review, automatedReview(receipt.tenant.id, receipt, decision), { persist: false });
   review.createdAt = new Date();
-  const next = { status: receipt.status, statusVersion: receipt.statusVersion, paramountReviewId: receipt.paramountReviewId, updatedAt: review.createdAt };
+  const next = {
+    status: receipt.status,
+    statusVersion: receipt.statusVersion,
+    paramountReviewId: receipt.paramountReviewId,
+    updatedAt: review.createdAt,
+  };
   applyReview(next, review, eventId);
-  const stored = await storeReviewOfUnreviewedClaim(em, { tenantId: receipt.tenant.id, receiptId: receipt.id, readStatusVersion: receipt.statusVersion, next, review });
+  const stored = await storeReviewOfUnreviewedClaim(em, {
+    tenantId: receipt.tenant.id,
+    receiptId: receipt.id,
+    readStatusVersion: receipt.statusVersion,
+    next,
+    review,
+  });
   if (!stored) return undefined;
   // As stored (jsonb orders an object's keys), so the answer shows what GET shows.
   Object.assign(review, stored);
@@ -88,7 +127,13 @@ async function storeOnUnreviewedClaim(em: EntityManager, receipt: Receipt, decis
 }
 
 /** Under the claim's row lock; a rerun's insert meets the partial unique index and stores nothing. */
-async function storeUnderLock(deps: ReviewDependencies, tenantId: string, receiptId: string, decision: AutomatedDecision, eventId: number | null): Promise<StoredReview> {
+async function storeUnderLock(
+  deps: ReviewDependencies,
+  tenantId: string,
+  receiptId: string,
+  decision: AutomatedDecision,
+  eventId: number | null,
+): Promise<StoredReview> {
   try {
     return await deps.orm.em.fork().transactional(async (tx) => {
       const locked = await lockReceipt(tx, tenantId, receiptId);
@@ -104,16 +149,35 @@ async function storeUnderLock(deps: ReviewDependencies, tenantId: string, receip
 }
 
 function automatedReview(tenantId: string, receipt: Receipt, decision: AutomatedDecision) {
-  return { id: randomUUID(), tenant: tenantId, receipt, isAutomated: true, reviewer: null, comment: null, eventId: null, statusVersion: null, ...decision };
+  return {
+    id: randomUUID(),
+    tenant: tenantId,
+    receipt,
+    isAutomated: true,
+    reviewer: null,
+    comment: null,
+    eventId: null,
+    statusVersion: null,
+    ...decision,
+  };
 }
 
 async function storedAutomatedReview(deps: ReviewDependencies, receipt: Receipt): Promise<StoredReview> {
-  const review = await deps.orm.em.fork().findOne(Review, { tenant: receipt.tenant.id, receipt: receipt.id, isAutomated: true });
+  const review = await deps.orm.em
+    .fork()
+    .findOne(Review, { tenant: receipt.tenant.id, receipt: receipt.id, isAutomated: true });
   return review ? { receipt, review } : undefined;
 }
 
 /** POST /receipts/{id}/reviews: an admin's review, applied under the claim's lock. */
-export async function reviewManually(deps: ReviewDependencies, tenantId: string, receiptId: string, reviewer: Reviewer, input: ManualReviewInput, id: string = randomUUID()): Promise<Review> {
+export async function reviewManually(
+  deps: ReviewDependencies,
+  tenantId: string,
+  receiptId: string,
+  reviewer: Reviewer,
+  input: ManualReviewInput,
+  id: string = randomUUID(),
+): Promise<Review> {
   // Taken before the transaction, for the reason reviewAutomatically gives; unused ids are gaps, never reused.
   const eventId = await intrinsicEventId(deps, tenantId, RECEIPT_REVIEWED);
   const { receipt, review } = await deps.orm.em.fork().transactional(async (em) => {
@@ -155,7 +219,11 @@ async function lockReceipt(em: EntityManager, tenantId: string, receiptId: strin
  * that changes no status (authorizing an authorized claim) reports nothing, so it grants nothing
  * twice. The event id is allocated beforehand, outside the transaction.
  */
-function applyReview(receipt: Pick<Receipt, 'status' | 'statusVersion' | 'paramountReviewId'>, review: Review, eventId: number | null): void {
+function applyReview(
+  receipt: Pick<Receipt, 'status' | 'statusVersion' | 'paramountReviewId'>,
+  review: Review,
+  eventId: number | null,
+): void {
   if (review.isAutomated && receipt.paramountReviewId) return;
   if (review.verdict === 'ABSTAIN') {
     if (review.isAutomated) receipt.paramountReviewId = review.id;
@@ -175,9 +243,15 @@ function applyReview(receipt: Pick<Receipt, 'status' | 'statusVersion' | 'paramo
  * docs/events.md#system-event-types; absent values omitted), queued again as often as asked: its id
  * is the review's event id.
  */
-export async function reportReview(deps: IntrinsicEventDependencies & { orm: Orm }, receipt: Receipt, review: Review): Promise<void> {
+export async function reportReview(
+  deps: IntrinsicEventDependencies & { orm: Orm },
+  receipt: Receipt,
+  review: Review,
+): Promise<void> {
   if (review.eventId === null || review.eventId === undefined) return;
-  const automated = review.isAutomated ? review : await deps.orm.em.fork().findOne(Review, { tenant: receipt.tenant.id, receipt: receipt.id, isAutomated: true });
+  const automated = review.isAutomated
+    ? review
+    : await deps.orm.em.fork().findOne(Review, { tenant: receipt.tenant.id, receipt: receipt.id, isAutomated: true });
   const payload: Record<string, unknown> = {
     receiptId: receipt.id,
     status: review.verdict === 'AUTHORIZE' ? 'AUTHORIZED' : 'REJECTED',

@@ -19,12 +19,16 @@ export interface ReviewSettings {
 
 export function reviewSettings(configuration: Record<string, unknown> | undefined): ReviewSettings {
   const review = (configuration?.review ?? {}) as Record<string, unknown>;
-  const fraction = (value: unknown, fallback: number) => (typeof value === 'number' && value >= 0 && value <= 1 ? value : fallback);
-  const count = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined);
+  const fraction = (value: unknown, fallback: number) =>
+    typeof value === 'number' && value >= 0 && value <= 1 ? value : fallback;
+  const count = (value: unknown) =>
+    typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
   const limits = (review.limits ?? {}) as Record<string, unknown>;
   return {
     maxAgeDays: typeof review.maxAgeDays === 'number' && review.maxAgeDays > 0 ? review.maxAgeDays : 90,
-    merchants: Array.isArray(review.merchants) ? review.merchants.filter((merchant): merchant is string => typeof merchant === 'string') : undefined,
+    merchants: Array.isArray(review.merchants)
+      ? review.merchants.filter((merchant): merchant is string => typeof merchant === 'string')
+      : undefined,
     minConfidence: fraction(review.minConfidence, 0.5),
     spotCheckRate: fraction(review.spotCheckRate, 0),
     limits: { perFormat: count(limits.perFormat), perMerchant: count(limits.perMerchant) },

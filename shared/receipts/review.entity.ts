@@ -29,10 +29,20 @@ export const Review = defineEntity({
     { properties: ['receipt', 'createdAt'] },
     { properties: ['eventId'] },
     // The recovery sweep looks for reviews whose event was never registered.
-    { name: 'receipt_review_reported_index', expression: 'create index "receipt_review_reported_index" on "receipt_review" ("created_at") where "event_id" is not null' },
+    {
+      name: 'receipt_review_reported_index',
+      expression:
+        'create index "receipt_review_reported_index" on "receipt_review" ("created_at") where "event_id" is not null',
+    },
   ],
   // One automated review per receipt, however often the reviewer runs (retries, stalled jobs).
-  uniques: [{ name: 'receipt_review_automated_unique', expression: 'create unique index "receipt_review_automated_unique" on "receipt_review" ("receipt_id") where "is_automated"' }],
+  uniques: [
+    {
+      name: 'receipt_review_automated_unique',
+      expression:
+        'create unique index "receipt_review_automated_unique" on "receipt_review" ("receipt_id") where "is_automated"',
+    },
+  ],
   properties: {
     id: p.uuid().primary(),
     tenant: p.manyToOne(Tenant).deleteRule('cascade'),

@@ -41,7 +41,10 @@ export interface UnreviewedClaimReview {
  * sees what changed. The reviewer's common case, a fresh claim, costs one statement instead of a
  * five-step transaction.
  */
-export async function storeReviewOfUnreviewedClaim(em: EntityManager, change: UnreviewedClaimReview): Promise<Pick<Review, 'checks' | 'ruleEngineResult'> | undefined> {
+export async function storeReviewOfUnreviewedClaim(
+  em: EntityManager,
+  change: UnreviewedClaimReview,
+): Promise<Pick<Review, 'checks' | 'ruleEngineResult'> | undefined> {
   const { review, next } = change;
   const [row] = await queryPrepared<Pick<Review, 'checks' | 'ruleEngineResult'>>(
     em,

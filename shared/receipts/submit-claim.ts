@@ -20,7 +20,14 @@ interface ClaimRequestCommon {
 /** A POST /receipts body, as its schema (api/receipts/schema.ts) admits it. */
 export type ClaimRequest =
   | (ClaimRequestCommon & { useParser: true; pictureUrl: string })
-  | (ClaimRequestCommon & { useParser: false; pictureUrl?: string; ocrConfidence: number; lineItems: ParsedClaim['lineItems']; formatSlug?: string; [field: string]: unknown });
+  | (ClaimRequestCommon & {
+      useParser: false;
+      pictureUrl?: string;
+      ocrConfidence: number;
+      lineItems: ParsedClaim['lineItems'];
+      formatSlug?: string;
+      [field: string]: unknown;
+    });
 
 /**
  * POST /receipts: who claims, the claim made from the body, stored and queued; answered with the
@@ -47,20 +54,45 @@ export async function submitClaim(
  * Who claims (docs/receipts.md#claims): a user claims for themself, with an image
  * only; an admin names the claiming member in `submitter`.
  */
-async function claimant(subjects: SubjectDirectory, tenantId: string, principal: Principal, body: { useParser: boolean; submitter?: { authIdentifier: string } }): Promise<User> {
+async function claimant(
+  subjects: SubjectDirectory,
+  tenantId: string,
+  principal: Principal,
+  body: { useParser: boolean; submitter?: { authIdentifier: string } },
+): Promise<User> {
   // From the member cache: shoppers and tills claim for the same members over and over.
   if (principal.kind === 'user') {
-    if (!body.useParser) throw new UnauthorizedError('A preparsed claim takes an admin token with the scope admin:receipts');
-    if (body.submitter && body.submitter.authIdentifier !== principal.authIdentifier) throw fieldError('submitter', body.submitter, 'ownUser', 'A user token claims for its own user: leave submitter out');
+    if (!body.useParser)
+      throw new UnauthorizedError('A preparsed claim takes an admin token with the scope admin:receipts');
+    if (body.submitter && body.submitter.authIdentifier !== principal.authIdentifier)
+      throw fieldError(
+        'submitter',
+        body.submitter,
+        'ownUser',
+        'A user token claims for its own user: leave submitter out',
+      );
     const user = await subjects.findByAuthIdentifier(tenantId, principal.authIdentifier);
     if (!user) throw new NotFoundError('No member is registered for this token: register with POST /v1/users');
     return user;
   }
-  if (!body.submitter) throw fieldError('submitter', undefined, 'required', 'With an admin token, submitter names the claiming member');
-  return (await subjects.findByAuthIdentifier(tenantId, body.submitter.authIdentifier)) ?? unknownSubmitter(body.submitter.authIdentifier);
+  if (!body.submitter)
+    throw fieldError('submitter', undefined, 'required', 'With an admin token, submitter names the claiming member');
+  return (
+    (await subjects.findByAuthIdentifier(tenantId, body.submitter.authIdentifier)) ??
+    unknownSubmitter(body.submitter.authIdentifier)
+  );
 }
 
-function preparsed(body: Record<string, unknown> & { ocrConfidence: number; lineItems: ParsedClaim['lineItems']; formatSlug?: string }): ParsedClaim {
-  const fields = Object.fromEntries(PARSED_FIELDS.filter((name) => body[name] !== undefined).map((name) => [name, body[name]]));
-  return { ocrConfidence: body.ocrConfidence, lineItems: body.lineItems, fields, ...(body.formatSlug !== undefined ? { formatSlug: body.formatSlug } : {}) };
+function preparsed(
+  body: Record<string, unknown> & { ocrConfidence: number; lineItems: ParsedClaim['lineItems']; formatSlug?: string },
+): ParsedClaim {
+  const fields = Object.fromEntries(
+    PARSED_FIELDS.filter((name) => body[name] !== undefined).map((name) => [name, body[name]]),
+  );
+  return {
+    ocrConfidence: body.ocrConfidence,
+    lineItems: body.lineItems,
+    fields,
+    ...(body.formatSlug !== undefined ? { formatSlug: body.formatSlug } : {}),
+  };
 }

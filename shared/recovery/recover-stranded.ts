@@ -19,7 +19,9 @@ export interface RecoveryDependencies extends IntrinsicEventDependencies {
   queues: Queues;
 }
 
-export function recoveryDependencies(context: Pick<AppContext, 'orm' | 'queues' | 'eventTypes' | 'eventQueue'>): RecoveryDependencies {
+export function recoveryDependencies(
+  context: Pick<AppContext, 'orm' | 'queues' | 'eventTypes' | 'eventQueue'>,
+): RecoveryDependencies {
   return { orm: context.orm, queues: context.queues, eventTypes: context.eventTypes, eventQueue: context.eventQueue };
 }
 
@@ -38,8 +40,16 @@ export type Recovered = CountsOf<typeof recoverStrandedClaims> &
  * comes from what it is about, so queueing one that is in fact still waiting (a backlog) adds
  * nothing, and the event worker registers an event id once.
  */
-export async function recoverStranded(deps: RecoveryDependencies, strandedAfterMs = STRANDED_AFTER_MS, now = new Date()): Promise<Recovered> {
-  const window: SweepWindow = { before: new Date(now.getTime() - strandedAfterMs), since: new Date(now.getTime() - LOOKBACK_MS), limit: BATCH };
+export async function recoverStranded(
+  deps: RecoveryDependencies,
+  strandedAfterMs = STRANDED_AFTER_MS,
+  now = new Date(),
+): Promise<Recovered> {
+  const window: SweepWindow = {
+    before: new Date(now.getTime() - strandedAfterMs),
+    since: new Date(now.getTime() - LOOKBACK_MS),
+    limit: BATCH,
+  };
   const counts = [];
   for (const sweep of SWEEPS) counts.push(await sweep(deps, window));
   return Object.assign({}, ...counts) as Recovered;

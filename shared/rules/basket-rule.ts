@@ -17,8 +17,13 @@ export function basketConditions(configuration: BasketConfiguration): RuleCondit
   const { productId } = configuration;
   const hasProduct = eitherMatch('$.transaction.lineItems[*].productId', productId);
   if (!configuration.isUnitPriceCheckNeeded) return { all: [hasProduct] };
-  const price = configuration.overridingUnitPriceToCheckAgainst ?? { fact: CATALOGUE_FACT, path: `$[${quoted(productId)}].unitPrice` };
-  return { all: [hasProduct, eitherMatch(`$.transaction.lineItems[?(@.productId == ${quoted(productId)})].unitPrice`, price)] };
+  const price = configuration.overridingUnitPriceToCheckAgainst ?? {
+    fact: CATALOGUE_FACT,
+    path: `$[${quoted(productId)}].unitPrice`,
+  };
+  return {
+    all: [hasProduct, eitherMatch(`$.transaction.lineItems[?(@.productId == ${quoted(productId)})].unitPrice`, price)],
+  };
 }
 
 function eitherMatch(path: string, value: unknown): RuleConditions {

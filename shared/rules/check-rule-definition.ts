@@ -1,9 +1,21 @@
 import { Engine, type TopLevelCondition } from 'json-rules-engine';
-import { CONDITION_ENGINE_OPTIONS, conditionPathProblems, type RuleConditions } from '../platform/conditions/conditions.js';
+import {
+  CONDITION_ENGINE_OPTIONS,
+  conditionPathProblems,
+  type RuleConditions,
+} from '../platform/conditions/conditions.js';
 import { BadRequestError } from '../platform/errors/app-errors.js';
 import { REVIEW_REASONS, REVIEW_VERDICTS } from '../receipts/review-enums.js';
 import { basketConditions } from './basket-rule.js';
-import { CATALOGUE_FACT, REASON_KEY, REQUEST_FACT, STOP_KEY, VERDICT_KEY, type CustomRuleProperties, type RuleDefinition } from './rule-definition.js';
+import {
+  CATALOGUE_FACT,
+  REASON_KEY,
+  REQUEST_FACT,
+  STOP_KEY,
+  VERDICT_KEY,
+  type CustomRuleProperties,
+  type RuleDefinition,
+} from './rule-definition.js';
 import type { RuleOperator } from './rule-engine.js';
 
 /** What a BASKET rule needs to know of a product when it is saved. */
@@ -28,39 +40,69 @@ export async function checkRuleDefinition(
   };
   checkResultParams(definition, refuse);
   if (definition.type === 'CUSTOM') {
-    const properties = definition.ruleProperties ?? refuse('a CUSTOM rule needs ruleProperties {conditions, event, priority}');
+    const properties =
+      definition.ruleProperties ?? refuse('a CUSTOM rule needs ruleProperties {conditions, event, priority}');
     if (definition.configuration) refuse('configuration is for BASKET rules; a CUSTOM rule has ruleProperties');
-    if (properties.event.type !== definition.name) refuse(`name "${definition.name}" differs from ruleProperties.event.type "${properties.event.type}"; they must be equal`);
-    if (properties.priority !== definition.priority) refuse(`priority ${definition.priority} differs from ruleProperties.priority ${properties.priority ?? '(missing)'}; they must be equal`);
+    if (properties.event.type !== definition.name)
+      refuse(
+        `name "${definition.name}" differs from ruleProperties.event.type "${properties.event.type}"; they must be equal`,
+      );
+    if (properties.priority !== definition.priority)
+      refuse(
+        `priority ${definition.priority} differs from ruleProperties.priority ${properties.priority ?? '(missing)'}; they must be equal`,
+      );
     await checkConditions(properties.conditions, operators, refuse);
     return properties;
   }
-  const configuration = definition.configuration ?? refuse('a BASKET rule needs configuration {productId, isUnitPriceCheckNeeded}');
-  if (definition.ruleProperties) refuse('ruleProperties are generated for a BASKET rule from its configuration: leave them out');
+  const configuration =
+    definition.configuration ?? refuse('a BASKET rule needs configuration {productId, isUnitPriceCheckNeeded}');
+  if (definition.ruleProperties)
+    refuse('ruleProperties are generated for a BASKET rule from its configuration: leave them out');
   if (configuration.overridingUnitPriceToCheckAgainst !== undefined && !configuration.isUnitPriceCheckNeeded) {
-    refuse('configuration.overridingUnitPriceToCheckAgainst is used only with configuration.isUnitPriceCheckNeeded true');
+    refuse(
+      'configuration.overridingUnitPriceToCheckAgainst is used only with configuration.isUnitPriceCheckNeeded true',
+    );
   }
-  const product = (await products(configuration.productId)) ?? refuse(`configuration.productId "${configuration.productId}" is no product of this tenant`);
-  if (configuration.isUnitPriceCheckNeeded && configuration.overridingUnitPriceToCheckAgainst === undefined && product.unitPrice === null) {
-    refuse(`configuration.isUnitPriceCheckNeeded needs a price: product "${configuration.productId}" has no unitPrice, so give configuration.overridingUnitPriceToCheckAgainst`);
+  const product =
+    (await products(configuration.productId)) ??
+    refuse(`configuration.productId "${configuration.productId}" is no product of this tenant`);
+  if (
+    configuration.isUnitPriceCheckNeeded &&
+    configuration.overridingUnitPriceToCheckAgainst === undefined &&
+    product.unitPrice === null
+  ) {
+    refuse(
+      `configuration.isUnitPriceCheckNeeded needs a price: product "${configuration.productId}" has no unitPrice, so give configuration.overridingUnitPriceToCheckAgainst`,
+    );
   }
-  return { conditions: basketConditions(configuration), event: { type: definition.name }, priority: definition.priority };
+  return {
+    conditions: basketConditions(configuration),
+    event: { type: definition.name },
+    priority: definition.priority,
+  };
 }
 
 function checkResultParams(definition: RuleDefinition, refuse: (problem: string) => never): void {
   for (const outcome of ['success', 'failure'] as const) {
     for (const [index, { key, value }] of definition.resultParams[outcome].entries()) {
       const field = `resultParams.${outcome}[${index}]`;
-      if (key === REQUEST_FACT || key === CATALOGUE_FACT) refuse(`${field}.key "${key}" is the name of a fact the engine provides`);
+      if (key === REQUEST_FACT || key === CATALOGUE_FACT)
+        refuse(`${field}.key "${key}" is the name of a fact the engine provides`);
       if (key === STOP_KEY && typeof value !== 'boolean') refuse(`${field}: ${STOP_KEY} takes true or false`);
-      if (key === VERDICT_KEY && !(REVIEW_VERDICTS as readonly unknown[]).includes(value)) refuse(`${field}: verdict takes one of ${REVIEW_VERDICTS.join(', ')}`);
-      if (key === REASON_KEY && !(REVIEW_REASONS as readonly unknown[]).includes(value)) refuse(`${field}: reason takes one of ${REVIEW_REASONS.join(', ')}`);
+      if (key === VERDICT_KEY && !(REVIEW_VERDICTS as readonly unknown[]).includes(value))
+        refuse(`${field}: verdict takes one of ${REVIEW_VERDICTS.join(', ')}`);
+      if (key === REASON_KEY && !(REVIEW_REASONS as readonly unknown[]).includes(value))
+        refuse(`${field}: reason takes one of ${REVIEW_REASONS.join(', ')}`);
     }
   }
 }
 
 /** The conditions build, their paths can be evaluated, and a dry run meets no unknown operator. */
-async function checkConditions(conditions: RuleConditions, operators: readonly RuleOperator[], refuse: (problem: string) => never): Promise<void> {
+async function checkConditions(
+  conditions: RuleConditions,
+  operators: readonly RuleOperator[],
+  refuse: (problem: string) => never,
+): Promise<void> {
   const problems = conditionPathProblems(conditions);
   if (problems.length) refuse(`ruleProperties.conditions: ${problems.join('; ')}`);
   const engine = new Engine([], CONDITION_ENGINE_OPTIONS);

@@ -56,15 +56,29 @@ export class CompiledRules {
   private build(group: ExecutableRule[]): Engine {
     const engine = new Engine([], CONDITION_ENGINE_OPTIONS);
     for (const operator of this.operators) engine.addOperator(operator.name, operator.evaluate);
-    group.forEach((rule, index) => engine.addRule({ name: String(index), conditions: rule.conditions as unknown as TopLevelCondition, event: { type: 'rule' } }));
+    group.forEach((rule, index) =>
+      engine.addRule({
+        name: String(index),
+        conditions: rule.conditions as unknown as TopLevelCondition,
+        event: { type: 'rule' },
+      }),
+    );
     return engine;
   }
 
-  private async runOn(engines: Engine[], transaction: Record<string, unknown>, facts: Record<string, unknown>): Promise<RuleEngineResult> {
+  private async runOn(
+    engines: Engine[],
+    transaction: Record<string, unknown>,
+    facts: Record<string, unknown>,
+  ): Promise<RuleEngineResult> {
     const result = new Map<string, unknown>();
     const outcomes: RuleOutcome[] = [];
     for (const [position, group] of this.groups.entries()) {
-      const { results } = await engines[position]!.run({ ...Object.fromEntries(result), ...facts, [REQUEST_FACT]: { transaction } });
+      const { results } = await engines[position]!.run({
+        ...Object.fromEntries(result),
+        ...facts,
+        [REQUEST_FACT]: { transaction },
+      });
       const succeeded = new Set(results.map((ruleResult) => ruleResult.name));
       let stop = false;
       group.forEach((rule, index) => {

@@ -14,13 +14,17 @@ export interface ScopedTransaction {
  * candidates. Merchant names match without regard to case or surrounding spaces, as receipts print
  * them variously.
  */
-export function selectRuleSet<Set extends Pick<RuleSet, 'isActive' | 'scope' | 'updatedAt'>>(sets: readonly Set[], transaction: ScopedTransaction): Set | undefined {
+export function selectRuleSet<Set extends Pick<RuleSet, 'isActive' | 'scope' | 'updatedAt'>>(
+  sets: readonly Set[],
+  transaction: ScopedTransaction,
+): Set | undefined {
   let best: { set: Set; matched: number } | undefined;
   for (const set of sets) {
     if (!set.isActive) continue;
     const matched = matchedScopeFields(set.scope ?? {}, transaction);
     if (matched === undefined) continue;
-    if (!best || matched > best.matched || (matched === best.matched && set.updatedAt > best.set.updatedAt)) best = { set, matched };
+    if (!best || matched > best.matched || (matched === best.matched && set.updatedAt > best.set.updatedAt))
+      best = { set, matched };
   }
   return best?.set;
 }

@@ -40,14 +40,22 @@ export function ruleSetView(set: RuleSet) {
  * the names of the event types that have secrets (each `null`), never a credential.
  */
 export async function ruleSetTenantView(em: EntityManager, tenant: Tenant) {
-  const privateTypes = await em.find(EventType, { tenant: tenant.id, secretHash: { $ne: null } }, { fields: ['name'], orderBy: { name: 'asc' } });
+  const privateTypes = await em.find(
+    EventType,
+    { tenant: tenant.id, secretHash: { $ne: null } },
+    { fields: ['name'], orderBy: { name: 'asc' } },
+  );
   const { authentication } = tenant;
   return {
     id: tenant.id,
     name: tenant.name,
     slug: tenant.slug,
     authentication: authentication
-      ? { issuer: authentication.issuer, algorithm: authentication.algorithm, ...(authentication.algorithm === 'HS256' ? {} : { jwksUrl: authentication.jwksUrl }) }
+      ? {
+          issuer: authentication.issuer,
+          algorithm: authentication.algorithm,
+          ...(authentication.algorithm === 'HS256' ? {} : { jwksUrl: authentication.jwksUrl }),
+        }
       : null,
     key: tenant.apiKeyPrefix,
     eventSecrets: Object.fromEntries(privateTypes.map((type) => [type.name, null])),
@@ -55,10 +63,23 @@ export async function ruleSetTenantView(em: EntityManager, tenant: Tenant) {
   };
 }
 
-export async function createRuleSet(em: EntityManager, ruleSets: TenantCache, tenantId: string, input: RuleSetInput, id: string = randomUUID()): Promise<RuleSet> {
+export async function createRuleSet(
+  em: EntityManager,
+  ruleSets: TenantCache,
+  tenantId: string,
+  input: RuleSetInput,
+  id: string = randomUUID(),
+): Promise<RuleSet> {
   const definitions = input.ruleDefinitions ?? [];
   const rules = await storedRules(em, tenantId, definitions, 'ruleDefinitions');
-  const set = em.create(RuleSet, { id, tenant: tenantId, name: input.name ?? null, isActive: input.isActive, scope: input.scope ?? null, rules });
+  const set = em.create(RuleSet, {
+    id,
+    tenant: tenantId,
+    name: input.name ?? null,
+    isActive: input.isActive,
+    scope: input.scope ?? null,
+    rules,
+  });
   await em.flush();
   ruleSets.forget(tenantId);
   return set;
@@ -69,14 +90,26 @@ export async function findRuleSet(em: EntityManager, tenantId: string, id: strin
 }
 
 /** PATCH: `ruleDefinitions`, when given, replace every rule of the set. */
-export async function updateRuleSet(em: EntityManager, ruleSets: TenantCache, tenantId: string, id: string, changes: RuleSetChanges): Promise<RuleSet> {
+export async function updateRuleSet(
+  em: EntityManager,
+  ruleSets: TenantCache,
+  tenantId: string,
+  id: string,
+  changes: RuleSetChanges,
+): Promise<RuleSet> {
   return changeLockedSet(em, ruleSets, tenantId, id, async (set, tx) => {
     copyWritableFields(set, changes, ['name', 'isActive', 'scope']);
-    if (changes.ruleDefinitions) set.rules = await storedRules(tx, tenantId, changes.ruleDefinitions, 'ruleDefinitions');
+    if (changes.ruleDefinitions)
+      set.rules = await storedRules(tx, tenantId, changes.ruleDefinitions, 'ruleDefinitions');
   });
 }
 
-export async function deleteRuleSet(em: EntityManager, ruleSets: TenantCache, tenantId: string, id: string): Promise<void> {
+export async function deleteRuleSet(
+  em: EntityManager,
+  ruleSets: TenantCache,
+  tenantId: string,
+  id: string,
+): Promise<void> {
   const set = await findRuleSet(em, tenantId, id);
   await em.nativeDelete(RuleSet, { tenant: tenantId, id: set.id });
   ruleSets.forget(tenantId);
@@ -88,22 +121,41 @@ export function findRule(set: RuleSet, ruleId: string): StoredRule {
   return rule;
 }
 
-export async function addRule(em: EntityManager, ruleSets: TenantCache, tenantId: string, setId: string, definition: RuleDefinition, ruleId: string = randomUUID()): Promise<StoredRule> {
+export async function addRule(
+  em: EntityManager,
+  ruleSets: TenantCache,
+  tenantId: string,
+  setId: string,
+  definition: RuleDefinition,
+  ruleId: string = randomUUID(),
+): Promise<StoredRule> {
   let added: StoredRule | undefined;
   await changeLockedSet(em, ruleSets, tenantId, setId, async (set, tx) => {
     // A retry that took over an Idempotency-Key while the first request still ran finds its rule
     // under the reserved id once the first commits: the rule is there once, not twice.
     added = set.rules.find((rule) => rule.id === ruleId);
     if (added) return;
-    if (set.rules.length >= MAX_RULES_PER_SET) throw new BadRequestError(`A rule set holds at most ${MAX_RULES_PER_SET} rules`);
-    added = storedRule(definition, await checkRuleDefinition(definition, 'rule', productLookup(tx, tenantId), RULE_OPERATORS), ruleId);
+    if (set.rules.length >= MAX_RULES_PER_SET)
+      throw new BadRequestError(`A rule set holds at most ${MAX_RULES_PER_SET} rules`);
+    added = storedRule(
+      definition,
+      await checkRuleDefinition(definition, 'rule', productLookup(tx, tenantId), RULE_OPERATORS),
+      ruleId,
+    );
     set.rules = [...set.rules, added];
   });
   return added!;
 }
 
 /** A rule's changed fields merged into its definition, then checked whole, as a new rule would be. */
-export async function updateRule(em: EntityManager, ruleSets: TenantCache, tenantId: string, setId: string, ruleId: string, changes: Partial<RuleDefinition>): Promise<StoredRule> {
+export async function updateRule(
+  em: EntityManager,
+  ruleSets: TenantCache,
+  tenantId: string,
+  setId: string,
+  ruleId: string,
+  changes: Partial<RuleDefinition>,
+): Promise<StoredRule> {
   let updated: StoredRule | undefined;
   await changeLockedSet(em, ruleSets, tenantId, setId, async (set, tx) => {
     const current = findRule(set, ruleId);
@@ -113,14 +165,25 @@ export async function updateRule(em: EntityManager, ruleSets: TenantCache, tenan
       if (!changes.ruleProperties) delete merged.ruleProperties;
       if (!changes.configuration) delete merged.configuration;
     }
-    const ruleProperties = await checkRuleDefinition(merged, `rule ${ruleId}`, productLookup(tx, tenantId), RULE_OPERATORS);
+    const ruleProperties = await checkRuleDefinition(
+      merged,
+      `rule ${ruleId}`,
+      productLookup(tx, tenantId),
+      RULE_OPERATORS,
+    );
     updated = storedRule(merged, ruleProperties, current.id, current.createdAt);
     set.rules = set.rules.map((rule) => (rule.id === ruleId ? updated! : rule));
   });
   return updated!;
 }
 
-export async function deleteRule(em: EntityManager, ruleSets: TenantCache, tenantId: string, setId: string, ruleId: string): Promise<void> {
+export async function deleteRule(
+  em: EntityManager,
+  ruleSets: TenantCache,
+  tenantId: string,
+  setId: string,
+  ruleId: string,
+): Promise<void> {
   await changeLockedSet(em, ruleSets, tenantId, setId, async (set) => {
     findRule(set, ruleId);
     set.rules = set.rules.filter((rule) => rule.id !== ruleId);
@@ -130,14 +193,22 @@ export async function deleteRule(em: EntityManager, ruleSets: TenantCache, tenan
 /** What an admin wrote, recovered from a stored rule: a BASKET rule's generated properties are not part of it. */
 function definitionOf(rule: StoredRule): RuleDefinition {
   const { type, name, priority, resultParams } = rule;
-  return type === 'BASKET' ? { type, name, priority, resultParams, configuration: rule.configuration } : { type, name, priority, resultParams, ruleProperties: rule.ruleProperties };
+  return type === 'BASKET'
+    ? { type, name, priority, resultParams, configuration: rule.configuration }
+    : { type, name, priority, resultParams, ruleProperties: rule.ruleProperties };
 }
 
 /**
  * Two changes to one set's rules never interleave: each reads and writes the set under its row
  * lock. The change reads (products) through the transaction, never a second pooled connection.
  */
-async function changeLockedSet(em: EntityManager, ruleSets: TenantCache, tenantId: string, id: string, change: (set: RuleSet, tx: EntityManager) => Promise<void>): Promise<RuleSet> {
+async function changeLockedSet(
+  em: EntityManager,
+  ruleSets: TenantCache,
+  tenantId: string,
+  id: string,
+  change: (set: RuleSet, tx: EntityManager) => Promise<void>,
+): Promise<RuleSet> {
   if (!isUuid(id)) throw new NotFoundError(`No rule set "${id}"`);
   const changed = await em.transactional(async (tx) => {
     const set = await tx.findOne(RuleSet, { tenant: tenantId, id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -154,17 +225,34 @@ async function changeLockedSet(em: EntityManager, ruleSets: TenantCache, tenantI
 /** The operators a rule may use; checking a rule needs only their names, so no venue is loaded. */
 const RULE_OPERATORS = [venueMatchesOperator(new Map())];
 
-async function storedRules(em: EntityManager, tenantId: string, definitions: RuleDefinition[], field: string): Promise<StoredRule[]> {
-  if (definitions.length > MAX_RULES_PER_SET) throw new BadRequestError(`A rule set holds at most ${MAX_RULES_PER_SET} rules`);
+async function storedRules(
+  em: EntityManager,
+  tenantId: string,
+  definitions: RuleDefinition[],
+  field: string,
+): Promise<StoredRule[]> {
+  if (definitions.length > MAX_RULES_PER_SET)
+    throw new BadRequestError(`A rule set holds at most ${MAX_RULES_PER_SET} rules`);
   const products = productLookup(em, tenantId);
   const rules: StoredRule[] = [];
   for (const [index, definition] of definitions.entries()) {
-    rules.push(storedRule(definition, await checkRuleDefinition(definition, `${field}[${index}]`, products, RULE_OPERATORS), randomUUID()));
+    rules.push(
+      storedRule(
+        definition,
+        await checkRuleDefinition(definition, `${field}[${index}]`, products, RULE_OPERATORS),
+        randomUUID(),
+      ),
+    );
   }
   return rules;
 }
 
-function storedRule(definition: RuleDefinition, ruleProperties: StoredRule['ruleProperties'], id: string, createdAt?: string): StoredRule {
+function storedRule(
+  definition: RuleDefinition,
+  ruleProperties: StoredRule['ruleProperties'],
+  id: string,
+  createdAt?: string,
+): StoredRule {
   const now = new Date().toISOString();
   return {
     id,

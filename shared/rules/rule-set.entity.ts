@@ -38,7 +38,10 @@ export const RuleSet = defineEntity({
     scope: p.json<RuleSetScope>().nullable(),
     rules: p.json<StoredRule[]>(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 

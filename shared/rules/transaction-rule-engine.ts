@@ -48,7 +48,9 @@ export class TransactionRuleEngine {
 
   /** The set that applies to a transaction, or undefined when none of the tenant's active sets does. */
   async select(tenantId: string, transaction: ScopedTransaction): Promise<RuleSet | undefined> {
-    const sets = await this.activeSets.getOrLoad(tenantId, () => this.orm.em.fork().find(RuleSet, { tenant: tenantId, isActive: true }));
+    const sets = await this.activeSets.getOrLoad(tenantId, () =>
+      this.orm.em.fork().find(RuleSet, { tenant: tenantId, isActive: true }),
+    );
     return selectRuleSet(sets, transaction);
   }
 
@@ -62,17 +64,25 @@ export class TransactionRuleEngine {
 
   /** Runs a set on a normalised transaction; a failure of the engine is a RuleEngineError. */
   async run(tenantId: string, set: RuleSet, transaction: Transaction): Promise<RuleEngineResult> {
-    const [catalogue, venues] = await Promise.all([this.catalogues.forTenant(tenantId), this.venues.forTenant(tenantId)]);
+    const [catalogue, venues] = await Promise.all([
+      this.catalogues.forTenant(tenantId),
+      this.venues.forTenant(tenantId),
+    ]);
     let compiled = this.compiled.get(set);
     if (compiled?.venues !== venues) {
-      const rules: ExecutableRule[] = set.rules.map((rule) => ({ ...rule, conditions: rule.ruleProperties.conditions }));
+      const rules: ExecutableRule[] = set.rules.map((rule) => ({
+        ...rule,
+        conditions: rule.ruleProperties.conditions,
+      }));
       compiled = { venues, rules: new CompiledRules(rules, [venueMatchesOperator(venues)]) };
       this.compiled.set(set, compiled);
     }
     try {
       return await compiled.rules.run(transaction, { [CATALOGUE_FACT]: catalogue.prices });
     } catch (error) {
-      throw new RuleEngineError(`Rule set ${set.id} could not run on this transaction: ${(error as Error).message}`, { cause: error });
+      throw new RuleEngineError(`Rule set ${set.id} could not run on this transaction: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
   }
 

@@ -24,11 +24,21 @@ export function venueMatchesOperator(venues: ReadonlyMap<string, VenueArea>): Ru
     evaluate: (transaction, venueId) => {
       const venue = typeof venueId === 'string' ? venues.get(venueId) : undefined;
       if (!venue || !transaction || typeof transaction !== 'object') return false;
-      const { locationIdentifier, submissionPosition } = transaction as { locationIdentifier?: unknown; submissionPosition?: unknown };
-      if (typeof locationIdentifier === 'string' && venue.identifiers.some((identifier) => identifierKey(identifier) === identifierKey(locationIdentifier))) {
+      const { locationIdentifier, submissionPosition } = transaction as {
+        locationIdentifier?: unknown;
+        submissionPosition?: unknown;
+      };
+      if (
+        typeof locationIdentifier === 'string' &&
+        venue.identifiers.some((identifier) => identifierKey(identifier) === identifierKey(locationIdentifier))
+      ) {
         return true;
       }
-      return venue.position !== null && isPosition(submissionPosition) && distanceMeters(venue.position, submissionPosition) <= venue.radiusMeters;
+      return (
+        venue.position !== null &&
+        isPosition(submissionPosition) &&
+        distanceMeters(venue.position, submissionPosition) <= venue.radiusMeters
+      );
     },
   };
 }
@@ -43,6 +53,8 @@ export function distanceMeters(a: GeoPosition, b: GeoPosition): number {
   const radians = (degrees: number) => (degrees * Math.PI) / 180;
   const dLatitude = radians(b.latitude - a.latitude);
   const dLongitude = radians(b.longitude - a.longitude);
-  const h = Math.sin(dLatitude / 2) ** 2 + Math.cos(radians(a.latitude)) * Math.cos(radians(b.latitude)) * Math.sin(dLongitude / 2) ** 2;
+  const h =
+    Math.sin(dLatitude / 2) ** 2 +
+    Math.cos(radians(a.latitude)) * Math.cos(radians(b.latitude)) * Math.sin(dLongitude / 2) ** 2;
   return 2 * EARTH_RADIUS_METERS * Math.asin(Math.min(1, Math.sqrt(h)));
 }

@@ -22,7 +22,8 @@ export async function createTenant(em: EntityManager, input: NewTenant): Promise
   checkNewTenant(input);
   const apiKey = issueApiKey();
   return em.transactional(async (tx) => {
-    if (await tx.count(Tenant, { slug: input.slug })) throw new ConflictError(`A tenant with slug "${input.slug}" already exists`);
+    if (await tx.count(Tenant, { slug: input.slug }))
+      throw new ConflictError(`A tenant with slug "${input.slug}" already exists`);
     const tenant = tx.create(Tenant, {
       id: randomUUID(),
       name: input.name,
@@ -50,7 +51,10 @@ export async function findTenantBySlug(em: EntityManager, slug: string): Promise
 }
 
 /** Replaces the API key; the old one stops working at once (within the key cache's lifetime). */
-export async function rotateApiKey(em: EntityManager, slug: string): Promise<{ before: TenantView; after: TenantView; key: string }> {
+export async function rotateApiKey(
+  em: EntityManager,
+  slug: string,
+): Promise<{ before: TenantView; after: TenantView; key: string }> {
   const tenant = await findTenantBySlug(em, slug);
   const before = tenantView(tenant);
   const apiKey = issueApiKey();
@@ -63,20 +67,28 @@ export async function rotateApiKey(em: EntityManager, slug: string): Promise<{ b
 function checkNewTenant(input: NewTenant): void {
   const problems: Record<string, string> = {};
   if (!input.name.trim()) problems.name = 'name must not be empty';
-  if (!SLUG.test(input.slug)) problems.slug = 'slug must be lower-case letters and digits, words joined by single hyphens';
+  if (!SLUG.test(input.slug))
+    problems.slug = 'slug must be lower-case letters and digits, words joined by single hyphens';
   const auth = input.authentication;
   if (auth) {
     if (!auth.issuer) problems.issuer = 'the issuer must not be empty';
     // Tokens carrying the platform's issuer are admin tokens; a tenant may not claim it.
-    if (auth.issuer === PLATFORM_TOKEN_ISSUER) problems.issuer = `the issuer "${PLATFORM_TOKEN_ISSUER}" is reserved for admin tokens`;
+    if (auth.issuer === PLATFORM_TOKEN_ISSUER)
+      problems.issuer = `the issuer "${PLATFORM_TOKEN_ISSUER}" is reserved for admin tokens`;
     if (auth.algorithm === 'HS256' && !auth.sharedKey) problems.sharedKey = 'HS256 needs a shared key';
-    if (auth.algorithm === 'RS256' && !isHttpUrl(auth.jwksUrl)) problems.jwksUrl = 'RS256 needs an http(s) JWKS address';
+    if (auth.algorithm === 'RS256' && !isHttpUrl(auth.jwksUrl))
+      problems.jwksUrl = 'RS256 needs an http(s) JWKS address';
   }
   const entries = Object.entries(problems);
   if (entries.length) {
     throw new ValidationError(
       entries.map(([, message]) => message).join('; '),
-      entries.map(([property, message]) => ({ property, value: undefined, constraints: { invalid: message }, children: [] })),
+      entries.map(([property, message]) => ({
+        property,
+        value: undefined,
+        constraints: { invalid: message },
+        children: [],
+      })),
     );
   }
 }

@@ -8,7 +8,11 @@ export function tenantView(tenant: Tenant) {
   const authentication = tenant.authentication
     ? tenant.authentication.algorithm === 'HS256'
       ? { algorithm: tenant.authentication.algorithm, issuer: tenant.authentication.issuer }
-      : { algorithm: tenant.authentication.algorithm, issuer: tenant.authentication.issuer, jwksUrl: tenant.authentication.jwksUrl }
+      : {
+          algorithm: tenant.authentication.algorithm,
+          issuer: tenant.authentication.issuer,
+          jwksUrl: tenant.authentication.jwksUrl,
+        }
     : null;
   return {
     id: tenant.id,

@@ -20,7 +20,10 @@ export const Tenant = defineEntity({
     /** The next member's account number: a per-tenant counter, taken under the row's lock. */
     nextAccountNumber: p.integer().default(1),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 

@@ -11,7 +11,11 @@ const ACCOUNT_NUMBER = /^\d{1,9}$/;
  * authIdentifier or the accountNumber), tried in that order within the tenant: a numeric
  * authIdentifier wins over the account number that happens to equal it.
  */
-export async function lookupUser(em: EntityManager, tenantId: string, identifier: string | number): Promise<User | null> {
+export async function lookupUser(
+  em: EntityManager,
+  tenantId: string,
+  identifier: string | number,
+): Promise<User | null> {
   return (await lookupUsers(em, tenantId, [identifier]))[0]!;
 }
 
@@ -20,7 +24,11 @@ export async function lookupUser(em: EntityManager, tenantId: string, identifier
  * query: every member any of the identifiers could name is read, and the order of precedence is
  * applied to them here. The hot path's member cache loads its misses this way (subject-directory.ts).
  */
-export async function lookupUsers(em: EntityManager, tenantId: string, identifiers: (string | number)[]): Promise<(User | null)[]> {
+export async function lookupUsers(
+  em: EntityManager,
+  tenantId: string,
+  identifiers: (string | number)[],
+): Promise<(User | null)[]> {
   const ids = new Set<string>();
   const authIdentifiers = new Set<string>();
   const accountNumbers = new Set<number>();

@@ -14,7 +14,9 @@ export const ProfileFields = {
   givenName: Type.String({ minLength: 1, maxLength: 256 }),
   emailAddress: Type.String({ format: 'email', maxLength: 320 }),
   telephoneNumber: Type.Optional(Type.String({ pattern: '^\\+?[0-9 ()./-]{3,32}$' })),
-  gender: Type.Optional(Type.Union([Type.Literal('UNKNOWN'), Type.Literal('MALE'), Type.Literal('FEMALE'), Type.Literal('OTHER')])),
+  gender: Type.Optional(
+    Type.Union([Type.Literal('UNKNOWN'), Type.Literal('MALE'), Type.Literal('FEMALE'), Type.Literal('OTHER')]),
+  ),
   birthdate: Type.Optional(Type.String({ pattern: DATE, format: 'date' })),
   streetAddress: Type.Optional(Type.String({ maxLength: 512 })),
   city: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),

@@ -41,7 +41,9 @@ export class SubjectDirectory {
 
   /** The member a user token's sub names (a public event's reporter, a receipt claim's), or an admin's `submitter`: by authIdentifier only. */
   async findByAuthIdentifier(tenantId: string, authIdentifier: string): Promise<User | undefined> {
-    return this.cached(authIdentifierKey(tenantId, authIdentifier), () => this.orm.em.fork().findOne(User, { tenant: tenantId, authIdentifier }));
+    return this.cached(authIdentifierKey(tenantId, authIdentifier), () =>
+      this.orm.em.fork().findOne(User, { tenant: tenantId, authIdentifier }),
+    );
   }
 
   private async cached(key: string, load: () => Promise<User | null>): Promise<User | undefined> {
@@ -58,7 +60,11 @@ export class SubjectDirectory {
     const found: (User | null)[] = [];
     await Promise.all(
       [...byTenant].map(async ([tenantId, indexes]) => {
-        const members = await lookupUsers(this.orm.em.fork(), tenantId, indexes.map((index) => lookups[index]!.subject));
+        const members = await lookupUsers(
+          this.orm.em.fork(),
+          tenantId,
+          indexes.map((index) => lookups[index]!.subject),
+        );
         indexes.forEach((index, position) => (found[index] = members[position]!));
       }),
     );

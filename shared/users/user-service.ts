@@ -4,7 +4,14 @@ import type { Principal } from '../platform/auth/principal.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import { isUuid } from '../platform/db/tenant-record.js';
 import type { ValidateFunction } from 'ajv';
-import { BadRequestError, ConflictError, fieldError, NotFoundError, TenantConfigurationError, UserExistsError } from '../platform/errors/app-errors.js';
+import {
+  BadRequestError,
+  ConflictError,
+  fieldError,
+  NotFoundError,
+  TenantConfigurationError,
+  UserExistsError,
+} from '../platform/errors/app-errors.js';
 import type { PayloadSchemaCompiler } from '../platform/validation/payload-schema.js';
 import type { SubjectDirectory } from './subject-directory.js';
 import { Tenant } from '../tenants/tenant.entity.js';
@@ -37,14 +44,24 @@ export interface UserChanges {
  * the next account number, which also serialises the tenant's registrations, so the duplicate
  * contact check cannot race with another registration.
  */
-export async function registerUser(em: EntityManager, schemas: PayloadSchemaCompiler, tenantId: string, principal: Principal, input: Registration, id: string = randomUUID()): Promise<User> {
+export async function registerUser(
+  em: EntityManager,
+  schemas: PayloadSchemaCompiler,
+  tenantId: string,
+  principal: Principal,
+  input: Registration,
+  id: string = randomUUID(),
+): Promise<User> {
   const authIdentifier = chooseAuthIdentifier(principal, input.authIdentifier);
   return em.transactional(async (tx) => {
     const tenant = await tx.findOneOrFail(Tenant, { id: tenantId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     checkProfile(tenant, schemas, input.profile);
     if (await tx.count(User, { tenant: tenantId, authIdentifier })) {
       throw new ConflictError(`A member with the authIdentifier "${authIdentifier}" already exists`, {
-        data: { explanation: 'authIdentifier must be unique within the tenant: log in as that member, or choose another authIdentifier' },
+        data: {
+          explanation:
+            'authIdentifier must be unique within the tenant: log in as that member, or choose another authIdentifier',
+        },
       });
     }
     await checkContactsFree(tx, tenant, input.profile);
@@ -70,15 +87,20 @@ export async function registerUser(em: EntityManager, schemas: PayloadSchemaComp
 /** `linkedVenues` name venues of the tenant (/v1/venues), not another tenant's or none at all. */
 async function checkLinkedVenues(em: EntityManager, tenantId: string, linked: { id: string }[]): Promise<void> {
   const ids = linked.map((venue) => venue.id);
-  const known = ids.some(isUuid) ? await em.find(Venue, { tenant: tenantId, id: { $in: ids.filter(isUuid) } }, { fields: ['id'] }) : [];
+  const known = ids.some(isUuid)
+    ? await em.find(Venue, { tenant: tenantId, id: { $in: ids.filter(isUuid) } }, { fields: ['id'] })
+    : [];
   const unknown = ids.filter((id) => !known.some((venue) => venue.id === id));
-  if (unknown.length) throw fieldError('linkedVenues', unknown, 'exists', `No venue ${unknown.join(', ')} in this tenant`);
+  if (unknown.length)
+    throw fieldError('linkedVenues', unknown, 'exists', `No venue ${unknown.join(', ')} in this tenant`);
 }
 
 function chooseAuthIdentifier(principal: Principal, requested: string | undefined): string {
   if (principal.kind === 'user') {
     if (requested !== undefined && requested !== principal.authIdentifier) {
-      throw new BadRequestError('A user token registers its own subject: authIdentifier must equal the token\'s sub, or be left out');
+      throw new BadRequestError(
+        "A user token registers its own subject: authIdentifier must equal the token's sub, or be left out",
+      );
     }
     return principal.authIdentifier;
   }
@@ -107,7 +129,13 @@ export async function findTokenUser(em: EntityManager, tenantId: string, authIde
 /** The member cache, which a change or an erasure makes stale for the member's subjects. */
 type MemberCache = Pick<SubjectDirectory, 'forget'>;
 
-export async function updateUser(em: EntityManager, members: MemberCache, schemas: PayloadSchemaCompiler, user: User, changes: UserChanges): Promise<User> {
+export async function updateUser(
+  em: EntityManager,
+  members: MemberCache,
+  schemas: PayloadSchemaCompiler,
+  user: User,
+  changes: UserChanges,
+): Promise<User> {
   await em.transactional(async (tx) => {
     const tenant = await tx.findOneOrFail(Tenant, { id: user.tenant.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     await lockAndReload(tx, user);
@@ -147,7 +175,11 @@ export async function eraseUser(em: EntityManager, members: MemberCache, user: U
  * PATCH's fields, or an erasure brought back).
  */
 async function lockAndReload(tx: EntityManager, user: User): Promise<void> {
-  await tx.findOneOrFail(User, { tenant: user.tenant.id, id: user.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  await tx.findOneOrFail(
+    User,
+    { tenant: user.tenant.id, id: user.id },
+    { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+  );
 }
 
 /** The documented bounds, then the tenant's own `profileSchema`: 400 BadRequestError with data.errors. */
@@ -161,7 +193,9 @@ function checkProfile(tenant: Tenant, schemas: PayloadSchemaCompiler, profile: P
     const validate = tenantProfileSchema(schemas, tenantSchema as Record<string, unknown>);
     if (!validate(profile)) {
       const errors = toValidationIssues(validate.errors, profile);
-      throw new BadRequestError(`The profile does not meet the tenant's profile schema: ${summary(errors)}`, { data: { errors: prefixed(errors) } });
+      throw new BadRequestError(`The profile does not meet the tenant's profile schema: ${summary(errors)}`, {
+        data: { errors: prefixed(errors) },
+      });
     }
   }
 }
@@ -174,7 +208,9 @@ function tenantProfileSchema(schemas: PayloadSchemaCompiler, schema: Record<stri
   try {
     return schemas.compile(schema);
   } catch (error) {
-    throw new TenantConfigurationError(`The tenant's profileSchema cannot be run (${(error as Error).message}): an admin of the tenant must change it`);
+    throw new TenantConfigurationError(
+      `The tenant's profileSchema cannot be run (${(error as Error).message}): an admin of the tenant must change it`,
+    );
   }
 }
 
@@ -189,7 +225,12 @@ const CONTACTS = {
 } as const;
 
 /** With `allowDuplicateContacts` off (the default), an email or telephone belongs to one member. */
-async function checkContactsFree(em: EntityManager, tenant: Tenant, profile: Partial<Profile>, exceptUserId?: string): Promise<void> {
+async function checkContactsFree(
+  em: EntityManager,
+  tenant: Tenant,
+  profile: Partial<Profile>,
+  exceptUserId?: string,
+): Promise<void> {
   if (tenant.configuration.allowDuplicateContacts === true) return;
   for (const field of ['emailAddress', 'telephoneNumber'] as const) {
     const { same, noun } = CONTACTS[field];

@@ -11,8 +11,14 @@ export const User = defineEntity({
   indexes: [
     { properties: ['tenant', 'createdAt'] },
     // The duplicate-contact check of registration and PATCH looks members up by these (emails whatever their case).
-    { name: 'member_tenant_id_email_index', expression: `create index "member_tenant_id_email_index" on "member" ("tenant_id", lower("profile"->>'emailAddress'))` },
-    { name: 'member_tenant_id_telephone_index', expression: `create index "member_tenant_id_telephone_index" on "member" ("tenant_id", ("profile"->>'telephoneNumber'))` },
+    {
+      name: 'member_tenant_id_email_index',
+      expression: `create index "member_tenant_id_email_index" on "member" ("tenant_id", lower("profile"->>'emailAddress'))`,
+    },
+    {
+      name: 'member_tenant_id_telephone_index',
+      expression: `create index "member_tenant_id_telephone_index" on "member" ("tenant_id", ("profile"->>'telephoneNumber'))`,
+    },
   ],
   properties: {
     id: p.uuid().primary(),
@@ -27,7 +33,10 @@ export const User = defineEntity({
     /** Set when the profile was erased (DELETE): ids, account number, events and ledger stay. */
     erasedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 

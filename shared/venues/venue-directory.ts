@@ -17,7 +17,12 @@ export class VenueDirectory {
   forTenant(tenantId: string): Promise<ReadonlyMap<string, VenueArea>> {
     return this.cache.getOrLoad(tenantId, async () => {
       const venues = await this.orm.em.fork().find(Venue, { tenant: tenantId });
-      return new Map(venues.map((venue) => [venue.id, { identifiers: venue.identifiers, position: venue.position ?? null, radiusMeters: venue.radiusMeters }]));
+      return new Map(
+        venues.map((venue) => [
+          venue.id,
+          { identifiers: venue.identifiers, position: venue.position ?? null, radiusMeters: venue.radiusMeters },
+        ]),
+      );
     });
   }
 

@@ -27,7 +27,13 @@ export function venueView(venue: Venue) {
   };
 }
 
-export async function createVenue(em: EntityManager, venues: TenantCache, tenantId: string, input: VenueInput, id: string = randomUUID()): Promise<Venue> {
+export async function createVenue(
+  em: EntityManager,
+  venues: TenantCache,
+  tenantId: string,
+  input: VenueInput,
+  id: string = randomUUID(),
+): Promise<Venue> {
   const venue = em.create(Venue, {
     id,
     tenant: tenantId,
@@ -45,7 +51,13 @@ export async function findVenue(em: EntityManager, tenantId: string, id: string)
   return findTenantRecord(em, Venue, tenantId, id, 'venue');
 }
 
-export async function updateVenue(em: EntityManager, venues: TenantCache, tenantId: string, id: string, changes: Partial<VenueInput>): Promise<Venue> {
+export async function updateVenue(
+  em: EntityManager,
+  venues: TenantCache,
+  tenantId: string,
+  id: string,
+  changes: Partial<VenueInput>,
+): Promise<Venue> {
   const venue = await findVenue(em, tenantId, id);
   copyWritableFields(venue, changes, ['name', 'identifiers', 'position', 'radiusMeters']);
   await em.flush();

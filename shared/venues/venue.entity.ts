@@ -23,7 +23,10 @@ export const Venue = defineEntity({
     position: p.json<GeoPosition>().nullable(),
     radiusMeters: p.integer(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 

@@ -28,12 +28,20 @@ export class DeliveryRefusedError extends Error {}
  * anything else is recorded and thrown for a retry, and on the last attempt the delivery is marked
  * FAILED.
  */
-export async function deliverWebhook(deps: DeliveryDependencies, deliveryId: string, isLastAttempt: boolean): Promise<void> {
+export async function deliverWebhook(
+  deps: DeliveryDependencies,
+  deliveryId: string,
+  isLastAttempt: boolean,
+): Promise<void> {
   const em = deps.orm.em.fork();
   const delivery = await em.findOne(WebhookDelivery, { id: deliveryId }, { populate: ['webhook'] });
   if (!delivery || delivery.status !== 'PENDING') return;
   // The job names the delivery alone; what it leads to is read within the delivery's tenant.
-  const event = await em.findOne(Event, { tenant: delivery.tenant.id, id: delivery.eventId }, { populate: ['type', 'user'] });
+  const event = await em.findOne(
+    Event,
+    { tenant: delivery.tenant.id, id: delivery.eventId },
+    { populate: ['type', 'user'] },
+  );
   if (!event) return;
 
   const timestamp = new Date();
@@ -51,15 +59,29 @@ export async function deliverWebhook(deps: DeliveryDependencies, deliveryId: str
     throw new UnrecoverableError(`webhook ${webhook.id}: ${error}`);
   }
   const signature = new StandardWebhook(secret).sign(delivery.id, timestamp, body);
-  const headers = { 'webhook-id': delivery.id, 'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)), 'webhook-signature': signature };
+  const headers = {
+    'webhook-id': delivery.id,
+    'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+    'webhook-signature': signature,
+  };
 
   const started = Date.now();
   let attempt: DeliveryAttempt;
   try {
     const response = await deps.poster.post(webhook.url, body, headers);
-    attempt = { at: timestamp.toISOString(), status: response.status, error: response.status < 300 ? null : storableText(response.body.slice(0, 500)) || null, durationMs: Date.now() - started };
+    attempt = {
+      at: timestamp.toISOString(),
+      status: response.status,
+      error: response.status < 300 ? null : storableText(response.body.slice(0, 500)) || null,
+      durationMs: Date.now() - started,
+    };
   } catch (error) {
-    attempt = { at: timestamp.toISOString(), status: null, error: storableText((error as Error).message), durationMs: Date.now() - started };
+    attempt = {
+      at: timestamp.toISOString(),
+      status: null,
+      error: storableText((error as Error).message),
+      durationMs: Date.now() - started,
+    };
   }
   const succeeded = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
   await recordAttempt(em, delivery, attempt, succeeded ? 'SUCCEEDED' : isLastAttempt ? 'FAILED' : 'PENDING');
@@ -71,7 +93,12 @@ export async function deliverWebhook(deps: DeliveryDependencies, deliveryId: str
  * stalled job run again while the first still posts) each keep their attempt. A success settles
  * the delivery whatever another run recorded; a last failure ends only a delivery still pending.
  */
-async function recordAttempt(em: EntityManager, delivery: WebhookDelivery, attempt: DeliveryAttempt, outcome: 'SUCCEEDED' | 'FAILED' | 'PENDING'): Promise<void> {
+async function recordAttempt(
+  em: EntityManager,
+  delivery: WebhookDelivery,
+  attempt: DeliveryAttempt,
+  outcome: 'SUCCEEDED' | 'FAILED' | 'PENDING',
+): Promise<void> {
   await em.getConnection().execute(
     `update webhook_delivery
         set attempts = attempts || jsonb_build_array(?::jsonb),

@@ -32,7 +32,9 @@ export async function dispatchWebhooks(deps: DispatchDependencies, events: Dispa
   const tenantIds = [...new Set(events.map((event) => event.tenantId))];
   const webhooks = (await Promise.all(tenantIds.map((tenantId) => deps.subscriptions.forTenant(tenantId)))).flat();
   const rows = events.flatMap((event) => {
-    const subscribed = webhooks.filter((webhook) => webhook.tenant.id === event.tenantId && takesEventType(webhook, event.eventTypeName)).map((webhook) => webhook.id);
+    const subscribed = webhooks
+      .filter((webhook) => webhook.tenant.id === event.tenantId && takesEventType(webhook, event.eventTypeName))
+      .map((webhook) => webhook.id);
     return [...new Set([...subscribed, ...event.webhookIds])].map((webhookId) => ({
       id: randomUUID(),
       tenant_id: event.tenantId,
@@ -58,7 +60,10 @@ export async function dispatchWebhooks(deps: DispatchDependencies, events: Dispa
   const dispatched = [...new Map(rows.map((row) => [row.event_id, row.tenant_id]))];
   const pending: { id: string }[] = await knex('webhook_delivery')
     .select('id')
-    .whereRaw('(tenant_id, event_id) in (select * from unnest(?::uuid[], ?::bigint[]))', [dispatched.map(([, tenantId]) => tenantId), bigintArray(dispatched.map(([eventId]) => eventId))])
+    .whereRaw('(tenant_id, event_id) in (select * from unnest(?::uuid[], ?::bigint[]))', [
+      dispatched.map(([, tenantId]) => tenantId),
+      bigintArray(dispatched.map(([eventId]) => eventId)),
+    ])
     .andWhere('status', 'PENDING');
   await deps.queues.webhooks.addBulk(
     pending.map(({ id }) => ({

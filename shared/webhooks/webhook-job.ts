@@ -15,5 +15,9 @@ const DEFAULT_WEBHOOK_RETRY_BASE_MS = Math.round((24 * 3600 * 1000) / (2 ** (WEB
 
 /** A delivery job's options: an id of its own (queued again, it is not added twice), and its attempts doubling from `retryBaseMs`. */
 export function deliveryJobOptions(deliveryId: string, retryBaseMs = DEFAULT_WEBHOOK_RETRY_BASE_MS) {
-  return { jobId: `delivery-${deliveryId}`, attempts: WEBHOOK_ATTEMPTS, backoff: { type: 'exponential', delay: retryBaseMs } } as const;
+  return {
+    jobId: `delivery-${deliveryId}`,
+    attempts: WEBHOOK_ATTEMPTS,
+    backoff: { type: 'exponential', delay: retryBaseMs },
+  } as const;
 }

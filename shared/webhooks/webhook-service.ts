@@ -35,7 +35,15 @@ export function webhookSecretContext(webhookId: string): string {
   return `webhook:${webhookId}`;
 }
 
-export async function createWebhook(em: EntityManager, subscriptions: TenantCache, sealer: Sealer, tenantId: string, input: WebhookInput, allowPlainHttp: boolean, id: string = randomUUID()) {
+export async function createWebhook(
+  em: EntityManager,
+  subscriptions: TenantCache,
+  sealer: Sealer,
+  tenantId: string,
+  input: WebhookInput,
+  allowPlainHttp: boolean,
+  id: string = randomUUID(),
+) {
   await checkWebhook(em, tenantId, input, allowPlainHttp);
   const secret = newSecret();
   const webhook = em.create(Webhook, {
@@ -55,7 +63,14 @@ export async function findWebhook(em: EntityManager, tenantId: string, id: strin
   return findTenantRecord(em, Webhook, tenantId, id, 'webhook');
 }
 
-export async function updateWebhook(em: EntityManager, subscriptions: TenantCache, tenantId: string, id: string, changes: Partial<WebhookInput>, allowPlainHttp: boolean): Promise<Webhook> {
+export async function updateWebhook(
+  em: EntityManager,
+  subscriptions: TenantCache,
+  tenantId: string,
+  id: string,
+  changes: Partial<WebhookInput>,
+  allowPlainHttp: boolean,
+): Promise<Webhook> {
   const webhook = await findWebhook(em, tenantId, id);
   await checkWebhook(em, tenantId, changes, allowPlainHttp);
   copyWritableFields(webhook, changes, ['url', 'eventTypes', 'isActive']);
@@ -68,11 +83,19 @@ export async function updateWebhook(em: EntityManager, subscriptions: TenantCach
  * A webhook that a reactor's WEBHOOK reaction names is not deleted (409): the reactor would go on
  * listing it and stop delivering without a word. Deactivating it pauses it, reactions included.
  */
-export async function deleteWebhook(em: EntityManager, subscriptions: TenantCache, tenantId: string, id: string): Promise<void> {
+export async function deleteWebhook(
+  em: EntityManager,
+  subscriptions: TenantCache,
+  tenantId: string,
+  id: string,
+): Promise<void> {
   const webhook = await findWebhook(em, tenantId, id);
   const naming = await em
     .getConnection()
-    .execute<{ name: string }[]>('select name from reactor where tenant_id = ? and reactions @> ?::jsonb order by name', [tenantId, JSON.stringify([{ type: 'WEBHOOK', webhookId: webhook.id }])]);
+    .execute<{ name: string }[]>(
+      'select name from reactor where tenant_id = ? and reactions @> ?::jsonb order by name',
+      [tenantId, JSON.stringify([{ type: 'WEBHOOK', webhookId: webhook.id }])],
+    );
   if (naming.length) {
     throw new ConflictError(`Reactors deliver to this webhook: ${naming.map((reactor) => reactor.name).join(', ')}`, {
       data: { explanation: 'Remove the WEBHOOK reactions that name it first, or deactivate the webhook instead' },
@@ -83,10 +106,16 @@ export async function deleteWebhook(em: EntityManager, subscriptions: TenantCach
 }
 
 /** https only (plain http too where private addresses are allowed, for tests and demos); known event types. */
-async function checkWebhook(em: EntityManager, tenantId: string, input: Partial<WebhookInput>, allowPlainHttp: boolean): Promise<void> {
+async function checkWebhook(
+  em: EntityManager,
+  tenantId: string,
+  input: Partial<WebhookInput>,
+  allowPlainHttp: boolean,
+): Promise<void> {
   if (input.url !== undefined) {
     const protocol = URL.canParse(input.url) ? new URL(input.url).protocol : '';
-    if (protocol !== 'https:' && !(allowPlainHttp && protocol === 'http:')) throw fieldError('url', input.url, 'isHttps', 'The webhook url must be an https address');
+    if (protocol !== 'https:' && !(allowPlainHttp && protocol === 'http:'))
+      throw fieldError('url', input.url, 'isHttps', 'The webhook url must be an https address');
   }
   const names = input.eventTypes ?? [];
   if (names.length) {

@@ -54,11 +54,21 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promi
 }
 
 async function outboxed(action: string): Promise<number> {
-  return (await queryOne(harness, 'select count(*)::int as n from audit_outbox where tenant_id = ? and job->>\'action\' = ?', [tenant.id, action])).n;
+  return (
+    await queryOne(harness, "select count(*)::int as n from audit_outbox where tenant_id = ? and job->>'action' = ?", [
+      tenant.id,
+      action,
+    ])
+  ).n;
 }
 
 async function recorded(action: string): Promise<number> {
-  return (await queryOne(harness, 'select count(*)::int as n from audit_entry where tenant_id = ? and action = ?', [tenant.id, action])).n;
+  return (
+    await queryOne(harness, 'select count(*)::int as n from audit_entry where tenant_id = ? and action = ?', [
+      tenant.id,
+      action,
+    ])
+  ).n;
 }
 
 function change(action: string): AdminChange {
@@ -74,7 +84,12 @@ describe('an admin change and its audit entry', () => {
     const queues = createQueues(queueCatalog, closed, `${harness.config.redisPrefix}-closed`, harness.context.logger);
     // The enqueue's time is the test's clock: what is asserted is the bound it waits by, not how long a busy machine took.
     const clock = new ManualClock();
-    const answer = await auditedChange({ queues, logger: harness.context.logger, clock }, harness.context.orm.em.fork(), async () => 'changed', () => change('test.redis_away'));
+    const answer = await auditedChange(
+      { queues, logger: harness.context.logger, clock },
+      harness.context.orm.em.fork(),
+      async () => 'changed',
+      () => change('test.redis_away'),
+    );
     expect(answer).toBe('changed');
     // The enqueue was bounded by the timeout, and answered before any of it had passed: Redis refused at once.
     expect(clock.timers.map((timer) => [timer.ms, timer.state])).toEqual([[ENQUEUE_TIMEOUT_MS, 'cancelled']]);
@@ -98,10 +113,15 @@ describe('an admin change and its audit entry', () => {
     const clock = new ManualClock();
     let answered = false;
     try {
-      const answering = auditedChange({ queues, logger: harness.context.logger, clock }, harness.context.orm.em.fork(), async () => 'changed', () => change('test.redis_silent')).finally(
-        () => (answered = true),
-      );
-      await expect.poll(() => clock.timers.map((timer) => [timer.ms, timer.state])).toEqual([[ENQUEUE_TIMEOUT_MS, 'pending']]);
+      const answering = auditedChange(
+        { queues, logger: harness.context.logger, clock },
+        harness.context.orm.em.fork(),
+        async () => 'changed',
+        () => change('test.redis_silent'),
+      ).finally(() => (answered = true));
+      await expect
+        .poll(() => clock.timers.map((timer) => [timer.ms, timer.state]))
+        .toEqual([[ENQUEUE_TIMEOUT_MS, 'pending']]);
       expect(answered).toBe(false);
       clock.advance(ENQUEUE_TIMEOUT_MS);
       expect(await answering).toBe('changed');
@@ -112,9 +132,14 @@ describe('an admin change and its audit entry', () => {
   });
 
   it('a change that fails stages no entry: the change and its entry commit together', async () => {
-    const failing = auditedChange(harness.context, harness.context.orm.em.fork(), async () => {
-      throw new Error('the change failed');
-    }, () => change('test.failed_change'));
+    const failing = auditedChange(
+      harness.context,
+      harness.context.orm.em.fork(),
+      async () => {
+        throw new Error('the change failed');
+      },
+      () => change('test.failed_change'),
+    );
     await expect(failing).rejects.toThrow('the change failed');
     expect([await outboxed('test.failed_change'), await recorded('test.failed_change')]).toEqual([0, 0]);
   });
@@ -122,8 +147,16 @@ describe('an admin change and its audit entry', () => {
 
 describe('the audit worker', () => {
   it('a job delivered twice is recorded once, and its place in the outbox emptied', async () => {
-    await auditedChange(harness.context, harness.context.orm.em.fork(), async () => undefined, () => change('test.delivered_twice'));
-    const { job } = await queryOne(harness, "select job from audit_outbox where job->>'action' = 'test.delivered_twice'");
+    await auditedChange(
+      harness.context,
+      harness.context.orm.em.fork(),
+      async () => undefined,
+      () => change('test.delivered_twice'),
+    );
+    const { job } = await queryOne(
+      harness,
+      "select job from audit_outbox where job->>'action' = 'test.delivered_twice'",
+    );
     // Delivered here by hand: the queued job is not left for the workers of the tests below.
     await harness.context.queues.audit.remove(job.id);
     await recordAuditEntry(harness.context.orm.em.fork(), job as AuditJob);
@@ -135,7 +168,10 @@ describe('the audit worker', () => {
   it('a job that throws is retried with backoff and recorded exactly once', async () => {
     const job = auditJob();
     let calls = 0;
-    const queueEvents = new QueueEvents('audit', { connection: createRedis(harness.config.redisUrl, 'test-events'), prefix: queuePrefix(harness.config.redisPrefix, 'audit') });
+    const queueEvents = new QueueEvents('audit', {
+      connection: createRedis(harness.config.redisUrl, 'test-events'),
+      prefix: queuePrefix(harness.config.redisPrefix, 'audit'),
+    });
     await queueEvents.waitUntilReady();
     // The real handler behind one that fails its first two deliveries, as a database blip would.
     const worker = startWorker(
@@ -146,10 +182,19 @@ describe('the audit worker', () => {
         if (calls <= 2) throw new Error('transient failure');
         await recordAuditEntry(harness.context.orm.em.fork(), data);
       },
-      { redisUrl: harness.config.redisUrl, redisPrefix: harness.config.redisPrefix, lockMs: 30_000, logger: harness.context.logger, metrics: harness.context.metrics },
+      {
+        redisUrl: harness.config.redisUrl,
+        redisPrefix: harness.config.redisPrefix,
+        lockMs: 30_000,
+        logger: harness.context.logger,
+        metrics: harness.context.metrics,
+      },
     );
     try {
-      const added = await harness.context.queues.audit.add('record', job, { jobId: job.id, backoff: { type: 'fixed', delay: 50 } });
+      const added = await harness.context.queues.audit.add('record', job, {
+        jobId: job.id,
+        backoff: { type: 'fixed', delay: 50 },
+      });
       await added.waitUntilFinished(queueEvents, 15_000);
       expect(calls).toBe(3);
       expect(await countEntries(job.id)).toBe(1);
@@ -190,32 +235,58 @@ describe('GET /v1/audit-log', () => {
     // A tenant of its own: the worker tests above wrote entries for the first one.
     const tenant = await harness.createTenant();
     const admin = await harness.adminToken(tenant, ['admin:event_types'], 'alice@example.com');
-    const created = await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'AUDITED', description: 'x', isPrivate: true } });
+    const created = await harness.request(tenant, 'POST', '/v1/event_types', {
+      token: admin,
+      body: { name: 'AUDITED', description: 'x', isPrivate: true },
+    });
     const { secret } = await dataOf<{ secret: string }>(created);
-    await harness.request(tenant, 'PATCH', '/v1/event_types/AUDITED', { token: admin, body: { description: 'changed' } });
-    const rotated = await dataOf<{ secret: string }>(await harness.request(tenant, 'POST', '/v1/event_types/AUDITED/secret', { token: admin }));
+    await harness.request(tenant, 'PATCH', '/v1/event_types/AUDITED', {
+      token: admin,
+      body: { description: 'changed' },
+    });
+    const rotated = await dataOf<{ secret: string }>(
+      await harness.request(tenant, 'POST', '/v1/event_types/AUDITED/secret', { token: admin }),
+    );
 
     const reader = await harness.adminToken(tenant, ['admin:tenant']);
-    let entries: { action: string; actor: { subject: string; scopes: string[] }; before: unknown; after: { description?: string } }[] = [];
+    let entries: {
+      action: string;
+      actor: { subject: string; scopes: string[] };
+      before: unknown;
+      after: { description?: string };
+    }[] = [];
     await waitFor(async () => {
-      const response = await harness.request(tenant, 'GET', '/v1/audit-log?sort=occurredAt&order=ASC', { token: reader });
+      const response = await harness.request(tenant, 'GET', '/v1/audit-log?sort=occurredAt&order=ASC', {
+        token: reader,
+      });
       entries = await dataOf(response);
       return entries.length === 3;
     });
-    expect(entries.map((entry) => entry.action)).toEqual(['event_type.created', 'event_type.updated', 'event_type.secret_rotated']);
+    expect(entries.map((entry) => entry.action)).toEqual([
+      'event_type.created',
+      'event_type.updated',
+      'event_type.secret_rotated',
+    ]);
     expect(entries[0]!.actor).toEqual({ subject: 'alice@example.com', scopes: ['admin:event_types'] });
     expect(entries[1]).toMatchObject({ before: { description: 'x' }, after: { description: 'changed' } });
     const text = JSON.stringify(entries);
     expect(text).not.toContain(secret);
     expect(text).not.toContain(rotated.secret);
 
-    const filtered = await harness.request(tenant, 'GET', `/v1/audit-log?filter=${encodeURIComponent("action:(eq:'event_type.updated')")}`, { token: reader });
+    const filtered = await harness.request(
+      tenant,
+      'GET',
+      `/v1/audit-log?filter=${encodeURIComponent("action:(eq:'event_type.updated')")}`,
+      { token: reader },
+    );
     expect(filtered.headers.get('content-range')).toBe('audit_entry 0-0/1');
   });
 
   it('needs admin:tenant', async () => {
     const tenant = await harness.createTenant();
-    const response = await harness.request(tenant, 'GET', '/v1/audit-log', { token: await harness.adminToken(tenant, ['admin:event_types']) });
+    const response = await harness.request(tenant, 'GET', '/v1/audit-log', {
+      token: await harness.adminToken(tenant, ['admin:event_types']),
+    });
     expect(response.status).toBe(401);
   });
 });

@@ -25,7 +25,10 @@ function probe(access: Access) {
   app.onError(handleError);
   app.notFound(handleNotFound);
   app.use('*', requestContext(harness.context));
-  app.use('*', apiKey(harness.context, new FailedKeyAttempts(new TokenBuckets(harness.context.redis, harness.config.redisPrefix))));
+  app.use(
+    '*',
+    apiKey(harness.context, new FailedKeyAttempts(new TokenBuckets(harness.context.redis, harness.config.redisPrefix))),
+  );
   app.get('/probe', authorize(harness.context, access), (c) => c.json({ principal: c.var.principal }));
   return (key: string | undefined, token?: string) =>
     app.request('/probe', {
@@ -51,13 +54,19 @@ describe('API keys', () => {
     for (const key of [null, 'tly_notarealkeyatallnotarealkeyatallxx', 'garbage', `${tenant.key}x`]) {
       const response = await harness.request(tenant, 'GET', '/v1/event_types', { apiKey: key });
       expect(response.status).toBe(403);
-      expect(await jsonOf(response)).toMatchObject({ status: 'fail', data: { name: 'InvalidApiKeyError', httpCode: 403 } });
+      expect(await jsonOf(response)).toMatchObject({
+        status: 'fail',
+        data: { name: 'InvalidApiKeyError', httpCode: 403 },
+      });
     }
   });
 
   it('keys are prefixed tly_ and stored only as a hash', async () => {
     expect(tenant.key).toMatch(/^tly_[A-Za-z0-9_-]{43}$/);
-    const rows = await harness.context.orm.em.fork().getConnection().execute('select * from tenant where id = ?', [tenant.id]);
+    const rows = await harness.context.orm.em
+      .fork()
+      .getConnection()
+      .execute('select * from tenant where id = ?', [tenant.id]);
     expect(JSON.stringify(rows)).not.toContain(tenant.key);
   });
 });
@@ -71,16 +80,20 @@ describe('admin tokens', () => {
     for (const scope of ['read:event_types', 'admin:event_types'] as const) {
       const response = await request(tenant.key, await harness.adminToken(tenant, [scope], 'ops@example.com'));
       expect(response.status).toBe(200);
-      expect(await jsonOf(response)).toEqual({ principal: { kind: 'admin', subject: 'ops@example.com', scopes: [scope] } });
+      expect(await jsonOf(response)).toEqual({
+        principal: { kind: 'admin', subject: 'ops@example.com', scopes: [scope] },
+      });
     }
   });
 
-  it('a missing bearer token, a missing scope, or another tenant\'s token is 401', async () => {
+  it("a missing bearer token, a missing scope, or another tenant's token is 401", async () => {
     const request = check();
     await expectUnauthorized(await request(tenant.key));
     await expectUnauthorized(await request(tenant.key, await harness.adminToken(tenant, ['admin:users'])));
     // read:X does not imply admin:X.
-    await expectUnauthorized(await probe({ admin: 'admin:event_types' })(tenant.key, await harness.adminToken(tenant, ['read:event_types'])));
+    await expectUnauthorized(
+      await probe({ admin: 'admin:event_types' })(tenant.key, await harness.adminToken(tenant, ['read:event_types'])),
+    );
     await expectUnauthorized(await request(tenant.key, await harness.adminToken(otherTenant, ['admin:event_types'])));
   });
 
@@ -111,7 +124,12 @@ describe('admin tokens', () => {
 
   it('a token verified once is not trusted past its expiry, nor for another tenant', async () => {
     const verifier = new AdminTokenVerifier(harness.config.platformTokenSecret);
-    const token = await mintAdminToken(harness.config.platformTokenSecret, { tenantId: tenant.id, scopes: ['admin:event_types'], subject: 'till-7', ttl: '2m' });
+    const token = await mintAdminToken(harness.config.platformTokenSecret, {
+      tenantId: tenant.id,
+      scopes: ['admin:event_types'],
+      subject: 'till-7',
+      ttl: '2m',
+    });
     expect(await verifier.verify(token, tenant.id)).toMatchObject({ subject: 'till-7', scopes: ['admin:event_types'] });
     await expect(verifier.verify(token, otherTenant.id)).rejects.toThrow(UnauthorizedError);
     // Past its expiry and the 30 s of clock tolerance, the kept verification no longer counts.
@@ -135,7 +153,9 @@ describe('admin tokens', () => {
   });
 
   it('an admin token on a user-only route is 401', async () => {
-    await expectUnauthorized(await probe({ user: true })(tenant.key, await harness.adminToken(tenant, ['admin:users'])));
+    await expectUnauthorized(
+      await probe({ user: true })(tenant.key, await harness.adminToken(tenant, ['admin:users'])),
+    );
   });
 });
 
@@ -160,18 +180,27 @@ describe('end-user tokens with HS256', () => {
 
   it('30 s of clock tolerance: expired 10 s ago passes, 60 s ago does not', async () => {
     const request = userRoute();
-    expect((await request(tenant.key, await sign({ iss: USER_TOKEN_ISSUER, sub: 'u', iat: now() - 100, exp: now() - 10 }))).status).toBe(200);
-    await expectUnauthorized(await request(tenant.key, await sign({ iss: USER_TOKEN_ISSUER, sub: 'u', iat: now() - 100, exp: now() - 60 })));
+    expect(
+      (await request(tenant.key, await sign({ iss: USER_TOKEN_ISSUER, sub: 'u', iat: now() - 100, exp: now() - 10 })))
+        .status,
+    ).toBe(200);
+    await expectUnauthorized(
+      await request(tenant.key, await sign({ iss: USER_TOKEN_ISSUER, sub: 'u', iat: now() - 100, exp: now() - 60 })),
+    );
   });
 
-  it('a missing sub, iat or exp, a wrong issuer, a wrong key or another tenant\'s token is 401', async () => {
+  it("a missing sub, iat or exp, a wrong issuer, a wrong key or another tenant's token is 401", async () => {
     const request = userRoute();
     const t = now();
     await expectUnauthorized(await request(tenant.key, await sign({ iss: USER_TOKEN_ISSUER, iat: t, exp: t + 60 })));
     await expectUnauthorized(await request(tenant.key, await sign({ iss: USER_TOKEN_ISSUER, sub: 'u', exp: t + 60 })));
     await expectUnauthorized(await request(tenant.key, await sign({ iss: USER_TOKEN_ISSUER, sub: 'u', iat: t })));
-    await expectUnauthorized(await request(tenant.key, await sign({ iss: 'https://evil.example', sub: 'u', iat: t, exp: t + 60 })));
-    await expectUnauthorized(await request(tenant.key, await sign({ iss: USER_TOKEN_ISSUER, sub: 'u', iat: t, exp: t + 60 }, 'wrong-key')));
+    await expectUnauthorized(
+      await request(tenant.key, await sign({ iss: 'https://evil.example', sub: 'u', iat: t, exp: t + 60 })),
+    );
+    await expectUnauthorized(
+      await request(tenant.key, await sign({ iss: USER_TOKEN_ISSUER, sub: 'u', iat: t, exp: t + 60 }, 'wrong-key')),
+    );
     await expectUnauthorized(await request(tenant.key, await harness.userToken(otherTenant, 'u')));
   });
 
@@ -180,13 +209,29 @@ describe('end-user tokens with HS256', () => {
   it('a validly signed token whose sub is not a string is 401 on every route that takes a user token', async () => {
     const t = now();
     const admin = await harness.adminToken(tenant, ['admin:event_types']);
-    expect((await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'APP_OPENED', description: 'x', isPrivate: false } })).status).toBe(201);
+    expect(
+      (
+        await harness.request(tenant, 'POST', '/v1/event_types', {
+          token: admin,
+          body: { name: 'APP_OPENED', description: 'x', isPrivate: false },
+        })
+      ).status,
+    ).toBe(201);
     for (const subject of [42, true, { id: 'u' }]) {
-      const token = await new SignJWT({ sub: subject as unknown as string }).setProtectedHeader({ alg: 'HS256' }).setIssuer(USER_TOKEN_ISSUER).setIssuedAt(t).setExpirationTime(t + 60).sign(new TextEncoder().encode(tenant.sharedKey));
+      const token = await new SignJWT({ sub: subject as unknown as string })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuer(USER_TOKEN_ISSUER)
+        .setIssuedAt(t)
+        .setExpirationTime(t + 60)
+        .sign(new TextEncoder().encode(tenant.sharedKey));
       for (const [method, path, body] of [
         ['GET', '/v1/users/me', undefined],
         ['GET', '/v1/users/me/wallet', undefined],
-        ['POST', '/v1/users', { isRestricted: false, profile: { familyName: 'N', givenName: 'N', emailAddress: 'n@example.com' } }],
+        [
+          'POST',
+          '/v1/users',
+          { isRestricted: false, profile: { familyName: 'N', givenName: 'N', emailAddress: 'n@example.com' } },
+        ],
         ['POST', '/v1/events', { type: 'APP_OPENED', payload: {} }],
         ['POST', '/v1/receipts', { useParser: true, pictureUrl: 'https://images.example.com/r.png' }],
       ] as const) {
@@ -200,18 +245,34 @@ describe('end-user tokens with HS256', () => {
   it('a token issued beyond the 30 s tolerance in the future is 401; within it, it passes', async () => {
     const request = userRoute();
     const t = now();
-    await expectUnauthorized(await request(tenant.key, await sign({ iss: USER_TOKEN_ISSUER, sub: 'u', iat: t + 365 * 24 * 3600, exp: t + 366 * 24 * 3600 })));
-    await expectUnauthorized(await request(tenant.key, await sign({ iss: USER_TOKEN_ISSUER, sub: 'u', iat: t + 120, exp: t + 600 })));
-    expect((await request(tenant.key, await sign({ iss: USER_TOKEN_ISSUER, sub: 'u', iat: t + 10, exp: t + 600 }))).status).toBe(200);
+    await expectUnauthorized(
+      await request(
+        tenant.key,
+        await sign({ iss: USER_TOKEN_ISSUER, sub: 'u', iat: t + 365 * 24 * 3600, exp: t + 366 * 24 * 3600 }),
+      ),
+    );
+    await expectUnauthorized(
+      await request(tenant.key, await sign({ iss: USER_TOKEN_ISSUER, sub: 'u', iat: t + 120, exp: t + 600 })),
+    );
+    expect(
+      (await request(tenant.key, await sign({ iss: USER_TOKEN_ISSUER, sub: 'u', iat: t + 10, exp: t + 600 }))).status,
+    ).toBe(200);
   });
 
   it('an unsigned (alg none) user token is 401', async () => {
-    const unsigned = new UnsecuredJWT({}).setIssuer(USER_TOKEN_ISSUER).setSubject('u').setIssuedAt().setExpirationTime('5m').encode();
+    const unsigned = new UnsecuredJWT({})
+      .setIssuer(USER_TOKEN_ISSUER)
+      .setSubject('u')
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .encode();
     await expectUnauthorized(await userRoute()(tenant.key, unsigned));
   });
 
   it('a user token on an admin-only route is 401', async () => {
-    await expectUnauthorized(await probe({ admin: 'read:event_types' })(tenant.key, await harness.userToken(tenant, 'u')));
+    await expectUnauthorized(
+      await probe({ admin: 'read:event_types' })(tenant.key, await harness.userToken(tenant, 'u')),
+    );
   });
 });
 
@@ -219,7 +280,7 @@ describe('end-user tokens with RS256 and a JWKS served over HTTP', () => {
   let server: Server;
   let jwksFetches = 0;
   let rsTenant: TestTenant;
-  let signingKey: Awaited<ReturnType<typeof generateKeyPair>>["privateKey"];
+  let signingKey: Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
   let publicJwk: JWK;
   const issuer = 'https://rs.example.test';
 
@@ -234,12 +295,20 @@ describe('end-user tokens with RS256 and a JWKS served over HTTP', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    rsTenant = await harness.createTenant({ authentication: { algorithm: 'RS256', issuer, jwksUrl: `http://127.0.0.1:${port}/.well-known/jwks.json` } });
+    rsTenant = await harness.createTenant({
+      authentication: { algorithm: 'RS256', issuer, jwksUrl: `http://127.0.0.1:${port}/.well-known/jwks.json` },
+    });
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   const signRs = (kid: string) =>
-    new SignJWT({}).setProtectedHeader({ alg: 'RS256', kid }).setIssuer(issuer).setSubject('rs-user').setIssuedAt().setExpirationTime('5m').sign(signingKey);
+    new SignJWT({})
+      .setProtectedHeader({ alg: 'RS256', kid })
+      .setIssuer(issuer)
+      .setSubject('rs-user')
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(signingKey);
 
   it('a token signed by a key of the JWKS passes; the key set is fetched once and cached', async () => {
     const request = probe({ user: true });
@@ -269,7 +338,9 @@ describe('end-user tokens with RS256 and a JWKS served over HTTP', () => {
     // configured, and "before it" and "after it" are the test's to say, not a busy machine's.
     const now = Date.now();
     vi.useFakeTimers({ toFake: ['Date'], now });
-    const keySet = new JwksCache(true).get(`http://127.0.0.1:${(server.address() as AddressInfo).port}/.well-known/jwks.json`);
+    const keySet = new JwksCache(true).get(
+      `http://127.0.0.1:${(server.address() as AddressInfo).port}/.well-known/jwks.json`,
+    );
     const previous = { signingKey, publicJwk };
     try {
       await jwtVerify(await signRs('key-1'), keySet, { issuer });

@@ -10,12 +10,16 @@ beforeAll(async () => {
   tenant = await harness.createTenant();
   await registerMember(harness, tenant, await harness.adminToken(tenant, ['admin:users']), 'member-1');
   const types = await harness.adminToken(tenant, ['admin:event_types']);
-  await harness.request(tenant, 'POST', '/v1/event_types', { token: types, body: { name: 'TILL_OPENED', description: 'x', isPrivate: true } });
+  await harness.request(tenant, 'POST', '/v1/event_types', {
+    token: types,
+    body: { name: 'TILL_OPENED', description: 'x', isPrivate: true },
+  });
   userToken = await harness.userToken(tenant, 'member-1');
 });
 afterAll(() => harness.close());
 
-const call = (method: string, path: string, token: string, body?: unknown) => harness.request(tenant, method, path, { token, ...(body ? { body } : {}) });
+const call = (method: string, path: string, token: string, body?: unknown) =>
+  harness.request(tenant, method, path, { token, ...(body ? { body } : {}) });
 
 /** docs/api-conventions.md#authentication: "A missing, invalid or insufficient bearer token is 401 UnauthorizedError (… including for a missing scope)." */
 async function expectRefused(response: Response) {
@@ -46,15 +50,21 @@ describe('the scopes of the event, webhook and wallet routes', () => {
     }
     const tenantAdmin = await harness.adminToken(tenant, ['admin:tenant']);
     expect((await call('GET', '/v1/webhooks', tenantAdmin)).status).toBe(200);
-    expect((await call('POST', '/v1/webhooks', tenantAdmin, { url: 'https://receiver.example/hook' })).status).toBe(201);
+    expect((await call('POST', '/v1/webhooks', tenantAdmin, { url: 'https://receiver.example/hook' })).status).toBe(
+      201,
+    );
   });
 
   // docs/api-conventions.md#scopes: GET /users/{id}/wallet takes an "admin token with at least scope read:users"; GET /users/me/wallet a user token.
-  it('a member\'s wallet needs read:users (admin:users implies it); a user reads only their own', async () => {
+  it("a member's wallet needs read:users (admin:users implies it); a user reads only their own", async () => {
     await expectRefused(await call('GET', '/v1/users/member-1/wallet', userToken));
-    await expectRefused(await call('GET', '/v1/users/member-1/wallet', await harness.adminToken(tenant, ['admin:events'])));
+    await expectRefused(
+      await call('GET', '/v1/users/member-1/wallet', await harness.adminToken(tenant, ['admin:events'])),
+    );
     for (const scope of ['read:users', 'admin:users'] as const) {
-      expect((await call('GET', '/v1/users/member-1/wallet', await harness.adminToken(tenant, [scope]))).status).toBe(200);
+      expect((await call('GET', '/v1/users/member-1/wallet', await harness.adminToken(tenant, [scope]))).status).toBe(
+        200,
+      );
     }
     expect((await call('GET', '/v1/users/me/wallet', userToken)).status).toBe(200);
     await expectRefused(await call('GET', '/v1/users/me/wallet', await harness.adminToken(tenant, ['read:users'])));

@@ -52,7 +52,11 @@ const PURCHASE_SCHEMA = {
     lineItems: {
       type: 'array',
       maxItems: 200,
-      items: { type: 'object', required: ['sku', 'quantity', 'unitPrice'], properties: { sku: { type: 'string' }, quantity: { type: 'integer' }, unitPrice: { type: 'number' } } },
+      items: {
+        type: 'object',
+        required: ['sku', 'quantity', 'unitPrice'],
+        properties: { sku: { type: 'string' }, quantity: { type: 'integer' }, unitPrice: { type: 'number' } },
+      },
     },
   },
 };
@@ -85,19 +89,35 @@ export async function createBenchWorld(memberCount: number, logLevel: string): P
     // The shipped receipt images are dated November 2026: a wide age limit keeps them acceptable.
     configuration: { rateLimit: { perSecond: 10_000_000, burst: 10_000_000 }, review: { maxAgeDays: 100_000 } },
   });
-  const admin = await mintAdminToken(config.platformTokenSecret, { tenantId: tenant.id, scopes: ['admin:event_types', 'admin:users', 'admin:reactors'], subject: 'bench', ttl: '1h' });
+  const admin = await mintAdminToken(config.platformTokenSecret, {
+    tenantId: tenant.id,
+    scopes: ['admin:event_types', 'admin:users', 'admin:reactors'],
+    subject: 'bench',
+    ttl: '1h',
+  });
   const call = seedCaller(app, tenant.key, admin);
 
-  const eventType = await call('/v1/event_types', { name: EVENT_TYPE, description: 'A purchase at the till', isPrivate: true, schema: PURCHASE_SCHEMA });
+  const eventType = await call('/v1/event_types', {
+    name: EVENT_TYPE,
+    description: 'A purchase at the till',
+    isPrivate: true,
+    schema: PURCHASE_SCHEMA,
+  });
   await call('/v1/reactors', {
     name: 'One point per unit of currency',
     eventType: EVENT_TYPE,
-    reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'PATH', value: '$.payload.total' }] } }],
+    reactions: [
+      { type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'PATH', value: '$.payload.total' }] } },
+    ],
   });
   const members: BenchWorld['members'] = [];
   for (let i = 0; i < memberCount; i++) {
     const authIdentifier = `member-${i}`;
-    const user = await call('/v1/users', { isRestricted: false, authIdentifier, profile: { givenName: 'M', familyName: `${i}`, emailAddress: `member-${i}@example.test` } });
+    const user = await call('/v1/users', {
+      isRestricted: false,
+      authIdentifier,
+      profile: { givenName: 'M', familyName: `${i}`, emailAddress: `member-${i}@example.test` },
+    });
     members.push({ authIdentifier, id: user.id as string });
   }
 
@@ -112,7 +132,12 @@ export async function createBenchWorld(memberCount: number, logLevel: string): P
     env,
     apiKey: tenant.key,
     eventSecret: eventType.secret as string,
-    receiptsAdmin: await mintAdminToken(config.platformTokenSecret, { tenantId: tenant.id, scopes: ['admin:receipts'], subject: 'bench', ttl: '2h' }),
+    receiptsAdmin: await mintAdminToken(config.platformTokenSecret, {
+      tenantId: tenant.id,
+      scopes: ['admin:receipts'],
+      subject: 'bench',
+      ttl: '2h',
+    }),
     eventTypeId: eventType.id as string,
     tenantId: tenant.id,
     members,
@@ -132,7 +157,8 @@ function seedCaller(app: App, apiKey: string, adminToken: string) {
       headers: { 'X-Api-Key': apiKey, Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
     });
-    if (response.status !== 201) throw new Error(`seeding ${path} answered ${response.status}: ${await response.text()}`);
+    if (response.status !== 201)
+      throw new Error(`seeding ${path} answered ${response.status}: ${await response.text()}`);
     return ((await response.json()) as { data: Record<string, unknown> }).data;
   };
 }

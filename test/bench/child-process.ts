@@ -19,11 +19,19 @@ export interface StackProcess {
  * piped to us; any other process's stdout, where the service logs, goes to its log file: a pipe
  * nobody reads fills up and stalls the process's logging.
  */
-export function startStackProcess(name: string, entry: string, args: string[], env: Record<string, string>, announces = false): StackProcess {
+export function startStackProcess(
+  name: string,
+  entry: string,
+  args: string[],
+  env: Record<string, string>,
+  announces = false,
+): StackProcess {
   const logFile = join(tmpdir(), `tally-bench-${process.pid}-${name}.log`);
   const log = openSync(logFile, 'w');
   // BENCH_CPU_PROFILE_DIR: each process of the stack leaves a V8 CPU profile there when it exits.
-  const profile = process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(process.env.BENCH_CPU_PROFILE_DIR, name)}`] : [];
+  const profile = process.env.BENCH_CPU_PROFILE_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${join(process.env.BENCH_CPU_PROFILE_DIR, name)}`]
+    : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -49,7 +57,9 @@ export function firstLine<T>(processUnderTest: StackProcess): Promise<T> {
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: processUnderTest.child.stdout! });
     lines.once('line', (line) => resolve(JSON.parse(line) as T));
-    processUnderTest.child.once('exit', (code) => reject(new Error(`${processUnderTest.logFile}: exited with ${code} before it was ready`)));
+    processUnderTest.child.once('exit', (code) =>
+      reject(new Error(`${processUnderTest.logFile}: exited with ${code} before it was ready`)),
+    );
   });
 }
 

@@ -33,7 +33,10 @@ const world = await createBenchWorld(MEMBERS, 'warn');
 const redisPid = Number(/process_id:(\d+)/.exec(await world.context.redis.info('server'))?.[1]);
 const contenders: Contender[] = [];
 try {
-  for (const [name, root] of [['this', '.'], ['other', other]] as const) {
+  for (const [name, root] of [
+    ['this', '.'],
+    ['other', other],
+  ] as const) {
     const server = startStackProcess(`compare-${name}`, join(root, 'test/bench/ingest-server.ts'), [], world.env, true);
     const { port } = await firstLine<{ port: number }>(server);
     contenders.push({ name, server, port, perSecond: {} });
@@ -59,12 +62,15 @@ try {
   }
   for (let pass = 0; pass < ROUNDS; pass++) {
     for (const contender of pass % 2 ? [...contenders].reverse() : contenders) {
-      for (const path of [CEILING_PATH, '/v1/events']) (contender.perSecond[path] ??= []).push(await run(contender, path, `${pass}`, SECONDS));
+      for (const path of [CEILING_PATH, '/v1/events'])
+        (contender.perSecond[path] ??= []).push(await run(contender, path, `${pass}`, SECONDS));
     }
   }
   for (const { name, perSecond } of contenders) {
     const [ceiling, events] = [median(perSecond[CEILING_PATH]!), median(perSecond['/v1/events']!)];
-    process.stdout.write(`${name}: POST /v1/events ${round(events, 0)}/s, ceiling ${round(ceiling, 0)}/s, ratio ${round(events / ceiling, 3)}\n`);
+    process.stdout.write(
+      `${name}: POST /v1/events ${round(events, 0)}/s, ceiling ${round(ceiling, 0)}/s, ratio ${round(events / ceiling, 3)}\n`,
+    );
   }
 } finally {
   await Promise.all(contenders.map((contender) => contender.server.stop()));

@@ -54,7 +54,9 @@ export async function fireLoad(options: LoadOptions & { connections: number }): 
  * Requests due while `maxConnections` are all busy wait for one, and that wait is part of their
  * latency. The rate is requests answered 2xx over the time until the last answer.
  */
-export async function firePacedLoad(options: LoadOptions & { ratePerSecond: number; maxConnections: number }): Promise<LoadFigures> {
+export async function firePacedLoad(
+  options: LoadOptions & { ratePerSecond: number; maxConnections: number },
+): Promise<LoadFigures> {
   const url = new URL(options.url);
   const pool = new Pool(url.origin, { connections: options.maxConnections });
   const headers = { 'content-type': 'application/json', ...options.headers };
@@ -65,7 +67,12 @@ export async function firePacedLoad(options: LoadOptions & { ratePerSecond: numb
   let errors = 0;
   const send = async (n: number, dueAt: number) => {
     try {
-      const response = await pool.request({ path: `${url.pathname}${url.search}`, method: 'POST', headers, body: JSON.stringify(options.body(n)) });
+      const response = await pool.request({
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        headers,
+        body: JSON.stringify(options.body(n)),
+      });
       await response.body.dump();
       if (response.statusCode >= 200 && response.statusCode < 300) latencies.push(performance.now() - dueAt);
       else refused++;
@@ -86,6 +93,14 @@ export async function firePacedLoad(options: LoadOptions & { ratePerSecond: numb
   await pool.close();
 
   latencies.sort((a, b) => a - b);
-  const percentile = (p: number) => round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN);
-  return { acceptedPerSecond: latencies.length / elapsedSeconds, p50Ms: percentile(0.5), p99Ms: percentile(0.99), accepted: latencies.length, refused, errors };
+  const percentile = (p: number) =>
+    round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN);
+  return {
+    acceptedPerSecond: latencies.length / elapsedSeconds,
+    p50Ms: percentile(0.5),
+    p99Ms: percentile(0.99),
+    accepted: latencies.length,
+    refused,
+    errors,
+  };
 }

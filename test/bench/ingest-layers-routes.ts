@@ -40,11 +40,25 @@ export const LAYER_ROUTES: { path: string; adds: string; control?: true }[] = [
   { path: `${LAYERS_PREFIX}request-context`, adds: 'request id, metrics, access log' },
   { path: `${LAYERS_PREFIX}body-limit`, adds: 'the 1 MB body limit' },
   { path: `${LAYERS_PREFIX}api-key`, adds: 'API key → tenant' },
-  { path: `${LAYERS_PREFIX}turn-wait`, adds: 'control: the requests of a turn wait together for the next turn', control: true },
-  { path: `${LAYERS_PREFIX}redis-ping`, adds: 'control: the requests of a turn wait together for one Redis PING', control: true },
+  {
+    path: `${LAYERS_PREFIX}turn-wait`,
+    adds: 'control: the requests of a turn wait together for the next turn',
+    control: true,
+  },
+  {
+    path: `${LAYERS_PREFIX}redis-ping`,
+    adds: 'control: the requests of a turn wait together for one Redis PING',
+    control: true,
+  },
   { path: `${LAYERS_PREFIX}rate-limit`, adds: 'the rate limit (Redis) and its headers' },
-  { path: MIDDLEWARE_ONLY_PATH, adds: "the route's middleware (300 kB limit, idempotency, body schema), in the API's router" },
-  { path: UNQUEUED_PATH, adds: 'the route but its Redis MULTI: type, authorization, payload schema, subject, id, duplicate identity, answer' },
+  {
+    path: MIDDLEWARE_ONLY_PATH,
+    adds: "the route's middleware (300 kB limit, idempotency, body schema), in the API's router",
+  },
+  {
+    path: UNQUEUED_PATH,
+    adds: 'the route but its Redis MULTI: type, authorization, payload schema, subject, id, duplicate identity, answer',
+  },
   { path: '/v1/events', adds: "the route's MULTI: duplicate claim and queue write, one per turn's reports" },
 ];
 
@@ -52,7 +66,13 @@ const ACCEPTED = JSON.stringify({
   status: 'success',
   data: {
     id: 1234567,
-    type: { id: '5f0c6b1e-8d4e-4a57-9a3e-1f2b3c4d5e6f', name: 'PURCHASE_MADE', description: 'A till transaction', isPrivate: true, isActive: true },
+    type: {
+      id: '5f0c6b1e-8d4e-4a57-9a3e-1f2b3c4d5e6f',
+      name: 'PURCHASE_MADE',
+      description: 'A till transaction',
+      isPrivate: true,
+      isActive: true,
+    },
     subject: { id: '0b7e8f8a-3c1d-4f7e-a1b2-c3d4e5f60718', authIdentifier: 'member-1', accountNumber: 1 },
     reportedAt: '2026-11-25T09:00:00.000Z',
     payload: { till: 'till-1', total: 12.5 },
@@ -71,7 +91,10 @@ async function answerAccepted(c: Context): Promise<Response> {
 export function addLayers(api: App, context: AppContext): Hono<AppEnv> {
   api.post(MIDDLEWARE_ONLY_PATH, ...reportEventMiddleware(context), answerAccepted);
   // Every report accepted at once, with nothing sent to Redis: the route's own work alone.
-  api.post(UNQUEUED_PATH, ...reportEventRoute(context, { ...reportDependencies(context), eventQueue: { enqueue: async () => true } }));
+  api.post(
+    UNQUEUED_PATH,
+    ...reportEventRoute(context, { ...reportDependencies(context), eventQueue: { enqueue: async () => true } }),
+  );
 
   const buckets = new TokenBuckets(context.redis, context.config.redisPrefix);
   const middleware: Record<(typeof SHARED_LAYERS)[number], MiddlewareHandler<AppEnv>> = {
@@ -84,8 +107,13 @@ export function addLayers(api: App, context: AppContext): Hono<AppEnv> {
   layers.onError(handleError);
   layers.post(`${LAYERS_PREFIX}bare`, answerAccepted);
   /** Layer `name`: the shared middleware `below` in order, then `own`, then the fixed answer. */
-  const serve = (name: string, below: readonly (typeof SHARED_LAYERS)[number][], ...own: MiddlewareHandler<AppEnv>[]) => {
-    for (const handler of [...below.map((shared) => middleware[shared]), ...own]) layers.use(`${LAYERS_PREFIX}${name}`, handler);
+  const serve = (
+    name: string,
+    below: readonly (typeof SHARED_LAYERS)[number][],
+    ...own: MiddlewareHandler<AppEnv>[]
+  ) => {
+    for (const handler of [...below.map((shared) => middleware[shared]), ...own])
+      layers.use(`${LAYERS_PREFIX}${name}`, handler);
     layers.post(`${LAYERS_PREFIX}${name}`, answerAccepted);
   };
   SHARED_LAYERS.forEach((name, index) => serve(name, SHARED_LAYERS.slice(0, index + 1)));

@@ -23,14 +23,17 @@ const SECONDS = 3;
 
 const world = await createBenchWorld(1000, 'warn');
 const server = startStackProcess('ingest-layers', 'test/bench/ingest-server.ts', ['--layers'], world.env, true);
-const figures = new Map(LAYER_ROUTES.map(({ path }) => [path, { perSecond: [] as number[], cpuMicroseconds: [] as number[] }]));
+const figures = new Map(
+  LAYER_ROUTES.map(({ path }) => [path, { perSecond: [] as number[], cpuMicroseconds: [] as number[] }]),
+);
 try {
   const { port } = await firstLine<{ port: number }>(server);
   const pid = server.child.pid!;
   const run = async (path: string, tag: string, seconds: number) => {
     const before = cpuSeconds(pid);
     const load = await fireIngestLoad(world, port, path, tag, seconds);
-    if (load.refused || load.errors) throw new Error(`${path} refused ${load.refused} and failed ${load.errors} requests`);
+    if (load.refused || load.errors)
+      throw new Error(`${path} refused ${load.refused} and failed ${load.errors} requests`);
     await world.context.queues.events.obliterate({ force: true });
     return { perSecond: load.acceptedPerSecond, cpuMicroseconds: ((cpuSeconds(pid) - before) * 1e6) / load.accepted };
   };
@@ -55,7 +58,9 @@ try {
     );
     if (!control) below = cpu;
   }
-  process.stdout.write(`one Redis round trip (PING) alone, from this process: ${round(await roundTripCpuMicroseconds(world), 1)} µs of CPU\n`);
+  process.stdout.write(
+    `one Redis round trip (PING) alone, from this process: ${round(await roundTripCpuMicroseconds(world), 1)} µs of CPU\n`,
+  );
 } finally {
   await server.stop();
   await world.close();

@@ -16,7 +16,9 @@ import { addLayers, LAYERS_PREFIX } from './ingest-layers-routes.js';
 const config = loadConfig();
 const context = await createContext(config, createLogger(config.logLevel, 2));
 const app = createApp(context);
-const ceiling = new Hono().post(CEILING_PATH, async (c) => c.json({ status: 'success', data: { received: Object.keys(await c.req.json()).length } }, 201));
+const ceiling = new Hono().post(CEILING_PATH, async (c) =>
+  c.json({ status: 'success', data: { received: Object.keys(await c.req.json()).length } }, 201),
+);
 // Only with --layers, so that the benchmark's own server dispatches exactly as before.
 const layers = process.argv.includes('--layers') ? addLayers(app, context) : undefined;
 

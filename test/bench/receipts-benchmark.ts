@@ -44,7 +44,13 @@ function preparsedClaim(world: BenchWorld, n: number, run: string) {
  * Preparsed claims end to end (issue 5): POST /v1/receipts at a steady offered rate into the API,
  * the reviewer and event workers in their own process; each answer waits for its decision.
  */
-export async function benchmarkPreparsed(world: BenchWorld, port: number, rate: number, seconds: number, tag: string): Promise<PreparsedFigures> {
+export async function benchmarkPreparsed(
+  world: BenchWorld,
+  port: number,
+  rate: number,
+  seconds: number,
+  tag: string,
+): Promise<PreparsedFigures> {
   const since = new Date();
   const load = await firePacedLoad({
     url: `http://127.0.0.1:${port}/v1/receipts`,
@@ -54,17 +60,21 @@ export async function benchmarkPreparsed(world: BenchWorld, port: number, rate: 
     maxConnections: 100,
     durationSeconds: seconds,
   });
-  if (load.refused || load.errors) throw new Error(`POST /v1/receipts refused ${load.refused} and failed ${load.errors} claims`);
+  if (load.refused || load.errors)
+    throw new Error(`POST /v1/receipts refused ${load.refused} and failed ${load.errors} claims`);
   const decisions = async () => {
-    const [row] = await world.context.orm.em.fork().getConnection().execute<{ claims: number; decided: number; p50: number; p99: number; span: number }[]>(
-      `select count(*)::int as claims, count(v.id)::int as decided,
+    const [row] = await world.context.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ claims: number; decided: number; p50: number; p99: number; span: number }[]>(
+        `select count(*)::int as claims, count(v.id)::int as decided,
               percentile_cont(0.5) within group (order by extract(epoch from v.created_at - r.created_at) * 1000) as p50,
               percentile_cont(0.99) within group (order by extract(epoch from v.created_at - r.created_at) * 1000) as p99,
               extract(epoch from max(v.created_at) - min(r.created_at))::float as span
          from receipt r left join receipt_review v on v.receipt_id = r.id and v.is_automated
         where r.tenant_id = ? and r.created_at >= ?`,
-      [world.tenantId, since],
-    );
+        [world.tenantId, since],
+      );
     return row!;
   };
   await waitFor(async () => {
@@ -72,7 +82,14 @@ export async function benchmarkPreparsed(world: BenchWorld, port: number, rate: 
     return row.claims >= load.accepted && row.decided === row.claims;
   }, 120_000);
   const row = await decisions();
-  return { offeredPerSecond: rate, decidedPerSecond: row.decided / row.span, decisionP50Ms: row.p50, decisionP99Ms: row.p99, httpP50Ms: load.p50Ms, httpP99Ms: load.p99Ms };
+  return {
+    offeredPerSecond: rate,
+    decidedPerSecond: row.decided / row.span,
+    decisionP50Ms: row.p50,
+    decisionP99Ms: row.p99,
+    httpP50Ms: load.p50Ms,
+    httpP99Ms: load.p99Ms,
+  };
 }
 
 export interface OcrFigures {
@@ -91,7 +108,12 @@ export async function benchmarkOcr(passes: number): Promise<OcrFigures> {
     for (let pass = 0; pass < passes; pass++) runs.push(await scoreReceipts(reader));
     const elapsed = (performance.now() - started) / 1000;
     const times = runs.flat().map((score) => score.readMs);
-    return { scores: runs[0]!, readsPerSecond: times.length / elapsed, readP50Ms: median(times), readMaxMs: Math.max(...times) };
+    return {
+      scores: runs[0]!,
+      readsPerSecond: times.length / elapsed,
+      readP50Ms: median(times),
+      readMaxMs: Math.max(...times),
+    };
   } finally {
     await reader.close();
   }
@@ -117,16 +139,28 @@ export async function benchmarkImageToDecision(world: BenchWorld, port: number):
     for (const fixture of fixtures) {
       const response = await fetch(`http://127.0.0.1:${port}/v1/receipts`, {
         method: 'POST',
-        headers: { 'X-Api-Key': world.apiKey, Authorization: `Bearer ${world.receiptsAdmin}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ useParser: true, pictureUrl: `${imagesBase}/${fixture.file}`, submitter: { authIdentifier: world.members[0]!.authIdentifier } }),
+        headers: {
+          'X-Api-Key': world.apiKey,
+          Authorization: `Bearer ${world.receiptsAdmin}`,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({
+          useParser: true,
+          pictureUrl: `${imagesBase}/${fixture.file}`,
+          submitter: { authIdentifier: world.members[0]!.authIdentifier },
+        }),
       });
-      if (response.status !== 201) throw new Error(`claiming ${fixture.file} answered ${response.status}: ${await response.text()}`);
+      if (response.status !== 201)
+        throw new Error(`claiming ${fixture.file} answered ${response.status}: ${await response.text()}`);
       const { data } = (await response.json()) as { data: { id: string } };
       const decision = () =>
-        world.context.orm.em.fork().getConnection().execute<{ ms: number }[]>(
-          `select extract(epoch from v.created_at - r.created_at) * 1000 as ms from receipt r join receipt_review v on v.receipt_id = r.id and v.is_automated where r.id = ?`,
-          [data.id],
-        );
+        world.context.orm.em
+          .fork()
+          .getConnection()
+          .execute<{ ms: number }[]>(
+            `select extract(epoch from v.created_at - r.created_at) * 1000 as ms from receipt r join receipt_review v on v.receipt_id = r.id and v.is_automated where r.id = ?`,
+            [data.id],
+          );
       await waitFor(async () => (await decision()).length > 0, 60_000);
       durations.push(Number((await decision())[0]!.ms));
     }

@@ -34,7 +34,14 @@ export async function benchmarkDrain(world: BenchWorld, count: number): Promise<
   for (let i = 0; i < jobs.length; i += REPORTS_PER_JOB) batches.push(jobs.slice(i, i + REPORTS_PER_JOB));
   for (const batch of batches) {
     // Reported together, as concurrent requests are: one job of reports, claimed as the API claims them.
-    const accepted = await Promise.all(batch.map((job) => world.context.eventQueue.enqueue(job, duplicateIdentity(job.tenantId, job.eventTypeName, job.userId!, job.payload))));
+    const accepted = await Promise.all(
+      batch.map((job) =>
+        world.context.eventQueue.enqueue(
+          job,
+          duplicateIdentity(job.tenantId, job.eventTypeName, job.userId!, job.payload),
+        ),
+      ),
+    );
     if (!accepted.every(Boolean)) throw new Error('a drain report was refused as a duplicate');
   }
   const worker = startStackProcess('drain-worker', 'main.ts', ['worker', 'events'], world.env);
@@ -48,7 +55,11 @@ export async function benchmarkDrain(world: BenchWorld, count: number): Promise<
   }
   const figures = await registered(world, ids);
   if (figures.ledgerEntries !== count) throw new Error(`${figures.ledgerEntries} ledger entries for ${count} events`);
-  return { eventsPerSecond: count / figures.spanSeconds, noOpEventsPerSecond: await noOpWorkerRate(world, batches), peakWorkerRssMb };
+  return {
+    eventsPerSecond: count / figures.spanSeconds,
+    noOpEventsPerSecond: await noOpWorkerRate(world, batches),
+    peakWorkerRssMb,
+  };
 }
 
 export interface SteadyFigures {
@@ -70,7 +81,13 @@ export const STEADY_CONNECTIONS = 250;
  * End to end at a steady offered load: HTTP at `rate` per second into the API, the worker process
  * registering as it goes. Lag is reportedAt → registeredAt of every event the run reported.
  */
-export async function benchmarkSteady(world: BenchWorld, port: number, rate: number, seconds: number, tag: string): Promise<SteadyFigures> {
+export async function benchmarkSteady(
+  world: BenchWorld,
+  port: number,
+  rate: number,
+  seconds: number,
+  tag: string,
+): Promise<SteadyFigures> {
   const since = new Date();
   const load = await firePacedLoad({
     url: `http://127.0.0.1:${port}/v1/events`,
@@ -80,7 +97,8 @@ export async function benchmarkSteady(world: BenchWorld, port: number, rate: num
     maxConnections: STEADY_CONNECTIONS,
     durationSeconds: seconds,
   });
-  if (load.refused || load.errors) throw new Error(`POST /v1/events refused ${load.refused} and failed ${load.errors} requests`);
+  if (load.refused || load.errors)
+    throw new Error(`POST /v1/events refused ${load.refused} and failed ${load.errors} requests`);
   await waitFor(async () => (await lagSince(world, since)).events >= load.accepted, 120_000);
   const lag = await lagSince(world, since);
   return {
@@ -113,26 +131,32 @@ async function acceptedJobs(world: BenchWorld, count: number): Promise<EventJob[
 }
 
 async function registered(world: BenchWorld, ids: number[]) {
-  const [row] = await world.context.orm.em.fork().getConnection().execute<{ events: number; ledger_entries: number; span: number }[]>(
-    `select count(*)::int as events,
+  const [row] = await world.context.orm.em
+    .fork()
+    .getConnection()
+    .execute<{ events: number; ledger_entries: number; span: number }[]>(
+      `select count(*)::int as events,
             (select count(*)::int from ledger_entry where event_id = any(?::bigint[])) as ledger_entries,
             extract(epoch from max(registered_at) - min(registered_at))::float as span
        from event where id = any(?::bigint[])`,
-    [bigintArray(ids), bigintArray(ids)],
-  );
+      [bigintArray(ids), bigintArray(ids)],
+    );
   return { events: row!.events, ledgerEntries: row!.ledger_entries, spanSeconds: row!.span };
 }
 
 async function lagSince(world: BenchWorld, since: Date) {
-  const [row] = await world.context.orm.em.fork().getConnection().execute<{ events: number; p50: number; p99: number; span: number }[]>(
-    `select count(*)::int as events,
+  const [row] = await world.context.orm.em
+    .fork()
+    .getConnection()
+    .execute<{ events: number; p50: number; p99: number; span: number }[]>(
+      `select count(*)::int as events,
             percentile_cont(0.5) within group (order by lag) as p50,
             percentile_cont(0.99) within group (order by lag) as p99,
             extract(epoch from max(registered_at) - min(reported_at))::float as span
        from (select registered_at, reported_at, extract(epoch from registered_at - reported_at) * 1000 as lag
                from event where tenant_id = ? and reported_at >= ?) as run`,
-    [world.tenantId, since],
-  );
+      [world.tenantId, since],
+    );
   return { events: row!.events, p50Ms: row!.p50, p99Ms: row!.p99, spanSeconds: row!.span };
 }
 
@@ -140,7 +164,11 @@ async function lagSince(world: BenchWorld, since: Date) {
 async function noOpWorkerRate(world: BenchWorld, batches: EventJob[][]): Promise<number> {
   const name = 'bench-noop';
   const prefix = `${world.config.redisPrefix}:{${name}}`;
-  const queue = new Queue(name, { connection: world.context.redis, prefix, defaultJobOptions: queueCatalog.events.defaultJobOptions });
+  const queue = new Queue(name, {
+    connection: world.context.redis,
+    prefix,
+    defaultJobOptions: queueCatalog.events.defaultJobOptions,
+  });
   for (let i = 0; i < batches.length; i += FILL_CHUNK) {
     await queue.addBulk(batches.slice(i, i + FILL_CHUNK).map((events) => ({ name: 'register', data: { events } })));
   }
@@ -148,7 +176,11 @@ async function noOpWorkerRate(world: BenchWorld, batches: EventJob[][]): Promise
   let first = 0;
   let last = 0;
   const done = new Promise<void>((resolve) => {
-    const worker = new Worker(name, async () => {}, { connection: createRedis(world.config.redisUrl, 'bench-noop'), prefix, concurrency: queueCatalog.events.concurrency });
+    const worker = new Worker(name, async () => {}, {
+      connection: createRedis(world.config.redisUrl, 'bench-noop'),
+      prefix,
+      concurrency: queueCatalog.events.concurrency,
+    });
     worker.on('completed', () => {
       last = performance.now();
       if (completed++ === 0) first = last;

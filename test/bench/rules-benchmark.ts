@@ -22,7 +22,14 @@ function receipt(): Record<string, unknown> {
     serviceDate: '2026-11-20',
     locationIdentifier: 'STORE-12',
     submitter: { authIdentifier: 'shopper' },
-    lineItems: PRODUCTS.map((productId, i) => ({ description: `Item ${i}`, identifier: `SKU-${i}`, productId, quantity: 1 + (i % 3), unitPrice: 1 + i * 0.5, totalPrice: (1 + (i % 3)) * (1 + i * 0.5) })),
+    lineItems: PRODUCTS.map((productId, i) => ({
+      description: `Item ${i}`,
+      identifier: `SKU-${i}`,
+      productId,
+      quantity: 1 + (i % 3),
+      unitPrice: 1 + i * 0.5,
+      totalPrice: (1 + (i % 3)) * (1 + i * 0.5),
+    })),
   };
 }
 
@@ -30,7 +37,12 @@ const request = (path: string, operator: string, value: unknown) => ({ fact: 're
 
 /** 15 rules over four priorities: ten CUSTOM (totals, merchant, line-item filters, a venue, chained keys) and five BASKET. */
 function ruleSet(): ExecutableRule[] {
-  const custom = (name: string, priority: number, conditions: object, success: [string, unknown][]): ExecutableRule => ({
+  const custom = (
+    name: string,
+    priority: number,
+    conditions: object,
+    success: [string, unknown][],
+  ): ExecutableRule => ({
     id: name,
     name,
     type: 'CUSTOM',
@@ -41,15 +53,59 @@ function ruleSet(): ExecutableRule[] {
   const itemPrice = (index: number) => `$.transaction.lineItems[?(@.productId == '${PRODUCTS[index]}')].unitPrice`;
   const rules: ExecutableRule[] = [
     custom('BIG_BASKET', 30, { all: [request('$.transaction.total', 'greaterThan', 50)] }, [['segment', 'big']]),
-    custom('KNOWN_MERCHANT', 30, { any: [request('$.transaction.merchantName', 'equal', 'Corner Shop'), request('$.transaction.merchantName', 'equal', 'Big Market')] }, [['merchant', 'known']]),
+    custom(
+      'KNOWN_MERCHANT',
+      30,
+      {
+        any: [
+          request('$.transaction.merchantName', 'equal', 'Corner Shop'),
+          request('$.transaction.merchantName', 'equal', 'Big Market'),
+        ],
+      },
+      [['merchant', 'known']],
+    ),
     custom('AT_STORE', 30, { all: [request('$.transaction', 'venueMatches', 'venue-1')] }, [['store', true]]),
-    custom('MANY_LINES', 20, { all: [request('$.transaction.lineItems[*].productId', 'contains', PRODUCTS[3])] }, [['lines', 'many']]),
+    custom('MANY_LINES', 20, { all: [request('$.transaction.lineItems[*].productId', 'contains', PRODUCTS[3])] }, [
+      ['lines', 'many'],
+    ]),
     custom('BIG_SEGMENT_BONUS', 20, { all: [{ fact: 'segment', operator: 'equal', value: 'big' }] }, [['bonus', 50]]),
-    custom('PROMO_PRICE', 20, { any: [request(itemPrice(4), 'contains', 3), request(itemPrice(4), 'equal', 3)] }, [['promo', true]]),
-    custom('PREMIUM_ITEM', 10, { any: [request(itemPrice(19), 'greaterThan', 9), request(itemPrice(18), 'greaterThan', 9)] }, [['premium', true]]),
-    custom('QUANTITY_DEAL', 10, { all: [request(`$.transaction.lineItems[?(@.quantity >= 3)].productId`, 'contains', PRODUCTS[2])] }, [['deal', true]]),
-    custom('SUBTOTAL_CHECK', 10, { all: [request('$.transaction.subtotal', 'lessThanInclusive', 100), request('$.transaction.serviceDate', 'equal', '2026-11-20')] }, [['subtotalOk', true]]),
-    custom('KNOWN_AND_BIG', 1, { all: [{ fact: 'merchant', operator: 'equal', value: 'known' }, { fact: 'segment', operator: 'equal', value: 'big' }] }, [['verdict', 'AUTHORIZE']]),
+    custom('PROMO_PRICE', 20, { any: [request(itemPrice(4), 'contains', 3), request(itemPrice(4), 'equal', 3)] }, [
+      ['promo', true],
+    ]),
+    custom(
+      'PREMIUM_ITEM',
+      10,
+      { any: [request(itemPrice(19), 'greaterThan', 9), request(itemPrice(18), 'greaterThan', 9)] },
+      [['premium', true]],
+    ),
+    custom(
+      'QUANTITY_DEAL',
+      10,
+      { all: [request(`$.transaction.lineItems[?(@.quantity >= 3)].productId`, 'contains', PRODUCTS[2])] },
+      [['deal', true]],
+    ),
+    custom(
+      'SUBTOTAL_CHECK',
+      10,
+      {
+        all: [
+          request('$.transaction.subtotal', 'lessThanInclusive', 100),
+          request('$.transaction.serviceDate', 'equal', '2026-11-20'),
+        ],
+      },
+      [['subtotalOk', true]],
+    ),
+    custom(
+      'KNOWN_AND_BIG',
+      1,
+      {
+        all: [
+          { fact: 'merchant', operator: 'equal', value: 'known' },
+          { fact: 'segment', operator: 'equal', value: 'big' },
+        ],
+      },
+      [['verdict', 'AUTHORIZE']],
+    ),
   ];
   for (let i = 0; i < 5; i++) {
     rules.push({
@@ -57,7 +113,11 @@ function ruleSet(): ExecutableRule[] {
       name: `BASKET_${i}`,
       type: 'BASKET',
       priority: 5,
-      conditions: basketConditions({ productId: PRODUCTS[i * 3]!, isUnitPriceCheckNeeded: i % 2 === 0, overridingUnitPriceToCheckAgainst: 1 + i * 1.5 }),
+      conditions: basketConditions({
+        productId: PRODUCTS[i * 3]!,
+        isUnitPriceCheckNeeded: i % 2 === 0,
+        overridingUnitPriceToCheckAgainst: 1 + i * 1.5,
+      }),
       resultParams: { success: [{ key: `basket${i}`, value: true }], failure: [] },
     });
   }
@@ -87,7 +147,9 @@ async function rate(run: () => Promise<unknown>, seconds: number): Promise<numbe
 export async function benchmarkRules(rounds: number, seconds: number): Promise<RulesFigures> {
   const rules = ruleSet();
   const transaction = receipt();
-  const operators = [venueMatchesOperator(new Map([['venue-1', { identifiers: ['STORE-12'], position: null, radiusMeters: 100 }]]))];
+  const operators = [
+    venueMatchesOperator(new Map([['venue-1', { identifiers: ['STORE-12'], position: null, radiusMeters: 100 }]])),
+  ];
   const catalogue = Object.fromEntries(PRODUCTS.map((id, i) => [id, { unitPrice: 1 + i * 0.5 }]));
   // As TransactionRuleEngine runs a cached set: compiled once, engines lent run by run.
   const compiled = new CompiledRules(rules, operators);
@@ -96,11 +158,18 @@ export async function benchmarkRules(rounds: number, seconds: number): Promise<R
   const direct = new Engine([], { allowUndefinedFacts: true });
   direct.addOperator(operators[0]!.name, operators[0]!.evaluate);
   // Priorities must be positive for json-rules-engine; the order is the same.
-  for (const rule of rules) direct.addRule({ name: rule.name, priority: rule.priority, conditions: rule.conditions as unknown as TopLevelCondition, event: { type: rule.name } });
+  for (const rule of rules)
+    direct.addRule({
+      name: rule.name,
+      priority: rule.priority,
+      conditions: rule.conditions as unknown as TopLevelCondition,
+      event: { type: rule.name },
+    });
   const directRun = () => direct.run({ request: { transaction }, catalogue });
 
   const sanity = await service();
-  if (sanity.rules.length !== rules.length) throw new Error(`the service ran ${sanity.rules.length} of ${rules.length} rules`);
+  if (sanity.rules.length !== rules.length)
+    throw new Error(`the service ran ${sanity.rules.length} of ${rules.length} rules`);
   const figures = { service: [] as number[], direct: [] as number[] };
   for (let round = 0; round < rounds; round++) {
     figures.direct.push(await rate(directRun, seconds));

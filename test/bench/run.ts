@@ -8,7 +8,12 @@ import { cpus, totalmem } from 'node:os';
 import { createBenchWorld, type BenchWorld } from './bench-world.js';
 import { firstLine, startStackProcess, type StackProcess } from './child-process.js';
 import { benchmarkIngest, CONNECTIONS, summariseLoad } from './ingest-benchmark.js';
-import { benchmarkImageToDecision, benchmarkOcr, benchmarkPreparsed, type PreparsedFigures } from './receipts-benchmark.js';
+import {
+  benchmarkImageToDecision,
+  benchmarkOcr,
+  benchmarkPreparsed,
+  type PreparsedFigures,
+} from './receipts-benchmark.js';
 import { benchmarkDrain, benchmarkSteady, STEADY_CONNECTIONS, type SteadyFigures } from './registration-benchmark.js';
 import { benchmarkRules } from './rules-benchmark.js';
 import { median, round } from './stats.js';
@@ -37,7 +42,9 @@ const SECTIONS = (process.env.BENCH_ONLY ?? 'events,rules,receipts').split(',');
 const print = (line = '') => process.stdout.write(`${line}\n`);
 
 async function main(): Promise<void> {
-  print(`Tally benchmark — ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, log level ${LOG_LEVEL}`);
+  print(
+    `Tally benchmark — ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, log level ${LOG_LEVEL}`,
+  );
   if (SECTIONS.includes('rules')) await rulesSection();
   if (!SECTIONS.includes('events') && !SECTIONS.includes('receipts')) return;
   const world = await createBenchWorld(MEMBERS, LOG_LEVEL);
@@ -54,14 +61,27 @@ async function main(): Promise<void> {
   }
 }
 
-async function eventsSection(world: BenchWorld, api: StackProcess, port: number, processes: StackProcess[]): Promise<void> {
-  print(`\nPOST /v1/events accepted, ${CONNECTIONS} connections, median of ${ROUNDS} runs of ${SECONDS} s (API process alone)`);
+async function eventsSection(
+  world: BenchWorld,
+  api: StackProcess,
+  port: number,
+  processes: StackProcess[],
+): Promise<void> {
+  print(
+    `\nPOST /v1/events accepted, ${CONNECTIONS} connections, median of ${ROUNDS} runs of ${SECONDS} s (API process alone)`,
+  );
   const ingest = await benchmarkIngest(world, port, ROUNDS, SECONDS);
   const ceiling = summariseLoad(ingest.ceiling);
   const events = summariseLoad(ingest.events);
-  print(`  ceiling (bare Hono route, same body)  ${round(ceiling.perSecond, 0)}/s  p50 ${ceiling.p50Ms} ms  p99 ${ceiling.p99Ms} ms`);
-  print(`  POST /v1/events                       ${round(events.perSecond, 0)}/s  p50 ${events.p50Ms} ms  p99 ${events.p99Ms} ms`);
-  print(`  ratio to the ceiling                  ${round(events.perSecond / ceiling.perSecond, 2)}   (target ≥ 0.5, p99 < 20 ms)`);
+  print(
+    `  ceiling (bare Hono route, same body)  ${round(ceiling.perSecond, 0)}/s  p50 ${ceiling.p50Ms} ms  p99 ${ceiling.p99Ms} ms`,
+  );
+  print(
+    `  POST /v1/events                       ${round(events.perSecond, 0)}/s  p50 ${events.p50Ms} ms  p99 ${events.p99Ms} ms`,
+  );
+  print(
+    `  ratio to the ceiling                  ${round(events.perSecond / ceiling.perSecond, 2)}   (target ≥ 0.5, p99 < 20 ms)`,
+  );
   print(`  API peak memory                       ${round(api.peakRssMb(), 0)} MB`);
 
   print(`\nRegistration: a backlog of ${DRAIN_EVENTS} accepted events drained by one worker process`);
@@ -88,7 +108,9 @@ async function eventsSection(world: BenchWorld, api: StackProcess, port: number,
     await world.upkeep();
     await waitFor(async () => (await world.context.queues.events.getWorkersCount()) > 0, 60_000);
     const warmUp = await benchmarkSteady(world, port, STEADY_RATE, STEADY_WARM_UP_SECONDS, 'steady-warm-up');
-    print(`  warm-up, worker just listed           HTTP p99 ${round(warmUp.p99Ms, 1)} ms, lag p99 ${round(warmUp.lagP99Ms, 1)} ms`);
+    print(
+      `  warm-up, worker just listed           HTTP p99 ${round(warmUp.p99Ms, 1)} ms, lag p99 ${round(warmUp.lagP99Ms, 1)} ms`,
+    );
     for (let round = 0; round < STEADY_ROUNDS; round++) {
       await world.upkeep();
       steady.push(await benchmarkSteady(world, port, STEADY_RATE, STEADY_SECONDS, `steady-${round}`));
@@ -98,26 +120,36 @@ async function eventsSection(world: BenchWorld, api: StackProcess, port: number,
     await worker.stop();
   }
   const pick = (field: keyof SteadyFigures) => round(median(steady.map((figures) => figures[field])), 1);
-  print(`  accepted                              ${pick('acceptedPerSecond')}/s  (HTTP p99 ${pick('p99Ms')} ms; per run ${steady.map((figures) => round(figures.p99Ms, 1)).join(', ')} ms)`);
+  print(
+    `  accepted                              ${pick('acceptedPerSecond')}/s  (HTTP p99 ${pick('p99Ms')} ms; per run ${steady.map((figures) => round(figures.p99Ms, 1)).join(', ')} ms)`,
+  );
   print(`  registered                            ${pick('registeredPerSecond')}/s  (target 5000/s sustained)`);
-  print(`  lag reportedAt → registeredAt         p50 ${pick('lagP50Ms')} ms  p99 ${pick('lagP99Ms')} ms  (target p99 < 1000 ms)`);
+  print(
+    `  lag reportedAt → registeredAt         p50 ${pick('lagP50Ms')} ms  p99 ${pick('lagP99Ms')} ms  (target p99 < 1000 ms)`,
+  );
   print(`  ratio registered to offered           ${round(pick('registeredPerSecond') / STEADY_RATE, 2)}`);
   print(`  peak memory: API ${round(api.peakRssMb(), 0)} MB, worker ${round(workerPeakMb, 0)} MB`);
 }
 
 async function rulesSection(): Promise<void> {
-  print(`\nTransactions rule engine: 15 rules (10 CUSTOM, 5 BASKET, 5 priorities) on a 20-line receipt, one core, median of ${RULE_ROUNDS} runs of ${RULE_SECONDS} s`);
+  print(
+    `\nTransactions rule engine: 15 rules (10 CUSTOM, 5 BASKET, 5 priorities) on a 20-line receipt, one core, median of ${RULE_ROUNDS} runs of ${RULE_SECONDS} s`,
+  );
   const rules = await benchmarkRules(RULE_ROUNDS, RULE_SECONDS);
   print(`  json-rules-engine directly, same conditions  ${round(rules.directPerSecond, 0)} evaluations/s`);
   print(`  the service's run                           ${round(rules.servicePerSecond, 0)} evaluations/s`);
-  print(`  ratio to the direct run                     ${round(rules.servicePerSecond / rules.directPerSecond, 2)}   (target ≥ 0.8)`);
+  print(
+    `  ratio to the direct run                     ${round(rules.servicePerSecond / rules.directPerSecond, 2)}   (target ≥ 0.8)`,
+  );
 }
 
 async function receiptsSection(world: BenchWorld, port: number, processes: StackProcess[]): Promise<void> {
   const worker = startStackProcess('receipts-worker', 'main.ts', ['worker', 'reviews', 'ocr', 'events'], world.env);
   processes.push(worker);
   try {
-    print(`\nPreparsed claims end to end at ${CLAIM_RATE}/s offered evenly for ${CLAIM_SECONDS} s, API and worker processes, median of ${CLAIM_ROUNDS} runs after ${CLAIM_WARM_UP_SECONDS} s of warm-up`);
+    print(
+      `\nPreparsed claims end to end at ${CLAIM_RATE}/s offered evenly for ${CLAIM_SECONDS} s, API and worker processes, median of ${CLAIM_ROUNDS} runs after ${CLAIM_WARM_UP_SECONDS} s of warm-up`,
+    );
     // Warm-up, as for the ingest figure: JIT, connection pools, prepared statements, the member cache.
     await world.upkeep();
     await benchmarkPreparsed(world, port, CLAIM_RATE, CLAIM_WARM_UP_SECONDS, 'claims-warm-up');
@@ -129,11 +161,15 @@ async function receiptsSection(world: BenchWorld, port: number, processes: Stack
     const pick = (field: keyof PreparsedFigures) => round(median(claims.map((figures) => figures[field])), 1);
     print(`  decided                               ${pick('decidedPerSecond')}/s of ${CLAIM_RATE}/s offered`);
     print(`  claim → automated review              p50 ${pick('decisionP50Ms')} ms  p99 ${pick('decisionP99Ms')} ms`);
-    print(`  POST /v1/receipts with the decision   p50 ${pick('httpP50Ms')} ms  p99 ${pick('httpP99Ms')} ms  (target p99 < 200 ms)`);
+    print(
+      `  POST /v1/receipts with the decision   p50 ${pick('httpP50Ms')} ms  p99 ${pick('httpP99Ms')} ms  (target p99 < 200 ms)`,
+    );
 
     print('\nDefault-mode claims, image to decision, one after another (fetch, OCR, parse, review)');
     const durations = await benchmarkImageToDecision(world, port);
-    print(`  median ${round(median(durations), 0)} ms, slowest ${round(Math.max(...durations), 0)} ms  (target < 3000 ms)`);
+    print(
+      `  median ${round(median(durations), 0)} ms, slowest ${round(Math.max(...durations), 0)} ms  (target < 3000 ms)`,
+    );
     print(`  worker peak memory (reviews, OCR, events) ${round(worker.peakRssMb(), 0)} MB`);
   } finally {
     await worker.stop();
@@ -141,18 +177,25 @@ async function receiptsSection(world: BenchWorld, port: number, processes: Stack
 
   print(`\nOCR: one reader (what one OCR worker runs), ${OCR_PASSES} passes over the shipped receipt images`);
   const ocr = await benchmarkOcr(OCR_PASSES);
-  print(`  ${round(ocr.readsPerSecond, 2)} receipts/s, read p50 ${round(ocr.readP50Ms, 0)} ms, slowest ${round(ocr.readMaxMs, 0)} ms`);
+  print(
+    `  ${round(ocr.readsPerSecond, 2)} receipts/s, read p50 ${round(ocr.readP50Ms, 0)} ms, slowest ${round(ocr.readMaxMs, 0)} ms`,
+  );
   print(`  parser field accuracy on ${ocr.scores.length} images:`);
   for (const field of FIELDS) {
     const right = ocr.scores.filter((score) => score.fields[field].right).length;
     print(`    ${field.padEnd(14)} ${right}/${ocr.scores.length}  (${round((100 * right) / ocr.scores.length, 0)}%)`);
   }
   const all = ocr.scores.flatMap((score) => Object.values(score.fields));
-  print(`    all fields     ${all.filter((field) => field.right).length}/${all.length}  (${round((100 * all.filter((field) => field.right).length) / all.length, 0)}%)`);
+  print(
+    `    all fields     ${all.filter((field) => field.right).length}/${all.length}  (${round((100 * all.filter((field) => field.right).length) / all.length, 0)}%)`,
+  );
   print('  wrong:');
   for (const score of ocr.scores) {
     const wrong = Object.entries(score.fields).filter(([, field]) => !field.right);
-    if (wrong.length) print(`    ${score.file} (confidence ${score.confidence}): ${wrong.map(([name, field]) => `${name} read ${JSON.stringify(field.read ?? null)}`).join('; ')}`);
+    if (wrong.length)
+      print(
+        `    ${score.file} (confidence ${score.confidence}): ${wrong.map(([name, field]) => `${name} read ${JSON.stringify(field.read ?? null)}`).join('; ')}`,
+      );
   }
 }
 

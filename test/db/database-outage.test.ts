@@ -52,10 +52,22 @@ describe('while the database is away', () => {
     await expectUnavailable(await readMember());
     await expectUnavailable(await readMember());
     // A registration runs in a transaction; an Idempotency-Key runs raw queries: both answer the same.
-    const registration = { isRestricted: false, profile: { givenName: 'Jo', familyName: 'Doe', emailAddress: 'jo@example.com' } };
-    await expectUnavailable(await harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { ...registration, authIdentifier: 'member-2' } }));
+    const registration = {
+      isRestricted: false,
+      profile: { givenName: 'Jo', familyName: 'Doe', emailAddress: 'jo@example.com' },
+    };
     await expectUnavailable(
-      await harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { ...registration, authIdentifier: 'member-3' }, headers: { 'Idempotency-Key': 'outage-1' } }),
+      await harness.request(tenant, 'POST', '/v1/users', {
+        token: admin,
+        body: { ...registration, authIdentifier: 'member-2' },
+      }),
+    );
+    await expectUnavailable(
+      await harness.request(tenant, 'POST', '/v1/users', {
+        token: admin,
+        body: { ...registration, authIdentifier: 'member-3' },
+        headers: { 'Idempotency-Key': 'outage-1' },
+      }),
     );
     await proxy.restore();
     expect(await dataOf(await readMember())).toMatchObject({ authIdentifier: 'member-1' });
@@ -66,7 +78,10 @@ describe('while the database is away', () => {
   // wait left unbounded.
   it('a new connection to a database gone silent fails the request within the connection wait, not after a minute', async () => {
     // shared/db/orm.ts waits at most 5 s for a connection, and 2.5 s for an attempt; knex's own default is 60 s.
-    expect(harness.context.orm.config.get('driverOptions')).toMatchObject({ acquireConnectionTimeout: 5000, connection: { connectionTimeoutMillis: 2500 } });
+    expect(harness.context.orm.config.get('driverOptions')).toMatchObject({
+      acquireConnectionTimeout: 5000,
+      connection: { connectionTimeoutMillis: 2500 },
+    });
     await proxy.stall();
     // The first may fail at once on its pooled connection, dropped; the second waits for a new one.
     await expectUnavailable(await readMember());

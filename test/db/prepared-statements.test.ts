@@ -15,7 +15,8 @@ beforeAll(async () => {
   tenant = await harness.createTenant();
   const admin = await harness.adminToken(tenant, ['admin:users']);
   await registerMember(harness, tenant, admin, 'shopper');
-  memberId = (await harness.context.orm.em.fork().findOneOrFail(User, { tenant: tenant.id, authIdentifier: 'shopper' })).id;
+  memberId = (await harness.context.orm.em.fork().findOneOrFail(User, { tenant: tenant.id, authIdentifier: 'shopper' }))
+    .id;
 });
 afterAll(async () => {
   await harness.close();
@@ -65,9 +66,14 @@ describe('prepared statements on the hot paths', () => {
     expect(stored.submitter.id).toBe(memberId);
   });
 
-  it('insert a row whose left-out values take the entity\'s onCreate or the column\'s default, and whose references may be entities', async () => {
+  it("insert a row whose left-out values take the entity's onCreate or the column's default, and whose references may be entities", async () => {
     const em = harness.context.orm.em.fork();
-    const { statusVersion: _statusVersion, createdAt: _createdAt, updatedAt: _updatedAt, ...given } = claim({ submitter: em.getReference(User, memberId) });
+    const {
+      statusVersion: _statusVersion,
+      createdAt: _createdAt,
+      updatedAt: _updatedAt,
+      ...given
+    } = claim({ submitter: em.getReference(User, memberId) });
     const before = Date.now();
     await insertPrepared(em, Receipt, given);
     const stored = await harness.context.orm.em.fork().findOneOrFail(Receipt, { id: given.id });
@@ -81,10 +87,14 @@ describe('prepared statements on the hot paths', () => {
     const ids = Array.from({ length: 12 }, () => claim().id);
     for (const id of ids) await insertPrepared(harness.context.orm.em.fork(), Receipt, claim({ id }));
     // Concurrently, so every pooled connection prepares the statements before each change.
-    const readAll = () => Promise.all(ids.map((id) => readClaimUnderReview(harness.context.orm.em.fork(), tenant.id, id)));
+    const readAll = () =>
+      Promise.all(ids.map((id) => readClaimUnderReview(harness.context.orm.em.fork(), tenant.id, id)));
     expect((await readAll()).every((read) => read?.receipt.total === 12.5)).toBe(true);
 
-    for (const migration of ['alter table receipt add column added_later text', 'alter table receipt alter column language type text']) {
+    for (const migration of [
+      'alter table receipt add column added_later text',
+      'alter table receipt alter column language type text',
+    ]) {
       await harness.context.orm.em.getConnection().execute(migration);
       await insertPrepared(harness.context.orm.em.fork(), Receipt, claim());
       const after = await readAll();

@@ -22,13 +22,17 @@ async function failureOf(work: () => Promise<unknown>): Promise<unknown> {
   throw new Error('expected the database to refuse');
 }
 
-const execute = (sql: string, params: unknown[] = []) => harness.context.orm.em.fork().getConnection().execute(sql, params);
+const execute = (sql: string, params: unknown[] = []) =>
+  harness.context.orm.em.fork().getConnection().execute(sql, params);
 
 // Issue 3 §4: "Database failures (unique, foreign key, serialization, not-null) are translated into typed errors in one place."
 describe('database failures become typed errors', () => {
   it('a unique violation is 409 ConflictError naming the fields, without the tenant column', async () => {
     const error = await failureOf(() =>
-      execute("insert into event_type (id, tenant_id, name, description, is_private, created_at, updated_at) values (?, ?, 'ORDER_PLACED', 'x', true, now(), now())", [randomUUID(), tenant.id]),
+      execute(
+        "insert into event_type (id, tenant_id, name, description, is_private, created_at, updated_at) values (?, ?, 'ORDER_PLACED', 'x', true, now(), now())",
+        [randomUUID(), tenant.id],
+      ),
     );
     const translated = translateDatabaseError(error);
     expect(translated).toBeInstanceOf(ConflictError);
@@ -38,14 +42,20 @@ describe('database failures become typed errors', () => {
 
   it('a foreign key violation is 404 NotFoundError', async () => {
     const error = await failureOf(() =>
-      execute("insert into event_type (id, tenant_id, name, description, is_private, created_at, updated_at) values (?, ?, 'X', 'x', true, now(), now())", [randomUUID(), randomUUID()]),
+      execute(
+        "insert into event_type (id, tenant_id, name, description, is_private, created_at, updated_at) values (?, ?, 'X', 'x', true, now(), now())",
+        [randomUUID(), randomUUID()],
+      ),
     );
     expect(translateDatabaseError(error)).toBeInstanceOf(NotFoundError);
   });
 
   it('a not-null violation is 400 BadRequestError naming the field', async () => {
     const error = await failureOf(() =>
-      execute("insert into event_type (id, tenant_id, name, description, is_private, created_at, updated_at) values (?, ?, 'Y', null, true, now(), now())", [randomUUID(), tenant.id]),
+      execute(
+        "insert into event_type (id, tenant_id, name, description, is_private, created_at, updated_at) values (?, ?, 'Y', null, true, now(), now())",
+        [randomUUID(), tenant.id],
+      ),
     );
     const translated = translateDatabaseError(error);
     expect(translated).toBeInstanceOf(BadRequestError);
@@ -61,10 +71,38 @@ describe('database failures become typed errors', () => {
       await first.begin({ isolationLevel: 'serializable' as never });
       await second.begin({ isolationLevel: 'serializable' as never });
       try {
-        await first.getConnection().execute("select count(*) from event_type where description = 'rw'", [], 'all', first.getTransactionContext());
-        await second.getConnection().execute("select count(*) from event_type where description = 'rw'", [], 'all', second.getTransactionContext());
-        await first.getConnection().execute("update event_type set description = 'rw' where name = 'ORDER_PLACED' and tenant_id = ?", [tenant.id], 'run', first.getTransactionContext());
-        await second.getConnection().execute("update event_type set description = 'rw' where name = 'RECEIPT_REVIEWED' and tenant_id = ?", [tenant.id], 'run', second.getTransactionContext());
+        await first
+          .getConnection()
+          .execute(
+            "select count(*) from event_type where description = 'rw'",
+            [],
+            'all',
+            first.getTransactionContext(),
+          );
+        await second
+          .getConnection()
+          .execute(
+            "select count(*) from event_type where description = 'rw'",
+            [],
+            'all',
+            second.getTransactionContext(),
+          );
+        await first
+          .getConnection()
+          .execute(
+            "update event_type set description = 'rw' where name = 'ORDER_PLACED' and tenant_id = ?",
+            [tenant.id],
+            'run',
+            first.getTransactionContext(),
+          );
+        await second
+          .getConnection()
+          .execute(
+            "update event_type set description = 'rw' where name = 'RECEIPT_REVIEWED' and tenant_id = ?",
+            [tenant.id],
+            'run',
+            second.getTransactionContext(),
+          );
         await first.commit();
         await second.commit();
       } finally {

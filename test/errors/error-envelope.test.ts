@@ -28,7 +28,11 @@ describe('the error envelope', () => {
     expect(response.status).toBe(400);
     const body = await jsonOf(response);
     expect(body).toMatchObject({ status: 'fail', data: { name: 'ValidationError', httpCode: 400 } });
-    expect(body.data.errors[0]).toMatchObject({ property: '(body)', constraints: { isJson: expect.any(String) }, children: [] });
+    expect(body.data.errors[0]).toMatchObject({
+      property: '(body)',
+      constraints: { isJson: expect.any(String) },
+      children: [],
+    });
   });
 
   it('a body failing its schema is 400 ValidationError with {property, value, constraints, children} items', async () => {
@@ -40,19 +44,31 @@ describe('the error envelope', () => {
     const body = await jsonOf(response);
     expect(body.status).toBe('fail');
     expect(body.data.name).toBe('ValidationError');
-    const byProperty = Object.fromEntries(body.data.errors.map((issue: { property: string }) => [issue.property, issue]));
-    expect(byProperty.name).toMatchObject({ value: 'lower_case', constraints: { pattern: expect.any(String) }, children: [] });
+    const byProperty = Object.fromEntries(
+      body.data.errors.map((issue: { property: string }) => [issue.property, issue]),
+    );
+    expect(byProperty.name).toMatchObject({
+      value: 'lower_case',
+      constraints: { pattern: expect.any(String) },
+      children: [],
+    });
     expect(byProperty.isPrivate).toMatchObject({ value: 'yes', constraints: { type: expect.any(String) } });
     expect(byProperty.extra.constraints.additionalProperties).toContain('not an accepted field');
   });
 
   it('a body with text PostgreSQL cannot store is 400 ValidationError naming where, on any route', async () => {
-    const response = await harness.request(tenant, 'POST', '/v1/event_types', { token: adminToken, body: { name: 'NUL_IN_TEXT', description: 'a\u0000b', isPrivate: true } });
+    const response = await harness.request(tenant, 'POST', '/v1/event_types', {
+      token: adminToken,
+      body: { name: 'NUL_IN_TEXT', description: 'a\u0000b', isPrivate: true },
+    });
     expect(response.status).toBe(400);
     expect(await jsonOf(response)).toMatchObject({
       status: 'fail',
       message: 'Invalid body: description: text may not hold NUL characters or unpaired surrogates',
-      data: { name: 'ValidationError', errors: [{ property: 'description', constraints: { storable: expect.any(String) }, children: [] }] },
+      data: {
+        name: 'ValidationError',
+        errors: [{ property: 'description', constraints: { storable: expect.any(String) }, children: [] }],
+      },
     });
   });
 
@@ -63,7 +79,10 @@ describe('the error envelope', () => {
       headers: { 'Content-Type': 'application/json' },
     });
     expect(response.status).toBe(413);
-    expect(await jsonOf(response)).toMatchObject({ status: 'fail', data: { name: 'PayloadTooLargeError', httpCode: 413 } });
+    expect(await jsonOf(response)).toMatchObject({
+      status: 'fail',
+      data: { name: 'PayloadTooLargeError', httpCode: 413 },
+    });
   });
 
   it('a streamed body without Content-Length is cut off once it passes the limit, not buffered whole', async () => {

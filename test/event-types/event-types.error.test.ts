@@ -16,11 +16,14 @@ const create = (body: unknown) => harness.request(tenant, 'POST', '/v1/event_typ
 
 describe('creating event types: bad input', () => {
   // docs/events.md#event-types: "name … must match ^[A-Z]+(_[A-Z]+)*$"
-  it.each(['lower', 'TRAILING_', '_LEADING', 'DOUBLE__UNDERSCORE', 'DIGIT1', ''])('refuses the name %j with 400 ValidationError', async (name) => {
-    const response = await create({ name, description: 'x', isPrivate: false });
-    expect(response.status).toBe(400);
-    expect(await jsonOf(response)).toMatchObject({ data: { name: 'ValidationError' } });
-  });
+  it.each(['lower', 'TRAILING_', '_LEADING', 'DOUBLE__UNDERSCORE', 'DIGIT1', ''])(
+    'refuses the name %j with 400 ValidationError',
+    async (name) => {
+      const response = await create({ name, description: 'x', isPrivate: false });
+      expect(response.status).toBe(400);
+      expect(await jsonOf(response)).toMatchObject({ data: { name: 'ValidationError' } });
+    },
+  );
 
   it('refuses a missing description or isPrivate', async () => {
     const response = await create({ name: 'NO_FIELDS' });
@@ -32,18 +35,36 @@ describe('creating event types: bad input', () => {
   // docs/events.md#payload-schemas: "a schema that does not compile, or uses remote $ref, is 400"
   // docs/api-conventions.md#errors: "Body validation elsewhere is 400 ValidationError."
   it('a schema that does not compile is 400 ValidationError naming the schema', async () => {
-    const response = await create({ name: 'BAD_SCHEMA', description: 'x', isPrivate: false, schema: { type: 'no-such-type' } });
+    const response = await create({
+      name: 'BAD_SCHEMA',
+      description: 'x',
+      isPrivate: false,
+      schema: { type: 'no-such-type' },
+    });
     expect(response.status).toBe(400);
     expect(await jsonOf(response)).toMatchObject({
-      data: { name: 'ValidationError', message: expect.stringContaining('does not compile'), errors: [{ property: 'schema', children: [] }] },
+      data: {
+        name: 'ValidationError',
+        message: expect.stringContaining('does not compile'),
+        errors: [{ property: 'schema', children: [] }],
+      },
     });
   });
 
   it('a schema with a remote $ref is 400, and nothing is fetched', async () => {
     for (const ref of ['https://example.com/schema.json', 'http://127.0.0.1:1/x.json', 'other.json#/defs/a']) {
-      const response = await create({ name: 'REMOTE_REF', description: 'x', isPrivate: false, schema: { type: 'object', properties: { a: { $ref: ref } } } });
+      const response = await create({
+        name: 'REMOTE_REF',
+        description: 'x',
+        isPrivate: false,
+        schema: { type: 'object', properties: { a: { $ref: ref } } },
+      });
       expect(response.status).toBe(400);
-      expect((await jsonOf(response)).data).toMatchObject({ name: 'ValidationError', message: expect.stringContaining('only local references'), errors: [{ property: 'schema' }] });
+      expect((await jsonOf(response)).data).toMatchObject({
+        name: 'ValidationError',
+        message: expect.stringContaining('only local references'),
+        errors: [{ property: 'schema' }],
+      });
     }
   });
 
@@ -52,13 +73,22 @@ describe('creating event types: bad input', () => {
       name: 'LOCAL_REF',
       description: 'x',
       isPrivate: false,
-      schema: { type: 'object', $defs: { money: { type: 'number' } }, properties: { total: { $ref: '#/$defs/money' } } },
+      schema: {
+        type: 'object',
+        $defs: { money: { type: 'number' } },
+        properties: { total: { $ref: '#/$defs/money' } },
+      },
     });
     expect(response.status).toBe(201);
   });
 
   it('a $schema that is neither draft-07 nor 2020-12 is 400', async () => {
-    const response = await create({ name: 'OLD_DRAFT', description: 'x', isPrivate: false, schema: { $schema: 'http://json-schema.org/draft-04/schema#' } });
+    const response = await create({
+      name: 'OLD_DRAFT',
+      description: 'x',
+      isPrivate: false,
+      schema: { $schema: 'http://json-schema.org/draft-04/schema#' },
+    });
     expect(response.status).toBe(400);
     expect((await jsonOf(response)).data).toMatchObject({ name: 'ValidationError', errors: [{ property: 'schema' }] });
   });
@@ -67,7 +97,10 @@ describe('creating event types: bad input', () => {
     expect((await create({ name: 'TWICE', description: 'x', isPrivate: false })).status).toBe(201);
     const response = await create({ name: 'TWICE', description: 'y', isPrivate: true });
     expect(response.status).toBe(409);
-    expect(await jsonOf(response)).toMatchObject({ status: 'fail', data: { name: 'ConflictError', message: 'A record with the same name already exists' } });
+    expect(await jsonOf(response)).toMatchObject({
+      status: 'fail',
+      data: { name: 'ConflictError', message: 'A record with the same name already exists' },
+    });
   });
 });
 
@@ -82,7 +115,10 @@ describe('changing event types: bad input', () => {
   });
 
   it('refuses a schema that does not compile', async () => {
-    const response = await harness.request(tenant, 'PATCH', '/v1/event_types/TWICE', { token: admin, body: { schema: { type: 12 } } });
+    const response = await harness.request(tenant, 'PATCH', '/v1/event_types/TWICE', {
+      token: admin,
+      body: { schema: { type: 12 } },
+    });
     expect(response.status).toBe(400);
     const unchanged = await dataOf(await harness.request(tenant, 'GET', '/v1/event_types/TWICE', { token: admin }));
     expect(unchanged).not.toHaveProperty('schema');
@@ -90,7 +126,10 @@ describe('changing event types: bad input', () => {
 
   it('an unknown identifier is 404', async () => {
     for (const identifier of ['NOT_THERE', '00000000-0000-4000-8000-000000000000']) {
-      const response = await harness.request(tenant, 'PATCH', `/v1/event_types/${identifier}`, { token: admin, body: { isActive: false } });
+      const response = await harness.request(tenant, 'PATCH', `/v1/event_types/${identifier}`, {
+        token: admin,
+        body: { isActive: false },
+      });
       expect(response.status).toBe(404);
     }
   });

@@ -101,8 +101,12 @@ describe('GET /v1/event_types and /v1/event_types/{identifier}', () => {
   // docs/events.md#event-types: "identifier is the event type uuid or its name. Admin token with scope read:event_types."
   it('reads one by uuid or by name with read:event_types', async () => {
     const reader = await harness.adminToken(tenant, ['read:event_types']);
-    const byName = await dataOf<{ id: string }>(await harness.request(tenant, 'GET', '/v1/event_types/PURCHASE_MADE', { token: reader }));
-    const byId = await dataOf<{ name: string }>(await harness.request(tenant, 'GET', `/v1/event_types/${byName.id}`, { token: reader }));
+    const byName = await dataOf<{ id: string }>(
+      await harness.request(tenant, 'GET', '/v1/event_types/PURCHASE_MADE', { token: reader }),
+    );
+    const byId = await dataOf<{ name: string }>(
+      await harness.request(tenant, 'GET', `/v1/event_types/${byName.id}`, { token: reader }),
+    );
     expect(byId.name).toBe('PURCHASE_MADE');
   });
 });
@@ -115,7 +119,12 @@ describe('PATCH /v1/event_types/{identifier}', () => {
     });
     expect(response.status).toBe(200);
     const changed = await dataOf(response);
-    expect(changed).toMatchObject({ name: 'PURCHASE_MADE', description: 'Any purchase', isActive: false, omitFromUserActivity: true });
+    expect(changed).toMatchObject({
+      name: 'PURCHASE_MADE',
+      description: 'Any purchase',
+      isActive: false,
+      omitFromUserActivity: true,
+    });
     expect(changed).not.toHaveProperty('schema');
   });
 });

@@ -11,7 +11,14 @@ beforeAll(async () => {
   harness = await createHarness({ cacheTtlMs: 60_000, memberCacheTtlMs: 60_000 });
   tenant = await harness.createTenant();
   admin = await harness.adminToken(tenant, ['admin:event_types', 'admin:users']);
-  await harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { isRestricted: false, authIdentifier: 'till-7', profile: { familyName: 'D', givenName: 'J', emailAddress: 'j@example.com' } } });
+  await harness.request(tenant, 'POST', '/v1/users', {
+    token: admin,
+    body: {
+      isRestricted: false,
+      authIdentifier: 'till-7',
+      profile: { familyName: 'D', givenName: 'J', emailAddress: 'j@example.com' },
+    },
+  });
 });
 afterAll(() => harness.close());
 
@@ -21,22 +28,39 @@ const report = (type: string, secret: string, payload: Record<string, unknown> =
 // README, CACHE_TTL_MS: a change made through a process is seen by that process at once.
 describe('cached lookups of POST /events follow changes made through the same process', () => {
   it('a rotated secret works at once and the old one stops', async () => {
-    const { secret } = await dataOf<{ secret: string }>(await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'TILL_OPENED', description: 'x', isPrivate: true } }));
+    const { secret } = await dataOf<{ secret: string }>(
+      await harness.request(tenant, 'POST', '/v1/event_types', {
+        token: admin,
+        body: { name: 'TILL_OPENED', description: 'x', isPrivate: true },
+      }),
+    );
     expect((await report('TILL_OPENED', secret, { n: 1 })).status).toBe(201);
-    const rotated = await dataOf<{ secret: string }>(await harness.request(tenant, 'POST', '/v1/event_types/TILL_OPENED/secret', { token: admin }));
+    const rotated = await dataOf<{ secret: string }>(
+      await harness.request(tenant, 'POST', '/v1/event_types/TILL_OPENED/secret', { token: admin }),
+    );
     expect((await report('TILL_OPENED', rotated.secret, { n: 2 })).status).toBe(201);
     expect((await report('TILL_OPENED', secret, { n: 3 })).status).toBe(401);
   });
 
   it('a deactivated type is refused at once', async () => {
-    const { secret } = await dataOf<{ secret: string }>(await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'TILL_CLOSED', description: 'x', isPrivate: true } }));
+    const { secret } = await dataOf<{ secret: string }>(
+      await harness.request(tenant, 'POST', '/v1/event_types', {
+        token: admin,
+        body: { name: 'TILL_CLOSED', description: 'x', isPrivate: true },
+      }),
+    );
     expect((await report('TILL_CLOSED', secret, { n: 1 })).status).toBe(201);
     await harness.request(tenant, 'PATCH', '/v1/event_types/TILL_CLOSED', { token: admin, body: { isActive: false } });
     expect((await report('TILL_CLOSED', secret, { n: 2 })).status).toBe(404);
   });
 
-  it('an erased member\'s profile no longer shows in event answers', async () => {
-    const { secret } = await dataOf<{ secret: string }>(await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'TILL_USED', description: 'x', isPrivate: true } }));
+  it("an erased member's profile no longer shows in event answers", async () => {
+    const { secret } = await dataOf<{ secret: string }>(
+      await harness.request(tenant, 'POST', '/v1/event_types', {
+        token: admin,
+        body: { name: 'TILL_USED', description: 'x', isPrivate: true },
+      }),
+    );
     const first = await dataOf<{ subject: { profile: object } }>(await report('TILL_USED', secret, { n: 1 }));
     expect(first.subject.profile).toMatchObject({ emailAddress: 'j@example.com' });
     await harness.request(tenant, 'DELETE', '/v1/users/till-7', { token: admin });
@@ -51,7 +75,12 @@ describe('members looked up together (one query per tenant) resolve as one by on
   it('each subject finds the member its form names, in its own tenant', async () => {
     const users = await harness.adminToken(tenant, ['admin:users']);
     const register = async (of: TestTenant, token: string, authIdentifier: string) =>
-      dataOf<{ id: string; accountNumber: number }>(await harness.request(of, 'POST', '/v1/users', { token, body: { isRestricted: false, authIdentifier, profile: {} } }));
+      dataOf<{ id: string; accountNumber: number }>(
+        await harness.request(of, 'POST', '/v1/users', {
+          token,
+          body: { isRestricted: false, authIdentifier, profile: {} },
+        }),
+      );
     const first = await register(tenant, users, 'batch-first');
     // Each of these authIdentifiers is also another member's id or account number.
     const second = await register(tenant, users, first.id);
@@ -69,7 +98,15 @@ describe('members looked up together (one query per tenant) resolve as one by on
       subjects.find(tenant.id, 'nobody'),
       subjects.find(other.id, 'batch-first'),
     ]);
-    expect(found.map((member) => member?.id)).toEqual([first.id, first.id, third.id, first.id, second.id, undefined, elsewhere.id]);
+    expect(found.map((member) => member?.id)).toEqual([
+      first.id,
+      first.id,
+      third.id,
+      first.id,
+      second.id,
+      undefined,
+      elsewhere.id,
+    ]);
   });
 });
 
@@ -79,7 +116,12 @@ describe('cached webhook subscriptions follow changes made through the same proc
     const webhookAdmin = await harness.adminToken(tenant, ['admin:tenant']);
     const subscribed = async () => (await harness.context.webhooks.forTenant(tenant.id)).map((webhook) => webhook.id);
     expect(await subscribed()).toEqual([]);
-    const { id } = await dataOf<{ id: string }>(await harness.request(tenant, 'POST', '/v1/webhooks', { token: webhookAdmin, body: { url: 'https://hooks.example.test/tally' } }));
+    const { id } = await dataOf<{ id: string }>(
+      await harness.request(tenant, 'POST', '/v1/webhooks', {
+        token: webhookAdmin,
+        body: { url: 'https://hooks.example.test/tally' },
+      }),
+    );
     expect(await subscribed()).toEqual([id]);
     await harness.request(tenant, 'PATCH', `/v1/webhooks/${id}`, { token: webhookAdmin, body: { isActive: false } });
     expect(await subscribed()).toEqual([]);
@@ -96,10 +138,13 @@ describe('a change made by a service, not over HTTP, is seen at once by the same
     const em = harness.context.orm.em.fork();
     const reactors = harness.context.reactors;
     expect(await reactors.forEventType(tenant.id, 'ORDER_PLACED')).toEqual([]);
-    const reactor = await createReactor(em, reactors, tenant.id, { name: 'Ten', eventType: 'ORDER_PLACED', reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '10' }] } }] });
+    const reactor = await createReactor(em, reactors, tenant.id, {
+      name: 'Ten',
+      eventType: 'ORDER_PLACED',
+      reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '10' }] } }],
+    });
     expect((await reactors.forEventType(tenant.id, 'ORDER_PLACED')).map((active) => active.id)).toEqual([reactor.id]);
     await deleteReactor(em, reactors, tenant.id, reactor.id);
     expect(await reactors.forEventType(tenant.id, 'ORDER_PLACED')).toEqual([]);
   });
 });
-

@@ -38,7 +38,12 @@ describe('event ids', () => {
       em: {
         fork: () => {
           const connection = orm.em.fork().getConnection();
-          return { getConnection: () => ({ execute: (sql: string) => (failNext ? ((failNext = false), Promise.reject(new Error('connection lost'))) : connection.execute(sql)) }) };
+          return {
+            getConnection: () => ({
+              execute: (sql: string) =>
+                failNext ? ((failNext = false), Promise.reject(new Error('connection lost'))) : connection.execute(sql),
+            }),
+          };
         },
       },
     } as unknown as typeof orm;

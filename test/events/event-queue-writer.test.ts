@@ -66,7 +66,9 @@ describe('the events queue claims the duplicate window in the same transaction t
     const counter = await harness.context.redis.get(idKey);
     await harness.context.redis.del(idKey);
     await harness.context.redis.hset(idKey, 'broken', '1');
-    await expect(writer.enqueue(job(401, { retried: 'after 500' }), identityOf({ retried: 'after 500' }))).rejects.toThrow(/WRONGTYPE/);
+    await expect(
+      writer.enqueue(job(401, { retried: 'after 500' }), identityOf({ retried: 'after 500' })),
+    ).rejects.toThrow(/WRONGTYPE/);
     expect(await harness.context.acceptedReports.pending([401])).toEqual(new Set());
     await harness.context.redis.del(idKey);
     if (counter !== null) await harness.context.redis.set(idKey, counter);

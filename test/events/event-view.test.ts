@@ -29,11 +29,20 @@ const member = () =>
 
 // docs/events.md#reporting: "Response 201: `{status: 'success', data: Event}`."
 describe("POST /v1/events's answer", () => {
-  const parts = (user: User | null, occurredAt: Date | null = null): EventParts => ({ id: 42, type, user, payload: { total: 12.5, items: [1, 2] }, reportedAt: at, occurredAt });
+  const parts = (user: User | null, occurredAt: Date | null = null): EventParts => ({
+    id: 42,
+    type,
+    user,
+    payload: { total: 12.5, items: [1, 2] },
+    reportedAt: at,
+    occurredAt,
+  });
 
   it('is the event as every other reader shows it, to the order of its keys', () => {
     for (const event of [parts(member()), parts(member(), new Date('2026-11-24T09:00:00.000Z')), parts(null)]) {
-      expect(acceptedEventAnswer(event, 'https://tally.test')).toBe(JSON.stringify({ status: 'success', data: eventView(event, 'https://tally.test') }));
+      expect(acceptedEventAnswer(event, 'https://tally.test')).toBe(
+        JSON.stringify({ status: 'success', data: eventView(event, 'https://tally.test') }),
+      );
     }
   });
 
@@ -42,6 +51,8 @@ describe("POST /v1/events's answer", () => {
     acceptedEventAnswer(parts(before), 'https://tally.test');
     const after = member();
     (after.profile as Record<string, unknown>).givenName = 'Alicia';
-    expect(JSON.parse(acceptedEventAnswer(parts(after), 'https://tally.test')).data.subject.profile.givenName).toBe('Alicia');
+    expect(JSON.parse(acceptedEventAnswer(parts(after), 'https://tally.test')).data.subject.profile.givenName).toBe(
+      'Alicia',
+    );
   });
 });

@@ -16,7 +16,14 @@ beforeAll(async () => {
   harness = await createHarness({ databasePort: proxy.port });
   tenant = await harness.createTenant({ configuration: { rateLimit: { perSecond: 10_000, burst: 10_000 } } });
   const admin = await harness.adminToken(tenant, ['admin:event_types', 'admin:users']);
-  secret = (await dataOf<{ secret: string }>(await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'VISIT', description: 'x', isPrivate: true } }))).secret;
+  secret = (
+    await dataOf<{ secret: string }>(
+      await harness.request(tenant, 'POST', '/v1/event_types', {
+        token: admin,
+        body: { name: 'VISIT', description: 'x', isPrivate: true },
+      }),
+    )
+  ).secret;
   await registerMember(harness, tenant, admin, 'visitor');
 });
 afterAll(async () => {
@@ -27,11 +34,19 @@ afterAll(async () => {
 
 /** Reports `count` events, accepted and (with no worker running) not registered. */
 async function acceptedEvents(count: number): Promise<number[]> {
-  const responses = await Promise.all(Array.from({ length: count }, (_, n) => harness.request(tenant, 'POST', '/v1/events', { token: secret, body: { type: 'VISIT', subject: 'visitor', payload: { n, at: Math.random() } } })));
+  const responses = await Promise.all(
+    Array.from({ length: count }, (_, n) =>
+      harness.request(tenant, 'POST', '/v1/events', {
+        token: secret,
+        body: { type: 'VISIT', subject: 'visitor', payload: { n, at: Math.random() } },
+      }),
+    ),
+  );
   return Promise.all(responses.map(async (response) => (await jsonOf(response)).data.id as number));
 }
 
-const reactions = (id: number, wait: number, who = tenant) => harness.request(who, 'GET', `/v1/events/${id}/reactions?wait=${wait}`);
+const reactions = (id: number, wait: number, who = tenant) =>
+  harness.request(who, 'GET', `/v1/events/${id}/reactions?wait=${wait}`);
 
 // Issue 17, medium: "380 GET /v1/events/{id}/reactions?wait=30000 drove about 1,000 PostgreSQL
 // transactions a second (82 per request) … Waiters for pending events share one notification …

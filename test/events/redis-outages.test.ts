@@ -18,11 +18,17 @@ beforeAll(async () => {
   harness = await createHarness({ redisUrl: redis.url });
   tenant = await harness.createTenant();
   const admin = await harness.adminToken(tenant, ['admin:event_types', 'admin:users', 'admin:reactors']);
-  const created = await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'SALE_MADE', description: 'x', isPrivate: true } });
+  const created = await harness.request(tenant, 'POST', '/v1/event_types', {
+    token: admin,
+    body: { name: 'SALE_MADE', description: 'x', isPrivate: true },
+  });
   secret = (await dataOf<{ secret: string }>(created)).secret;
   await registerMember(harness, tenant, admin, 'member-1');
   const point = { type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '1' }] } };
-  await harness.request(tenant, 'POST', '/v1/reactors', { token: admin, body: { name: 'a point a sale', eventType: 'SALE_MADE', reactions: [point] } });
+  await harness.request(tenant, 'POST', '/v1/reactors', {
+    token: admin,
+    body: { name: 'a point a sale', eventType: 'SALE_MADE', reactions: [point] },
+  });
   workers = startWorkers(harness.context, ['events']);
 });
 afterAll(async () => {
@@ -35,7 +41,11 @@ afterAll(async () => {
   }
 });
 
-const reportSale = (sale: number) => harness.request(tenant, 'POST', '/v1/events', { token: secret, body: { type: 'SALE_MADE', subject: 'member-1', payload: { sale } } });
+const reportSale = (sale: number) =>
+  harness.request(tenant, 'POST', '/v1/events', {
+    token: secret,
+    body: { type: 'SALE_MADE', subject: 'member-1', payload: { sale } },
+  });
 
 async function report(sale: number): Promise<number> {
   const response = await reportSale(sale);
@@ -48,7 +58,9 @@ async function report(sale: number): Promise<number> {
  */
 async function expectRegisteredOnce(ids: number[], withinMs = 10_000): Promise<void> {
   const count = (table: string, column: string) =>
-    queryOne(harness, `select count(*)::int as n from ${table} where ${column} = any(?::bigint[])`, [bigintArray(ids)]).then((row) => row.n);
+    queryOne(harness, `select count(*)::int as n from ${table} where ${column} = any(?::bigint[])`, [
+      bigintArray(ids),
+    ]).then((row) => row.n);
   await expect.poll(() => count('event', 'id'), { timeout: withinMs }).toBe(ids.length);
   expect(await count('ledger_entry', 'event_id')).toBe(ids.length);
 }

@@ -20,14 +20,21 @@ beforeAll(async () => {
   tenant = await harness.createTenant({ configuration: { rateLimit: { perSecond: 100_000, burst: 100_000 } } });
   const admin = await harness.adminToken(tenant, ['admin:event_types', 'admin:users', 'admin:reactors']);
   const created = await dataOf<{ id: string; secret: string }>(
-    await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'SALE_MADE', description: 'x', isPrivate: true } }),
+    await harness.request(tenant, 'POST', '/v1/event_types', {
+      token: admin,
+      body: { name: 'SALE_MADE', description: 'x', isPrivate: true },
+    }),
   );
   secret = created.secret;
   typeId = created.id;
   member = await registerMember(harness, tenant, admin, 'till-member');
   await harness.request(tenant, 'POST', '/v1/reactors', {
     token: admin,
-    body: { name: 'Ten per sale', eventType: 'SALE_MADE', reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '10' }] } }] },
+    body: {
+      name: 'Ten per sale',
+      eventType: 'SALE_MADE',
+      reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '10' }] } }],
+    },
   });
 });
 afterAll(() => harness.close());
@@ -67,7 +74,10 @@ describe('the event worker under retries and crashes', () => {
     // so has nothing left to do; one that finds its reactions unfinished runs them (again).
     expect(await registerEvents(deps, [job, job])).toEqual([undefined, undefined]);
     expect(await registerEvents(deps, [job])).toEqual([undefined]);
-    await harness.context.orm.em.fork().getConnection().execute('update event set reacted_at = null where id = ?', [job.id]);
+    await harness.context.orm.em
+      .fork()
+      .getConnection()
+      .execute('update event set reacted_at = null where id = ?', [job.id]);
     expect(await registerEvents(deps, [job])).toEqual([{ webhookIds: [] }]);
     await Promise.all([registerEvents(deps, [job]), registerEvents(deps, [job])]);
     const after = await totals();
@@ -79,10 +89,16 @@ describe('the event worker under retries and crashes', () => {
   it('a job of reports registers only the accepted ones, once however often it runs, and a failing event holds back no other', async () => {
     const before = await totals();
     const identity = (event: EventJob) => duplicateIdentity(tenant.id, 'SALE_MADE', event.userId!, event.payload);
-    const [first, second, duplicate] = [await saleReport({ sale: 'a' }), await saleReport({ sale: 'b' }), await saleReport({ sale: 'a' })];
+    const [first, second, duplicate] = [
+      await saleReport({ sale: 'a' }),
+      await saleReport({ sale: 'b' }),
+      await saleReport({ sale: 'a' }),
+    ];
     // A member id that does not exist: its registration fails on the foreign key, every time.
     const failing = await saleReport({ sale: 'c' }, '00000000-0000-4000-8000-00000000dead');
-    const accepted = await Promise.all([first, second, duplicate, failing].map((event) => harness.context.eventQueue.enqueue(event, identity(event))));
+    const accepted = await Promise.all(
+      [first, second, duplicate, failing].map((event) => harness.context.eventQueue.enqueue(event, identity(event))),
+    );
     expect(accepted).toEqual([true, true, false, true]);
 
     // Run by hand, not by a worker: the job is taken off the queue.
@@ -95,7 +111,9 @@ describe('the event worker under retries and crashes', () => {
       expect(job.events.map((event) => event.id)).toEqual([first.id, second.id, duplicate.id, failing.id]);
       await expect(handle(job, undefined as never)).rejects.toThrow();
       await expect(handle(job, undefined as never)).rejects.toThrow();
-      expect(await harness.context.acceptedReports.pending([first.id, second.id, failing.id])).toEqual(new Set([failing.id]));
+      expect(await harness.context.acceptedReports.pending([first.id, second.id, failing.id])).toEqual(
+        new Set([failing.id]),
+      );
     } finally {
       await handle.close?.();
     }
@@ -125,15 +143,29 @@ describe('the event worker under retries and crashes', () => {
     const count = 3000;
     for (let i = 0; i < count; i += 100) {
       const responses = await Promise.all(
-        Array.from({ length: 100 }, (_, j) => harness.request(tenant, 'POST', '/v1/events', { token: secret, body: { type: 'SALE_MADE', subject: 'till-member', payload: { sale: i + j } } })),
+        Array.from({ length: 100 }, (_, j) =>
+          harness.request(tenant, 'POST', '/v1/events', {
+            token: secret,
+            body: { type: 'SALE_MADE', subject: 'till-member', payload: { sale: i + j } },
+          }),
+        ),
       );
       expect(responses.every((response) => response.status === 201)).toBe(true);
     }
 
-    const env = { DATABASE_URL: harness.config.databaseUrl, REDIS_PREFIX: harness.config.redisPrefix, PLATFORM_TOKEN_SECRET: 'x', WORKER_LOCK_MS: '1000', LOG_LEVEL: 'warn', WORKER_PORT: '0' };
+    const env = {
+      DATABASE_URL: harness.config.databaseUrl,
+      REDIS_PREFIX: harness.config.redisPrefix,
+      PLATFORM_TOKEN_SECRET: 'x',
+      WORKER_LOCK_MS: '1000',
+      LOG_LEVEL: 'warn',
+      WORKER_PORT: '0',
+    };
     const first = spawnEntry('main.ts', ['worker', 'events'], env);
     const firstDone = finished(first);
-    await expect.poll(async () => (await totals()).events - before.events, { timeout: 60_000, interval: 20 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await totals()).events - before.events, { timeout: 60_000, interval: 20 })
+      .toBeGreaterThan(0);
     first.kill('SIGKILL');
     await firstDone;
     const atKill = (await totals()).events - before.events;
@@ -142,7 +174,9 @@ describe('the event worker under retries and crashes', () => {
     const second = spawnEntry('main.ts', ['worker', 'events'], env);
     const secondDone = finished(second);
     try {
-      await expect.poll(async () => (await totals()).events - before.events, { timeout: 60_000, interval: 200 }).toBe(count);
+      await expect
+        .poll(async () => (await totals()).events - before.events, { timeout: 60_000, interval: 200 })
+        .toBe(count);
     } finally {
       second.kill('SIGTERM');
       await secondDone;
@@ -151,20 +185,35 @@ describe('the event worker under retries and crashes', () => {
     expect(after.entries - before.entries).toBe(count);
     expect(after.ledger - before.ledger).toBe(10 * count);
     expect(after.wallet).toBe(after.ledger);
-    const duplicates = await queryOne(harness, 'select count(*)::int as n from (select event_id from ledger_entry group by event_id having count(*) > 1) d');
+    const duplicates = await queryOne(
+      harness,
+      'select count(*)::int as n from (select event_id from ledger_entry group by event_id having count(*) > 1) d',
+    );
     expect(duplicates.n).toBe(0);
   }, 180_000);
 
   // Issue 3: "SIGTERM drains: … workers finish their current jobs, connections close, exit 0."
   it('a worker told to stop with SIGTERM finishes the job in hand before it exits', async () => {
     const before = await totals();
-    const env = { DATABASE_URL: harness.config.databaseUrl, REDIS_PREFIX: harness.config.redisPrefix, PLATFORM_TOKEN_SECRET: 'x', LOG_LEVEL: 'info', WORKER_PORT: '0' };
+    const env = {
+      DATABASE_URL: harness.config.databaseUrl,
+      REDIS_PREFIX: harness.config.redisPrefix,
+      PLATFORM_TOKEN_SECRET: 'x',
+      LOG_LEVEL: 'info',
+      WORKER_PORT: '0',
+    };
     // Hold the member's wallet row, so the job's transaction waits inside the worker.
     const knex = harness.context.orm.em.fork().getKnex();
-    await knex.raw('insert into wallet (user_id, tenant_id, points, lifetime_earn, updated_at) values (?, ?, 0, 0, now()) on conflict do nothing', [member.id, tenant.id]);
+    await knex.raw(
+      'insert into wallet (user_id, tenant_id, points, lifetime_earn, updated_at) values (?, ?, 0, 0, now()) on conflict do nothing',
+      [member.id, tenant.id],
+    );
     const holder = await knex.transaction();
     await holder.raw('select * from wallet where user_id = ? for update', [member.id]);
-    const response = await harness.request(tenant, 'POST', '/v1/events', { token: secret, body: { type: 'SALE_MADE', subject: 'till-member', payload: { sale: 'in hand' } } });
+    const response = await harness.request(tenant, 'POST', '/v1/events', {
+      token: secret,
+      body: { type: 'SALE_MADE', subject: 'till-member', payload: { sale: 'in hand' } },
+    });
     expect(response.status).toBe(201);
 
     const worker = spawnEntry('main.ts', ['worker', 'events'], env);
@@ -173,7 +222,12 @@ describe('the event worker under retries and crashes', () => {
     worker.stdout!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
     // A worker process starts in a few seconds alone, but far slower beside the whole suite (the OCR
     // tests keep the cores busy): the wait is generous, as the test is about shutdown, not speed.
-    await expect.poll(async () => (await harness.context.queues.events.getJobCounts('active')).active, { timeout: 60_000, interval: 50 }).toBe(1);
+    await expect
+      .poll(async () => (await harness.context.queues.events.getJobCounts('active')).active, {
+        timeout: 60_000,
+        interval: 50,
+      })
+      .toBe(1);
     worker.kill('SIGTERM');
     // The worker has taken the signal; the job it holds cannot end while the wallet row is held, so it is still in hand.
     await expect.poll(() => logs, { timeout: 30_000, interval: 50 }).toContain('draining');
@@ -199,11 +253,16 @@ describe('the event worker across tenants', () => {
     const job = await saleReport({ sale: 'ours' });
     const deps = registrationDependencies(harness.context);
     await registerEvents(deps, [job]);
-    await harness.context.orm.em.fork().getConnection().execute('update event set reacted_at = null where id = ?', [job.id]);
+    await harness.context.orm.em
+      .fork()
+      .getConnection()
+      .execute('update event set reacted_at = null where id = ?', [job.id]);
     const stranger = { ...job, tenantId: other.id };
     expect(await registerEvents(deps, [stranger])).toEqual([undefined]);
     await markReacted(harness.context.orm, [stranger]);
-    expect(await queryOne(harness, 'select reacted_at from event where id = ?', [job.id])).toEqual({ reacted_at: null });
+    expect(await queryOne(harness, 'select reacted_at from event where id = ?', [job.id])).toEqual({
+      reacted_at: null,
+    });
     // The event's own tenant still finds its reactions unfinished, and finishes them.
     expect(await registerEvents(deps, [job])).toEqual([{ webhookIds: [] }]);
     await markReacted(harness.context.orm, [job]);

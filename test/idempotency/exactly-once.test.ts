@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
 import type { Worker } from 'bullmq';
 import { finished, spawnEntry } from '../support/run-process.js';
-import { createHarness, dataOf, type Harness, jsonOf, queryOne, registerMember, type TestTenant } from '../support/harness.js';
+import {
+  createHarness,
+  dataOf,
+  type Harness,
+  jsonOf,
+  queryOne,
+  registerMember,
+  type TestTenant,
+} from '../support/harness.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import { TEST_REDIS_URL } from '../support/test-database.js';
 
@@ -22,11 +30,22 @@ beforeAll(async () => {
   harness = await createHarness({ databasePort: proxy.port, idempotencyLeaseMs: LEASE_MS });
   tenant = await harness.createTenant();
   const admin = await harness.adminToken(tenant, ['admin:event_types', 'admin:users', 'admin:reactors']);
-  secret = (await dataOf<{ secret: string }>(await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'SALE_MADE', description: 'a sale', isPrivate: true } }))).secret;
+  secret = (
+    await dataOf<{ secret: string }>(
+      await harness.request(tenant, 'POST', '/v1/event_types', {
+        token: admin,
+        body: { name: 'SALE_MADE', description: 'a sale', isPrivate: true },
+      }),
+    )
+  ).secret;
   await registerMember(harness, tenant, admin, 'shopper');
   await harness.request(tenant, 'POST', '/v1/reactors', {
     token: admin,
-    body: { name: 'Ten per sale', eventType: 'SALE_MADE', reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '10' }] } }] },
+    body: {
+      name: 'Ten per sale',
+      eventType: 'SALE_MADE',
+      reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '10' }] } }],
+    },
   });
 });
 afterAll(async () => {
@@ -68,7 +87,11 @@ async function lapseDuplicateWindow(): Promise<void> {
 
 /** The key's record: its reserved event id, and whether its claim has lapsed. */
 function claimOf() {
-  return queryOne(harness, 'select reserved_id as "reservedId", response_status as status, claimed_until < now() as lapsed from idempotency_record where tenant_id = ? order by created_at desc limit 1', [tenant.id]);
+  return queryOne(
+    harness,
+    'select reserved_id as "reservedId", response_status as status, claimed_until < now() as lapsed from idempotency_record where tenant_id = ? order by created_at desc limit 1',
+    [tenant.id],
+  );
 }
 
 // Issue 17: "A retried request with the same key within 24 h never does the work a second time,
@@ -133,9 +156,17 @@ describe('an Idempotency-Key retry after the first request died once its event w
       const answerHeld = apiProxy.holdFrom(STORE_ANSWER_SQL);
       const firstAnswer = fetch(`http://127.0.0.1:${port}/v1/events`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-Api-Key': tenant.key, Authorization: `Bearer ${secret}`, 'Idempotency-Key': 'api-killed' },
+        headers: {
+          'Content-Type': 'application/json',
+          'X-Api-Key': tenant.key,
+          Authorization: `Bearer ${secret}`,
+          'Idempotency-Key': 'api-killed',
+        },
         body: JSON.stringify(sale('api-killed')),
-      }).then((response) => response.status, () => 'no answer');
+      }).then(
+        (response) => response.status,
+        () => 'no answer',
+      );
       await answerHeld;
       api.kill('SIGKILL');
       await apiDone;

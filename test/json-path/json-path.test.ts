@@ -19,7 +19,10 @@ describe('line-item filters', () => {
     ["$.transaction.lineItems[?(@.productId == 'P-1')].unitPrice", [2.5, 3]],
     ['$.transaction.lineItems[?(@.productId == "P-2")].quantity', [2]],
     ["$.transaction.lineItems[?(@.productId === 'P-1' && @.quantity >= 2)].unitPrice", [3]],
-    ["$.transaction.lineItems[?(@.productId == 'P-2' || (@.unitPrice < 3 && @.quantity == 1))].productId", ['P-1', 'P-2']],
+    [
+      "$.transaction.lineItems[?(@.productId == 'P-2' || (@.unitPrice < 3 && @.quantity == 1))].productId",
+      ['P-1', 'P-2'],
+    ],
     ["$.transaction.lineItems[?(@.productId != 'P-1')].productId", ['P-2']],
     ["$.transaction.lineItems[?(@.description == 'Baker\\'s loaf')].productId", ['P-2']],
     ["$.transaction.lineItems[?(@['metadata']['promo'] == true)].unitPrice", [3]],

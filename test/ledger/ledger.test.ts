@@ -23,7 +23,11 @@ function inTransaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<
 }
 
 async function balance() {
-  return queryOne(harness, 'select points::int, lifetime_earn::int as "lifetimeEarn", (select coalesce(sum(points), 0)::int from ledger_entry where user_id = ?) as ledger from wallet where user_id = ?', [member.id, member.id]);
+  return queryOne(
+    harness,
+    'select points::int, lifetime_earn::int as "lifetimeEarn", (select coalesce(sum(points), 0)::int from ledger_entry where user_id = ?) as ledger from wallet where user_id = ?',
+    [member.id, member.id],
+  );
 }
 
 // docs/events.md#the-ledger: "The ledger is append-only: every change of points is an entry … with its cause …
@@ -46,13 +50,18 @@ describe('the ledger', () => {
     expect(await inTransaction((trx) => openEarns(trx, [9_000_001, 9_000_002]))).toEqual([second]);
 
     // Spent meanwhile (as a purchase will): only what is left is taken back.
-    await harness.context.orm.em.fork().getConnection().execute('update wallet set points = 10 where user_id = ?', [member.id]);
+    await harness.context.orm.em
+      .fork()
+      .getConnection()
+      .execute('update wallet set points = 10 where user_id = ?', [member.id]);
     await inTransaction(async (trx) => {
       await lockWallets(trx, [member.id]);
       await reverse(trx, [{ entryId: second!.entryId, cause: { eventId: 9_000_004 } }]);
     });
     expect((await balance()).points).toBe(0);
-    expect(await queryOne(harness, 'select points::int from ledger_entry where reverses_entry_id = ?', [second!.entryId])).toEqual({ points: -10 });
+    expect(
+      await queryOne(harness, 'select points::int from ledger_entry where reverses_entry_id = ?', [second!.entryId]),
+    ).toEqual({ points: -10 });
   });
 });
 
@@ -61,12 +70,31 @@ describe('the ledger', () => {
 describe('spending and adjustments', () => {
   let spender: { id: string };
   const walletOf = async (userId: string) =>
-    queryOne(harness, 'select points::int, lifetime_earn::int as "lifetimeEarn", (select coalesce(sum(points), 0)::int from ledger_entry where user_id = ?) as ledger from wallet where user_id = ?', [userId, userId]);
-  const entries = async (userId: string, kind: string) => (await queryOne(harness, 'select count(*)::int as n from ledger_entry where user_id = ? and kind = ?', [userId, kind])).n as number;
+    queryOne(
+      harness,
+      'select points::int, lifetime_earn::int as "lifetimeEarn", (select coalesce(sum(points), 0)::int from ledger_entry where user_id = ?) as ledger from wallet where user_id = ?',
+      [userId, userId],
+    );
+  const entries = async (userId: string, kind: string) =>
+    (
+      await queryOne(harness, 'select count(*)::int as n from ledger_entry where user_id = ? and kind = ?', [
+        userId,
+        kind,
+      ])
+    ).n as number;
 
   beforeAll(async () => {
     spender = await registerMember(harness, tenant, await harness.adminToken(tenant, ['admin:users']), 'spender');
-    await inTransaction((trx) => earn(trx, [{ tenantId: tenant.id, userId: spender.id, points: 100, cause: { eventId: 9_100_001, reactorId: randomUUID() } }]));
+    await inTransaction((trx) =>
+      earn(trx, [
+        {
+          tenantId: tenant.id,
+          userId: spender.id,
+          points: 100,
+          cause: { eventId: 9_100_001, reactorId: randomUUID() },
+        },
+      ]),
+    );
   });
 
   it('spends once per purchase: asked again, it answers the first entry and takes nothing more', async () => {
@@ -87,28 +115,59 @@ describe('spending and adjustments', () => {
   });
 
   it('lets concurrent spends take the balance to zero and no further', async () => {
-    const attempts = Array.from({ length: 15 }, () => inTransaction((trx) => spend(trx, { tenantId: tenant.id, userId: spender.id, points: 10, cause: { purchaseId: randomUUID() } })));
+    const attempts = Array.from({ length: 15 }, () =>
+      inTransaction((trx) =>
+        spend(trx, { tenantId: tenant.id, userId: spender.id, points: 10, cause: { purchaseId: randomUUID() } }),
+      ),
+    );
     const outcomes = await Promise.allSettled(attempts);
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(7);
-    for (const outcome of outcomes.filter((each) => each.status === 'rejected')) expect(outcome.reason).toBeInstanceOf(InsufficientPointsError);
+    for (const outcome of outcomes.filter((each) => each.status === 'rejected'))
+      expect(outcome.reason).toBeInstanceOf(InsufficientPointsError);
     expect(await walletOf(spender.id)).toEqual({ points: 0, lifetimeEarn: 100, ledger: 0 });
   });
 
   it('adjusts up and down once per adjustment id, naming reason and actor; a credit is no earning', async () => {
-    const credit = { entryId: randomUUID(), tenantId: tenant.id, userId: spender.id, points: 25, cause: { reason: 'goodwill', actor: 'support-desk' } };
+    const credit = {
+      entryId: randomUUID(),
+      tenantId: tenant.id,
+      userId: spender.id,
+      points: 25,
+      cause: { reason: 'goodwill', actor: 'support-desk' },
+    };
     const first = await inTransaction((trx) => adjust(trx, credit));
     expect(await inTransaction((trx) => adjust(trx, credit))).toEqual(first);
     expect(first).toMatchObject({ id: credit.entryId, kind: 'ADJUSTMENT', points: 25 });
-    expect(await queryOne(harness, 'select reason, actor from ledger_entry where id = ?', [credit.entryId])).toEqual({ reason: 'goodwill', actor: 'support-desk' });
+    expect(await queryOne(harness, 'select reason, actor from ledger_entry where id = ?', [credit.entryId])).toEqual({
+      reason: 'goodwill',
+      actor: 'support-desk',
+    });
     await inTransaction((trx) => adjust(trx, { ...credit, entryId: randomUUID(), points: -5 }));
     expect(await walletOf(spender.id)).toEqual({ points: 20, lifetimeEarn: 100, ledger: 20 });
   });
 
   it('refuses a negative adjustment larger than the balance, and a member with no wallet has no balance', async () => {
-    const debit = { entryId: randomUUID(), tenantId: tenant.id, userId: spender.id, points: -21, cause: { reason: 'clawback', actor: 'support-desk' } };
+    const debit = {
+      entryId: randomUUID(),
+      tenantId: tenant.id,
+      userId: spender.id,
+      points: -21,
+      cause: { reason: 'clawback', actor: 'support-desk' },
+    };
     await expect(inTransaction((trx) => adjust(trx, debit))).rejects.toBeInstanceOf(InsufficientPointsError);
-    expect(await queryOne(harness, 'select count(*)::int as n from ledger_entry where id = ?', [debit.entryId])).toEqual({ n: 0 });
-    const newcomer = await registerMember(harness, tenant, await harness.adminToken(tenant, ['admin:users']), 'newcomer');
-    await expect(inTransaction((trx) => spend(trx, { tenantId: tenant.id, userId: newcomer.id, points: 1, cause: { purchaseId: randomUUID() } }))).rejects.toBeInstanceOf(InsufficientPointsError);
+    expect(
+      await queryOne(harness, 'select count(*)::int as n from ledger_entry where id = ?', [debit.entryId]),
+    ).toEqual({ n: 0 });
+    const newcomer = await registerMember(
+      harness,
+      tenant,
+      await harness.adminToken(tenant, ['admin:users']),
+      'newcomer',
+    );
+    await expect(
+      inTransaction((trx) =>
+        spend(trx, { tenantId: tenant.id, userId: newcomer.id, points: 1, cause: { purchaseId: randomUUID() } }),
+      ),
+    ).rejects.toBeInstanceOf(InsufficientPointsError);
   });
 });

@@ -16,7 +16,10 @@ beforeAll(async () => {
   admin = await harness.adminToken(tenant, ['admin:event_types']);
   auditReader = await harness.adminToken(tenant, ['admin:tenant']);
   for (const name of names) {
-    await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name, description: name, isPrivate: name === 'QUOTED' } });
+    await harness.request(tenant, 'POST', '/v1/event_types', {
+      token: admin,
+      body: { name, description: name, isPrivate: name === 'QUOTED' },
+    });
   }
   const entries = [
     { subject: "o'brien", scopes: ['admin:event_types'], before: null, after: { colour: 'red' } },
@@ -65,7 +68,11 @@ async function expectFieldError(response: Response, property: string) {
 describe('every operator, against PostgreSQL', () => {
   it('eq and neq, with !t and !f', async () => {
     expect(await namesOf(await eventTypes(filter("name:(eq:'A_B')")))).toEqual(['A_B']);
-    expect(await namesOf(await eventTypes(filter('isPrivate:(eq:!t)')))).toEqual(['ORDER_PLACED', 'QUOTED', 'RECEIPT_REVIEWED']);
+    expect(await namesOf(await eventTypes(filter('isPrivate:(eq:!t)')))).toEqual([
+      'ORDER_PLACED',
+      'QUOTED',
+      'RECEIPT_REVIEWED',
+    ]);
     expect(await namesOf(await eventTypes(filter("isPrivate:(eq:!f),name:(neq:'AXB')")))).toEqual(['A_B', 'PERCENT']);
   });
 
@@ -74,7 +81,9 @@ describe('every operator, against PostgreSQL', () => {
   });
 
   it('gt and lt on dates (ISO 8601) and on text', async () => {
-    expect(await subjectsOf(await auditLog(filter("occurredAt:(gt:'2026-01-01T12:00:00Z',lt:'2026-01-03T00:00:00Z')")))).toEqual(['100%_sure']);
+    expect(
+      await subjectsOf(await auditLog(filter("occurredAt:(gt:'2026-01-01T12:00:00Z',lt:'2026-01-03T00:00:00Z')"))),
+    ).toEqual(['100%_sure']);
     expect(await namesOf(await eventTypes(filter("name:(gt:'Q')")))).toEqual(['QUOTED', 'RECEIPT_REVIEWED']);
   });
 
@@ -158,7 +167,11 @@ describe('paging and sorting', () => {
 
   it('defaults to 10 items, newest first', async () => {
     const response = await auditLog('');
-    expect((await dataOf<{ actor: { subject: string } }[]>(response)).map((entry) => entry.actor.subject)).toEqual(['plain', '100%_sure', "o'brien"]);
+    expect((await dataOf<{ actor: { subject: string } }[]>(response)).map((entry) => entry.actor.subject)).toEqual([
+      'plain',
+      '100%_sure',
+      "o'brien",
+    ]);
   });
 
   it.each([
@@ -179,7 +192,11 @@ describe('paging and sorting', () => {
     const other = await harness.createTenant();
     const token = await harness.adminToken(other, ['admin:users']);
     for (let n = 1; n <= 12; n++) {
-      const body = { isRestricted: false, authIdentifier: `member-${n}`, profile: { familyName: 'D', givenName: `${n}`, emailAddress: `m${n}@example.com` } };
+      const body = {
+        isRestricted: false,
+        authIdentifier: `member-${n}`,
+        profile: { familyName: 'D', givenName: `${n}`, emailAddress: `m${n}@example.com` },
+      };
       expect((await harness.request(other, 'POST', '/v1/users', { token, body })).status).toBe(201);
     }
     const response = await harness.request(other, 'GET', '/v1/users', { token });

@@ -35,10 +35,12 @@ describe('operations endpoints', () => {
       let answered = false;
       const answering = Promise.resolve(cut.request(null, 'GET', '/ready')).finally(() => (answered = true));
       // PostgreSQL answers and its timer is cancelled; Redis's stays set, at the configured bound, and nothing answers before it passes.
-      await expect.poll(() => clock.timers.map((timer) => [timer.ms, timer.state])).toEqual([
-        [CHECK_TIMEOUT_MS, 'cancelled'],
-        [CHECK_TIMEOUT_MS, 'pending'],
-      ]);
+      await expect
+        .poll(() => clock.timers.map((timer) => [timer.ms, timer.state]))
+        .toEqual([
+          [CHECK_TIMEOUT_MS, 'cancelled'],
+          [CHECK_TIMEOUT_MS, 'pending'],
+        ]);
       expect(CHECK_TIMEOUT_MS).toBe(2000);
       expect(answered).toBe(false);
       clock.advance(CHECK_TIMEOUT_MS);
@@ -60,21 +62,29 @@ describe('operations endpoints', () => {
     expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const kept = await harness.request(null, 'GET', '/health', { headers: { 'X-Request-Id': 'trace-abc.123' } });
     expect(kept.headers.get('x-request-id')).toBe('trace-abc.123');
-    const refused = await harness.request(null, 'GET', '/health', { headers: { 'X-Request-Id': 'bad id with spaces' } });
+    const refused = await harness.request(null, 'GET', '/health', {
+      headers: { 'X-Request-Id': 'bad id with spaces' },
+    });
     expect(refused.headers.get('x-request-id')).not.toBe('bad id with spaces');
   });
 
   it('GET /metrics counts requests by route pattern and status, and reports queue depth', async () => {
     await harness.request(tenant, 'GET', '/v1/event_types');
-    await harness.request(tenant, 'GET', '/v1/event_types/NOT_THERE', { token: await harness.adminToken(tenant, ['read:event_types']) });
+    await harness.request(tenant, 'GET', '/v1/event_types/NOT_THERE', {
+      token: await harness.adminToken(tenant, ['read:event_types']),
+    });
     await harness.context.queues.audit.add('record', { probe: true } as never, { delay: 60_000 });
     const response = await harness.request(null, 'GET', '/metrics');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/plain');
     const text = await response.text();
-    expect(text).toMatch(/tally_http_request_duration_seconds_count\{method="GET",route="\/v1\/event_types",status="200"\} 1/);
+    expect(text).toMatch(
+      /tally_http_request_duration_seconds_count\{method="GET",route="\/v1\/event_types",status="200"\} 1/,
+    );
     // The pattern, not the path: ids never become label values.
-    expect(text).toMatch(/tally_http_request_duration_seconds_count\{method="GET",route="\/v1\/event_types\/:identifier",status="404"\} 1/);
+    expect(text).toMatch(
+      /tally_http_request_duration_seconds_count\{method="GET",route="\/v1\/event_types\/:identifier",status="404"\} 1/,
+    );
     expect(text).toMatch(/tally_http_request_duration_seconds_bucket\{.*route="\/v1\/event_types".*\}/);
     expect(text).toMatch(/tally_queue_jobs\{queue="audit",state="delayed"\} 1/);
     expect(text).toContain('tally_jobs_total');

@@ -16,8 +16,14 @@ describe('request logs', () => {
   it('every line written while serving a request carries its request id, and no credential', async () => {
     lines.length = 0;
     const token = await harness.adminToken(tenant, ['admin:event_types']);
-    await harness.request(tenant, 'POST', '/v1/event_types', { token, body: { name: 'LOGGED', description: 'x', isPrivate: true }, headers: { 'X-Request-Id': 'req-logged-1' } });
-    await harness.request(tenant, 'GET', '/v1/event_types?filter=bad(', { headers: { 'X-Request-Id': 'req-logged-2' } });
+    await harness.request(tenant, 'POST', '/v1/event_types', {
+      token,
+      body: { name: 'LOGGED', description: 'x', isPrivate: true },
+      headers: { 'X-Request-Id': 'req-logged-1' },
+    });
+    await harness.request(tenant, 'GET', '/v1/event_types?filter=bad(', {
+      headers: { 'X-Request-Id': 'req-logged-2' },
+    });
     const requestLines = lines.filter((line) => line.msg === 'request');
     expect(requestLines.map((line) => [line.requestId, line.status])).toEqual([
       ['req-logged-1', 201],

@@ -1,7 +1,16 @@
 import type { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
-import { createHarness, dataOf, jsonOf, queryOne, registerMember, type Harness, type Json, type TestTenant } from '../support/harness.js';
+import {
+  createHarness,
+  dataOf,
+  jsonOf,
+  queryOne,
+  registerMember,
+  type Harness,
+  type Json,
+  type TestTenant,
+} from '../support/harness.js';
 
 let harness: Harness;
 let tenant: TestTenant;
@@ -13,11 +22,23 @@ beforeAll(async () => {
   harness = await createHarness();
   tenant = await harness.createTenant();
   till = await harness.adminToken(tenant, ['admin:orders']);
-  admin = await harness.adminToken(tenant, ['admin:users', 'admin:reactors', 'admin:events', 'admin:rules', 'admin:event_types']);
+  admin = await harness.adminToken(tenant, [
+    'admin:users',
+    'admin:reactors',
+    'admin:events',
+    'admin:rules',
+    'admin:event_types',
+  ]);
   await registerMember(harness, tenant, admin, 'shopper-1');
   await harness.request(tenant, 'POST', '/v1/reactors', {
     token: admin,
-    body: { name: 'A point per unit spent', eventType: 'ORDER_PLACED', reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'PATH', value: '$.payload.total' }] } }] },
+    body: {
+      name: 'A point per unit spent',
+      eventType: 'ORDER_PLACED',
+      reactions: [
+        { type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'PATH', value: '$.payload.total' }] } },
+      ],
+    },
   });
   workers = startWorkers(harness.context, ['events']);
 });
@@ -49,7 +70,14 @@ describe('POST /v1/orders (docs/receipts.md#orders)', () => {
     const response = await placeOrder(body);
     expect(response.status).toBe(201);
     const placed = await dataOf<Json>(response);
-    expect(placed).toMatchObject({ id: expect.any(String), transactionId: body.transactionId, locationId: 'STORE-7', total: 42.5, submitter: { authIdentifier: 'shopper-1' }, eventId: expect.any(Number) });
+    expect(placed).toMatchObject({
+      id: expect.any(String),
+      transactionId: body.transactionId,
+      locationId: 'STORE-7',
+      total: 42.5,
+      submitter: { authIdentifier: 'shopper-1' },
+      eventId: expect.any(Number),
+    });
 
     // 4. "The receipts service reports ORDER_PLACED, which triggers reactors that award points."
     // Showing points earned: "wait 1 to 2 seconds, call GET /events filtered by subject.authIdentifier and type.name equal to
@@ -57,7 +85,9 @@ describe('POST /v1/orders (docs/receipts.md#orders)', () => {
     // and read totalPoints."
     await harness.request(tenant, 'GET', `/v1/events/${placed.eventId}/reactions?wait=5000`);
     const filter = encodeURIComponent("subject.authIdentifier:(eq:'shopper-1'),type.name:(eq:'ORDER_PLACED')");
-    const events = await dataOf<Json[]>(await harness.request(tenant, 'GET', `/v1/events?filter=${filter}&sort=reportedAt&order=DESC`, { token: admin }));
+    const events = await dataOf<Json[]>(
+      await harness.request(tenant, 'GET', `/v1/events?filter=${filter}&sort=reportedAt&order=DESC`, { token: admin }),
+    );
     const latest = events[0];
     // docs/events.md#system-event-types: ORDER_PLACED is {orderId, transactionId, locationId, cashierId, total, subtotal, currency, lineItems, occurredAt}.
     expect(latest.payload).toEqual({
@@ -73,7 +103,9 @@ describe('POST /v1/orders (docs/receipts.md#orders)', () => {
     });
     const reactions = await dataOf<Json>(await harness.request(tenant, 'GET', `/v1/events/${latest.id}/reactions`));
     expect(reactions.totalPoints).toBe(42);
-    const wallet = await dataOf<Json>(await harness.request(tenant, 'GET', '/v1/users/shopper-1/wallet', { token: admin }));
+    const wallet = await dataOf<Json>(
+      await harness.request(tenant, 'GET', '/v1/users/shopper-1/wallet', { token: admin }),
+    );
     expect(wallet.points).toBe(42);
   });
 
@@ -82,7 +114,9 @@ describe('POST /v1/orders (docs/receipts.md#orders)', () => {
     const placed = await dataOf<Json>(await placeOrder(body));
     expect(placed.submitter).toBeNull();
     await harness.request(tenant, 'GET', `/v1/events/${placed.eventId}/reactions?wait=5000`);
-    const event = await dataOf<Json>(await harness.request(tenant, 'GET', `/v1/events/${placed.eventId}`, { token: admin }));
+    const event = await dataOf<Json>(
+      await harness.request(tenant, 'GET', `/v1/events/${placed.eventId}`, { token: admin }),
+    );
     expect(event.subject).toEqual({ id: harness.config.publicBaseUrl });
     expect(Object.keys(event.payload).sort()).toEqual(['lineItems', 'locationId', 'orderId', 'total', 'transactionId']);
   });
@@ -96,8 +130,13 @@ describe('POST /v1/orders (docs/receipts.md#orders)', () => {
     // The same transaction at another store is another order.
     const elsewhere = await placeOrder({ ...body, locationId: 'STORE-8' });
     expect(elsewhere.status).toBe(201);
-    for (const eventId of [first.eventId, (await dataOf<Json>(elsewhere)).eventId]) await harness.request(tenant, 'GET', `/v1/events/${eventId}/reactions?wait=5000`);
-    const count = await queryOne(harness, `select count(*)::int as n from event e join event_type t on t.id = e.type_id where e.tenant_id = ? and t.name = 'ORDER_PLACED' and e.payload->>'transactionId' = ?`, [tenant.id, body.transactionId]);
+    for (const eventId of [first.eventId, (await dataOf<Json>(elsewhere)).eventId])
+      await harness.request(tenant, 'GET', `/v1/events/${eventId}/reactions?wait=5000`);
+    const count = await queryOne(
+      harness,
+      `select count(*)::int as n from event e join event_type t on t.id = e.type_id where e.tenant_id = ? and t.name = 'ORDER_PLACED' and e.payload->>'transactionId' = ?`,
+      [tenant.id, body.transactionId],
+    );
     expect(count.n).toBe(2);
   });
 
@@ -113,7 +152,10 @@ describe('POST /v1/orders (docs/receipts.md#orders)', () => {
     ['a name (personal data)', order({ customerName: 'Jane Doe' })],
     ['an email in the submitter', order({ submitter: { authIdentifier: 'shopper-1', email: 'jane@example.com' } })],
     ['an unknown line item field', order({ lineItems: [{ identifier: 'SKU-1', loyaltyEmail: 'x@example.com' }] })],
-    ['line item metadata, where anything could ride along', order({ lineItems: [{ identifier: 'SKU-1', metadata: { email: 'jane@example.com' } }] })],
+    [
+      'line item metadata, where anything could ride along',
+      order({ lineItems: [{ identifier: 'SKU-1', metadata: { email: 'jane@example.com' } }] }),
+    ],
     ['no transactionId', { ...order(), transactionId: undefined }],
     ['a negative total', order({ total: -1 })],
     ['a currency that is no ISO code', order({ currency: 'euro' })],
@@ -134,13 +176,33 @@ describe('POST /v1/orders (docs/receipts.md#orders)', () => {
   });
 
   it('maps line items to catalogue products, and lists orders within the tenant', async () => {
-    const product = await dataOf<{ id: string }>(await harness.request(tenant, 'POST', '/v1/products', { token: admin, body: { name: 'Beans', identifiers: ['SKU-BEANS'] } }));
-    const placed = await dataOf<Json>(await placeOrder(order({ transactionId: 'T-LISTED', lineItems: [{ identifier: 'sku-beans', quantity: 2 }] })));
+    const product = await dataOf<{ id: string }>(
+      await harness.request(tenant, 'POST', '/v1/products', {
+        token: admin,
+        body: { name: 'Beans', identifiers: ['SKU-BEANS'] },
+      }),
+    );
+    const placed = await dataOf<Json>(
+      await placeOrder(order({ transactionId: 'T-LISTED', lineItems: [{ identifier: 'sku-beans', quantity: 2 }] })),
+    );
     expect(placed.lineItems).toEqual([{ identifier: 'sku-beans', quantity: 2, productId: product.id }]);
-    const list = await harness.request(tenant, 'GET', `/v1/orders?filter=${encodeURIComponent("transactionId:(eq:'T-LISTED')")}`, { token: till });
+    const list = await harness.request(
+      tenant,
+      'GET',
+      `/v1/orders?filter=${encodeURIComponent("transactionId:(eq:'T-LISTED')")}`,
+      { token: till },
+    );
     expect(await dataOf(list)).toEqual([placed]);
-    expect(await dataOf(await harness.request(tenant, 'GET', `/v1/orders/${placed.id}`, { token: till }))).toEqual(placed);
+    expect(await dataOf(await harness.request(tenant, 'GET', `/v1/orders/${placed.id}`, { token: till }))).toEqual(
+      placed,
+    );
     const other = await harness.createTenant();
-    expect((await harness.request(other, 'GET', `/v1/orders/${placed.id}`, { token: await harness.adminToken(other, ['admin:orders']) })).status).toBe(404);
+    expect(
+      (
+        await harness.request(other, 'GET', `/v1/orders/${placed.id}`, {
+          token: await harness.adminToken(other, ['admin:orders']),
+        })
+      ).status,
+    ).toBe(404);
   });
 });

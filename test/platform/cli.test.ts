@@ -15,7 +15,12 @@ import { deleteKeysWithPrefix } from '../support/redis-keys.js';
 
 const url = databaseUrl(`tally_test_cli_${randomBytes(4).toString('hex')}`);
 const secret = randomBytes(32).toString('base64url');
-const env = { DATABASE_URL: url, REDIS_URL: TEST_REDIS_URL, PLATFORM_TOKEN_SECRET: secret, REDIS_PREFIX: `test-cli-${randomBytes(4).toString('hex')}` };
+const env = {
+  DATABASE_URL: url,
+  REDIS_URL: TEST_REDIS_URL,
+  PLATFORM_TOKEN_SECRET: secret,
+  REDIS_PREFIX: `test-cli-${randomBytes(4).toString('hex')}`,
+};
 const tally = (...args: string[]) => runEntry('cli/tally.ts', args, env);
 
 /** docs/operations.md#cli: the CLI "prints JSON on stdout and nothing else there". */
@@ -38,7 +43,22 @@ describe('the tally CLI', { timeout: 90_000 }, () => {
   });
 
   it('tenant create prints the tenant with its key at the top level; list shows only the prefix', async () => {
-    const tenant = await json('tenant', 'create', '--name', 'Acme Coffee', '--slug', 'acme', '--auth-algorithm', 'HS256', '--auth-issuer', 'https://id.acme.test', '--auth-shared-key', 'raw secret', '--configuration', '{"review":{"maxAgeDays":30}}');
+    const tenant = await json(
+      'tenant',
+      'create',
+      '--name',
+      'Acme Coffee',
+      '--slug',
+      'acme',
+      '--auth-algorithm',
+      'HS256',
+      '--auth-issuer',
+      'https://id.acme.test',
+      '--auth-shared-key',
+      'raw secret',
+      '--configuration',
+      '{"review":{"maxAgeDays":30}}',
+    );
     expect(tenant).toMatchObject({
       id: expect.any(String),
       name: 'Acme Coffee',
@@ -72,7 +92,13 @@ describe('the tally CLI', { timeout: 90_000 }, () => {
       const jobs = await queued.getJobs(['waiting', 'delayed']);
       await queued.close();
       await connection.quit();
-      expect(jobs.map((job) => job.data)).toContainEqual(expect.objectContaining({ action: 'tenant.api_key_rotated', tenantId: created.id, after: { keyPrefix: rotated.keyPrefix } }));
+      expect(jobs.map((job) => job.data)).toContainEqual(
+        expect.objectContaining({
+          action: 'tenant.api_key_rotated',
+          tenantId: created.id,
+          after: { keyPrefix: rotated.keyPrefix },
+        }),
+      );
     } finally {
       await orm.close();
     }
@@ -80,8 +106,22 @@ describe('the tally CLI', { timeout: 90_000 }, () => {
 
   it('token admin prints a token bound to the tenant with its scopes', async () => {
     const [tenant] = (await json('tenant', 'list')).filter((entry: { slug: string }) => entry.slug === 'acme');
-    const { token } = await json('token', 'admin', '--tenant', 'acme', '--scope', 'admin:event_types read:users', '--ttl', '2h', '--subject', 'ops@acme.test');
-    const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), { issuer: PLATFORM_TOKEN_ISSUER, audience: tenant.id });
+    const { token } = await json(
+      'token',
+      'admin',
+      '--tenant',
+      'acme',
+      '--scope',
+      'admin:event_types read:users',
+      '--ttl',
+      '2h',
+      '--subject',
+      'ops@acme.test',
+    );
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), {
+      issuer: PLATFORM_TOKEN_ISSUER,
+      audience: tenant.id,
+    });
     expect(payload).toMatchObject({ sub: 'ops@acme.test', scope: 'admin:event_types read:users' });
     expect(payload.exp! - payload.iat!).toBe(7200);
   });
@@ -91,7 +131,10 @@ describe('the tally CLI', { timeout: 90_000 }, () => {
     ['a scope that does not exist', ['token', 'admin', '--tenant', 'acme', '--scope', 'admin:everything']],
     ['a tenant that does not exist', ['token', 'admin', '--tenant', 'nobody', '--scope', 'admin:users']],
     ['a slug already taken', ['tenant', 'create', '--name', 'Dup', '--slug', 'acme']],
-    ['RS256 without its JWKS address', ['tenant', 'create', '--name', 'X', '--slug', 'x', '--auth-algorithm', 'RS256', '--auth-issuer', 'i']],
+    [
+      'RS256 without its JWKS address',
+      ['tenant', 'create', '--name', 'X', '--slug', 'x', '--auth-algorithm', 'RS256', '--auth-issuer', 'i'],
+    ],
     ['a command that does not exist', ['tenant', 'explode']],
   ])('mistakes exit 1 with one line on stderr and nothing on stdout: %s', async (_mistake, args) => {
     const result = await tally(...args);

@@ -23,8 +23,8 @@ describe('the OpenAPI document', () => {
     const document = await jsonOf(response);
     expect(document.openapi).toBe('3.1.0');
 
-    const documented = Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(([path, item]) =>
-      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    const documented = Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(
+      ([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
     );
     const routes = harness.app.routes
       .filter((route) => route.method !== 'ALL')
@@ -38,7 +38,9 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(create.requestBody!.content['application/json']!.schema.properties!)).toEqual(
       expect.arrayContaining(['name', 'description', 'isPrivate', 'schema']),
     );
-    expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '413', '429', '500']));
+    expect(Object.keys(create.responses)).toEqual(
+      expect.arrayContaining(['201', '400', '401', '403', '413', '429', '500']),
+    );
     const list = document.paths['/v1/event_types'].get as Operation;
     expect(list.security).toEqual([{ ApiKey: [] }]);
     expect(list.parameters!.map((parameter) => parameter.name)).toEqual(['limit', 'skip', 'sort', 'order', 'filter']);
@@ -58,7 +60,7 @@ describe('the OpenAPI document', () => {
   });
 
   // Issue 17, low: "/docs sends no Content-Security-Policy, JSON answers no X-Content-Type-Options: nosniff."
-  it('GET /docs sends a Content-Security-Policy that runs only this origin\'s scripts, and runs no inline script', async () => {
+  it("GET /docs sends a Content-Security-Policy that runs only this origin's scripts, and runs no inline script", async () => {
     const page = await harness.request(null, 'GET', '/docs');
     const policy = page.headers.get('content-security-policy') ?? '';
     expect(policy).toContain("script-src 'self'");
@@ -109,4 +111,3 @@ describe('request bodies in the OpenAPI document', () => {
     expect(open).toEqual([]);
   });
 });
-

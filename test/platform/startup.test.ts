@@ -13,7 +13,12 @@ import { databaseUrl, TEST_REDIS_URL } from '../support/test-database.js';
 import { deleteKeysWithPrefix } from '../support/redis-keys.js';
 
 const url = databaseUrl(`tally_test_start_${randomBytes(4).toString('hex')}`);
-const env = { DATABASE_URL: url, REDIS_URL: TEST_REDIS_URL, PLATFORM_TOKEN_SECRET: 'start-test', REDIS_PREFIX: `test-start-${randomBytes(4).toString('hex')}` };
+const env = {
+  DATABASE_URL: url,
+  REDIS_URL: TEST_REDIS_URL,
+  PLATFORM_TOKEN_SECRET: 'start-test',
+  REDIS_PREFIX: `test-start-${randomBytes(4).toString('hex')}`,
+};
 
 afterAll(async () => {
   await dropDatabase(url);
@@ -42,15 +47,25 @@ async function startMain(args: string[], extraEnv: Record<string, string>, ready
 // Every test here starts main.ts under tsx: seconds alone, several times that beside a busy suite.
 describe('start-up when a dependency does not answer', { timeout: 90_000 }, () => {
   it('names PostgreSQL, its address and the script that starts it, within 5 s', async () => {
-    const result = await runEntry('main.ts', ['all'], { ...env, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/tally', PORT: '0' });
+    const result = await runEntry('main.ts', ['all'], {
+      ...env,
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/tally',
+      PORT: '0',
+    });
     expect(result.code).toBe(1);
-    expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^tally: PostgreSQL is not answering at 127\.0\.0\.1:1 .*deploy\/local\/start-postgres\.sh$/)]);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^tally: PostgreSQL is not answering at 127\.0\.0\.1:1 .*deploy\/local\/start-postgres\.sh$/,
+      ),
+    ]);
   });
 
   it('names Redis, its address and the script that starts it', async () => {
     const result = await runEntry('main.ts', ['all'], { ...env, REDIS_URL: 'redis://127.0.0.1:1', PORT: '0' });
     expect(result.code).toBe(1);
-    expect(result.stderr.trim()).toMatch(/^tally: Redis is not answering at 127\.0\.0\.1:1 .*deploy\/local\/start-redis\.sh$/);
+    expect(result.stderr.trim()).toMatch(
+      /^tally: Redis is not answering at 127\.0\.0\.1:1 .*deploy\/local\/start-redis\.sh$/,
+    );
   });
 
   it('a server that accepts the connection and never answers fails start-up within 5 s too', async () => {
@@ -61,7 +76,9 @@ describe('start-up when a dependency does not answer', { timeout: 90_000 }, () =
       const result = await runEntry('main.ts', ['all'], { ...env, REDIS_URL: `redis://127.0.0.1:${port}`, PORT: '0' });
       expect(result.code).toBe(1);
       // The configured bound, not the wall time: tsx's own start-up beside a busy suite is no part of it.
-      expect(result.stderr.trim()).toMatch(new RegExp(`^tally: Redis is not answering at 127\\.0\\.0\\.1:${port} \\(no answer within 4000 ms\\)`));
+      expect(result.stderr.trim()).toMatch(
+        new RegExp(`^tally: Redis is not answering at 127\\.0\\.0\\.1:${port} \\(no answer within 4000 ms\\)`),
+      );
     } finally {
       silent.close();
     }
@@ -74,7 +91,9 @@ describe('start-up when a dependency does not answer', { timeout: 90_000 }, () =
     try {
       const result = await runEntry('main.ts', ['api'], { ...env, PORT: String(port) });
       expect(result.code).toBe(1);
-      expect(result.stderr.trim().split('\n')).toEqual([`tally: Port ${port} is already in use: stop what listens there, or set PORT`]);
+      expect(result.stderr.trim().split('\n')).toEqual([
+        `tally: Port ${port} is already in use: stop what listens there, or set PORT`,
+      ]);
     } finally {
       taken.close();
     }
@@ -101,7 +120,12 @@ describe('a full start and a graceful stop', { timeout: 90_000 }, () => {
     const orm = await createDatabase(url);
     const tenant = await createTenant(orm.em.fork(), { name: 'Drain', slug: 'drain' });
     await orm.close();
-    const token = await mintAdminToken(env.PLATFORM_TOKEN_SECRET, { tenantId: tenant.id, scopes: ['admin:event_types'], subject: 't', ttl: '5m' });
+    const token = await mintAdminToken(env.PLATFORM_TOKEN_SECRET, {
+      tenantId: tenant.id,
+      scopes: ['admin:event_types'],
+      subject: 't',
+      ttl: '5m',
+    });
     const body = JSON.stringify({ name: 'DRAINED', description: 'created during shutdown', isPrivate: false });
     const inFlight = new Promise<number>((resolve, reject) => {
       const request = httpRequest({
@@ -109,7 +133,12 @@ describe('a full start and a graceful stop', { timeout: 90_000 }, () => {
         port,
         method: 'POST',
         path: '/v1/event_types',
-        headers: { 'Content-Type': 'application/json', 'Content-Length': String(body.length), 'X-Api-Key': tenant.key, Authorization: `Bearer ${token}` },
+        headers: {
+          'Content-Type': 'application/json',
+          'Content-Length': String(body.length),
+          'X-Api-Key': tenant.key,
+          Authorization: `Bearer ${token}`,
+        },
       });
       request.on('response', (response) => {
         response.resume();
@@ -144,7 +173,11 @@ describe('a full start and a graceful stop', { timeout: 90_000 }, () => {
 
   it('a worker-only process serves /health, /ready and /metrics (with its job outcomes) on WORKER_PORT', async () => {
     const port = 20000 + Math.floor(Math.random() * 20000);
-    const { child, done, logs } = await startMain(['worker', 'audit'], { WORKER_PORT: String(port) }, 'workers started');
+    const { child, done, logs } = await startMain(
+      ['worker', 'audit'],
+      { WORKER_PORT: String(port) },
+      'workers started',
+    );
     expect(logs()).toContain(`http://localhost:${port}`);
     expect((await fetch(`http://127.0.0.1:${port}/ready`)).status).toBe(200);
     const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();

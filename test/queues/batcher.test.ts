@@ -28,11 +28,15 @@ describe('Batcher', () => {
 
   it('retries the items of a failed batch one by one, so a bad item fails alone', async () => {
     const batches: number[][] = [];
-    const batcher = new Batcher(async (items: number[]) => {
-      batches.push(items);
-      if (items.includes(2)) throw new Error('bad item');
-      return items;
-    }, 100, 0);
+    const batcher = new Batcher(
+      async (items: number[]) => {
+        batches.push(items);
+        if (items.includes(2)) throw new Error('bad item');
+        return items;
+      },
+      100,
+      0,
+    );
     const results = await Promise.allSettled([1, 2, 3].map((item) => batcher.add(item)));
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(batches).toEqual([[1, 2, 3], [1], [2], [3]]);

@@ -14,6 +14,8 @@ describe('closing workers', () => {
     const closing = { name: 'webhooks', closed: false, close: async () => void (closing.closed = true) };
     await closeWorkers([stuck, closing] as unknown as Worker[], 50);
     expect(closing.closed).toBe(true);
-    expect(reported.map((error) => error.message)).toEqual(['the events worker did not close within 50 ms: left to the process\'s exit']);
+    expect(reported.map((error) => error.message)).toEqual([
+      "the events worker did not close within 50 ms: left to the process's exit",
+    ]);
   });
 });

@@ -42,7 +42,9 @@ describe('the token bucket', () => {
 
   it('holds nothing in the process for a key once its takes are answered, however many keys came', async () => {
     const buckets = new TokenBuckets(harness.context.redis, harness.config.redisPrefix);
-    await Promise.all(Array.from({ length: 200 }, (_, index) => buckets.take(`address-${index}`, { perSecond: 1, burst: 30 })));
+    await Promise.all(
+      Array.from({ length: 200 }, (_, index) => buckets.take(`address-${index}`, { perSecond: 1, burst: 30 })),
+    );
     // Private, read here alone: a flood of client addresses must not grow the process for good.
     expect((buckets as unknown as { buckets: Map<string, unknown> }).buckets.size).toBe(0);
   });
@@ -70,7 +72,10 @@ describe('the rate limit on the API', () => {
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('1');
     expect(refused.headers.get('ratelimit-remaining')).toBe('0');
-    expect(await refused.json()).toMatchObject({ status: 'fail', data: { name: 'TooManyRequestsError', httpCode: 429 } });
+    expect(await refused.json()).toMatchObject({
+      status: 'fail',
+      data: { name: 'TooManyRequestsError', httpCode: 429 },
+    });
   });
 
   it('the default is 100/s with a burst of 400', async () => {
@@ -88,7 +93,10 @@ describe('the rate limit and request id headers over HTTP', () => {
     const tenant = await harness.createTenant({ configuration: { rateLimit: { perSecond: 1, burst: 2 } } });
     const api = await startApi(harness.context, 0);
     try {
-      const get = () => fetch(`http://127.0.0.1:${api.port}/v1/event_types`, { headers: { 'X-Api-Key': tenant.key, 'X-Request-Id': 'served-1' } });
+      const get = () =>
+        fetch(`http://127.0.0.1:${api.port}/v1/event_types`, {
+          headers: { 'X-Api-Key': tenant.key, 'X-Request-Id': 'served-1' },
+        });
       const first = await get();
       expect(first.status).toBe(200);
       expect(first.headers.get('x-request-id')).toBe('served-1');

@@ -25,19 +25,28 @@ describe('reactor conditions', () => {
 
   it('any and nesting', async () => {
     const conditions = new ReactorConditions({
-      any: [{ fact: 'payload', path: '$.storeId', operator: 'equal', value: 'york-1' }, { all: [{ fact: 'user', path: '$.accountNumber', operator: 'lessThan', value: 10 }] }],
+      any: [
+        { fact: 'payload', path: '$.storeId', operator: 'equal', value: 'york-1' },
+        { all: [{ fact: 'user', path: '$.accountNumber', operator: 'lessThan', value: 10 }] },
+      ],
     });
     expect(await conditions.match(facts)).toBe(true);
     expect(await conditions.match({ ...facts, user: null })).toBe(false);
   });
 
-  it('refuses conditions that are not the engine\'s language, or use an unknown operator, with 400', async () => {
+  it("refuses conditions that are not the engine's language, or use an unknown operator, with 400", async () => {
     expect(() => new ReactorConditions({ nonsense: true })).toThrow(ValidationError);
-    await expect(ReactorConditions.check({ all: [{ fact: 'payload', path: '$.total', operator: 'isBig', value: 1 }] })).rejects.toThrow(ValidationError);
+    await expect(
+      ReactorConditions.check({ all: [{ fact: 'payload', path: '$.total', operator: 'isBig', value: 1 }] }),
+    ).rejects.toThrow(ValidationError);
   });
 
   it('never evaluates script in a path: refused when saved, and a stored one matches nothing instead of failing the event', async () => {
-    const script = { all: [{ fact: 'payload', path: "$[?(@.constructor.constructor('return process')())]", operator: 'equal', value: 1 }] };
+    const script = {
+      all: [
+        { fact: 'payload', path: "$[?(@.constructor.constructor('return process')())]", operator: 'equal', value: 1 },
+      ],
+    };
     await expect(ReactorConditions.check(script)).rejects.toThrow(ValidationError);
     expect(await new ReactorConditions(script).match(facts)).toBe(false);
   });

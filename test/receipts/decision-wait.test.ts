@@ -24,7 +24,10 @@ const tenants = new Map<Harness, { tenant: TestTenant; admin: string }>();
 let workers: Worker[] = [];
 
 beforeAll(async () => {
-  [waiting, hurried] = await Promise.all([createHarness({ receiptDecisionWaitMs: LONG_WAIT_MS, clock: waitingClock }), createHarness({ receiptDecisionWaitMs: SHORT_WAIT_MS, clock: hurriedClock })]);
+  [waiting, hurried] = await Promise.all([
+    createHarness({ receiptDecisionWaitMs: LONG_WAIT_MS, clock: waitingClock }),
+    createHarness({ receiptDecisionWaitMs: SHORT_WAIT_MS, clock: hurriedClock }),
+  ]);
   for (const harness of [waiting, hurried]) {
     const tenant = await harness.createTenant();
     const admin = await harness.adminToken(tenant, ['admin:receipts', 'admin:users']);
@@ -60,13 +63,17 @@ function claimNow(harness: Harness) {
 
 /** The claim's review job is on the queue: its wait has set its timer (decision-waiter.ts listens before it queues). */
 async function reviewQueued(harness: Harness): Promise<void> {
-  await expect.poll(async () => (await harness.context.queues.reviews.getJobCounts('waiting')).waiting, { timeout: 20_000 }).toBeGreaterThan(0);
+  await expect
+    .poll(async () => (await harness.context.queues.reviews.getJobCounts('waiting')).waiting, { timeout: 20_000 })
+    .toBeGreaterThan(0);
 }
 
 /** The waits were given the configured bound, and every one ended before it: by the decision's event. */
 function expectEndedBeforeTheirBound(clock: ManualClock): void {
   expect(clock.timers.length).toBeGreaterThan(0);
-  expect(clock.timers.map((timer) => [timer.ms, timer.state])).toEqual(clock.timers.map(() => [LONG_WAIT_MS, 'cancelled']));
+  expect(clock.timers.map((timer) => [timer.ms, timer.state])).toEqual(
+    clock.timers.map(() => [LONG_WAIT_MS, 'cancelled']),
+  );
 }
 
 describe('POST /v1/receipts waits for the automated decision up to RECEIPT_DECISION_WAIT_MS', () => {
@@ -107,7 +114,12 @@ describe('POST /v1/receipts waits for the automated decision up to RECEIPT_DECIS
     workers = startWorkers(hurried.context, ['reviews']);
     const { tenant, admin } = tenants.get(hurried)!;
     await expect
-      .poll(async () => (await dataOf<Json>(await hurried.request(tenant, 'GET', `/v1/receipts/${claim.id}`, { token: admin }))).status, { timeout: 10_000 })
+      .poll(
+        async () =>
+          (await dataOf<Json>(await hurried.request(tenant, 'GET', `/v1/receipts/${claim.id}`, { token: admin })))
+            .status,
+        { timeout: 10_000 },
+      )
       .toBe('AUTHORIZED');
   });
 });
@@ -115,10 +127,17 @@ describe('POST /v1/receipts waits for the automated decision up to RECEIPT_DECIS
 describe('a decision wait whose event stream cannot be read (Redis unreachable)', () => {
   it('queues every claim, bounds the first wait by its time, answers the next at once, and closes without hanging', async () => {
     const warnings: string[] = [];
-    const logs = new Writable({ write: (line: Buffer, _encoding, done) => (warnings.push(JSON.parse(line.toString()).msg), done()) });
+    const logs = new Writable({
+      write: (line: Buffer, _encoding, done) => (warnings.push(JSON.parse(line.toString()).msg), done()),
+    });
     // Nothing listens on port 1: the reader's connection keeps retrying and never reads.
     const clock = new ManualClock();
-    const decisions = new DecisionWaiter(waiting.context.queues.reviews, 'redis://127.0.0.1:1', createLogger('warn', logs), clock);
+    const decisions = new DecisionWaiter(
+      waiting.context.queues.reviews,
+      'redis://127.0.0.1:1',
+      createLogger('warn', logs),
+      clock,
+    );
     const queued: string[] = [];
     const queue = (jobId: string) => async () => void queued.push(jobId);
 

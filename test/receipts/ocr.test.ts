@@ -74,9 +74,12 @@ afterAll(async () => {
 });
 
 // docs/receipts.md#ocr: "https, or any address when private fetch is allowed; at most 10 MB, 10 s, image types only, redirects re-checked".
-describe('fetching a claim\'s image', () => {
+describe("fetching a claim's image", () => {
   const failure = async (fetcher: ImageFetcher, url: string) => {
-    const error = await fetcher.fetch(url).then(() => undefined, (caught: unknown) => caught);
+    const error = await fetcher.fetch(url).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(ImageFetchError);
     return error as ImageFetchError;
   };
@@ -84,7 +87,12 @@ describe('fetching a claim\'s image', () => {
   it('refuses plain http, and private, loopback and link-local addresses, unless private fetching is allowed', async () => {
     const strict = new ImageFetcher(false);
     expect((await failure(strict, `${base}/corner-shop.png`)).message).toMatch(/https only/);
-    for (const address of ['https://127.0.0.1/receipt.png', 'https://10.0.0.8/receipt.png', 'https://169.254.169.254/latest/meta-data', 'https://[::1]/receipt.png']) {
+    for (const address of [
+      'https://127.0.0.1/receipt.png',
+      'https://10.0.0.8/receipt.png',
+      'https://169.254.169.254/latest/meta-data',
+      'https://[::1]/receipt.png',
+    ]) {
       const refused = await failure(strict, address);
       expect(refused.permanent).toBe(true);
     }
@@ -98,7 +106,12 @@ describe('fetching a claim\'s image', () => {
   });
 
   it.each([
-    ['a body that is no image, whatever its Content-Type says', '/not-an-image.png', /is not a PNG, JPEG, WebP or BMP image/, true],
+    [
+      'a body that is no image, whatever its Content-Type says',
+      '/not-an-image.png',
+      /is not a PNG, JPEG, WebP or BMP image/,
+      true,
+    ],
     ['a redirect to another scheme (each hop is checked again)', '/to-ftp', /https only/, true],
     ['a 404', '/gone', /answered 404/, true],
     ['a server error (retried)', '/broken', /answered 500/, false],
@@ -145,10 +158,20 @@ describe('a default-mode claim, from image to decision', () => {
     const tenant = await harness.createTenant({ configuration: { review: { maxAgeDays: 100_000 } } });
     const admin = await harness.adminToken(tenant, ['admin:receipts', 'admin:users', 'admin:rules']);
     await registerMember(harness, tenant, admin, 'shopper');
-    const oatMilk = await dataOf<Json>(await harness.request(tenant, 'POST', '/v1/products', { token: admin, body: { name: 'Oat milk', identifiers: ['Oat Milk 1L'] } }));
+    const oatMilk = await dataOf<Json>(
+      await harness.request(tenant, 'POST', '/v1/products', {
+        token: admin,
+        body: { name: 'Oat milk', identifiers: ['Oat Milk 1L'] },
+      }),
+    );
     const token = await harness.userToken(tenant, 'shopper');
 
-    const claimed = await dataOf<Json>(await harness.request(tenant, 'POST', '/v1/receipts', { token, body: { useParser: true, pictureUrl: `${base}/corner-shop.png` } }));
+    const claimed = await dataOf<Json>(
+      await harness.request(tenant, 'POST', '/v1/receipts', {
+        token,
+        body: { useParser: true, pictureUrl: `${base}/corner-shop.png` },
+      }),
+    );
     expect(claimed).toEqual({ id: expect.any(String), status: 'PENDING', paramountReview: null });
     const receipt = await decided(tenant, admin, claimed.id);
     expect(receipt).toMatchObject({
@@ -163,22 +186,38 @@ describe('a default-mode claim, from image to decision', () => {
       paramountReview: { verdict: 'AUTHORIZE', reason: 'VALID_DATA' },
     });
     expect(Number(receipt.ocrConfidence)).toBeGreaterThan(0.5);
-    expect(receipt.lineItems[0]).toMatchObject({ description: 'Oat Milk 1L', totalPrice: 2.5, productId: oatMilk.id, confidence: expect.any(Number) });
+    expect(receipt.lineItems[0]).toMatchObject({
+      description: 'Oat Milk 1L',
+      totalPrice: 2.5,
+      productId: oatMilk.id,
+      confidence: expect.any(Number),
+    });
 
-    const again = await dataOf<Json>(await harness.request(tenant, 'POST', '/v1/receipts', { token, body: { useParser: true, pictureUrl: `${base}/same-again.png` } }));
-    expect(await decided(tenant, admin, again.id)).toMatchObject({ status: 'REJECTED', paramountReview: { reason: 'DUPLICATE' } });
+    const again = await dataOf<Json>(
+      await harness.request(tenant, 'POST', '/v1/receipts', {
+        token,
+        body: { useParser: true, pictureUrl: `${base}/same-again.png` },
+      }),
+    );
+    expect(await decided(tenant, admin, again.id)).toMatchObject({
+      status: 'REJECTED',
+      paramountReview: { reason: 'DUPLICATE' },
+    });
   });
 
   // Issue 17, medium: "… fairness between tenants on the OCR queue …, with a test that shows another
   // tenant's claim decided in time while one tenant floods slow images."
-  it('one tenant flooding slow images holds a few OCR slots; another tenant\'s claim is decided while they still trickle', async () => {
+  it("one tenant flooding slow images holds a few OCR slots; another tenant's claim is decided while they still trickle", async () => {
     const flooder = await harness.createTenant();
     const floodAdmin = await harness.adminToken(flooder, ['admin:receipts', 'admin:users']);
     await registerMember(harness, flooder, floodAdmin, 'shopper');
     const { opened, closed } = trickle;
     // More claims than the queue has slots (16): without a share per tenant they would take them all.
     for (let n = 0; n < 20; n++) {
-      await harness.request(flooder, 'POST', '/v1/receipts', { token: floodAdmin, body: { useParser: true, pictureUrl: `${base}/trickle-${n}.png`, submitter: { authIdentifier: 'shopper' } } });
+      await harness.request(flooder, 'POST', '/v1/receipts', {
+        token: floodAdmin,
+        body: { useParser: true, pictureUrl: `${base}/trickle-${n}.png`, submitter: { authIdentifier: 'shopper' } },
+      });
     }
     // The flood holds its share of the slots, and no more.
     await expect.poll(() => trickle.opened - opened, { timeout: 20_000, interval: 20 }).toBe(MAX_OCR_JOBS_PER_TENANT);
@@ -186,7 +225,12 @@ describe('a default-mode claim, from image to decision', () => {
     const tenant = await harness.createTenant({ configuration: { review: { maxAgeDays: 100_000 } } });
     const admin = await harness.adminToken(tenant, ['admin:receipts', 'admin:users']);
     await registerMember(harness, tenant, admin, 'shopper');
-    const claimed = await dataOf<Json>(await harness.request(tenant, 'POST', '/v1/receipts', { token: admin, body: { useParser: true, pictureUrl: `${base}/corner-shop.png`, submitter: { authIdentifier: 'shopper' } } }));
+    const claimed = await dataOf<Json>(
+      await harness.request(tenant, 'POST', '/v1/receipts', {
+        token: admin,
+        body: { useParser: true, pictureUrl: `${base}/corner-shop.png`, submitter: { authIdentifier: 'shopper' } },
+      }),
+    );
     expect((await decided(tenant, admin, claimed.id)).paramountReview).not.toBeNull();
     // Decided while every slow fetch of the flood was still open: it waited for none of them.
     expect(trickle.closed - closed).toBe(0);
@@ -198,9 +242,21 @@ describe('a default-mode claim, from image to decision', () => {
     const tenant = await harness.createTenant();
     const admin = await harness.adminToken(tenant, ['admin:receipts', 'admin:users']);
     await registerMember(harness, tenant, admin, 'shopper');
-    const claimed = await dataOf<Json>(await harness.request(tenant, 'POST', '/v1/receipts', { token: admin, body: { useParser: true, pictureUrl: `${base}/not-an-image.png`, submitter: { authIdentifier: 'shopper' } } }));
+    const claimed = await dataOf<Json>(
+      await harness.request(tenant, 'POST', '/v1/receipts', {
+        token: admin,
+        body: { useParser: true, pictureUrl: `${base}/not-an-image.png`, submitter: { authIdentifier: 'shopper' } },
+      }),
+    );
     const receipt = await decided(tenant, admin, claimed.id);
-    expect(receipt).toMatchObject({ status: 'PENDING', paramountReview: { verdict: 'ABSTAIN', reason: 'INSUFFICIENT_DATA', checks: [{ check: 'PARSE', passed: false, detail: expect.stringMatching(/not a PNG/) }] } });
+    expect(receipt).toMatchObject({
+      status: 'PENDING',
+      paramountReview: {
+        verdict: 'ABSTAIN',
+        reason: 'INSUFFICIENT_DATA',
+        checks: [{ check: 'PARSE', passed: false, detail: expect.stringMatching(/not a PNG/) }],
+      },
+    });
   });
 });
 
@@ -223,7 +279,10 @@ describe('slow image hosts', () => {
   });
 
   async function claim(tenant: Parameters<Harness['request']>[0], admin: string, pictureUrl: string): Promise<string> {
-    const response = await harness.request(tenant, 'POST', '/v1/receipts', { token: admin, body: { useParser: true, pictureUrl, submitter: { authIdentifier: 'shopper' } } });
+    const response = await harness.request(tenant, 'POST', '/v1/receipts', {
+      token: admin,
+      body: { useParser: true, pictureUrl, submitter: { authIdentifier: 'shopper' } },
+    });
     return (await dataOf<{ id: string }>(response)).id;
   }
 
@@ -234,18 +293,20 @@ describe('slow image hosts', () => {
     return { tenant, admin };
   }
 
-  const reviewOf = async (tenant: Parameters<Harness['request']>[0], admin: string, id: string) => (await dataOf<Json>(await harness.request(tenant, 'GET', `/v1/receipts/${id}`, { token: admin }))).paramountReview;
+  const reviewOf = async (tenant: Parameters<Harness['request']>[0], admin: string, id: string) =>
+    (await dataOf<Json>(await harness.request(tenant, 'GET', `/v1/receipts/${id}`, { token: admin }))).paramountReview;
 
-  it('a trickling host fails its claim within the claim\'s budget, in one attempt, and a person gets the claim', async () => {
+  it("a trickling host fails its claim within the claim's budget, in one attempt, and a person gets the claim", async () => {
     trickle.gone = false;
     const { tenant, admin } = await tenantWithShopper();
     const before = trickle.opened;
     const id = await claim(tenant, admin, `${base}/trickle-budget.png`);
-    await expect.poll(() => reviewOf(tenant, admin, id), { timeout: 20_000, interval: 100 }).toMatchObject({
-      verdict: 'ABSTAIN',
-      checks: [{ check: 'PARSE', passed: false, detail: expect.stringMatching(/1500 ms/) }],
-    });
+    await expect
+      .poll(() => reviewOf(tenant, admin, id), { timeout: 20_000, interval: 100 })
+      .toMatchObject({
+        verdict: 'ABSTAIN',
+        checks: [{ check: 'PARSE', passed: false, detail: expect.stringMatching(/1500 ms/) }],
+      });
     expect(trickle.opened - before).toBe(1);
   });
 });
-

@@ -1,13 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { parseReceiptText } from '../../shared/receipts/ocr/receipt-parser.js';
 
-const read = (text: string, confidence = 0.9) => ({ confidence, lines: text.trim().split('\n').map((line) => ({ text: line.trim(), confidence })) });
-const values = (text: string) => Object.fromEntries(Object.entries(parseReceiptText(read(text)).fields).map(([name, field]) => [name, field.value]));
+const read = (text: string, confidence = 0.9) => ({
+  confidence,
+  lines: text
+    .trim()
+    .split('\n')
+    .map((line) => ({ text: line.trim(), confidence })),
+});
+const values = (text: string) =>
+  Object.fromEntries(Object.entries(parseReceiptText(read(text)).fields).map(([name, field]) => [name, field.value]));
 
 // docs/receipts.md#ocr: the OCR worker "parses merchant, date, time, totals, line items and their confidence".
-describe('parsing a receipt\'s recognised text', () => {
+describe("parsing a receipt's recognised text", () => {
   it('reads merchant, date, time, totals, barcode, transaction id and store', () => {
-    const parsed = parseReceiptText(read(`
+    const parsed = parseReceiptText(
+      read(
+        `
       : CORNER SHOP :
       12 High Street, Leeds
       Date: 2026-11-20 14:32
@@ -20,7 +29,10 @@ describe('parsing a receipt\'s recognised text', () => {
       Transaction #: TX-88231
       Store #: S-104
       5012345678900
-    `, 0.87));
+    `,
+        0.87,
+      ),
+    );
     expect(Object.fromEntries(Object.entries(parsed.fields).map(([name, field]) => [name, field.value]))).toEqual({
       merchantName: 'CORNER SHOP',
       serviceDate: '2026-11-20',
@@ -76,14 +88,23 @@ describe('parsing a receipt\'s recognised text', () => {
   });
 
   it('reads quantities, and cuts dot leaders misread as letters', () => {
-    const { lineItems } = parseReceiptText(read(`
+    const { lineItems } = parseReceiptText(
+      read(`
       CAFE
       2 x Tea @ 1.80 ........ 3.60
       Muffin 3 @ 2.00         6.00
       Croque Monsieur .........cc.ccccvoeivaveennne €9,50
       TOTAL 19.10
-    `));
-    expect(lineItems.map(({ description, quantity, unitPrice, totalPrice }) => ({ description, quantity, unitPrice, totalPrice }))).toEqual([
+    `),
+    );
+    expect(
+      lineItems.map(({ description, quantity, unitPrice, totalPrice }) => ({
+        description,
+        quantity,
+        unitPrice,
+        totalPrice,
+      })),
+    ).toEqual([
       { description: 'Tea', quantity: 2, unitPrice: 1.8, totalPrice: 3.6 },
       { description: 'Muffin', quantity: 3, unitPrice: 2, totalPrice: 6 },
       { description: 'Croque Monsieur', quantity: 1, unitPrice: 9.5, totalPrice: 9.5 },

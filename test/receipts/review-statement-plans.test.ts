@@ -19,7 +19,9 @@ beforeAll(async () => {
   const tenant = await harness.createTenant();
   const admin = await harness.adminToken(tenant, ['admin:users']);
   await registerMember(harness, tenant, admin, 'shopper');
-  const member = await harness.context.orm.em.fork().findOneOrFail(User, { tenant: tenant.id, authIdentifier: 'shopper' });
+  const member = await harness.context.orm.em
+    .fork()
+    .findOneOrFail(User, { tenant: tenant.id, authIdentifier: 'shopper' });
   const now = new Date();
   for (let n = 0; n < 50; n++) {
     await insertPrepared(harness.context.orm.em.fork(), Receipt, {
@@ -46,13 +48,15 @@ async function genericPlan(sql: string): Promise<string> {
   return harness.context.orm.em.getKnex().transaction(async (trx) => {
     await trx.raw('set local plan_cache_mode = force_generic_plan');
     await trx.raw(`prepare statement_under_test as ${numbered}`);
-    const explained = await trx.raw<{ rows: { 'QUERY PLAN': string }[] }>(`explain execute statement_under_test(${Array(parameters).fill('null').join(', ')})`);
+    const explained = await trx.raw<{ rows: { 'QUERY PLAN': string }[] }>(
+      `explain execute statement_under_test(${Array(parameters).fill('null').join(', ')})`,
+    );
     await trx.raw('deallocate statement_under_test');
     return explained.rows.map((row) => row['QUERY PLAN']).join('\n');
   });
 }
 
-describe('the reviewer\'s prepared statements, planned without statistics', () => {
+describe("the reviewer's prepared statements, planned without statistics", () => {
   it('read the claim under review by its primary key, and look for its duplicates by barcode and by transaction id', async () => {
     const plan = await genericPlan(READ_CLAIM_UNDER_REVIEW);
     expect(plan).toMatch(/Index Scan using receipt_pkey on receipt r\b/);

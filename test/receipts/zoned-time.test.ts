@@ -3,7 +3,7 @@ import { tenantTimezone } from '../../shared/receipts/review-settings.js';
 import { zonedDate, zonedInstant } from '../../shared/receipts/zoned-time.js';
 
 // docs/receipts.md#claims: receipts are read in the tenant's `configuration.timezone`, UTC when it has none.
-describe('the zone a tenant\'s receipts are read in', () => {
+describe("the zone a tenant's receipts are read in", () => {
   it('is the configured zone when Intl knows it, else UTC', () => {
     expect(tenantTimezone({ timezone: 'Europe/Paris' })).toBe('Europe/Paris');
     expect(tenantTimezone({ timezone: 'Mars/Olympus' })).toBe('UTC');

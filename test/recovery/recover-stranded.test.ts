@@ -9,12 +9,24 @@ import { startWorker } from '../../shared/platform/queues/worker-runner.js';
 import { Receipt } from '../../shared/receipts/receipt.entity.js';
 import { receiptJobId } from '../../shared/receipts/receipt-job.js';
 import { Review } from '../../shared/receipts/review.entity.js';
-import { recoverStranded, recoveryDependencies, type RecoveryDependencies } from '../../shared/recovery/recover-stranded.js';
+import {
+  recoverStranded,
+  recoveryDependencies,
+  type RecoveryDependencies,
+} from '../../shared/recovery/recover-stranded.js';
 import { User } from '../../shared/users/user.entity.js';
 import { scheduleRecovery } from '../../workers/recovery.js';
 import { closeWorkers, startWorkers, workerDependencies } from '../../workers/start-workers.js';
 import { storeClaim } from '../support/receipts.js';
-import { createHarness, dataOf, queryOne, registerMember, type Harness, type Json, type TestTenant } from '../support/harness.js';
+import {
+  createHarness,
+  dataOf,
+  queryOne,
+  registerMember,
+  type Harness,
+  type Json,
+  type TestTenant,
+} from '../support/harness.js';
 
 let harness: Harness;
 let tenant: TestTenant;
@@ -29,7 +41,14 @@ beforeAll(async () => {
   admin = await harness.adminToken(tenant, ['admin:users', 'admin:reactors', 'admin:events']);
   await registerMember(harness, tenant, admin, 'shopper');
   for (const eventType of ['ORDER_PLACED', 'RECEIPT_REVIEWED']) {
-    await harness.request(tenant, 'POST', '/v1/reactors', { token: admin, body: { name: `Ten for ${eventType}`, eventType, reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '10' }] } }] } });
+    await harness.request(tenant, 'POST', '/v1/reactors', {
+      token: admin,
+      body: {
+        name: `Ten for ${eventType}`,
+        eventType,
+        reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '10' }] } }],
+      },
+    });
   }
   member = await harness.context.orm.em.fork().findOneOrFail(User, { tenant: tenant.id, authIdentifier: 'shopper' });
   const { context } = harness;
@@ -46,16 +65,28 @@ function strandedClaim(parsed: boolean): Promise<Receipt> {
   return storeClaim(
     harness,
     tenant,
-    parsed ? { status: 'AUTHORIZED', statusVersion: 1, merchantName: null } : { parsedAt: null, ocrConfidence: null, serviceDate: null, total: null, merchantName: null },
+    parsed
+      ? { status: 'AUTHORIZED', statusVersion: 1, merchantName: null }
+      : { parsedAt: null, ocrConfidence: null, serviceDate: null, total: null, merchantName: null },
   );
 }
 
-const registered = async (eventId: number) => (await queryOne(harness, 'select count(*)::int as n from event where id = ?', [eventId])).n as number;
-const points = async () => (await dataOf<Json>(await harness.request(tenant, 'GET', '/v1/users/shopper/wallet', { token: admin }))).points as number;
+const registered = async (eventId: number) =>
+  (await queryOne(harness, 'select count(*)::int as n from event where id = ?', [eventId])).n as number;
+const points = async () =>
+  (await dataOf<Json>(await harness.request(tenant, 'GET', '/v1/users/shopper/wallet', { token: admin })))
+    .points as number;
 
 /** The job as a worker that gave up on its last attempt leaves it: failed for good. */
 async function failForGood(queue: 'reviews' | 'ocr' | 'events', job: Job, reason: string): Promise<void> {
-  const failing = startWorker(queue, queueCatalog[queue], async () => { throw new UnrecoverableError(reason); }, workerDependencies(harness.context));
+  const failing = startWorker(
+    queue,
+    queueCatalog[queue],
+    async () => {
+      throw new UnrecoverableError(reason);
+    },
+    workerDependencies(harness.context),
+  );
   await expect.poll(() => job.getState(), { timeout: 5000 }).toBe('failed');
   await failing.close();
 }
@@ -83,7 +114,11 @@ describe('the recovery sweep', () => {
 
   it('retries a job that failed for good rather than leave it blocking its claim', async () => {
     const claim = await strandedClaim(true);
-    const job = await harness.context.queues.reviews.add('review', { tenantId: tenant.id, receiptId: claim.id }, { jobId: receiptJobId('review', claim.id) });
+    const job = await harness.context.queues.reviews.add(
+      'review',
+      { tenantId: tenant.id, receiptId: claim.id },
+      { jobId: receiptJobId('review', claim.id) },
+    );
     await failForGood('reviews', job, 'the database was down through every attempt');
     await recoverStranded(deps, 0);
     expect(await (await harness.context.queues.reviews.getJob(job.id!))!.getState()).toBe('waiting');
@@ -91,7 +126,11 @@ describe('the recovery sweep', () => {
 
   it('sends a claim whose image failed to be read through every attempt to a person, instead of reading it forever', async () => {
     const claim = await strandedClaim(false);
-    const job = await harness.context.queues.ocr.add('read', { tenantId: tenant.id, receiptId: claim.id }, { jobId: receiptJobId('ocr', claim.id) });
+    const job = await harness.context.queues.ocr.add(
+      'read',
+      { tenantId: tenant.id, receiptId: claim.id },
+      { jobId: receiptJobId('ocr', claim.id) },
+    );
     await failForGood('ocr', job, 'the reader crashed on this image');
     await recoverStranded(deps, 0);
     const stored = await harness.context.orm.em.fork().findOneOrFail(Receipt, { id: claim.id });
@@ -103,24 +142,62 @@ describe('the recovery sweep', () => {
     const quiet = await harness.createTenant();
     const quietAdmin = await harness.adminToken(quiet, ['admin:users', 'admin:receipts', 'admin:event_types']);
     await registerMember(harness, quiet, quietAdmin, 'shopper');
-    await harness.request(quiet, 'PATCH', '/v1/event_types/RECEIPT_REVIEWED', { token: quietAdmin, body: { isActive: false } });
-    const claimed = await harness.request(quiet, 'POST', '/v1/receipts', { token: quietAdmin, body: { useParser: true, pictureUrl: 'https://receipts.example/q.png', submitter: { authIdentifier: 'shopper' } } });
+    await harness.request(quiet, 'PATCH', '/v1/event_types/RECEIPT_REVIEWED', {
+      token: quietAdmin,
+      body: { isActive: false },
+    });
+    const claimed = await harness.request(quiet, 'POST', '/v1/receipts', {
+      token: quietAdmin,
+      body: { useParser: true, pictureUrl: 'https://receipts.example/q.png', submitter: { authIdentifier: 'shopper' } },
+    });
     const { id } = await dataOf<{ id: string }>(claimed);
-    const review = await dataOf<{ id: string }>(await harness.request(quiet, 'POST', `/v1/receipts/${id}/reviews`, { token: quietAdmin, body: { verdict: 'AUTHORIZE', reason: 'VERIFIED' } }));
-    expect(await harness.context.orm.em.fork().findOneOrFail(Review, { id: review.id })).toMatchObject({ eventId: null, statusVersion: 1 });
+    const review = await dataOf<{ id: string }>(
+      await harness.request(quiet, 'POST', `/v1/receipts/${id}/reviews`, {
+        token: quietAdmin,
+        body: { verdict: 'AUTHORIZE', reason: 'VERIFIED' },
+      }),
+    );
+    expect(await harness.context.orm.em.fork().findOneOrFail(Review, { id: review.id })).toMatchObject({
+      eventId: null,
+      statusVersion: 1,
+    });
   });
 
   it('queues the event of an order and of a review whose event was never queued, and registers each once', async () => {
     const em = harness.context.orm.em.fork();
-    const [orderEvent, reviewEvent] = [await harness.context.eventIds.allocate(), await harness.context.eventIds.allocate()];
+    const [orderEvent, reviewEvent] = [
+      await harness.context.eventIds.allocate(),
+      await harness.context.eventIds.allocate(),
+    ];
     em.create(Order, {
-      id: randomUUID(), tenant: tenant.id, transactionId: 'T-LOST', locationId: 'STORE-1', cashierId: null, total: 20, subtotal: null, currency: null,
-      lineItems: [], occurredAt: null, submitter: member.id, eventId: orderEvent,
+      id: randomUUID(),
+      tenant: tenant.id,
+      transactionId: 'T-LOST',
+      locationId: 'STORE-1',
+      cashierId: null,
+      total: 20,
+      subtotal: null,
+      currency: null,
+      lineItems: [],
+      occurredAt: null,
+      submitter: member.id,
+      eventId: orderEvent,
     } as never);
     const receipt = await strandedClaim(true);
     em.create(Review, {
-      id: randomUUID(), tenant: tenant.id, receipt: receipt.id, verdict: 'AUTHORIZE', reason: 'VERIFIED', isAutomated: false, reviewer: null, comment: null,
-      checks: [], ruleSetId: null, ruleEngineResult: null, eventId: reviewEvent, statusVersion: 1,
+      id: randomUUID(),
+      tenant: tenant.id,
+      receipt: receipt.id,
+      verdict: 'AUTHORIZE',
+      reason: 'VERIFIED',
+      isAutomated: false,
+      reviewer: null,
+      comment: null,
+      checks: [],
+      ruleSetId: null,
+      ruleEngineResult: null,
+      eventId: reviewEvent,
+      statusVersion: 1,
     } as never);
     await em.flush();
 
@@ -129,7 +206,10 @@ describe('the recovery sweep', () => {
     await expect.poll(() => registered(orderEvent), { timeout: 5000 }).toBe(1);
     await expect.poll(() => registered(reviewEvent), { timeout: 5000 }).toBe(1);
     const order = await queryOne(harness, 'select payload, user_id from event where id = ?', [orderEvent]);
-    expect(order).toMatchObject({ payload: { transactionId: 'T-LOST', locationId: 'STORE-1', total: 20 }, user_id: member.id });
+    expect(order).toMatchObject({
+      payload: { transactionId: 'T-LOST', locationId: 'STORE-1', total: 20 },
+      user_id: member.id,
+    });
     // Registered once, sweeps after it find nothing to do.
     await expect.poll(points, { timeout: 5000 }).toBe(20);
     expect(await recoverStranded(deps, 0)).toMatchObject({ reviewEvents: 0, orderEvents: 0 });
@@ -152,7 +232,12 @@ describe('the recovery sweep', () => {
     const events = workers[0]!;
     await events.pause();
     try {
-      expect(await harness.context.eventQueue.enqueue(report, duplicateIdentity(tenant.id, 'ORDER_PLACED', other.id, report.payload))).toBe(true);
+      expect(
+        await harness.context.eventQueue.enqueue(
+          report,
+          duplicateIdentity(tenant.id, 'ORDER_PLACED', other.id, report.payload),
+        ),
+      ).toBe(true);
       const [job] = await harness.context.queues.events.getJobs(['waiting']);
       await failForGood('events', job!, 'its worker stalled more often than allowed');
     } finally {

@@ -16,7 +16,11 @@ beforeAll(async () => {
   harness = await createHarness();
   tenant = await harness.createTenant();
   admin = await harness.adminToken(tenant, ['admin:rules', 'admin:event_types']);
-  const loaf = await post('/v1/products', { name: 'Sourdough loaf', identifiers: ['SKU-LOAF', 'sourdough  loaf'], unitPrice: 4 });
+  const loaf = await post('/v1/products', {
+    name: 'Sourdough loaf',
+    identifiers: ['SKU-LOAF', 'sourdough  loaf'],
+    unitPrice: 4,
+  });
   loafId = (await dataOf<{ id: string }>(loaf)).id;
 });
 afterAll(() => harness.close());
@@ -33,18 +37,48 @@ describe('POST /transactions-rule-engine/rule-sets', () => {
       isActive: true,
       ruleDefinitions: [
         customRule('BIG_SPEND', 10, totalOver(50), [{ key: 'segment', value: 'big' }]),
-        { type: 'BASKET', name: 'Has a loaf', priority: 5, configuration: { productId: loafId, isUnitPriceCheckNeeded: true }, resultParams: { success: [{ key: 'loaf', value: true }], failure: [] } },
+        {
+          type: 'BASKET',
+          name: 'Has a loaf',
+          priority: 5,
+          configuration: { productId: loafId, isUnitPriceCheckNeeded: true },
+          resultParams: { success: [{ key: 'loaf', value: true }], failure: [] },
+        },
       ],
     });
     expect(response.status).toBe(201);
     const set = await dataOf<Json>(response);
-    expect(set).toMatchObject({ id: expect.any(String), name: 'Bakery', isActive: true, scope: null, createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(set).toMatchObject({
+      id: expect.any(String),
+      name: 'Bakery',
+      isActive: true,
+      scope: null,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
     expect(set.rules).toHaveLength(2);
-    expect(set.rules[0]).toMatchObject({ id: expect.any(String), name: 'BIG_SPEND', type: 'CUSTOM', priority: 10, configuration: null, resultParams: { success: [{ key: 'segment', value: 'big' }], failure: [] } });
+    expect(set.rules[0]).toMatchObject({
+      id: expect.any(String),
+      name: 'BIG_SPEND',
+      type: 'CUSTOM',
+      priority: 10,
+      configuration: null,
+      resultParams: { success: [{ key: 'segment', value: 'big' }], failure: [] },
+    });
     // docs/receipts.md#basket-rules: "BASKET rules compile to conditions over lineItems[*].productId".
-    expect(set.rules[1]).toMatchObject({ type: 'BASKET', configuration: { productId: loafId, isUnitPriceCheckNeeded: true }, ruleProperties: { event: { type: 'Has a loaf' }, priority: 5 } });
+    expect(set.rules[1]).toMatchObject({
+      type: 'BASKET',
+      configuration: { productId: loafId, isUnitPriceCheckNeeded: true },
+      ruleProperties: { event: { type: 'Has a loaf' }, priority: 5 },
+    });
     expect(JSON.stringify(set.rules[1].ruleProperties.conditions)).toContain('$.transaction.lineItems[*].productId');
-    expect(set.tenant).toMatchObject({ id: tenant.id, slug: tenant.slug, key: tenant.key.slice(0, set.tenant.key.length), eventSecrets: { TILL_SALE: null }, configuration: {} });
+    expect(set.tenant).toMatchObject({
+      id: tenant.id,
+      slug: tenant.slug,
+      key: tenant.key.slice(0, set.tenant.key.length),
+      eventSecrets: { TILL_SALE: null },
+      configuration: {},
+    });
     expect(set.tenant.key.length).toBeLessThan(tenant.key.length);
     expect(set.tenant.authentication).toEqual({ issuer: expect.any(String), algorithm: 'HS256' });
   });
@@ -56,13 +90,31 @@ describe('POST /transactions-rule-engine/rule-sets', () => {
     const response = await post(SETS, { isActive: true, ruleDefinitions: [customRule('FINE', 1, totalOver(1)), rule] });
     expect(response.status).toBe(400);
     const body = await jsonOf(response);
-    expect(body).toMatchObject({ status: 'fail', data: { httpCode: 400, name: 'BadRequestError', message: expect.stringContaining('ruleDefinitions[1] ("MISMATCH"): priority 4 differs from ruleProperties.priority 3') } });
+    expect(body).toMatchObject({
+      status: 'fail',
+      data: {
+        httpCode: 400,
+        name: 'BadRequestError',
+        message: expect.stringContaining(
+          'ruleDefinitions[1] ("MISMATCH"): priority 4 differs from ruleProperties.priority 3',
+        ),
+      },
+    });
   });
 
   it.each([
-    ['a rule type outside CUSTOM and BASKET', { isActive: true, ruleDefinitions: [{ ...customRule('X', 1, totalOver(1)), type: 'MAGIC' }] }],
-    ['resultParams without failure', { isActive: true, ruleDefinitions: [{ ...customRule('X', 1, totalOver(1)), resultParams: { success: [] } }] }],
-    ['a key-value pair without value', { isActive: true, ruleDefinitions: [customRule('X', 1, totalOver(1), [{ key: 'k' }])] }],
+    [
+      'a rule type outside CUSTOM and BASKET',
+      { isActive: true, ruleDefinitions: [{ ...customRule('X', 1, totalOver(1)), type: 'MAGIC' }] },
+    ],
+    [
+      'resultParams without failure',
+      { isActive: true, ruleDefinitions: [{ ...customRule('X', 1, totalOver(1)), resultParams: { success: [] } }] },
+    ],
+    [
+      'a key-value pair without value',
+      { isActive: true, ruleDefinitions: [customRule('X', 1, totalOver(1), [{ key: 'k' }])] },
+    ],
     ['no isActive', { name: 'x' }],
   ])('answers 400 ValidationError for %s', async (_case, body) => {
     const response = await post(SETS, body);
@@ -80,10 +132,14 @@ describe('POST /transactions-rule-engine/rule-sets', () => {
 
 describe('reading, changing and deleting rule sets and their rules (docs/receipts.md#rule-sets)', () => {
   it('GET lists each set with its rules; another tenant sees none', async () => {
-    const created = await dataOf<Json>(await post(SETS, { name: 'Listed', isActive: false, ruleDefinitions: [customRule('ONE', 1, totalOver(1))] }));
+    const created = await dataOf<Json>(
+      await post(SETS, { name: 'Listed', isActive: false, ruleDefinitions: [customRule('ONE', 1, totalOver(1))] }),
+    );
     const list = await get(`${SETS}?filter=${encodeURIComponent("name:(eq:'Listed')")}`);
     expect(list.status).toBe(200);
-    expect(await dataOf(list)).toEqual([expect.objectContaining({ id: created.id, rules: [expect.objectContaining({ name: 'ONE' })] })]);
+    expect(await dataOf(list)).toEqual([
+      expect.objectContaining({ id: created.id, rules: [expect.objectContaining({ name: 'ONE' })] }),
+    ]);
     expect(list.headers.get('content-range')).toBe('rule-set 0-0/1');
     const other = await harness.createTenant();
     const otherAdmin = await harness.adminToken(other, ['admin:rules']);
@@ -92,9 +148,21 @@ describe('reading, changing and deleting rule sets and their rules (docs/receipt
   });
 
   it('PATCH changes fields; ruleDefinitions replace the rules; DELETE removes the set', async () => {
-    const created = await dataOf<Json>(await post(SETS, { isActive: false, ruleDefinitions: [customRule('OLD', 1, totalOver(1))] }));
-    const changed = await dataOf<Json>(await patch(`${SETS}/${created.id}`, { name: 'Renamed', scope: { merchantName: 'Corner Shop' }, ruleDefinitions: [customRule('NEW', 2, totalOver(2))] }));
-    expect(changed).toMatchObject({ name: 'Renamed', scope: { merchantName: 'Corner Shop' }, rules: [expect.objectContaining({ name: 'NEW' })] });
+    const created = await dataOf<Json>(
+      await post(SETS, { isActive: false, ruleDefinitions: [customRule('OLD', 1, totalOver(1))] }),
+    );
+    const changed = await dataOf<Json>(
+      await patch(`${SETS}/${created.id}`, {
+        name: 'Renamed',
+        scope: { merchantName: 'Corner Shop' },
+        ruleDefinitions: [customRule('NEW', 2, totalOver(2))],
+      }),
+    );
+    expect(changed).toMatchObject({
+      name: 'Renamed',
+      scope: { merchantName: 'Corner Shop' },
+      rules: [expect.objectContaining({ name: 'NEW' })],
+    });
     expect(changed.updatedAt > created.updatedAt).toBe(true);
     expect((await harness.request(tenant, 'DELETE', `${SETS}/${created.id}`, { token: admin })).status).toBe(200);
     expect((await get(`${SETS}/${created.id}`)).status).toBe(404);
@@ -112,12 +180,21 @@ describe('reading, changing and deleting rule sets and their rules (docs/receipt
     // Changing only the priority leaves ruleProperties.priority behind: the documented 400.
     const half = await patch(`${rules}/${rule.id}`, { priority: 7 });
     expect(half.status).toBe(400);
-    expect((await jsonOf(half)).data.message).toContain(`rule ${rule.id} ("ADDED"): priority 7 differs from ruleProperties.priority 3`);
-    const whole = await dataOf<Json>(await patch(`${rules}/${rule.id}`, { priority: 7, ruleProperties: { ...rule.ruleProperties, priority: 7 } }));
+    expect((await jsonOf(half)).data.message).toContain(
+      `rule ${rule.id} ("ADDED"): priority 7 differs from ruleProperties.priority 3`,
+    );
+    const whole = await dataOf<Json>(
+      await patch(`${rules}/${rule.id}`, { priority: 7, ruleProperties: { ...rule.ruleProperties, priority: 7 } }),
+    );
     expect(whole).toMatchObject({ id: rule.id, priority: 7, createdAt: rule.createdAt });
 
     // A CUSTOM rule may become a BASKET rule: its generated properties replace the written ones.
-    const basket = await dataOf<Json>(await patch(`${rules}/${rule.id}`, { type: 'BASKET', configuration: { productId: loafId, isUnitPriceCheckNeeded: false } }));
+    const basket = await dataOf<Json>(
+      await patch(`${rules}/${rule.id}`, {
+        type: 'BASKET',
+        configuration: { productId: loafId, isUnitPriceCheckNeeded: false },
+      }),
+    );
     expect(basket).toMatchObject({ type: 'BASKET', ruleProperties: { event: { type: 'ADDED' }, priority: 7 } });
 
     expect(await dataOf(await get(rules))).toEqual([basket]);
@@ -129,7 +206,15 @@ describe('reading, changing and deleting rule sets and their rules (docs/receipt
   it('a rule added twice under one id (an Idempotency-Key retry that took over a running request) is there once', async () => {
     const set = await dataOf<Json>(await post(SETS, { isActive: false }));
     const ruleId = randomUUID();
-    const addOnce = () => addRule(harness.context.orm.em.fork(), harness.context.ruleEngine, tenant.id, set.id as string, customRule('ONCE', 1, totalOver(1)) as RuleDefinition, ruleId);
+    const addOnce = () =>
+      addRule(
+        harness.context.orm.em.fork(),
+        harness.context.ruleEngine,
+        tenant.id,
+        set.id as string,
+        customRule('ONCE', 1, totalOver(1)) as RuleDefinition,
+        ruleId,
+      );
     const [first, second] = await Promise.all([addOnce(), addOnce()]);
     expect(second).toEqual(first);
     expect(await dataOf(await get(`${SETS}/${set.id}/rules`))).toEqual([expect.objectContaining({ id: ruleId })]);
@@ -138,8 +223,24 @@ describe('reading, changing and deleting rule sets and their rules (docs/receipt
   it('a BASKET rule for a product of another tenant is refused', async () => {
     const other = await harness.createTenant();
     const otherAdmin = await harness.adminToken(other, ['admin:rules']);
-    const foreign = await dataOf<{ id: string }>(await harness.request(other, 'POST', '/v1/products', { token: otherAdmin, body: { name: 'Theirs', identifiers: ['T-1'] } }));
-    const response = await post(SETS, { isActive: true, ruleDefinitions: [{ type: 'BASKET', name: 'Theirs', priority: 1, configuration: { productId: foreign.id, isUnitPriceCheckNeeded: false }, resultParams: { success: [], failure: [] } }] });
+    const foreign = await dataOf<{ id: string }>(
+      await harness.request(other, 'POST', '/v1/products', {
+        token: otherAdmin,
+        body: { name: 'Theirs', identifiers: ['T-1'] },
+      }),
+    );
+    const response = await post(SETS, {
+      isActive: true,
+      ruleDefinitions: [
+        {
+          type: 'BASKET',
+          name: 'Theirs',
+          priority: 1,
+          configuration: { productId: foreign.id, isUnitPriceCheckNeeded: false },
+          resultParams: { success: [], failure: [] },
+        },
+      ],
+    });
     expect(response.status).toBe(400);
     expect((await jsonOf(response)).data.message).toContain('is no product of this tenant');
   });
@@ -148,10 +249,25 @@ describe('reading, changing and deleting rule sets and their rules (docs/receipt
 describe('POST /transactions-rule-engine/execute', () => {
   let executor: TestTenant;
   let token: string;
-  const execute = (body: unknown) => harness.request(executor, 'POST', '/v1/transactions-rule-engine/execute', { token, body });
-  const marker = (label: string) => [customRule('MARK', 1, { all: [{ fact: 'request', path: '$.transaction.total', operator: 'greaterThanInclusive', value: 0 }] }, [{ key: 'set', value: label }])];
+  const execute = (body: unknown) =>
+    harness.request(executor, 'POST', '/v1/transactions-rule-engine/execute', { token, body });
+  const marker = (label: string) => [
+    customRule(
+      'MARK',
+      1,
+      { all: [{ fact: 'request', path: '$.transaction.total', operator: 'greaterThanInclusive', value: 0 }] },
+      [{ key: 'set', value: label }],
+    ),
+  ];
   const createSet = async (label: string, scope: object | null, isActive = true) =>
-    (await dataOf<{ id: string }>(await harness.request(executor, 'POST', SETS, { token, body: { name: label, isActive, scope, ruleDefinitions: marker(label) } }))).id;
+    (
+      await dataOf<{ id: string }>(
+        await harness.request(executor, 'POST', SETS, {
+          token,
+          body: { name: label, isActive, scope, ruleDefinitions: marker(label) },
+        }),
+      )
+    ).id;
   const chosen = async (transaction: object) => (await dataOf<Json>(await execute({ transaction }))).result.set;
 
   beforeAll(async () => {
@@ -182,18 +298,44 @@ describe('POST /transactions-rule-engine/execute', () => {
     const id = await createSet('draft', null, false);
     const response = await execute({ transaction: { total: 5 }, ruleSetId: id });
     expect(response.status).toBe(200);
-    expect(await dataOf(response)).toEqual({ ruleSetId: id, result: { set: 'draft' }, rules: [{ id: expect.any(String), name: 'MARK', priority: 1, outcome: 'success' }], stopped: false });
+    expect(await dataOf(response)).toEqual({
+      ruleSetId: id,
+      result: { set: 'draft' },
+      rules: [{ id: expect.any(String), name: 'MARK', priority: 1, outcome: 'success' }],
+      stopped: false,
+    });
     expect((await execute({ transaction: { total: 5 }, ruleSetId: randomUUID() })).status).toBe(404);
   });
 
   it('maps line items to products by identifier or description, and checks the catalogue price', async () => {
-    const product = await dataOf<{ id: string }>(await harness.request(executor, 'POST', '/v1/products', { token, body: { name: 'Oat milk', identifiers: ['5000001', 'Oat Milk 1L'], unitPrice: 2.5 } }));
-    const basket = { type: 'BASKET', name: 'Oat milk at list price', priority: 1, configuration: { productId: product.id, isUnitPriceCheckNeeded: true }, resultParams: { success: [{ key: 'oat', value: true }], failure: [{ key: 'oat', value: false }] } };
-    const id = (await dataOf<{ id: string }>(await harness.request(executor, 'POST', SETS, { token, body: { isActive: false, ruleDefinitions: [basket] } }))).id;
-    const oat = async (lineItems: object[]) => (await dataOf<Json>(await execute({ transaction: { total: 5, lineItems }, ruleSetId: id }))).result.oat;
+    const product = await dataOf<{ id: string }>(
+      await harness.request(executor, 'POST', '/v1/products', {
+        token,
+        body: { name: 'Oat milk', identifiers: ['5000001', 'Oat Milk 1L'], unitPrice: 2.5 },
+      }),
+    );
+    const basket = {
+      type: 'BASKET',
+      name: 'Oat milk at list price',
+      priority: 1,
+      configuration: { productId: product.id, isUnitPriceCheckNeeded: true },
+      resultParams: { success: [{ key: 'oat', value: true }], failure: [{ key: 'oat', value: false }] },
+    };
+    const id = (
+      await dataOf<{ id: string }>(
+        await harness.request(executor, 'POST', SETS, { token, body: { isActive: false, ruleDefinitions: [basket] } }),
+      )
+    ).id;
+    const oat = async (lineItems: object[]) =>
+      (await dataOf<Json>(await execute({ transaction: { total: 5, lineItems }, ruleSetId: id }))).result.oat;
     expect(await oat([{ identifier: '5000001', unitPrice: 2.5 }])).toBe(true);
     expect(await oat([{ description: 'OAT  milk 1l', unitPrice: 2.5 }])).toBe(true);
-    expect(await oat([{ description: 'Oat milk 1L', unitPrice: 2.9 }, { identifier: 'unknown', unitPrice: 2.5 }])).toBe(false);
+    expect(
+      await oat([
+        { description: 'Oat milk 1L', unitPrice: 2.9 },
+        { identifier: 'unknown', unitPrice: 2.5 },
+      ]),
+    ).toBe(false);
     expect(await oat([{ description: 'Bread', unitPrice: 2.5 }])).toBe(false);
     // A price change in the catalogue applies at once, with no change to the rule.
     await harness.request(executor, 'PATCH', `/v1/products/${product.id}`, { token, body: { unitPrice: 2.9 } });
@@ -202,17 +344,38 @@ describe('POST /transactions-rule-engine/execute', () => {
 
   // docs/receipts.md#venues: "venueMatches checks whether a transaction was made in a given venue".
   it('venueMatches: the location identifier, or the submission position within the radius', async () => {
-    const venue = await dataOf<{ id: string }>(await harness.request(executor, 'POST', '/v1/venues', { token, body: { name: 'High Street', identifiers: ['STORE-12'], position: { latitude: 51.5007, longitude: -0.1246 }, radiusMeters: 200 } }));
-    const inVenue = customRule('IN_VENUE', 1, { all: [{ fact: 'request', path: '$.transaction', operator: 'venueMatches', value: venue.id }] }, [{ key: 'inVenue', value: true }], [{ key: 'inVenue', value: false }]);
-    const id = (await dataOf<{ id: string }>(await harness.request(executor, 'POST', SETS, { token, body: { isActive: false, ruleDefinitions: [inVenue] } }))).id;
-    const matches = async (transaction: object) => (await dataOf<Json>(await execute({ transaction, ruleSetId: id }))).result.inVenue;
+    const venue = await dataOf<{ id: string }>(
+      await harness.request(executor, 'POST', '/v1/venues', {
+        token,
+        body: {
+          name: 'High Street',
+          identifiers: ['STORE-12'],
+          position: { latitude: 51.5007, longitude: -0.1246 },
+          radiusMeters: 200,
+        },
+      }),
+    );
+    const inVenue = customRule(
+      'IN_VENUE',
+      1,
+      { all: [{ fact: 'request', path: '$.transaction', operator: 'venueMatches', value: venue.id }] },
+      [{ key: 'inVenue', value: true }],
+      [{ key: 'inVenue', value: false }],
+    );
+    const id = (
+      await dataOf<{ id: string }>(
+        await harness.request(executor, 'POST', SETS, { token, body: { isActive: false, ruleDefinitions: [inVenue] } }),
+      )
+    ).id;
+    const matches = async (transaction: object) =>
+      (await dataOf<Json>(await execute({ transaction, ruleSetId: id }))).result.inVenue;
     expect(await matches({ locationIdentifier: 'store-12' })).toBe(true);
-    expect(await matches({ submissionPosition: { latitude: 51.5012, longitude: -0.1250 } })).toBe(true);
+    expect(await matches({ submissionPosition: { latitude: 51.5012, longitude: -0.125 } })).toBe(true);
     expect(await matches({ submissionPosition: { latitude: 51.51, longitude: -0.1246 } })).toBe(false);
     expect(await matches({ locationIdentifier: 'STORE-13' })).toBe(false);
   });
 
-  it('a transaction\'s line items that are no objects pass through the catalogue untouched', async () => {
+  it("a transaction's line items that are no objects pass through the catalogue untouched", async () => {
     const id = await createSet('loose', null, false);
     const response = await execute({ transaction: { total: 1, lineItems: [null, 5, 'x'] }, ruleSetId: id });
     expect(response.status).toBe(200);
@@ -233,20 +396,42 @@ describe('POST /transactions-rule-engine/execute', () => {
       name: 'broken',
       isActive: false,
       scope: null,
-      rules: [{ id: randomUUID(), name: 'BROKEN', type: 'CUSTOM', priority: 1, configuration: null, createdAt: now, updatedAt: now, resultParams: { success: [], failure: [] }, ruleProperties: { event: { type: 'BROKEN' }, priority: 1, conditions: { all: [{ fact: 'request', path: '$.transaction.total', operator: 'isHuge', value: 1 }] } } }],
+      rules: [
+        {
+          id: randomUUID(),
+          name: 'BROKEN',
+          type: 'CUSTOM',
+          priority: 1,
+          configuration: null,
+          createdAt: now,
+          updatedAt: now,
+          resultParams: { success: [], failure: [] },
+          ruleProperties: {
+            event: { type: 'BROKEN' },
+            priority: 1,
+            conditions: { all: [{ fact: 'request', path: '$.transaction.total', operator: 'isHuge', value: 1 }] },
+          },
+        },
+      ],
     });
     await em.flush();
     const response = await execute({ transaction: { total: 5 }, ruleSetId: id });
     expect(response.status).toBe(422);
-    expect((await jsonOf(response)).data).toMatchObject({ name: 'RuleEngineError', message: expect.stringContaining('Unknown operator') });
+    expect((await jsonOf(response)).data).toMatchObject({
+      name: 'RuleEngineError',
+      message: expect.stringContaining('Unknown operator'),
+    });
   });
 });
 
 describe('/v1/products and /v1/venues', () => {
-  it('an identifier names one product: taking another product\'s is 409, matched without regard to case or spaces', async () => {
+  it("an identifier names one product: taking another product's is 409, matched without regard to case or spaces", async () => {
     const response = await post('/v1/products', { name: 'Other loaf', identifiers: ['SOURDOUGH LOAF'] });
     expect(response.status).toBe(409);
-    expect((await jsonOf(response)).data).toMatchObject({ name: 'ConflictError', message: expect.stringContaining(loafId) });
+    expect((await jsonOf(response)).data).toMatchObject({
+      name: 'ConflictError',
+      message: expect.stringContaining(loafId),
+    });
     // The loaf keeps its identifiers when it changes them itself.
     const same = await patch(`/v1/products/${loafId}`, { identifiers: ['SKU-LOAF', 'Sourdough loaf', 'LOAF-2'] });
     expect(same.status).toBe(200);
@@ -261,8 +446,12 @@ describe('/v1/products and /v1/venues', () => {
     expect(await dataOf(await get(`/v1/venues/${venue.id}`))).toEqual(venue);
     expect((await harness.request(tenant, 'DELETE', `/v1/venues/${venue.id}`, { token: admin })).status).toBe(200);
     expect((await get(`/v1/venues/${venue.id}`)).status).toBe(404);
-    const temporary = await dataOf<{ id: string }>(await post('/v1/products', { name: 'Seasonal', identifiers: ['SEASON-1'] }));
-    expect((await harness.request(tenant, 'DELETE', `/v1/products/${temporary.id}`, { token: admin })).status).toBe(200);
+    const temporary = await dataOf<{ id: string }>(
+      await post('/v1/products', { name: 'Seasonal', identifiers: ['SEASON-1'] }),
+    );
+    expect((await harness.request(tenant, 'DELETE', `/v1/products/${temporary.id}`, { token: admin })).status).toBe(
+      200,
+    );
     // Its identifiers went with it: another product may take them.
     expect((await post('/v1/products', { name: 'Next season', identifiers: ['season-1'] })).status).toBe(201);
   });

@@ -15,7 +15,11 @@ afterAll(() => harness.close());
 
 /** GET /v1/event_types as a client at `address` would send it over a socket. */
 function fromAddress(address: string, key: string | undefined) {
-  return harness.app.request('/v1/event_types', { headers: key ? { 'X-Api-Key': key } : {} }, { incoming: { socket: { remoteAddress: address } } });
+  return harness.app.request(
+    '/v1/event_types',
+    { headers: key ? { 'X-Api-Key': key } : {} },
+    { incoming: { socket: { remoteAddress: address } } },
+  );
 }
 
 const guess = () => `tly_${randomBytes(24).toString('base64url')}`;
@@ -50,7 +54,8 @@ describe('failed API key attempts, per client address', () => {
     expect(clientBlock('2001:db8::7')).toBe('2001:db8:0:0::/64');
     expect(clientBlock('::ffff:203.0.113.9')).toBe('203.0.113.9');
     expect(clientBlock('203.0.113.9')).toBe('203.0.113.9');
-    for (let host = 0; host < FAILED_KEY_LIMIT.burst; host++) await fromAddress(`2001:db8:5:6::${host.toString(16)}`, guess());
+    for (let host = 0; host < FAILED_KEY_LIMIT.burst; host++)
+      await fromAddress(`2001:db8:5:6::${host.toString(16)}`, guess());
     expect((await fromAddress('2001:db8:5:6::ffff', guess())).status).toBe(429);
     expect((await fromAddress('2001:db8:5:7::1', guess())).status).toBe(403);
   });
@@ -60,14 +65,18 @@ describe('failed API key attempts while Redis is away', () => {
   it('a wrong key is still 403, uncounted, rather than waiting for Redis', async () => {
     const away = await createHarness({ redisUrl: 'redis://127.0.0.1:1' });
     try {
-      const response = await away.app.request('/v1/event_types', { headers: { 'X-Api-Key': guess() } }, { incoming: { socket: { remoteAddress: '203.0.113.50' } } });
+      const response = await away.app.request(
+        '/v1/event_types',
+        { headers: { 'X-Api-Key': guess() } },
+        { incoming: { socket: { remoteAddress: '203.0.113.50' } } },
+      );
       expect(response.status).toBe(403);
     } finally {
       // Not away.close(): closing the queues would wait for a Redis that is not there.
-      for (const connection of [away.context.redis, away.context.queueRedis, away.context.reportRedis]) connection.disconnect();
+      for (const connection of [away.context.redis, away.context.queueRedis, away.context.reportRedis])
+        connection.disconnect();
       await away.context.orm.close();
       await dropDatabase(away.config.databaseUrl);
     }
   });
 });
-

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, dataOf, type Harness, jsonOf, queryOne, registerMember, type TestTenant } from '../support/harness.js';
+import {
+  createHarness,
+  dataOf,
+  type Harness,
+  jsonOf,
+  queryOne,
+  registerMember,
+  type TestTenant,
+} from '../support/harness.js';
 import { customRule, totalOver } from '../support/rule-definitions.js';
 
 let harness: Harness;
@@ -30,14 +38,32 @@ beforeAll(async () => {
   harness = await createHarness();
   tenant = await harness.createTenant();
   other = await harness.createTenant();
-  admin = await harness.adminToken(tenant, ['admin:tenant', 'admin:reactors', 'admin:rules', 'admin:event_types', 'admin:users', 'admin:events']);
+  admin = await harness.adminToken(tenant, [
+    'admin:tenant',
+    'admin:reactors',
+    'admin:rules',
+    'admin:event_types',
+    'admin:users',
+    'admin:events',
+  ]);
   const webhook = await created('/v1/webhooks', { url: 'https://hooks.example.com/tally' });
-  const reactor = await created('/v1/reactors', { name: 'Ten', eventType: 'ORDER_PLACED', reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '10' }] } }] });
-  const ruleSet = await created('/v1/transactions-rule-engine/rule-sets', { isActive: true, ruleDefinitions: [rule('BIG')] });
+  const reactor = await created('/v1/reactors', {
+    name: 'Ten',
+    eventType: 'ORDER_PLACED',
+    reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '10' }] } }],
+  });
+  const ruleSet = await created('/v1/transactions-rule-engine/rule-sets', {
+    isActive: true,
+    ruleDefinitions: [rule('BIG')],
+  });
   const secondRule = await created(`/v1/transactions-rule-engine/rule-sets/${ruleSet.id}/rules`, rule('SECOND'));
   const product = await created('/v1/products', { name: 'Beans', identifiers: ['SKU-1'] });
   const venue = await created('/v1/venues', { name: 'High Street' });
-  const eventType = ((await created('/v1/event_types', { name: 'VISIT', description: 'a visit', isPrivate: false })) as unknown as { eventType?: { id: string } } & { id: string });
+  const eventType = (await created('/v1/event_types', {
+    name: 'VISIT',
+    description: 'a visit',
+    isPrivate: false,
+  })) as unknown as { eventType?: { id: string } } & { id: string };
   const member = await registerMember(harness, tenant, admin, 'member-1');
   Object.assign(routes, {
     webhook: { path: `/v1/webhooks/${webhook.id}`, table: 'webhook', id: webhook.id },
@@ -48,7 +74,11 @@ beforeAll(async () => {
     'event type': { path: `/v1/event_types/VISIT`, table: 'event_type', id: eventType.eventType?.id ?? eventType.id },
     user: { path: `/v1/users/${member.id}`, table: 'member', id: member.id },
   });
-  routes.rule = { path: `/v1/transactions-rule-engine/rule-sets/${ruleSet.id}/rules/${secondRule.id}`, table: 'rule_set', id: ruleSet.id };
+  routes.rule = {
+    path: `/v1/transactions-rule-engine/rule-sets/${ruleSet.id}/rules/${secondRule.id}`,
+    table: 'rule_set',
+    id: ruleSet.id,
+  };
 });
 afterAll(() => harness.close());
 
@@ -87,7 +117,10 @@ describe('PATCH bodies are closed: ids, the tenant and timestamps are never writ
 
   it('a forged field beside a valid change refuses the whole body', async () => {
     const route = routes.webhook!;
-    const response = await harness.request(tenant, 'PATCH', route.path, { token: admin, body: { isActive: false, tenant: other.id } });
+    const response = await harness.request(tenant, 'PATCH', route.path, {
+      token: admin,
+      body: { isActive: false, tenant: other.id },
+    });
     expect(response.status).toBe(400);
     expect((await storedRow(route)).is_active).toBe(true);
     const otherAdmin = await harness.adminToken(other, ['admin:tenant']);
@@ -98,19 +131,40 @@ describe('PATCH bodies are closed: ids, the tenant and timestamps are never writ
 // docs/users.md#changes: "isRestricted is changed by admins only; a user token sending it to PATCH /v1/users/me is 400 ValidationError."
 describe('a member cannot change admin-owned fields of its own record', () => {
   it('PATCH /v1/users/me with isRestricted is 400 ValidationError and the member stays restricted', async () => {
-    const restricted = await harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { isRestricted: true, authIdentifier: 'restricted-1', profile: { familyName: 'R', givenName: 'R', emailAddress: 'r@example.com' } } });
+    const restricted = await harness.request(tenant, 'POST', '/v1/users', {
+      token: admin,
+      body: {
+        isRestricted: true,
+        authIdentifier: 'restricted-1',
+        profile: { familyName: 'R', givenName: 'R', emailAddress: 'r@example.com' },
+      },
+    });
     expect(restricted.status).toBe(201);
     const token = await harness.userToken(tenant, 'restricted-1');
     const response = await harness.request(tenant, 'PATCH', '/v1/users/me', { token, body: { isRestricted: false } });
     expect(response.status).toBe(400);
-    expect(await jsonOf(response)).toMatchObject({ status: 'fail', data: { name: 'ValidationError', errors: [{ property: 'isRestricted' }] } });
+    expect(await jsonOf(response)).toMatchObject({
+      status: 'fail',
+      data: { name: 'ValidationError', errors: [{ property: 'isRestricted' }] },
+    });
     // The tenant's own reference to the member (a CRM id) is the tenant's to set, not the member's.
-    const external = await harness.request(tenant, 'PATCH', '/v1/users/me', { token, body: { externalIdentifier: 'crm-forged' } });
-    expect(await jsonOf(external)).toMatchObject({ data: { name: 'ValidationError', errors: [{ property: 'externalIdentifier' }] } });
-    expect((await dataOf<{ isRestricted: boolean }>(await harness.request(tenant, 'GET', '/v1/users/me', { token }))).isRestricted).toBe(true);
+    const external = await harness.request(tenant, 'PATCH', '/v1/users/me', {
+      token,
+      body: { externalIdentifier: 'crm-forged' },
+    });
+    expect(await jsonOf(external)).toMatchObject({
+      data: { name: 'ValidationError', errors: [{ property: 'externalIdentifier' }] },
+    });
+    expect(
+      (await dataOf<{ isRestricted: boolean }>(await harness.request(tenant, 'GET', '/v1/users/me', { token })))
+        .isRestricted,
+    ).toBe(true);
     // The member's own fields still change.
     const own = await harness.request(tenant, 'PATCH', '/v1/users/me', { token, body: { profile: { city: 'Leeds' } } });
     expect(own.status).toBe(200);
-    expect((await dataOf<{ isRestricted: boolean; profile: { city: string } }>(own))).toMatchObject({ isRestricted: true, profile: { city: 'Leeds' } });
+    expect(await dataOf<{ isRestricted: boolean; profile: { city: string } }>(own)).toMatchObject({
+      isRestricted: true,
+      profile: { city: 'Leeds' },
+    });
   });
 });

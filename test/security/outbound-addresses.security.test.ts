@@ -48,33 +48,52 @@ describe('every outbound request refuses private and loopback addresses in every
   const images = new ImageFetcher(false);
   const keys = new JwksCache(false);
 
-  it.each(forms().map(([name]) => [name]))('%s: a webhook, a claim\'s image and a tenant\'s JWKS are all refused before connecting', async (name) => {
-    const host = forms().find(([form]) => form === name)![1];
-    const before = connections;
-    await expect(poster.post(`http://${host}/hook`, '{}', {})).rejects.toThrow(/not allowed/);
-    const image = await images.fetch(`https://${host}/receipt.png`).then(() => undefined, (error: unknown) => error as { permanent: boolean; message: string });
-    expect(image).toMatchObject({ permanent: true, message: expect.stringMatching(/not allowed/) });
-    await expect(keys.get(`http://${host}/.well-known/jwks.json`)({ alg: 'RS256', kid: 'k' }, { payload: '', signature: '' } as never)).rejects.toThrow(/not allowed/);
-    expect(connections).toBe(before);
-  });
+  it.each(forms().map(([name]) => [name]))(
+    "%s: a webhook, a claim's image and a tenant's JWKS are all refused before connecting",
+    async (name) => {
+      const host = forms().find(([form]) => form === name)![1];
+      const before = connections;
+      await expect(poster.post(`http://${host}/hook`, '{}', {})).rejects.toThrow(/not allowed/);
+      const image = await images.fetch(`https://${host}/receipt.png`).then(
+        () => undefined,
+        (error: unknown) => error as { permanent: boolean; message: string },
+      );
+      expect(image).toMatchObject({ permanent: true, message: expect.stringMatching(/not allowed/) });
+      await expect(
+        keys.get(`http://${host}/.well-known/jwks.json`)({ alg: 'RS256', kid: 'k' }, {
+          payload: '',
+          signature: '',
+        } as never),
+      ).rejects.toThrow(/not allowed/);
+      expect(connections).toBe(before);
+    },
+  );
 
   it('the same JWKS address is fetched where private addresses are allowed (tests and demos)', async () => {
     const before = connections;
-    await expect(new JwksCache(true).get(`http://127.0.0.1:${port}/.well-known/jwks.json`)({ alg: 'RS256', kid: 'k' }, { payload: '', signature: '' } as never)).rejects.toThrow();
+    await expect(
+      new JwksCache(true).get(`http://127.0.0.1:${port}/.well-known/jwks.json`)({ alg: 'RS256', kid: 'k' }, {
+        payload: '',
+        signature: '',
+      } as never),
+    ).rejects.toThrow();
     expect(connections).toBe(before + 1);
   });
 });
 
-describe('a tenant\'s JWKS address answering oddly', () => {
+describe("a tenant's JWKS address answering oddly", () => {
   it('a status no web Response can carry (999) fails the key lookup, and does not crash the process', async () => {
     const odd = createHttpServer((_request, response) => response.writeHead(999).end('{}'));
     await new Promise<void>((resolve) => odd.listen(0, '127.0.0.1', resolve));
     try {
-      const keys = new JwksCache(true).get(`http://127.0.0.1:${(odd.address() as AddressInfo).port}/.well-known/jwks.json`);
-      await expect(keys({ alg: 'RS256', kid: 'k' }, { payload: '', signature: '' } as never)).rejects.toThrow(/status 999/);
+      const keys = new JwksCache(true).get(
+        `http://127.0.0.1:${(odd.address() as AddressInfo).port}/.well-known/jwks.json`,
+      );
+      await expect(keys({ alg: 'RS256', kid: 'k' }, { payload: '', signature: '' } as never)).rejects.toThrow(
+        /status 999/,
+      );
     } finally {
       await new Promise<void>((resolve) => odd.close(() => resolve()));
     }
   });
 });
-

@@ -13,7 +13,14 @@ beforeAll(async () => {
   harness = await createHarness();
   tenant = await harness.createTenant();
   admin = await harness.adminToken(tenant, ['admin:event_types', 'admin:users', 'admin:reactors', 'admin:rules']);
-  secret = (await jsonOf(await harness.request(tenant, 'POST', '/v1/event_types', { token: admin, body: { name: 'DEEP', description: 'x', isPrivate: true } }))).data.secret;
+  secret = (
+    await jsonOf(
+      await harness.request(tenant, 'POST', '/v1/event_types', {
+        token: admin,
+        body: { name: 'DEEP', description: 'x', isPrivate: true },
+      }),
+    )
+  ).data.secret;
   await registerMember(harness, tenant, admin, 'member');
 });
 afterAll(() => harness.close());
@@ -30,25 +37,69 @@ function raw(around: string, inner: string) {
 
 // Issue 17, low: "Bodies or payloads nested 8,000–10,000 levels answer 500 …: cap nesting depth at parse time (400) for every JSON body."
 describe('JSON nesting depth', () => {
-  const deep = (depth: number) => [
-    ['POST /v1/events payload', 'POST', '/v1/events', { token: secret, ...raw('{"type":"DEEP","subject":"member","payload":%}', nested(depth - 1)) }],
-    ['POST /v1/reactors conditions', 'POST', '/v1/reactors', { token: admin, ...raw('{"name":"R","eventType":"DEEP","reactions":[],"conditions":%}', nested(depth - 1)) }],
-    ['POST /v1/users profile attributes', 'POST', '/v1/users', { token: admin, ...raw('{"isRestricted":false,"profile":{"familyName":"F","givenName":"G","emailAddress":"g@example.com","attributes":%}}', nested(depth - 2)) }],
-    ['POST /v1/transactions-rule-engine/execute transaction', 'POST', '/v1/transactions-rule-engine/execute', { token: admin, ...raw('{"transaction":%}', nested(depth - 1)) }],
-    ['an array body', 'POST', '/v1/event_types', { token: admin, ...raw('%', '['.repeat(depth) + ']'.repeat(depth)) }],
-  ] as const;
+  const deep = (depth: number) =>
+    [
+      [
+        'POST /v1/events payload',
+        'POST',
+        '/v1/events',
+        { token: secret, ...raw('{"type":"DEEP","subject":"member","payload":%}', nested(depth - 1)) },
+      ],
+      [
+        'POST /v1/reactors conditions',
+        'POST',
+        '/v1/reactors',
+        { token: admin, ...raw('{"name":"R","eventType":"DEEP","reactions":[],"conditions":%}', nested(depth - 1)) },
+      ],
+      [
+        'POST /v1/users profile attributes',
+        'POST',
+        '/v1/users',
+        {
+          token: admin,
+          ...raw(
+            '{"isRestricted":false,"profile":{"familyName":"F","givenName":"G","emailAddress":"g@example.com","attributes":%}}',
+            nested(depth - 2),
+          ),
+        },
+      ],
+      [
+        'POST /v1/transactions-rule-engine/execute transaction',
+        'POST',
+        '/v1/transactions-rule-engine/execute',
+        { token: admin, ...raw('{"transaction":%}', nested(depth - 1)) },
+      ],
+      [
+        'an array body',
+        'POST',
+        '/v1/event_types',
+        { token: admin, ...raw('%', '['.repeat(depth) + ']'.repeat(depth)) },
+      ],
+    ] as const;
 
-  it.each(deep(10_000).map(([name]) => [name]))('%s nested 10,000 levels is 400 ValidationError naming the limit', async (name) => {
-    const [, method, path, options] = deep(10_000).find(([candidate]) => candidate === name)!;
-    const response = await harness.request(tenant, method, path, options);
-    expect(response.status).toBe(400);
-    const body = await jsonOf(response);
-    expect(body.status).toBe('fail');
-    expect(body.data.errors).toEqual([expect.objectContaining({ property: '(body)', constraints: { maxDepth: expect.stringContaining(`${MAX_JSON_DEPTH} levels`) } })]);
-  });
+  it.each(deep(10_000).map(([name]) => [name]))(
+    '%s nested 10,000 levels is 400 ValidationError naming the limit',
+    async (name) => {
+      const [, method, path, options] = deep(10_000).find(([candidate]) => candidate === name)!;
+      const response = await harness.request(tenant, method, path, options);
+      expect(response.status).toBe(400);
+      const body = await jsonOf(response);
+      expect(body.status).toBe('fail');
+      expect(body.data.errors).toEqual([
+        expect.objectContaining({
+          property: '(body)',
+          constraints: { maxDepth: expect.stringContaining(`${MAX_JSON_DEPTH} levels`) },
+        }),
+      ]);
+    },
+  );
 
   it(`${MAX_JSON_DEPTH} levels are accepted, one more is not; brackets inside strings do not count`, async () => {
-    const report = (payload: string) => harness.request(tenant, 'POST', '/v1/events', { token: secret, ...raw('{"type":"DEEP","subject":"member","payload":%}', payload) });
+    const report = (payload: string) =>
+      harness.request(tenant, 'POST', '/v1/events', {
+        token: secret,
+        ...raw('{"type":"DEEP","subject":"member","payload":%}', payload),
+      });
     expect((await report(nested(MAX_JSON_DEPTH - 1))).status).toBe(201);
     expect((await report(nested(MAX_JSON_DEPTH))).status).toBe(400);
     expect((await report(JSON.stringify({ text: '[{'.repeat(1000) + '\\"\\\\' }))).status).toBe(201);
@@ -56,13 +107,24 @@ describe('JSON nesting depth', () => {
 });
 
 /** Sends `declared` bytes of body after the head, as fast as the server takes them, until it closes the connection; tells what came back and how much was sent. */
-function sendHugeBody(port: number, declared: number, headers: Record<string, string>): Promise<{ answer: string; sent: number }> {
+function sendHugeBody(
+  port: number,
+  declared: number,
+  headers: Record<string, string>,
+): Promise<{ answer: string; sent: number }> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     let answer = '';
     let sent = 0;
-    const head = Object.entries({ Host: 'tally.test', 'Content-Type': 'application/json', 'Content-Length': String(declared), ...headers }).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    const head = Object.entries({
+      Host: 'tally.test',
+      'Content-Type': 'application/json',
+      'Content-Length': String(declared),
+      ...headers,
+    })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
     const pump = () => {
       while (sent < declared && !socket.destroyed) {
         sent += chunk.length;

@@ -53,7 +53,10 @@ export interface Harness {
  * test's proxy, tcp-proxy.ts), while the harness creates and drops it directly. `clock`: the
  * time its bounded waits read (manual-clock.ts), the system's by default.
  */
-export async function createHarness(overrides: Partial<Config> & { databasePort?: number; clock?: Clock } = {}, logDestination?: DestinationStream): Promise<Harness> {
+export async function createHarness(
+  overrides: Partial<Config> & { databasePort?: number; clock?: Clock } = {},
+  logDestination?: DestinationStream,
+): Promise<Harness> {
   const { databasePort, clock, ...configOverrides } = overrides;
   const id = randomBytes(6).toString('hex');
   const url = databaseUrl(`tally_test_${id}`);
@@ -70,7 +73,9 @@ export async function createHarness(overrides: Partial<Config> & { databasePort?
     memberCacheTtlMs: 0,
     ...configOverrides,
   };
-  const logger = logDestination ? createLogger('debug', logDestination) : createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+  const logger = logDestination
+    ? createLogger('debug', logDestination)
+    : createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const context = await createContext(config, logger, clock);
   const app = createApp(context);
   let tenantCount = 0;
@@ -124,10 +129,19 @@ export async function createHarness(overrides: Partial<Config> & { databasePort?
 }
 
 /** A member registered through the API (POST /v1/users, an `admin:users` token), as it answered. */
-export async function registerMember(harness: Harness, tenant: TestTenant, adminToken: string, authIdentifier: string): Promise<Json> {
+export async function registerMember(
+  harness: Harness,
+  tenant: TestTenant,
+  adminToken: string,
+  authIdentifier: string,
+): Promise<Json> {
   const profile = { familyName: 'D', givenName: authIdentifier, emailAddress: `${authIdentifier}@example.com` };
-  const response = await harness.request(tenant, 'POST', '/v1/users', { token: adminToken, body: { isRestricted: false, authIdentifier, profile } });
-  if (response.status !== 201) throw new Error(`registering ${authIdentifier} answered ${response.status}: ${await response.text()}`);
+  const response = await harness.request(tenant, 'POST', '/v1/users', {
+    token: adminToken,
+    body: { isRestricted: false, authIdentifier, profile },
+  });
+  if (response.status !== 201)
+    throw new Error(`registering ${authIdentifier} answered ${response.status}: ${await response.text()}`);
   return dataOf(response);
 }
 

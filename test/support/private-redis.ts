@@ -30,7 +30,20 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   let server: ChildProcess;
   let exited: Promise<void>;
   const start = async () => {
-    const options = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always'];
+    const options = [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'always',
+    ];
     server = spawn('redis-server', options, { stdio: 'ignore' });
     exited = new Promise((resolve) => server.once('exit', () => resolve()));
     await answers(url);

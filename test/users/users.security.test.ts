@@ -12,7 +12,11 @@ beforeAll(async () => {
   intruder = await harness.createTenant();
   const created = await harness.request(tenant, 'POST', '/v1/users', {
     token: await harness.adminToken(tenant, ['admin:users']),
-    body: { isRestricted: false, authIdentifier: 'member-1', profile: { familyName: 'D', givenName: 'J', emailAddress: 'j@example.com' } },
+    body: {
+      isRestricted: false,
+      authIdentifier: 'member-1',
+      profile: { familyName: 'D', givenName: 'J', emailAddress: 'j@example.com' },
+    },
   });
   userId = (await dataOf<{ id: string }>(created)).id;
 });
@@ -23,7 +27,10 @@ describe('tenant isolation and scopes for members', () => {
     const token = await harness.adminToken(intruder, ['admin:users']);
     for (const identifier of [userId, 'member-1', '1']) {
       expect((await harness.request(intruder, 'GET', `/v1/users/${identifier}`, { token })).status).toBe(404);
-      expect((await harness.request(intruder, 'PATCH', `/v1/users/${identifier}`, { token, body: { isRestricted: true } })).status).toBe(404);
+      expect(
+        (await harness.request(intruder, 'PATCH', `/v1/users/${identifier}`, { token, body: { isRestricted: true } }))
+          .status,
+      ).toBe(404);
       expect((await harness.request(intruder, 'DELETE', `/v1/users/${identifier}`, { token })).status).toBe(404);
     }
     expect(await dataOf(await harness.request(intruder, 'GET', '/v1/users', { token }))).toEqual([]);
@@ -34,31 +41,60 @@ describe('tenant isolation and scopes for members', () => {
     expect((await harness.request(tenant, 'GET', `/v1/users/${userId}`, { token: userToken })).status).toBe(401);
     expect((await harness.request(tenant, 'GET', '/v1/users', { token: userToken })).status).toBe(401);
     const reader = await harness.adminToken(tenant, ['read:users']);
-    expect((await harness.request(tenant, 'PATCH', `/v1/users/${userId}`, { token: reader, body: { isRestricted: true } })).status).toBe(401);
+    expect(
+      (await harness.request(tenant, 'PATCH', `/v1/users/${userId}`, { token: reader, body: { isRestricted: true } }))
+        .status,
+    ).toBe(401);
     expect((await harness.request(tenant, 'DELETE', `/v1/users/${userId}`, { token: reader })).status).toBe(401);
   });
 
   it('/users/me takes a user token, not an admin token', async () => {
-    expect((await harness.request(tenant, 'GET', '/v1/users/me', { token: await harness.adminToken(tenant, ['admin:users']) })).status).toBe(401);
+    expect(
+      (
+        await harness.request(tenant, 'GET', '/v1/users/me', {
+          token: await harness.adminToken(tenant, ['admin:users']),
+        })
+      ).status,
+    ).toBe(401);
   });
 });
 
 // Issue 17, low: "POST /v1/users stores linkedVenues ids unchecked (another tenant's venue, or none): refuse ids that are not the tenant's venues."
-describe('linkedVenues name the tenant\'s own venues', () => {
-  it('another tenant\'s venue, an unknown id or a non-uuid is 400 naming linkedVenues; our venue is linked', async () => {
+describe("linkedVenues name the tenant's own venues", () => {
+  it("another tenant's venue, an unknown id or a non-uuid is 400 naming linkedVenues; our venue is linked", async () => {
     const admin = await harness.adminToken(tenant, ['admin:users', 'admin:rules']);
-    const ours = await dataOf<{ id: string }>(await harness.request(tenant, 'POST', '/v1/venues', { token: admin, body: { name: 'Ours' } }));
-    const theirs = await dataOf<{ id: string }>(await harness.request(intruder, 'POST', '/v1/venues', { token: await harness.adminToken(intruder, ['admin:rules']), body: { name: 'Theirs' } }));
+    const ours = await dataOf<{ id: string }>(
+      await harness.request(tenant, 'POST', '/v1/venues', { token: admin, body: { name: 'Ours' } }),
+    );
+    const theirs = await dataOf<{ id: string }>(
+      await harness.request(intruder, 'POST', '/v1/venues', {
+        token: await harness.adminToken(intruder, ['admin:rules']),
+        body: { name: 'Theirs' },
+      }),
+    );
     const register = (authIdentifier: string, linkedVenues: { id: string }[]) =>
-      harness.request(tenant, 'POST', '/v1/users', { token: admin, body: { isRestricted: false, authIdentifier, linkedVenues, profile: { familyName: 'V', givenName: authIdentifier, emailAddress: `${authIdentifier}@example.com` } } });
-    for (const [name, id] of [['theirs', theirs.id], ['unknown', '6f1c8f1e-0000-4000-8000-000000000000'], ['not-a-uuid', 'venue-1']] as const) {
+      harness.request(tenant, 'POST', '/v1/users', {
+        token: admin,
+        body: {
+          isRestricted: false,
+          authIdentifier,
+          linkedVenues,
+          profile: { familyName: 'V', givenName: authIdentifier, emailAddress: `${authIdentifier}@example.com` },
+        },
+      });
+    for (const [name, id] of [
+      ['theirs', theirs.id],
+      ['unknown', '6f1c8f1e-0000-4000-8000-000000000000'],
+      ['not-a-uuid', 'venue-1'],
+    ] as const) {
       const response = await register(`linked-${name}`, [{ id: ours.id }, { id }]);
       expect(response.status).toBe(400);
-      expect(await response.json()).toMatchObject({ data: { name: 'ValidationError', errors: [{ property: 'linkedVenues', value: [id] }] } });
+      expect(await response.json()).toMatchObject({
+        data: { name: 'ValidationError', errors: [{ property: 'linkedVenues', value: [id] }] },
+      });
     }
     const linked = await register('linked-ours', [{ id: ours.id }]);
     expect(linked.status).toBe(201);
     expect((await dataOf<{ linkedVenues: { id: string }[] }>(linked)).linkedVenues).toEqual([{ id: ours.id }]);
   });
 });
-

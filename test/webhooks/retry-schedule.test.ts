@@ -12,7 +12,11 @@ describe('the webhook retry schedule', () => {
     const { attempts, backoff } = deliveryJobOptions('a-delivery', webhookRetryBaseMs);
     const delays: number[] = [];
     for (let attemptsMade = 1; attemptsMade < attempts; attemptsMade++) {
-      delays.push(Number(await Backoffs.calculate(Backoffs.normalize(backoff)!, attemptsMade, new Error('500'), {} as MinimalJob)));
+      delays.push(
+        Number(
+          await Backoffs.calculate(Backoffs.normalize(backoff)!, attemptsMade, new Error('500'), {} as MinimalJob),
+        ),
+      );
     }
     expect(delays).toHaveLength(10);
     expect(delays[0]).toBeGreaterThan(60_000);

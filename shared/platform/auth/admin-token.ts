@@ -38,7 +38,11 @@ export interface VerifiedAdminToken {
 }
 
 /** Any failure, including a token for another tenant, is one 401 that reveals nothing more. */
-async function verifyAdminToken(secretKey: KeyObject, token: string, tenantId: string): Promise<VerifiedAdminToken & { expiresAt: number }> {
+async function verifyAdminToken(
+  secretKey: KeyObject,
+  token: string,
+  tenantId: string,
+): Promise<VerifiedAdminToken & { expiresAt: number }> {
   try {
     const { payload } = await jwtVerify(token, secretKey, {
       algorithms: [ALGORITHM],
@@ -48,7 +52,11 @@ async function verifyAdminToken(secretKey: KeyObject, token: string, tenantId: s
       clockTolerance: CLOCK_TOLERANCE_SECONDS,
     });
     const scope = typeof payload.scope === 'string' ? payload.scope : '';
-    return { subject: payload.sub ?? '', scopes: scope.split(' ').filter(Boolean), expiresAt: (payload.exp! + CLOCK_TOLERANCE_SECONDS) * 1000 };
+    return {
+      subject: payload.sub ?? '',
+      scopes: scope.split(' ').filter(Boolean),
+      expiresAt: (payload.exp! + CLOCK_TOLERANCE_SECONDS) * 1000,
+    };
   } catch {
     throw new UnauthorizedError('Invalid or expired admin token');
   }

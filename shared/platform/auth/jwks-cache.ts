@@ -23,7 +23,12 @@ export class JwksCache {
   get(url: string): JWTVerifyGetKey {
     let set = this.sets.get(url);
     if (!set) {
-      set = createRemoteJWKSet(new URL(url), { cooldownDuration: REFETCH_COOLDOWN_MS, cacheMaxAge: 10 * 60_000, timeoutDuration: 5000, [customFetch]: this.fetchKeys });
+      set = createRemoteJWKSet(new URL(url), {
+        cooldownDuration: REFETCH_COOLDOWN_MS,
+        cacheMaxAge: 10 * 60_000,
+        timeoutDuration: 5000,
+        [customFetch]: this.fetchKeys,
+      });
       this.sets.set(url, set);
     }
     return set;

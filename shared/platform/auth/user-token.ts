@@ -6,8 +6,7 @@ const CLOCK_TOLERANCE_SECONDS = 30;
 
 /** How a tenant's end-user tokens are verified (docs/api-conventions.md#authentication): a shared key, or the keys of a JWKS address. */
 export type TenantAuthentication =
-  | { algorithm: 'HS256'; issuer: string; sharedKey: string }
-  | { algorithm: 'RS256'; issuer: string; jwksUrl: string };
+  { algorithm: 'HS256'; issuer: string; sharedKey: string } | { algorithm: 'RS256'; issuer: string; jwksUrl: string };
 
 /**
  * Verifies an end user's token against the tenant's settings
@@ -17,7 +16,11 @@ export type TenantAuthentication =
  * number is refused, not looked up). A token issued beyond the tolerance in the future is refused
  * too: jose checks `iat` only against a maximum age.
  */
-export async function verifyUserToken(token: string, authentication: TenantAuthentication | null | undefined, jwks: JwksCache): Promise<string> {
+export async function verifyUserToken(
+  token: string,
+  authentication: TenantAuthentication | null | undefined,
+  jwks: JwksCache,
+): Promise<string> {
   if (!authentication) throw new UnauthorizedError('This tenant accepts no end-user tokens');
   const options: JWTVerifyOptions = {
     algorithms: [authentication.algorithm],

@@ -31,10 +31,15 @@ export function conditionStrings(node: unknown, key: string): string[] {
   if (Array.isArray(node)) return node.flatMap((child) => conditionStrings(child, key));
   if (!node || typeof node !== 'object') return [];
   const { [key]: value, ...rest } = node as Record<string, unknown>;
-  return [...(typeof value === 'string' ? [value] : []), ...Object.values(rest).flatMap((child) => conditionStrings(child, key))];
+  return [
+    ...(typeof value === 'string' ? [value] : []),
+    ...Object.values(rest).flatMap((child) => conditionStrings(child, key)),
+  ];
 }
 
 /** What is wrong with the tree's paths, one line each; empty when every path can be evaluated. */
 export function conditionPathProblems(conditions: RuleConditions): string[] {
-  return conditionStrings(conditions, 'path').map(jsonPathProblem).filter((problem) => problem !== undefined);
+  return conditionStrings(conditions, 'path')
+    .map(jsonPathProblem)
+    .filter((problem) => problem !== undefined);
 }

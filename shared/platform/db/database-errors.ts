@@ -1,5 +1,11 @@
 import { DriverException } from '@mikro-orm/core';
-import { AppError, BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../errors/app-errors.js';
+import {
+  AppError,
+  BadRequestError,
+  ConflictError,
+  NotFoundError,
+  ServiceUnavailableError,
+} from '../errors/app-errors.js';
 
 /** What PostgreSQL tells about a failure, whether raised through MikroORM or a raw query. */
 interface PostgresFailure {
@@ -19,8 +25,14 @@ export function translateDatabaseError(error: unknown): AppError | undefined {
   const unavailable = unavailableReason(error);
   if (unavailable) {
     // The cause logged is the reason alone: a driver error's message quotes the query and its values.
-    const cause = Object.assign(new Error(unavailable), { name: 'DatabaseUnavailable', code: (error as { code?: unknown }).code });
-    return new ServiceUnavailableError('The database is unavailable: retry shortly', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) }, cause });
+    const cause = Object.assign(new Error(unavailable), {
+      name: 'DatabaseUnavailable',
+      code: (error as { code?: unknown }).code,
+    });
+    return new ServiceUnavailableError('The database is unavailable: retry shortly', {
+      headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+      cause,
+    });
   }
   const failure = postgresFailure(error);
   if (!failure) return undefined;
@@ -35,7 +47,9 @@ export function translateDatabaseError(error: unknown): AppError | undefined {
     case '23503':
       return new NotFoundError('A record this request refers to does not exist');
     case '23502':
-      return new BadRequestError(`A required value is missing${failure.column ? `: ${camelCase(failure.column)}` : ''}`);
+      return new BadRequestError(
+        `A required value is missing${failure.column ? `: ${camelCase(failure.column)}` : ''}`,
+      );
     case '08P01':
       // What pg's protocol refuses of a value from the path or the query: a NUL character (bodies are checked before).
       return new BadRequestError('A value holds a NUL character, which cannot be stored or searched for');
@@ -45,7 +59,9 @@ export function translateDatabaseError(error: unknown): AppError | undefined {
       return new ConflictError('The change would break a rule of the data (for example a balance below zero)');
     case '40001':
     case '40P01':
-      return new ConflictError('The request collided with a concurrent change: retry it', { headers: { 'Retry-After': '1' } });
+      return new ConflictError('The request collided with a concurrent change: retry it', {
+        headers: { 'Retry-After': '1' },
+      });
     default:
       return undefined;
   }
@@ -55,7 +71,16 @@ export function translateDatabaseError(error: unknown): AppError | undefined {
 const RETRY_AFTER_SECONDS = 5;
 
 /** Node's codes for a connection that could not be made, or was lost. */
-const CONNECTION_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const CONNECTION_FAILURES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 /**
  * Three failures carry no code, only pg's or knex's own words, which MikroORM and knex put after
@@ -65,7 +90,10 @@ const CONNECTION_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 
 const UNAVAILABLE_WORDS: [RegExp, string][] = [
   [/^Connection terminated( unexpectedly)?$/, 'the connection was dropped'],
   [/^timeout expired$/, 'a connection attempt was not answered in time'],
-  [/^Knex: Timeout acquiring a connection/, 'no pooled connection came free in time (the database away, or connections held too long)'],
+  [
+    /^Knex: Timeout acquiring a connection/,
+    'no pooled connection came free in time (the database away, or connections held too long)',
+  ],
 ];
 
 /**
@@ -81,9 +109,16 @@ function unavailableReason(error: unknown): string | undefined {
   if (!(error instanceof Error)) return undefined;
   const { code, syscall } = error as Error & { code?: unknown; syscall?: unknown };
   if (typeof code === 'string' && SQLSTATE.test(code)) {
-    return (/^08/.test(code) && code !== '08P01') || code === '53300' || /^57P0[1-3]$/.test(code) ? `SQLSTATE ${code}` : undefined;
+    return (/^08/.test(code) && code !== '08P01') || code === '53300' || /^57P0[1-3]$/.test(code)
+      ? `SQLSTATE ${code}`
+      : undefined;
   }
-  if (typeof code === 'string' && CONNECTION_FAILURES.has(code) && (error instanceof DriverException || typeof syscall === 'string')) return `the connection failed (${code})`;
+  if (
+    typeof code === 'string' &&
+    CONNECTION_FAILURES.has(code) &&
+    (error instanceof DriverException || typeof syscall === 'string')
+  )
+    return `the connection failed (${code})`;
   const words = error.message.split(' - ').at(-1)!;
   return UNAVAILABLE_WORDS.find(([pattern]) => pattern.test(words))?.[1];
 }

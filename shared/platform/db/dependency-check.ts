@@ -16,7 +16,10 @@ export class DependencyUnavailableError extends Error {}
 export async function checkDependencies(databaseUrl: string, redisUrl: string): Promise<void> {
   // The whole exchange is bounded, not only the connection: a server that accepts and never
   // answers must fail start-up as surely as one that refuses.
-  const [postgres, redis] = await Promise.allSettled([withTimeout(pingPostgres(databaseUrl), TIMEOUT_MS), withTimeout(pingRedis(redisUrl), TIMEOUT_MS)]);
+  const [postgres, redis] = await Promise.allSettled([
+    withTimeout(pingPostgres(databaseUrl), TIMEOUT_MS),
+    withTimeout(pingRedis(redisUrl), TIMEOUT_MS),
+  ]);
   if (postgres.status === 'rejected') {
     throw new DependencyUnavailableError(
       `PostgreSQL is not answering at ${redactUrl(databaseUrl)} (${reason(postgres.reason)}); start it locally with deploy/local/start-postgres.sh`,

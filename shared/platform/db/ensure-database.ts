@@ -15,7 +15,11 @@ export async function ensureDatabase(databaseUrl: string, template?: string): Pr
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (found.rowCount) return;
     const quoted = client.escapeIdentifier(name);
-    await client.query(template ? `CREATE DATABASE ${quoted} TEMPLATE ${client.escapeIdentifier(template)}` : `CREATE DATABASE ${quoted}`);
+    await client.query(
+      template
+        ? `CREATE DATABASE ${quoted} TEMPLATE ${client.escapeIdentifier(template)}`
+        : `CREATE DATABASE ${quoted}`,
+    );
   } catch (error) {
     // Two processes starting at once: the loser sees 42P04 (duplicate database), which is success.
     if ((error as { code?: string }).code !== '42P04') throw error;

@@ -32,7 +32,14 @@ export function ormOptions(model: DatabaseModel, databaseUrl: string, logger?: L
     entities: model.entities,
     extensions: [Migrator],
     // Migrations are listed explicitly so the same list runs from TypeScript (tests) and from dist/.
-    migrations: { migrationsList: model.migrationsList, path: model.migrationsPath, pathTs: model.migrationsPath, transactional: true, allOrNothing: true, snapshot: false },
+    migrations: {
+      migrationsList: model.migrationsList,
+      path: model.migrationsPath,
+      pathTs: model.migrationsPath,
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+    },
     pool: { min: 0, max: 10 },
     // Routes and jobs fork their own EntityManager; the global one must never collect state.
     allowGlobalContext: false,
@@ -54,7 +61,8 @@ function knexLog(logger: Logger) {
   return {
     warn: (message: unknown) => logger.warn({ knex: message }, 'database client warning'),
     error: (message: unknown) => logger.error({ knex: message }, 'database client error'),
-    deprecate: (method: string, alternative: string) => logger.warn({ knex: { method, alternative } }, 'database client deprecation'),
+    deprecate: (method: string, alternative: string) =>
+      logger.warn({ knex: { method, alternative } }, 'database client deprecation'),
     debug: (message: unknown) => logger.debug({ knex: message }, 'database client debug'),
   };
 }

@@ -16,7 +16,12 @@ const generations = new Map<string, number>();
  * the statement then runs again under a new name, which each connection prepares anew.
  * Runs outside any transaction of `em`.
  */
-export async function queryPrepared<T>(em: EntityManager, name: string, sql: string, bindings: readonly unknown[]): Promise<T[]> {
+export async function queryPrepared<T>(
+  em: EntityManager,
+  name: string,
+  sql: string,
+  bindings: readonly unknown[],
+): Promise<T[]> {
   const run = async (generation: number) => {
     const result = await em
       .getKnex()
@@ -38,7 +43,10 @@ export async function queryPrepared<T>(em: EntityManager, name: string, sql: str
 /** PostgreSQL's refusal of a prepared statement whose result changed, by its routine or, failing that, its message. */
 function isStalePreparedStatement(error: unknown): boolean {
   const { code, routine, message } = error as { code?: string; routine?: string; message?: string };
-  return code === '0A000' && (routine === 'RevalidateCachedQuery' || /cached plan must not change result type/.test(message ?? ''));
+  return (
+    code === '0A000' &&
+    (routine === 'RevalidateCachedQuery' || /cached plan must not change result type/.test(message ?? ''))
+  );
 }
 
 interface Column {
@@ -64,7 +72,10 @@ function insertOf(em: EntityManager, meta: EntityMetadata): EntityInsert {
   if (!insert) {
     const platform = em.getPlatform();
     const columns = meta.props
-      .filter((prop) => prop.persist !== false && (prop.kind === ReferenceKind.SCALAR || prop.kind === ReferenceKind.MANY_TO_ONE))
+      .filter(
+        (prop) =>
+          prop.persist !== false && (prop.kind === ReferenceKind.SCALAR || prop.kind === ReferenceKind.MANY_TO_ONE),
+      )
       .map((prop) => ({
         property: prop.name,
         field: prop.fieldNames[0]!,
@@ -88,7 +99,11 @@ function insertOf(em: EntityManager, meta: EntityMetadata): EntityInsert {
  * undefined) takes the entity's `onCreate` value, else it is left out of the INSERT so the column's
  * database default applies, as with em.insert.
  */
-export async function insertPrepared<T extends object>(em: EntityManager, entity: EntityName<T>, data: RequiredEntityData<T>): Promise<void> {
+export async function insertPrepared<T extends object>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  data: RequiredEntityData<T>,
+): Promise<void> {
   const { table, columns, statements } = insertOf(em, em.getMetadata().find(entity)!);
   const given: Column[] = [];
   const values: unknown[] = [];
@@ -101,7 +116,10 @@ export async function insertPrepared<T extends object>(em: EntityManager, entity
   const fields = given.map(({ field }) => `"${field}"`).join(', ');
   let statement = statements.get(fields);
   if (!statement) {
-    statement = { name: `insert:${table}:${statements.size}`, sql: `insert into "${table}" (${fields}) values (${given.map(() => '?').join(', ')})` };
+    statement = {
+      name: `insert:${table}:${statements.size}`,
+      sql: `insert into "${table}" (${fields}) values (${given.map(() => '?').join(', ')})`,
+    };
     statements.set(fields, statement);
   }
   await queryPrepared(em, statement.name, statement.sql, values);

@@ -13,8 +13,17 @@ export function isUuid(id: string): boolean {
  * The tenant's record of `entity` with this id, its `populate` relations loaded, or 404 naming it
  * (`No product "…"`). Another tenant's record is not found either, so its existence is not revealed.
  */
-export async function findTenantRecord<T extends object>(em: EntityManager, entity: EntityName<T>, tenantId: string, id: string, what: string, populate: string[] = []): Promise<T> {
-  const record = isUuid(id) ? await em.findOne(entity, { tenant: tenantId, id } as FilterQuery<T>, { populate: populate as never }) : null;
+export async function findTenantRecord<T extends object>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  tenantId: string,
+  id: string,
+  what: string,
+  populate: string[] = [],
+): Promise<T> {
+  const record = isUuid(id)
+    ? await em.findOne(entity, { tenant: tenantId, id } as FilterQuery<T>, { populate: populate as never })
+    : null;
   if (!record) throw new NotFoundError(`No ${what} "${id}"`);
   return record as T;
 }

@@ -84,7 +84,10 @@ export class PayloadTooLargeError extends AppError {
   constructor(limitBytes: number) {
     // The rest of the body is still on its way: closing the connection after the answer spares
     // reading and discarding it (50 MB took 6 s), which anyone could make us do without a key.
-    super(`Request body is larger than the limit of ${limitBytes} bytes`, { data: { limit: limitBytes }, headers: { Connection: 'close' } });
+    super(`Request body is larger than the limit of ${limitBytes} bytes`, {
+      data: { limit: limitBytes },
+      headers: { Connection: 'close' },
+    });
   }
 }
 

@@ -1,4 +1,10 @@
-import { request as httpRequest, type Agent, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import {
+  request as httpRequest,
+  type Agent,
+  type ClientRequest,
+  type IncomingMessage,
+  type RequestOptions,
+} from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIPv6, Socket, type LookupFunction, type TcpNetConnectOpts } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -17,7 +23,9 @@ IPV4_COMPATIBLE.addSubnet('::', 96, 'ipv6');
 
 function refusedAddress(address: string | undefined): Error | undefined {
   const bare = address?.replace(/^\[|\]$/g, '');
-  return bare && isIPv6(bare) && IPV4_COMPATIBLE.check(bare, 'ipv6') ? new Error(`${bare} is not allowed: an IPv4-compatible IPv6 address`) : undefined;
+  return bare && isIPv6(bare) && IPV4_COMPATIBLE.check(bare, 'ipv6')
+    ? new Error(`${bare} is not allowed: an IPv4-compatible IPv6 address`)
+    : undefined;
 }
 
 /** DNS answers in ::/96 are refused too (request-filtering-agent wraps this lookup with its own checks). */
@@ -34,7 +42,11 @@ const lookupRefusingIpv4Compatible: LookupFunction = (hostname, options, callbac
 type ConnectionListener = (error: Error | null, socket: Duplex) => void;
 
 /** An IPv4-compatible literal is refused at once; anything else connects with the lookup above. */
-function connectUnlessRefused(options: TcpNetConnectOpts, listener: ConnectionListener | undefined, connect: (options: TcpNetConnectOpts) => Duplex): Duplex {
+function connectUnlessRefused(
+  options: TcpNetConnectOpts,
+  listener: ConnectionListener | undefined,
+  connect: (options: TcpNetConnectOpts) => Duplex,
+): Duplex {
   const refusal = refusedAddress(options.host);
   if (!refusal) return connect({ ...options, lookup: lookupRefusingIpv4Compatible });
   const socket = new Socket();
@@ -66,7 +78,11 @@ export class FilteredRequester {
   private readonly httpsAgent: Agent;
 
   constructor(allowPrivateAddresses: boolean, keepAlive = false) {
-    const options = { allowPrivateIPAddress: allowPrivateAddresses, allowMetaIPAddress: allowPrivateAddresses, keepAlive };
+    const options = {
+      allowPrivateIPAddress: allowPrivateAddresses,
+      allowMetaIPAddress: allowPrivateAddresses,
+      keepAlive,
+    };
     this.httpAgent = allowPrivateAddresses ? new RequestFilteringHttpAgent(options) : new SafeHttpAgent(options);
     this.httpsAgent = allowPrivateAddresses ? new RequestFilteringHttpsAgent(options) : new SafeHttpsAgent(options);
   }
@@ -85,21 +101,34 @@ export class FilteredRequester {
   fetcher(maxBytes: number): (url: string, init: { headers?: Headers; signal?: AbortSignal }) => Promise<Response> {
     return (url, init) =>
       new Promise((resolve, reject) => {
-        const request = this.request(new URL(url), { method: 'GET', headers: Object.fromEntries(init.headers ?? []), ...(init.signal ? { signal: init.signal } : {}) }, (response) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          response.on('data', (chunk: Buffer) => {
-            size += chunk.length;
-            if (size > maxBytes) request.destroy(new Error(`the answer is larger than ${maxBytes} bytes`));
-            else chunks.push(chunk);
-          });
-          response.on('end', () => {
-            const status = response.statusCode ?? 0;
-            if (status < 200 || status > 599) return reject(new Error(`${url} answered with status ${status}`));
-            resolve(new Response(status === 204 || status === 304 ? null : Buffer.concat(chunks), { status, headers: { 'content-type': response.headers['content-type'] ?? '' } }));
-          });
-          response.on('error', reject);
-        });
+        const request = this.request(
+          new URL(url),
+          {
+            method: 'GET',
+            headers: Object.fromEntries(init.headers ?? []),
+            ...(init.signal ? { signal: init.signal } : {}),
+          },
+          (response) => {
+            const chunks: Buffer[] = [];
+            let size = 0;
+            response.on('data', (chunk: Buffer) => {
+              size += chunk.length;
+              if (size > maxBytes) request.destroy(new Error(`the answer is larger than ${maxBytes} bytes`));
+              else chunks.push(chunk);
+            });
+            response.on('end', () => {
+              const status = response.statusCode ?? 0;
+              if (status < 200 || status > 599) return reject(new Error(`${url} answered with status ${status}`));
+              resolve(
+                new Response(status === 204 || status === 304 ? null : Buffer.concat(chunks), {
+                  status,
+                  headers: { 'content-type': response.headers['content-type'] ?? '' },
+                }),
+              );
+            });
+            response.on('error', reject);
+          },
+        );
         request.on('error', reject);
         request.end();
       });

@@ -29,16 +29,23 @@ export class OutboundPoster {
     return new Promise((resolve, reject) => {
       // The whole exchange is bounded, not only idle gaps: a receiver that trickles bytes or never
       // ends its answer must not hold a delivery slot shared by every tenant.
-      const cancelDeadline = this.clock.after(this.timeoutMs, () => request.destroy(new Error(`no complete answer within ${this.timeoutMs} ms`)));
-      const settle = <T>(finish: (value: T) => void) => (value: T) => {
-        cancelDeadline();
-        finish(value);
-      };
+      const cancelDeadline = this.clock.after(this.timeoutMs, () =>
+        request.destroy(new Error(`no complete answer within ${this.timeoutMs} ms`)),
+      );
+      const settle =
+        <T>(finish: (value: T) => void) =>
+        (value: T) => {
+          cancelDeadline();
+          finish(value);
+        };
       const done = settle(resolve);
       const fail = settle(reject);
       const request = this.requester.request(
         new URL(url),
-        { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...headers } },
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...headers },
+        },
         (response) => {
           let received = '';
           response.setEncoding('utf8');

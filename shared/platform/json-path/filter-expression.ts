@@ -29,7 +29,8 @@ const MAX_FILTER_LENGTH = 1000;
 const MAX_DEPTH = 16;
 
 // jsonpath-plus hands a filter over with `@` already rewritten to `_$_v`; both spellings are read.
-const TOKEN = /\s*(?:(_\$_v|@)(?![\w$])|(===|!==|==|!=|<=|>=|&&|\|\||[<>()[\].])|'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|([A-Za-z_][\w-]*))/y;
+const TOKEN =
+  /\s*(?:(_\$_v|@)(?![\w$])|(===|!==|==|!=|<=|>=|&&|\|\||[<>()[\].])|'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|([A-Za-z_][\w-]*))/y;
 
 type Token = { kind: 'item' | 'symbol' | 'string' | 'number' | 'name'; text: string };
 
@@ -49,8 +50,7 @@ function tokenize(source: string): Token[] {
       // would never match what it says.
       if ((single ?? double)!.includes('@')) throw new FilterSyntaxError('a string in a filter may not hold @');
       tokens.push({ kind: 'string', text: unescape((single ?? double)!) });
-    }
-    else if (number !== undefined) tokens.push({ kind: 'number', text: number });
+    } else if (number !== undefined) tokens.push({ kind: 'number', text: number });
     else tokens.push({ kind: 'name', text: name! });
   }
   return tokens;
@@ -70,7 +70,8 @@ class Parser {
 
   parse(): FilterExpression {
     const expression = this.expression();
-    if (this.position < this.tokens.length) throw new FilterSyntaxError(`unexpected "${this.tokens[this.position]!.text}"`);
+    if (this.position < this.tokens.length)
+      throw new FilterSyntaxError(`unexpected "${this.tokens[this.position]!.text}"`);
     return expression;
   }
 
@@ -116,7 +117,9 @@ class Parser {
       case 'name':
         if (token.text === 'true' || token.text === 'false') return { literal: token.text === 'true' };
         if (token.text === 'null') return { literal: null };
-        throw new FilterSyntaxError(`"${token.text}" is not a value: compare @ fields with strings, numbers, true, false or null`);
+        throw new FilterSyntaxError(
+          `"${token.text}" is not a value: compare @ fields with strings, numbers, true, false or null`,
+        );
       default:
         throw new FilterSyntaxError(`unexpected "${token.text}"`);
     }
@@ -188,7 +191,8 @@ function compare(comparison: Comparison, left: unknown, right: unknown): boolean
     case '!==':
       return left !== right;
   }
-  const comparable = (typeof left === 'number' && typeof right === 'number') || (typeof left === 'string' && typeof right === 'string');
+  const comparable =
+    (typeof left === 'number' && typeof right === 'number') || (typeof left === 'string' && typeof right === 'string');
   if (!comparable) return false;
   const [a, b] = [left as number | string, right as number | string];
   return comparison === '<' ? a < b : comparison === '<=' ? a <= b : comparison === '>' ? a > b : a >= b;

@@ -10,7 +10,8 @@ import { evaluateFilter, FilterSyntaxError, parseFilter, type FilterExpression }
 export function jsonPathProblem(path: string): string | undefined {
   if (!path.startsWith('$')) return `"${shown(path)}" must start with $`;
   for (const segment of JSONPath.toPathArray(path)) {
-    if (segment.startsWith('(')) return `"${shown(path)}" uses the script expression "${shown(segment)}": scripts are not evaluated`;
+    if (segment.startsWith('('))
+      return `"${shown(path)}" uses the script expression "${shown(segment)}": scripts are not evaluated`;
     if (segment.startsWith('?(')) {
       try {
         parseFilter(segment.slice(2, -1));

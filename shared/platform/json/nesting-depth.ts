@@ -16,7 +16,8 @@ export function nestsDeeperThan(text: string, maxDepth: number): boolean {
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
     if (inString) {
-      if (code === 0x5c) index++; // a backslash: the next character is escaped
+      if (code === 0x5c)
+        index++; // a backslash: the next character is escaped
       else if (code === 0x22) inString = false;
     } else if (code === 0x22) {
       inString = true;

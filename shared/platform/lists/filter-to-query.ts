@@ -10,7 +10,11 @@ export type FilterQueryObject = Record<string, unknown>;
  */
 export function filterToQuery(conditions: FilterCondition[]): FilterQueryObject {
   if (conditions.length === 0) return {};
-  return { $and: conditions.map((condition) => (isNestedKeyTest(condition) ? nestedHasKey(condition) : nest(condition.path, operatorQuery(condition)))) };
+  return {
+    $and: conditions.map((condition) =>
+      isNestedKeyTest(condition) ? nestedHasKey(condition) : nest(condition.path, operatorQuery(condition)),
+    ),
+  };
 }
 
 /** `has` on an object inside a JSON column (`profile.attributes`), which MikroORM cannot express. */
@@ -59,7 +63,5 @@ export function escapeLike(pattern: string): string {
 }
 
 function nest(path: string, query: unknown): FilterQueryObject {
-  return path
-    .split('.')
-    .reduceRight<unknown>((inner, key) => ({ [key]: inner }), query) as FilterQueryObject;
+  return path.split('.').reduceRight<unknown>((inner, key) => ({ [key]: inner }), query) as FilterQueryObject;
 }

@@ -30,9 +30,12 @@ const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(
  * checked against the endpoint's allow-list. Any problem is a 400 ValidationError naming the field.
  */
 export function parseFilter(raw: string, spec: ListSpec): FilterCondition[] {
-  if (raw.length > MAX_LENGTH) throw fieldError('filter', `${raw.slice(0, 50)}…`, 'maxLength', `filter is longer than ${MAX_LENGTH} characters`);
-  if (nestingDepth(raw) > MAX_DEPTH) throw fieldError('filter', raw.slice(0, 100), 'depth', 'filter is nested too deeply');
-  if (FORBIDDEN_KEY_IN_TEXT.test(raw)) throw fieldError('filter', raw.slice(0, 100), 'forbiddenKey', 'filter uses a forbidden key');
+  if (raw.length > MAX_LENGTH)
+    throw fieldError('filter', `${raw.slice(0, 50)}…`, 'maxLength', `filter is longer than ${MAX_LENGTH} characters`);
+  if (nestingDepth(raw) > MAX_DEPTH)
+    throw fieldError('filter', raw.slice(0, 100), 'depth', 'filter is nested too deeply');
+  if (FORBIDDEN_KEY_IN_TEXT.test(raw))
+    throw fieldError('filter', raw.slice(0, 100), 'forbiddenKey', 'filter uses a forbidden key');
 
   let parsed: unknown;
   try {
@@ -44,12 +47,30 @@ export function parseFilter(raw: string, spec: ListSpec): FilterCondition[] {
   const conditions: FilterCondition[] = [];
   for (const [name, operations] of Object.entries(fields)) {
     const field = spec.fields[name];
-    if (!field?.filterable) throw fieldError(name, operations, 'filterable', `${name} is not a filterable field; filterable: ${filterableNames(spec)}`);
+    if (!field?.filterable)
+      throw fieldError(
+        name,
+        operations,
+        'filterable',
+        `${name} is not a filterable field; filterable: ${filterableNames(spec)}`,
+      );
     const byOperator = plainObject(operations, name);
     if (Object.keys(byOperator).length === 0) throw fieldError(name, operations, 'operator', `${name} has no operator`);
     for (const [operator, value] of Object.entries(byOperator)) {
-      if (!isOperator(operator)) throw fieldError(name, operator, 'operator', `${name}: unknown operator ${operator}; use ${FILTER_OPERATORS.join(', ')}`);
-      conditions.push({ field: name, path: field.path ?? name, fieldType: field.type, operator, value: checkValue(name, field, operator, value) });
+      if (!isOperator(operator))
+        throw fieldError(
+          name,
+          operator,
+          'operator',
+          `${name}: unknown operator ${operator}; use ${FILTER_OPERATORS.join(', ')}`,
+        );
+      conditions.push({
+        field: name,
+        path: field.path ?? name,
+        fieldType: field.type,
+        operator,
+        value: checkValue(name, field, operator, value),
+      });
     }
   }
   return conditions;
@@ -73,7 +94,12 @@ function nestingDepth(text: string): number {
 }
 
 function plainObject(value: unknown, property: string): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype) {
+  if (
+    value === null ||
+    typeof value !== 'object' ||
+    Array.isArray(value) ||
+    Object.getPrototypeOf(value) !== Object.prototype
+  ) {
     throw fieldError(property, value, 'shape', `${property} must be written as name:(operator:value)`);
   }
   for (const key of Object.keys(value)) {
@@ -87,10 +113,18 @@ function isOperator(operator: string): operator is FilterOperator {
 }
 
 function filterableNames(spec: ListSpec): string {
-  return Object.entries(spec.fields).filter(([, field]) => field.filterable).map(([name]) => name).join(', ');
+  return Object.entries(spec.fields)
+    .filter(([, field]) => field.filterable)
+    .map(([name]) => name)
+    .join(', ');
 }
 
-function checkValue(name: string, field: ListField, operator: FilterOperator, value: unknown): FilterScalar | FilterScalar[] {
+function checkValue(
+  name: string,
+  field: ListField,
+  operator: FilterOperator,
+  value: unknown,
+): FilterScalar | FilterScalar[] {
   const refuse = (message: string) => fieldError(name, value, operator, `${name}: ${message}`);
   switch (operator) {
     case 'in': {
@@ -103,18 +137,22 @@ function checkValue(name: string, field: ListField, operator: FilterOperator, va
       if (typeof value !== 'string') throw refuse('like takes a string');
       return value;
     case 'has':
-      if (field.type !== 'array' && field.type !== 'object') throw refuse('has applies to array and object fields only');
-      if (field.type === 'object' && typeof value !== 'string') throw refuse('has on an object field takes a key, a string');
+      if (field.type !== 'array' && field.type !== 'object')
+        throw refuse('has applies to array and object fields only');
+      if (field.type === 'object' && typeof value !== 'string')
+        throw refuse('has on an object field takes a key, a string');
       if (value === null || typeof value === 'object') throw refuse('has takes one value');
       return value as FilterScalar;
     case 'gt':
     case 'lt':
-      if (!['number', 'datetime', 'string'].includes(field.type)) throw refuse(`${operator} applies to numbers, dates and text only`);
+      if (!['number', 'datetime', 'string'].includes(field.type))
+        throw refuse(`${operator} applies to numbers, dates and text only`);
       return scalar(name, field, value, operator);
     case 'eq':
     case 'neq':
       if (value === null) return null;
-      if (field.type === 'array' || field.type === 'object') throw refuse(`${operator} on ${field.type} fields takes !n only; use has`);
+      if (field.type === 'array' || field.type === 'object')
+        throw refuse(`${operator} on ${field.type} fields takes !n only; use has`);
       return scalar(name, field, value, operator);
   }
 }
@@ -129,7 +167,8 @@ function scalar(name: string, field: ListField, value: unknown, operator: Filter
       if (typeof value !== 'boolean') throw refuse('!t or !f');
       return value;
     case 'datetime': {
-      if (typeof value !== 'string' || !ISO_8601.test(value)) throw refuse("an ISO 8601 date, e.g. '2026-01-31T12:00:00Z'");
+      if (typeof value !== 'string' || !ISO_8601.test(value))
+        throw refuse("an ISO 8601 date, e.g. '2026-01-31T12:00:00Z'");
       const date = new Date(value);
       if (Number.isNaN(date.getTime())) throw refuse('a real date');
       return date;

@@ -23,7 +23,9 @@ export function parseListQuery(query: Record<string, string | undefined>, spec: 
   const sort = query.sort ?? spec.defaultSort;
   const field = spec.fields[sort];
   if (!field?.sortable && sort !== spec.defaultSort) {
-    const sortable = Object.entries(spec.fields).filter(([, f]) => f.sortable).map(([name]) => name);
+    const sortable = Object.entries(spec.fields)
+      .filter(([, f]) => f.sortable)
+      .map(([name]) => name);
     throw fieldError('sort', sort, 'isIn', `sort must be one of ${sortable.join(', ')}`);
   }
   const order = (query.order ?? 'DESC').toUpperCase();
@@ -35,7 +37,12 @@ export function parseListQuery(query: Record<string, string | undefined>, spec: 
   return { limit, offset, orderBy, where };
 }
 
-function wholeNumber(query: Record<string, string | undefined>, name: string, fallback: number, minimum: number): number {
+function wholeNumber(
+  query: Record<string, string | undefined>,
+  name: string,
+  fallback: number,
+  minimum: number,
+): number {
   const raw = query[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);

@@ -7,14 +7,24 @@ export type { Logger };
  * its id. The CLI logs to stderr (fd 2), keeping its stdout for its JSON answer; tests pass a stream.
  */
 export function createLogger(level: string, destination: 1 | 2 | DestinationStream = 1): Logger {
-  return pino({
-    level,
-    base: { service: 'tally' },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    // Never let a credential reach the log, whichever object it travels in.
-    redact: {
-      paths: ['req.headers.authorization', 'req.headers["x-api-key"]', '*.secret', '*.key', '*.sharedKey', '*.password'],
-      censor: '[redacted]',
+  return pino(
+    {
+      level,
+      base: { service: 'tally' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      // Never let a credential reach the log, whichever object it travels in.
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'req.headers["x-api-key"]',
+          '*.secret',
+          '*.key',
+          '*.sharedKey',
+          '*.password',
+        ],
+        censor: '[redacted]',
+      },
     },
-  }, typeof destination === 'number' ? pino.destination({ fd: destination, sync: destination === 2 }) : destination);
+    typeof destination === 'number' ? pino.destination({ fd: destination, sync: destination === 2 }) : destination,
+  );
 }

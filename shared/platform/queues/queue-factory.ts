@@ -15,7 +15,9 @@ export interface QueueDefinition {
 export type QueueCatalog = Record<string, QueueDefinition>;
 
 /** Each queue of a catalog typed by its payload: what is added and what is read back is that payload's type. */
-export type QueuesOf<Catalog extends QueueCatalog> = { [Name in keyof Catalog]: Queue<Static<Catalog[Name]['payload']>> };
+export type QueuesOf<Catalog extends QueueCatalog> = {
+  [Name in keyof Catalog]: Queue<Static<Catalog[Name]['payload']>>;
+};
 
 /**
  * BullMQ keys are `<prefix>:<queue>:…`. A hash tag per queue keeps each queue's keys in one
@@ -27,9 +29,18 @@ export function queuePrefix(redisPrefix: string, name: string): string {
 }
 
 /** One Queue per catalog entry, all on one connection; their connection errors go to the log. */
-export function createQueues<Catalog extends QueueCatalog>(catalog: Catalog, connection: Redis, redisPrefix: string, logger: Logger): QueuesOf<Catalog> {
+export function createQueues<Catalog extends QueueCatalog>(
+  catalog: Catalog,
+  connection: Redis,
+  redisPrefix: string,
+  logger: Logger,
+): QueuesOf<Catalog> {
   const entries = Object.entries(catalog).map(([name, definition]) => {
-    const queue = new Queue(name, { connection, prefix: queuePrefix(redisPrefix, name), defaultJobOptions: definition.defaultJobOptions });
+    const queue = new Queue(name, {
+      connection,
+      prefix: queuePrefix(redisPrefix, name),
+      defaultJobOptions: definition.defaultJobOptions,
+    });
     queue.on('error', (error) => logger.warn({ err: error, queue: name }, 'queue connection error'));
     return [name, queue];
   });

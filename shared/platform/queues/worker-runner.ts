@@ -11,7 +11,9 @@ import { queuePrefix, type QueueDefinition } from './queue-factory.js';
  * handed to whoever waits for it. `close`, when present, releases what the handler holds once its
  * worker has closed.
  */
-export type JobProcessor<Data> = ((data: Data, job: Job, token?: string) => Promise<unknown>) & { close?: () => Promise<void> };
+export type JobProcessor<Data> = ((data: Data, job: Job, token?: string) => Promise<unknown>) & {
+  close?: () => Promise<void>;
+};
 
 /** Whether the job's run now is its last: a failure of this one is final, no retry follows. */
 export function isLastAttempt(job: Job): boolean {
@@ -67,11 +69,17 @@ export function startWorker<Definition extends QueueDefinition>(
     log.debug({ jobId: job.id, attempts: job.attemptsMade }, 'job completed');
   });
   worker.on('failed', (job, error) => {
-    const willRetry = job !== undefined && job.attemptsMade < (job.opts.attempts ?? 1) && !(error instanceof UnrecoverableError);
+    const willRetry =
+      job !== undefined && job.attemptsMade < (job.opts.attempts ?? 1) && !(error instanceof UnrecoverableError);
     deps.metrics.jobOutcomes.inc({ queue: name, outcome: willRetry ? 'retried' : 'failed' });
-    log[willRetry ? 'warn' : 'error']({ jobId: job?.id, attempts: job?.attemptsMade, err: error }, willRetry ? 'job failed, will retry' : 'job failed for good');
+    log[willRetry ? 'warn' : 'error'](
+      { jobId: job?.id, attempts: job?.attemptsMade, err: error },
+      willRetry ? 'job failed, will retry' : 'job failed for good',
+    );
   });
-  worker.on('stalled', (jobId) => log.warn({ jobId }, 'job stalled: its worker stopped renewing the lock, it runs again'));
+  worker.on('stalled', (jobId) =>
+    log.warn({ jobId }, 'job stalled: its worker stopped renewing the lock, it runs again'),
+  );
   worker.on('error', (error) => log.error({ err: error }, 'worker error'));
   // BullMQ leaves a connection it was handed open: close ours once the worker is done with it.
   worker.on('closed', () => {

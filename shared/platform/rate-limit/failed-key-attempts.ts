@@ -37,7 +37,9 @@ export class FailedKeyAttempts {
    */
   async fail(address: string): Promise<number> {
     const block = clientBlock(address);
-    const decision = await withTimeout(this.buckets.take(`failed-key:${block}`, this.limit), COUNT_TIMEOUT_MS).catch(() => undefined);
+    const decision = await withTimeout(this.buckets.take(`failed-key:${block}`, this.limit), COUNT_TIMEOUT_MS).catch(
+      () => undefined,
+    );
     if (!decision || decision.allowed) return 0;
     this.blockedUntil.set(block, Date.now() + decision.resetSeconds * 1000, decision.resetSeconds * 1000);
     return decision.resetSeconds;
@@ -52,7 +54,11 @@ export function clientBlock(address: string): string {
   const [head = '', tail = ''] = address.split('::');
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
-  const groups = address.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((group) => parseInt(group, 16).toString(16)).join(':')}::/64`;
+  const groups = address.includes('::')
+    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => parseInt(group, 16).toString(16))
+    .join(':')}::/64`;
 }
-

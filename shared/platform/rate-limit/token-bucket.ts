@@ -77,10 +77,14 @@ export class TokenBuckets {
       const limiter = this.limiter(limit);
       // A key's batcher lives for one batch: kept, the map would hold every key ever limited (each
       // client address of a flood of bad API keys) for the life of the process.
-      bucket = new Batcher((takes) => {
-        this.buckets.delete(id);
-        return takeTogether(limiter, key, limit, takes.length);
-      }, MAX_TAKES_TOGETHER, 0);
+      bucket = new Batcher(
+        (takes) => {
+          this.buckets.delete(id);
+          return takeTogether(limiter, key, limit, takes.length);
+        },
+        MAX_TAKES_TOGETHER,
+        0,
+      );
       this.buckets.set(id, bucket);
     }
     return bucket.add(null);
@@ -104,7 +108,12 @@ export class TokenBuckets {
 }
 
 /** `count` tokens at once; the first request is told the most tokens remain, as if they came one by one. */
-async function takeTogether(limiter: RateLimiterRedis, key: string, limit: RateLimit, count: number): Promise<RateLimitDecision[]> {
+async function takeTogether(
+  limiter: RateLimiterRedis,
+  key: string,
+  limit: RateLimit,
+  count: number,
+): Promise<RateLimitDecision[]> {
   try {
     const result = await limiter.consume(key, count);
     return Array.from({ length: count }, (_, index) => decision(true, limit, result, count - 1 - index));

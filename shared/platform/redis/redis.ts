@@ -24,10 +24,18 @@ export interface RedisConnectionOptions {
  * after 20 tries.
  */
 export function createRedis(url: string, connectionName: string, options: RedisConnectionOptions = {}): Redis {
-  const connection = new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, connectionName, lazyConnect: false, enableAutoPipelining: options.autoPipelining ?? false });
+  const connection = new Redis(url, {
+    maxRetriesPerRequest: null,
+    enableReadyCheck: true,
+    connectionName,
+    lazyConnect: false,
+    enableAutoPipelining: options.autoPipelining ?? false,
+  });
   if (options.logger) {
     const logger = options.logger;
-    connection.on('error', (error: Error) => logger.warn({ err: error, connection: connectionName }, 'Redis connection error: reconnecting'));
+    connection.on('error', (error: Error) =>
+      logger.warn({ err: error, connection: connectionName }, 'Redis connection error: reconnecting'),
+    );
   }
   return connection;
 }

@@ -32,7 +32,7 @@ export function toValidationIssues(errors: ErrorObject[] | null | undefined, val
 
 function propertyOf(error: ErrorObject): string {
   const path = error.instancePath.split('/').slice(1).map(unescapePointer);
-  const missing = (error.params as { missingProperty?: string; additionalProperty?: string });
+  const missing = error.params as { missingProperty?: string; additionalProperty?: string };
   if (error.keyword === 'required' && missing.missingProperty) path.push(missing.missingProperty);
   if (error.keyword === 'additionalProperties' && missing.additionalProperty) path.push(missing.additionalProperty);
   return path.join('.');

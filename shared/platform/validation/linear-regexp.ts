@@ -49,12 +49,17 @@ export const linearRegExp: RegExpEngine = Object.assign(
   (pattern: string) => {
     const compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
     const instructions = (compiled.re2() as unknown as { prog: { numInst(): number } }).prog.numInst();
-    if (instructions > MAX_PATTERN_INSTRUCTIONS) throw new Error(`the pattern ${pattern} is too complex: it compiles to ${instructions} instructions, at most ${MAX_PATTERN_INSTRUCTIONS} are run`);
+    if (instructions > MAX_PATTERN_INSTRUCTIONS)
+      throw new Error(
+        `the pattern ${pattern} is too complex: it compiles to ${instructions} instructions, at most ${MAX_PATTERN_INSTRUCTIONS} are run`,
+      );
     return {
       test: (input: string) => {
-        if (input.length > MAX_PATTERN_INPUT_LENGTH) throw new PatternLimitError(`a string under a pattern is longer than ${MAX_PATTERN_INPUT_LENGTH} characters`);
+        if (input.length > MAX_PATTERN_INPUT_LENGTH)
+          throw new PatternLimitError(`a string under a pattern is longer than ${MAX_PATTERN_INPUT_LENGTH} characters`);
         workLeft -= instructions * Math.max(1, input.length);
-        if (workLeft < 0) throw new PatternLimitError('the strings under patterns are too long, taken together, to check');
+        if (workLeft < 0)
+          throw new PatternLimitError('the strings under patterns are too long, taken together, to check');
         return compiled.test(input);
       },
       // ajv keeps one compiled pattern per distinct toString(), as it would per RegExp source.

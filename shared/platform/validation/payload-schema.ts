@@ -22,8 +22,12 @@ export class PayloadSchemaCompiler {
   // Not strict: tenants' schemas may carry annotations ajv does not know. `addUsedSchema: false`
   // keeps a tenant's `$id` from colliding with another tenant's in the shared instance. Patterns
   // run on a linear-time engine: a tenant's pattern meets any shopper's payload.
-  private readonly draft07 = withFormats(new Ajv({ strict: false, allErrors: true, addUsedSchema: false, code: { regExp: linearRegExp } }));
-  private readonly draft2020 = withFormats(new Ajv2020({ strict: false, allErrors: true, addUsedSchema: false, code: { regExp: linearRegExp } }));
+  private readonly draft07 = withFormats(
+    new Ajv({ strict: false, allErrors: true, addUsedSchema: false, code: { regExp: linearRegExp } }),
+  );
+  private readonly draft2020 = withFormats(
+    new Ajv2020({ strict: false, allErrors: true, addUsedSchema: false, code: { regExp: linearRegExp } }),
+  );
   private readonly validators = new Map<string, ValidateFunction>();
 
   /**
@@ -37,7 +41,8 @@ export class PayloadSchemaCompiler {
     const key = createHash('sha256').update(text).digest('base64url');
     const cached = this.validators.get(key);
     if (cached) return cached;
-    const refuse = (message: string): AppError => (field === undefined ? new BadRequestError(message) : fieldError(field, undefined, 'validSchema', message));
+    const refuse = (message: string): AppError =>
+      field === undefined ? new BadRequestError(message) : fieldError(field, undefined, 'validSchema', message);
     const remote = findRemoteRef(schema);
     if (remote) throw refuse(`The schema refers to "${remote}": only local references (#…) are allowed`);
     const compiled = this.compileWithDialect(schema, refuse);
@@ -51,12 +56,13 @@ export class PayloadSchemaCompiler {
 
   private compileWithDialect(schema: JsonSchema, refuse: (message: string) => AppError): ValidateFunction {
     const dialect = schema.$schema;
-    const ajv = dialect === undefined || (typeof dialect === 'string' && DRAFT_2020_12.test(dialect))
-      ? this.draft2020
-      : typeof dialect === 'string' && DRAFT_07.test(dialect)
-        ? this.draft07
-        : undefined;
-    if (!ajv) throw refuse('The schema\'s $schema must be draft-07 or 2020-12');
+    const ajv =
+      dialect === undefined || (typeof dialect === 'string' && DRAFT_2020_12.test(dialect))
+        ? this.draft2020
+        : typeof dialect === 'string' && DRAFT_07.test(dialect)
+          ? this.draft07
+          : undefined;
+    if (!ajv) throw refuse("The schema's $schema must be draft-07 or 2020-12");
     try {
       return ajv.compile(schema);
     } catch (error) {

@@ -67,9 +67,17 @@ export class ImageFetcher {
         continue;
       }
       const type = await fileTypeFromBuffer(response.bytes);
-      if (!type || !IMAGE_TYPES.has(type.mime)) throw new ImageFetchError(`${address} is not a PNG, JPEG, WebP or BMP image${type ? ` (${type.mime})` : ''}`, true);
+      if (!type || !IMAGE_TYPES.has(type.mime))
+        throw new ImageFetchError(
+          `${address} is not a PNG, JPEG, WebP or BMP image${type ? ` (${type.mime})` : ''}`,
+          true,
+        );
       checkPixels(address, response.bytes);
-      return { bytes: response.bytes, mime: type.mime, sha256: createHash('sha256').update(response.bytes).digest('hex') };
+      return {
+        bytes: response.bytes,
+        mime: type.mime,
+        sha256: createHash('sha256').update(response.bytes).digest('hex'),
+      };
     }
     throw new ImageFetchError(`${address} redirects more than ${MAX_REDIRECTS} times`, true);
   }
@@ -85,7 +93,10 @@ export class ImageFetcher {
   /** One hop: the body (up to the size limit), or where it redirects to. */
   private get(url: URL, deadline: number, attemptMs: number): Promise<{ bytes: Buffer; redirect?: string }> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => request.destroy(new ImageFetchError(`${url} did not send its image within ${attemptMs} ms`, false)), Math.max(0, deadline - Date.now()));
+      const timer = setTimeout(
+        () => request.destroy(new ImageFetchError(`${url} did not send its image within ${attemptMs} ms`, false)),
+        Math.max(0, deadline - Date.now()),
+      );
       let settled = false;
       const finish = (outcome: () => void) => {
         clearTimeout(timer);
@@ -93,37 +104,43 @@ export class ImageFetcher {
         settled = true;
         outcome();
       };
-      const request = this.requester.request(url, { method: 'GET', headers: { Accept: 'image/*' } }, (response: IncomingMessage) => {
-        const status = response.statusCode ?? 0;
-        if (status >= 300 && status < 400 && response.headers.location) {
-          response.resume();
-          return finish(() => resolve({ bytes: Buffer.alloc(0), redirect: response.headers.location }));
-        }
-        if (status !== 200) {
-          response.resume();
-          // A server error may pass; a 4xx answer will not change on a retry.
-          return finish(() => reject(new ImageFetchError(`${url} answered ${status}`, status < 500)));
-        }
-        const declared = Number(response.headers['content-length'] ?? 0);
-        if (declared > this.limits.maxBytes) {
-          response.destroy();
-          return finish(() => reject(tooLarge(url, this.limits.maxBytes)));
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > this.limits.maxBytes) {
-            response.destroy();
-            finish(() => reject(tooLarge(url, this.limits.maxBytes)));
-          } else {
-            chunks.push(chunk);
+      const request = this.requester.request(
+        url,
+        { method: 'GET', headers: { Accept: 'image/*' } },
+        (response: IncomingMessage) => {
+          const status = response.statusCode ?? 0;
+          if (status >= 300 && status < 400 && response.headers.location) {
+            response.resume();
+            return finish(() => resolve({ bytes: Buffer.alloc(0), redirect: response.headers.location }));
           }
-        });
-        response.on('end', () => finish(() => resolve({ bytes: Buffer.concat(chunks) })));
-        response.on('error', (error) => finish(() => reject(error)));
-      });
-      request.on('error', (error) => finish(() => reject(error instanceof ImageFetchError ? error : refusal(url, error))));
+          if (status !== 200) {
+            response.resume();
+            // A server error may pass; a 4xx answer will not change on a retry.
+            return finish(() => reject(new ImageFetchError(`${url} answered ${status}`, status < 500)));
+          }
+          const declared = Number(response.headers['content-length'] ?? 0);
+          if (declared > this.limits.maxBytes) {
+            response.destroy();
+            return finish(() => reject(tooLarge(url, this.limits.maxBytes)));
+          }
+          const chunks: Buffer[] = [];
+          let size = 0;
+          response.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > this.limits.maxBytes) {
+              response.destroy();
+              finish(() => reject(tooLarge(url, this.limits.maxBytes)));
+            } else {
+              chunks.push(chunk);
+            }
+          });
+          response.on('end', () => finish(() => resolve({ bytes: Buffer.concat(chunks) })));
+          response.on('error', (error) => finish(() => reject(error)));
+        },
+      );
+      request.on('error', (error) =>
+        finish(() => reject(error instanceof ImageFetchError ? error : refusal(url, error))),
+      );
       request.end();
     });
   }
@@ -137,7 +154,11 @@ function checkPixels(address: string, bytes: Buffer): void {
     throw new ImageFetchError(`${address}: the image's size cannot be read`, true);
   }
   const pixels = (size.width ?? 0) * (size.height ?? 0);
-  if (pixels === 0 || pixels > MAX_PIXELS) throw new ImageFetchError(`${address} is ${size.width}×${size.height} pixels; at most ${MAX_PIXELS} are read`, true);
+  if (pixels === 0 || pixels > MAX_PIXELS)
+    throw new ImageFetchError(
+      `${address} is ${size.width}×${size.height} pixels; at most ${MAX_PIXELS} are read`,
+      true,
+    );
 }
 
 function tooLarge(url: URL, maxBytes: number): ImageFetchError {

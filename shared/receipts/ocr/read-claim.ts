@@ -21,7 +21,12 @@ export interface ClaimReading {
  * the `lastAttempt` is stored as the claim's parse error, and the reviewer sends the claim to a
  * person; anything else is thrown for a retry. A claim read already is left as it is.
  */
-export async function readClaim({ context, fetcher, reader }: ClaimReading, tenantId: string, receiptId: string, lastAttempt: boolean): Promise<void> {
+export async function readClaim(
+  { context, fetcher, reader }: ClaimReading,
+  tenantId: string,
+  receiptId: string,
+  lastAttempt: boolean,
+): Promise<void> {
   const em = context.orm.em.fork();
   const receipt = await em.findOne(Receipt, { tenant: tenantId, id: receiptId });
   if (!receipt || receipt.parsedAt) return;
@@ -30,11 +35,13 @@ export async function readClaim({ context, fetcher, reader }: ClaimReading, tena
     receipt.parsedAt = new Date();
     await em.flush();
   };
-  const image = await fetchWithinBudget(context.config.imageFetchBudgetMs, fetcher, receipt).catch(async (error: unknown) => {
-    await em.flush(); // the time spent, whatever comes next
-    if (!(error instanceof ImageFetchError && error.permanent) && !lastAttempt) throw error;
-    await fail(error);
-  });
+  const image = await fetchWithinBudget(context.config.imageFetchBudgetMs, fetcher, receipt).catch(
+    async (error: unknown) => {
+      await em.flush(); // the time spent, whatever comes next
+      if (!(error instanceof ImageFetchError && error.permanent) && !lastAttempt) throw error;
+      await fail(error);
+    },
+  );
   if (!image) return;
   try {
     const parsed = parseReceiptText(await reader.read(image.bytes));
@@ -55,7 +62,11 @@ export async function readClaim({ context, fetcher, reader }: ClaimReading, tena
  */
 async function fetchWithinBudget(budgetMs: number, fetcher: ImageFetcher, receipt: Receipt): Promise<FetchedImage> {
   const left = budgetMs - receipt.imageFetchMs;
-  if (left <= 0) throw new ImageFetchError(`${receipt.pictureUrl}: the image did not arrive within ${budgetMs} ms over every attempt`, true);
+  if (left <= 0)
+    throw new ImageFetchError(
+      `${receipt.pictureUrl}: the image did not arrive within ${budgetMs} ms over every attempt`,
+      true,
+    );
   const started = Date.now();
   try {
     return await fetcher.fetch(receipt.pictureUrl ?? '', left);

@@ -3,11 +3,13 @@ import type { ReceiptLineItem } from '../receipt.entity.js';
 import type { ReadLine, ReadText } from './text-reader.js';
 
 /** An amount at the end of a line: "4.50", "€4,50", "1,234.50", "4.50 EUR", "-2.00". */
-const TRAILING_AMOUNT = /(?:[$€£]\s*)?(-?\d{1,3}(?:[,.\s]\d{3})*[.,;]\d{2}|-?\d+[.,;]\d{2})\s*(?:[A-Z]{3}|[$€£])?\s*[A-Z]?$/;
+const TRAILING_AMOUNT =
+  /(?:[$€£]\s*)?(-?\d{1,3}(?:[,.\s]\d{3})*[.,;]\d{2}|-?\d+[.,;]\d{2})\s*(?:[A-Z]{3}|[$€£])?\s*[A-Z]?$/;
 const TOTAL = /\b(?:grand\s+total|total(?:\s+due)?|amount\s+due|balance\s+due|to\s+pay)\b/i;
 const SUBTOTAL = /\bsub\s*-?\s*total\b/i;
 /** Lines with an amount that are not items: taxes, payments, change, savings. */
-const NOT_AN_ITEM = /\b(?:tax|vat|gst|cash|card|visa|mastercard|change|tender(?:ed)?|paid|payment|discount total|savings|rounding|balance)\b/i;
+const NOT_AN_ITEM =
+  /\b(?:tax|vat|gst|cash|card|visa|mastercard|change|tender(?:ed)?|paid|payment|discount total|savings|rounding|balance)\b/i;
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
 /**
@@ -20,7 +22,9 @@ const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', '
  * day, and otherwise the day comes first, except on receipts in dollars, where the month does.
  */
 export function parseReceiptText(read: ReadText): ParsedClaim {
-  const lines = read.lines.map((line) => ({ ...line, text: line.text.replace(/\s+/g, ' ').trim() })).filter((line) => line.text);
+  const lines = read.lines
+    .map((line) => ({ ...line, text: line.text.replace(/\s+/g, ' ').trim() }))
+    .filter((line) => line.text);
   const dollars = lines.some((line) => line.text.includes('$'));
   const fields: ParsedClaim['fields'] = {};
   const found = (line: ReadLine, value: string): ParsedField => ({ value, confidence: round(line.confidence) });
@@ -35,17 +39,27 @@ export function parseReceiptText(read: ReadText): ParsedClaim {
     if (time) fields.serviceTime = found(line, time);
   }
 
-  const totalIndex = lines.findIndex((line) => TOTAL.test(line.text) && !SUBTOTAL.test(line.text) && amountOf(line.text) !== undefined);
+  const totalIndex = lines.findIndex(
+    (line) => TOTAL.test(line.text) && !SUBTOTAL.test(line.text) && amountOf(line.text) !== undefined,
+  );
   if (totalIndex >= 0) fields.total = found(lines[totalIndex]!, amountOf(lines[totalIndex]!.text)!);
   const subtotal = lines.find((line) => SUBTOTAL.test(line.text) && amountOf(line.text) !== undefined);
   if (subtotal) fields.subtotal = found(subtotal, amountOf(subtotal.text)!);
 
   for (const line of lines) {
-    const barcode = fields.barcode ? undefined : /^(?:barcode[:\s]*)?(\d[\d ]{6,18}\d)$/i.exec(line.text)?.[1]?.replace(/ /g, '');
+    const barcode = fields.barcode
+      ? undefined
+      : /^(?:barcode[:\s]*)?(\d[\d ]{6,18}\d)$/i.exec(line.text)?.[1]?.replace(/ /g, '');
     if (barcode && barcode.length >= 8 && barcode.length <= 14) fields.barcode = found(line, barcode);
-    const transaction = fields.transactionId ? undefined : /\b(?:trans(?:action)?|txn|receipt|invoice)\s*(?:id|no\.?|number|#)\s*[:#]?\s*([A-Z0-9][A-Z0-9-]{3,})/i.exec(line.text)?.[1];
+    const transaction = fields.transactionId
+      ? undefined
+      : /\b(?:trans(?:action)?|txn|receipt|invoice)\s*(?:id|no\.?|number|#)\s*[:#]?\s*([A-Z0-9][A-Z0-9-]{3,})/i.exec(
+          line.text,
+        )?.[1];
     if (transaction) fields.transactionId = found(line, transaction);
-    const store = fields.locationIdentifier ? undefined : /\bstore\s*(?:#|no\.?|id|number)\s*[:#]?\s*([A-Z0-9][A-Z0-9-]*)/i.exec(line.text)?.[1];
+    const store = fields.locationIdentifier
+      ? undefined
+      : /\bstore\s*(?:#|no\.?|id|number)\s*[:#]?\s*([A-Z0-9][A-Z0-9-]*)/i.exec(line.text)?.[1];
     if (store) fields.locationIdentifier = found(line, store);
   }
 
@@ -80,7 +94,8 @@ function withoutEdgeNoise(text: string, strict: boolean): string {
   const tokens = text.split(' ').filter(Boolean);
   const upperCaseLine = tokens.filter((token) => token === token.toUpperCase()).length > tokens.length / 2;
   const noise = (token: string) =>
-    !/[\p{L}\p{N}]/u.test(token) || (strict && (token.replace(/[^\p{L}\p{N}]/gu, '').length <= 2 || (upperCaseLine && /[a-z]/.test(token))));
+    !/[\p{L}\p{N}]/u.test(token) ||
+    (strict && (token.replace(/[^\p{L}\p{N}]/gu, '').length <= 2 || (upperCaseLine && /[a-z]/.test(token))));
   while (tokens.length > 1 && noise(tokens[0]!)) tokens.shift();
   while (tokens.length > 1 && noise(tokens.at(-1)!)) tokens.pop();
   return tokens.join(' ').replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N})]+$/gu, '');
@@ -88,16 +103,25 @@ function withoutEdgeNoise(text: string, strict: boolean): string {
 
 function isMerchantLine(text: string): boolean {
   const letters = text.replace(/[^A-Za-z]/g, '').length;
-  return letters >= 3 && letters >= text.replace(/\s/g, '').length * 0.6 && !TOTAL.test(text) && !/\b(?:tel|phone|www|http|receipt|invoice|date|thank|welcome|merci)\b/i.test(text);
+  return (
+    letters >= 3 &&
+    letters >= text.replace(/\s/g, '').length * 0.6 &&
+    !TOTAL.test(text) &&
+    !/\b(?:tel|phone|www|http|receipt|invoice|date|thank|welcome|merci)\b/i.test(text)
+  );
 }
 
 /** A line item: a description and the amount it cost; "2 x 3.50" or "2 @ 3.50" gives quantity and unit price. */
 function lineItem(line: ReadLine): ReceiptLineItem | undefined {
   const amount = amountOf(line.text);
-  if (amount === undefined || NOT_AN_ITEM.test(line.text) || TOTAL.test(line.text) || readDate(line.text, false)) return undefined;
+  if (amount === undefined || NOT_AN_ITEM.test(line.text) || TOTAL.test(line.text) || readDate(line.text, false))
+    return undefined;
   const totalPrice = Number(amount);
   // Dot leaders between a description and its price come back as dots and stray letters: cut them.
-  let description = line.text.replace(TRAILING_AMOUNT, '').replace(/\s*\.{2,}.*$|\s+\.[\w.]{5,}\s*$/, '').trim();
+  let description = line.text
+    .replace(TRAILING_AMOUNT, '')
+    .replace(/\s*\.{2,}.*$|\s+\.[\w.]{5,}\s*$/, '')
+    .trim();
   let unitPrice = totalPrice;
   let count = 1;
   // "2 x Tea @ 1.80", "Tea 2 @ 1.80", "2 x 1.80 Tea".
@@ -128,7 +152,8 @@ function readDate(text: string, monthFirst: boolean): string | undefined {
   const named = /\b(\d{1,2})\s+([A-Za-z]{3})[a-z]*\.?,?\s+(20\d{2})\b/.exec(text) ?? undefined;
   if (named) return isoDate(Number(named[3]), MONTHS.indexOf(named[2]!.toLowerCase()) + 1, Number(named[1]));
   const american = /\b([A-Za-z]{3})[a-z]*\.?\s+(\d{1,2}),?\s+(20\d{2})\b/.exec(text);
-  if (american) return isoDate(Number(american[3]), MONTHS.indexOf(american[1]!.toLowerCase()) + 1, Number(american[2]));
+  if (american)
+    return isoDate(Number(american[3]), MONTHS.indexOf(american[1]!.toLowerCase()) + 1, Number(american[2]));
   return undefined;
 }
 

@@ -31,16 +31,20 @@ export class TextReader {
   private worker: Promise<Worker> | undefined;
 
   async read(image: Buffer): Promise<ReadText> {
-    this.worker ??= createWorker('eng', 1, { langPath: languageDataPath(), gzip: true, cacheMethod: 'none' }).then(async (worker) => {
-      // Tesseract's own notes ("Estimating resolution as …") would go to the process's output, outside the JSON logs.
-      await worker.setParameters({ debug_file: '/dev/null' });
-      return worker;
-    });
+    this.worker ??= createWorker('eng', 1, { langPath: languageDataPath(), gzip: true, cacheMethod: 'none' }).then(
+      async (worker) => {
+        // Tesseract's own notes ("Estimating resolution as …") would go to the process's output, outside the JSON logs.
+        await worker.setParameters({ debug_file: '/dev/null' });
+        return worker;
+      },
+    );
     const worker = await this.worker;
     // A photographed receipt is rarely straight: let tesseract find and undo the skew first.
     const { data } = await worker.recognize(image, { rotateAuto: true }, { blocks: true, text: false });
     const lines = (data.blocks ?? []).flatMap((block) =>
-      block.paragraphs.flatMap((paragraph) => paragraph.lines.map((line) => ({ text: line.text.trim(), confidence: line.confidence / 100 }))),
+      block.paragraphs.flatMap((paragraph) =>
+        paragraph.lines.map((line) => ({ text: line.text.trim(), confidence: line.confidence / 100 })),
+      ),
     );
     return { lines: lines.filter((line) => line.text.length > 0), confidence: data.confidence / 100 };
   }
