@@ -101,7 +101,7 @@ describe('an admin change and its audit entry', () => {
     const queued = (await harness.context.queues.audit.getJob(id))!;
     expect(queued.data).toMatchObject({ id, action: 'test.redis_away', tenantId: tenant.id });
     // What the audit worker does with it (the worker itself is tested below), without leaving the job for their workers.
-    await recordAuditEntry(harness.context.orm.em.fork(), queued.data as AuditJob);
+    await recordAuditEntry(harness.context.orm.em.fork(), queued.data);
     await queued.remove();
     expect([await outboxed('test.redis_away'), await recorded('test.redis_away')]).toEqual([0, 1]);
   });
