@@ -153,6 +153,28 @@ describe('webhook deliveries', () => {
     expect(ids).toEqual(new Set([delivery.id]));
   });
 
+  /** A PENDING delivery of a SALE_MADE made by hand, and what deliverWebhook runs it with. */
+  async function pendingDelivery(tenantId: string, webhookId: string, eventId: number) {
+    const em = harness.context.orm.em.fork();
+    const delivery = em.create(WebhookDelivery, {
+      id: randomUUID(),
+      tenant: tenantId,
+      webhook: webhookId,
+      eventId,
+      eventType: 'SALE_MADE',
+      status: 'PENDING',
+      attempts: [],
+    });
+    await em.flush();
+    const dependencies = {
+      orm: harness.context.orm,
+      poster: new OutboundPoster(true),
+      sealer: new Sealer(harness.config.platformTokenSecret, 'webhook-secret'),
+      serviceSubject: harness.config.publicBaseUrl,
+    };
+    return { delivery, dependencies };
+  }
+
   // Both runs read the delivery before either records its attempt: the receiver takes 300 ms to answer.
   it('two runs of one delivery at once (a stalled job run again) each record their attempt, whatever the receiver answered', async () => {
     const webhook = await subscribe('/twice', ['OTHER_THING']);
@@ -171,23 +193,7 @@ describe('webhook deliveries', () => {
         { timeout: 10_000 },
       )
       .toBe(true);
-    const em = harness.context.orm.em.fork();
-    const delivery = em.create(WebhookDelivery, {
-      id: randomUUID(),
-      tenant: tenant.id,
-      webhook: webhook.id,
-      eventId,
-      eventType: 'SALE_MADE',
-      status: 'PENDING',
-      attempts: [],
-    });
-    await em.flush();
-    const dependencies = {
-      orm: harness.context.orm,
-      poster: new OutboundPoster(true),
-      sealer: new Sealer(harness.config.platformTokenSecret, 'webhook-secret'),
-      serviceSubject: harness.config.publicBaseUrl,
-    };
+    const { delivery, dependencies } = await pendingDelivery(tenant.id, webhook.id, eventId);
     const runs = await Promise.allSettled([
       deliverWebhook(dependencies, delivery.id, false),
       deliverWebhook(dependencies, delivery.id, false),
@@ -217,23 +223,7 @@ describe('webhook deliveries', () => {
         timeout: 10_000,
       })
       .toBe(1);
-    const em = harness.context.orm.em.fork();
-    const delivery = em.create(WebhookDelivery, {
-      id: randomUUID(),
-      tenant: other.id,
-      webhook: theirs.id,
-      eventId,
-      eventType: 'SALE_MADE',
-      status: 'PENDING',
-      attempts: [],
-    });
-    await em.flush();
-    const dependencies = {
-      orm: harness.context.orm,
-      poster: new OutboundPoster(true),
-      sealer: new Sealer(harness.config.platformTokenSecret, 'webhook-secret'),
-      serviceSubject: harness.config.publicBaseUrl,
-    };
+    const { delivery, dependencies } = await pendingDelivery(other.id, theirs.id, eventId);
     await deliverWebhook(dependencies, delivery.id, false);
     expect(received['/elsewhere']).toBeUndefined();
     expect(
