@@ -122,15 +122,18 @@ export function checkConfiguration(
   }
   const { rateLimit, profileSchema, corsOrigins, timezone } = settings;
   if (rateLimit?.burst !== undefined && rateLimit.burst < rateLimit.perSecond) {
-    throw fieldError(
-      'configuration.rateLimit.burst',
-      rateLimit.burst,
-      'min',
-      'rateLimit.burst must be at least perSecond',
-    );
+    const message = 'configuration.rateLimit.burst must be at least configuration.rateLimit.perSecond';
+    throw fieldError('configuration.rateLimit.burst', rateLimit.burst, 'minimum', message);
   }
   // The same compiler the members' profiles meet: a schema that does not compile here never runs.
-  if (profileSchema) payloadSchemas.compile(profileSchema, 'configuration.profileSchema');
+  if (profileSchema) {
+    try {
+      payloadSchemas.compile(profileSchema, 'configuration.profileSchema');
+    } catch (error) {
+      const message = `configuration.profileSchema: ${(error as Error).message}`;
+      throw fieldError('configuration.profileSchema', undefined, 'validSchema', message);
+    }
+  }
   corsOrigins?.forEach((origin, index) => {
     if (!isOrigin(origin)) {
       throw fieldError(
