@@ -162,8 +162,18 @@ function authentication(options: Options): TenantAuthentication | undefined {
   if (!algorithm) return undefined;
   const issuer = required(options, 'auth-issuer');
   // docs/operations.md#cli: the shared key is the raw secret (UTF-8), never decoded.
-  if (algorithm === 'HS256') return { algorithm, issuer, sharedKey: required(options, 'auth-shared-key') };
-  if (algorithm === 'RS256') return { algorithm, issuer, jwksUrl: required(options, 'auth-jwks-url') };
+  // An option the algorithm does not use is a mistake to say, not a setting to drop (docs/tenant.md#authentication).
+  const unused = (name: string) => {
+    if (optional(options, name) !== undefined) throw new UsageError(`--${name} is not used with ${algorithm}`);
+  };
+  if (algorithm === 'HS256') {
+    unused('auth-jwks-url');
+    return { algorithm, issuer, sharedKey: required(options, 'auth-shared-key') };
+  }
+  if (algorithm === 'RS256') {
+    unused('auth-shared-key');
+    return { algorithm, issuer, jwksUrl: required(options, 'auth-jwks-url') };
+  }
   throw new UsageError(`--auth-algorithm must be HS256 or RS256, not "${algorithm}"`);
 }
 
