@@ -31,13 +31,13 @@ const COMMANDS: Record<string, Command> = {
     }),
   'tenant list': (_options, config) =>
     withCliPlatform(config, async ({ orm }) => {
-      const { listTenants } = await import('../shared/tenants/tenant-service.js');
+      const { listTenants } = await import('../shared/tenants/tenant-lookup.js');
       return listTenants(orm.em.fork());
     }),
   'tenant show': (options, config) =>
     withCliPlatform(config, async ({ orm }) => {
       const [{ findTenantBySlug }, { tenantView }] = await Promise.all([
-        import('../shared/tenants/tenant-service.js'),
+        import('../shared/tenants/tenant-lookup.js'),
         import('../shared/tenants/tenant-view.js'),
       ]);
       return tenantView(await findTenantBySlug(orm.em.fork(), required(options, 'tenant')));
@@ -75,7 +75,7 @@ const COMMANDS: Record<string, Command> = {
     const ttl = lifetime(optional(options, 'ttl') ?? '1h', config.adminTokenMaxTtlSeconds);
     return withCliPlatform(config, async ({ orm }) => {
       const [{ findTenantBySlug }, { mintAdminToken }] = await Promise.all([
-        import('../shared/tenants/tenant-service.js'),
+        import('../shared/tenants/tenant-lookup.js'),
         import('../shared/platform/auth/admin-token.js'),
       ]);
       const tenant = await findTenantBySlug(orm.em.fork(), required(options, 'tenant'));

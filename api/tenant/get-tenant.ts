@@ -1,5 +1,5 @@
 import type { AppContext } from '../../shared/context.js';
-import { findTenant } from '../../shared/tenants/tenant-service.js';
+import { findTenant } from '../../shared/tenants/tenant-lookup.js';
 import { tenantView } from '../../shared/tenants/tenant-view.js';
 import { entityManager, type App } from '../app-env.js';
 import { defineRoute } from '../routes/define-route.js';

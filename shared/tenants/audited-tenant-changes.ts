@@ -9,8 +9,8 @@ import {
   updateTenant,
   type TenantChange,
   type TenantChanges,
-  type TenantSelector,
 } from './tenant-service.js';
+import type { TenantSelector } from './tenant-lookup.js';
 import type { TenantView } from './tenant-view.js';
 
 export interface TenantChangeDependencies extends AuditDependencies {

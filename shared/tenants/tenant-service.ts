@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '../platform/db/orm.js';
-import { ConflictError, fieldError, NotFoundError } from '../platform/errors/app-errors.js';
+import { ConflictError, fieldError } from '../platform/errors/app-errors.js';
 import type { PayloadSchemaCompiler } from '../platform/validation/payload-schema.js';
 import { createSystemEventTypes } from '../event-types/system-event-types.js';
 import { issueApiKey } from './api-key.js';
 import type { TenantAuthentication } from '../platform/auth/user-token.js';
 import { Tenant, type TenantConfiguration } from './tenant.entity.js';
 import { checkAuthentication, checkConfiguration } from './tenant-settings.js';
+import { findTenant, findTenantBySlug, type TenantSelector } from './tenant-lookup.js';
 import { tenantView, type TenantView } from './tenant-view.js';
 
 export interface NewTenant {
@@ -27,9 +27,6 @@ export interface TenantChanges {
   authentication?: unknown;
   configuration?: Record<string, unknown>;
 }
-
-/** Which tenant: by id (the API, from the API key) or by slug (the CLI). */
-export type TenantSelector = { id: string } | { slug: string };
 
 export interface TenantChange {
   before: TenantView;
@@ -76,23 +73,6 @@ export async function createTenant(
     await tx.flush();
     return { ...tenantView(tenant), key: apiKey.key };
   });
-}
-
-export async function listTenants(em: EntityManager): Promise<TenantView[]> {
-  const tenants = await em.find(Tenant, {}, { orderBy: { createdAt: 'ASC' } });
-  return tenants.map(tenantView);
-}
-
-export async function findTenantBySlug(em: EntityManager, slug: string): Promise<Tenant> {
-  return findTenant(em, { slug });
-}
-
-export async function findTenant(em: EntityManager, selector: TenantSelector, lock = false): Promise<Tenant> {
-  const tenant = await em.findOne(Tenant, selector, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
-  if (!tenant) {
-    throw new NotFoundError('slug' in selector ? `No tenant has the slug "${selector.slug}"` : 'No such tenant');
-  }
-  return tenant;
 }
 
 /**
