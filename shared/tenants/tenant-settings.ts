@@ -1,4 +1,3 @@
-import type { ValidateFunction } from 'ajv';
 import { Type, type Static } from 'typebox';
 import { PLATFORM_TOKEN_ISSUER } from '../platform/auth/admin-token.js';
 import type { TenantAuthentication } from '../platform/auth/user-token.js';
@@ -97,25 +96,11 @@ const JwksAuthentication = Type.Object(
   { additionalProperties: false },
 );
 
-/** How the tenant's user tokens are verified (docs/api-conventions.md#authentication). */
-export const TenantAuthenticationSchema = Type.Union([SharedKeyAuthentication, JwksAuthentication], {
-  description: 'HS256 with issuer and sharedKey, or RS256 with issuer and jwksUrl',
-});
-
-/**
- * Compiled on first use, not at load: compiling takes a third of a second, which the CLI's
- * commands that change no settings (`tenant list`, `token admin`) should not pay.
- */
-let compiled:
-  { configuration: ValidateFunction<TenantSettings>; HS256: ValidateFunction; RS256: ValidateFunction } | undefined;
-function validators() {
-  compiled ??= {
-    configuration: compile<TenantSettings>(TenantConfigurationSchema),
-    HS256: compile(SharedKeyAuthentication),
-    RS256: compile(JwksAuthentication),
-  };
-  return compiled;
-}
+const validators = {
+  configuration: compile<TenantSettings>(TenantConfigurationSchema),
+  HS256: compile(SharedKeyAuthentication),
+  RS256: compile(JwksAuthentication),
+};
 
 /**
  * The configuration keys being set (a key set to null is a removal and is not checked), checked
@@ -127,7 +112,7 @@ export function checkConfiguration(
   payloadSchemas: PayloadSchemaCompiler,
   settings: Record<string, unknown>,
 ): TenantSettings {
-  const validate = validators().configuration;
+  const validate = validators.configuration;
   if (!validate(settings)) refuse('configuration', toValidationIssues(validate.errors, settings));
   const { rateLimit, profileSchema, corsOrigins, timezone } = settings;
   if (rateLimit?.burst !== undefined && rateLimit.burst < rateLimit.perSecond) {
@@ -171,7 +156,7 @@ export function checkAuthentication(value: unknown): TenantAuthentication {
   if (algorithm !== 'HS256' && algorithm !== 'RS256') {
     throw fieldError('authentication.algorithm', algorithm, 'enum', 'authentication.algorithm must be HS256 or RS256');
   }
-  const validate = validators()[algorithm];
+  const validate = validators[algorithm];
   if (!validate(value)) refuse('authentication', toValidationIssues(validate.errors, value));
   const authentication = value as TenantAuthentication;
   // Tokens carrying the platform's issuer are admin tokens; a tenant may not claim it.
