@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { changeTenantDisabled } from '../../shared/tenants/audited-tenant-changes.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { changeTenant, changeTenantDisabled } from '../../shared/tenants/audited-tenant-changes.js';
+import { TenantDirectory } from '../../shared/tenants/tenant-directory.js';
 import {
   createHarness,
   jsonOf,
@@ -194,5 +195,34 @@ describe('a disabled tenant', () => {
       token: await harness.adminToken(disabled, ['read:event_types']),
     });
     expect(again.status).toBe(200);
+  });
+});
+
+// docs/tenant.md#when-a-change-applies: "The process that made a change drops its copy at once; every other process ... applies within CACHE_TTL_MS."
+describe('when a change applies', () => {
+  it('at once in the process that made it, within the cache lifetime in another', async () => {
+    const ttlMs = 5000;
+    const changed = await harness.createTenant({ configuration: { timezone: 'UTC' } });
+    // Two processes' key caches over one database; only Date is faked, so PostgreSQL's I/O runs as ever.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const here = new TenantDirectory(harness.context.orm, ttlMs);
+      const elsewhere = new TenantDirectory(harness.context.orm, ttlMs);
+      expect((await here.findByApiKey(changed.key))?.configuration).toEqual({ timezone: 'UTC' });
+      expect((await elsewhere.findByApiKey(changed.key))?.configuration).toEqual({ timezone: 'UTC' });
+      await changeTenant(
+        { ...harness.context, tenants: here },
+        harness.context.orm.em.fork(),
+        { subject: 'test', scopes: [] },
+        { id: changed.id },
+        { configuration: { timezone: 'Europe/Paris' } },
+      );
+      expect((await here.findByApiKey(changed.key))?.configuration).toEqual({ timezone: 'Europe/Paris' });
+      expect((await elsewhere.findByApiKey(changed.key))?.configuration).toEqual({ timezone: 'UTC' });
+      vi.advanceTimersByTime(ttlMs + 1);
+      expect((await elsewhere.findByApiKey(changed.key))?.configuration).toEqual({ timezone: 'Europe/Paris' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
