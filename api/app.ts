@@ -4,6 +4,7 @@ import { FailedKeyAttempts } from '../shared/platform/rate-limit/failed-key-atte
 import { TokenBuckets } from '../shared/platform/rate-limit/token-bucket.js';
 import type { App, AppEnv } from './app-env.js';
 import { registerAuditLogRoutes } from './audit-log/index.js';
+import { registerTenantRoutes } from './tenant/index.js';
 import { handleError, handleNotFound } from './errors/error-handler.js';
 import { registerEventTypeRoutes } from './event-types/index.js';
 import { registerUserRoutes } from './users/index.js';
@@ -26,7 +27,7 @@ type RouteGroup = (app: App, context: AppContext) => void;
 
 /** The routes of each service; `SERVICE` picks which a process serves (docs/operations.md#running). */
 const SERVICES: Record<'platform' | 'rewards' | 'receipts', RouteGroup[]> = {
-  platform: [registerAuditLogRoutes],
+  platform: [registerAuditLogRoutes, registerTenantRoutes],
   rewards: [
     registerEventTypeRoutes,
     registerUserRoutes,

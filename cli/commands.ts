@@ -1,111 +1,194 @@
-import { auditedChange } from '../shared/audit/audit-log.js';
-import { mintAdminToken } from '../shared/platform/auth/admin-token.js';
-import { isScope, SCOPES } from '../shared/platform/auth/scopes.js';
-import { loadConfig } from '../shared/platform/config/config.js';
-import { closeContext, createContext, type AppContext } from '../shared/context.js';
-import { checkDependencies } from '../shared/platform/db/dependency-check.js';
-import { ensureDatabase } from '../shared/platform/db/ensure-database.js';
-import { migrate } from '../shared/platform/db/orm.js';
-import { createLogger } from '../shared/platform/logging/logger.js';
+import type { Actor } from '../shared/audit/audit-job.js';
+import { loadConfig, parseLifetime, type Config } from '../shared/platform/config/config.js';
 import type { TenantAuthentication } from '../shared/platform/auth/user-token.js';
-import { createTenant, findTenantBySlug, listTenants, rotateApiKey } from '../shared/tenants/tenant-service.js';
+import { isScope, SCOPES } from '../shared/platform/auth/scopes.js';
+import { CommandError, UsageError, withCliPlatform, type CliPlatform } from './cli-platform.js';
 
-export class UsageError extends Error {}
+export { CommandError, UsageError };
 
 export type Options = Record<string, string | boolean | undefined>;
 
 /** The CLI acts as an operator, not as an admin token: its audit entries say so. */
-const CLI_ACTOR = { subject: 'cli', scopes: [] };
+const CLI_ACTOR: Actor = { subject: 'cli', scopes: [] };
+
+type Command = (options: Options, config: Config) => Promise<unknown>;
+
+/**
+ * Each command loads what it uses when it runs, so none pays for another's modules: the CLI starts
+ * in the time its own command needs (docs/operations.md#cli).
+ */
+const COMMANDS: Record<string, Command> = {
+  migrate: migrateCommand,
+  'tenant create': (options, config) =>
+    withCliPlatform(config, async ({ orm, payloadSchemas }) => {
+      const { createTenant } = await import('../shared/tenants/tenant-service.js');
+      return createTenant(orm.em.fork(), payloadSchemas, {
+        name: required(options, 'name'),
+        slug: required(options, 'slug'),
+        authentication: authentication(options) ?? null,
+        configuration: configuration(options) ?? {},
+      });
+    }),
+  'tenant list': (_options, config) =>
+    withCliPlatform(config, async ({ orm }) => {
+      const { listTenants } = await import('../shared/tenants/tenant-lookup.js');
+      return listTenants(orm.em.fork());
+    }),
+  'tenant show': (options, config) =>
+    withCliPlatform(config, async ({ orm }) => {
+      const [{ findTenantBySlug }, { tenantView }] = await Promise.all([
+        import('../shared/tenants/tenant-lookup.js'),
+        import('../shared/tenants/tenant-view.js'),
+      ]);
+      return tenantView(await findTenantBySlug(orm.em.fork(), required(options, 'tenant')));
+    }),
+  'tenant update': (options, config) => {
+    const changes = {
+      ...(optional(options, 'name') === undefined ? {} : { name: optional(options, 'name') }),
+      ...(authentication(options) === undefined ? {} : { authentication: authentication(options) }),
+      ...(configuration(options) === undefined ? {} : { configuration: configuration(options) }),
+    };
+    if (!Object.keys(changes).length)
+      throw new UsageError('tenant update needs --name, --configuration or the --auth-… options');
+    return withCliPlatform(config, async (platform) => {
+      const { changeTenant } = await import('../shared/tenants/audited-tenant-changes.js');
+      return changeTenant(await tenantDeps(platform), platform.orm.em.fork(), CLI_ACTOR, slugOf(options), changes);
+    });
+  },
+  'tenant disable': (options, config) => setDisabled(options, config, true),
+  'tenant enable': (options, config) => setDisabled(options, config, false),
+  'tenant rotate-key': (options, config) =>
+    withCliPlatform(config, async (platform) => {
+      const { rotateApiKeyAudited } = await import('../shared/tenants/audited-tenant-changes.js');
+      return rotateApiKeyAudited(
+        await tenantDeps(platform),
+        platform.orm.em.fork(),
+        CLI_ACTOR,
+        required(options, 'tenant'),
+      );
+    }),
+  'token admin': (options, config) => {
+    const scopes = required(options, 'scope').split(/\s+/).filter(Boolean);
+    const unknown = scopes.filter((scope) => !isScope(scope));
+    if (unknown.length)
+      throw new UsageError(`Unknown scope ${unknown.join(', ')}; the scopes are: ${SCOPES.join(' ')}`);
+    const ttl = lifetime(optional(options, 'ttl') ?? '1h', config.adminTokenMaxTtlSeconds);
+    return withCliPlatform(config, async ({ orm }) => {
+      const [{ findTenantBySlug }, { mintAdminToken }] = await Promise.all([
+        import('../shared/tenants/tenant-lookup.js'),
+        import('../shared/platform/auth/admin-token.js'),
+      ]);
+      const tenant = await findTenantBySlug(orm.em.fork(), required(options, 'tenant'));
+      const token = await mintAdminToken(config.platformTokenSecret, {
+        tenantId: tenant.id,
+        scopes,
+        subject: optional(options, 'subject') ?? 'cli',
+        ttl,
+      });
+      return { token };
+    });
+  },
+};
 
 export async function runCommand(positionals: string[], options: Options): Promise<unknown> {
-  const command = positionals.join(' ');
-  switch (command) {
-    case 'migrate':
-      return withPlatform(async (context) => ({ applied: await migrate(context.orm) }));
-    case 'tenant create':
-      return withPlatform((context) =>
-        createTenant(context.orm.em.fork(), {
-          name: required(options, 'name'),
-          slug: required(options, 'slug'),
-          authentication: authentication(options),
-          configuration: configuration(options),
-        }),
-      );
-    case 'tenant list':
-      return withPlatform((context) => listTenants(context.orm.em.fork()));
-    case 'tenant rotate-key':
-      return withPlatform(async (context) => {
-        const { after, key } = await auditedChange(
-          context,
-          context.orm.em.fork(),
-          (em) => rotateApiKey(em, required(options, 'tenant')),
-          (rotated) => ({
-            tenantId: rotated.after.id,
-            actor: CLI_ACTOR,
-            action: 'tenant.api_key_rotated',
-            resourceType: 'tenant',
-            resourceId: rotated.after.id,
-            before: { keyPrefix: rotated.before.keyPrefix },
-            after: { keyPrefix: rotated.after.keyPrefix },
-          }),
-        );
-        return { ...after, key };
-      });
-    case 'token admin':
-      return withPlatform(async (context) => {
-        const tenant = await findTenantBySlug(context.orm.em.fork(), required(options, 'tenant'));
-        const scopes = required(options, 'scope').split(/\s+/).filter(Boolean);
-        const unknown = scopes.filter((scope) => !isScope(scope));
-        if (unknown.length)
-          throw new UsageError(`Unknown scope ${unknown.join(', ')}; the scopes are: ${SCOPES.join(' ')}`);
-        const token = await mintAdminToken(context.config.platformTokenSecret, {
-          tenantId: tenant.id,
-          scopes,
-          subject: optional(options, 'subject') ?? 'cli',
-          ttl: optional(options, 'ttl') ?? '1h',
-        });
-        return { token };
-      });
-    default:
-      throw new UsageError(`Unknown command "${command}"`);
-  }
+  const name = positionals.join(' ');
+  const command = COMMANDS[name];
+  if (!command) throw new UsageError(`Unknown command "${name}"`);
+  return command(options, loadConfig());
 }
 
-/** Connects as the service does, migrating first so the CLI works on a fresh machine too. */
-async function withPlatform<T>(work: (context: AppContext) => Promise<T>): Promise<T> {
-  const config = loadConfig();
+/**
+ * The one command that creates and migrates the database (docs/operations.md#cli); every other
+ * one refuses a database that is missing or behind, in one line.
+ */
+async function migrateCommand(_options: Options, config: Config): Promise<unknown> {
+  const [{ checkDependencies }, { ensureDatabase }, { createDatabase }, { migrate }, { createLogger }] =
+    await Promise.all([
+      import('../shared/platform/db/dependency-check.js'),
+      import('../shared/platform/db/ensure-database.js'),
+      import('../shared/database.js'),
+      import('../shared/platform/db/orm.js'),
+      import('../shared/platform/logging/logger.js'),
+    ]);
   await checkDependencies(config.databaseUrl, config.redisUrl);
   await ensureDatabase(config.databaseUrl);
-  const context = await createContext(config, createLogger(process.env.LOG_LEVEL ?? 'warn', 2));
+  const orm = await createDatabase(config.databaseUrl, createLogger(process.env.LOG_LEVEL ?? 'warn', 2));
   try {
-    await migrate(context.orm);
-    return await work(context);
+    return { applied: await migrate(orm) };
   } finally {
-    await closeContext(context);
+    await orm.close();
   }
 }
 
-function authentication(options: Options): TenantAuthentication | null {
+async function setDisabled(options: Options, config: Config, disabled: boolean): Promise<unknown> {
+  return withCliPlatform(config, async (platform) => {
+    const { changeTenantDisabled } = await import('../shared/tenants/audited-tenant-changes.js');
+    return changeTenantDisabled(
+      await tenantDeps(platform),
+      platform.orm.em.fork(),
+      CLI_ACTOR,
+      slugOf(options),
+      disabled,
+    );
+  });
+}
+
+async function tenantDeps(platform: CliPlatform) {
+  return { ...(await platform.audit()), payloadSchemas: platform.payloadSchemas };
+}
+
+function slugOf(options: Options): { slug: string } {
+  return { slug: required(options, 'tenant') };
+}
+
+/**
+ * `--ttl`: a whole number and a unit, at most ADMIN_TOKEN_MAX_TTL (docs/operations.md#cli), so a
+ * token that leaks stops working within a day unless the operator chose otherwise.
+ */
+function lifetime(raw: string, maxSeconds: number): string {
+  const seconds = parseLifetime(raw);
+  if (seconds === undefined)
+    throw new UsageError(`--ttl must be a whole number and a unit (s, m, h or d), for example --ttl 30m; not "${raw}"`);
+  if (seconds > maxSeconds)
+    throw new UsageError(
+      `--ttl ${raw} is longer than the ${maxSeconds} s that ADMIN_TOKEN_MAX_TTL allows; for example --ttl 1h`,
+    );
+  return raw;
+}
+
+/** The `--auth-…` options as the tenant's authentication; undefined when none is given. */
+function authentication(options: Options): TenantAuthentication | undefined {
   const algorithm = optional(options, 'auth-algorithm');
-  if (!algorithm) return null;
+  if (!algorithm) return undefined;
   const issuer = required(options, 'auth-issuer');
   // docs/operations.md#cli: the shared key is the raw secret (UTF-8), never decoded.
-  if (algorithm === 'HS256') return { algorithm, issuer, sharedKey: required(options, 'auth-shared-key') };
-  if (algorithm === 'RS256') return { algorithm, issuer, jwksUrl: required(options, 'auth-jwks-url') };
+  // An option the algorithm does not use is a mistake to say, not a setting to drop (docs/tenant.md#authentication).
+  const unused = (name: string) => {
+    if (optional(options, name) !== undefined) throw new UsageError(`--${name} is not used with ${algorithm}`);
+  };
+  if (algorithm === 'HS256') {
+    unused('auth-jwks-url');
+    return { algorithm, issuer, sharedKey: required(options, 'auth-shared-key') };
+  }
+  if (algorithm === 'RS256') {
+    unused('auth-shared-key');
+    return { algorithm, issuer, jwksUrl: required(options, 'auth-jwks-url') };
+  }
   throw new UsageError(`--auth-algorithm must be HS256 or RS256, not "${algorithm}"`);
 }
 
-function configuration(options: Options): Record<string, unknown> {
+/** `--configuration` as an object; undefined when not given. Its keys are checked by the service. */
+function configuration(options: Options): Record<string, unknown> | undefined {
   const raw = optional(options, 'configuration');
-  if (!raw) return {};
+  if (raw === undefined) return undefined;
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
   } catch {
-    throw new UsageError('--configuration must be a JSON object');
+    throw new UsageError(`--configuration must be a JSON object, for example '{"allowDuplicateContacts": true}'`);
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
-    throw new UsageError('--configuration must be a JSON object');
+    throw new UsageError(`--configuration must be a JSON object, for example '{"allowDuplicateContacts": true}'`);
   return parsed as Record<string, unknown>;
 }
 

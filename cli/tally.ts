@@ -6,11 +6,19 @@
 import { parseArgs } from 'node:util';
 import { runCommand, UsageError } from './commands.js';
 
-const USAGE = `usage:
-  tally tenant create --name NAME --slug SLUG [--auth-algorithm HS256 --auth-issuer ISS --auth-shared-key KEY
-                      | --auth-algorithm RS256 --auth-issuer ISS --auth-jwks-url URL] [--configuration JSON]
+const AUTH = `[--auth-algorithm HS256 --auth-issuer ISS --auth-shared-key KEY
+                   | --auth-algorithm RS256 --auth-issuer ISS --auth-jwks-url URL]`;
+
+const TENANT_USAGE = `  tally tenant create --name NAME --slug SLUG ${AUTH} [--configuration JSON]
   tally tenant list
-  tally tenant rotate-key --tenant SLUG
+  tally tenant show --tenant SLUG
+  tally tenant update --tenant SLUG [--name NAME] [--configuration JSON] ${AUTH}
+  tally tenant disable --tenant SLUG
+  tally tenant enable --tenant SLUG
+  tally tenant rotate-key --tenant SLUG`;
+
+const USAGE = `usage:
+${TENANT_USAGE}
   tally token admin --tenant SLUG --scope "SCOPE …" [--ttl 1h] [--subject NAME]
   tally migrate`;
 
@@ -32,8 +40,10 @@ async function main(): Promise<void> {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help || positionals.length === 0) {
-    process.stderr.write(`${USAGE}\n`);
+  // `tally` or `tally tenant` alone: what there is to run. Nothing was done, so it exits 1 unless asked for.
+  if (values.help || positionals.length === 0 || positionals.join(' ') === 'tenant') {
+    const usage = positionals[0] === 'tenant' ? `usage:\n${TENANT_USAGE}` : USAGE;
+    process.stderr.write(`${usage}\n`);
     process.exitCode = values.help ? 0 : 1;
     return;
   }

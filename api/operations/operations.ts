@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { withTimeout } from '../../shared/platform/async/with-timeout.js';
 import type { AppContext } from '../../shared/context.js';
+import { pendingMigrations } from '../../shared/platform/db/orm.js';
 import { ServiceUnavailableError } from '../../shared/platform/errors/app-errors.js';
 import { queueNames } from '../../shared/job-catalog.js';
 import type { App } from '../app-env.js';
@@ -30,10 +31,24 @@ export function registerOperations(app: App, context: AppContext): void {
     handler: () => ({ uptimeSeconds: Math.round(process.uptime()) }),
   });
 
+  // docs/operations.md#operator-endpoints: ready means the schema is at this process's latest
+  // migration too. Once it is, it stays so (migrations only go forward, and this process's list is
+  // fixed), so the answer is kept and later probes cost one `select 1` again, not a table read.
+  let migrated = false;
+  const postgresCheck = async (): Promise<string[]> => {
+    if (migrated) {
+      await context.orm.em.getConnection().execute('select 1');
+      return [];
+    }
+    const pending = await pendingMigrations(context.orm);
+    migrated = pending.length === 0;
+    return pending;
+  };
+
   defineRoute(app, context, {
     method: 'get',
     path: '/ready',
-    summary: 'PostgreSQL and Redis answer',
+    summary: 'PostgreSQL and Redis answer, and the database schema is at the latest migration',
     tags,
     access: 'public',
     responses: {
@@ -42,13 +57,20 @@ export function registerOperations(app: App, context: AppContext): void {
     errors: [503],
     handler: async () => {
       const [postgres, redis] = await Promise.allSettled([
-        withTimeout(context.orm.em.getConnection().execute('select 1'), CHECK_TIMEOUT_MS, context.clock),
+        withTimeout(postgresCheck(), CHECK_TIMEOUT_MS, context.clock),
         withTimeout(context.redis.ping(), CHECK_TIMEOUT_MS, context.clock),
       ]);
       const failing = [postgres.status === 'rejected' && 'PostgreSQL', redis.status === 'rejected' && 'Redis'].filter(
         Boolean,
       );
       if (failing.length) throw new ServiceUnavailableError(`Not ready: ${failing.join(' and ')} did not answer`);
+      const pending = postgres.status === 'fulfilled' ? postgres.value : [];
+      if (pending.length) {
+        throw new ServiceUnavailableError(
+          `Not ready: the database is not migrated; ${pending.length} pending migration(s): ${pending.join(', ')}. Run tally migrate`,
+          { data: { pendingMigrations: pending } },
+        );
+      }
       return { postgres: 'ok', redis: 'ok' };
     },
   });

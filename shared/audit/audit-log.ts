@@ -30,7 +30,8 @@ export function actorOf(principal: Principal | undefined): Actor {
 export const ENQUEUE_TIMEOUT_MS = 2000;
 
 export interface AuditDependencies {
-  queues: Queues;
+  /** Only the audit queue is used: the CLI opens that one alone. */
+  queues: Pick<Queues, 'audit'>;
   logger: Logger;
   /** What the enqueue timeout is measured on. */
   clock: Clock;
@@ -78,7 +79,7 @@ async function queueAuditJob(deps: AuditDependencies, job: AuditJob): Promise<vo
 }
 
 /** Puts an entry on the audit queue under its own id: one still waiting there is not added twice. */
-export async function addAuditJob(queues: Queues, job: AuditJob): Promise<void> {
+export async function addAuditJob(queues: Pick<Queues, 'audit'>, job: AuditJob): Promise<void> {
   await queues.audit.add('record', job, { jobId: job.id });
 }
 

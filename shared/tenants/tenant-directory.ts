@@ -10,7 +10,8 @@ import { Tenant } from './tenant.entity.js';
  * other processes for at most `ttlMs`. Unknown key prefixes are remembered too, apart and in a
  * smaller cache, so a client repeating a revoked or mistyped key costs one query per lifetime, and
  * made-up keys cannot push real tenants out; a new tenant (or rotated key) still works at once,
- * its prefix being random and never asked for before.
+ * its prefix being random and never asked for before. A tenant changed here (its settings, disabled)
+ * is forgotten at once; other processes see the change within `ttlMs` (docs/tenant.md#when-a-change-applies).
  */
 export class TenantDirectory {
   private readonly cache: TtlCache<{ tenant: Tenant; key: SecretCheck }>;
@@ -31,6 +32,11 @@ export class TenantDirectory {
     const found = await this.cache.getOrLoad(prefix, () => this.load(prefix));
     // The key is checked on every request, cached or not: the prefix alone proves nothing.
     return found?.key.matches(key) ? found.tenant : undefined;
+  }
+
+  /** Drops a tenant cached under its key prefix: this process sees a change at its next request. */
+  forget(prefix: string): void {
+    this.cache.delete(prefix);
   }
 
   private async load(prefix: string): Promise<{ tenant: Tenant; key: SecretCheck } | undefined> {

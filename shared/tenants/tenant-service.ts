@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '../platform/db/orm.js';
-import { ConflictError, NotFoundError, ValidationError } from '../platform/errors/app-errors.js';
+import { ConflictError, fieldError } from '../platform/errors/app-errors.js';
+import type { PayloadSchemaCompiler } from '../platform/validation/payload-schema.js';
 import { createSystemEventTypes } from '../event-types/system-event-types.js';
-import { PLATFORM_TOKEN_ISSUER } from '../platform/auth/admin-token.js';
 import { issueApiKey } from './api-key.js';
 import type { TenantAuthentication } from '../platform/auth/user-token.js';
 import { Tenant, type TenantConfiguration } from './tenant.entity.js';
+import { checkAuthentication, checkConfiguration } from './tenant-settings.js';
+import { findTenant, findTenantBySlug, type TenantSelector } from './tenant-lookup.js';
 import { tenantView, type TenantView } from './tenant-view.js';
 
 export interface NewTenant {
@@ -15,23 +17,57 @@ export interface NewTenant {
   configuration?: TenantConfiguration;
 }
 
+/**
+ * A change of a tenant's settings (docs/tenant.md#changing-settings): `authentication` replaces the
+ * whole setting (null: no end-user tokens); `configuration` is merged key by key, a key set to null
+ * is removed.
+ */
+export interface TenantChanges {
+  name?: string;
+  authentication?: unknown;
+  configuration?: Record<string, unknown>;
+}
+
+export interface TenantChange {
+  before: TenantView;
+  after: TenantView;
+}
+
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-/** Creates a tenant with its system event types in one transaction; the key is returned this once. */
-export async function createTenant(em: EntityManager, input: NewTenant): Promise<TenantView & { key: string }> {
-  checkNewTenant(input);
+/**
+ * Creates a tenant with its system event types in one transaction; the key is returned this once.
+ * Its authentication and configuration meet the same checks as a change (tenant-settings.ts).
+ */
+export async function createTenant(
+  em: EntityManager,
+  payloadSchemas: PayloadSchemaCompiler,
+  input: NewTenant,
+): Promise<TenantView & { key: string }> {
+  const name = checkName(input.name);
+  if (!SLUG.test(input.slug)) {
+    throw fieldError(
+      'slug',
+      input.slug,
+      'pattern',
+      'slug must be lower-case letters and digits, words joined by single hyphens',
+    );
+  }
+  const authentication = input.authentication ? checkAuthentication(input.authentication) : null;
+  const configuration = checkConfiguration(payloadSchemas, input.configuration ?? {});
   const apiKey = issueApiKey();
   return em.transactional(async (tx) => {
     if (await tx.count(Tenant, { slug: input.slug }))
       throw new ConflictError(`A tenant with slug "${input.slug}" already exists`);
     const tenant = tx.create(Tenant, {
       id: randomUUID(),
-      name: input.name,
+      name,
       slug: input.slug,
       apiKeyPrefix: apiKey.prefix,
       apiKeyHash: apiKey.hash,
-      authentication: input.authentication ?? null,
-      configuration: input.configuration ?? {},
+      authentication,
+      configuration,
+      disabledAt: null,
     });
     createSystemEventTypes(tx, tenant.id);
     await tx.flush();
@@ -39,22 +75,58 @@ export async function createTenant(em: EntityManager, input: NewTenant): Promise
   });
 }
 
-export async function listTenants(em: EntityManager): Promise<TenantView[]> {
-  const tenants = await em.find(Tenant, {}, { orderBy: { createdAt: 'ASC' } });
-  return tenants.map(tenantView);
+/**
+ * Changes a tenant's name, authentication or configuration. Runs in the caller's transaction with
+ * the row locked, so two changes of different configuration keys made at once both stay.
+ */
+export async function updateTenant(
+  em: EntityManager,
+  payloadSchemas: PayloadSchemaCompiler,
+  selector: TenantSelector,
+  changes: TenantChanges,
+): Promise<TenantChange> {
+  const name = changes.name === undefined ? undefined : checkName(changes.name);
+  const authentication =
+    changes.authentication === undefined
+      ? undefined
+      : changes.authentication === null
+        ? null
+        : checkAuthentication(changes.authentication);
+  const configuration = changes.configuration;
+  const setting = configuration
+    ? Object.fromEntries(Object.entries(configuration).filter(([, value]) => value !== null))
+    : {};
+  checkConfiguration(payloadSchemas, setting);
+
+  const tenant = await findTenant(em, selector, true);
+  const before = tenantView(tenant);
+  if (name !== undefined) tenant.name = name;
+  if (authentication !== undefined) tenant.authentication = authentication;
+  if (configuration) {
+    const merged: TenantConfiguration = { ...tenant.configuration, ...setting };
+    for (const [key, value] of Object.entries(configuration)) if (value === null) delete merged[key];
+    tenant.configuration = merged;
+  }
+  await em.flush();
+  return { before, after: tenantView(tenant) };
 }
 
-export async function findTenantBySlug(em: EntityManager, slug: string): Promise<Tenant> {
-  const tenant = await em.findOne(Tenant, { slug });
-  if (!tenant) throw new NotFoundError(`No tenant has the slug "${slug}"`);
-  return tenant;
+/** docs/tenant.md#disabling: a disabled tenant's API key is refused; enabling it again restores it. */
+export async function setTenantDisabled(
+  em: EntityManager,
+  selector: TenantSelector,
+  disabled: boolean,
+  now: Date,
+): Promise<TenantChange> {
+  const tenant = await findTenant(em, selector, true);
+  const before = tenantView(tenant);
+  if (disabled !== (tenant.disabledAt !== null)) tenant.disabledAt = disabled ? now : null;
+  await em.flush();
+  return { before, after: tenantView(tenant) };
 }
 
 /** Replaces the API key; the old one stops working at once (within the key cache's lifetime). */
-export async function rotateApiKey(
-  em: EntityManager,
-  slug: string,
-): Promise<{ before: TenantView; after: TenantView; key: string }> {
+export async function rotateApiKey(em: EntityManager, slug: string): Promise<TenantChange & { key: string }> {
   const tenant = await findTenantBySlug(em, slug);
   const before = tenantView(tenant);
   const apiKey = issueApiKey();
@@ -64,40 +136,10 @@ export async function rotateApiKey(
   return { before, after: tenantView(tenant), key: apiKey.key };
 }
 
-function checkNewTenant(input: NewTenant): void {
-  const problems: Record<string, string> = {};
-  if (!input.name.trim()) problems.name = 'name must not be empty';
-  if (!SLUG.test(input.slug))
-    problems.slug = 'slug must be lower-case letters and digits, words joined by single hyphens';
-  const auth = input.authentication;
-  if (auth) {
-    if (!auth.issuer) problems.issuer = 'the issuer must not be empty';
-    // Tokens carrying the platform's issuer are admin tokens; a tenant may not claim it.
-    if (auth.issuer === PLATFORM_TOKEN_ISSUER)
-      problems.issuer = `the issuer "${PLATFORM_TOKEN_ISSUER}" is reserved for admin tokens`;
-    if (auth.algorithm === 'HS256' && !auth.sharedKey) problems.sharedKey = 'HS256 needs a shared key';
-    if (auth.algorithm === 'RS256' && !isHttpUrl(auth.jwksUrl))
-      problems.jwksUrl = 'RS256 needs an http(s) JWKS address';
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (!trimmed || trimmed.length > 200) {
+    throw fieldError('name', name, 'length', 'name must be 1 to 200 characters, not only spaces');
   }
-  const entries = Object.entries(problems);
-  if (entries.length) {
-    throw new ValidationError(
-      entries.map(([, message]) => message).join('; '),
-      entries.map(([property, message]) => ({
-        property,
-        value: undefined,
-        constraints: { invalid: message },
-        children: [],
-      })),
-    );
-  }
-}
-
-function isHttpUrl(value: string | undefined): boolean {
-  if (!value) return false;
-  try {
-    return ['http:', 'https:'].includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
+  return trimmed;
 }

@@ -21,6 +21,7 @@ export function tenantView(tenant: Tenant) {
     keyPrefix: tenant.apiKeyPrefix,
     authentication,
     configuration: tenant.configuration,
+    disabledAt: tenant.disabledAt ? tenant.disabledAt.toISOString() : null,
     createdAt: tenant.createdAt.toISOString(),
     updatedAt: tenant.updatedAt.toISOString(),
   };

@@ -17,6 +17,8 @@ export const Tenant = defineEntity({
     apiKeyHash: p.string(),
     authentication: p.json<TenantAuthentication>().nullable(),
     configuration: p.json<TenantConfiguration>(),
+    /** Set while the tenant is disabled: its API key is refused (docs/tenant.md#disabling). */
+    disabledAt: p.datetime().nullable(),
     /** The next member's account number: a per-tenant counter, taken under the row's lock. */
     nextAccountNumber: p.integer().default(1),
     createdAt: p.datetime().onCreate(() => new Date()),

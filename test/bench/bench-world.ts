@@ -83,7 +83,7 @@ export async function createBenchWorld(memberCount: number, logLevel: string): P
   await migrate(context.orm);
   const app = createApp(context);
 
-  const tenant = await createTenant(context.orm.em.fork(), {
+  const tenant = await createTenant(context.orm.em.fork(), context.payloadSchemas, {
     name: 'Bench Retail',
     slug: `bench-${id}`,
     // The shipped receipt images are dated November 2026: a wide age limit keeps them acceptable.

@@ -5,10 +5,12 @@ import { jwtVerify } from 'jose';
 import { PLATFORM_TOKEN_ISSUER } from '../../shared/platform/auth/admin-token.js';
 import { Queue } from 'bullmq';
 import { dropDatabase, ensureDatabase } from '../../shared/platform/db/ensure-database.js';
+import pg from 'pg';
 import { createDatabase } from '../../shared/database.js';
 import { queuePrefix } from '../../shared/platform/queues/queue-factory.js';
 import { createRedis } from '../../shared/platform/redis/redis.js';
 import { TenantDirectory } from '../../shared/tenants/tenant-directory.js';
+import type { AuditJob } from '../../shared/audit/audit-job.js';
 import { runEntry } from '../support/run-process.js';
 import { databaseUrl, TEST_REDIS_URL } from '../support/test-database.js';
 import { deleteKeysWithPrefix } from '../support/redis-keys.js';
@@ -35,6 +37,31 @@ afterAll(async () => {
   await dropDatabase(url);
   await deleteKeysWithPrefix(TEST_REDIS_URL, env.REDIS_PREFIX);
 });
+
+async function databaseExists(databaseUrl: string): Promise<boolean> {
+  const server = new URL(databaseUrl);
+  const name = server.pathname.slice(1);
+  server.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: server.toString() });
+  await client.connect();
+  try {
+    return Boolean((await client.query('select 1 from pg_database where datname = $1', [name])).rowCount);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The audit jobs the CLI's changes queued: it runs no worker, so they wait there. */
+async function queuedAuditJobs(): Promise<AuditJob[]> {
+  const connection = createRedis(TEST_REDIS_URL, 'test-cli');
+  const queued = new Queue<AuditJob>('audit', { connection, prefix: queuePrefix(env.REDIS_PREFIX, 'audit') });
+  try {
+    return (await queued.getJobs(['waiting', 'delayed'])).map((job) => job.data);
+  } finally {
+    await queued.close();
+    await connection.quit();
+  }
+}
 
 // Each CLI process starts tsx afresh: seconds alone, several times that beside a busy suite.
 describe('the tally CLI', { timeout: 90_000 }, () => {
@@ -87,12 +114,7 @@ describe('the tally CLI', { timeout: 90_000 }, () => {
       expect(await tenants.findByApiKey(created.key)).toBeUndefined();
       expect((await tenants.findByApiKey(rotated.key))?.slug).toBe('rotating');
       // The CLI runs no worker: the audit job waits on the queue (or, with Redis away, the entry is written directly).
-      const connection = createRedis(TEST_REDIS_URL, 'test-cli');
-      const queued = new Queue('audit', { connection, prefix: queuePrefix(env.REDIS_PREFIX, 'audit') });
-      const jobs = await queued.getJobs(['waiting', 'delayed']);
-      await queued.close();
-      await connection.quit();
-      expect(jobs.map((job) => job.data)).toContainEqual(
+      expect(await queuedAuditJobs()).toContainEqual(
         expect.objectContaining({
           action: 'tenant.api_key_rotated',
           tenantId: created.id,
@@ -126,20 +148,170 @@ describe('the tally CLI', { timeout: 90_000 }, () => {
     expect(payload.exp! - payload.iat!).toBe(7200);
   });
 
-  // One process per test, so no test's time is the sum of five start-ups.
+  it('tally tenant alone lists its subcommands on stderr', async () => {
+    const result = await tally('tenant');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    for (const subcommand of ['create', 'list', 'show', 'update', 'disable', 'enable', 'rotate-key'])
+      expect(result.stderr).toContain(`tally tenant ${subcommand}`);
+    expect(result.stderr).not.toContain('tally token admin');
+  });
+
+  it('tenant show prints one tenant without its shared key', async () => {
+    const shown = await json('tenant', 'show', '--tenant', 'acme');
+    expect(shown).toMatchObject({
+      slug: 'acme',
+      authentication: { algorithm: 'HS256', issuer: 'https://id.acme.test' },
+      disabledAt: null,
+    });
+    expect(JSON.stringify(shown)).not.toContain('raw secret');
+    expect(shown).not.toHaveProperty('key');
+  });
+
+  it('tenant update merges the configuration and renames, checked by the API schema and audited', async () => {
+    await json('tenant', 'create', '--name', 'Updated', '--slug', 'updated', '--configuration', '{"timezone":"UTC"}');
+    const updated = await json(
+      'tenant',
+      'update',
+      '--tenant',
+      'updated',
+      '--name',
+      'Updated Twice',
+      '--configuration',
+      '{"review":{"minConfidence":0.9},"timezone":null}',
+    );
+    expect(updated).toMatchObject({ name: 'Updated Twice', configuration: { review: { minConfidence: 0.9 } } });
+    expect(updated.configuration).not.toHaveProperty('timezone');
+    expect(await queuedAuditJobs()).toContainEqual(
+      expect.objectContaining({
+        action: 'tenant.updated',
+        tenantId: updated.id,
+        actor: { subject: 'cli', scopes: [] },
+        before: expect.objectContaining({ name: 'Updated', configuration: { timezone: 'UTC' } }),
+        after: expect.objectContaining({ name: 'Updated Twice' }),
+      }),
+    );
+  });
+
+  it('tenant disable sets disabledAt, tenant enable clears it; both are audited', async () => {
+    const created = await json('tenant', 'create', '--name', 'Paused', '--slug', 'paused');
+    expect((await json('tenant', 'disable', '--tenant', 'paused')).disabledAt).toEqual(expect.any(String));
+    const orm = await createDatabase(url);
+    try {
+      // The API refuses the key of a tenant found disabled (test/tenant/tenant-api.test.ts).
+      expect((await new TenantDirectory(orm, 0).findByApiKey(created.key))?.disabledAt).toBeInstanceOf(Date);
+    } finally {
+      await orm.close();
+    }
+    expect((await json('tenant', 'enable', '--tenant', 'paused')).disabledAt).toBeNull();
+    const actions = (await queuedAuditJobs()).filter((job) => job.tenantId === created.id).map((job) => job.action);
+    expect(actions).toEqual(expect.arrayContaining(['tenant.disabled', 'tenant.enabled']));
+  });
+
+  it('token admin takes a --ttl up to ADMIN_TOKEN_MAX_TTL', async () => {
+    const result = await runEntry(
+      'cli/tally.ts',
+      ['token', 'admin', '--tenant', 'acme', '--scope', 'admin:users', '--ttl', '48h'],
+      {
+        ...env,
+        ADMIN_TOKEN_MAX_TTL: '72h',
+      },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const { payload } = await jwtVerify(JSON.parse(result.stdout).token, new TextEncoder().encode(secret));
+    expect(payload.exp! - payload.iat!).toBe(48 * 3600);
+  });
+
+  it('a command other than migrate refuses a database that does not exist, in one line, and creates nothing', async () => {
+    const missing = databaseUrl(`tally_test_cli_missing_${randomBytes(4).toString('hex')}`);
+    const result = await runEntry('cli/tally.ts', ['tenant', 'list'], { ...env, DATABASE_URL: missing });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^tally: the database .* does not exist: run tally migrate\n$/);
+    expect(await databaseExists(missing)).toBe(false);
+  });
+
+  it('a command other than migrate refuses an unmigrated database; tally migrate migrates it', async () => {
+    const empty = databaseUrl(`tally_test_cli_empty_${randomBytes(4).toString('hex')}`);
+    await ensureDatabase(empty);
+    try {
+      const refused = await runEntry('cli/tally.ts', ['tenant', 'list'], { ...env, DATABASE_URL: empty });
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toMatch(
+        /^tally: the database .* is not migrated \(\d+ pending migration\(s\).*\): run tally migrate\n$/,
+      );
+      const migrated = await runEntry('cli/tally.ts', ['migrate'], { ...env, DATABASE_URL: empty });
+      expect(migrated.code, migrated.stderr).toBe(0);
+      expect(JSON.parse(migrated.stdout).applied.length).toBeGreaterThan(0);
+      const listed = await runEntry('cli/tally.ts', ['tenant', 'list'], { ...env, DATABASE_URL: empty });
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(JSON.parse(listed.stdout)).toEqual([]);
+    } finally {
+      await dropDatabase(empty);
+    }
+  });
+
+  // One process per test, so no test's time is the sum of the start-ups.
   it.each([
-    ['a scope that does not exist', ['token', 'admin', '--tenant', 'acme', '--scope', 'admin:everything']],
-    ['a tenant that does not exist', ['token', 'admin', '--tenant', 'nobody', '--scope', 'admin:users']],
-    ['a slug already taken', ['tenant', 'create', '--name', 'Dup', '--slug', 'acme']],
+    ['a scope that does not exist', ['token', 'admin', '--tenant', 'acme', '--scope', 'admin:everything'], /scope/],
+    ['a tenant that does not exist', ['token', 'admin', '--tenant', 'nobody', '--scope', 'admin:users'], /nobody/],
+    ['a slug already taken', ['tenant', 'create', '--name', 'Dup', '--slug', 'acme'], /already exists/],
     [
       'RS256 without its JWKS address',
       ['tenant', 'create', '--name', 'X', '--slug', 'x', '--auth-algorithm', 'RS256', '--auth-issuer', 'i'],
+      /--auth-jwks-url is required/,
     ],
-    ['a command that does not exist', ['tenant', 'explode']],
-  ])('mistakes exit 1 with one line on stderr and nothing on stdout: %s', async (_mistake, args) => {
+    [
+      'a JWKS address with HS256',
+      [
+        'tenant',
+        'update',
+        '--tenant',
+        'acme',
+        '--auth-algorithm',
+        'HS256',
+        '--auth-issuer',
+        'i',
+        '--auth-shared-key',
+        'k',
+        '--auth-jwks-url',
+        'https://id.example/jwks',
+      ],
+      /--auth-jwks-url/,
+    ],
+    ['a command that does not exist', ['tenant', 'explode'], /Unknown command "tenant explode"/],
+    [
+      'a configuration value out of range',
+      ['tenant', 'update', '--tenant', 'acme', '--configuration', '{"review":{"minConfidence":5}}'],
+      /configuration\.review\.minConfidence must be <= 1/,
+    ],
+    [
+      'a malformed rate limit',
+      ['tenant', 'update', '--tenant', 'acme', '--configuration', '{"rateLimit":"fast"}'],
+      /configuration\.rateLimit must be object/,
+    ],
+    [
+      'a configuration key no feature reads',
+      ['tenant', 'create', '--name', 'T', '--slug', 't', '--configuration', '{"tiers":[]}'],
+      /configuration\.tiers is not an accepted field/,
+    ],
+    [
+      'a --ttl over the maximum',
+      ['token', 'admin', '--tenant', 'acme', '--scope', 'admin:users', '--ttl', '48h'],
+      /longer than .*ADMIN_TOKEN_MAX_TTL.*for example --ttl 1h/,
+    ],
+    [
+      'a --ttl that is no lifetime',
+      ['token', 'admin', '--tenant', 'acme', '--scope', 'admin:users', '--ttl', 'soon'],
+      /for example --ttl 30m; not "soon"/,
+    ],
+  ])('mistakes exit 1 with one line on stderr and nothing on stdout: %s', async (_mistake, args, says) => {
     const result = await tally(...args);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^tally: /);
+    const [first] = result.stderr.split('\n');
+    expect(first).toMatch(/^tally: /);
+    expect(first).toMatch(says);
   });
 });

@@ -7,6 +7,7 @@ import { mintAdminToken } from '../../shared/platform/auth/admin-token.js';
 import { dropDatabase } from '../../shared/platform/db/ensure-database.js';
 import { createDatabase } from '../../shared/database.js';
 import { createTenant } from '../../shared/tenants/tenant-service.js';
+import { PayloadSchemaCompiler } from '../../shared/platform/validation/payload-schema.js';
 import { jsonOf } from '../support/harness.js';
 import { finished, runEntry, spawnEntry } from '../support/run-process.js';
 import { databaseUrl, TEST_REDIS_URL } from '../support/test-database.js';
@@ -118,7 +119,7 @@ describe('a full start and a graceful stop', { timeout: 90_000 }, () => {
     // A request in flight when SIGTERM arrives still gets its answer: the handler is still reading
     // its body when the signal comes, and creates the event type after it.
     const orm = await createDatabase(url);
-    const tenant = await createTenant(orm.em.fork(), { name: 'Drain', slug: 'drain' });
+    const tenant = await createTenant(orm.em.fork(), new PayloadSchemaCompiler(), { name: 'Drain', slug: 'drain' });
     await orm.close();
     const token = await mintAdminToken(env.PLATFORM_TOKEN_SECRET, {
       tenantId: tenant.id,

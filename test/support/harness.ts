@@ -87,7 +87,7 @@ export async function createHarness(
     async createTenant(input = {}) {
       tenantCount += 1;
       const sharedKey = randomBytes(24).toString('base64url');
-      const tenant = await createTenant(context.orm.em.fork(), {
+      const tenant = await createTenant(context.orm.em.fork(), context.payloadSchemas, {
         name: `Tenant ${tenantCount}`,
         slug: `tenant-${id}-${tenantCount}`,
         authentication: { algorithm: 'HS256', issuer: USER_TOKEN_ISSUER, sharedKey },

@@ -50,6 +50,8 @@ export interface Config {
    * bytes fails the claim within this, rather than holding an OCR slot for 10 s per attempt.
    */
   imageFetchBudgetMs: number;
+  /** The longest lifetime `tally token admin --ttl` grants, in seconds (docs/operations.md#cli). */
+  adminTokenMaxTtlSeconds: number;
 }
 
 export type Environment = Record<string, string | undefined>;
@@ -84,6 +86,7 @@ export function loadConfig(env: Environment = process.env): Config {
     receiptDecisionWaitMs: integer(env, 'RECEIPT_DECISION_WAIT_MS', 2000),
     idempotencyLeaseMs: integer(env, 'IDEMPOTENCY_LEASE_MS', 30_000),
     imageFetchBudgetMs: integer(env, 'IMAGE_FETCH_BUDGET_MS', 20_000),
+    adminTokenMaxTtlSeconds: lifetime(env, 'ADMIN_TOKEN_MAX_TTL', '24h'),
   };
 }
 
@@ -99,6 +102,22 @@ function localPlatformSecret(): string {
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
   return secret;
+}
+
+const LIFETIME = /^([1-9][0-9]{0,6})(s|m|h|d)$/;
+const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;
+
+/** A lifetime written as a whole number and a unit, `90s`, `30m`, `12h` or `7d`: its seconds, or undefined. */
+export function parseLifetime(text: string): number | undefined {
+  const match = LIFETIME.exec(text);
+  return match ? Number(match[1]) * UNIT_SECONDS[match[2] as keyof typeof UNIT_SECONDS] : undefined;
+}
+
+function lifetime(env: Environment, name: string, fallback: string): number {
+  const raw = env[name] || fallback;
+  const seconds = parseLifetime(raw);
+  if (seconds === undefined) throw new ConfigError(`${name} must be a lifetime like 30m, 12h or 7d, not "${raw}"`);
+  return seconds;
 }
 
 function integer(env: Environment, name: string, fallback: number): number {

@@ -25,8 +25,22 @@ export interface DatabaseModel {
  */
 const CONNECTION_WAIT_MS = 5_000;
 
-export function ormOptions(model: DatabaseModel, databaseUrl: string, logger?: Logger): Options {
+export interface OrmChoices {
+  /**
+   * Create the database when it is missing (MikroORM's default, and what the service and `tally
+   * migrate` want); the CLI's other commands say "run tally migrate" instead.
+   */
+  createMissing?: boolean;
+}
+
+export function ormOptions(
+  model: DatabaseModel,
+  databaseUrl: string,
+  logger?: Logger,
+  choices: OrmChoices = {},
+): Options {
   return {
+    ensureDatabase: choices.createMissing ?? true,
     driver: PostgreSqlDriver,
     clientUrl: databaseUrl,
     entities: model.entities,
@@ -67,11 +81,34 @@ function knexLog(logger: Logger) {
   };
 }
 
-export function createOrm(model: DatabaseModel, databaseUrl: string, logger?: Logger): Promise<Orm> {
-  return MikroORM.init(ormOptions(model, databaseUrl, logger));
+export function createOrm(
+  model: DatabaseModel,
+  databaseUrl: string,
+  logger?: Logger,
+  choices?: OrmChoices,
+): Promise<Orm> {
+  return MikroORM.init(ormOptions(model, databaseUrl, logger, choices));
 }
 
 export async function migrate(orm: Orm): Promise<string[]> {
   const applied = await orm.getMigrator().up();
   return applied.map((migration) => migration.name);
+}
+
+/**
+ * The committed migrations the database has not applied, read without changing anything (the
+ * migrator's own listing creates its table first): an unmigrated or missing table is all of them.
+ */
+export async function pendingMigrations(orm: Orm): Promise<string[]> {
+  const { migrationsList = [], tableName = 'mikro_orm_migrations' } = orm.config.get('migrations');
+  const connection = orm.em.getConnection();
+  const [table] = await connection.execute<{ found: string | null }[]>('select to_regclass(?) as found', [tableName]);
+  const applied = new Set(
+    table?.found
+      ? (await connection.execute<{ name: string }[]>(`select name from "${tableName.replace(/"/g, '""')}"`)).map(
+          ({ name }) => name.replace(/\.[jt]s$/, ''),
+        )
+      : [],
+  );
+  return migrationsList.map(({ name }) => name).filter((name) => !applied.has(name));
 }

@@ -1,0 +1,49 @@
+import { Type } from 'typebox';
+import { TenantConfigurationSchema } from '../../shared/tenants/tenant-settings.js';
+
+/** How user tokens are verified, as shown: the shared key never is (docs/tenant.md#reading-settings). */
+const ShownAuthentication = Type.Union([
+  Type.Object({ algorithm: Type.Literal('HS256'), issuer: Type.String() }),
+  Type.Object({ algorithm: Type.Literal('RS256'), issuer: Type.String(), jwksUrl: Type.String() }),
+  Type.Null(),
+]);
+
+export const TenantResource = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  slug: Type.String(),
+  keyPrefix: Type.String({ description: "The API key's first characters: enough to recognise it, not to use it" }),
+  authentication: ShownAuthentication,
+  configuration: TenantConfigurationSchema,
+  disabledAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+});
+
+/**
+ * docs/tenant.md#changing-settings. `authentication` and `configuration` are checked by the
+ * service (shared/tenants/tenant-settings.ts), the CLI meeting the same checks: `authentication`
+ * against the branch its `algorithm` picks, `configuration` key by key, a key set to null removed.
+ */
+export const TenantChangesBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    authentication: Type.Optional(
+      Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
+        description:
+          'Replaces the whole setting: {algorithm: "HS256", issuer, sharedKey} or {algorithm: "RS256", issuer, jwksUrl}; ' +
+          'null: the tenant accepts no user tokens',
+      }),
+    ),
+    configuration: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          'Keys to set, each replacing its stored value; a key set to null is removed; keys not sent are kept. ' +
+          'The keys and their values are those of the configuration in the answer.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const tags = ['Tenant'];

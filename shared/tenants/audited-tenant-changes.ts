@@ -1,0 +1,91 @@
+import { auditedChange, type AuditDependencies } from '../audit/audit-log.js';
+import type { Actor } from '../audit/audit-job.js';
+import type { EntityManager } from '../platform/db/orm.js';
+import type { PayloadSchemaCompiler } from '../platform/validation/payload-schema.js';
+import type { TenantDirectory } from './tenant-directory.js';
+import {
+  rotateApiKey,
+  setTenantDisabled,
+  updateTenant,
+  type TenantChange,
+  type TenantChanges,
+} from './tenant-service.js';
+import type { TenantSelector } from './tenant-lookup.js';
+import type { TenantView } from './tenant-view.js';
+
+export interface TenantChangeDependencies extends AuditDependencies {
+  payloadSchemas: PayloadSchemaCompiler;
+  /** This process's API key → tenant cache, which a change makes stale (docs/tenant.md#when-a-change-applies). */
+  tenants?: Pick<TenantDirectory, 'forget'>;
+}
+
+/**
+ * A change of a tenant, from `PATCH /v1/tenant` or the CLI alike: the change and its audit entry in
+ * one transaction (audit-log.ts), the before and after being public views (no shared key, no API
+ * key), then this process's cached tenant dropped so its next request sees the change.
+ */
+async function audited<T extends TenantChange>(
+  deps: TenantChangeDependencies,
+  em: EntityManager,
+  actor: Actor,
+  action: string,
+  change: (em: EntityManager) => Promise<T>,
+  describe: (done: T) => { before: Record<string, unknown> | null; after: Record<string, unknown> | null } = (done) =>
+    done,
+): Promise<T> {
+  const done = await auditedChange(deps, em, change, (changed) => ({
+    tenantId: changed.after.id,
+    actor,
+    action,
+    resourceType: 'tenant',
+    resourceId: changed.after.id,
+    ...describe(changed),
+  }));
+  deps.tenants?.forget(done.before.keyPrefix);
+  return done;
+}
+
+export async function changeTenant(
+  deps: TenantChangeDependencies,
+  em: EntityManager,
+  actor: Actor,
+  selector: TenantSelector,
+  changes: TenantChanges,
+): Promise<TenantView> {
+  const { after } = await audited(deps, em, actor, 'tenant.updated', (tx) =>
+    updateTenant(tx, deps.payloadSchemas, selector, changes),
+  );
+  return after;
+}
+
+/** docs/tenant.md#disabling. */
+export async function changeTenantDisabled(
+  deps: TenantChangeDependencies,
+  em: EntityManager,
+  actor: Actor,
+  selector: TenantSelector,
+  disabled: boolean,
+): Promise<TenantView> {
+  const { after } = await audited(deps, em, actor, disabled ? 'tenant.disabled' : 'tenant.enabled', (tx) =>
+    setTenantDisabled(tx, selector, disabled, new Date(deps.clock.now())),
+  );
+  return after;
+}
+
+/** A new API key, audited by its prefix only; the key itself is in the answer alone. */
+export async function rotateApiKeyAudited(
+  deps: TenantChangeDependencies,
+  em: EntityManager,
+  actor: Actor,
+  slug: string,
+): Promise<TenantView & { key: string }> {
+  const { after, key } = await audited(
+    deps,
+    em,
+    actor,
+    'tenant.api_key_rotated',
+    (tx) => rotateApiKey(tx, slug),
+    (rotated) => ({ before: { keyPrefix: rotated.before.keyPrefix }, after: { keyPrefix: rotated.after.keyPrefix } }),
+  );
+  return { ...after, key };
+}
