@@ -48,7 +48,11 @@ export function createApp(context: AppContext): App {
   const app = createOperationsApp(context);
   registerDocumentation(app, context.config.publicBaseUrl);
 
-  const buckets = new TokenBuckets(context.redis, context.config.redisPrefix);
+  const buckets = new TokenBuckets(context.redis, context.config.redisPrefix, {
+    timeoutMs: context.config.rateLimitRedisTimeoutMs,
+    clock: context.clock,
+    registry: context.metrics.registry,
+  });
   app.use('/v1/*', bodyLimit(DEFAULT_BODY_LIMIT));
   app.use('/v1/*', apiKey(context, new FailedKeyAttempts(buckets)));
   app.use('/v1/*', rateLimit(buckets));

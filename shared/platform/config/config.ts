@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
+import { DEFAULT_REDIS_TIMEOUT_MS } from '../rate-limit/redis-fallback.js';
 
 /** Settings of one process, read once from the environment at start (docs/operations.md#configuration). */
 export interface Config {
@@ -50,6 +51,11 @@ export interface Config {
    * bytes fails the claim within this, rather than holding an OCR slot for 10 s per attempt.
    */
   imageFetchBudgetMs: number;
+  /**
+   * How long a request waits for Redis to take its rate-limit token before this process's own
+   * bucket decides (docs/api-conventions.md#rate-limits): a Redis outage costs a request at most this.
+   */
+  rateLimitRedisTimeoutMs: number;
 }
 
 export type Environment = Record<string, string | undefined>;
@@ -84,6 +90,7 @@ export function loadConfig(env: Environment = process.env): Config {
     receiptDecisionWaitMs: integer(env, 'RECEIPT_DECISION_WAIT_MS', 2000),
     idempotencyLeaseMs: integer(env, 'IDEMPOTENCY_LEASE_MS', 30_000),
     imageFetchBudgetMs: integer(env, 'IMAGE_FETCH_BUDGET_MS', 20_000),
+    rateLimitRedisTimeoutMs: integer(env, 'RATE_LIMIT_REDIS_TIMEOUT_MS', DEFAULT_REDIS_TIMEOUT_MS),
   };
 }
 
