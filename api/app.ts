@@ -18,6 +18,8 @@ import { registerOrderRoutes } from './orders/index.js';
 import { registerReceiptRoutes } from './receipts/index.js';
 import { apiKey } from './middleware/api-key.js';
 import { bodyLimit, DEFAULT_BODY_LIMIT } from './middleware/body-limit.js';
+import { corsPreflight, tenantCors } from './middleware/cors.js';
+import { CorsOrigins } from '../shared/tenants/cors-origins.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
 import { registerDocumentation } from './openapi/document.js';
@@ -49,9 +51,17 @@ export function createApp(context: AppContext): App {
   const app = createOperationsApp(context);
   registerDocumentation(app, context.config.publicBaseUrl);
 
-  const buckets = new TokenBuckets(context.redis, context.config.redisPrefix);
+  const buckets = new TokenBuckets(context.redis, context.config.redisPrefix, {
+    timeoutMs: context.config.rateLimitRedisTimeoutMs,
+    clock: context.clock,
+    registry: context.metrics.registry,
+  });
+  // docs/api-conventions.md#browsers: preflights carry no API key; the answers to the requests
+  // themselves are opened to the key's tenant's origins alone, 429s included.
+  app.use('/v1/*', corsPreflight(new CorsOrigins(context.orm, context.config.cacheTtlMs)));
   app.use('/v1/*', bodyLimit(DEFAULT_BODY_LIMIT));
   app.use('/v1/*', apiKey(context, new FailedKeyAttempts(buckets)));
+  app.use('/v1/*', tenantCors());
   app.use('/v1/*', rateLimit(buckets));
 
   const { service } = context.config;

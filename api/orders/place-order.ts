@@ -19,7 +19,7 @@ export function registerPlaceOrder(app: App, context: AppContext): void {
     method: 'post',
     path: '/v1/orders',
     summary:
-      'Submit a point-of-sale order: reports ORDER_PLACED; the same transactionId at the same locationId again answers the first order',
+      'Submit a point-of-sale order: reports ORDER_PLACED; the same order again (same transactionId and locationId, same body) answers the first order, another body under that pair is 409 naming the differing fields in data.fields',
     tags,
     access,
     // The same transaction answers its first order anyway; a key also gives a retry the first 201.
@@ -36,7 +36,7 @@ export function registerPlaceOrder(app: App, context: AppContext): void {
       201: { description: 'the new order', data: OrderResource },
       200: { description: 'the order already submitted for this transaction', data: OrderResource },
     },
-    errors: [404, 422],
+    errors: [404, 409, 422],
     handler: async ({ body }, c) => {
       const { order, created } = await placeOrder(
         entityManager(c),

@@ -13,6 +13,8 @@ import { submittingMember } from '../users/lookup-user.js';
 import type { User } from '../users/user.entity.js';
 import { Order, type OrderLineItem } from './order.entity.js';
 import { withoutAbsent } from '../platform/json/without-absent.js';
+import { ConflictError } from '../platform/errors/app-errors.js';
+import { differingFields } from './same-order.js';
 
 /** docs/receipts.md#orders: the whole body of POST /v1/orders; nothing else is accepted. */
 export interface OrderInput {
@@ -52,8 +54,9 @@ export function orderView(order: Order) {
 
 /**
  * POST /v1/orders (docs/receipts.md#orders). The first submission of a (locationId, transactionId)
- * stores the order and reports ORDER_PLACED, with the submitter or the service subject; a later one
- * answers the first order and reports nothing new. The event's id is allocated and stored with the
+ * stores the order and reports ORDER_PLACED, with the submitter or the service subject; the same
+ * order again answers the first and reports nothing new, and another body under the same pair is
+ * 409, naming what differs (a till must not believe a changed sale was recorded). The event's id is allocated and stored with the
  * order before it is queued, so a submission repeated after a failure (the process died between the
  * commit and the queue, say) queues the same event again, which the event worker registers once.
  */
@@ -66,6 +69,7 @@ export async function placeOrder(
 ): Promise<{ order: Order; created: boolean }> {
   const existing = await findOrder(em, tenantId, input.locationId, input.transactionId);
   if (existing) {
+    checkSameOrder(existing, input);
     await reportOrderPlaced(deps, tenantId, existing);
     return { order: existing, created: false };
   }
@@ -93,10 +97,21 @@ export async function placeOrder(
     // Another till submitted the same transaction first: answer its order.
     const first = await findOrder(em.fork(), tenantId, input.locationId, input.transactionId);
     if (!first) throw error;
+    checkSameOrder(first, input);
     return { order: first, created: false };
   }
   await reportOrderPlaced(deps, tenantId, order);
   return { order, created: true };
+}
+
+function checkSameOrder(order: Order, input: OrderInput): void {
+  const fields = differingFields(order, input);
+  if (fields.length === 0) return;
+  throw new ConflictError(
+    `Transaction "${input.transactionId}" at location "${input.locationId}" was already submitted with another ${fields.join(', ')}: ` +
+      'a corrected sale needs its own transactionId',
+    { data: { fields, orderId: order.id } },
+  );
 }
 
 async function findOrder(

@@ -2,7 +2,10 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { TenantAuthentication } from '../platform/auth/user-token.js';
 
 /** Free-form per-tenant settings; later features read their own members (review, tiers, rateLimit …). */
-export type TenantConfiguration = Record<string, unknown>;
+export type TenantConfiguration = Record<string, unknown> & {
+  /** The browser origins (`https://shop.example`) that may call the API with this tenant's key (docs/api-conventions.md#browsers). */
+  corsOrigins?: string[];
+};
 
 export const Tenant = defineEntity({
   name: 'Tenant',

@@ -121,10 +121,10 @@ describe('POST /v1/orders (docs/receipts.md#orders)', () => {
     expect(Object.keys(event.payload).sort()).toEqual(['lineItems', 'locationId', 'orderId', 'total', 'transactionId']);
   });
 
-  it('"The same transactionId at the same locationId again returns the first order (200), not a second event"', async () => {
+  it('"The same transactionId at the same locationId again returns the first order (200), not a second event", for the same body', async () => {
     const body = order({ submitter: { authIdentifier: 'shopper-1' } });
     const first = await dataOf<Json>(await placeOrder(body));
-    const again = await placeOrder({ ...body, total: 99 });
+    const again = await placeOrder(body);
     expect(again.status).toBe(200);
     expect(await dataOf(again)).toEqual(first);
     // The same transaction at another store is another order.
@@ -138,6 +138,66 @@ describe('POST /v1/orders (docs/receipts.md#orders)', () => {
       [tenant.id, body.transactionId],
     );
     expect(count.n).toBe(2);
+  });
+
+  // docs/receipts.md#orders: "The same transactionId at the same locationId with a different body is 409
+  // ConflictError naming the differing fields in data.fields."
+  it('the same transaction with another body is 409 ConflictError naming each field that differs, and changes nothing', async () => {
+    const body = order({ submitter: { authIdentifier: 'shopper-1' } });
+    const first = await dataOf<Json>(await placeOrder(body));
+    const changed = await placeOrder({
+      ...body,
+      total: 99,
+      cashierId: undefined,
+      lineItems: [{ ...body.lineItems[0], quantity: 2 }],
+      submitter: undefined,
+    });
+    expect(changed.status).toBe(409);
+    const envelope = await jsonOf(changed);
+    expect(envelope.data).toMatchObject({
+      name: 'ConflictError',
+      fields: ['total', 'cashierId', 'lineItems', 'submitter'],
+      orderId: first.id,
+    });
+    expect(envelope.message).toContain('total, cashierId, lineItems, submitter');
+    for (const [field, value] of Object.entries({
+      subtotal: 41,
+      currency: 'USD',
+      occurredAt: '2026-11-23T08:16:00Z',
+      lineItems: [...body.lineItems, { identifier: 'SKU-2' }],
+    })) {
+      const answer = await placeOrder({ ...body, [field]: value });
+      expect(answer.status).toBe(409);
+      expect((await jsonOf(answer)).data.fields).toEqual([field]);
+    }
+    // The first order stands, and a retry of its own body still gets it.
+    const retry = await placeOrder(body);
+    expect(retry.status).toBe(200);
+    expect(await dataOf(retry)).toEqual(first);
+  });
+
+  it('"same" compares what is stored: the instant, amounts to 4 places, absent as null, the catalogue\'s product mapping aside', async () => {
+    await harness.request(tenant, 'POST', '/v1/products', {
+      token: admin,
+      body: { name: 'Tea', identifiers: ['SKU-TEA'] },
+    });
+    const body = order({
+      total: 10.00005,
+      subtotal: undefined,
+      occurredAt: '2026-11-23T09:15:00+01:00',
+      lineItems: [{ identifier: 'SKU-TEA', quantity: 1, unitPrice: 10 }],
+    });
+    const first = await placeOrder(body);
+    expect(first.status).toBe(201);
+    expect((await dataOf<Json>(first)).lineItems[0].productId).toEqual(expect.any(String));
+    const sameAgain = [
+      body,
+      { ...body, occurredAt: '2026-11-23T08:15:00.000Z' },
+      { ...body, lineItems: [{ unitPrice: 10, quantity: 1, identifier: 'SKU-TEA' }] },
+    ];
+    for (const again of sameAgain) expect((await placeOrder(again)).status).toBe(200);
+    const withSubtotal = await placeOrder({ ...body, subtotal: 10 });
+    expect((await jsonOf(withSubtotal)).data.fields).toEqual(['subtotal']);
   });
 
   it('two tills racing with the same transaction make one order and one event', async () => {

@@ -7,6 +7,8 @@ let harness: Harness;
 
 beforeAll(async () => {
   harness = await createHarness();
+  // Connected first: a take waits only a bound for Redis, and these tests are about Redis's buckets.
+  await harness.context.redis.ping();
 });
 afterAll(() => harness.close());
 

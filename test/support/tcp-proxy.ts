@@ -6,7 +6,7 @@ export interface TcpProxy {
   cut(): Promise<void>;
   /** As if the server behind went silent: every connection drops, and new ones are accepted but never answered. */
   stall(): Promise<void>;
-  /** Passes connections through again. */
+  /** Passes connections through again; a hold (`holdFrom`) ends, and the connections it held drop. */
   restore(): Promise<void>;
   /**
    * From the first chunk a client sends that holds `text` (a statement's SQL, say), that
@@ -28,6 +28,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const sockets = new Set<Socket>();
   let mode: 'pass' | 'drop' | 'silent' = 'pass';
   let hold: { text: string; held: () => void } | undefined;
+  const heldSockets = new Set<Socket>();
   const counters: { text: string; count: number }[] = [];
   const track = (socket: Socket) => {
     sockets.add(socket);
@@ -45,6 +46,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       for (const counter of counters) if (chunk.includes(counter.text)) counter.count += 1;
       if (!holding && hold && chunk.includes(hold.text)) {
         holding = true;
+        heldSockets.add(client);
         hold.held();
       }
       if (!holding) upstream.write(chunk);
@@ -52,7 +54,10 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     client.once('end', () => upstream.end());
     upstream.pipe(client);
     // Either end going away takes the other with it, as a dropped connection would.
-    client.once('close', () => upstream.destroy());
+    client.once('close', () => {
+      heldSockets.delete(client);
+      upstream.destroy();
+    });
     upstream.once('close', () => client.destroy());
   });
   await new Promise<void>((resolve, reject) => {
@@ -67,7 +72,11 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     port: (server.address() as AddressInfo).port,
     cut: () => switchTo('drop'),
     stall: () => switchTo('silent'),
-    restore: () => switchTo('pass'),
+    restore: async () => {
+      hold = undefined;
+      for (const socket of heldSockets) socket.destroy();
+      await switchTo('pass');
+    },
     holdFrom: (text) => new Promise<void>((held) => (hold = { text, held })),
     countSent: (text) => {
       const counter = { text, count: 0 };

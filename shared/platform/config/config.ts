@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
+import { DEFAULT_REDIS_TIMEOUT_MS } from '../rate-limit/redis-fallback.js';
 
 /** Settings of one process, read once from the environment at start (docs/operations.md#configuration). */
 export interface Config {
@@ -52,6 +53,11 @@ export interface Config {
   imageFetchBudgetMs: number;
   /** The longest lifetime `tally token admin --ttl` grants, in seconds (docs/operations.md#cli). */
   adminTokenMaxTtlSeconds: number;
+  /**
+   * How long a request waits for Redis to take its rate-limit token before this process's own
+   * bucket decides (docs/api-conventions.md#rate-limits): a Redis outage costs a request at most this.
+   */
+  rateLimitRedisTimeoutMs: number;
 }
 
 export type Environment = Record<string, string | undefined>;
@@ -87,6 +93,7 @@ export function loadConfig(env: Environment = process.env): Config {
     idempotencyLeaseMs: integer(env, 'IDEMPOTENCY_LEASE_MS', 30_000),
     imageFetchBudgetMs: integer(env, 'IMAGE_FETCH_BUDGET_MS', 20_000),
     adminTokenMaxTtlSeconds: lifetime(env, 'ADMIN_TOKEN_MAX_TTL', '24h'),
+    rateLimitRedisTimeoutMs: integer(env, 'RATE_LIMIT_REDIS_TIMEOUT_MS', DEFAULT_REDIS_TIMEOUT_MS),
   };
 }
 

@@ -1,6 +1,9 @@
 import type { Redis } from 'ioredis';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Counter } from 'prom-client';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { TimeoutError, withTimeout } from '../async/with-timeout.js';
 import { Batcher } from '../queues/batcher.js';
+import { DEFAULT_REDIS_FALLBACK, failOpenCounter, type FailOpenReason, type RedisFallback } from './redis-fallback.js';
 
 export interface RateLimit {
   /** Tokens added per second: the sustained rate. */
@@ -55,32 +58,57 @@ export interface RateLimitDecision {
 /** More takes than this from one bucket in one turn of the event loop go to Redis in several calls. */
 const MAX_TAKES_TOGETHER = 1000;
 
+/** The bucket of one (rate, burst) in Redis, and its stand-in in this process for when Redis is away. */
+interface Limiters {
+  shared: RateLimiterRedis;
+  local: RateLimiterMemory;
+}
+
 /**
  * One limiter per distinct (rate, burst): tenants with an override get their own. The requests of
  * one key that arrive together (one turn of the event loop: under a fleet's load, dozens) take
  * their tokens in one script call, not one each; only when the bucket cannot cover them all does
  * each take its own, so exactly as many get through as there are tokens.
+ *
+ * When Redis is away (docs/api-conventions.md#rate-limits) a take does not wait for it: the
+ * commands connection queues commands until Redis is back (it must, for the queues), which held a
+ * wallet read, a PostgreSQL read alone, for more than 10 s. A take is answered by Redis within
+ * `fallback.timeoutMs`, and not asked at all while its connection, once up, is down (reconnecting);
+ * either way this process's own bucket of the same size decides it and
+ * `tally_rate_limit_fail_open_total` counts it. A process starting waits the bound for its first
+ * connection rather than counting its first requests as an outage. rate-limiter-flexible's
+ * `insuranceLimiter` does the second half only on an error, never on a wait, its
+ * `rejectIfRedisNotReady` cannot tell a first connection from a lost one, and its timeout wrapper
+ * reads the system's clock; so this is done here, on the injectable one.
  */
 export class TokenBuckets {
-  private readonly limiters = new Map<string, RateLimiterRedis>();
+  private readonly limiters = new Map<string, Limiters>();
   private readonly buckets = new Map<string, Batcher<null, RateLimitDecision>>();
+  private readonly failOpen: Counter<'reason'>;
+  /** Whether the connection has been up: from then on, not being up is an outage. */
+  private connected: boolean;
 
   constructor(
     private readonly redis: Redis,
     private readonly keyPrefix: string,
-  ) {}
+    private readonly fallback: RedisFallback = DEFAULT_REDIS_FALLBACK,
+  ) {
+    this.failOpen = failOpenCounter(fallback.registry);
+    this.connected = redis.status === 'ready';
+    if (!this.connected) redis.once('ready', () => (this.connected = true));
+  }
 
   take(key: string, limit: RateLimit): Promise<RateLimitDecision> {
     const id = `${limit.perSecond}:${limit.burst}:${key}`;
     let bucket = this.buckets.get(id);
     if (!bucket) {
-      const limiter = this.limiter(limit);
+      const limiters = this.limiter(limit);
       // A key's batcher lives for one batch: kept, the map would hold every key ever limited (each
       // client address of a flood of bad API keys) for the life of the process.
       bucket = new Batcher(
         (takes) => {
           this.buckets.delete(id);
-          return takeTogether(limiter, key, limit, takes.length);
+          return this.takeTogether(limiters, key, limit, takes.length);
         },
         MAX_TAKES_TOGETHER,
         0,
@@ -90,37 +118,77 @@ export class TokenBuckets {
     return bucket.add(null);
   }
 
-  private limiter(limit: RateLimit): RateLimiterRedis {
+  private limiter(limit: RateLimit): Limiters {
     const id = `${limit.perSecond}:${limit.burst}`;
-    let limiter = this.limiters.get(id);
-    if (!limiter) {
-      limiter = new RateLimiterRedis({
-        storeClient: this.redis,
-        keyPrefix: `${this.keyPrefix}:rate:${id}`,
-        points: limit.burst,
-        duration: limit.burst / limit.perSecond,
-        customIncrTtlLuaScript: TOKEN_BUCKET_SCRIPT,
-      });
-      this.limiters.set(id, limiter);
+    let limiters = this.limiters.get(id);
+    if (!limiters) {
+      const keyPrefix = `${this.keyPrefix}:rate:${id}`;
+      const duration = limit.burst / limit.perSecond;
+      limiters = {
+        shared: new RateLimiterRedis({
+          storeClient: this.redis,
+          keyPrefix,
+          points: limit.burst,
+          duration,
+          customIncrTtlLuaScript: TOKEN_BUCKET_SCRIPT,
+        }),
+        // A fixed window of the bucket's size and fill time: the same sustained rate and burst.
+        local: new RateLimiterMemory({ keyPrefix, points: limit.burst, duration }),
+      };
+      this.limiters.set(id, limiters);
     }
-    return limiter;
+    return limiters;
   }
-}
 
-/** `count` tokens at once; the first request is told the most tokens remain, as if they came one by one. */
-async function takeTogether(
-  limiter: RateLimiterRedis,
-  key: string,
-  limit: RateLimit,
-  count: number,
-): Promise<RateLimitDecision[]> {
-  try {
-    const result = await limiter.consume(key, count);
-    return Array.from({ length: count }, (_, index) => decision(true, limit, result, count - 1 - index));
-  } catch (rejection) {
-    if (!(rejection instanceof RateLimiterRes)) throw rejection;
-    if (count === 1) return [decision(false, limit, rejection)];
-    return Promise.all(Array.from({ length: count }, () => takeTogether(limiter, key, limit, 1).then(([one]) => one!)));
+  /** `count` tokens at once; the first request is told the most tokens remain, as if they came one by one. */
+  private async takeTogether(
+    limiters: Limiters,
+    key: string,
+    limit: RateLimit,
+    count: number,
+  ): Promise<RateLimitDecision[]> {
+    try {
+      const result = await this.consume(limiters, key, count);
+      return Array.from({ length: count }, (_, index) => decision(true, limit, result, count - 1 - index));
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      if (count === 1) return [decision(false, limit, rejection)];
+      return Promise.all(
+        Array.from({ length: count }, () => this.takeTogether(limiters, key, limit, 1).then(([one]) => one!)),
+      );
+    }
+  }
+
+  /** Redis's bucket, else this process's: resolves when allowed, rejects with a RateLimiterRes when refused. */
+  private async consume(limiters: Limiters, key: string, count: number): Promise<RateLimiterRes> {
+    if (this.connected && this.redis.status !== 'ready')
+      return this.consumeLocally(limiters, key, count, 'unavailable');
+    try {
+      return await withTimeout(limiters.shared.consume(key, count), this.fallback.timeoutMs, this.fallback.clock);
+    } catch (error) {
+      if (error instanceof RateLimiterRes) throw error;
+      return this.consumeLocally(limiters, key, count, error instanceof TimeoutError ? 'timeout' : 'unavailable');
+    }
+  }
+
+  private async consumeLocally(
+    limiters: Limiters,
+    key: string,
+    count: number,
+    reason: FailOpenReason,
+  ): Promise<RateLimiterRes> {
+    try {
+      const result = await limiters.local.consume(key, count);
+      this.failOpen.inc({ reason }, count);
+      return result;
+    } catch (refusal) {
+      if (!(refusal instanceof RateLimiterRes)) throw refusal;
+      // As in Redis's script, a refusal takes nothing; a refused batch's takes come again one by
+      // one, and are counted then.
+      await limiters.local.reward(key, count);
+      if (count === 1) this.failOpen.inc({ reason });
+      throw refusal;
+    }
   }
 }
 

@@ -1,22 +1,27 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { ValidationIssue } from '../errors/app-errors.js';
+import { readableUnions } from './readable-unions.js';
 
 /**
  * The validator for our own schemas (request bodies, job payloads): JSON Schema 2020-12, the
- * dialect of TypeBox and of OpenAPI 3.1, compiled once at module load and reused.
+ * dialect of TypeBox and of OpenAPI 3.1, compiled once at module load and reused. `verbose` hands
+ * each error its schema, so a missing field is told the values it takes.
  */
-const ajv = new Ajv2020({ strict: true, allErrors: true, coerceTypes: false, useDefaults: false });
+const ajv = new Ajv2020({ strict: true, allErrors: true, coerceTypes: false, useDefaults: false, verbose: true });
 addFormats.default(ajv);
 
+/** Compiled with its unions rewritten to report against the branch the value picks (readable-unions.ts). */
 export function compile<T>(schema: object): ValidateFunction<T> {
-  return ajv.compile<T>(schema);
+  return ajv.compile<T>(readableUnions(schema) as object);
 }
 
 /** ajv's errors in the `data.errors` item shape of docs/api-conventions.md#errors, one item per property. */
 export function toValidationIssues(errors: ErrorObject[] | null | undefined, value: unknown): ValidationIssue[] {
   const byProperty = new Map<string, ValidationIssue>();
   for (const error of errors ?? []) {
+    // "must match the then schema": the branch's own errors, reported beside it, say what.
+    if (error.keyword === 'if') continue;
     const property = propertyOf(error);
     const issue = byProperty.get(property) ?? {
       property: property || '(body)',
@@ -38,11 +43,43 @@ function propertyOf(error: ErrorObject): string {
   return path.join('.');
 }
 
+/** docs/api-conventions.md#request-bodies: each message names the field and, where the schema fixes them, the values it takes. */
 function describe(error: ErrorObject, property: string): string {
   const name = property || 'body';
-  if (error.keyword === 'additionalProperties') return `${name} is not an accepted field`;
-  if (error.keyword === 'required') return `${name} is required`;
-  return `${name} ${error.message ?? 'is invalid'}`;
+  const params = error.params as { allowedValue?: unknown; allowedValues?: unknown[]; type?: string | string[] };
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return `${name} is not an accepted field`;
+    case 'required': {
+      const expected = expectedValues(error.parentSchema, property.split('.').at(-1)!);
+      return expected ? `${name} is required: ${expected}` : `${name} is required`;
+    }
+    case 'enum':
+      return `${name} must be one of ${(params.allowedValues ?? []).map(shown).join(', ')}`;
+    case 'const':
+      return `${name} must be equal to ${JSON.stringify(params.allowedValue)}`;
+    case 'type': {
+      const types = Array.isArray(params.type) ? params.type : String(params.type).split(',');
+      return `${name} must be ${types.join(' or ')}`;
+    }
+    default:
+      return `${name} ${error.message ?? 'is invalid'}`;
+  }
+}
+
+/** "one of A, B" or "\"A\"", when the schema of a missing property fixes its values. */
+function expectedValues(parentSchema: unknown, missing: string): string | undefined {
+  const properties = (parentSchema as { properties?: Record<string, { enum?: unknown[]; const?: unknown }> })
+    ?.properties;
+  const schema = properties?.[missing];
+  if (Array.isArray(schema?.enum)) return `one of ${schema.enum.map(shown).join(', ')}`;
+  if (schema && 'const' in schema) return JSON.stringify(schema.const);
+  return undefined;
+}
+
+/** An allowed value as a reader types it: a string bare, anything else as JSON. */
+function shown(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 function valueAt(root: unknown, error: ErrorObject, property: string): unknown {

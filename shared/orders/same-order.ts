@@ -1,0 +1,45 @@
+import { stringify as canonicalize } from 'safe-stable-stringify';
+import type { User } from '../users/user.entity.js';
+import type { Order, OrderLineItem } from './order.entity.js';
+import type { OrderInput } from './order-service.js';
+
+/** Amounts are stored to 4 decimal places (order.entity.ts): two that store alike are the same. */
+const AMOUNT_TOLERANCE = 0.00005 + 1e-9;
+
+/**
+ * docs/receipts.md#orders: the fields of a submission that differ from the order already stored for
+ * its (locationId, transactionId), in the body's order; none when it is the same order sent again.
+ * Each field is compared as it is stored, so a retry of the very same body is always the same:
+ * amounts to 4 decimal places, `occurredAt` as an instant (`09:15+01:00` is `08:15Z`), an absent
+ * optional field as null, line items in order, each by the fields the client sent (the product a
+ * line was mapped to from the catalogue is the platform's, not the client's).
+ */
+export function differingFields(order: Order, input: OrderInput): string[] {
+  const same: Record<string, boolean> = {
+    total: sameAmount(order.total, input.total),
+    subtotal: sameAmount(order.subtotal, input.subtotal),
+    currency: (order.currency ?? null) === (input.currency ?? null),
+    cashierId: (order.cashierId ?? null) === (input.cashierId ?? null),
+    lineItems: sameLineItems(order.lineItems, input.lineItems),
+    occurredAt: (order.occurredAt?.getTime() ?? null) === (input.occurredAt ? Date.parse(input.occurredAt) : null),
+    submitter:
+      ((order.submitter as User | null | undefined)?.authIdentifier ?? null) ===
+      (input.submitter?.authIdentifier ?? null),
+  };
+  return Object.keys(same).filter((field) => !same[field]);
+}
+
+function sameAmount(stored: number | null | undefined, sent: number | undefined): boolean {
+  if (stored === null || stored === undefined || sent === undefined) return (stored ?? null) === (sent ?? null);
+  return Math.abs(Number(stored) - sent) < AMOUNT_TOLERANCE;
+}
+
+function sameLineItems(stored: OrderLineItem[], sent: OrderLineItem[]): boolean {
+  if (stored.length !== sent.length) return false;
+  return stored.every((item, index) => {
+    const client = sent[index]!;
+    const { productId, ...rest } = item;
+    const comparable = client.productId === undefined ? rest : { ...rest, productId };
+    return canonicalize(comparable) === canonicalize(client);
+  });
+}
