@@ -7,6 +7,7 @@ import { AuditEntry } from './audit-entry.entity.js';
 import { AuditOutbox } from './audit-outbox.entity.js';
 import type { Actor, AuditJob } from './audit-job.js';
 import type { Principal } from '../platform/auth/principal.js';
+import type { TenantCache } from '../platform/cache/tenant-cache.js';
 import type { Logger } from '../platform/logging/logger.js';
 
 export interface AdminChange {
@@ -26,6 +27,16 @@ export function actorOf(principal: Principal | undefined): Actor {
   return { subject: principal?.kind === 'user' ? principal.authIdentifier : 'anonymous', scopes: [] };
 }
 
+/**
+ * Who makes a change, and in which tenant: what an audited service is told by its caller. The
+ * actor is `null` when the change is not an admin's (a member changing its own profile), which is
+ * not audited.
+ */
+export interface ChangedBy {
+  tenantId: string;
+  actor: Actor | null;
+}
+
 /** How long a change waits for Redis to take its audit job before leaving it to the recovery sweep. */
 export const ENQUEUE_TIMEOUT_MS = 2000;
 
@@ -43,23 +54,87 @@ export interface AuditDependencies {
  * and a job run twice is one row. A change that fails stages nothing; a change that commits is
  * audited even if this process dies before the job is queued, or Redis does not take it: the
  * recovery sweep queues what the outbox still holds. `describe` says what changed, from what
- * `change` answered, with secrets left out.
+ * `change` answered, with secrets left out, or `undefined` when nothing changed (a retried create
+ * that found its record made by the first try), which stages nothing.
  */
 export async function auditedChange<T>(
   deps: AuditDependencies,
   em: EntityManager,
   change: (em: EntityManager) => Promise<T>,
-  describe: (result: T) => AdminChange,
+  describe: (result: T) => AdminChange | undefined,
 ): Promise<T> {
   let job: AuditJob | undefined;
   const result = await em.transactional(async (transaction) => {
     const done = await change(transaction);
-    job = { id: randomUUID(), ...describe(done), occurredAt: new Date().toISOString() };
+    const described = describe(done);
+    if (!described) return done;
+    job = { id: randomUUID(), ...described, occurredAt: new Date().toISOString() };
     transaction.create(AuditOutbox, { id: job.id, tenant: job.tenantId, job, createdAt: new Date(job.occurredAt) });
     return done;
   });
-  await queueAuditJob(deps, job!);
+  if (job) await queueAuditJob(deps, job);
   return result;
+}
+
+/**
+ * One resource as an admin's change left it: its audit views before and after (`null` where it did
+ * not exist), and what the service answers. The views are the public ones, or less: never a secret,
+ * nor personal data that an erasure must remove (docs/api-conventions.md#audit-log).
+ */
+export interface ResourceChange<T> {
+  result: T;
+  resourceId: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  /** The action, when `<resourceType>.created|updated|deleted` (as before and after say) is not it. */
+  action?: string;
+  /** Nothing changed (a retried create that found its record): no entry. */
+  unchanged?: boolean;
+}
+
+export interface AuditedResource {
+  /** `event_type`, `product`, …: the entry's resourceType and the first word of its action. */
+  resourceType: string;
+  /** The process's cache of this kind of the tenant's records, forgotten once the change is committed. */
+  cache?: TenantCache;
+}
+
+/**
+ * The one way services make an admin change of one resource: `change` runs in a transaction with
+ * its audit entry (`auditedChange`), the entry named `<resourceType>.created` when there was no
+ * `before`, `.deleted` when there is no `after`, `.updated` otherwise, unless the change names its
+ * action. The tenant's cache of such records is forgotten after the commit, so no read between the
+ * two caches the old record again. A change without an actor (not an admin's) is made the same
+ * way, without an entry.
+ */
+export async function auditedResourceChange<T>(
+  deps: AuditDependencies,
+  em: EntityManager,
+  by: ChangedBy,
+  resource: AuditedResource,
+  change: (tx: EntityManager) => Promise<ResourceChange<T>>,
+): Promise<T> {
+  const { actor } = by;
+  const changed = await auditedChange(deps, em, change, (done) =>
+    actor && !done.unchanged
+      ? {
+          tenantId: by.tenantId,
+          actor,
+          action: done.action ?? `${resource.resourceType}.${verbOf(done)}`,
+          resourceType: resource.resourceType,
+          resourceId: done.resourceId,
+          before: done.before,
+          after: done.after,
+        }
+      : undefined,
+  );
+  resource.cache?.forget(by.tenantId);
+  return changed.result;
+}
+
+function verbOf(change: Pick<ResourceChange<unknown>, 'before' | 'after'>): string {
+  if (!change.before) return 'created';
+  return change.after ? 'updated' : 'deleted';
 }
 
 /**

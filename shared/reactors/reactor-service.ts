@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { auditedResourceChange, type AuditDependencies, type ChangedBy } from '../audit/audit-log.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import type { TenantCache } from '../platform/cache/tenant-cache.js';
 import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
@@ -37,26 +38,34 @@ export function reactorView(reactor: Reactor) {
   };
 }
 
+/** Reactor changes: the audit log, and the reactor cache a change makes stale. */
+export interface ReactorChangeDependencies extends AuditDependencies {
+  reactors: TenantCache;
+}
+
+const reactorResource = (deps: ReactorChangeDependencies) => ({ resourceType: 'reactor', cache: deps.reactors });
+
 export async function createReactor(
+  deps: ReactorChangeDependencies,
   em: EntityManager,
-  reactors: TenantCache,
-  tenantId: string,
+  by: ChangedBy,
   input: ReactorInput,
   id: string = randomUUID(),
 ): Promise<Reactor> {
-  await checkReactor(em, tenantId, input);
-  const reactor = em.create(Reactor, {
-    id,
-    tenant: tenantId,
-    name: input.name,
-    eventType: input.eventType,
-    isActive: input.isActive ?? true,
-    conditions: input.conditions ?? null,
-    reactions: input.reactions,
+  return auditedResourceChange(deps, em, by, reactorResource(deps), async (tx) => {
+    await checkReactor(tx, by.tenantId, input);
+    const reactor = tx.create(Reactor, {
+      id,
+      tenant: by.tenantId,
+      name: input.name,
+      eventType: input.eventType,
+      isActive: input.isActive ?? true,
+      conditions: input.conditions ?? null,
+      reactions: input.reactions,
+    });
+    await tx.flush();
+    return { result: reactor, resourceId: id, before: null, after: reactorView(reactor) };
   });
-  await em.flush();
-  reactors.forget(tenantId);
-  return reactor;
 }
 
 export async function findReactor(em: EntityManager, tenantId: string, id: string): Promise<Reactor> {
@@ -64,29 +73,33 @@ export async function findReactor(em: EntityManager, tenantId: string, id: strin
 }
 
 export async function updateReactor(
+  deps: ReactorChangeDependencies,
   em: EntityManager,
-  reactors: TenantCache,
-  tenantId: string,
+  by: ChangedBy,
   id: string,
   changes: ReactorChanges,
 ): Promise<Reactor> {
-  const reactor = await findReactor(em, tenantId, id);
-  await checkReactor(em, tenantId, changes);
-  copyWritableFields(reactor, changes, ['name', 'eventType', 'isActive', 'conditions', 'reactions']);
-  await em.flush();
-  reactors.forget(tenantId);
-  return reactor;
+  return auditedResourceChange(deps, em, by, reactorResource(deps), async (tx) => {
+    const reactor = await findReactor(tx, by.tenantId, id);
+    await checkReactor(tx, by.tenantId, changes);
+    const before = reactorView(reactor);
+    copyWritableFields(reactor, changes, ['name', 'eventType', 'isActive', 'conditions', 'reactions']);
+    await tx.flush();
+    return { result: reactor, resourceId: reactor.id, before, after: reactorView(reactor) };
+  });
 }
 
 export async function deleteReactor(
+  deps: ReactorChangeDependencies,
   em: EntityManager,
-  reactors: TenantCache,
-  tenantId: string,
+  by: ChangedBy,
   id: string,
 ): Promise<void> {
-  const reactor = await findReactor(em, tenantId, id);
-  await em.nativeDelete(Reactor, { tenant: tenantId, id: reactor.id });
-  reactors.forget(tenantId);
+  await auditedResourceChange(deps, em, by, reactorResource(deps), async (tx) => {
+    const reactor = await findReactor(tx, by.tenantId, id);
+    await tx.nativeDelete(Reactor, { tenant: by.tenantId, id: reactor.id });
+    return { result: undefined, resourceId: reactor.id, before: reactorView(reactor), after: null };
+  });
 }
 
 /** The event type must exist in the tenant, the conditions must build and evaluate, every PATH must be evaluable, every webhook must be the tenant's. */
