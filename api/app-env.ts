@@ -1,5 +1,6 @@
 import type { Context, Hono } from 'hono';
-import { actorOf, type ChangedBy } from '../shared/audit/audit-log.js';
+import { actorOf } from '../shared/audit/audit-log.js';
+import type { ChangedBy } from '../shared/audit/audited-resource-change.js';
 import type { Principal } from '../shared/platform/auth/principal.js';
 import type { EntityManager, Orm } from '../shared/platform/db/orm.js';
 import type { Logger } from '../shared/platform/logging/logger.js';

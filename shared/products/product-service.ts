@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { auditedResourceChange, type AuditDependencies, type ChangedBy } from '../audit/audit-log.js';
+import type { AuditDependencies } from '../audit/audit-log.js';
+import {
+  auditedDelete,
+  auditedResourceChange,
+  auditedUpdate,
+  type ChangedBy,
+  type TenantRecords,
+} from '../audit/audited-resource-change.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import type { TenantCache } from '../platform/cache/tenant-cache.js';
 import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
@@ -31,7 +38,13 @@ export interface ProductChangeDependencies extends AuditDependencies {
   products: TenantCache;
 }
 
-const productResource = (deps: ProductChangeDependencies) => ({ resourceType: 'product', cache: deps.products });
+const products = (deps: ProductChangeDependencies): TenantRecords<Product> => ({
+  resourceType: 'product',
+  cache: deps.products,
+  entity: Product,
+  noun: 'product',
+  view: productView,
+});
 
 export async function createProduct(
   deps: ProductChangeDependencies,
@@ -40,7 +53,7 @@ export async function createProduct(
   input: ProductInput,
   id: string = randomUUID(),
 ): Promise<Product> {
-  return auditedResourceChange(deps, em, by, productResource(deps), async (tx) => {
+  return auditedResourceChange(deps, em, by, products(deps), async (tx) => {
     const product = tx.create(Product, {
       id,
       tenant: by.tenantId,
@@ -65,16 +78,12 @@ export async function updateProduct(
   id: string,
   changes: Partial<ProductInput>,
 ): Promise<Product> {
-  return auditedResourceChange(deps, em, by, productResource(deps), async (tx) => {
-    const product = await findProduct(tx, by.tenantId, id);
-    const before = productView(product);
+  return auditedUpdate(deps, em, by, products(deps), id, async (tx, product) => {
     copyWritableFields(product, changes, ['name', 'identifiers', 'unitPrice', 'isActive']);
     if (changes.identifiers) {
       await tx.nativeDelete(ProductIdentifier, { tenant: by.tenantId, product: product.id });
       await claimIdentifiers(tx, by.tenantId, product, changes.identifiers);
     }
-    await tx.flush();
-    return { result: product, resourceId: product.id, before, after: productView(product) };
   });
 }
 
@@ -84,11 +93,7 @@ export async function deleteProduct(
   by: ChangedBy,
   id: string,
 ): Promise<void> {
-  await auditedResourceChange(deps, em, by, productResource(deps), async (tx) => {
-    const product = await findProduct(tx, by.tenantId, id);
-    await tx.nativeDelete(Product, { tenant: by.tenantId, id: product.id });
-    return { result: undefined, resourceId: product.id, before: productView(product), after: null };
-  });
+  await auditedDelete(deps, em, by, products(deps), id);
 }
 
 /**

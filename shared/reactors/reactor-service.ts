@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { auditedResourceChange, type AuditDependencies, type ChangedBy } from '../audit/audit-log.js';
+import type { AuditDependencies } from '../audit/audit-log.js';
+import {
+  auditedDelete,
+  auditedResourceChange,
+  auditedUpdate,
+  type ChangedBy,
+  type TenantRecords,
+} from '../audit/audited-resource-change.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import type { TenantCache } from '../platform/cache/tenant-cache.js';
 import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
@@ -43,7 +50,13 @@ export interface ReactorChangeDependencies extends AuditDependencies {
   reactors: TenantCache;
 }
 
-const reactorResource = (deps: ReactorChangeDependencies) => ({ resourceType: 'reactor', cache: deps.reactors });
+const reactors = (deps: ReactorChangeDependencies): TenantRecords<Reactor> => ({
+  resourceType: 'reactor',
+  cache: deps.reactors,
+  entity: Reactor,
+  noun: 'reactor',
+  view: reactorView,
+});
 
 export async function createReactor(
   deps: ReactorChangeDependencies,
@@ -52,7 +65,7 @@ export async function createReactor(
   input: ReactorInput,
   id: string = randomUUID(),
 ): Promise<Reactor> {
-  return auditedResourceChange(deps, em, by, reactorResource(deps), async (tx) => {
+  return auditedResourceChange(deps, em, by, reactors(deps), async (tx) => {
     await checkReactor(tx, by.tenantId, input);
     const reactor = tx.create(Reactor, {
       id,
@@ -79,13 +92,9 @@ export async function updateReactor(
   id: string,
   changes: ReactorChanges,
 ): Promise<Reactor> {
-  return auditedResourceChange(deps, em, by, reactorResource(deps), async (tx) => {
-    const reactor = await findReactor(tx, by.tenantId, id);
+  return auditedUpdate(deps, em, by, reactors(deps), id, async (tx, reactor) => {
     await checkReactor(tx, by.tenantId, changes);
-    const before = reactorView(reactor);
     copyWritableFields(reactor, changes, ['name', 'eventType', 'isActive', 'conditions', 'reactions']);
-    await tx.flush();
-    return { result: reactor, resourceId: reactor.id, before, after: reactorView(reactor) };
   });
 }
 
@@ -95,11 +104,7 @@ export async function deleteReactor(
   by: ChangedBy,
   id: string,
 ): Promise<void> {
-  await auditedResourceChange(deps, em, by, reactorResource(deps), async (tx) => {
-    const reactor = await findReactor(tx, by.tenantId, id);
-    await tx.nativeDelete(Reactor, { tenant: by.tenantId, id: reactor.id });
-    return { result: undefined, resourceId: reactor.id, before: reactorView(reactor), after: null };
-  });
+  await auditedDelete(deps, em, by, reactors(deps), id);
 }
 
 /** The event type must exist in the tenant, the conditions must build and evaluate, every PATH must be evaluable, every webhook must be the tenant's. */

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { AppContext } from '../context.js';
-import { auditedResourceChange, type AuditDependencies, type ChangedBy } from '../audit/audit-log.js';
+import type { AuditDependencies } from '../audit/audit-log.js';
+import { auditedResourceChange, type ChangedBy } from '../audit/audited-resource-change.js';
 import type { EntityManager, Orm } from '../platform/db/orm.js';
 import { isUuid } from '../platform/db/tenant-record.js';
 import { NotFoundError } from '../platform/errors/app-errors.js';

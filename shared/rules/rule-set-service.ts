@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
-import { auditedResourceChange, type AuditDependencies, type ChangedBy } from '../audit/audit-log.js';
+import type { AuditDependencies } from '../audit/audit-log.js';
+import {
+  auditedDelete,
+  auditedResourceChange,
+  type ChangedBy,
+  type TenantRecords,
+} from '../audit/audited-resource-change.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import type { TenantCache } from '../platform/cache/tenant-cache.js';
 import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
@@ -69,7 +75,13 @@ export interface RuleSetChangeDependencies extends AuditDependencies {
   ruleEngine: TenantCache;
 }
 
-const ruleSetResource = (deps: RuleSetChangeDependencies) => ({ resourceType: 'rule_set', cache: deps.ruleEngine });
+const ruleSets = (deps: RuleSetChangeDependencies): TenantRecords<RuleSet> => ({
+  resourceType: 'rule_set',
+  cache: deps.ruleEngine,
+  entity: RuleSet,
+  noun: 'rule set',
+  view: ruleSetView,
+});
 /** A rule is audited on its own, its set named in its view: filter on `resourceId` or `after.ruleSetId`. */
 const ruleResource = (deps: RuleSetChangeDependencies) => ({ resourceType: 'rule', cache: deps.ruleEngine });
 const ruleAuditView = (set: RuleSet, rule: StoredRule) => ({ ruleSetId: set.id, ...rule });
@@ -81,7 +93,7 @@ export async function createRuleSet(
   input: RuleSetInput,
   id: string = randomUUID(),
 ): Promise<RuleSet> {
-  return auditedResourceChange(deps, em, by, ruleSetResource(deps), async (tx) => {
+  return auditedResourceChange(deps, em, by, ruleSets(deps), async (tx) => {
     const rules = await storedRules(tx, by.tenantId, input.ruleDefinitions ?? [], 'ruleDefinitions');
     const set = tx.create(RuleSet, {
       id,
@@ -108,7 +120,7 @@ export async function updateRuleSet(
   id: string,
   changes: RuleSetChanges,
 ): Promise<RuleSet> {
-  return auditedResourceChange(deps, em, by, ruleSetResource(deps), async (tx) => {
+  return auditedResourceChange(deps, em, by, ruleSets(deps), async (tx) => {
     const set = await lockSet(tx, by.tenantId, id);
     const before = ruleSetView(set);
     copyWritableFields(set, changes, ['name', 'isActive', 'scope']);
@@ -125,11 +137,7 @@ export async function deleteRuleSet(
   by: ChangedBy,
   id: string,
 ): Promise<void> {
-  await auditedResourceChange(deps, em, by, ruleSetResource(deps), async (tx) => {
-    const set = await findRuleSet(tx, by.tenantId, id);
-    await tx.nativeDelete(RuleSet, { tenant: by.tenantId, id: set.id });
-    return { result: undefined, resourceId: set.id, before: ruleSetView(set), after: null };
-  });
+  await auditedDelete(deps, em, by, ruleSets(deps), id);
 }
 
 export function findRule(set: RuleSet, ruleId: string): StoredRule {

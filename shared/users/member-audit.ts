@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Profile, User } from './user.entity.js';
+import { memberStanding } from './user-view.js';
 
 /** What an erasure removes (docs/users.md#erasure): the audit log names these fields, never their values. */
 export interface PersonalData {
@@ -20,11 +21,7 @@ export function personalDataOf(user: User): PersonalData {
  */
 export function memberAuditView(user: User) {
   return {
-    id: user.id,
-    accountNumber: user.accountNumber,
-    authIdentifier: user.authIdentifier,
-    externalIdentifier: user.externalIdentifier ?? null,
-    isRestricted: user.isRestricted,
+    ...memberStanding(user),
     linkedVenues: user.linkedVenues,
     erasedAt: user.erasedAt?.toISOString() ?? null,
   };

@@ -1,7 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../platform/auth/principal.js';
-import { auditedResourceChange, type AuditDependencies, type ChangedBy } from '../audit/audit-log.js';
+import type { AuditDependencies } from '../audit/audit-log.js';
+import { auditedResourceChange, type ChangedBy } from '../audit/audited-resource-change.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import { isUuid } from '../platform/db/tenant-record.js';
 import type { ValidateFunction } from 'ajv';

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { auditedResourceChange, type AuditDependencies, type ChangedBy } from '../audit/audit-log.js';
+import type { AuditDependencies } from '../audit/audit-log.js';
+import {
+  auditedDelete,
+  auditedResourceChange,
+  auditedUpdate,
+  type ChangedBy,
+  type TenantRecords,
+} from '../audit/audited-resource-change.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import type { TenantCache } from '../platform/cache/tenant-cache.js';
 import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
@@ -33,7 +40,13 @@ export interface VenueChangeDependencies extends AuditDependencies {
   venues: TenantCache;
 }
 
-const venueResource = (deps: VenueChangeDependencies) => ({ resourceType: 'venue', cache: deps.venues });
+const venues = (deps: VenueChangeDependencies): TenantRecords<Venue> => ({
+  resourceType: 'venue',
+  cache: deps.venues,
+  entity: Venue,
+  noun: 'venue',
+  view: venueView,
+});
 
 export async function createVenue(
   deps: VenueChangeDependencies,
@@ -42,7 +55,7 @@ export async function createVenue(
   input: VenueInput,
   id: string = randomUUID(),
 ): Promise<Venue> {
-  return auditedResourceChange(deps, em, by, venueResource(deps), async (tx) => {
+  return auditedResourceChange(deps, em, by, venues(deps), async (tx) => {
     const venue = tx.create(Venue, {
       id,
       tenant: by.tenantId,
@@ -67,13 +80,9 @@ export async function updateVenue(
   id: string,
   changes: Partial<VenueInput>,
 ): Promise<Venue> {
-  return auditedResourceChange(deps, em, by, venueResource(deps), async (tx) => {
-    const venue = await findVenue(tx, by.tenantId, id);
-    const before = venueView(venue);
-    copyWritableFields(venue, changes, ['name', 'identifiers', 'position', 'radiusMeters']);
-    await tx.flush();
-    return { result: venue, resourceId: venue.id, before, after: venueView(venue) };
-  });
+  return auditedUpdate(deps, em, by, venues(deps), id, (_tx, venue) =>
+    copyWritableFields(venue, changes, ['name', 'identifiers', 'position', 'radiusMeters']),
+  );
 }
 
 export async function deleteVenue(
@@ -82,9 +91,5 @@ export async function deleteVenue(
   by: ChangedBy,
   id: string,
 ): Promise<void> {
-  await auditedResourceChange(deps, em, by, venueResource(deps), async (tx) => {
-    const venue = await findVenue(tx, by.tenantId, id);
-    await tx.nativeDelete(Venue, { tenant: by.tenantId, id: venue.id });
-    return { result: undefined, resourceId: venue.id, before: venueView(venue), after: null };
-  });
+  await auditedDelete(deps, em, by, venues(deps), id);
 }

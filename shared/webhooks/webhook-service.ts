@@ -1,5 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { auditedResourceChange, type AuditDependencies, type ChangedBy } from '../audit/audit-log.js';
+import type { AuditDependencies } from '../audit/audit-log.js';
+import {
+  auditedDelete,
+  auditedResourceChange,
+  auditedUpdate,
+  type ChangedBy,
+  type TenantRecords,
+} from '../audit/audited-resource-change.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import type { TenantCache } from '../platform/cache/tenant-cache.js';
 import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
@@ -42,7 +49,13 @@ export interface WebhookChangeDependencies extends AuditDependencies {
 }
 
 /** Audited as its view: the signing secret is never in the audit log. */
-const webhookResource = (deps: WebhookChangeDependencies) => ({ resourceType: 'webhook', cache: deps.webhooks });
+const webhooks = (deps: WebhookChangeDependencies): TenantRecords<Webhook> => ({
+  resourceType: 'webhook',
+  cache: deps.webhooks,
+  entity: Webhook,
+  noun: 'webhook',
+  view: webhookView,
+});
 
 export async function createWebhook(
   deps: WebhookChangeDependencies,
@@ -53,7 +66,7 @@ export async function createWebhook(
   allowPlainHttp: boolean,
   id: string = randomUUID(),
 ) {
-  return auditedResourceChange(deps, em, by, webhookResource(deps), async (tx) => {
+  return auditedResourceChange(deps, em, by, webhooks(deps), async (tx) => {
     await checkWebhook(tx, by.tenantId, input, allowPlainHttp);
     const secret = newSecret();
     const webhook = tx.create(Webhook, {
@@ -82,13 +95,9 @@ export async function updateWebhook(
   changes: Partial<WebhookInput>,
   allowPlainHttp: boolean,
 ): Promise<Webhook> {
-  return auditedResourceChange(deps, em, by, webhookResource(deps), async (tx) => {
-    const webhook = await findWebhook(tx, by.tenantId, id);
+  return auditedUpdate(deps, em, by, webhooks(deps), id, async (tx, webhook) => {
     await checkWebhook(tx, by.tenantId, changes, allowPlainHttp);
-    const before = webhookView(webhook);
     copyWritableFields(webhook, changes, ['url', 'eventTypes', 'isActive']);
-    await tx.flush();
-    return { result: webhook, resourceId: webhook.id, before, after: webhookView(webhook) };
   });
 }
 
@@ -102,20 +111,19 @@ export async function deleteWebhook(
   by: ChangedBy,
   id: string,
 ): Promise<void> {
-  await auditedResourceChange(deps, em, by, webhookResource(deps), async (tx) => {
-    const webhook = await findWebhook(tx, by.tenantId, id);
-    const naming = await tx.execute<{ name: string }[]>(
-      'select name from reactor where tenant_id = ? and reactions @> ?::jsonb order by name',
-      [by.tenantId, JSON.stringify([{ type: 'WEBHOOK', webhookId: webhook.id }])],
-    );
-    if (naming.length) {
-      throw new ConflictError(`Reactors deliver to this webhook: ${naming.map((reactor) => reactor.name).join(', ')}`, {
-        data: { explanation: 'Remove the WEBHOOK reactions that name it first, or deactivate the webhook instead' },
-      });
-    }
-    await tx.nativeDelete(Webhook, { tenant: by.tenantId, id: webhook.id });
-    return { result: undefined, resourceId: webhook.id, before: webhookView(webhook), after: null };
-  });
+  await auditedDelete(deps, em, by, webhooks(deps), id, checkNotDelivering);
+}
+
+async function checkNotDelivering(tx: EntityManager, webhook: Webhook): Promise<void> {
+  const naming = await tx.execute<{ name: string }[]>(
+    'select name from reactor where tenant_id = ? and reactions @> ?::jsonb order by name',
+    [webhook.tenant.id, JSON.stringify([{ type: 'WEBHOOK', webhookId: webhook.id }])],
+  );
+  if (naming.length) {
+    throw new ConflictError(`Reactors deliver to this webhook: ${naming.map((reactor) => reactor.name).join(', ')}`, {
+      data: { explanation: 'Remove the WEBHOOK reactions that name it first, or deactivate the webhook instead' },
+    });
+  }
 }
 
 /** https only (plain http too where private addresses are allowed, for tests and demos); known event types. */
