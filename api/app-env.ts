@@ -1,4 +1,6 @@
 import type { Context, Hono } from 'hono';
+import { actorOf } from '../shared/audit/audit-log.js';
+import type { ChangedBy } from '../shared/audit/audited-resource-change.js';
 import type { Principal } from '../shared/platform/auth/principal.js';
 import type { EntityManager, Orm } from '../shared/platform/db/orm.js';
 import type { Logger } from '../shared/platform/logging/logger.js';
@@ -51,4 +53,10 @@ export function entityManager(c: Context<AppEnv>): EntityManager {
     c.set('em', em);
   }
   return em;
+}
+
+/** Who makes the request's change, for the audit log: the admin token, or nobody audited (a member's own change). */
+export function changedBy(c: Context<AppEnv>): ChangedBy {
+  const principal = c.get('principal');
+  return { tenantId: c.get('tenant').id, actor: principal?.kind === 'admin' ? actorOf(principal) : null };
 }

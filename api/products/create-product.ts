@@ -1,7 +1,7 @@
 import type { AppContext } from '../../shared/context.js';
 import { Product } from '../../shared/products/product.entity.js';
 import { createProduct, productView } from '../../shared/products/product-service.js';
-import { entityManager, type App } from '../app-env.js';
+import { changedBy, entityManager, type App } from '../app-env.js';
 import { createsRecordOf } from '../middleware/idempotency.js';
 import { defineRoute } from '../routes/define-route.js';
 import { access, CreateProductBody, ProductResource, tags } from './schema.js';
@@ -18,6 +18,6 @@ export function registerCreateProduct(app: App, context: AppContext): void {
     responses: { 201: { description: 'created', data: ProductResource } },
     errors: [409, 422],
     handler: async ({ body }, c) =>
-      productView(await createProduct(entityManager(c), context.products, c.var.tenant.id, body, c.var.reservedId)),
+      productView(await createProduct(context, entityManager(c), changedBy(c), body, c.var.reservedId)),
   });
 }

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../shared/context.js';
 import { productView, updateProduct } from '../../shared/products/product-service.js';
-import { entityManager, type App } from '../app-env.js';
+import { changedBy, entityManager, type App } from '../app-env.js';
 import { defineRoute } from '../routes/define-route.js';
 import { access, ProductIdParams, ProductResource, tags, UpdateProductBody } from './schema.js';
 
@@ -16,6 +16,6 @@ export function registerUpdateProduct(app: App, context: AppContext): void {
     responses: { 200: { description: 'the changed product', data: ProductResource } },
     errors: [404, 409],
     handler: async ({ params, body }, c) =>
-      productView(await updateProduct(entityManager(c), context.products, c.var.tenant.id, params.id, body)),
+      productView(await updateProduct(context, entityManager(c), changedBy(c), params.id, body)),
   });
 }

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../shared/context.js';
 import { Reactor } from '../../shared/reactors/reactor.entity.js';
 import { createReactor, reactorView } from '../../shared/reactors/reactor-service.js';
-import { entityManager, type App } from '../app-env.js';
+import { changedBy, entityManager, type App } from '../app-env.js';
 import { createsRecordOf } from '../middleware/idempotency.js';
 import { defineRoute } from '../routes/define-route.js';
 import { access, CreateReactorBody, ReactorResource, tags } from './schema.js';
@@ -18,6 +18,6 @@ export function registerCreateReactor(app: App, context: AppContext): void {
     responses: { 201: { description: 'created', data: ReactorResource } },
     errors: [409, 422],
     handler: async ({ body }, c) =>
-      reactorView(await createReactor(entityManager(c), context.reactors, c.var.tenant.id, body, c.var.reservedId)),
+      reactorView(await createReactor(context, entityManager(c), changedBy(c), body, c.var.reservedId)),
   });
 }

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../shared/context.js';
 import { deleteReactor } from '../../shared/reactors/reactor-service.js';
-import { entityManager, type App } from '../app-env.js';
+import { changedBy, entityManager, type App } from '../app-env.js';
 import { Deleted, DELETED_ONE } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
 import { access, ReactorIdParams, tags } from './schema.js';
@@ -16,7 +16,7 @@ export function registerDeleteReactor(app: App, context: AppContext): void {
     responses: { 200: { description: 'deleted', data: Deleted } },
     errors: [404],
     handler: async ({ params }, c) => {
-      await deleteReactor(entityManager(c), context.reactors, c.var.tenant.id, params.id);
+      await deleteReactor(context, entityManager(c), changedBy(c), params.id);
       return DELETED_ONE;
     },
   });

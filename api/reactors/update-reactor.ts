@@ -1,6 +1,6 @@
 import type { AppContext } from '../../shared/context.js';
 import { reactorView, updateReactor } from '../../shared/reactors/reactor-service.js';
-import { entityManager, type App } from '../app-env.js';
+import { changedBy, entityManager, type App } from '../app-env.js';
 import { defineRoute } from '../routes/define-route.js';
 import { access, ReactorIdParams, ReactorResource, tags, UpdateReactorBody } from './schema.js';
 
@@ -16,6 +16,6 @@ export function registerUpdateReactor(app: App, context: AppContext): void {
     responses: { 200: { description: 'the changed reactor', data: ReactorResource } },
     errors: [404],
     handler: async ({ params, body }, c) =>
-      reactorView(await updateReactor(entityManager(c), context.reactors, c.var.tenant.id, params.id, body)),
+      reactorView(await updateReactor(context, entityManager(c), changedBy(c), params.id, body)),
   });
 }

@@ -4,7 +4,7 @@ import type { AppContext } from '../../shared/context.js';
 import { reviewView } from '../../shared/receipts/receipt-views.js';
 import { Review } from '../../shared/receipts/review.entity.js';
 import { reviewDependencies, reviewManually } from '../../shared/receipts/review-service.js';
-import type { App } from '../app-env.js';
+import { changedBy, type App } from '../app-env.js';
 import { createsRecordOf } from '../middleware/idempotency.js';
 import { defineRoute } from '../routes/define-route.js';
 import { admin, ReceiptIdParams, ReviewBody, ReviewResource, tags } from './schema.js';
@@ -25,7 +25,7 @@ export function registerReviewReceipt(app: App, context: AppContext): void {
     handler: async ({ params, body }, c) => {
       const principal = c.var.principal as Extract<Principal, { kind: 'admin' }>;
       const reviewer = { authIssuer: PLATFORM_TOKEN_ISSUER, authIdentifier: principal.subject };
-      return reviewView(await reviewManually(reviews, c.var.tenant.id, params.id, reviewer, body, c.var.reservedId));
+      return reviewView(await reviewManually(reviews, changedBy(c), params.id, reviewer, body, c.var.reservedId));
     },
   });
 }

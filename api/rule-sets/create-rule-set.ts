@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { AppContext } from '../../shared/context.js';
 import { RuleSet } from '../../shared/rules/rule-set.entity.js';
 import { createRuleSet, ruleSetTenantView, ruleSetView } from '../../shared/rules/rule-set-service.js';
-import { entityManager, type App, type AppEnv } from '../app-env.js';
+import { changedBy, entityManager, type App, type AppEnv } from '../app-env.js';
 import { createsRecord } from '../middleware/idempotency.js';
 import { success } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
@@ -23,10 +23,7 @@ export function registerCreateRuleSet(app: App, context: AppContext): void {
     responses: { 201: { description: 'created, with its stored rules and the tenant', data: CreatedRuleSet } },
     errors: [422],
     handler: async ({ body }, c) =>
-      createdRuleSet(
-        c,
-        await createRuleSet(entityManager(c), context.ruleEngine, c.var.tenant.id, body, c.var.reservedId),
-      ),
+      createdRuleSet(c, await createRuleSet(context, entityManager(c), changedBy(c), body, c.var.reservedId)),
   });
 }
 

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../shared/context.js';
 import { deleteRuleSet } from '../../shared/rules/rule-set-service.js';
-import { entityManager, type App } from '../app-env.js';
+import { changedBy, entityManager, type App } from '../app-env.js';
 import { Deleted, DELETED_ONE } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
 import { access, RULE_SETS_PATH, RuleSetIdParams, tags } from './schema.js';
@@ -16,7 +16,7 @@ export function registerDeleteRuleSet(app: App, context: AppContext): void {
     responses: { 200: { description: 'deleted', data: Deleted } },
     errors: [404],
     handler: async ({ params }, c) => {
-      await deleteRuleSet(entityManager(c), context.ruleEngine, c.var.tenant.id, params.id);
+      await deleteRuleSet(context, entityManager(c), changedBy(c), params.id);
       return DELETED_ONE;
     },
   });

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
 import { RuleSet } from '../../shared/rules/rule-set.entity.js';
 import { addRule, deleteRule, findRule, findRuleSet, updateRule } from '../../shared/rules/rule-set-service.js';
-import { entityManager, type App } from '../app-env.js';
+import { changedBy, entityManager, type App } from '../app-env.js';
 import { createsRecord } from '../middleware/idempotency.js';
 import { Deleted, DELETED_ONE, success } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
@@ -47,7 +47,7 @@ export function registerRuleRoutes(app: App, context: AppContext): void {
     responses: { 201: { description: 'the stored rule', data: RuleResource } },
     errors: [404, 422],
     handler: ({ params, body }, c) =>
-      addRule(entityManager(c), context.ruleEngine, c.var.tenant.id, params.id, body, c.var.reservedId),
+      addRule(context, entityManager(c), changedBy(c), params.id, body, c.var.reservedId),
   });
   defineRoute(app, context, {
     method: 'get',
@@ -72,7 +72,7 @@ export function registerRuleRoutes(app: App, context: AppContext): void {
     responses: { 200: { description: 'the changed rule', data: RuleResource } },
     errors: [404],
     handler: ({ params, body }, c) =>
-      updateRule(entityManager(c), context.ruleEngine, c.var.tenant.id, params.id, params.ruleId, body),
+      updateRule(context, entityManager(c), changedBy(c), params.id, params.ruleId, body),
   });
   defineRoute(app, context, {
     method: 'delete',
@@ -84,7 +84,7 @@ export function registerRuleRoutes(app: App, context: AppContext): void {
     responses: { 200: { description: 'deleted', data: Deleted } },
     errors: [404],
     handler: async ({ params }, c) => {
-      await deleteRule(entityManager(c), context.ruleEngine, c.var.tenant.id, params.id, params.ruleId);
+      await deleteRule(context, entityManager(c), changedBy(c), params.id, params.ruleId);
       return DELETED_ONE;
     },
   });

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../shared/context.js';
 import { ruleSetView, updateRuleSet } from '../../shared/rules/rule-set-service.js';
-import { entityManager, type App } from '../app-env.js';
+import { changedBy, entityManager, type App } from '../app-env.js';
 import { defineRoute } from '../routes/define-route.js';
 import { access, RULE_SETS_PATH, RuleSetIdParams, RuleSetResource, tags, UpdateRuleSetBody } from './schema.js';
 
@@ -16,6 +16,6 @@ export function registerUpdateRuleSet(app: App, context: AppContext): void {
     responses: { 200: { description: 'the changed rule set', data: RuleSetResource } },
     errors: [404],
     handler: async ({ params, body }, c) =>
-      ruleSetView(await updateRuleSet(entityManager(c), context.ruleEngine, c.var.tenant.id, params.id, body)),
+      ruleSetView(await updateRuleSet(context, entityManager(c), changedBy(c), params.id, body)),
   });
 }

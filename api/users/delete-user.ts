@@ -1,6 +1,6 @@
 import type { AppContext } from '../../shared/context.js';
 import { eraseUser } from '../../shared/users/user-service.js';
-import { entityManager, type App } from '../app-env.js';
+import { changedBy, entityManager, type App } from '../app-env.js';
 import { Deleted } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
 import { memberOf } from './member-target.js';
@@ -17,7 +17,7 @@ export function registerDeleteUser(app: App, context: AppContext): void {
     responses: { 200: { description: 'erased', data: Deleted } },
     errors: [404],
     handler: async (_input, c) => ({
-      affected: await eraseUser(entityManager(c), context.subjects, await memberOf(c)),
+      affected: await eraseUser(context, entityManager(c), changedBy(c), await memberOf(c)),
     }),
   });
 }

@@ -3,7 +3,7 @@ import type { AppContext } from '../../shared/context.js';
 import { registerUser } from '../../shared/users/user-service.js';
 import { User } from '../../shared/users/user.entity.js';
 import { userView } from '../../shared/users/user-view.js';
-import { entityManager, type App } from '../app-env.js';
+import { changedBy, entityManager, type App } from '../app-env.js';
 import { createsRecordOf } from '../middleware/idempotency.js';
 import { defineRoute } from '../routes/define-route.js';
 import { RegisterUserBody, UserResource } from './schema.js';
@@ -22,15 +22,6 @@ export function registerRegisterUser(app: App, context: AppContext): void {
     responses: { 201: { description: 'registered', data: UserResource } },
     errors: [409, 422],
     handler: async ({ body }, c) =>
-      userView(
-        await registerUser(
-          entityManager(c),
-          context.payloadSchemas,
-          c.var.tenant.id,
-          c.var.principal!,
-          body,
-          c.var.reservedId,
-        ),
-      ),
+      userView(await registerUser(context, entityManager(c), changedBy(c), c.var.principal!, body, c.var.reservedId)),
   });
 }

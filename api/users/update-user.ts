@@ -1,7 +1,7 @@
 import type { AppContext } from '../../shared/context.js';
 import { updateUser } from '../../shared/users/user-service.js';
 import { userView } from '../../shared/users/user-view.js';
-import { entityManager, type App } from '../app-env.js';
+import { changedBy, entityManager, type App } from '../app-env.js';
 import type { Access } from '../middleware/authorize.js';
 import { defineRoute } from '../routes/define-route.js';
 import { memberOf } from './member-target.js';
@@ -40,7 +40,7 @@ export function registerUpdateUser(app: App, context: AppContext): void {
       responses: { 200: { description: 'the changed member', data: UserResource } },
       errors: [404, 422],
       handler: async ({ body }, c) =>
-        userView(await updateUser(entityManager(c), context.subjects, context.payloadSchemas, await memberOf(c), body)),
+        userView(await updateUser(context, entityManager(c), changedBy(c), await memberOf(c), body)),
     });
   }
 }

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../shared/context.js';
 import { Venue } from '../../shared/venues/venue.entity.js';
 import { createVenue, venueView } from '../../shared/venues/venue-service.js';
-import { entityManager, type App } from '../app-env.js';
+import { changedBy, entityManager, type App } from '../app-env.js';
 import { createsRecordOf } from '../middleware/idempotency.js';
 import { defineRoute } from '../routes/define-route.js';
 import { access, CreateVenueBody, tags, VenueResource } from './schema.js';
@@ -18,6 +18,6 @@ export function registerCreateVenue(app: App, context: AppContext): void {
     responses: { 201: { description: 'created', data: VenueResource } },
     errors: [422],
     handler: async ({ body }, c) =>
-      venueView(await createVenue(entityManager(c), context.venues, c.var.tenant.id, body, c.var.reservedId)),
+      venueView(await createVenue(context, entityManager(c), changedBy(c), body, c.var.reservedId)),
   });
 }

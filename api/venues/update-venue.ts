@@ -1,6 +1,6 @@
 import type { AppContext } from '../../shared/context.js';
 import { updateVenue, venueView } from '../../shared/venues/venue-service.js';
-import { entityManager, type App } from '../app-env.js';
+import { changedBy, entityManager, type App } from '../app-env.js';
 import { defineRoute } from '../routes/define-route.js';
 import { access, tags, UpdateVenueBody, VenueIdParams, VenueResource } from './schema.js';
 
@@ -16,6 +16,6 @@ export function registerUpdateVenue(app: App, context: AppContext): void {
     responses: { 200: { description: 'the changed venue', data: VenueResource } },
     errors: [404],
     handler: async ({ params, body }, c) =>
-      venueView(await updateVenue(entityManager(c), context.venues, c.var.tenant.id, params.id, body)),
+      venueView(await updateVenue(context, entityManager(c), changedBy(c), params.id, body)),
   });
 }

@@ -2,7 +2,7 @@ import type { AppContext } from '../../shared/context.js';
 import { Sealer } from '../../shared/platform/secrets/sealer.js';
 import { Webhook } from '../../shared/webhooks/webhook.entity.js';
 import { createWebhook, webhookSecretContext, webhookView } from '../../shared/webhooks/webhook-service.js';
-import { entityManager, type App } from '../app-env.js';
+import { changedBy, entityManager, type App } from '../app-env.js';
 import { createsRecord } from '../middleware/idempotency.js';
 import { success } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
@@ -28,10 +28,10 @@ export function registerCreateWebhook(app: App, context: AppContext): void {
     errors: [422],
     handler: ({ body }, c) =>
       createWebhook(
+        context,
         entityManager(c),
-        context.webhooks,
+        changedBy(c),
         sealer,
-        c.var.tenant.id,
         body,
         context.config.fetchAllowPrivateAddresses,
         c.var.reservedId,

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../shared/context.js';
 import { deleteWebhook } from '../../shared/webhooks/webhook-service.js';
-import { entityManager, type App } from '../app-env.js';
+import { changedBy, entityManager, type App } from '../app-env.js';
 import { Deleted, DELETED_ONE } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
 import { access, tags, WebhookIdParams } from './schema.js';
@@ -16,7 +16,7 @@ export function registerDeleteWebhook(app: App, context: AppContext): void {
     responses: { 200: { description: 'deleted', data: Deleted } },
     errors: [404],
     handler: async ({ params }, c) => {
-      await deleteWebhook(entityManager(c), context.webhooks, c.var.tenant.id, params.id);
+      await deleteWebhook(context, entityManager(c), changedBy(c), params.id);
       return DELETED_ONE;
     },
   });

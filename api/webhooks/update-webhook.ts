@@ -1,6 +1,6 @@
 import type { AppContext } from '../../shared/context.js';
 import { updateWebhook, webhookView } from '../../shared/webhooks/webhook-service.js';
-import { entityManager, type App } from '../app-env.js';
+import { changedBy, entityManager, type App } from '../app-env.js';
 import { defineRoute } from '../routes/define-route.js';
 import { access, tags, UpdateWebhookBody, WebhookIdParams, WebhookResource } from './schema.js';
 
@@ -18,9 +18,9 @@ export function registerUpdateWebhook(app: App, context: AppContext): void {
     handler: async ({ params, body }, c) =>
       webhookView(
         await updateWebhook(
+          context,
           entityManager(c),
-          context.webhooks,
-          c.var.tenant.id,
+          changedBy(c),
           params.id,
           body,
           context.config.fetchAllowPrivateAddresses,

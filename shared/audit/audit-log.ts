@@ -44,22 +44,25 @@ export interface AuditDependencies {
  * and a job run twice is one row. A change that fails stages nothing; a change that commits is
  * audited even if this process dies before the job is queued, or Redis does not take it: the
  * recovery sweep queues what the outbox still holds. `describe` says what changed, from what
- * `change` answered, with secrets left out.
+ * `change` answered, with secrets left out, or `undefined` when nothing changed (a retried create
+ * that found its record made by the first try), which stages nothing.
  */
 export async function auditedChange<T>(
   deps: AuditDependencies,
   em: EntityManager,
   change: (em: EntityManager) => Promise<T>,
-  describe: (result: T) => AdminChange,
+  describe: (result: T) => AdminChange | undefined,
 ): Promise<T> {
   let job: AuditJob | undefined;
   const result = await em.transactional(async (transaction) => {
     const done = await change(transaction);
-    job = { id: randomUUID(), ...describe(done), occurredAt: new Date().toISOString() };
+    const described = describe(done);
+    if (!described) return done;
+    job = { id: randomUUID(), ...described, occurredAt: new Date().toISOString() };
     transaction.create(AuditOutbox, { id: job.id, tenant: job.tenantId, job, createdAt: new Date(job.occurredAt) });
     return done;
   });
-  await queueAuditJob(deps, job!);
+  if (job) await queueAuditJob(deps, job);
   return result;
 }
 

@@ -1,4 +1,5 @@
-import { auditedChange, type AuditDependencies } from '../audit/audit-log.js';
+import type { AuditDependencies } from '../audit/audit-log.js';
+import { auditedResourceChange } from '../audit/audited-resource-change.js';
 import type { Actor } from '../audit/audit-job.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import type { EventTypeDirectory } from './event-type-directory.js';
@@ -11,6 +12,9 @@ export interface EventTypeChangeDependencies extends AuditDependencies {
   /** The cache of types POST /v1/events reads, which a change makes stale. */
   eventTypes: Pick<EventTypeDirectory, 'forget'>;
 }
+
+/** Its process cache is keyed by name, so each change forgets the type itself. */
+const EVENT_TYPE = { resourceType: 'event_type' };
 
 /**
  * An admin's change of an event type, as one step wherever it is made from: the change and its
@@ -25,20 +29,10 @@ export async function changeEventType(
   identifier: string,
   changes: EventTypeChanges,
 ): Promise<EventTypeView> {
-  const { after } = await auditedChange(
-    deps,
-    em,
-    (tx) => updateEventType(tx, deps.payloadSchemas, tenantId, identifier, changes),
-    (changed) => ({
-      tenantId,
-      actor,
-      action: 'event_type.updated',
-      resourceType: 'event_type',
-      resourceId: changed.after.id,
-      before: changed.before,
-      after: changed.after,
-    }),
-  );
+  const after = await auditedResourceChange(deps, em, { tenantId, actor }, EVENT_TYPE, async (tx) => {
+    const { before, after } = await updateEventType(tx, deps.payloadSchemas, tenantId, identifier, changes);
+    return { result: after, resourceId: after.id, before, after };
+  });
   deps.eventTypes.forget(tenantId, after.name);
   return after;
 }
@@ -51,20 +45,17 @@ export async function rotateSecretAudited(
   tenantId: string,
   identifier: string,
 ): Promise<string> {
-  const { eventType, secret } = await auditedChange(
-    deps,
-    em,
-    (tx) => rotateEventTypeSecret(tx, tenantId, identifier),
-    (rotated) => ({
-      tenantId,
-      actor,
+  const { eventType, secret } = await auditedResourceChange(deps, em, { tenantId, actor }, EVENT_TYPE, async (tx) => {
+    const rotated = await rotateEventTypeSecret(tx, tenantId, identifier);
+    const { id, name, updatedAt } = rotated.eventType;
+    return {
+      result: rotated,
+      resourceId: id,
       action: 'event_type.secret_rotated',
-      resourceType: 'event_type',
-      resourceId: rotated.eventType.id,
       before: null,
-      after: { name: rotated.eventType.name, secretRotatedAt: rotated.eventType.updatedAt },
-    }),
-  );
+      after: { name, secretRotatedAt: updatedAt },
+    };
+  });
   deps.eventTypes.forget(tenantId, eventType.name);
   return secret;
 }

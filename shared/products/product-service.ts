@@ -1,4 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { AuditDependencies } from '../audit/audit-log.js';
+import {
+  auditedDelete,
+  auditedResourceChange,
+  auditedUpdate,
+  type ChangedBy,
+  type TenantRecords,
+} from '../audit/audited-resource-change.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import type { TenantCache } from '../platform/cache/tenant-cache.js';
 import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
@@ -25,27 +33,38 @@ export function productView(product: Product) {
   };
 }
 
+/** Product changes: the audit log, and the catalogue cache a change makes stale. */
+export interface ProductChangeDependencies extends AuditDependencies {
+  products: TenantCache;
+}
+
+const products = (deps: ProductChangeDependencies): TenantRecords<Product> => ({
+  resourceType: 'product',
+  cache: deps.products,
+  entity: Product,
+  noun: 'product',
+  view: productView,
+});
+
 export async function createProduct(
+  deps: ProductChangeDependencies,
   em: EntityManager,
-  catalogue: TenantCache,
-  tenantId: string,
+  by: ChangedBy,
   input: ProductInput,
   id: string = randomUUID(),
 ): Promise<Product> {
-  const created = await em.transactional(async (tx) => {
+  return auditedResourceChange(deps, em, by, products(deps), async (tx) => {
     const product = tx.create(Product, {
       id,
-      tenant: tenantId,
+      tenant: by.tenantId,
       name: input.name,
       identifiers: input.identifiers,
       unitPrice: input.unitPrice ?? null,
       isActive: input.isActive ?? true,
     });
-    await claimIdentifiers(tx, tenantId, product, input.identifiers);
-    return product;
+    await claimIdentifiers(tx, by.tenantId, product, input.identifiers);
+    return { result: product, resourceId: id, before: null, after: productView(product) };
   });
-  catalogue.forget(tenantId);
-  return created;
 }
 
 export async function findProduct(em: EntityManager, tenantId: string, id: string): Promise<Product> {
@@ -53,34 +72,28 @@ export async function findProduct(em: EntityManager, tenantId: string, id: strin
 }
 
 export async function updateProduct(
+  deps: ProductChangeDependencies,
   em: EntityManager,
-  catalogue: TenantCache,
-  tenantId: string,
+  by: ChangedBy,
   id: string,
   changes: Partial<ProductInput>,
 ): Promise<Product> {
-  const changed = await em.transactional(async (tx) => {
-    const product = await findProduct(tx, tenantId, id);
+  return auditedUpdate(deps, em, by, products(deps), id, async (tx, product) => {
     copyWritableFields(product, changes, ['name', 'identifiers', 'unitPrice', 'isActive']);
     if (changes.identifiers) {
-      await tx.nativeDelete(ProductIdentifier, { tenant: tenantId, product: product.id });
-      await claimIdentifiers(tx, tenantId, product, changes.identifiers);
+      await tx.nativeDelete(ProductIdentifier, { tenant: by.tenantId, product: product.id });
+      await claimIdentifiers(tx, by.tenantId, product, changes.identifiers);
     }
-    return product;
   });
-  catalogue.forget(tenantId);
-  return changed;
 }
 
 export async function deleteProduct(
+  deps: ProductChangeDependencies,
   em: EntityManager,
-  catalogue: TenantCache,
-  tenantId: string,
+  by: ChangedBy,
   id: string,
 ): Promise<void> {
-  const product = await findProduct(em, tenantId, id);
-  await em.nativeDelete(Product, { tenant: tenantId, id: product.id });
-  catalogue.forget(tenantId);
+  await auditedDelete(deps, em, by, products(deps), id);
 }
 
 /**

@@ -1,4 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { AuditDependencies } from '../audit/audit-log.js';
+import {
+  auditedDelete,
+  auditedResourceChange,
+  auditedUpdate,
+  type ChangedBy,
+  type TenantRecords,
+} from '../audit/audited-resource-change.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import type { TenantCache } from '../platform/cache/tenant-cache.js';
 import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
@@ -37,26 +45,40 @@ export function reactorView(reactor: Reactor) {
   };
 }
 
+/** Reactor changes: the audit log, and the reactor cache a change makes stale. */
+export interface ReactorChangeDependencies extends AuditDependencies {
+  reactors: TenantCache;
+}
+
+const reactors = (deps: ReactorChangeDependencies): TenantRecords<Reactor> => ({
+  resourceType: 'reactor',
+  cache: deps.reactors,
+  entity: Reactor,
+  noun: 'reactor',
+  view: reactorView,
+});
+
 export async function createReactor(
+  deps: ReactorChangeDependencies,
   em: EntityManager,
-  reactors: TenantCache,
-  tenantId: string,
+  by: ChangedBy,
   input: ReactorInput,
   id: string = randomUUID(),
 ): Promise<Reactor> {
-  await checkReactor(em, tenantId, input);
-  const reactor = em.create(Reactor, {
-    id,
-    tenant: tenantId,
-    name: input.name,
-    eventType: input.eventType,
-    isActive: input.isActive ?? true,
-    conditions: input.conditions ?? null,
-    reactions: input.reactions,
+  return auditedResourceChange(deps, em, by, reactors(deps), async (tx) => {
+    await checkReactor(tx, by.tenantId, input);
+    const reactor = tx.create(Reactor, {
+      id,
+      tenant: by.tenantId,
+      name: input.name,
+      eventType: input.eventType,
+      isActive: input.isActive ?? true,
+      conditions: input.conditions ?? null,
+      reactions: input.reactions,
+    });
+    await tx.flush();
+    return { result: reactor, resourceId: id, before: null, after: reactorView(reactor) };
   });
-  await em.flush();
-  reactors.forget(tenantId);
-  return reactor;
 }
 
 export async function findReactor(em: EntityManager, tenantId: string, id: string): Promise<Reactor> {
@@ -64,29 +86,25 @@ export async function findReactor(em: EntityManager, tenantId: string, id: strin
 }
 
 export async function updateReactor(
+  deps: ReactorChangeDependencies,
   em: EntityManager,
-  reactors: TenantCache,
-  tenantId: string,
+  by: ChangedBy,
   id: string,
   changes: ReactorChanges,
 ): Promise<Reactor> {
-  const reactor = await findReactor(em, tenantId, id);
-  await checkReactor(em, tenantId, changes);
-  copyWritableFields(reactor, changes, ['name', 'eventType', 'isActive', 'conditions', 'reactions']);
-  await em.flush();
-  reactors.forget(tenantId);
-  return reactor;
+  return auditedUpdate(deps, em, by, reactors(deps), id, async (tx, reactor) => {
+    await checkReactor(tx, by.tenantId, changes);
+    copyWritableFields(reactor, changes, ['name', 'eventType', 'isActive', 'conditions', 'reactions']);
+  });
 }
 
 export async function deleteReactor(
+  deps: ReactorChangeDependencies,
   em: EntityManager,
-  reactors: TenantCache,
-  tenantId: string,
+  by: ChangedBy,
   id: string,
 ): Promise<void> {
-  const reactor = await findReactor(em, tenantId, id);
-  await em.nativeDelete(Reactor, { tenant: tenantId, id: reactor.id });
-  reactors.forget(tenantId);
+  await auditedDelete(deps, em, by, reactors(deps), id);
 }
 
 /** The event type must exist in the tenant, the conditions must build and evaluate, every PATH must be evaluable, every webhook must be the tenant's. */

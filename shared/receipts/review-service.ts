@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { AppContext } from '../context.js';
+import type { AuditDependencies } from '../audit/audit-log.js';
+import { auditedResourceChange, type ChangedBy } from '../audit/audited-resource-change.js';
 import type { EntityManager, Orm } from '../platform/db/orm.js';
 import { isUuid } from '../platform/db/tenant-record.js';
 import { NotFoundError } from '../platform/errors/app-errors.js';
@@ -24,7 +26,8 @@ import { Review, type Reviewer } from './review.entity.js';
 import type { ReviewReason, ReviewVerdict } from './review-enums.js';
 import { storeReviewOfUnreviewedClaim } from './store-unreviewed-claim-review.js';
 
-export interface ReviewDependencies extends ReviewerDependencies, IntrinsicEventDependencies {
+/** What reviews need; the audit log's for a manual review, an admin's change. */
+export interface ReviewDependencies extends ReviewerDependencies, IntrinsicEventDependencies, AuditDependencies {
   orm: Orm;
   eventIds: EventIdAllocator;
 }
@@ -37,6 +40,9 @@ export function reviewDependencies(context: AppContext): ReviewDependencies {
     venues: context.venues,
     eventTypes: context.eventTypes,
     eventQueue: context.eventQueue,
+    queues: context.queues,
+    logger: context.logger,
+    clock: context.clock,
   };
 }
 
@@ -169,38 +175,56 @@ async function storedAutomatedReview(deps: ReviewDependencies, receipt: Receipt)
   return review ? { receipt, review } : undefined;
 }
 
-/** POST /receipts/{id}/reviews: an admin's review, applied under the claim's lock. */
+/**
+ * POST /receipts/{id}/reviews: an admin's review, applied under the claim's lock and audited as
+ * `receipt.reviewed` with the claim's status before and after (the comment stays in the review).
+ */
 export async function reviewManually(
   deps: ReviewDependencies,
-  tenantId: string,
+  by: ChangedBy,
   receiptId: string,
   reviewer: Reviewer,
   input: ManualReviewInput,
   id: string = randomUUID(),
 ): Promise<Review> {
+  const { tenantId } = by;
   // Taken before the transaction, for the reason reviewAutomatically gives; unused ids are gaps, never reused.
   const eventId = await intrinsicEventId(deps, tenantId, RECEIPT_REVIEWED);
-  const { receipt, review } = await deps.orm.em.fork().transactional(async (em) => {
-    const locked = await lockReceipt(em, tenantId, receiptId);
-    if (!locked) throw new NotFoundError(`No receipt "${receiptId}"`);
-    const created = em.create(Review, {
-      id,
-      tenant: tenantId,
-      receipt: locked,
-      verdict: input.verdict,
-      reason: input.reason,
-      isAutomated: false,
-      reviewer,
-      comment: input.comment ?? null,
-      checks: [],
-      ruleSetId: null,
-      ruleEngineResult: null,
-      eventId: null,
-      statusVersion: null,
-    });
-    applyReview(locked, created, eventId);
-    return { receipt: locked, review: created };
-  });
+  const { receipt, review } = await auditedResourceChange(
+    deps,
+    deps.orm.em.fork(),
+    by,
+    { resourceType: 'receipt' },
+    async (em) => {
+      const locked = await lockReceipt(em, tenantId, receiptId);
+      if (!locked) throw new NotFoundError(`No receipt "${receiptId}"`);
+      const before = { status: locked.status };
+      const created = em.create(Review, {
+        id,
+        tenant: tenantId,
+        receipt: locked,
+        verdict: input.verdict,
+        reason: input.reason,
+        isAutomated: false,
+        reviewer,
+        comment: input.comment ?? null,
+        checks: [],
+        ruleSetId: null,
+        ruleEngineResult: null,
+        eventId: null,
+        statusVersion: null,
+      });
+      applyReview(locked, created, eventId);
+      const after = { status: locked.status, reviewId: id, verdict: input.verdict, reason: input.reason };
+      return {
+        result: { receipt: locked, review: created },
+        resourceId: locked.id,
+        action: 'receipt.reviewed',
+        before,
+        after,
+      };
+    },
+  );
   await reportReview(deps, receipt, review);
   return review;
 }

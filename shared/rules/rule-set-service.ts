@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
+import type { AuditDependencies } from '../audit/audit-log.js';
+import {
+  auditedDelete,
+  auditedResourceChange,
+  type ChangedBy,
+  type TenantRecords,
+} from '../audit/audited-resource-change.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import type { TenantCache } from '../platform/cache/tenant-cache.js';
 import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
@@ -63,26 +70,42 @@ export async function ruleSetTenantView(em: EntityManager, tenant: Tenant) {
   };
 }
 
+/** Rule set and rule changes: the audit log, and the rule engine's cache of sets a change makes stale. */
+export interface RuleSetChangeDependencies extends AuditDependencies {
+  ruleEngine: TenantCache;
+}
+
+const ruleSets = (deps: RuleSetChangeDependencies): TenantRecords<RuleSet> => ({
+  resourceType: 'rule_set',
+  cache: deps.ruleEngine,
+  entity: RuleSet,
+  noun: 'rule set',
+  view: ruleSetView,
+});
+/** A rule is audited on its own, its set named in its view: filter on `resourceId` or `after.ruleSetId`. */
+const ruleResource = (deps: RuleSetChangeDependencies) => ({ resourceType: 'rule', cache: deps.ruleEngine });
+const ruleAuditView = (set: RuleSet, rule: StoredRule) => ({ ruleSetId: set.id, ...rule });
+
 export async function createRuleSet(
+  deps: RuleSetChangeDependencies,
   em: EntityManager,
-  ruleSets: TenantCache,
-  tenantId: string,
+  by: ChangedBy,
   input: RuleSetInput,
   id: string = randomUUID(),
 ): Promise<RuleSet> {
-  const definitions = input.ruleDefinitions ?? [];
-  const rules = await storedRules(em, tenantId, definitions, 'ruleDefinitions');
-  const set = em.create(RuleSet, {
-    id,
-    tenant: tenantId,
-    name: input.name ?? null,
-    isActive: input.isActive,
-    scope: input.scope ?? null,
-    rules,
+  return auditedResourceChange(deps, em, by, ruleSets(deps), async (tx) => {
+    const rules = await storedRules(tx, by.tenantId, input.ruleDefinitions ?? [], 'ruleDefinitions');
+    const set = tx.create(RuleSet, {
+      id,
+      tenant: by.tenantId,
+      name: input.name ?? null,
+      isActive: input.isActive,
+      scope: input.scope ?? null,
+      rules,
+    });
+    await tx.flush();
+    return { result: set, resourceId: id, before: null, after: ruleSetView(set) };
   });
-  await em.flush();
-  ruleSets.forget(tenantId);
-  return set;
 }
 
 export async function findRuleSet(em: EntityManager, tenantId: string, id: string): Promise<RuleSet> {
@@ -91,28 +114,30 @@ export async function findRuleSet(em: EntityManager, tenantId: string, id: strin
 
 /** PATCH: `ruleDefinitions`, when given, replace every rule of the set. */
 export async function updateRuleSet(
+  deps: RuleSetChangeDependencies,
   em: EntityManager,
-  ruleSets: TenantCache,
-  tenantId: string,
+  by: ChangedBy,
   id: string,
   changes: RuleSetChanges,
 ): Promise<RuleSet> {
-  return changeLockedSet(em, ruleSets, tenantId, id, async (set, tx) => {
+  return auditedResourceChange(deps, em, by, ruleSets(deps), async (tx) => {
+    const set = await lockSet(tx, by.tenantId, id);
+    const before = ruleSetView(set);
     copyWritableFields(set, changes, ['name', 'isActive', 'scope']);
     if (changes.ruleDefinitions)
-      set.rules = await storedRules(tx, tenantId, changes.ruleDefinitions, 'ruleDefinitions');
+      set.rules = await storedRules(tx, by.tenantId, changes.ruleDefinitions, 'ruleDefinitions');
+    await saveSet(tx, set);
+    return { result: set, resourceId: set.id, before, after: ruleSetView(set) };
   });
 }
 
 export async function deleteRuleSet(
+  deps: RuleSetChangeDependencies,
   em: EntityManager,
-  ruleSets: TenantCache,
-  tenantId: string,
+  by: ChangedBy,
   id: string,
 ): Promise<void> {
-  const set = await findRuleSet(em, tenantId, id);
-  await em.nativeDelete(RuleSet, { tenant: tenantId, id: set.id });
-  ruleSets.forget(tenantId);
+  await auditedDelete(deps, em, by, ruleSets(deps), id);
 }
 
 export function findRule(set: RuleSet, ruleId: string): StoredRule {
@@ -122,42 +147,43 @@ export function findRule(set: RuleSet, ruleId: string): StoredRule {
 }
 
 export async function addRule(
+  deps: RuleSetChangeDependencies,
   em: EntityManager,
-  ruleSets: TenantCache,
-  tenantId: string,
+  by: ChangedBy,
   setId: string,
   definition: RuleDefinition,
   ruleId: string = randomUUID(),
 ): Promise<StoredRule> {
-  let added: StoredRule | undefined;
-  await changeLockedSet(em, ruleSets, tenantId, setId, async (set, tx) => {
+  return auditedResourceChange(deps, em, by, ruleResource(deps), async (tx) => {
+    const set = await lockSet(tx, by.tenantId, setId);
     // A retry that took over an Idempotency-Key while the first request still ran finds its rule
-    // under the reserved id once the first commits: the rule is there once, not twice.
-    added = set.rules.find((rule) => rule.id === ruleId);
-    if (added) return;
+    // under the reserved id once the first commits: the rule is there once, not twice, and audited once.
+    const found = set.rules.find((rule) => rule.id === ruleId);
+    if (found) return { result: found, resourceId: ruleId, before: null, after: null, unchanged: true };
     if (set.rules.length >= MAX_RULES_PER_SET)
       throw new BadRequestError(`A rule set holds at most ${MAX_RULES_PER_SET} rules`);
-    added = storedRule(
+    const added = storedRule(
       definition,
-      await checkRuleDefinition(definition, 'rule', productLookup(tx, tenantId), RULE_OPERATORS),
+      await checkRuleDefinition(definition, 'rule', productLookup(tx, by.tenantId), RULE_OPERATORS),
       ruleId,
     );
     set.rules = [...set.rules, added];
+    await saveSet(tx, set);
+    return { result: added, resourceId: ruleId, before: null, after: ruleAuditView(set, added) };
   });
-  return added!;
 }
 
 /** A rule's changed fields merged into its definition, then checked whole, as a new rule would be. */
 export async function updateRule(
+  deps: RuleSetChangeDependencies,
   em: EntityManager,
-  ruleSets: TenantCache,
-  tenantId: string,
+  by: ChangedBy,
   setId: string,
   ruleId: string,
   changes: Partial<RuleDefinition>,
 ): Promise<StoredRule> {
-  let updated: StoredRule | undefined;
-  await changeLockedSet(em, ruleSets, tenantId, setId, async (set, tx) => {
+  return auditedResourceChange(deps, em, by, ruleResource(deps), async (tx) => {
+    const set = await lockSet(tx, by.tenantId, setId);
     const current = findRule(set, ruleId);
     const merged: RuleDefinition = { ...definitionOf(current), ...changes };
     // Switching type drops what belonged to the old one, unless the change gives it again.
@@ -168,25 +194,34 @@ export async function updateRule(
     const ruleProperties = await checkRuleDefinition(
       merged,
       `rule ${ruleId}`,
-      productLookup(tx, tenantId),
+      productLookup(tx, by.tenantId),
       RULE_OPERATORS,
     );
-    updated = storedRule(merged, ruleProperties, current.id, current.createdAt);
-    set.rules = set.rules.map((rule) => (rule.id === ruleId ? updated! : rule));
+    const updated = storedRule(merged, ruleProperties, current.id, current.createdAt);
+    set.rules = set.rules.map((rule) => (rule.id === ruleId ? updated : rule));
+    await saveSet(tx, set);
+    return {
+      result: updated,
+      resourceId: ruleId,
+      before: ruleAuditView(set, current),
+      after: ruleAuditView(set, updated),
+    };
   });
-  return updated!;
 }
 
 export async function deleteRule(
+  deps: RuleSetChangeDependencies,
   em: EntityManager,
-  ruleSets: TenantCache,
-  tenantId: string,
+  by: ChangedBy,
   setId: string,
   ruleId: string,
 ): Promise<void> {
-  await changeLockedSet(em, ruleSets, tenantId, setId, async (set) => {
-    findRule(set, ruleId);
+  await auditedResourceChange(deps, em, by, ruleResource(deps), async (tx) => {
+    const set = await lockSet(tx, by.tenantId, setId);
+    const removed = findRule(set, ruleId);
     set.rules = set.rules.filter((rule) => rule.id !== ruleId);
+    await saveSet(tx, set);
+    return { result: undefined, resourceId: ruleId, before: ruleAuditView(set, removed), after: null };
   });
 }
 
@@ -200,26 +235,21 @@ function definitionOf(rule: StoredRule): RuleDefinition {
 
 /**
  * Two changes to one set's rules never interleave: each reads and writes the set under its row
- * lock. The change reads (products) through the transaction, never a second pooled connection.
+ * lock, taken in the change's transaction. The change reads (products) through that transaction,
+ * never a second pooled connection.
  */
-async function changeLockedSet(
-  em: EntityManager,
-  ruleSets: TenantCache,
-  tenantId: string,
-  id: string,
-  change: (set: RuleSet, tx: EntityManager) => Promise<void>,
-): Promise<RuleSet> {
-  if (!isUuid(id)) throw new NotFoundError(`No rule set "${id}"`);
-  const changed = await em.transactional(async (tx) => {
-    const set = await tx.findOne(RuleSet, { tenant: tenantId, id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!set) throw new NotFoundError(`No rule set "${id}"`);
-    await change(set, tx);
-    // A change inside the JSON column alone would not move updatedAt, which decides between sets.
-    set.updatedAt = new Date();
-    return set;
-  });
-  ruleSets.forget(tenantId);
-  return changed;
+async function lockSet(tx: EntityManager, tenantId: string, id: string): Promise<RuleSet> {
+  const set = isUuid(id)
+    ? await tx.findOne(RuleSet, { tenant: tenantId, id }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+    : null;
+  if (!set) throw new NotFoundError(`No rule set "${id}"`);
+  return set;
+}
+
+/** A change inside the JSON column alone would not move updatedAt, which decides between sets. */
+async function saveSet(tx: EntityManager, set: RuleSet): Promise<void> {
+  set.updatedAt = new Date();
+  await tx.flush();
 }
 
 /** The operators a rule may use; checking a rule needs only their names, so no venue is loaded. */

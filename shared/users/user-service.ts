@@ -1,6 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../platform/auth/principal.js';
+import type { AuditDependencies } from '../audit/audit-log.js';
+import { auditedResourceChange, type ChangedBy } from '../audit/audited-resource-change.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import { isUuid } from '../platform/db/tenant-record.js';
 import type { ValidateFunction } from 'ajv';
@@ -18,6 +20,13 @@ import { Tenant } from '../tenants/tenant.entity.js';
 import { Venue } from '../venues/venue.entity.js';
 import { compile, toValidationIssues } from '../platform/validation/ajv.js';
 import { lookupUser } from './lookup-user.js';
+import {
+  memberAuditAfter,
+  memberAuditView,
+  memberUpdateAction,
+  NO_PERSONAL_DATA,
+  personalDataOf,
+} from './member-audit.js';
 import { Profile as ProfileSchema } from './profile.js';
 import { User, type Profile } from './user.entity.js';
 
@@ -45,18 +54,18 @@ export interface UserChanges {
  * contact check cannot race with another registration.
  */
 export async function registerUser(
+  deps: MemberChangeDependencies,
   em: EntityManager,
-  schemas: PayloadSchemaCompiler,
-  tenantId: string,
+  by: ChangedBy,
   principal: Principal,
   input: Registration,
   id: string = randomUUID(),
 ): Promise<User> {
   const authIdentifier = chooseAuthIdentifier(principal, input.authIdentifier);
-  return em.transactional(async (tx) => {
-    const tenant = await tx.findOneOrFail(Tenant, { id: tenantId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    checkProfile(tenant, schemas, input.profile);
-    if (await tx.count(User, { tenant: tenantId, authIdentifier })) {
+  return auditedResourceChange(deps, em, by, MEMBER, async (tx) => {
+    const tenant = await lockTenant(tx, by.tenantId);
+    checkProfile(tenant, deps.payloadSchemas, input.profile);
+    if (await tx.count(User, { tenant: by.tenantId, authIdentifier })) {
       throw new ConflictError(`A member with the authIdentifier "${authIdentifier}" already exists`, {
         data: {
           explanation:
@@ -65,10 +74,10 @@ export async function registerUser(
       });
     }
     await checkContactsFree(tx, tenant, input.profile);
-    await checkLinkedVenues(tx, tenantId, input.linkedVenues ?? []);
+    await checkLinkedVenues(tx, by.tenantId, input.linkedVenues ?? []);
     const user = tx.create(User, {
       id,
-      tenant: tenantId,
+      tenant: by.tenantId,
       accountNumber: tenant.nextAccountNumber,
       authIdentifier,
       externalIdentifier: input.externalIdentifier ?? null,
@@ -80,7 +89,7 @@ export async function registerUser(
     });
     tenant.nextAccountNumber += 1;
     await tx.flush();
-    return user;
+    return { result: user, resourceId: id, before: null, after: memberAuditAfter(user, NO_PERSONAL_DATA) };
   });
 }
 
@@ -121,35 +130,49 @@ export async function findTokenUser(em: EntityManager, tenantId: string, authIde
   return user;
 }
 
+/** The member cache, which a change or an erasure makes stale for the member's subjects. */
+type MemberCache = Pick<SubjectDirectory, 'forget'>;
+
+/** Member changes: the audit log (an admin's changes only), the tenant's profile schema, and the member cache. */
+export interface MemberChangeDependencies extends AuditDependencies {
+  payloadSchemas: PayloadSchemaCompiler;
+  subjects: MemberCache;
+}
+
+/** Audited without personal data (member-audit.ts); the member cache is keyed by subject, so each service forgets the member itself. */
+const MEMBER = { resourceType: 'user' };
+
 /**
  * PATCH: `profile` merges member by member; `attributes` and `flags` are replaced whole
  * (docs/users.md#changes). Like registration, it locks the tenant row, so a registration or
  * another PATCH cannot take the same email or telephone between the check and the write.
  */
-/** The member cache, which a change or an erasure makes stale for the member's subjects. */
-type MemberCache = Pick<SubjectDirectory, 'forget'>;
-
 export async function updateUser(
+  deps: MemberChangeDependencies,
   em: EntityManager,
-  members: MemberCache,
-  schemas: PayloadSchemaCompiler,
+  by: ChangedBy,
   user: User,
   changes: UserChanges,
 ): Promise<User> {
-  await em.transactional(async (tx) => {
-    const tenant = await tx.findOneOrFail(Tenant, { id: user.tenant.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  await auditedResourceChange(deps, em, by, MEMBER, async (tx) => {
+    const tenant = await lockTenant(tx, user.tenant.id);
     await lockAndReload(tx, user);
+    const before = memberAuditView(user);
+    const personal = personalDataOf(user);
     if (changes.profile) {
       const profile = { ...user.profile, ...changes.profile };
-      checkProfile(tenant, schemas, profile);
+      checkProfile(tenant, deps.payloadSchemas, profile);
       await checkContactsFree(tx, tenant, changes.profile, user.id);
       user.profile = profile;
     }
     if (changes.flags !== undefined) user.flags = changes.flags;
     if (changes.isRestricted !== undefined) user.isRestricted = changes.isRestricted;
     if (changes.externalIdentifier !== undefined) user.externalIdentifier = changes.externalIdentifier;
+    await tx.flush();
+    const action = memberUpdateAction(before.isRestricted, user);
+    return { result: user, resourceId: user.id, action, before, after: memberAuditAfter(user, personal) };
   });
-  members.forget(user);
+  deps.subjects.forget(user);
   return user;
 }
 
@@ -158,15 +181,42 @@ export async function updateUser(
  * (docs/users.md#erasure). The flags go with it (they tell what the profile held);
  * externalIdentifier is identifier data, which stays, so nothing that refers to the member breaks.
  */
-export async function eraseUser(em: EntityManager, members: MemberCache, user: User): Promise<number> {
-  await em.transactional(async (tx) => {
+export async function eraseUser(
+  deps: MemberChangeDependencies,
+  em: EntityManager,
+  by: ChangedBy,
+  user: User,
+): Promise<number> {
+  await auditedResourceChange(deps, em, by, MEMBER, async (tx) => {
     await lockAndReload(tx, user);
+    const before = memberAuditView(user);
+    const personal = personalDataOf(user);
     user.profile = {};
     user.flags = null;
     user.erasedAt = new Date();
+    await tx.flush();
+    return {
+      result: undefined,
+      resourceId: user.id,
+      action: 'user.erased',
+      before,
+      after: memberAuditAfter(user, personal),
+    };
   });
-  members.forget(user);
+  deps.subjects.forget(user);
   return 1;
+}
+
+/**
+ * The tenant's row, locked for the rest of the transaction, so that its registrations and member
+ * changes take turns (the next account number, the duplicate contact check). FOR NO KEY UPDATE,
+ * not FOR UPDATE: a row that references the tenant, such as the audit entry every admin change
+ * stages (audit-log.ts), takes a KEY SHARE lock on it, which FOR UPDATE blocks; an erasure holding
+ * its member's row would wait for a PATCH holding the tenant's, which waits for the member: a deadlock.
+ */
+async function lockTenant(tx: EntityManager, tenantId: string): Promise<Tenant> {
+  await tx.execute('select 1 from tenant where id = ? for no key update', [tenantId]);
+  return tx.findOneOrFail(Tenant, { id: tenantId }, { refresh: true });
 }
 
 /**

@@ -1,4 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { AuditDependencies } from '../audit/audit-log.js';
+import {
+  auditedDelete,
+  auditedResourceChange,
+  auditedUpdate,
+  type ChangedBy,
+  type TenantRecords,
+} from '../audit/audited-resource-change.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import type { TenantCache } from '../platform/cache/tenant-cache.js';
 import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
@@ -27,24 +35,38 @@ export function venueView(venue: Venue) {
   };
 }
 
+/** Venue changes: the audit log, and the venue cache a change makes stale. */
+export interface VenueChangeDependencies extends AuditDependencies {
+  venues: TenantCache;
+}
+
+const venues = (deps: VenueChangeDependencies): TenantRecords<Venue> => ({
+  resourceType: 'venue',
+  cache: deps.venues,
+  entity: Venue,
+  noun: 'venue',
+  view: venueView,
+});
+
 export async function createVenue(
+  deps: VenueChangeDependencies,
   em: EntityManager,
-  venues: TenantCache,
-  tenantId: string,
+  by: ChangedBy,
   input: VenueInput,
   id: string = randomUUID(),
 ): Promise<Venue> {
-  const venue = em.create(Venue, {
-    id,
-    tenant: tenantId,
-    name: input.name,
-    identifiers: input.identifiers ?? [],
-    position: input.position ?? null,
-    radiusMeters: input.radiusMeters ?? DEFAULT_VENUE_RADIUS_METERS,
+  return auditedResourceChange(deps, em, by, venues(deps), async (tx) => {
+    const venue = tx.create(Venue, {
+      id,
+      tenant: by.tenantId,
+      name: input.name,
+      identifiers: input.identifiers ?? [],
+      position: input.position ?? null,
+      radiusMeters: input.radiusMeters ?? DEFAULT_VENUE_RADIUS_METERS,
+    });
+    await tx.flush();
+    return { result: venue, resourceId: id, before: null, after: venueView(venue) };
   });
-  await em.flush();
-  venues.forget(tenantId);
-  return venue;
 }
 
 export async function findVenue(em: EntityManager, tenantId: string, id: string): Promise<Venue> {
@@ -52,21 +74,22 @@ export async function findVenue(em: EntityManager, tenantId: string, id: string)
 }
 
 export async function updateVenue(
+  deps: VenueChangeDependencies,
   em: EntityManager,
-  venues: TenantCache,
-  tenantId: string,
+  by: ChangedBy,
   id: string,
   changes: Partial<VenueInput>,
 ): Promise<Venue> {
-  const venue = await findVenue(em, tenantId, id);
-  copyWritableFields(venue, changes, ['name', 'identifiers', 'position', 'radiusMeters']);
-  await em.flush();
-  venues.forget(tenantId);
-  return venue;
+  return auditedUpdate(deps, em, by, venues(deps), id, (_tx, venue) =>
+    copyWritableFields(venue, changes, ['name', 'identifiers', 'position', 'radiusMeters']),
+  );
 }
 
-export async function deleteVenue(em: EntityManager, venues: TenantCache, tenantId: string, id: string): Promise<void> {
-  const venue = await findVenue(em, tenantId, id);
-  await em.nativeDelete(Venue, { tenant: tenantId, id: venue.id });
-  venues.forget(tenantId);
+export async function deleteVenue(
+  deps: VenueChangeDependencies,
+  em: EntityManager,
+  by: ChangedBy,
+  id: string,
+): Promise<void> {
+  await auditedDelete(deps, em, by, venues(deps), id);
 }

@@ -1,4 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { AuditDependencies } from '../audit/audit-log.js';
+import {
+  auditedDelete,
+  auditedResourceChange,
+  auditedUpdate,
+  type ChangedBy,
+  type TenantRecords,
+} from '../audit/audited-resource-change.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import type { TenantCache } from '../platform/cache/tenant-cache.js';
 import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
@@ -35,28 +43,44 @@ export function webhookSecretContext(webhookId: string): string {
   return `webhook:${webhookId}`;
 }
 
+/** Webhook changes: the audit log, and the subscription cache a change makes stale. */
+export interface WebhookChangeDependencies extends AuditDependencies {
+  webhooks: TenantCache;
+}
+
+/** Audited as its view: the signing secret is never in the audit log. */
+const webhooks = (deps: WebhookChangeDependencies): TenantRecords<Webhook> => ({
+  resourceType: 'webhook',
+  cache: deps.webhooks,
+  entity: Webhook,
+  noun: 'webhook',
+  view: webhookView,
+});
+
 export async function createWebhook(
+  deps: WebhookChangeDependencies,
   em: EntityManager,
-  subscriptions: TenantCache,
+  by: ChangedBy,
   sealer: Sealer,
-  tenantId: string,
   input: WebhookInput,
   allowPlainHttp: boolean,
   id: string = randomUUID(),
 ) {
-  await checkWebhook(em, tenantId, input, allowPlainHttp);
-  const secret = newSecret();
-  const webhook = em.create(Webhook, {
-    id,
-    tenant: tenantId,
-    url: input.url,
-    eventTypes: input.eventTypes ?? [],
-    secret: sealer.seal(secret, webhookSecretContext(id)),
-    isActive: input.isActive ?? true,
+  return auditedResourceChange(deps, em, by, webhooks(deps), async (tx) => {
+    await checkWebhook(tx, by.tenantId, input, allowPlainHttp);
+    const secret = newSecret();
+    const webhook = tx.create(Webhook, {
+      id,
+      tenant: by.tenantId,
+      url: input.url,
+      eventTypes: input.eventTypes ?? [],
+      secret: sealer.seal(secret, webhookSecretContext(id)),
+      isActive: input.isActive ?? true,
+    });
+    await tx.flush();
+    const after = webhookView(webhook);
+    return { result: { ...after, secret }, resourceId: id, before: null, after };
   });
-  await em.flush();
-  subscriptions.forget(tenantId);
-  return { ...webhookView(webhook), secret };
 }
 
 export async function findWebhook(em: EntityManager, tenantId: string, id: string): Promise<Webhook> {
@@ -64,19 +88,17 @@ export async function findWebhook(em: EntityManager, tenantId: string, id: strin
 }
 
 export async function updateWebhook(
+  deps: WebhookChangeDependencies,
   em: EntityManager,
-  subscriptions: TenantCache,
-  tenantId: string,
+  by: ChangedBy,
   id: string,
   changes: Partial<WebhookInput>,
   allowPlainHttp: boolean,
 ): Promise<Webhook> {
-  const webhook = await findWebhook(em, tenantId, id);
-  await checkWebhook(em, tenantId, changes, allowPlainHttp);
-  copyWritableFields(webhook, changes, ['url', 'eventTypes', 'isActive']);
-  await em.flush();
-  subscriptions.forget(tenantId);
-  return webhook;
+  return auditedUpdate(deps, em, by, webhooks(deps), id, async (tx, webhook) => {
+    await checkWebhook(tx, by.tenantId, changes, allowPlainHttp);
+    copyWritableFields(webhook, changes, ['url', 'eventTypes', 'isActive']);
+  });
 }
 
 /**
@@ -84,25 +106,24 @@ export async function updateWebhook(
  * listing it and stop delivering without a word. Deactivating it pauses it, reactions included.
  */
 export async function deleteWebhook(
+  deps: WebhookChangeDependencies,
   em: EntityManager,
-  subscriptions: TenantCache,
-  tenantId: string,
+  by: ChangedBy,
   id: string,
 ): Promise<void> {
-  const webhook = await findWebhook(em, tenantId, id);
-  const naming = await em
-    .getConnection()
-    .execute<{ name: string }[]>(
-      'select name from reactor where tenant_id = ? and reactions @> ?::jsonb order by name',
-      [tenantId, JSON.stringify([{ type: 'WEBHOOK', webhookId: webhook.id }])],
-    );
+  await auditedDelete(deps, em, by, webhooks(deps), id, checkNotDelivering);
+}
+
+async function checkNotDelivering(tx: EntityManager, webhook: Webhook): Promise<void> {
+  const naming = await tx.execute<{ name: string }[]>(
+    'select name from reactor where tenant_id = ? and reactions @> ?::jsonb order by name',
+    [webhook.tenant.id, JSON.stringify([{ type: 'WEBHOOK', webhookId: webhook.id }])],
+  );
   if (naming.length) {
     throw new ConflictError(`Reactors deliver to this webhook: ${naming.map((reactor) => reactor.name).join(', ')}`, {
       data: { explanation: 'Remove the WEBHOOK reactions that name it first, or deactivate the webhook instead' },
     });
   }
-  await em.nativeDelete(Webhook, { tenant: tenantId, id: webhook.id });
-  subscriptions.forget(tenantId);
 }
 
 /** https only (plain http too where private addresses are allowed, for tests and demos); known event types. */

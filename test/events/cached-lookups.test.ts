@@ -137,14 +137,15 @@ describe('a change made by a service, not over HTTP, is seen at once by the same
   it('a reactor created and deleted through reactor-service is found, then gone, with the cache on', async () => {
     const em = harness.context.orm.em.fork();
     const reactors = harness.context.reactors;
+    const by = { tenantId: tenant.id, actor: { subject: 'a-service', scopes: [] } };
     expect(await reactors.forEventType(tenant.id, 'ORDER_PLACED')).toEqual([]);
-    const reactor = await createReactor(em, reactors, tenant.id, {
+    const reactor = await createReactor(harness.context, em, by, {
       name: 'Ten',
       eventType: 'ORDER_PLACED',
       reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '10' }] } }],
     });
     expect((await reactors.forEventType(tenant.id, 'ORDER_PLACED')).map((active) => active.id)).toEqual([reactor.id]);
-    await deleteReactor(em, reactors, tenant.id, reactor.id);
+    await deleteReactor(harness.context, em, by, reactor.id);
     expect(await reactors.forEventType(tenant.id, 'ORDER_PLACED')).toEqual([]);
   });
 });

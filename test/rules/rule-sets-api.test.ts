@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RuleSet } from '../../shared/rules/rule-set.entity.js';
 import { addRule } from '../../shared/rules/rule-set-service.js';
 import type { RuleDefinition } from '../../shared/rules/rule-definition.js';
-import { createHarness, dataOf, jsonOf, type Harness, type Json, type TestTenant } from '../support/harness.js';
+import {
+  createHarness,
+  dataOf,
+  jsonOf,
+  queryOne,
+  type Harness,
+  type Json,
+  type TestTenant,
+} from '../support/harness.js';
 import { customRule, totalOver } from '../support/rule-definitions.js';
 
 let harness: Harness;
@@ -206,11 +214,12 @@ describe('reading, changing and deleting rule sets and their rules (docs/receipt
   it('a rule added twice under one id (an Idempotency-Key retry that took over a running request) is there once', async () => {
     const set = await dataOf<Json>(await post(SETS, { isActive: false }));
     const ruleId = randomUUID();
+    const by = { tenantId: tenant.id, actor: { subject: 'test-admin', scopes: ['admin:rules'] } };
     const addOnce = () =>
       addRule(
+        harness.context,
         harness.context.orm.em.fork(),
-        harness.context.ruleEngine,
-        tenant.id,
+        by,
         set.id as string,
         customRule('ONCE', 1, totalOver(1)) as RuleDefinition,
         ruleId,
@@ -218,6 +227,13 @@ describe('reading, changing and deleting rule sets and their rules (docs/receipt
     const [first, second] = await Promise.all([addOnce(), addOnce()]);
     expect(second).toEqual(first);
     expect(await dataOf(await get(`${SETS}/${set.id}/rules`))).toEqual([expect.objectContaining({ id: ruleId })]);
+    // And audited once: the second found the rule and changed nothing (no audit worker runs here, so it waits in the outbox).
+    const staged = await queryOne(
+      harness,
+      "select count(*)::int as n from audit_outbox where job->>'resourceId' = ? and job->>'action' = 'rule.created'",
+      [ruleId],
+    );
+    expect(staged.n).toBe(1);
   });
 
   it('a BASKET rule for a product of another tenant is refused', async () => {
