@@ -17,16 +17,19 @@ export const AUDIT_LOG_LIST: ListSpec = {
   },
 };
 
-export const AuditEntryResource = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  actor: Type.Object({ subject: Type.String(), scopes: Type.Array(Type.String()) }),
-  action: Type.String({
-    description: 'e.g. event_type.created, event_type.updated, event_type.secret_rotated, tenant.api_key_rotated',
-  }),
-  resourceType: Type.String(),
-  resourceId: Type.String(),
-  before: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
-  after: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
-  occurredAt: Type.String({ format: 'date-time' }),
-  recordedAt: Type.String({ format: 'date-time' }),
-});
+export const AuditEntryResource = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    actor: Type.Object({ subject: Type.String(), scopes: Type.Array(Type.String()) }),
+    action: Type.String({
+      description: 'e.g. event_type.created, event_type.updated, event_type.secret_rotated, tenant.api_key_rotated',
+    }),
+    resourceType: Type.String(),
+    resourceId: Type.String(),
+    before: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+    after: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+    occurredAt: Type.String({ format: 'date-time' }),
+    recordedAt: Type.String({ format: 'date-time' }),
+  },
+  { title: 'AuditEntry' },
+);

@@ -23,21 +23,34 @@ export function registerOperations(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'get',
     path: '/health',
+    operationId: 'getHealth',
+    description:
+      'Answers 200 while the process runs, whatever its dependencies do: a liveness probe. Needs no API key.',
+    examples: { response: { uptimeSeconds: 3600 } },
     summary: 'The process is alive',
     tags,
     access: 'public',
-    responses: { 200: { description: 'alive', data: Type.Object({ uptimeSeconds: Type.Number() }) } },
+    responses: {
+      200: { description: 'alive', data: Type.Object({ uptimeSeconds: Type.Number() }, { title: 'Health' }) },
+    },
     handler: () => ({ uptimeSeconds: Math.round(process.uptime()) }),
   });
 
   defineRoute(app, context, {
     method: 'get',
     path: '/ready',
+    operationId: 'getReadiness',
+    description:
+      'Answers 200 when PostgreSQL and Redis both answer within 2 seconds, else 503 naming which did not: a readiness probe. Needs no API key.',
+    examples: { response: { postgres: 'ok', redis: 'ok' } },
     summary: 'PostgreSQL and Redis answer',
     tags,
     access: 'public',
     responses: {
-      200: { description: 'ready', data: Type.Object({ postgres: Type.Literal('ok'), redis: Type.Literal('ok') }) },
+      200: {
+        description: 'ready',
+        data: Type.Object({ postgres: Type.Literal('ok'), redis: Type.Literal('ok') }, { title: 'Readiness' }),
+      },
     },
     errors: [503],
     handler: async () => {
@@ -56,10 +69,17 @@ export function registerOperations(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'get',
     path: '/metrics',
+    operationId: 'getMetrics',
+    description:
+      "Prometheus metrics of this process in the text exposition format: request durations by route, queue depths and the process's own. Needs no API key.",
+    examples: {
+      response:
+        '# HELP tally_http_request_duration_seconds Request duration\n# TYPE tally_http_request_duration_seconds histogram\n',
+    },
     summary: 'Prometheus metrics',
     tags,
     access: 'public',
-    responses: { 200: { description: 'text exposition format' } },
+    responses: { 200: { description: 'text exposition format', contentType: 'text/plain' } },
     handler: async (_input, c) => {
       await Promise.all(
         queueNames.map(async (name) => {

@@ -9,6 +9,9 @@ export function registerDeleteProduct(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'delete',
     path: '/v1/products/:id',
+    operationId: 'deleteProduct',
+    description: 'Deletes a product.',
+    examples: { response: { affected: 1 } },
     summary: 'Delete a product',
     tags,
     access,

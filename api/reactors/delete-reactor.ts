@@ -9,6 +9,9 @@ export function registerDeleteReactor(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'delete',
     path: '/v1/reactors/:id',
+    operationId: 'deleteReactor',
+    description: 'Deletes a reactor.',
+    examples: { response: { affected: 1 } },
     summary: 'Delete a reactor',
     tags,
     access,
