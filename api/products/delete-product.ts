@@ -10,7 +10,7 @@ export function registerDeleteProduct(app: App, context: AppContext): void {
     method: 'delete',
     path: '/v1/products/:id',
     operationId: 'deleteProduct',
-    description: 'Deletes a product.',
+    description: 'Deletes a product for good; to stop matching it for a while, set `isActive: false` instead.',
     examples: { response: { affected: 1 } },
     summary: 'Delete a product',
     tags,

@@ -10,7 +10,7 @@ const enumOf = <const Values extends readonly string[]>(values: Values) =>
 const Confidence = Type.Number({
   minimum: 0,
   maximum: 1,
-  description: 'docs/receipts.md#claims: confidences are 0 to 1',
+  description: 'How sure the reading is, from 0 to 1',
 });
 
 const Submitter = Type.Object(
@@ -93,7 +93,10 @@ export const ReviewResource = Type.Object(
         Type.Object({ authIssuer: Type.String(), authIdentifier: Type.String(), name: Type.Optional(Type.String()) }),
         Type.Null(),
       ],
-      { description: 'spelled so in docs/receipts.md#records' },
+      {
+        description:
+          'Who reviewed the receipt (null for an automated review); the field is spelled so for compatibility',
+      },
     ),
     comment: Type.Union([Type.String(), Type.Null()]),
     checks: Type.Optional(

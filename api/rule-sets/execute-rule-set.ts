@@ -45,7 +45,10 @@ export function registerExecuteRuleSet(app: App, context: AppContext): void {
     access,
     body: ExecuteBody,
     responses: {
-      200: { description: 'the rule engine result (docs/receipts.md#running-a-rule-set)', data: RuleSetRunResource },
+      200: {
+        description: 'the rule engine result: what the rules added and how each rule ended',
+        data: RuleSetRunResource,
+      },
     },
     errors: [404, 422],
     handler: ({ body: { transaction, ruleSetId } }, c) =>

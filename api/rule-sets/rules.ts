@@ -107,7 +107,7 @@ export function registerRuleRoutes(app: App, context: AppContext): void {
     method: 'get',
     path: `${rulesPath}/:ruleId`,
     operationId: 'getRuleSetRule',
-    description: 'One rule of a set.',
+    description: 'One rule of a set, as it runs: its conditions, priority and the keys it adds to the result.',
     examples: {
       response: {
         id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',

@@ -62,8 +62,7 @@ const Scope = Type.Object(
   },
   {
     additionalProperties: false,
-    description:
-      'the transactions this set is for; the active set matching the most fields wins (docs/receipts.md#choosing-a-rule-set)',
+    description: 'the transactions this set is for; the active set matching the most fields wins',
   },
 );
 
@@ -121,7 +120,7 @@ export const CreatedRuleSet = Type.Intersect(
           Type.Object({ issuer: Type.String(), algorithm: Type.String(), jwksUrl: Type.Optional(Type.String()) }),
           Type.Null(),
         ]),
-        key: Type.String({ description: "the API key's prefix only (docs/receipts.md#rule-sets)" }),
+        key: Type.String({ description: "the API key's prefix only, never the key" }),
         eventSecrets: Type.Record(Type.String(), Type.Null(), {
           description: 'the private event types, by name; never a secret',
         }),

@@ -10,7 +10,7 @@ export function registerDeleteVenue(app: App, context: AppContext): void {
     method: 'delete',
     path: '/v1/venues/:id',
     operationId: 'deleteVenue',
-    description: 'Deletes a venue.',
+    description: 'Deletes a venue for good: receipts and tills carrying its identifiers no longer match it.',
     examples: { response: { affected: 1 } },
     summary: 'Delete a venue',
     tags,

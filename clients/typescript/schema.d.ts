@@ -308,7 +308,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a reactor
-         * @description Deletes a reactor.
+         * @description Deletes a reactor for good: events registered from now on no longer run it; to pause it, set `isActive: false` instead. Points it granted stay in the ledger.
          */
         delete: operations["deleteReactor"];
         options?: never;
@@ -518,7 +518,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a product
-         * @description Deletes a product.
+         * @description Deletes a product for good; to stop matching it for a while, set `isActive: false` instead.
          */
         delete: operations["deleteProduct"];
         options?: never;
@@ -570,7 +570,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a venue
-         * @description Deletes a venue.
+         * @description Deletes a venue for good: receipts and tills carrying its identifiers no longer match it.
          */
         delete: operations["deleteVenue"];
         options?: never;
@@ -667,7 +667,7 @@ export interface paths {
         };
         /**
          * Read a rule
-         * @description One rule of a set.
+         * @description One rule of a set, as it runs: its conditions, priority and the keys it adds to the result.
          */
         get: operations["getRuleSetRule"];
         put?: never;
@@ -929,7 +929,7 @@ export interface components {
                     algorithm: string;
                     jwksUrl?: string;
                 } | null;
-                /** @description the API key's prefix only (docs/receipts.md#rule-sets) */
+                /** @description the API key's prefix only, never the key */
                 key: string;
                 /** @description the private event types, by name; never a secret */
                 eventSecrets: {
@@ -1417,7 +1417,7 @@ export interface components {
         PreparsedClaim: {
             /** @constant */
             useParser: false;
-            /** @description docs/receipts.md#claims: confidences are 0 to 1 */
+            /** @description How sure the reading is, from 0 to 1 */
             ocrConfidence: number;
             lineItems: components["schemas"]["ReceiptLineItem"][];
             submitter?: {
@@ -1427,47 +1427,47 @@ export interface components {
             pictureUrl?: string;
             serviceDate?: {
                 value: string;
-                /** @description docs/receipts.md#claims: confidences are 0 to 1 */
+                /** @description How sure the reading is, from 0 to 1 */
                 confidence: number;
             };
             serviceTime?: {
                 value: string;
-                /** @description docs/receipts.md#claims: confidences are 0 to 1 */
+                /** @description How sure the reading is, from 0 to 1 */
                 confidence: number;
             };
             subtotal?: {
                 value: string;
-                /** @description docs/receipts.md#claims: confidences are 0 to 1 */
+                /** @description How sure the reading is, from 0 to 1 */
                 confidence: number;
             };
             total?: {
                 value: string;
-                /** @description docs/receipts.md#claims: confidences are 0 to 1 */
+                /** @description How sure the reading is, from 0 to 1 */
                 confidence: number;
             };
             barcode?: {
                 value: string;
-                /** @description docs/receipts.md#claims: confidences are 0 to 1 */
+                /** @description How sure the reading is, from 0 to 1 */
                 confidence: number;
             };
             locationIdentifier?: {
                 value: string;
-                /** @description docs/receipts.md#claims: confidences are 0 to 1 */
+                /** @description How sure the reading is, from 0 to 1 */
                 confidence: number;
             };
             locationAddress?: {
                 value: string;
-                /** @description docs/receipts.md#claims: confidences are 0 to 1 */
+                /** @description How sure the reading is, from 0 to 1 */
                 confidence: number;
             };
             merchantName?: {
                 value: string;
-                /** @description docs/receipts.md#claims: confidences are 0 to 1 */
+                /** @description How sure the reading is, from 0 to 1 */
                 confidence: number;
             };
             language?: {
                 value: string;
-                /** @description docs/receipts.md#claims: confidences are 0 to 1 */
+                /** @description How sure the reading is, from 0 to 1 */
                 confidence: number;
             };
             formatSlug?: string;
@@ -1687,7 +1687,7 @@ export interface components {
                 [key: string]: unknown;
             };
             productId?: string;
-            /** @description docs/receipts.md#claims: confidences are 0 to 1 */
+            /** @description How sure the reading is, from 0 to 1 */
             confidence?: number;
         };
         /** ReceiptSummary */
@@ -1762,7 +1762,7 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             isAutomated: boolean;
-            /** @description spelled so in docs/receipts.md#records */
+            /** @description Who reviewed the receipt (null for an automated review); the field is spelled so for compatibility */
             reviwer: {
                 authIssuer: string;
                 authIdentifier: string;
@@ -6235,7 +6235,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the rule engine result (docs/receipts.md#running-a-rule-set) */
+            /** @description the rule engine result: what the rules added and how each rule ended */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
