@@ -24,6 +24,24 @@ export function registerListAuditLog(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'get',
     path: '/v1/audit-log',
+    operationId: 'listAuditEntries',
+    description:
+      "Every admin change of this tenant, newest first: who made it (the token's subject and scopes), the action, and the record before and after, secrets left out. A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.",
+    examples: {
+      response: [
+        {
+          id: '6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d',
+          actor: { subject: 'ops@example.org', scopes: ['admin:event_types'] },
+          action: 'event_type.updated',
+          resourceType: 'event_type',
+          resourceId: '6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f',
+          before: { description: 'A purchase' },
+          after: { description: 'A purchase in a shop' },
+          occurredAt: '2026-01-05T10:00:00.000Z',
+          recordedAt: '2026-01-05T10:00:00.050Z',
+        },
+      ],
+    },
     summary: 'Admin changes of this tenant: who, what, when, before and after',
     tags: ['Audit log'],
     access: { admin: 'admin:tenant' },

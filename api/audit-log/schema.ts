@@ -17,21 +17,25 @@ export const AUDIT_LOG_LIST: ListSpec = {
   },
 };
 
-export const AuditEntryResource = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  actor: Type.Object({ subject: Type.String(), scopes: Type.Array(Type.String()) }),
-  action: Type.String({
-    description:
-      '`<resourceType>.created`, `.updated` or `.deleted` for reactor, webhook, rule_set, rule, product and venue; ' +
-      'event_type.created, event_type.updated, event_type.secret_rotated, tenant.api_key_rotated, receipt.reviewed, ' +
-      'user.created, user.updated, user.restricted, user.unrestricted, user.erased',
-  }),
-  resourceType: Type.String({
-    description: 'event_type, tenant, reactor, webhook, rule_set, rule, product, venue, receipt or user',
-  }),
-  resourceId: Type.String(),
-  before: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
-  after: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
-  occurredAt: Type.String({ format: 'date-time' }),
-  recordedAt: Type.String({ format: 'date-time' }),
-});
+export const AuditEntryResource = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    actor: Type.Object({ subject: Type.String(), scopes: Type.Array(Type.String()) }),
+    action: Type.String({
+      description:
+        '`<resourceType>.created`, `.updated` or `.deleted` for reactor, webhook, rule_set, rule, product and venue; ' +
+        'event_type.created, event_type.updated, event_type.secret_rotated, tenant.updated, tenant.disabled, ' +
+        'tenant.enabled, tenant.api_key_rotated, receipt.reviewed, user.created, user.updated, user.restricted, ' +
+        'user.unrestricted, user.erased',
+    }),
+    resourceType: Type.String({
+      description: 'event_type, tenant, reactor, webhook, rule_set, rule, product, venue, receipt or user',
+    }),
+    resourceId: Type.String(),
+    before: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+    after: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+    occurredAt: Type.String({ format: 'date-time' }),
+    recordedAt: Type.String({ format: 'date-time' }),
+  },
+  { title: 'AuditEntry' },
+);

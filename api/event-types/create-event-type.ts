@@ -12,6 +12,27 @@ export function registerCreateEventType(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'post',
     path: '/v1/event_types',
+    operationId: 'createEventType',
+    description:
+      'Declares a kind of event your systems report. `name` is upper-case words joined by underscores and cannot change later. A `schema` (JSON Schema) checks every payload reported under the type. A private type (`isPrivate: true`) is reported with its secret as the bearer token; the secret (`ets_…`) is in this answer only, so keep it.',
+    examples: {
+      request: {
+        name: 'PURCHASE',
+        description: 'A purchase in a shop',
+        isPrivate: false,
+        schema: { type: 'object', properties: { total: { type: 'number' } }, required: ['total'] },
+      },
+      response: {
+        id: '6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f',
+        name: 'PURCHASE',
+        description: 'A purchase in a shop',
+        isPrivate: false,
+        omitFromUserActivity: false,
+        isActive: true,
+        createdAt: '2026-01-05T09:00:00.000Z',
+        updatedAt: '2026-01-05T09:00:00.000Z',
+      },
+    },
     summary: "Create an event type; a private type's secret is in this answer only",
     tags,
     access: { admin: 'admin:event_types' },

@@ -9,6 +9,10 @@ export function registerRotateEventTypeSecret(app: App, context: AppContext): vo
   defineRoute(app, context, {
     method: 'post',
     path: '/v1/event_types/:identifier/secret',
+    operationId: 'rotateEventTypeSecret',
+    description:
+      'Gives a private event type a new secret and makes the old one useless at once. The new secret is in this answer only. A public type has no secret: 400.',
+    examples: { response: { secret: 'ets_9f8e7d6c5b4a39281706f5e4d3c2b1a0' } },
     summary: "Replace a private event type's secret; the new one is in this answer only",
     tags,
     access: { admin: 'admin:event_types' },

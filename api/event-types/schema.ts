@@ -16,7 +16,7 @@ export const CreateEventTypeBody = Type.Object(
     omitFromUserActivity: Type.Optional(Type.Boolean()),
     isActive: Type.Optional(Type.Boolean()),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'CreateEventTypeBody' },
 );
 
 /** `name` and `isPrivate` cannot change (docs/events.md#event-types): sending them is a 400. */
@@ -27,29 +27,35 @@ export const UpdateEventTypeBody = Type.Object(
     omitFromUserActivity: Type.Optional(Type.Boolean()),
     isActive: Type.Optional(Type.Boolean()),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'UpdateEventTypeBody' },
 );
 
-export const EventTypeResource = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  name: EventTypeName,
-  description: Type.String(),
-  isPrivate: Type.Boolean(),
-  schema: Type.Optional(PayloadSchema),
-  omitFromUserActivity: Type.Boolean(),
-  isActive: Type.Boolean(),
-  createdAt: Type.String({ format: 'date-time' }),
-  updatedAt: Type.String({ format: 'date-time' }),
-});
+export const EventTypeResource = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    name: EventTypeName,
+    description: Type.String(),
+    isPrivate: Type.Boolean(),
+    schema: Type.Optional(PayloadSchema),
+    omitFromUserActivity: Type.Boolean(),
+    isActive: Type.Boolean(),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
+  { title: 'EventType' },
+);
 
-export const CreatedEventType = Type.Intersect([
-  EventTypeResource,
-  Type.Object({
-    secret: Type.Optional(Type.String({ description: "A private type's secret: shown in this answer only" })),
-  }),
-]);
+export const CreatedEventType = Type.Intersect(
+  [
+    EventTypeResource,
+    Type.Object({
+      secret: Type.Optional(Type.String({ description: "A private type's secret: shown in this answer only" })),
+    }),
+  ],
+  { title: 'CreatedEventType' },
+);
 
-export const RotatedSecret = Type.Object({ secret: Type.String() });
+export const RotatedSecret = Type.Object({ secret: Type.String() }, { title: 'EventTypeSecret' });
 
 export const IdentifierParams = Type.Object({
   identifier: Type.String({ description: "The event type's uuid or its name" }),

@@ -15,7 +15,14 @@ const MAX_WAIT_MS = 30_000;
 
 const WaitQuery: RequestInput<{ wait: number }> = {
   schema: Type.Object({
-    wait: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_WAIT_MS, default: DEFAULT_WAIT_MS })),
+    wait: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_WAIT_MS,
+        default: DEFAULT_WAIT_MS,
+        description: 'How long to wait for the event to be registered, in milliseconds; 0 answers at once',
+      }),
+    ),
   }),
   parse: (raw) => {
     if (raw.wait === undefined) return { wait: DEFAULT_WAIT_MS };
@@ -36,6 +43,27 @@ export function registerGetReactions(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'get',
     path: '/v1/events/:id{[0-9]+}/reactions',
+    operationId: 'getEventReactions',
+    description:
+      'What an event triggered: the points granted and each reaction. Waits up to `wait` milliseconds for the event to be registered: 200 once it is (at once if it already is), 202 with `pending: true` if it is still waiting at the deadline (ask again), 404 for an id this tenant never had accepted. Needs the API key only.',
+    examples: {
+      response: {
+        totalPoints: 425,
+        reactions: [
+          {
+            type: 'POINTS',
+            points: {
+              operation: 'MULTIPLY',
+              arguments: [
+                { type: 'PATH', value: '$.payload.total' },
+                { type: 'NUMBER', value: '10' },
+              ],
+            },
+            reactorName: 'Ten points a euro',
+          },
+        ],
+      },
+    },
     summary: 'The reactions an event triggered, waiting for its registration',
     tags,
     access: 'apiKey',

@@ -8,13 +8,18 @@ import type { App } from '../app-env.js';
 import { listPage, listQuery } from '../lists/list-route.js';
 import { defineRoute } from '../routes/define-route.js';
 import type { RequestInput } from '../routes/request-input.js';
-import { EVENT_LIST, EventResource, tags } from './schema.js';
+import { EVENT_EXAMPLE, EVENT_LIST, EventResource, tags } from './schema.js';
 
 /** The list parameters and pointsOnlyEvents, which is read first. */
 function eventListQuery(): RequestInput<ListQuery & { pointsOnlyEvents: boolean }> {
   const list = listQuery(EVENT_LIST);
   return {
-    schema: Type.Object({ ...list.schema.properties, pointsOnlyEvents: Type.Optional(Type.Boolean()) }),
+    schema: Type.Object({
+      ...list.schema.properties,
+      pointsOnlyEvents: Type.Optional(
+        Type.Boolean({ description: '`true` keeps only the events that granted points' }),
+      ),
+    }),
     parse: (raw) => {
       const pointsOnlyEvents = booleanQuery('pointsOnlyEvents', raw.pointsOnlyEvents);
       return { ...list.parse(raw), pointsOnlyEvents };
@@ -28,6 +33,10 @@ export function registerListEvents(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'get',
     path: '/v1/events',
+    operationId: 'listEvents',
+    description:
+      'Registered events, newest first; `pointsOnlyEvents=true` keeps those that granted points. A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.',
+    examples: { response: [EVENT_EXAMPLE] },
     summary: 'List registered events',
     tags,
     access: { admin: 'admin:events' },

@@ -14,40 +14,52 @@ export const ReportEventBody = Type.Object(
     subject: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 512 }), Type.Integer({ minimum: 1 })])),
     occurredAt: Type.Optional(Type.String({ format: 'date-time' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'ReportEventBody' },
 );
 
-export const EventResource = Type.Object({
-  id: Type.Integer(),
-  type: EventTypeResource,
-  subject: Type.Union([
-    UserResource,
-    Type.Object({ id: Type.String({ description: "the tenant's service subject" }) }),
-  ]),
-  reportedAt: Type.String({ format: 'date-time' }),
-  registeredAt: Type.Optional(Type.String({ format: 'date-time' })),
-  reactedAt: Type.Optional(Type.String({ format: 'date-time' })),
-  occurredAt: Type.Optional(Type.String({ format: 'date-time' })),
-  payload: Type.Record(Type.String(), Type.Unknown()),
-});
+export const EventResource = Type.Object(
+  {
+    id: Type.Integer(),
+    type: EventTypeResource,
+    subject: Type.Union([
+      UserResource,
+      Type.Object({ id: Type.String({ description: "the tenant's service subject" }) }),
+    ]),
+    reportedAt: Type.String({ format: 'date-time' }),
+    registeredAt: Type.Optional(Type.String({ format: 'date-time' })),
+    reactedAt: Type.Optional(Type.String({ format: 'date-time' })),
+    occurredAt: Type.Optional(Type.String({ format: 'date-time' })),
+    payload: Type.Record(Type.String(), Type.Unknown()),
+  },
+  { title: 'Event' },
+);
 
 /** A reaction as a reactor holds it, with the reactor's name. */
-export const ReactionResource = Type.Union([
-  Type.Object({ ...PointsReaction.properties, reactorName: Type.String() }),
-  Type.Object({ ...WebhookReaction.properties, reactorName: Type.String() }),
-]);
+export const ReactionResource = Type.Union(
+  [
+    Type.Object({ ...PointsReaction.properties, reactorName: Type.String() }),
+    Type.Object({ ...WebhookReaction.properties, reactorName: Type.String() }),
+  ],
+  { title: 'EventReaction' },
+);
 
-export const ReactionResult = Type.Object({
-  totalPoints: Type.Integer(),
-  reactions: Type.Array(ReactionResource),
-  pending: Type.Optional(Type.Boolean()),
-});
+export const ReactionResult = Type.Object(
+  {
+    totalPoints: Type.Integer(),
+    reactions: Type.Array(ReactionResource),
+    pending: Type.Optional(Type.Boolean()),
+  },
+  { title: 'EventReactions' },
+);
 
-export const TestReactionResult = Type.Object({
-  totalPoints: Type.Integer(),
-  reactions: Type.Array(ReactionResource),
-  activatedReactors: Type.Array(Type.Object({ name: Type.String(), id: Type.String() })),
-});
+export const TestReactionResult = Type.Object(
+  {
+    totalPoints: Type.Integer(),
+    reactions: Type.Array(ReactionResource),
+    activatedReactors: Type.Array(Type.Object({ name: Type.String(), id: Type.String() })),
+  },
+  { title: 'TestReactionResult' },
+);
 
 /**
  * An event's id in the path (digits, by the route's pattern). Digits no event id can be (beyond a
@@ -55,7 +67,7 @@ export const TestReactionResult = Type.Object({
  */
 export function eventIdParams(notFound: (digits: string) => string): RequestInput<{ id: number }> {
   return {
-    schema: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
+    schema: Type.Object({ id: Type.Integer({ minimum: 1, description: "The event's id", examples: [1042] }) }),
     parse: (raw) => {
       const id = Number(raw.id);
       if (!Number.isSafeInteger(id)) throw new NotFoundError(notFound(raw.id ?? ''));
@@ -81,3 +93,40 @@ export const EVENT_LIST: ListSpec = {
 };
 
 export const tags = ['Events'];
+
+/** An event as the document shows it: in answers, lists and webhook deliveries. */
+export const EVENT_EXAMPLE = {
+  id: 1042,
+  type: {
+    id: '6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f',
+    name: 'PURCHASE',
+    description: 'A purchase in a shop',
+    isPrivate: false,
+    omitFromUserActivity: false,
+    isActive: true,
+    createdAt: '2026-01-05T09:00:00.000Z',
+    updatedAt: '2026-01-05T09:00:00.000Z',
+  },
+  subject: {
+    id: '3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+    accountNumber: 17,
+    authIdentifier: 'member-17',
+    externalIdentifier: null,
+    isRestricted: false,
+    profile: { givenName: 'Ada', familyName: 'Lovelace', emailAddress: 'ada@example.org' },
+    flags: {},
+    linkedVenues: [],
+    createdAt: '2026-01-06T10:00:00.000Z',
+    updatedAt: '2026-01-06T10:00:00.000Z',
+  },
+  reportedAt: '2026-02-01T12:00:00.000Z',
+  registeredAt: '2026-02-01T12:00:00.120Z',
+  reactedAt: '2026-02-01T12:00:00.130Z',
+  occurredAt: '2026-02-01T11:59:30.000Z',
+  payload: { total: 42.5, shop: 'Main Street' },
+};
+
+/** An event as POST /v1/events answers it: accepted, not registered yet. */
+export const ACCEPTED_EVENT_EXAMPLE = (({ registeredAt: _registered, reactedAt: _reacted, ...accepted }) => accepted)(
+  EVENT_EXAMPLE,
+);

@@ -16,6 +16,34 @@ export function registerTestReaction(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'post',
     path: '/v1/events/test_reaction',
+    operationId: 'testEventReaction',
+    description:
+      "Runs the reactors of an event's type on the event you send, and answers what they would grant and deliver, without reporting, storing or delivering anything: a dry run for building reactors.",
+    examples: {
+      request: {
+        type: 'PURCHASE',
+        payload: { total: 42.5, shop: 'Main Street' },
+        subject: 'member-17',
+        occurredAt: '2026-02-01T11:59:30.000Z',
+      },
+      response: {
+        totalPoints: 425,
+        reactions: [
+          {
+            type: 'POINTS',
+            points: {
+              operation: 'MULTIPLY',
+              arguments: [
+                { type: 'PATH', value: '$.payload.total' },
+                { type: 'NUMBER', value: '10' },
+              ],
+            },
+            reactorName: 'Ten points a euro',
+          },
+        ],
+        activatedReactors: [{ name: 'Ten points a euro', id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' }],
+      },
+    },
     summary: 'The reactions an event would trigger, without reporting it',
     tags,
     access: { admin: 'admin:events' },

@@ -27,13 +27,32 @@ export function listQuery(spec: ListSpec): RequestInput<ListQuery> {
     .filter(([, field]) => field.filterable)
     .map(([name]) => name);
   const schema = Type.Object({
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })),
-    skip: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
-    sort: Type.Optional(Type.String({ enum: sortable, default: spec.defaultSort })),
-    order: Type.Optional(Type.String({ enum: ['ASC', 'DESC'], default: 'DESC' })),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_LIMIT,
+        default: DEFAULT_LIMIT,
+        description: `How many items a page holds, at most ${MAX_LIMIT}`,
+      }),
+    ),
+    skip: Type.Optional(
+      Type.Integer({ minimum: 0, default: 0, description: 'How many items to pass over before the page starts' }),
+    ),
+    sort: Type.Optional(
+      Type.String({ enum: sortable, default: spec.defaultSort, description: 'The field the items are ordered by' }),
+    ),
+    order: Type.Optional(
+      Type.String({
+        enum: ['ASC', 'DESC'],
+        default: 'DESC',
+        description: '`ASC` (oldest or smallest first) or `DESC`; taken in any case',
+      }),
+    ),
     filter: Type.Optional(
       Type.String({
-        description: `O-Rison filter, e.g. name:(eq:'X'). Operators: eq neq gt lt in has like. Fields: ${filterable.join(', ')}`,
+        description:
+          `O-Rison conditions that every item must meet, e.g. \`${filterable[0] ?? 'field'}:(eq:'X')\`. ` +
+          `Operators: eq, neq, gt, lt, in, has, like. Fields: ${filterable.join(', ')}`,
       }),
     ),
   });

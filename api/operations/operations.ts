@@ -24,10 +24,16 @@ export function registerOperations(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'get',
     path: '/health',
+    operationId: 'getHealth',
+    description:
+      'Answers 200 while the process runs, whatever its dependencies do: a liveness probe. Needs no API key.',
+    examples: { response: { uptimeSeconds: 3600 } },
     summary: 'The process is alive',
     tags,
     access: 'public',
-    responses: { 200: { description: 'alive', data: Type.Object({ uptimeSeconds: Type.Number() }) } },
+    responses: {
+      200: { description: 'alive', data: Type.Object({ uptimeSeconds: Type.Number() }, { title: 'Health' }) },
+    },
     handler: () => ({ uptimeSeconds: Math.round(process.uptime()) }),
   });
 
@@ -48,11 +54,18 @@ export function registerOperations(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'get',
     path: '/ready',
+    operationId: 'getReadiness',
+    description:
+      'Answers 200 when PostgreSQL and Redis both answer within 2 seconds and the database schema is at the latest migration, else 503 naming what is not ready (`data.pendingMigrations` lists migrations not yet applied): a readiness probe. Needs no API key.',
+    examples: { response: { postgres: 'ok', redis: 'ok' } },
     summary: 'PostgreSQL and Redis answer, and the database schema is at the latest migration',
     tags,
     access: 'public',
     responses: {
-      200: { description: 'ready', data: Type.Object({ postgres: Type.Literal('ok'), redis: Type.Literal('ok') }) },
+      200: {
+        description: 'ready',
+        data: Type.Object({ postgres: Type.Literal('ok'), redis: Type.Literal('ok') }, { title: 'Readiness' }),
+      },
     },
     errors: [503],
     handler: async () => {
@@ -78,10 +91,17 @@ export function registerOperations(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'get',
     path: '/metrics',
+    operationId: 'getMetrics',
+    description:
+      "Prometheus metrics of this process in the text exposition format: request durations by route, queue depths and the process's own. Needs no API key.",
+    examples: {
+      response:
+        '# HELP tally_http_request_duration_seconds Request duration\n# TYPE tally_http_request_duration_seconds histogram\n',
+    },
     summary: 'Prometheus metrics',
     tags,
     access: 'public',
-    responses: { 200: { description: 'text exposition format' } },
+    responses: { 200: { description: 'text exposition format', contentType: 'text/plain' } },
     handler: async (_input, c) => {
       await Promise.all(
         queueNames.map(async (name) => {

@@ -19,7 +19,7 @@ const OrderLineItem = Type.Object(
     totalPrice: Type.Optional(Type.Number()),
     productId: Type.Optional(Code),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'OrderLineItem' },
 );
 
 /** docs/receipts.md#orders: these fields and no other, so personal data (a name, an email) cannot be smuggled in. */
@@ -37,26 +37,29 @@ export const PlaceOrderBody = Type.Object(
       Type.Object({ authIdentifier: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'PlaceOrderBody' },
 );
 
-export const OrderResource = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  transactionId: Type.String(),
-  locationId: Type.String(),
-  cashierId: Type.Union([Type.String(), Type.Null()]),
-  total: Type.Number(),
-  subtotal: Type.Union([Type.Number(), Type.Null()]),
-  currency: Type.Union([Type.String(), Type.Null()]),
-  lineItems: Type.Array(OrderLineItem),
-  occurredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  submitter: Type.Union([Type.Object({ authIdentifier: Type.String() }), Type.Null()]),
-  eventId: Type.Union([
-    Type.Integer({ description: 'the ORDER_PLACED event: GET /v1/events/{eventId}/reactions shows its points' }),
-    Type.Null(),
-  ]),
-  createdAt: Type.String({ format: 'date-time' }),
-});
+export const OrderResource = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    transactionId: Type.String(),
+    locationId: Type.String(),
+    cashierId: Type.Union([Type.String(), Type.Null()]),
+    total: Type.Number(),
+    subtotal: Type.Union([Type.Number(), Type.Null()]),
+    currency: Type.Union([Type.String(), Type.Null()]),
+    lineItems: Type.Array(OrderLineItem),
+    occurredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    submitter: Type.Union([Type.Object({ authIdentifier: Type.String() }), Type.Null()]),
+    eventId: Type.Union([
+      Type.Integer({ description: 'the ORDER_PLACED event: GET /v1/events/{eventId}/reactions shows its points' }),
+      Type.Null(),
+    ]),
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { title: 'Order' },
+);
 
 export const ORDER_LIST: ListSpec = {
   resource: 'order',
@@ -71,7 +74,7 @@ export const ORDER_LIST: ListSpec = {
   },
 };
 
-export const OrderIdParams = uuidPath('id');
+export const OrderIdParams = uuidPath({ id: "The order's id" });
 
 export const access = { admin: 'admin:orders' } as const;
 export const tags = ['Orders'];

@@ -10,6 +10,26 @@ export function registerCreateProduct(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'post',
     path: '/v1/products',
+    operationId: 'createProduct',
+    description:
+      'A product maps line items to a `productId` by its `identifiers` (SKUs, barcodes, description aliases, matched without regard to case) and feeds BASKET rules.',
+    examples: {
+      request: {
+        name: 'Espresso beans 1 kg',
+        identifiers: ['SKU-1001', '4006381333931'],
+        unitPrice: 18.9,
+        isActive: true,
+      },
+      response: {
+        id: '5d6e7f80-9a1b-4c2d-8e3f-405162738495',
+        name: 'Espresso beans 1 kg',
+        identifiers: ['SKU-1001', '4006381333931'],
+        unitPrice: 18.9,
+        isActive: true,
+        createdAt: '2026-01-09T08:00:00.000Z',
+        updatedAt: '2026-01-09T08:00:00.000Z',
+      },
+    },
     summary: 'Add a product to the catalogue',
     tags,
     access,

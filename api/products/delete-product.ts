@@ -9,6 +9,9 @@ export function registerDeleteProduct(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'delete',
     path: '/v1/products/:id',
+    operationId: 'deleteProduct',
+    description: 'Deletes a product for good; to stop matching it for a while, set `isActive: false` instead.',
+    examples: { response: { affected: 1 } },
     summary: 'Delete a product',
     tags,
     access,

@@ -21,21 +21,24 @@ export const CreateProductBody = Type.Object(
     ),
     isActive: Type.Optional(Type.Boolean()),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'CreateProductBody' },
 );
-export const UpdateProductBody = changesSchema(CreateProductBody);
+export const UpdateProductBody = changesSchema(CreateProductBody, { title: 'UpdateProductBody' });
 
-export const ProductResource = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  name: Type.String(),
-  identifiers: Type.Array(Type.String()),
-  unitPrice: Type.Union([Type.Number(), Type.Null()]),
-  isActive: Type.Boolean(),
-  createdAt: Type.String({ format: 'date-time' }),
-  updatedAt: Type.String({ format: 'date-time' }),
-});
+export const ProductResource = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    identifiers: Type.Array(Type.String()),
+    unitPrice: Type.Union([Type.Number(), Type.Null()]),
+    isActive: Type.Boolean(),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
+  { title: 'Product' },
+);
 
-export const ProductIdParams = uuidPath('id');
+export const ProductIdParams = uuidPath({ id: "The product's id" });
 
 export const PRODUCT_LIST: ListSpec = {
   resource: 'product',

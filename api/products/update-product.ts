@@ -8,6 +8,21 @@ export function registerUpdateProduct(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'patch',
     path: '/v1/products/:id',
+    operationId: 'updateProduct',
+    description:
+      "Changes the fields given; the others keep their values. `identifiers`, when given, replace the product's identifiers.",
+    examples: {
+      request: { unitPrice: 17.5 },
+      response: {
+        id: '5d6e7f80-9a1b-4c2d-8e3f-405162738495',
+        name: 'Espresso beans 1 kg',
+        identifiers: ['SKU-1001', '4006381333931'],
+        unitPrice: 17.5,
+        isActive: true,
+        createdAt: '2026-01-09T08:00:00.000Z',
+        updatedAt: '2026-01-09T08:00:00.000Z',
+      },
+    },
     summary: 'Change a product; identifiers, when given, replace its identifiers',
     tags,
     access,

@@ -9,6 +9,10 @@ export function registerDeleteReactor(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'delete',
     path: '/v1/reactors/:id',
+    operationId: 'deleteReactor',
+    description:
+      'Deletes a reactor for good: events registered from now on no longer run it; to pause it, set `isActive: false` instead. Points it granted stay in the ledger.',
+    examples: { response: { affected: 1 } },
     summary: 'Delete a reactor',
     tags,
     access,

@@ -17,21 +17,27 @@ const reactorFields = {
   reactions: Type.Array(ReactionSchema, { minItems: 1, maxItems: 20 }),
 };
 
-export const CreateReactorBody = Type.Object(reactorFields, { additionalProperties: false });
-export const UpdateReactorBody = changesSchema(CreateReactorBody);
-
-export const ReactorResource = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  name: Type.String(),
-  eventType: Type.String(),
-  isActive: Type.Boolean(),
-  conditions: Type.Union([Conditions, Type.Null()]),
-  reactions: Type.Array(ReactionSchema),
-  createdAt: Type.String({ format: 'date-time' }),
-  updatedAt: Type.String({ format: 'date-time' }),
+export const CreateReactorBody = Type.Object(reactorFields, {
+  title: 'CreateReactorBody',
+  additionalProperties: false,
 });
+export const UpdateReactorBody = changesSchema(CreateReactorBody, { title: 'UpdateReactorBody' });
 
-export const ReactorIdParams = uuidPath('id');
+export const ReactorResource = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    eventType: Type.String(),
+    isActive: Type.Boolean(),
+    conditions: Type.Union([Conditions, Type.Null()]),
+    reactions: Type.Array(ReactionSchema),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
+  { title: 'Reactor' },
+);
+
+export const ReactorIdParams = uuidPath({ id: "The reactor's id" });
 
 export const REACTOR_LIST: ListSpec = {
   resource: 'reactor',

@@ -19,6 +19,18 @@ export function registerClaimReceipt(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'post',
     path: '/v1/receipts',
+    operationId: 'claimReceipt',
+    description:
+      'Claims a receipt for a member, in one of two ways chosen by `useParser`: `true` sends an image (`pictureUrl`) that the service reads, answered at once with status PENDING; `false` sends data you parsed yourself, each field a `{value, confidence}`, answered with the automated decision when it comes in time. A member claims with its user token; an `admin:receipts` token claims for any `submitter`. Automated checks may authorize or reject the claim, or leave it to a person (`POST /v1/receipts/{id}/reviews`).',
+    examples: {
+      request: {
+        useParser: true,
+        pictureUrl: 'https://images.example.org/receipts/0042.jpg',
+        submitter: { authIdentifier: 'member-17' },
+        metadata: { source: 'mobile-app', campaignId: 'spring-2026' },
+      },
+      response: { id: 'e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b', status: 'PENDING', paramountReview: null },
+    },
     summary:
       'Claim a receipt: an image to read (answered at once) or preparsed data (answered with the automated decision when it comes in time)',
     tags,

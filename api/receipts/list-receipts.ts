@@ -11,6 +11,27 @@ export function registerListReceipts(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'get',
     path: '/v1/receipts',
+    operationId: 'listReceipts',
+    description:
+      'The claimed receipts, in summary. A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.',
+    examples: {
+      response: [
+        {
+          id: 'e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b',
+          createdAt: '2026-02-01T12:00:00.000Z',
+          updatedAt: '2026-02-02T09:00:00.000Z',
+          status: 'AUTHORIZED',
+          notionallyServedAt: '2026-02-01T10:58:00.000Z',
+          serviceDate: '2026-02-01',
+          serviceTime: '11:58',
+          ocrConfidence: '0.94',
+          total: 42.5,
+          subtotal: 35.42,
+          correctedTotal: null,
+          barcode: null,
+        },
+      ],
+    },
     summary: 'List receipts',
     tags,
     access: admin,

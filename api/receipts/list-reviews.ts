@@ -9,6 +9,34 @@ export function registerListReviews(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'get',
     path: '/v1/receipts/:id/reviews',
+    operationId: 'listReceiptReviews',
+    description:
+      'Every review of a receipt, automated and human, oldest first; an automated review lists each check and what it found.',
+    examples: {
+      response: [
+        {
+          id: '3b4c5d6e-7f8a-4b9c-8d0e-1f2a3b4c5d6e',
+          verdict: 'ABSTAIN',
+          reason: 'FLAGGED_FOR_SPOT_CHECK',
+          createdAt: '2026-02-01T12:00:03.000Z',
+          isAutomated: true,
+          reviwer: null,
+          comment: null,
+          checks: [{ check: 'duplicate', passed: true }],
+          ruleSetId: '2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e',
+          ruleEngineResult: { bonusPoints: 50 },
+        },
+        {
+          id: '4c5d6e7f-8a9b-4c0d-9e1f-2a3b4c5d6e7f',
+          verdict: 'AUTHORIZE',
+          reason: 'VERIFIED',
+          createdAt: '2026-02-02T09:00:00.000Z',
+          isAutomated: false,
+          reviwer: { authIssuer: 'tally', authIdentifier: 'reviewer@example.org' },
+          comment: 'Checked against the till roll',
+        },
+      ],
+    },
     summary: "A receipt's reviews, oldest first",
     tags,
     access: admin,

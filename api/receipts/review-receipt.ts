@@ -14,6 +14,21 @@ export function registerReviewReceipt(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'post',
     path: '/v1/receipts/:id/reviews',
+    operationId: 'reviewReceipt',
+    description:
+      "A person's review of a receipt: AUTHORIZE or REJECT sets the receipt's status and becomes its deciding review; ABSTAIN is recorded and changes nothing. The reviewer is the admin token's subject.",
+    examples: {
+      request: { verdict: 'AUTHORIZE', reason: 'VERIFIED', comment: 'Checked against the till roll' },
+      response: {
+        id: '4c5d6e7f-8a9b-4c0d-9e1f-2a3b4c5d6e7f',
+        verdict: 'AUTHORIZE',
+        reason: 'VERIFIED',
+        createdAt: '2026-02-02T09:00:00.000Z',
+        isAutomated: false,
+        reviwer: { authIssuer: 'tally', authIdentifier: 'reviewer@example.org' },
+        comment: 'Checked against the till roll',
+      },
+    },
     summary: 'Review a receipt: AUTHORIZE or REJECT sets its status; ABSTAIN is recorded and changes nothing',
     tags,
     access: admin,

@@ -4,11 +4,13 @@ import { PARSED_FIELDS } from '../../shared/receipts/parsed-claim.js';
 import { RECEIPT_STATUSES, REVIEW_REASONS, REVIEW_VERDICTS } from '../../shared/receipts/review-enums.js';
 import { uuidPath } from '../routes/request-input.js';
 
-const enumOf = (values: readonly string[]) => Type.Union(values.map((value) => Type.Literal(value)));
+/** A union of literals typed as the literals themselves (`'AUTHORIZE' | …`), which TypeBox infers from a mapped array as `never`. */
+const enumOf = <const Values extends readonly string[]>(values: Values) =>
+  Type.Unsafe<Values[number]>(Type.Union(values.map((value) => Type.Literal(value))));
 const Confidence = Type.Number({
   minimum: 0,
   maximum: 1,
-  description: 'docs/receipts.md#claims: confidences are 0 to 1',
+  description: 'How sure the reading is, from 0 to 1',
 });
 
 const Submitter = Type.Object(
@@ -41,7 +43,7 @@ export const LineItem = Type.Object(
     productId: Type.Optional(Type.String({ maxLength: 64 })),
     confidence: Type.Optional(Confidence),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'ReceiptLineItem' },
 );
 
 const ParsedField = Type.Object(
@@ -58,7 +60,7 @@ const ImageClaimBody = Type.Object(
     submissionPosition: Type.Optional(SubmissionPosition),
     metadata: Type.Optional(Metadata),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'ImageClaim' },
 );
 
 /** Preparsed mode (docs/receipts.md#claims): each parsed field a `{value, confidence}`. */
@@ -74,83 +76,98 @@ const PreparsedClaimBody = Type.Object(
     submissionPosition: Type.Optional(SubmissionPosition),
     metadata: Type.Optional(Metadata),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'PreparsedClaim' },
 );
 
-export const ClaimBody = Type.Union([ImageClaimBody, PreparsedClaimBody]);
+export const ClaimBody = Type.Union([ImageClaimBody, PreparsedClaimBody], { title: 'ClaimReceiptBody' });
 
-export const ReviewResource = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  verdict: enumOf(REVIEW_VERDICTS),
-  reason: enumOf(REVIEW_REASONS),
-  createdAt: Type.String({ format: 'date-time' }),
-  isAutomated: Type.Boolean(),
-  reviwer: Type.Union(
-    [
-      Type.Object({ authIssuer: Type.String(), authIdentifier: Type.String(), name: Type.Optional(Type.String()) }),
-      Type.Null(),
-    ],
-    { description: 'spelled so in docs/receipts.md#records' },
-  ),
-  comment: Type.Union([Type.String(), Type.Null()]),
-  checks: Type.Optional(
-    Type.Array(Type.Object({ check: Type.String(), passed: Type.Boolean(), detail: Type.Optional(Type.String()) }), {
-      description: 'automated reviews: each check in order and what it found',
-    }),
-  ),
-  ruleSetId: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  ruleEngineResult: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
-});
+export const ReviewResource = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    verdict: enumOf(REVIEW_VERDICTS),
+    reason: enumOf(REVIEW_REASONS),
+    createdAt: Type.String({ format: 'date-time' }),
+    isAutomated: Type.Boolean(),
+    reviwer: Type.Union(
+      [
+        Type.Object({ authIssuer: Type.String(), authIdentifier: Type.String(), name: Type.Optional(Type.String()) }),
+        Type.Null(),
+      ],
+      {
+        description:
+          'Who reviewed the receipt (null for an automated review); the field is spelled so for compatibility',
+      },
+    ),
+    comment: Type.Union([Type.String(), Type.Null()]),
+    checks: Type.Optional(
+      Type.Array(Type.Object({ check: Type.String(), passed: Type.Boolean(), detail: Type.Optional(Type.String()) }), {
+        description: 'automated reviews: each check in order and what it found',
+      }),
+    ),
+    ruleSetId: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    ruleEngineResult: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
+  },
+  { title: 'Review' },
+);
 
-export const ClaimedReceipt = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  status: enumOf(RECEIPT_STATUSES),
-  paramountReview: Type.Union([ReviewResource, Type.Null()]),
-});
+export const ClaimedReceipt = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    status: enumOf(RECEIPT_STATUSES),
+    paramountReview: Type.Union([ReviewResource, Type.Null()]),
+  },
+  { title: 'ClaimedReceipt' },
+);
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export const ReceiptResource = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  status: enumOf(RECEIPT_STATUSES),
-  paramountReview: Nullable(ReviewResource),
-  createdAt: Type.String({ format: 'date-time' }),
-  updatedAt: Type.String({ format: 'date-time' }),
-  submitter: Submitter,
-  ocrConfidence: Type.String(),
-  timezone: Type.String(),
-  serviceDate: Nullable(Type.String()),
-  serviceTime: Nullable(Type.String()),
-  servedAt: Nullable(Type.String({ format: 'date-time' })),
-  total: Nullable(Type.Number()),
-  subtotal: Nullable(Type.Number()),
-  barcode: Nullable(Type.String()),
-  transactionId: Nullable(Type.String()),
-  lineItems: Type.Array(LineItem),
-  pictureUrl: Nullable(Type.String()),
-  locationIdentifier: Nullable(Type.String()),
-  locationAddress: Nullable(Type.String()),
-  submissionPosition: Nullable(SubmissionPosition),
-  formatSlug: Nullable(Type.String()),
-  merchantName: Nullable(Type.String()),
-  language: Nullable(Type.String()),
-  metadata: Nullable(Metadata),
-});
+export const ReceiptResource = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    status: enumOf(RECEIPT_STATUSES),
+    paramountReview: Nullable(ReviewResource),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+    submitter: Submitter,
+    ocrConfidence: Type.String(),
+    timezone: Type.String(),
+    serviceDate: Nullable(Type.String()),
+    serviceTime: Nullable(Type.String()),
+    servedAt: Nullable(Type.String({ format: 'date-time' })),
+    total: Nullable(Type.Number()),
+    subtotal: Nullable(Type.Number()),
+    barcode: Nullable(Type.String()),
+    transactionId: Nullable(Type.String()),
+    lineItems: Type.Array(LineItem),
+    pictureUrl: Nullable(Type.String()),
+    locationIdentifier: Nullable(Type.String()),
+    locationAddress: Nullable(Type.String()),
+    submissionPosition: Nullable(SubmissionPosition),
+    formatSlug: Nullable(Type.String()),
+    merchantName: Nullable(Type.String()),
+    language: Nullable(Type.String()),
+    metadata: Nullable(Metadata),
+  },
+  { title: 'Receipt' },
+);
 
-export const ReceiptListItem = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  createdAt: Type.String({ format: 'date-time' }),
-  updatedAt: Type.String({ format: 'date-time' }),
-  status: enumOf(RECEIPT_STATUSES),
-  notionallyServedAt: Nullable(Type.String({ format: 'date-time' })),
-  serviceDate: Nullable(Type.String()),
-  serviceTime: Nullable(Type.String()),
-  ocrConfidence: Type.String(),
-  total: Nullable(Type.Number()),
-  subtotal: Nullable(Type.Number()),
-  correctedTotal: Nullable(Type.Number()),
-  barcode: Nullable(Type.String()),
-});
+export const ReceiptListItem = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+    status: enumOf(RECEIPT_STATUSES),
+    notionallyServedAt: Nullable(Type.String({ format: 'date-time' })),
+    serviceDate: Nullable(Type.String()),
+    serviceTime: Nullable(Type.String()),
+    ocrConfidence: Type.String(),
+    total: Nullable(Type.Number()),
+    subtotal: Nullable(Type.Number()),
+    correctedTotal: Nullable(Type.Number()),
+    barcode: Nullable(Type.String()),
+  },
+  { title: 'ReceiptSummary' },
+);
 
 /** POST /receipts/{id}/reviews (docs/receipts.md#manual-reviews): `{verdict, reason}`; a comment may go with them. */
 export const ReviewBody = Type.Object(
@@ -159,10 +176,10 @@ export const ReviewBody = Type.Object(
     reason: enumOf(REVIEW_REASONS),
     comment: Type.Optional(Type.String({ maxLength: 2000 })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'ReviewReceiptBody' },
 );
 
-export const ReceiptIdParams = uuidPath('id');
+export const ReceiptIdParams = uuidPath({ id: "The receipt's id" });
 
 export const RECEIPT_LIST: ListSpec = {
   resource: 'receipt',

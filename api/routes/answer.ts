@@ -34,5 +34,5 @@ export function success(
 }
 
 /** What a DELETE answers: how many records it removed (one, or 404 before it). */
-export const Deleted = Type.Object({ affected: Type.Integer() });
+export const Deleted = Type.Object({ affected: Type.Integer() }, { title: 'Deleted' });
 export const DELETED_ONE = { affected: 1 };

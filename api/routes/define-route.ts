@@ -28,7 +28,15 @@ export interface RouteDefinition<
 > {
   method: Method;
   path: string;
+  /**
+   * The client method's name in generated clients: a verb and the resource in camelCase
+   * (`listEventTypes`, `createRuleSetRule`), unique in the document.
+   */
+  operationId: string;
+  /** One line: what the route does. */
   summary: string;
+  /** What a caller must know to call it (Markdown): behaviour, limits, what each answer means. */
+  description: string;
   tags: string[];
   /** Who may call: checked by the authorize middleware unless `accessCheckedBy` says otherwise. */
   access: RouteDocumentation['access'];
@@ -45,6 +53,12 @@ export interface RouteDefinition<
   responses: RouteDocumentation['responses'];
   errors?: number[];
   /**
+   * The document's example of this route: its request body (required when it takes one, and typed by
+   * the body's schema) and the `data` of its main success answer. test/platform/openapi.test.ts checks
+   * both against their schemas.
+   */
+  examples: ExamplesOf<Body>;
+  /**
    * Returns the answer's `data`, wrapped in the success envelope with the route's success status
    * (the lowest of `responses`); or an `Answer` for another status or headers; or a Response.
    */
@@ -58,6 +72,11 @@ export interface RouteDefinition<
    */
   rawHandler?: Handler<AppEnv, string, JsonInput<Body extends TSchema ? Body : TObject>>;
 }
+
+/** A route with a body shows an example of it; a route without one shows only its answer. */
+export type ExamplesOf<Body> = [Body] extends [TSchema]
+  ? { request: Static<Body>; response: unknown }
+  : { request?: never; response: unknown };
 
 const NONE = Object.freeze({});
 
@@ -77,13 +96,17 @@ export function defineRoute<
     ...(query ? openApiParameters(query.schema, 'query') : []),
   ];
   const documentation = describe({
+    operationId: route.operationId,
     summary: route.summary,
+    description: route.description,
     tags: route.tags,
     access: route.access,
     ...(route.body ? { body: route.body } : {}),
     ...(parameters.length ? { parameters } : {}),
     responses: route.responses,
     ...(route.errors ? { errors: route.errors } : {}),
+    ...(route.idempotency ? { idempotent: true } : {}),
+    examples: route.examples,
   });
   const chain = [documentation, ...routeMiddleware(context, route), routeHandler(route, { params, query })];
   app.on(route.method.toUpperCase(), route.path, ...(chain as [MiddlewareHandler<AppEnv>]));
@@ -94,7 +117,7 @@ type AnyRoute = RouteDefinition<TSchema | undefined, InputDefinition | undefined
 /** The route's own middleware, in order: authorization, body limit, Idempotency-Key, body. */
 export function routeMiddleware(
   context: AppContext,
-  route: Omit<AnyRoute, 'handler' | 'rawHandler'>,
+  route: Omit<AnyRoute, 'handler' | 'rawHandler' | 'examples'>,
 ): MiddlewareHandler<AppEnv>[] {
   const chain: MiddlewareHandler<AppEnv>[] = [];
   if (typeof route.access === 'object' && route.accessCheckedBy !== 'service')

@@ -57,10 +57,20 @@ function typed(raw: string, type: unknown): unknown {
 }
 
 /**
- * A uuid path parameter, documented as one but not refused here: a malformed id names nothing, so
- * the service answers it 404 like any unknown id (shared/db/tenant-record.ts), as it always has.
+ * Uuid path parameters, each with what it names, documented as uuids but not refused here: a
+ * malformed id names nothing, so the service answers it 404 like any unknown id
+ * (shared/db/tenant-record.ts), as it always has.
  */
-export function uuidPath<Names extends string>(...names: Names[]): RequestInput<Record<Names, string>> {
-  const schema = Type.Object(Object.fromEntries(names.map((name) => [name, Type.String({ format: 'uuid' })])));
+export function uuidPath<Names extends string>(
+  descriptions: Record<Names, string>,
+): RequestInput<Record<Names, string>> {
+  const schema = Type.Object(
+    Object.fromEntries(
+      Object.entries<string>(descriptions).map(([name, description]) => [
+        name,
+        Type.String({ format: 'uuid', description }),
+      ]),
+    ),
+  );
   return { schema, parse: (raw) => raw as Record<Names, string> };
 }

@@ -9,6 +9,9 @@ export function registerDeleteRuleSet(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'delete',
     path: `${RULE_SETS_PATH}/:id`,
+    operationId: 'deleteRuleSet',
+    description: 'Deletes a rule set and its rules. Receipts already decided keep their reviews.',
+    examples: { response: { affected: 1 } },
     summary: 'Delete a rule set and its rules',
     tags,
     access,

@@ -7,12 +7,48 @@ export function registerExecuteRuleSet(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'post',
     path: '/v1/transactions-rule-engine/execute',
+    operationId: 'executeRuleSet',
+    description:
+      "Runs a rule set on the transaction you send and answers the result and each rule's outcome, storing nothing: for trying rules before a receipt meets them. Without `ruleSetId`, the active set that applies to the transaction runs.",
+    examples: {
+      request: {
+        transaction: {
+          total: 42.5,
+          subtotal: 35.42,
+          merchantName: 'Acme Coffee',
+          lineItems: [
+            {
+              quantity: 2,
+              description: 'Espresso beans 1 kg',
+              productId: '5d6e7f80-9a1b-4c2d-8e3f-405162738495',
+              totalPrice: 37.8,
+            },
+          ],
+        },
+      },
+      response: {
+        ruleSetId: '2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e',
+        result: { bonusPoints: 50 },
+        rules: [
+          {
+            id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+            name: 'Total of at least 20',
+            priority: 10,
+            outcome: 'success',
+          },
+        ],
+        stopped: false,
+      },
+    },
     summary: 'Run a rule set on a transaction without storing anything',
     tags,
     access,
     body: ExecuteBody,
     responses: {
-      200: { description: 'the rule engine result (docs/receipts.md#running-a-rule-set)', data: RuleSetRunResource },
+      200: {
+        description: 'the rule engine result: what the rules added and how each rule ended',
+        data: RuleSetRunResource,
+      },
     },
     errors: [404, 422],
     handler: ({ body: { transaction, ruleSetId } }, c) =>

@@ -23,6 +23,28 @@ export function registerRuleRoutes(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'get',
     path: rulesPath,
+    operationId: 'listRuleSetRules',
+    description: 'The rules of one set, in the order they run (higher priority first).',
+    examples: {
+      response: [
+        {
+          id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+          type: 'CUSTOM',
+          name: 'Total of at least 20',
+          priority: 10,
+          ruleProperties: {
+            conditions: {
+              all: [{ fact: 'request', path: '$.transaction.total', operator: 'greaterThanInclusive', value: 20 }],
+            },
+            event: { type: 'large-basket' },
+          },
+          resultParams: { success: [{ key: 'bonusPoints', value: 50 }], failure: [] },
+          configuration: null,
+          createdAt: '2026-01-10T08:00:00.000Z',
+          updatedAt: '2026-01-10T08:00:00.000Z',
+        },
+      ],
+    },
     summary: "A rule set's rules, in order",
     tags,
     access,
@@ -34,6 +56,38 @@ export function registerRuleRoutes(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'post',
     path: rulesPath,
+    operationId: 'createRuleSetRule',
+    description: 'Adds a rule to a set, checked as it is stored (422 RuleEngineError naming what is wrong).',
+    examples: {
+      request: {
+        type: 'CUSTOM',
+        name: 'Total of at least 20',
+        priority: 10,
+        ruleProperties: {
+          conditions: {
+            all: [{ fact: 'request', path: '$.transaction.total', operator: 'greaterThanInclusive', value: 20 }],
+          },
+          event: { type: 'large-basket' },
+        },
+        resultParams: { success: [{ key: 'bonusPoints', value: 50 }], failure: [] },
+      },
+      response: {
+        id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+        type: 'CUSTOM',
+        name: 'Total of at least 20',
+        priority: 10,
+        ruleProperties: {
+          conditions: {
+            all: [{ fact: 'request', path: '$.transaction.total', operator: 'greaterThanInclusive', value: 20 }],
+          },
+          event: { type: 'large-basket' },
+        },
+        resultParams: { success: [{ key: 'bonusPoints', value: 50 }], failure: [] },
+        configuration: null,
+        createdAt: '2026-01-10T08:00:00.000Z',
+        updatedAt: '2026-01-10T08:00:00.000Z',
+      },
+    },
     summary: 'Add a rule to a rule set',
     tags,
     access,
@@ -52,6 +106,26 @@ export function registerRuleRoutes(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'get',
     path: `${rulesPath}/:ruleId`,
+    operationId: 'getRuleSetRule',
+    description: 'One rule of a set, as it runs: its conditions, priority and the keys it adds to the result.',
+    examples: {
+      response: {
+        id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+        type: 'CUSTOM',
+        name: 'Total of at least 20',
+        priority: 10,
+        ruleProperties: {
+          conditions: {
+            all: [{ fact: 'request', path: '$.transaction.total', operator: 'greaterThanInclusive', value: 20 }],
+          },
+          event: { type: 'large-basket' },
+        },
+        resultParams: { success: [{ key: 'bonusPoints', value: 50 }], failure: [] },
+        configuration: null,
+        createdAt: '2026-01-10T08:00:00.000Z',
+        updatedAt: '2026-01-10T08:00:00.000Z',
+      },
+    },
     summary: 'Read a rule',
     tags,
     access,
@@ -64,6 +138,27 @@ export function registerRuleRoutes(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'patch',
     path: `${rulesPath}/:ruleId`,
+    operationId: 'updateRuleSetRule',
+    description: 'Changes the fields given; the rule that results is checked as a new rule would be.',
+    examples: {
+      request: { priority: 20 },
+      response: {
+        id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+        type: 'CUSTOM',
+        name: 'Total of at least 20',
+        priority: 20,
+        ruleProperties: {
+          conditions: {
+            all: [{ fact: 'request', path: '$.transaction.total', operator: 'greaterThanInclusive', value: 20 }],
+          },
+          event: { type: 'large-basket' },
+        },
+        resultParams: { success: [{ key: 'bonusPoints', value: 50 }], failure: [] },
+        configuration: null,
+        createdAt: '2026-01-10T08:00:00.000Z',
+        updatedAt: '2026-01-10T08:00:00.000Z',
+      },
+    },
     summary: 'Change a rule; the result is checked as a new rule would be',
     tags,
     access,
@@ -77,6 +172,9 @@ export function registerRuleRoutes(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'delete',
     path: `${rulesPath}/:ruleId`,
+    operationId: 'deleteRuleSetRule',
+    description: 'Removes one rule from its set.',
+    examples: { response: { affected: 1 } },
     summary: 'Remove a rule from its set',
     tags,
     access,

@@ -40,7 +40,7 @@ const BasketConfiguration = Type.Object(
 );
 
 const ruleDefinitionFields = {
-  type: Type.Union(RULE_TYPES.map((type) => Type.Literal(type))),
+  type: Type.Unsafe<(typeof RULE_TYPES)[number]>(Type.Union(RULE_TYPES.map((type) => Type.Literal(type)))),
   name: Type.String({ minLength: 1, maxLength: 128 }),
   priority: Type.Number({ description: 'higher runs first; equal priorities run together' }),
   ruleProperties: Type.Optional(RuleProperties),
@@ -48,8 +48,11 @@ const ruleDefinitionFields = {
   resultParams: ResultParams,
 };
 
-export const RuleDefinitionBody = Type.Object(ruleDefinitionFields, { additionalProperties: false });
-export const UpdateRuleBody = changesSchema(RuleDefinitionBody);
+export const RuleDefinitionBody = Type.Object(ruleDefinitionFields, {
+  title: 'RuleDefinition',
+  additionalProperties: false,
+});
+export const UpdateRuleBody = changesSchema(RuleDefinitionBody, { title: 'UpdateRuleBody' });
 
 const Scope = Type.Object(
   {
@@ -59,8 +62,7 @@ const Scope = Type.Object(
   },
   {
     additionalProperties: false,
-    description:
-      'the transactions this set is for; the active set matching the most fields wins (docs/receipts.md#choosing-a-rule-set)',
+    description: 'the transactions this set is for; the active set matching the most fields wins',
   },
 );
 
@@ -71,53 +73,63 @@ export const CreateRuleSetBody = Type.Object(
     scope: Type.Optional(Type.Union([Scope, Type.Null()])),
     ruleDefinitions: Type.Optional(Type.Array(RuleDefinitionBody, { maxItems: 200 })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'CreateRuleSetBody' },
 );
 export const UpdateRuleSetBody = changesSchema(CreateRuleSetBody, {
+  title: 'UpdateRuleSetBody',
   description: 'ruleDefinitions, when given, replace every rule of the set',
 });
 
-export const RuleResource = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  name: Type.String(),
-  type: ruleDefinitionFields.type,
-  priority: Type.Number(),
-  ruleProperties: RuleProperties,
-  resultParams: ResultParams,
-  configuration: Type.Union([BasketConfiguration, Type.Null()]),
-  createdAt: Type.String({ format: 'date-time' }),
-  updatedAt: Type.String({ format: 'date-time' }),
-});
+export const RuleResource = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    type: ruleDefinitionFields.type,
+    priority: Type.Number(),
+    ruleProperties: RuleProperties,
+    resultParams: ResultParams,
+    configuration: Type.Union([BasketConfiguration, Type.Null()]),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
+  { title: 'Rule' },
+);
 
-export const RuleSetResource = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  name: Type.Union([Type.String(), Type.Null()]),
-  isActive: Type.Boolean(),
-  scope: Type.Union([Scope, Type.Null()]),
-  rules: Type.Array(RuleResource),
-  createdAt: Type.String({ format: 'date-time' }),
-  updatedAt: Type.String({ format: 'date-time' }),
-});
+export const RuleSetResource = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    name: Type.Union([Type.String(), Type.Null()]),
+    isActive: Type.Boolean(),
+    scope: Type.Union([Scope, Type.Null()]),
+    rules: Type.Array(RuleResource),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
+  { title: 'RuleSet' },
+);
 
-export const CreatedRuleSet = Type.Intersect([
-  RuleSetResource,
-  Type.Object({
-    tenant: Type.Object({
-      id: Type.String(),
-      name: Type.String(),
-      slug: Type.String(),
-      authentication: Type.Union([
-        Type.Object({ issuer: Type.String(), algorithm: Type.String(), jwksUrl: Type.Optional(Type.String()) }),
-        Type.Null(),
-      ]),
-      key: Type.String({ description: "the API key's prefix only (docs/receipts.md#rule-sets)" }),
-      eventSecrets: Type.Record(Type.String(), Type.Null(), {
-        description: 'the private event types, by name; never a secret',
+export const CreatedRuleSet = Type.Intersect(
+  [
+    RuleSetResource,
+    Type.Object({
+      tenant: Type.Object({
+        id: Type.String(),
+        name: Type.String(),
+        slug: Type.String(),
+        authentication: Type.Union([
+          Type.Object({ issuer: Type.String(), algorithm: Type.String(), jwksUrl: Type.Optional(Type.String()) }),
+          Type.Null(),
+        ]),
+        key: Type.String({ description: "the API key's prefix only, never the key" }),
+        eventSecrets: Type.Record(Type.String(), Type.Null(), {
+          description: 'the private event types, by name; never a secret',
+        }),
+        configuration: Type.Record(Type.String(), Type.Unknown()),
       }),
-      configuration: Type.Record(Type.String(), Type.Unknown()),
     }),
-  }),
-]);
+  ],
+  { title: 'CreatedRuleSet' },
+);
 
 export const ExecuteBody = Type.Object(
   {
@@ -129,25 +141,28 @@ export const ExecuteBody = Type.Object(
       Type.String({ format: 'uuid', description: 'run this set (active or not); absent: the active set that applies' }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'ExecuteRuleSetBody' },
 );
 
-export const RuleSetRunResource = Type.Object({
-  ruleSetId: Type.String({ format: 'uuid' }),
-  result: Type.Record(Type.String(), Type.Unknown()),
-  rules: Type.Array(
-    Type.Object({
-      id: Type.String(),
-      name: Type.String(),
-      priority: Type.Number(),
-      outcome: Type.Union([Type.Literal('success'), Type.Literal('failure')]),
-    }),
-  ),
-  stopped: Type.Boolean(),
-});
+export const RuleSetRunResource = Type.Object(
+  {
+    ruleSetId: Type.String({ format: 'uuid' }),
+    result: Type.Record(Type.String(), Type.Unknown()),
+    rules: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        name: Type.String(),
+        priority: Type.Number(),
+        outcome: Type.Union([Type.Literal('success'), Type.Literal('failure')]),
+      }),
+    ),
+    stopped: Type.Boolean(),
+  },
+  { title: 'RuleSetRun' },
+);
 
-export const RuleSetIdParams = uuidPath('id');
-export const RuleParams = uuidPath('id', 'ruleId');
+export const RuleSetIdParams = uuidPath({ id: "The rule set's id" });
+export const RuleParams = uuidPath({ id: "The rule set's id", ruleId: "The rule's id" });
 
 export const RULE_SET_LIST: ListSpec = {
   resource: 'rule-set',

@@ -8,17 +8,20 @@ const ShownAuthentication = Type.Union([
   Type.Null(),
 ]);
 
-export const TenantResource = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  name: Type.String(),
-  slug: Type.String(),
-  keyPrefix: Type.String({ description: "The API key's first characters: enough to recognise it, not to use it" }),
-  authentication: ShownAuthentication,
-  configuration: TenantConfigurationSchema,
-  disabledAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  createdAt: Type.String({ format: 'date-time' }),
-  updatedAt: Type.String({ format: 'date-time' }),
-});
+export const TenantResource = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    slug: Type.String(),
+    keyPrefix: Type.String({ description: "The API key's first characters: enough to recognise it, not to use it" }),
+    authentication: ShownAuthentication,
+    configuration: TenantConfigurationSchema,
+    disabledAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
+  { title: 'Tenant' },
+);
 
 /**
  * docs/tenant.md#changing-settings. `authentication` and `configuration` are checked by the
@@ -43,7 +46,25 @@ export const TenantChangesBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'TenantChanges' },
 );
+
+/** The tenant as the examples of both routes show it. */
+export const TENANT_EXAMPLE = {
+  id: '0d9f8e7c-6b5a-4c3d-8e2f-1a0b9c8d7e6f',
+  name: 'Northwind Coffee',
+  slug: 'northwind',
+  keyPrefix: 'tly_nw4k',
+  authentication: { algorithm: 'HS256' as const, issuer: 'https://auth.northwind.example' },
+  configuration: {
+    review: { maxAgeDays: 30, minConfidence: 0.8 },
+    rateLimit: { perSecond: 200, burst: 400 },
+    corsOrigins: ['https://shop.northwind.example'],
+    timezone: 'Europe/London',
+  },
+  disabledAt: null,
+  createdAt: '2026-01-05T09:00:00.000Z',
+  updatedAt: '2026-03-02T14:30:00.000Z',
+};
 
 export const tags = ['Tenant'];

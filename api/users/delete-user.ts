@@ -10,6 +10,10 @@ export function registerDeleteUser(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'delete',
     path: '/v1/users/:id',
+    operationId: 'eraseUser',
+    description:
+      "Erases a member's personal data (its profile): its ids, account number, events and points ledger stay, so the tenant's totals still add up. The member can no longer be found by its contacts.",
+    examples: { response: { affected: 1 } },
     summary: "Erase a member's profile; ids, account number, events and ledger stay",
     tags: ['Users'],
     access: { admin: 'admin:users' },

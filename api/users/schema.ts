@@ -14,7 +14,7 @@ export const RegisterUserBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'RegisterUserBody' },
 );
 
 const memberOwnFields = {
@@ -29,7 +29,7 @@ export const UpdateUserBody = Type.Object(
     externalIdentifier: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 256 }), Type.Null()])),
     ...memberOwnFields,
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'UpdateUserBody' },
 );
 
 /**
@@ -37,20 +37,26 @@ export const UpdateUserBody = Type.Object(
  * (docs/users.md#changes), and `externalIdentifier` is the tenant's own reference to the member (a CRM's
  * id), which the member cannot rewrite either.
  */
-export const UpdateOwnUserBody = Type.Object(memberOwnFields, { additionalProperties: false });
-
-export const UserResource = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  accountNumber: Type.Integer(),
-  authIdentifier: Type.String(),
-  externalIdentifier: Type.Union([Type.String(), Type.Null()]),
-  isRestricted: Type.Boolean(),
-  profile: Type.Record(Type.String(), Type.Unknown()),
-  flags: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-  linkedVenues: Type.Array(Type.Object({ id: Type.String() })),
-  createdAt: Type.String({ format: 'date-time' }),
-  updatedAt: Type.String({ format: 'date-time' }),
+export const UpdateOwnUserBody = Type.Object(memberOwnFields, {
+  title: 'UpdateOwnUserBody',
+  additionalProperties: false,
 });
+
+export const UserResource = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    accountNumber: Type.Integer(),
+    authIdentifier: Type.String(),
+    externalIdentifier: Type.Union([Type.String(), Type.Null()]),
+    isRestricted: Type.Boolean(),
+    profile: Type.Record(Type.String(), Type.Unknown()),
+    flags: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    linkedVenues: Type.Array(Type.Object({ id: Type.String() })),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
+  { title: 'User' },
+);
 
 export const UserIdParams = Type.Object({
   id: Type.String({ description: "The member's id, authIdentifier or account number" }),

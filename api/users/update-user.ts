@@ -12,18 +12,26 @@ export function registerUpdateUser(app: App, context: AppContext): void {
     path: string;
     access: Access;
     summary: string;
+    operationId: string;
+    description: string;
     body: typeof UpdateUserBody | typeof UpdateOwnUserBody;
   }[] = [
     {
       path: '/v1/users/me',
       access: { user: true },
       summary: 'Change the member the user token speaks for (not isRestricted, which admins set)',
+      operationId: 'updateOwnUser',
+      description:
+        "The member whose `authIdentifier` is the user token's `sub` changes its own profile and flags. The profile merges field by field; `attributes` and `flags` are replaced whole. Profile faults are 400 BadRequestError naming the field.",
       body: UpdateOwnUserBody,
     },
     {
       path: '/v1/users/:id',
       access: { admin: 'admin:users' },
       summary: 'Change a member; profile merges, attributes and flags are replaced whole',
+      operationId: 'updateUser',
+      description:
+        'Changes a member found by its id, `authIdentifier` or account number: the profile merges field by field, `attributes` and `flags` are replaced whole; `isRestricted` and `externalIdentifier` are set here only. Profile faults are 400 BadRequestError naming the field.',
       body: UpdateUserBody,
     },
   ];
@@ -31,7 +39,24 @@ export function registerUpdateUser(app: App, context: AppContext): void {
     defineRoute(app, context, {
       method: 'patch',
       path: route.path,
+      operationId: route.operationId,
       summary: route.summary,
+      description: route.description,
+      examples: {
+        request: { profile: { givenName: 'Ada', telephoneNumber: '+44 20 7946 0000' } },
+        response: {
+          id: '3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+          accountNumber: 17,
+          authIdentifier: 'member-17',
+          externalIdentifier: null,
+          isRestricted: false,
+          profile: { givenName: 'Ada', familyName: 'Lovelace', emailAddress: 'ada@example.org' },
+          flags: {},
+          linkedVenues: [],
+          createdAt: '2026-01-06T10:00:00.000Z',
+          updatedAt: '2026-01-06T10:00:00.000Z',
+        },
+      },
       tags: ['Users'],
       access: route.access,
       ...(route.path.endsWith(':id') ? { params: UserIdParams } : {}),

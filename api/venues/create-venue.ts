@@ -10,6 +10,26 @@ export function registerCreateVenue(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'post',
     path: '/v1/venues',
+    operationId: 'createVenue',
+    description:
+      'A venue is a place where receipts may be claimed: its `identifiers` match what receipts and tills carry, and `position` with `radiusMeters` bounds where a claim may be submitted.',
+    examples: {
+      request: {
+        name: 'Main Street',
+        identifiers: ['STORE-12'],
+        position: { latitude: 51.5072, longitude: -0.1276 },
+        radiusMeters: 150,
+      },
+      response: {
+        id: '7e8f9a0b-1c2d-4e3f-8a4b-5c6d7e8f9a0b',
+        name: 'Main Street',
+        identifiers: ['STORE-12'],
+        position: { latitude: 51.5072, longitude: -0.1276 },
+        radiusMeters: 150,
+        createdAt: '2026-01-09T09:00:00.000Z',
+        updatedAt: '2026-01-09T09:00:00.000Z',
+      },
+    },
     summary: 'Add a venue',
     tags,
     access,

@@ -9,6 +9,9 @@ export function registerDeleteVenue(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'delete',
     path: '/v1/venues/:id',
+    operationId: 'deleteVenue',
+    description: 'Deletes a venue for good: receipts and tills carrying its identifiers no longer match it.',
+    examples: { response: { affected: 1 } },
     summary: 'Delete a venue',
     tags,
     access,

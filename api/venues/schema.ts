@@ -27,21 +27,24 @@ export const CreateVenueBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'CreateVenueBody' },
 );
-export const UpdateVenueBody = changesSchema(CreateVenueBody);
+export const UpdateVenueBody = changesSchema(CreateVenueBody, { title: 'UpdateVenueBody' });
 
-export const VenueResource = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  name: Type.String(),
-  identifiers: Type.Array(Type.String()),
-  position: Type.Union([Position, Type.Null()]),
-  radiusMeters: Type.Integer(),
-  createdAt: Type.String({ format: 'date-time' }),
-  updatedAt: Type.String({ format: 'date-time' }),
-});
+export const VenueResource = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    identifiers: Type.Array(Type.String()),
+    position: Type.Union([Position, Type.Null()]),
+    radiusMeters: Type.Integer(),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
+  { title: 'Venue' },
+);
 
-export const VenueIdParams = uuidPath('id');
+export const VenueIdParams = uuidPath({ id: "The venue's id" });
 
 export const VENUE_LIST: ListSpec = {
   resource: 'venue',

@@ -8,6 +8,20 @@ export function registerUpdateVenue(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'patch',
     path: '/v1/venues/:id',
+    operationId: 'updateVenue',
+    description: 'Changes the fields given; the others keep their values.',
+    examples: {
+      request: { radiusMeters: 300 },
+      response: {
+        id: '7e8f9a0b-1c2d-4e3f-8a4b-5c6d7e8f9a0b',
+        name: 'Main Street',
+        identifiers: ['STORE-12'],
+        position: { latitude: 51.5072, longitude: -0.1276 },
+        radiusMeters: 300,
+        createdAt: '2026-01-09T09:00:00.000Z',
+        updatedAt: '2026-01-09T09:00:00.000Z',
+      },
+    },
     summary: 'Change a venue',
     tags,
     access,

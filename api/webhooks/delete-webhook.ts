@@ -9,6 +9,10 @@ export function registerDeleteWebhook(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'delete',
     path: '/v1/webhooks/:id',
+    operationId: 'deleteWebhook',
+    description:
+      'Deletes a webhook. A webhook that a reactor names cannot be deleted (409): deactivate it instead. Its delivery records go with it.',
+    examples: { response: { affected: 1 } },
     summary: 'Delete a webhook and its delivery records',
     tags,
     access,

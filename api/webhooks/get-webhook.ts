@@ -8,6 +8,18 @@ export function registerGetWebhook(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'get',
     path: '/v1/webhooks/:id',
+    operationId: 'getWebhook',
+    description: 'One webhook by its id.',
+    examples: {
+      response: {
+        id: 'c4d5e6f7-0a1b-4c2d-8e3f-4a5b6c7d8e9f',
+        url: 'https://hooks.example.org/tally',
+        eventTypes: ['PURCHASE'],
+        isActive: true,
+        createdAt: '2026-01-08T08:00:00.000Z',
+        updatedAt: '2026-01-08T08:00:00.000Z',
+      },
+    },
     summary: 'Read a webhook',
     tags,
     access,

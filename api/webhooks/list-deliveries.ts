@@ -23,6 +23,22 @@ export function registerListDeliveries(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'get',
     path: '/v1/webhooks/:id/deliveries',
+    operationId: 'listWebhookDeliveries',
+    description:
+      'The deliveries of one webhook (PENDING, SUCCEEDED or FAILED), each with every attempt: when, what your server answered or the error, and how long it took. A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.',
+    examples: {
+      response: [
+        {
+          id: 'a3f4e2c1-7b6d-4e5f-9a8b-1c2d3e4f5a6b',
+          eventId: 1042,
+          eventType: 'PURCHASE',
+          status: 'SUCCEEDED',
+          attempts: [{ at: '2026-02-01T12:00:01.000Z', status: 200, error: null, durationMs: 84 }],
+          createdAt: '2026-02-01T12:00:00.200Z',
+          deliveredAt: '2026-02-01T12:00:01.084Z',
+        },
+      ],
+    },
     summary: "A webhook's deliveries, each with every attempt",
     tags,
     access,

@@ -8,6 +8,19 @@ export function registerUpdateWebhook(app: App, context: AppContext): void {
   defineRoute(app, context, {
     method: 'patch',
     path: '/v1/webhooks/:id',
+    operationId: 'updateWebhook',
+    description: 'Changes the fields given; the others keep their values.',
+    examples: {
+      request: { isActive: false },
+      response: {
+        id: 'c4d5e6f7-0a1b-4c2d-8e3f-4a5b6c7d8e9f',
+        url: 'https://hooks.example.org/tally',
+        eventTypes: ['PURCHASE'],
+        isActive: false,
+        createdAt: '2026-01-08T08:00:00.000Z',
+        updatedAt: '2026-01-08T08:00:00.000Z',
+      },
+    },
     summary: 'Change a webhook',
     tags,
     access,

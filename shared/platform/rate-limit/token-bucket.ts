@@ -85,8 +85,12 @@ export class TokenBuckets {
   private readonly limiters = new Map<string, Limiters>();
   private readonly buckets = new Map<string, Batcher<null, RateLimitDecision>>();
   private readonly failOpen: Counter<'reason'>;
-  /** Whether the connection has been up: from then on, not being up is an outage. */
-  private connected: boolean;
+  /**
+   * Whether the connection has been up: from then on, not being up is an outage. Watched from the
+   * first take, not from construction, so building the app (as the OpenAPI printer does) touches
+   * no connection.
+   */
+  private connected: boolean | undefined;
 
   constructor(
     private readonly redis: Redis,
@@ -94,8 +98,14 @@ export class TokenBuckets {
     private readonly fallback: RedisFallback = DEFAULT_REDIS_FALLBACK,
   ) {
     this.failOpen = failOpenCounter(fallback.registry);
-    this.connected = redis.status === 'ready';
-    if (!this.connected) redis.once('ready', () => (this.connected = true));
+  }
+
+  private hasBeenUp(): boolean {
+    if (this.connected === undefined) {
+      this.connected = this.redis.status === 'ready';
+      if (!this.connected) this.redis.once('ready', () => (this.connected = true));
+    }
+    return this.connected;
   }
 
   take(key: string, limit: RateLimit): Promise<RateLimitDecision> {
@@ -161,7 +171,7 @@ export class TokenBuckets {
 
   /** Redis's bucket, else this process's: resolves when allowed, rejects with a RateLimiterRes when refused. */
   private async consume(limiters: Limiters, key: string, count: number): Promise<RateLimiterRes> {
-    if (this.connected && this.redis.status !== 'ready')
+    if (this.hasBeenUp() && this.redis.status !== 'ready')
       return this.consumeLocally(limiters, key, count, 'unavailable');
     try {
       return await withTimeout(limiters.shared.consume(key, count), this.fallback.timeoutMs, this.fallback.clock);
