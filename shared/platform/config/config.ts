@@ -28,10 +28,13 @@ export interface Config {
    */
   memberCacheTtlMs: number;
   /**
-   * How long a worker's lock on a job lasts without renewal. A worker that dies (SIGKILL, lost
-   * machine) leaves its jobs locked this long; then another worker takes them up again.
+   * How long a worker's lock on a job lasts without renewal (renewed every half of it). A worker
+   * that dies (SIGKILL, lost machine) leaves its jobs locked this long; then the next stalled-job
+   * check hands them to another worker.
    */
   workerLockMs: number;
+  /** How often workers look for jobs whose lock lapsed; at most `workerLockMs` (see jobRecoveryBoundMs). */
+  workerStalledCheckMs: number;
   /** How long POST /receipts waits for a preparsed claim's automated decision (docs/receipts.md#claims). */
   receiptDecisionWaitMs: number;
   /**
@@ -79,12 +82,45 @@ export function loadConfig(env: Environment = process.env): Config {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000),
     cacheTtlMs: integer(env, 'CACHE_TTL_MS', 5_000),
     memberCacheTtlMs: integer(env, 'MEMBER_CACHE_TTL_MS', 30_000),
-    workerLockMs: integer(env, 'WORKER_LOCK_MS', 30_000),
+    ...workerLocks(env),
     webhookRetryBaseMs: optionalInteger(env, 'WEBHOOK_RETRY_BASE_MS'),
     receiptDecisionWaitMs: integer(env, 'RECEIPT_DECISION_WAIT_MS', 2000),
     idempotencyLeaseMs: integer(env, 'IDEMPOTENCY_LEASE_MS', 30_000),
     imageFetchBudgetMs: integer(env, 'IMAGE_FETCH_BUDGET_MS', 20_000),
   };
+}
+
+/**
+ * docs/operations.md#durability: a killed worker's jobs run again within 30 s by default. The lock
+ * is renewed every half of its duration, one Redis round trip per worker for all its jobs, so a
+ * shorter lock costs more round trips; and a job whose process stalls longer than the lock (a
+ * blocked event loop) is run a second time meanwhile, which is safe, as every job is idempotent by a
+ * natural key, but wasted work.
+ */
+export const DEFAULT_WORKER_LOCK_MS = 15_000;
+export const DEFAULT_WORKER_STALLED_CHECK_MS = 10_000;
+
+function workerLocks(env: Environment): Pick<Config, 'workerLockMs' | 'workerStalledCheckMs'> {
+  const workerLockMs = integer(env, 'WORKER_LOCK_MS', DEFAULT_WORKER_LOCK_MS);
+  const workerStalledCheckMs = integer(env, 'WORKER_STALLED_CHECK_MS', DEFAULT_WORKER_STALLED_CHECK_MS);
+  if (workerLockMs === 0 || workerStalledCheckMs === 0)
+    throw new ConfigError('WORKER_LOCK_MS and WORKER_STALLED_CHECK_MS must be more than 0');
+  if (workerStalledCheckMs > workerLockMs)
+    throw new ConfigError(
+      `WORKER_STALLED_CHECK_MS (${workerStalledCheckMs}) must not exceed WORKER_LOCK_MS (${workerLockMs}): a job would wait for a second check`,
+    );
+  return { workerLockMs, workerStalledCheckMs };
+}
+
+/**
+ * How long after its worker died a job is taken up again, at most: its lock lapses within
+ * `workerLockMs` of the last renewal, and a check finds it within one `workerStalledCheckMs` after
+ * that. (A check marks the active jobs that a renewal has not claimed since the check before, and
+ * moves those whose lock lapsed; with checks no further apart than the lock, a dead worker's job is
+ * marked before its lock lapses.)
+ */
+export function jobRecoveryBoundMs(config: Pick<Config, 'workerLockMs' | 'workerStalledCheckMs'>): number {
+  return config.workerLockMs + config.workerStalledCheckMs;
 }
 
 /**
