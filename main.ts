@@ -8,8 +8,11 @@ import type { Worker } from 'bullmq';
 import { startApi, startOperations, type RunningApi } from './api/server.js';
 import { ConfigError, loadConfig } from './shared/platform/config/config.js';
 import { closeContext, createContext, type AppContext } from './shared/context.js';
-import { checkDependencies, DependencyUnavailableError } from './shared/platform/db/dependency-check.js';
-import { ensureDatabase } from './shared/platform/db/ensure-database.js';
+import {
+  checkDependencies,
+  DependencyUnavailableError,
+  prepareDatabase,
+} from './shared/platform/db/dependency-check.js';
 import { migrate } from './shared/platform/db/orm.js';
 import { createLogger } from './shared/platform/logging/logger.js';
 import { isQueueName, queueNames, type QueueName } from './shared/job-catalog.js';
@@ -24,7 +27,7 @@ async function main(argv: string[]): Promise<void> {
   const logger = createLogger(config.logLevel);
 
   await checkDependencies(config.databaseUrl, config.redisUrl);
-  await ensureDatabase(config.databaseUrl);
+  await prepareDatabase(config.databaseUrl);
   const context = await createContext(config, logger);
   if (mode === 'all') {
     const applied = await migrate(context.orm);

@@ -5,7 +5,7 @@ import { markReacted, registerEvents, registrationDependencies } from '../../sha
 import { eventsHandler } from '../../workers/events.js';
 import { queueCatalog } from '../../shared/job-catalog.js';
 import { compile } from '../../shared/platform/validation/ajv.js';
-import { finished, spawnEntry } from '../support/run-process.js';
+import { finished, spawnEntry, startEntry } from '../support/run-process.js';
 import { createHarness, dataOf, queryOne, registerMember, type Harness, type TestTenant } from '../support/harness.js';
 
 let harness: Harness;
@@ -158,6 +158,7 @@ describe('the event worker under retries and crashes', () => {
       REDIS_PREFIX: harness.config.redisPrefix,
       PLATFORM_TOKEN_SECRET: 'x',
       WORKER_LOCK_MS: '1000',
+      WORKER_STALLED_CHECK_MS: '500',
       LOG_LEVEL: 'warn',
       WORKER_PORT: '0',
     };
@@ -191,6 +192,57 @@ describe('the event worker under retries and crashes', () => {
     );
     expect(duplicates.n).toBe(0);
   }, 180_000);
+
+  // docs/operations.md#durability: "A worker that dies holding a job: another worker takes the job up
+  // within WORKER_LOCK_MS + WORKER_STALLED_CHECK_MS". Short values here; the defaults' bound is
+  // checked in test/platform/config.test.ts rather than waited for.
+  it('a job in hand when its worker is killed with SIGKILL is taken up by another worker once its lock lapses', async () => {
+    const before = await totals();
+    const env = {
+      DATABASE_URL: harness.config.databaseUrl,
+      REDIS_PREFIX: harness.config.redisPrefix,
+      PLATFORM_TOKEN_SECRET: 'x',
+      WORKER_LOCK_MS: '1000',
+      WORKER_STALLED_CHECK_MS: '500',
+      LOG_LEVEL: 'warn',
+      WORKER_PORT: '0',
+    };
+    // Hold the member's wallet row, so the job waits inside the first worker until it is killed.
+    const knex = harness.context.orm.em.fork().getKnex();
+    await knex.raw(
+      'insert into wallet (user_id, tenant_id, points, lifetime_earn, updated_at) values (?, ?, 0, 0, now()) on conflict do nothing',
+      [member.id, tenant.id],
+    );
+    const holder = await knex.transaction();
+    await holder.raw('select * from wallet where user_id = ? for update', [member.id]);
+    const response = await harness.request(tenant, 'POST', '/v1/events', {
+      token: secret,
+      body: { type: 'SALE_MADE', subject: 'till-member', payload: { sale: 'in the hands of a dead worker' } },
+    });
+    expect(response.status).toBe(201);
+
+    const first = spawnEntry('main.ts', ['worker', 'events'], env);
+    const firstDone = finished(first);
+    const activeJobs = async () => (await harness.context.queues.events.getJobCounts('active')).active;
+    await expect.poll(activeJobs, { timeout: 60_000, interval: 50 }).toBe(1);
+    first.kill('SIGKILL');
+    await firstDone;
+    await holder.commit();
+    // Nobody runs it now: it is active in Redis, locked to a process that is gone.
+    expect(await activeJobs()).toBe(1);
+
+    const second = startEntry('main.ts', ['worker', 'events'], env, 'workers started');
+    const running = await second;
+    try {
+      await expect.poll(async () => (await totals()).events - before.events, { timeout: 60_000, interval: 50 }).toBe(1);
+      await running.waitForLog('job stalled');
+    } finally {
+      running.child.kill('SIGTERM');
+    }
+    expect((await running.done).code).toBe(0);
+    const after = await totals();
+    expect(after.wallet - before.wallet).toBe(10);
+  }, 120_000);
 
   // Issue 3: "SIGTERM drains: … workers finish their current jobs, connections close, exit 0."
   it('a worker told to stop with SIGTERM finishes the job in hand before it exits', async () => {
