@@ -1,6 +1,12 @@
 import type { Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
+import { queueCatalog } from '../../shared/job-catalog.js';
+import { createLogger } from '../../shared/platform/logging/logger.js';
+import { createMetrics } from '../../shared/platform/metrics/metrics.js';
+import { startWorker } from '../../shared/platform/queues/worker-runner.js';
+import { RedisConnectionLog } from '../../shared/platform/redis/connection-log.js';
 import { closeWorkers } from '../../workers/start-workers.js';
+import { startPrivateRedis } from '../support/private-redis.js';
 
 // docs/operations.md#shutdown: a drain ends within its budget. BullMQ's Worker.close can wait for
 // ever on a blocking connection Redis dropped (taskforcesh/bullmq#4656), which no test here can
@@ -12,5 +18,29 @@ describe('closing workers', () => {
     const closed = await closeWorkers([stuck, closing] as unknown as Worker[], 50);
     expect(closing.closed).toBe(true);
     expect(closed).toEqual({ closed: ['webhooks'], late: ['events'], away: [] });
+  });
+
+  // docs/operations.md#shutdown: "A worker whose Redis is away is not waited for".
+  it('does not wait for a worker whose Redis is away: its jobs stay in Redis and run again once their lock lapses', async () => {
+    const redis = await startPrivateRedis();
+    const logger = createLogger('silent');
+    const worker = startWorker('audit', queueCatalog.audit, async () => {}, {
+      redisUrl: redis.url,
+      redisPrefix: 'close-workers',
+      lockMs: 1000,
+      stalledCheckMs: 1000,
+      logger,
+      metrics: createMetrics(),
+      redisConnections: new RedisConnectionLog(logger),
+    });
+    try {
+      await worker.waitUntilReady();
+      await redis.kill();
+      // A grace far beyond the test's timeout: only not waiting for it lets the test pass.
+      expect(await closeWorkers([worker], 600_000)).toEqual({ closed: [], late: [], away: ['audit'] });
+    } finally {
+      await redis.restart();
+      await redis.stop();
+    }
   });
 });
