@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import type { Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { queueCatalog } from '../../shared/job-catalog.js';
@@ -23,7 +24,13 @@ describe('closing workers', () => {
   // docs/operations.md#shutdown: "A worker whose Redis is away is not waited for".
   it('does not wait for a worker whose Redis is away: its jobs stay in Redis and run again once their lock lapses', async () => {
     const redis = await startPrivateRedis();
-    const logger = createLogger('silent');
+    const logged: string[] = [];
+    const logger = createLogger(
+      'warn',
+      new Writable({
+        write: (line: Buffer, _encoding, done) => (logged.push(JSON.parse(line.toString()).msg), done()),
+      }),
+    );
     const worker = startWorker('audit', queueCatalog.audit, async () => {}, {
       redisUrl: redis.url,
       redisPrefix: 'close-workers',
@@ -36,6 +43,8 @@ describe('closing workers', () => {
     try {
       await worker.waitUntilReady();
       await redis.kill();
+      // Not merely dropped but refused on reconnecting: BullMQ's own close would now wait for ever.
+      await expect.poll(() => logged).toContain('Redis is not answering: reconnecting');
       // A grace far beyond the test's timeout: only not waiting for it lets the test pass.
       expect(await closeWorkers([worker], 600_000)).toEqual({ closed: [], late: [], away: ['audit'] });
     } finally {
