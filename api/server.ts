@@ -1,3 +1,5 @@
+import { Server as HttpServer, type ServerResponse } from 'node:http';
+import { Server as NetServer } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { ConfigError } from '../shared/platform/config/config.js';
 import type { AppContext } from '../shared/context.js';
@@ -7,8 +9,12 @@ import { createApp, createOperationsApp } from './app.js';
 export interface RunningApi {
   server: ServerType;
   port: number;
-  /** Stops accepting connections and resolves when the requests in flight have been answered. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections and drains those open (docs/operations.md#shutdown); resolves to
+   * whether every request received was answered within `ms` (10 s by default). Past `ms` the
+   * connections left are cut.
+   */
+  close(ms?: number): Promise<boolean>;
 }
 
 export function startApi(context: AppContext, port = context.config.port): Promise<RunningApi> {
@@ -27,17 +33,9 @@ export function startOperations(context: AppContext, port = context.config.worke
 function serveApp(app: App, port: number, setting: 'PORT' | 'WORKER_PORT'): Promise<RunningApi> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, port, hostname: '0.0.0.0' }, (info) => {
-      resolve({
-        server,
-        port: info.port,
-        close: () =>
-          new Promise<void>((done, fail) => {
-            server.close((error) => (error ? fail(error) : done()));
-            // Keep-alive sockets with no request in flight would hold close() open.
-            if ('closeIdleConnections' in server) server.closeIdleConnections();
-          }),
-      });
+      resolve({ server, port: info.port, close });
     });
+    const close = drainOnClose(server as HttpServer);
     // A port already taken is a start-up failure with one line, like an unreachable database.
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(
@@ -47,4 +45,40 @@ function serveApp(app: App, port: number, setting: 'PORT' | 'WORKER_PORT'): Prom
       ),
     );
   });
+}
+
+/**
+ * docs/operations.md#shutdown: once closing, every answer says `Connection: close` and its
+ * connection closes after it, so clients under keep-alive load move to another replica instead of
+ * being served here for ever. A connection idle when the drain starts is not cut: a request its
+ * client writes in that instant would be reset. It closes when its keep-alive timeout lapses (Node
+ * announces it in `Keep-Alive: timeout=5`, and clients such as undici stop reusing a connection
+ * before then), or after answering one more request.
+ */
+function drainOnClose(server: HttpServer): (ms?: number) => Promise<boolean> {
+  const inFlight = new Set<ServerResponse>();
+  let draining = false;
+  // Before the app's listener, so the header is set before the app writes its answer.
+  server.prependListener('request', (_request, response: ServerResponse) => {
+    if (draining) response.setHeader('Connection', 'close');
+    inFlight.add(response);
+    response.once('close', () => inFlight.delete(response));
+  });
+  return (ms = 10_000) =>
+    new Promise<boolean>((resolve) => {
+      draining = true;
+      for (const response of inFlight) if (!response.headersSent) response.setHeader('Connection', 'close');
+      const deadline = setTimeout(() => {
+        const answered = inFlight.size === 0;
+        server.closeAllConnections();
+        resolve(answered);
+      }, ms);
+      // net.Server's close, not http.Server's: the latter cuts idle keep-alive connections at once
+      // (closeIdleConnections), resetting a request written to one as the drain starts. This one
+      // stops listening and calls back once every connection has closed.
+      NetServer.prototype.close.call(server, () => {
+        clearTimeout(deadline);
+        resolve(true);
+      });
+    });
 }

@@ -69,23 +69,27 @@ async function requireMigrated(orm: Orm, databaseUrl: string): Promise<void> {
   }
 }
 
+/** How long a command's exit waits for Redis to take its QUIT: the audit job is written by then. */
+const CLOSE_REDIS_MS = 2000;
+
 /** The audit queue alone, loaded only by the commands that change something. */
 async function openAuditQueue(
   config: Config,
   logger: Logger,
 ): Promise<{ deps: AuditDependencies; close(): Promise<void> }> {
-  const [{ queueCatalog }, { createQueues }, { createRedis }] = await Promise.all([
+  const [{ queueCatalog }, { createQueues }, { closeRedis, createRedis }, { RedisConnectionLog }] = await Promise.all([
     import('../shared/job-catalog.js'),
     import('../shared/platform/queues/queue-factory.js'),
     import('../shared/platform/redis/redis.js'),
+    import('../shared/platform/redis/connection-log.js'),
   ]);
-  const connection = createRedis(config.redisUrl, 'tally-cli', { logger });
+  const connection = createRedis(config.redisUrl, 'tally-cli', { connections: new RedisConnectionLog(logger) });
   const queues = createQueues({ audit: queueCatalog.audit }, connection, config.redisPrefix, logger);
   return {
     deps: { queues, logger, clock: systemClock },
     async close() {
       await queues.audit.close();
-      await connection.quit();
+      await closeRedis(connection, CLOSE_REDIS_MS);
     },
   };
 }

@@ -102,16 +102,16 @@ export async function runCommand(positionals: string[], options: Options): Promi
  * one refuses a database that is missing or behind, in one line.
  */
 async function migrateCommand(_options: Options, config: Config): Promise<unknown> {
-  const [{ checkDependencies }, { ensureDatabase }, { createDatabase }, { migrate }, { createLogger }] =
-    await Promise.all([
+  const [{ checkDependencies, prepareDatabase }, { createDatabase }, { migrate }, { createLogger }] = await Promise.all(
+    [
       import('../shared/platform/db/dependency-check.js'),
-      import('../shared/platform/db/ensure-database.js'),
       import('../shared/database.js'),
       import('../shared/platform/db/orm.js'),
       import('../shared/platform/logging/logger.js'),
-    ]);
+    ],
+  );
   await checkDependencies(config.databaseUrl, config.redisUrl);
-  await ensureDatabase(config.databaseUrl);
+  await prepareDatabase(config.databaseUrl);
   const orm = await createDatabase(config.databaseUrl, createLogger(process.env.LOG_LEVEL ?? 'warn', 2));
   try {
     return { applied: await migrate(orm) };

@@ -4,7 +4,9 @@ import type { Logger } from './platform/logging/logger.js';
 import { createMetrics, type Metrics } from './platform/metrics/metrics.js';
 import { createDatabase } from './database.js';
 import type { Orm } from './platform/db/orm.js';
-import { createRedis, type Redis } from './platform/redis/redis.js';
+import { closeRedis, createRedis, type Redis } from './platform/redis/redis.js';
+import { RedisConnectionLog } from './platform/redis/connection-log.js';
+import { withTimeout } from './platform/async/with-timeout.js';
 import { queueCatalog, type Queues } from './job-catalog.js';
 import { closeQueues, createQueues } from './platform/queues/queue-factory.js';
 import { TenantDirectory } from './tenants/tenant-directory.js';
@@ -36,6 +38,8 @@ export interface AppContext {
   orm: Orm;
   /** Commands of the hot path (rate limits) and readiness checks, auto-pipelined. */
   redis: Redis;
+  /** Where every Redis connection of the process reports losing and regaining Redis, once per outage. */
+  redisConnections: RedisConnectionLog;
   /** The queues' own connection: producers only; each worker opens its own. */
   queueRedis: Redis;
   /** The MULTIs that queue reported events (accepted-reports.ts). */
@@ -64,11 +68,15 @@ export interface AppContext {
 
 export async function createContext(config: Config, logger: Logger, clock: Clock = systemClock): Promise<AppContext> {
   const orm = await createDatabase(config.databaseUrl, logger);
-  const redis = createRedis(config.redisUrl, 'tally-commands', { autoPipelining: true, logger });
-  const queueRedis = createRedis(config.redisUrl, 'tally-queues', { logger });
+  const redisConnections = new RedisConnectionLog(logger, clock);
+  const redis = createRedis(config.redisUrl, 'tally-commands', {
+    autoPipelining: true,
+    connections: redisConnections,
+  });
+  const queueRedis = createRedis(config.redisUrl, 'tally-queues', { connections: redisConnections });
   const payloadSchemas = new PayloadSchemaCompiler();
   const queues = createQueues(queueCatalog, queueRedis, config.redisPrefix, logger);
-  const reportRedis = createRedis(config.redisUrl, 'tally-event-reports', { logger });
+  const reportRedis = createRedis(config.redisUrl, 'tally-event-reports', { connections: redisConnections });
   const acceptedReports = new AcceptedReports(queues.events, queueRedis, reportRedis);
   const products = new ProductCatalogues(orm, config.cacheTtlMs);
   const venues = new VenueDirectory(orm, config.cacheTtlMs);
@@ -78,6 +86,7 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
     clock,
     orm,
     redis,
+    redisConnections,
     queueRedis,
     reportRedis,
     queues,
@@ -97,16 +106,35 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
     products,
     venues,
     ruleEngine: new TransactionRuleEngine(orm, products, venues, config.cacheTtlMs),
-    decisions: new DecisionWaiter(queues.reviews, config.redisUrl, logger, clock),
+    decisions: new DecisionWaiter(queues.reviews, config.redisUrl, redisConnections, logger, clock),
   };
 }
 
-export async function closeContext(context: AppContext): Promise<void> {
+/** How long closing the context's connections may take by default (docs/operations.md#shutdown). */
+export const CONTEXT_CLOSE_MS = 3000;
+
+/**
+ * Closes what the context holds within `ms`, and never rejects: a step that does not finish
+ * in time (its store is away) is left to the process's exit. Nothing is lost by that: what was
+ * accepted is already committed in PostgreSQL or on a queue in Redis (docs/operations.md#shutdown).
+ */
+export async function closeContext(context: AppContext, ms = CONTEXT_CLOSE_MS): Promise<void> {
+  // Two steps one after the other, each given half.
+  const stepMs = ms / 2;
+  const settle = (step: Promise<unknown>, what: string) =>
+    withTimeout(step, stepMs, context.clock).catch((error: unknown) =>
+      context.logger.warn({ err: error }, `${what} did not close within ${stepMs} ms: left to the process's exit`),
+    );
   context.registrationWatch.close();
-  await context.decisions.close();
-  await closeQueues(context.queues);
-  await context.queueRedis.quit();
-  await context.reportRedis.quit();
-  await context.redis.quit();
-  await context.orm.close();
+  // The queues and the event reader first: they use the connections closed next.
+  await Promise.all([
+    settle(context.decisions.close(), 'the review event reader'),
+    settle(closeQueues(context.queues), 'the queues'),
+  ]);
+  await Promise.all([
+    closeRedis(context.queueRedis, stepMs),
+    closeRedis(context.reportRedis, stepMs),
+    closeRedis(context.redis, stepMs),
+    settle(context.orm.close(), 'the PostgreSQL pool'),
+  ]);
 }

@@ -1,4 +1,5 @@
 import type { Worker } from 'bullmq';
+import { Redis } from 'ioredis';
 import { withTimeout } from '../shared/platform/async/with-timeout.js';
 import type { AppContext } from '../shared/context.js';
 import { queueCatalog, type JobHandler, type QueueName } from '../shared/job-catalog.js';
@@ -35,29 +36,61 @@ export function workerDependencies(context: AppContext): WorkerDependencies {
     redisUrl: context.config.redisUrl,
     redisPrefix: context.config.redisPrefix,
     lockMs: context.config.workerLockMs,
+    stalledCheckMs: context.config.workerStalledCheckMs,
     logger: context.logger,
+    redisConnections: context.redisConnections,
     metrics: context.metrics,
   };
 }
 
 /**
- * How long a worker may take to close. BullMQ's close waits for its blocking connection to end,
- * and a connection that Redis dropped can wait for that for ever (taskforcesh/bullmq#4656): past
- * this, the worker is left to the process's exit, and a job it still held runs again elsewhere
- * once its lock lapses.
+ * How long a worker may take to close by default. BullMQ's close waits for its blocking connection
+ * to end, and a connection that Redis dropped can wait for that for ever (taskforcesh/bullmq#4656):
+ * past this, the worker is left to the process's exit, and a job it still held runs again
+ * elsewhere once its lock lapses.
  */
 export const WORKER_CLOSE_GRACE_MS = 15_000;
 
-/** Waits for the jobs in hand to finish, takes no more, and closes the workers' connections, within `graceMs`. */
-export async function closeWorkers(workers: Worker[], graceMs = WORKER_CLOSE_GRACE_MS): Promise<void> {
-  await Promise.all(
-    workers.map((worker) =>
-      withTimeout(worker.close(), graceMs).catch(() => {
-        worker.emit(
-          'error',
-          new Error(`the ${worker.name} worker did not close within ${graceMs} ms: left to the process's exit`),
-        );
-      }),
+/** Which workers closed, which did not within the grace, and which were not waited for as their Redis is away. */
+export type WorkersClosed = Record<'closed' | 'late' | 'away', string[]>;
+
+/**
+ * Waits for the jobs in hand to finish, takes no more, and closes the workers' connections, within
+ * `graceMs`; the workers that did not close are left to the process's exit. A worker whose Redis
+ * is away is not waited for: a job it holds could not be marked done anyway. Either way a job left
+ * unfinished stays active in Redis and runs again once its lock lapses, which loses nothing as
+ * every job is idempotent (docs/operations.md#shutdown).
+ */
+export async function closeWorkers(workers: Worker[], graceMs = WORKER_CLOSE_GRACE_MS): Promise<WorkersClosed> {
+  const outcomes = await Promise.all(workers.map((worker) => closeWorker(worker, graceMs)));
+  const closed: WorkersClosed = { closed: [], late: [], away: [] };
+  workers.forEach((worker, index) => closed[outcomes[index]!].push(worker.name));
+  return closed;
+}
+
+async function closeWorker(worker: Worker, graceMs: number): Promise<keyof WorkersClosed> {
+  const away = redisAway(worker);
+  const outcome = await Promise.race([
+    withTimeout(worker.close(), graceMs).then(
+      () => 'closed' as const,
+      () => 'late' as const,
     ),
-  );
+    away.promise,
+  ]);
+  away.cancel();
+  return outcome;
+}
+
+/** Resolves to 'away' once the worker's own connection does not reach Redis (at once if it does not now). */
+function redisAway(worker: Worker): { promise: Promise<'away'>; cancel: () => void } {
+  const connection = worker.opts?.connection as Redis | undefined;
+  if (!(connection instanceof Redis)) return { promise: new Promise(() => {}), cancel: () => {} };
+  let cancel = () => {};
+  const promise = new Promise<'away'>((resolve) => {
+    if (connection.status !== 'ready') return resolve('away');
+    const onClose = () => resolve('away');
+    connection.once('close', onClose);
+    cancel = () => connection.off('close', onClose);
+  });
+  return { promise, cancel };
 }

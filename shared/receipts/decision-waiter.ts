@@ -1,6 +1,7 @@
 import type { Queue, QueueEvents } from 'bullmq';
 import { systemClock, type Clock } from '../platform/async/clock.js';
 import type { Logger } from '../platform/logging/logger.js';
+import type { RedisConnectionLog } from '../platform/redis/connection-log.js';
 import type { ClaimedView } from './receipt-views.js';
 import { ReviewEventReader } from './review-event-reader.js';
 
@@ -18,6 +19,7 @@ export class DecisionWaiter {
   constructor(
     private readonly reviews: Queue,
     private readonly redisUrl: string,
+    private readonly connections: RedisConnectionLog,
     private readonly logger: Logger,
     private readonly clock: Clock = systemClock,
   ) {}
@@ -97,7 +99,7 @@ export class DecisionWaiter {
   }
 
   private startReading(): ReviewEventReader {
-    const reader = new ReviewEventReader(this.reviews, this.redisUrl, this.logger);
+    const reader = new ReviewEventReader(this.reviews, this.redisUrl, this.connections, this.logger);
     this.readerLate = false;
     reader.started.then(
       () => {

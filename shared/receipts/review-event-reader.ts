@@ -1,6 +1,10 @@
 import { QueueEvents, type Queue } from 'bullmq';
 import type { Logger } from '../platform/logging/logger.js';
-import { createRedis, type Redis } from '../platform/redis/redis.js';
+import { isConnectionError, type RedisConnectionLog } from '../platform/redis/connection-log.js';
+import { closeRedis, createRedis, type Redis } from '../platform/redis/redis.js';
+
+/** How long QUIT may take before the connection is dropped instead. */
+const CLOSE_MS = 1000;
 
 /**
  * Reads the reviews queue's event stream on a connection of its own (a blocking stream read),
@@ -22,8 +26,8 @@ export class ReviewEventReader {
   private readonly closed: Promise<never>;
   private rejectClosed: (error: Error) => void = () => {};
 
-  constructor(reviews: Queue, redisUrl: string, logger: Logger) {
-    this.connection = createRedis(redisUrl, 'tally-review-events', { logger });
+  constructor(reviews: Queue, redisUrl: string, connections: RedisConnectionLog, logger: Logger) {
+    this.connection = createRedis(redisUrl, 'tally-review-events', { connections });
     this.closed = new Promise<never>((_resolve, reject) => (this.rejectClosed = reject));
     this.closed.catch(() => undefined);
     this.started = this.start(reviews, logger);
@@ -47,7 +51,10 @@ export class ReviewEventReader {
       });
       // Each waiting claim listens for its job's end: as many listeners as claims in flight, no leak.
       queueEvents.setMaxListeners(0);
-      queueEvents.on('error', (error) => logger.warn({ err: error }, 'reading the review events failed: retrying'));
+      // A connection error is already in the log, once per outage (connection-log.ts).
+      queueEvents.on('error', (error) => {
+        if (!isConnectionError(error)) logger.warn({ err: error }, 'reading the review events failed: retrying');
+      });
       await Promise.race([queueEvents.waitUntilReady(), this.closed]);
       this.queueEvents = queueEvents;
       return queueEvents;
@@ -67,7 +74,7 @@ export class ReviewEventReader {
     this.closing = true;
     if (this.queueEvents) {
       await this.queueEvents.close();
-      await this.connection.quit();
+      await closeRedis(this.connection, CLOSE_MS);
       return;
     }
     this.rejectClosed(new Error('closed before the review events were read'));

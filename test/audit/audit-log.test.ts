@@ -8,7 +8,7 @@ import { closeQueues, createQueues, queuePrefix } from '../../shared/platform/qu
 import { createRedis } from '../../shared/platform/redis/redis.js';
 import { startWorker } from '../../shared/platform/queues/worker-runner.js';
 import { queueCatalog } from '../../shared/job-catalog.js';
-import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
+import { closeWorkers, startWorkers, workerDependencies } from '../../workers/start-workers.js';
 import { createHarness, dataOf, type Harness, type TestTenant, queryOne } from '../support/harness.js';
 import { ManualClock } from '../support/manual-clock.js';
 
@@ -182,13 +182,7 @@ describe('the audit worker', () => {
         if (calls <= 2) throw new Error('transient failure');
         await recordAuditEntry(harness.context.orm.em.fork(), data);
       },
-      {
-        redisUrl: harness.config.redisUrl,
-        redisPrefix: harness.config.redisPrefix,
-        lockMs: 30_000,
-        logger: harness.context.logger,
-        metrics: harness.context.metrics,
-      },
+      workerDependencies(harness.context),
     );
     try {
       const added = await harness.context.queues.audit.add('record', job, {
@@ -208,13 +202,7 @@ describe('the audit worker', () => {
   });
 
   it('a payload that breaks the catalog schema fails for good, without retries', async () => {
-    const worker = startWorker('audit', queueCatalog.audit, async () => {}, {
-      redisUrl: harness.config.redisUrl,
-      redisPrefix: harness.config.redisPrefix,
-      lockMs: 30_000,
-      logger: harness.context.logger,
-      metrics: harness.context.metrics,
-    });
+    const worker = startWorker('audit', queueCatalog.audit, async () => {}, workerDependencies(harness.context));
     try {
       // Not an audit job: the queue's types would refuse it, as the worker must.
       const added = await harness.context.queues.audit.add('record', { not: 'an audit job' } as never);

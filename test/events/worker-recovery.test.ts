@@ -5,7 +5,7 @@ import { markReacted, registerEvents, registrationDependencies } from '../../sha
 import { eventsHandler } from '../../workers/events.js';
 import { queueCatalog } from '../../shared/job-catalog.js';
 import { compile } from '../../shared/platform/validation/ajv.js';
-import { finished, spawnEntry } from '../support/run-process.js';
+import { finished, spawnEntry, startEntry } from '../support/run-process.js';
 import { createHarness, dataOf, queryOne, registerMember, type Harness, type TestTenant } from '../support/harness.js';
 
 let harness: Harness;
@@ -62,6 +62,40 @@ async function saleReport(payload: Record<string, unknown>, userId = member.id):
     reportedAt: new Date().toISOString(),
     occurredAt: null,
   };
+}
+
+/** The environment of a spawned events worker on this file's database and Redis prefix. */
+function workerEnv(settings: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATABASE_URL: harness.config.databaseUrl,
+    REDIS_PREFIX: harness.config.redisPrefix,
+    PLATFORM_TOKEN_SECRET: 'x',
+    LOG_LEVEL: 'info',
+    WORKER_PORT: '0',
+    ...settings,
+  };
+}
+
+const activeJobs = async () => (await harness.context.queues.events.getJobCounts('active')).active;
+
+/**
+ * Reports a sale while holding the member's wallet row, so the worker that takes its job waits
+ * inside it; committing the transaction returned lets it go on.
+ */
+async function reportWithWalletHeld(sale: string) {
+  const knex = harness.context.orm.em.fork().getKnex();
+  await knex.raw(
+    'insert into wallet (user_id, tenant_id, points, lifetime_earn, updated_at) values (?, ?, 0, 0, now()) on conflict do nothing',
+    [member.id, tenant.id],
+  );
+  const holder = await knex.transaction();
+  await holder.raw('select * from wallet where user_id = ? for update', [member.id]);
+  const response = await harness.request(tenant, 'POST', '/v1/events', {
+    token: secret,
+    body: { type: 'SALE_MADE', subject: 'till-member', payload: { sale } },
+  });
+  expect(response.status).toBe(201);
+  return holder;
 }
 
 // Issue 4: "A job delivered twice (retry, stalled job, crash between commit and ack) never stores or grants twice."
@@ -153,14 +187,7 @@ describe('the event worker under retries and crashes', () => {
       expect(responses.every((response) => response.status === 201)).toBe(true);
     }
 
-    const env = {
-      DATABASE_URL: harness.config.databaseUrl,
-      REDIS_PREFIX: harness.config.redisPrefix,
-      PLATFORM_TOKEN_SECRET: 'x',
-      WORKER_LOCK_MS: '1000',
-      LOG_LEVEL: 'warn',
-      WORKER_PORT: '0',
-    };
+    const env = workerEnv({ WORKER_LOCK_MS: '1000', WORKER_STALLED_CHECK_MS: '500', LOG_LEVEL: 'warn' });
     const first = spawnEntry('main.ts', ['worker', 'events'], env);
     const firstDone = finished(first);
     await expect
@@ -192,42 +219,47 @@ describe('the event worker under retries and crashes', () => {
     expect(duplicates.n).toBe(0);
   }, 180_000);
 
+  // docs/operations.md#durability: "A worker that dies holding a job: another worker takes the job up
+  // within WORKER_LOCK_MS + WORKER_STALLED_CHECK_MS". Short values here; the defaults' bound is
+  // checked in test/platform/config.test.ts rather than waited for.
+  it('a job in hand when its worker is killed with SIGKILL is taken up by another worker once its lock lapses', async () => {
+    const before = await totals();
+    const env = workerEnv({ WORKER_LOCK_MS: '1000', WORKER_STALLED_CHECK_MS: '500' });
+    // The job waits inside the first worker until it is killed.
+    const holder = await reportWithWalletHeld('in the hands of a dead worker');
+    const first = spawnEntry('main.ts', ['worker', 'events'], env);
+    const firstDone = finished(first);
+    await expect.poll(activeJobs, { timeout: 60_000, interval: 50 }).toBe(1);
+    first.kill('SIGKILL');
+    await firstDone;
+    await holder.commit();
+    // Nobody runs it now: it is active in Redis, locked to a process that is gone.
+    expect(await activeJobs()).toBe(1);
+
+    const running = await startEntry('main.ts', ['worker', 'events'], env, 'workers started');
+    try {
+      await expect.poll(async () => (await totals()).events - before.events, { timeout: 60_000, interval: 50 }).toBe(1);
+      await running.waitForLog('job stalled');
+    } finally {
+      running.child.kill('SIGTERM');
+    }
+    expect((await running.done).code).toBe(0);
+    const after = await totals();
+    expect(after.wallet - before.wallet).toBe(10);
+  }, 120_000);
+
   // Issue 3: "SIGTERM drains: … workers finish their current jobs, connections close, exit 0."
   it('a worker told to stop with SIGTERM finishes the job in hand before it exits', async () => {
     const before = await totals();
-    const env = {
-      DATABASE_URL: harness.config.databaseUrl,
-      REDIS_PREFIX: harness.config.redisPrefix,
-      PLATFORM_TOKEN_SECRET: 'x',
-      LOG_LEVEL: 'info',
-      WORKER_PORT: '0',
-    };
-    // Hold the member's wallet row, so the job's transaction waits inside the worker.
-    const knex = harness.context.orm.em.fork().getKnex();
-    await knex.raw(
-      'insert into wallet (user_id, tenant_id, points, lifetime_earn, updated_at) values (?, ?, 0, 0, now()) on conflict do nothing',
-      [member.id, tenant.id],
-    );
-    const holder = await knex.transaction();
-    await holder.raw('select * from wallet where user_id = ? for update', [member.id]);
-    const response = await harness.request(tenant, 'POST', '/v1/events', {
-      token: secret,
-      body: { type: 'SALE_MADE', subject: 'till-member', payload: { sale: 'in hand' } },
-    });
-    expect(response.status).toBe(201);
-
-    const worker = spawnEntry('main.ts', ['worker', 'events'], env);
+    // The job's transaction waits inside the worker.
+    const holder = await reportWithWalletHeld('in hand');
+    const worker = spawnEntry('main.ts', ['worker', 'events'], workerEnv());
     const done = finished(worker);
     let logs = '';
     worker.stdout!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
     // A worker process starts in a few seconds alone, but far slower beside the whole suite (the OCR
     // tests keep the cores busy): the wait is generous, as the test is about shutdown, not speed.
-    await expect
-      .poll(async () => (await harness.context.queues.events.getJobCounts('active')).active, {
-        timeout: 60_000,
-        interval: 50,
-      })
-      .toBe(1);
+    await expect.poll(activeJobs, { timeout: 60_000, interval: 50 }).toBe(1);
     worker.kill('SIGTERM');
     // The worker has taken the signal; the job it holds cannot end while the wallet row is held, so it is still in hand.
     await expect.poll(() => logs, { timeout: 30_000, interval: 50 }).toContain('draining');

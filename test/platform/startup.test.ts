@@ -56,7 +56,7 @@ describe('start-up when a dependency does not answer', { timeout: 90_000 }, () =
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split('\n')).toEqual([
       expect.stringMatching(
-        /^tally: PostgreSQL is not answering at 127\.0\.0\.1:1 .*deploy\/local\/start-postgres\.sh$/,
+        /^tally: PostgreSQL is not answering at 127\.0\.0\.1:1 .*DATABASE_URL.*deploy\/local\/start-postgres\.sh$/,
       ),
     ]);
   });
@@ -65,7 +65,7 @@ describe('start-up when a dependency does not answer', { timeout: 90_000 }, () =
     const result = await runEntry('main.ts', ['all'], { ...env, REDIS_URL: 'redis://127.0.0.1:1', PORT: '0' });
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toMatch(
-      /^tally: Redis is not answering at 127\.0\.0\.1:1 .*deploy\/local\/start-redis\.sh$/,
+      /^tally: Redis is not answering at 127\.0\.0\.1:1 .*REDIS_URL.*deploy\/local\/start-redis\.sh$/,
     );
   });
 
@@ -98,6 +98,37 @@ describe('start-up when a dependency does not answer', { timeout: 90_000 }, () =
     } finally {
       taken.close();
     }
+  });
+});
+
+// docs/operations.md#running: a dependency that answers and refuses, or a malformed or missing
+// setting, is one line naming the variable and the real cause, not "not answering" or a stack trace.
+describe('start-up when a setting is wrong', { timeout: 90_000 }, () => {
+  it.each([
+    [
+      'a role PostgreSQL does not know',
+      { DATABASE_URL: 'postgres://nosuchrole@127.0.0.1:5432/x' },
+      'tally: PostgreSQL at 127.0.0.1:5432 refused DATABASE_URL: role "nosuchrole" does not exist (28000)',
+    ],
+    [
+      'a Redis URL of another scheme',
+      { REDIS_URL: 'http://127.0.0.1:6379' },
+      'tally: REDIS_URL must start with redis:// or rediss://, not http://: expected one such as redis://127.0.0.1:6379',
+    ],
+    [
+      'a database URL that is no URL',
+      { DATABASE_URL: 'notaurl' },
+      'tally: DATABASE_URL is not a URL: expected one such as postgres://user@127.0.0.1:5432/tally',
+    ],
+    [
+      'no platform secret outside development',
+      { PLATFORM_TOKEN_SECRET: '', NODE_ENV: 'production' },
+      'tally: PLATFORM_TOKEN_SECRET is not set, and NODE_ENV is "production", not development: set it to the same random secret on every process (openssl rand -base64 32)',
+    ],
+  ])('%s', async (_case, settings, line) => {
+    const result = await runEntry('main.ts', ['api'], { ...env, PORT: '0', ...settings });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n')).toEqual([line]);
   });
 });
 

@@ -2,6 +2,7 @@ import type { Worker } from 'bullmq';
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../shared/platform/logging/logger.js';
+import { RedisConnectionLog } from '../../shared/platform/redis/connection-log.js';
 import { DecisionWaiter } from '../../shared/receipts/decision-waiter.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
 import { createHarness, dataOf, registerMember, type Harness, type Json, type TestTenant } from '../support/harness.js';
@@ -132,10 +133,12 @@ describe('a decision wait whose event stream cannot be read (Redis unreachable)'
     });
     // Nothing listens on port 1: the reader's connection keeps retrying and never reads.
     const clock = new ManualClock();
+    const logger = createLogger('warn', logs);
     const decisions = new DecisionWaiter(
       waiting.context.queues.reviews,
       'redis://127.0.0.1:1',
-      createLogger('warn', logs),
+      new RedisConnectionLog(logger, clock),
+      logger,
       clock,
     );
     const queued: string[] = [];

@@ -29,3 +29,50 @@ export function finished(child: ChildProcess): Promise<Finished> {
 export function runEntry(entry: string, args: string[], env: Record<string, string>): Promise<Finished> {
   return finished(spawnEntry(entry, args, env));
 }
+
+export interface RunningEntry {
+  child: ChildProcess;
+  /** Settles once the process has exited, with everything it printed. */
+  done: Promise<Finished>;
+  /** Everything it has printed on stdout so far. */
+  logs(): string;
+  /** Resolves once stdout shows `text` (`times` times), or rejects once the process exits without. */
+  waitForLog(text: string, times?: number): Promise<void>;
+}
+
+/**
+ * Starts an entry point and resolves once its stdout shows `ready`. No deadline of its own: the
+ * test's timeout bounds every wait.
+ */
+export async function startEntry(
+  entry: string,
+  args: string[],
+  env: Record<string, string>,
+  ready: string,
+): Promise<RunningEntry> {
+  const child = spawnEntry(entry, args, env);
+  const done = finished(child);
+  let output = '';
+  const waiters = new Set<() => void>();
+  child.stdout!.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const check of waiters) check();
+  });
+  const waitForLog = (text: string, times = 1) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (output.split(text).length - 1 < times) return;
+        waiters.delete(check);
+        resolve();
+      };
+      waiters.add(check);
+      check();
+      void done.then((result) => {
+        if (!waiters.has(check)) return;
+        waiters.delete(check);
+        reject(new Error(`exited ${result.code} before "${text}": ${output}${result.stderr}`));
+      });
+    });
+  await waitForLog(ready);
+  return { child, done, logs: () => output, waitForLog };
+}

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { dirname, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DEFAULT_REDIS_TIMEOUT_MS } from '../rate-limit/redis-fallback.js';
 
 /** Settings of one process, read once from the environment at start (docs/operations.md#configuration). */
@@ -29,10 +30,13 @@ export interface Config {
    */
   memberCacheTtlMs: number;
   /**
-   * How long a worker's lock on a job lasts without renewal. A worker that dies (SIGKILL, lost
-   * machine) leaves its jobs locked this long; then another worker takes them up again.
+   * How long a worker's lock on a job lasts without renewal (renewed every half of it). A worker
+   * that dies (SIGKILL, lost machine) leaves its jobs locked this long; then the next stalled-job
+   * check hands them to another worker.
    */
   workerLockMs: number;
+  /** How often workers look for jobs whose lock lapsed; at most `workerLockMs` (see jobRecoveryBoundMs). */
+  workerStalledCheckMs: number;
   /** How long POST /receipts waits for a preparsed claim's automated decision (docs/receipts.md#claims). */
   receiptDecisionWaitMs: number;
   /**
@@ -63,7 +67,7 @@ export interface Config {
 export type Environment = Record<string, string | undefined>;
 
 const SERVICES = ['all', 'receipts', 'rewards'] as const;
-/** Where a generated platform secret is kept on a developer machine (git-ignored). */
+/** Where a generated platform secret is kept on a developer machine, under the project's root (git-ignored). */
 export const LOCAL_SECRET_FILE = '.tally/platform-token-secret';
 
 export class ConfigError extends Error {}
@@ -76,10 +80,10 @@ export function loadConfig(env: Environment = process.env): Config {
   return {
     port: integer(env, 'PORT', 3000),
     workerPort: integer(env, 'WORKER_PORT', 3001),
-    databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tally',
-    redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    databaseUrl: databaseUrl(env),
+    redisUrl: redisUrl(env),
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, ''),
-    platformTokenSecret: env.PLATFORM_TOKEN_SECRET ?? localPlatformSecret(),
+    platformTokenSecret: platformTokenSecret(env),
     logLevel: env.LOG_LEVEL ?? 'info',
     fetchAllowPrivateAddresses: boolean(env, 'FETCH_ALLOW_PRIVATE_ADDRESSES', false),
     service: service as Config['service'],
@@ -87,7 +91,7 @@ export function loadConfig(env: Environment = process.env): Config {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000),
     cacheTtlMs: integer(env, 'CACHE_TTL_MS', 5_000),
     memberCacheTtlMs: integer(env, 'MEMBER_CACHE_TTL_MS', 30_000),
-    workerLockMs: integer(env, 'WORKER_LOCK_MS', 30_000),
+    ...workerLocks(env),
     webhookRetryBaseMs: optionalInteger(env, 'WEBHOOK_RETRY_BASE_MS'),
     receiptDecisionWaitMs: integer(env, 'RECEIPT_DECISION_WAIT_MS', 2000),
     idempotencyLeaseMs: integer(env, 'IDEMPOTENCY_LEASE_MS', 30_000),
@@ -98,17 +102,116 @@ export function loadConfig(env: Environment = process.env): Config {
 }
 
 /**
- * docs/operations.md#configuration: when PLATFORM_TOKEN_SECRET is unset, a secret is generated into
- * a local, git-ignored file on first run, so admin tokens minted by the CLI keep working across
- * restarts.
+ * docs/operations.md#durability: a killed worker's jobs run again within 30 s by default. The lock
+ * is renewed every half of its duration, one Redis round trip per worker for all its jobs, so a
+ * shorter lock costs more round trips; and a job whose process stalls longer than the lock (a
+ * blocked event loop) is run a second time meanwhile, which is safe, as every job is idempotent by a
+ * natural key, but wasted work.
  */
-function localPlatformSecret(): string {
-  const file = resolve(LOCAL_SECRET_FILE);
+export const DEFAULT_WORKER_LOCK_MS = 15_000;
+export const DEFAULT_WORKER_STALLED_CHECK_MS = 10_000;
+
+function workerLocks(env: Environment): Pick<Config, 'workerLockMs' | 'workerStalledCheckMs'> {
+  const workerLockMs = integer(env, 'WORKER_LOCK_MS', DEFAULT_WORKER_LOCK_MS);
+  const workerStalledCheckMs = integer(env, 'WORKER_STALLED_CHECK_MS', DEFAULT_WORKER_STALLED_CHECK_MS);
+  if (workerLockMs === 0 || workerStalledCheckMs === 0)
+    throw new ConfigError('WORKER_LOCK_MS and WORKER_STALLED_CHECK_MS must be more than 0');
+  if (workerStalledCheckMs > workerLockMs)
+    throw new ConfigError(
+      `WORKER_STALLED_CHECK_MS (${workerStalledCheckMs}) must not exceed WORKER_LOCK_MS (${workerLockMs}): a job would wait for a second check`,
+    );
+  return { workerLockMs, workerStalledCheckMs };
+}
+
+/**
+ * How long after its worker died a job is taken up again, at most: its lock lapses within
+ * `workerLockMs` of the last renewal, and a check finds it within one `workerStalledCheckMs` after
+ * that. (A check marks the active jobs that a renewal has not claimed since the check before, and
+ * moves those whose lock lapsed; with checks no further apart than the lock, a dead worker's job is
+ * marked before its lock lapses.)
+ */
+export function jobRecoveryBoundMs(config: Pick<Config, 'workerLockMs' | 'workerStalledCheckMs'>): number {
+  return config.workerLockMs + config.workerStalledCheckMs;
+}
+
+/**
+ * docs/operations.md#configuration: development is NODE_ENV unset, `development` or `test`; anything
+ * else (`production`, `staging`…) is a deployment, where what must be set is refused when missing.
+ */
+export function isDevelopment(env: Environment): boolean {
+  return [undefined, '', 'development', 'test'].includes(env.NODE_ENV);
+}
+
+/**
+ * Outside development PLATFORM_TOKEN_SECRET must be set: a secret generated per machine would sign
+ * tokens that the other replicas refuse. In development one is generated on first run into a
+ * git-ignored file at the project's root, so the server and the CLI agree wherever they run from.
+ */
+function platformTokenSecret(env: Environment): string {
+  const secret = env.PLATFORM_TOKEN_SECRET;
+  if (secret) return secret;
+  if (!isDevelopment(env))
+    throw new ConfigError(
+      `PLATFORM_TOKEN_SECRET is not set, and NODE_ENV is "${env.NODE_ENV}", not development: set it to the same random secret on every process (openssl rand -base64 32)`,
+    );
+  const file = localSecretFile();
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dirname(file), { recursive: true });
-  const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
-  return secret;
+  const generated = randomBytes(32).toString('base64url');
+  try {
+    writeFileSync(file, `${generated}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    // Another process started at the same moment wrote it first: theirs is the secret.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
+    throw error;
+  }
+  return generated;
+}
+
+/** LOCAL_SECRET_FILE under the project's root: the nearest folder above this module that holds package.json (the same from sources and from dist/). */
+export function localSecretFile(): string {
+  let folder = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(folder, 'package.json'))) {
+    const parent = dirname(folder);
+    if (parent === folder)
+      throw new ConfigError(
+        "PLATFORM_TOKEN_SECRET is not set, and the project's root was not found to keep a generated one",
+      );
+    folder = parent;
+  }
+  return join(folder, LOCAL_SECRET_FILE);
+}
+
+/** DATABASE_URL, checked to be a PostgreSQL URL that names its database; its value is not echoed (it may hold a password). */
+function databaseUrl(env: Environment): string {
+  const raw = env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tally';
+  const url = connectionUrl('DATABASE_URL', raw, ['postgres:', 'postgresql:'], 'postgres://user@127.0.0.1:5432/tally');
+  if (!decodeURIComponent(url.pathname.slice(1)))
+    throw new ConfigError(
+      `DATABASE_URL names no database: end it with /<database>, as in postgres://user@127.0.0.1:5432/tally`,
+    );
+  return raw;
+}
+
+function redisUrl(env: Environment): string {
+  const raw = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  connectionUrl('REDIS_URL', raw, ['redis:', 'rediss:'], 'redis://127.0.0.1:6379');
+  return raw;
+}
+
+function connectionUrl(name: string, raw: string, protocols: string[], example: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a URL: expected one such as ${example}`);
+  }
+  if (!protocols.includes(url.protocol))
+    throw new ConfigError(
+      `${name} must start with ${protocols.map((protocol) => `${protocol}//`).join(' or ')}, not ${url.protocol}//: expected one such as ${example}`,
+    );
+  if (!url.hostname) throw new ConfigError(`${name} names no host: expected one such as ${example}`);
+  return url;
 }
 
 const LIFETIME = /^([1-9][0-9]{0,6})(s|m|h|d)$/;

@@ -1,6 +1,7 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { MikroORM, PostgreSqlDriver, type EntityManager, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
+import pg from 'pg';
 import type { Logger } from '../logging/logger.js';
 
 export type Orm = MikroORM;
@@ -90,9 +91,27 @@ export function createOrm(
   return MikroORM.init(ormOptions(model, databaseUrl, logger, choices));
 }
 
+/** Any fixed number, the same in every process: the advisory lock that migration runs take turns on. */
+const MIGRATION_LOCK_KEY = 7_400_519;
+
+/**
+ * Applies the pending migrations, one run at a time across processes (docs/operations.md#migrations):
+ * MikroORM's migrator takes no lock, so two pods starting together (Kubernetes init containers,
+ * `npm start` beside `tally migrate`) could both read a migration as pending and run its data
+ * changes twice. The second run waits on a session advisory lock, held on a connection of its own
+ * for the whole run, then finds nothing pending.
+ */
 export async function migrate(orm: Orm): Promise<string[]> {
-  const applied = await orm.getMigrator().up();
-  return applied.map((migration) => migration.name);
+  const lock = new pg.Client({ connectionString: orm.config.get('clientUrl') });
+  await lock.connect();
+  try {
+    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    const applied = await orm.getMigrator().up();
+    return applied.map((migration) => migration.name);
+  } finally {
+    // Ending the session releases its lock, whatever happened to the run.
+    await lock.end();
+  }
 }
 
 /**

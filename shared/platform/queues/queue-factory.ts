@@ -2,6 +2,7 @@ import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Static, TSchema } from 'typebox';
 import type { Logger } from '../logging/logger.js';
+import { isConnectionError } from '../redis/connection-log.js';
 
 /** One queue: what its jobs carry, how many a worker runs at once, and its jobs' default options. */
 export interface QueueDefinition {
@@ -28,7 +29,10 @@ export function queuePrefix(redisPrefix: string, name: string): string {
   return `${redisPrefix}:{${name}}`;
 }
 
-/** One Queue per catalog entry, all on one connection; their connection errors go to the log. */
+/**
+ * One Queue per catalog entry, all on one connection. Their errors go to the log, but for those
+ * that only say Redis is away: the connection's log reports an outage once (connection-log.ts).
+ */
 export function createQueues<Catalog extends QueueCatalog>(
   catalog: Catalog,
   connection: Redis,
@@ -41,7 +45,9 @@ export function createQueues<Catalog extends QueueCatalog>(
       prefix: queuePrefix(redisPrefix, name),
       defaultJobOptions: definition.defaultJobOptions,
     });
-    queue.on('error', (error) => logger.warn({ err: error, queue: name }, 'queue connection error'));
+    queue.on('error', (error) => {
+      if (!isConnectionError(error)) logger.warn({ err: error, queue: name }, 'queue error');
+    });
     return [name, queue];
   });
   return Object.fromEntries(entries) as QueuesOf<Catalog>;

@@ -1,7 +1,8 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Logger } from '../logging/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { createRedis } from '../redis/redis.js';
+import { isConnectionError, type RedisConnectionLog } from '../redis/connection-log.js';
+import { closeRedis, createRedis } from '../redis/redis.js';
 import { compile, toValidationIssues } from '../validation/ajv.js';
 import type { Static } from 'typebox';
 import { queuePrefix, type QueueDefinition } from './queue-factory.js';
@@ -20,11 +21,18 @@ export function isLastAttempt(job: Job): boolean {
   return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 }
 
+/** How long QUIT on a closed worker's connection may take before the connection is dropped instead. */
+const WORKER_CONNECTION_CLOSE_MS = 1000;
+
 export interface WorkerDependencies {
   redisUrl: string;
   redisPrefix: string;
+  /** BullMQ's lockDuration: how long a job stays locked to its worker without renewal. */
   lockMs: number;
+  /** BullMQ's stalledInterval: how often a worker looks for jobs whose lock lapsed. */
+  stalledCheckMs: number;
   logger: Logger;
+  redisConnections: RedisConnectionLog;
   metrics: Metrics;
 }
 
@@ -44,7 +52,9 @@ export function startWorker<Definition extends QueueDefinition>(
   const log = deps.logger.child({ queue: name });
 
   // Workers block on their connection, so each gets its own rather than the shared one.
-  const connection = createRedis(deps.redisUrl, `tally-worker-${name}`, { logger: deps.logger });
+  const connection = createRedis(deps.redisUrl, `tally-worker-${name}`, {
+    connections: deps.redisConnections,
+  });
   const worker = new Worker(
     name,
     async (job, token) => {
@@ -58,8 +68,9 @@ export function startWorker<Definition extends QueueDefinition>(
       connection,
       prefix: queuePrefix(deps.redisPrefix, name),
       concurrency: definition.concurrency,
+      // docs/operations.md#durability: a dead worker's jobs run again within lockMs + stalledCheckMs.
       lockDuration: deps.lockMs,
-      stalledInterval: deps.lockMs,
+      stalledInterval: deps.stalledCheckMs,
       maxStalledCount: 2,
     },
   );
@@ -80,10 +91,14 @@ export function startWorker<Definition extends QueueDefinition>(
   worker.on('stalled', (jobId) =>
     log.warn({ jobId }, 'job stalled: its worker stopped renewing the lock, it runs again'),
   );
-  worker.on('error', (error) => log.error({ err: error }, 'worker error'));
+  // A connection error is already in the log, once per outage (connection-log.ts); BullMQ emits
+  // one for each of its connections and each retry.
+  worker.on('error', (error) => {
+    if (!isConnectionError(error)) log.error({ err: error }, 'worker error');
+  });
   // BullMQ leaves a connection it was handed open: close ours once the worker is done with it.
   worker.on('closed', () => {
-    void connection.quit().catch(() => connection.disconnect());
+    void closeRedis(connection, WORKER_CONNECTION_CLOSE_MS);
     void handler.close?.().catch((error: unknown) => log.warn({ err: error }, 'handler did not close cleanly'));
   });
   return worker;

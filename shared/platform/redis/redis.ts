@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
-import type { Logger } from '../logging/logger.js';
+import { withTimeout } from '../async/with-timeout.js';
+import type { RedisConnectionLog } from './connection-log.js';
 
 export type { Redis };
 
@@ -12,10 +13,10 @@ export interface RedisConnectionOptions {
    */
   autoPipelining?: boolean;
   /**
-   * Where connection errors go while ioredis reconnects on its own; without a listener ioredis
-   * prints each one to stderr, outside the JSON logs.
+   * Where its errors and reconnections are reported, once per outage for the whole process;
+   * unhandled, ioredis prints each error to stderr, outside the JSON logs.
    */
-  logger?: Logger;
+  connections?: RedisConnectionLog;
 }
 
 /**
@@ -31,11 +32,24 @@ export function createRedis(url: string, connectionName: string, options: RedisC
     lazyConnect: false,
     enableAutoPipelining: options.autoPipelining ?? false,
   });
-  if (options.logger) {
-    const logger = options.logger;
-    connection.on('error', (error: Error) =>
-      logger.warn({ err: error, connection: connectionName }, 'Redis connection error: reconnecting'),
-    );
-  }
+  options.connections?.track(connection, connectionName);
   return connection;
+}
+
+/**
+ * Closes a connection within `ms`, and never rejects (docs/operations.md#shutdown): QUIT when it is
+ * ready, so the replies still due arrive first; a plain disconnect when it is not (a QUIT would wait
+ * for a Redis that is away, then reject with "Connection is closed." when the socket drops), or
+ * when QUIT takes longer than `ms`.
+ */
+export async function closeRedis(connection: Redis, ms: number): Promise<void> {
+  if (connection.status === 'end') return;
+  if (connection.status === 'ready') {
+    const quit = await withTimeout(connection.quit(), ms).then(
+      () => true,
+      () => false,
+    );
+    if (quit) return;
+  }
+  connection.disconnect();
 }

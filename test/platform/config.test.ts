@@ -1,0 +1,94 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  ConfigError,
+  jobRecoveryBoundMs,
+  loadConfig,
+  LOCAL_SECRET_FILE,
+  localSecretFile,
+} from '../../shared/platform/config/config.js';
+import { ROOT } from '../support/run-process.js';
+
+const SECRET = { PLATFORM_TOKEN_SECRET: 'a secret for this test alone' };
+
+// docs/operations.md#durability: "another worker takes the job up within WORKER_LOCK_MS +
+// WORKER_STALLED_CHECK_MS: 25 s by default". The spawned workers of
+// test/events/worker-recovery.test.ts show the mechanism with short values; this checks the defaults.
+describe('worker locks', () => {
+  it("by default a dead worker's jobs are taken up again within 30 s", () => {
+    const config = loadConfig(SECRET);
+    expect(jobRecoveryBoundMs(config)).toBe(config.workerLockMs + config.workerStalledCheckMs);
+    expect(jobRecoveryBoundMs(config)).toBeLessThanOrEqual(30_000);
+    // The lock is renewed every half of it: a shorter lock costs more Redis round trips.
+    expect(config.workerLockMs).toBeGreaterThanOrEqual(10_000);
+  });
+
+  it('refuses a stalled check further apart than the lock, which would let a job wait for a second check', () => {
+    expect(() => loadConfig({ ...SECRET, WORKER_LOCK_MS: '5000', WORKER_STALLED_CHECK_MS: '6000' })).toThrow(
+      new ConfigError(
+        'WORKER_STALLED_CHECK_MS (6000) must not exceed WORKER_LOCK_MS (5000): a job would wait for a second check',
+      ),
+    );
+  });
+});
+
+// docs/operations.md#configuration: "a malformed value stops the start with one line naming the variable".
+describe('connection URLs', () => {
+  it.each([
+    ['DATABASE_URL', 'notaurl', 'DATABASE_URL is not a URL: expected one such as postgres://user@127.0.0.1:5432/tally'],
+    [
+      'DATABASE_URL',
+      'mysql://root@127.0.0.1/tally',
+      'DATABASE_URL must start with postgres:// or postgresql://, not mysql://: expected one such as postgres://user@127.0.0.1:5432/tally',
+    ],
+    [
+      'DATABASE_URL',
+      'postgres://postgres@127.0.0.1:5432',
+      'DATABASE_URL names no database: end it with /<database>, as in postgres://user@127.0.0.1:5432/tally',
+    ],
+    [
+      'REDIS_URL',
+      'http://127.0.0.1:6379',
+      'REDIS_URL must start with redis:// or rediss://, not http://: expected one such as redis://127.0.0.1:6379',
+    ],
+  ])('%s=%s is refused, naming the variable', (name, value, message) => {
+    expect(() => loadConfig({ ...SECRET, [name]: value })).toThrow(new ConfigError(message));
+  });
+
+  it('a password in a refused URL is not echoed', () => {
+    expect(() => loadConfig({ ...SECRET, DATABASE_URL: 'mysql://root:hunter2@127.0.0.1/tally' })).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining('hunter2') }),
+    );
+  });
+});
+
+// docs/operations.md#configuration: "Development is NODE_ENV unset, development or test".
+describe('PLATFORM_TOKEN_SECRET', () => {
+  it.each(['production', 'staging'])('unset with NODE_ENV=%s is refused', (nodeEnv) => {
+    expect(() => loadConfig({ NODE_ENV: nodeEnv })).toThrow(
+      new ConfigError(
+        `PLATFORM_TOKEN_SECRET is not set, and NODE_ENV is "${nodeEnv}", not development: set it to the same random secret on every process (openssl rand -base64 32)`,
+      ),
+    );
+  });
+
+  it('unset in development is generated once at the project root, the same from any working directory', () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'tally-cwd-'));
+    const here = process.cwd();
+    try {
+      process.chdir(elsewhere);
+      const fromElsewhere = loadConfig({ NODE_ENV: 'development' }).platformTokenSecret;
+      process.chdir(ROOT);
+      const fromRoot = loadConfig({}).platformTokenSecret;
+      expect(fromElsewhere).toBe(fromRoot);
+      expect(localSecretFile()).toBe(join(ROOT, LOCAL_SECRET_FILE));
+      expect(readFileSync(localSecretFile(), 'utf8').trim()).toBe(fromRoot);
+      expect(existsSync(join(elsewhere, LOCAL_SECRET_FILE))).toBe(false);
+    } finally {
+      process.chdir(here);
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+});
