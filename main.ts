@@ -6,6 +6,7 @@
  */
 import type { Worker } from 'bullmq';
 import { startApi, startOperations, type RunningApi } from './api/server.js';
+import { startMetricsServer } from './api/metrics-server.js';
 import { ConfigError, loadConfig } from './shared/platform/config/config.js';
 import { closeContext, createContext } from './shared/context.js';
 import { checkDependencies, DependencyUnavailableError } from './shared/platform/db/dependency-check.js';
@@ -33,6 +34,9 @@ async function main(argv: string[]): Promise<void> {
 
   const api: RunningApi = mode === 'worker' ? await startOperations(context) : await startApi(context);
   const workers: Worker[] = mode === 'api' ? [] : startWorkers(context, queues);
+  const { metricsPort } = config;
+  const metrics = metricsPort === undefined ? undefined : await startMetricsServer(context, metricsPort);
+  if (metrics) logger.info({ address: `http://localhost:${metrics.port}/metrics` }, 'metrics served apart');
   if (workers.length && queues.includes('recovery')) await scheduleRecovery(context);
   if (mode === 'worker')
     logger.info(
@@ -57,6 +61,7 @@ async function main(argv: string[]): Promise<void> {
     }, config.shutdownTimeoutMs).unref();
     await api.close();
     await closeWorkers(workers);
+    await metrics?.close();
     await closeContext(context);
     clearTimeout(timer);
     logger.info('stopped');

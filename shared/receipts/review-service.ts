@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { Counter } from 'prom-client';
 import type { AppContext } from '../context.js';
+import type { Metrics } from '../platform/metrics/metrics.js';
 import type { EntityManager, Orm } from '../platform/db/orm.js';
 import { isUuid } from '../platform/db/tenant-record.js';
 import { NotFoundError } from '../platform/errors/app-errors.js';
@@ -27,6 +29,16 @@ import { storeReviewOfUnreviewedClaim } from './store-unreviewed-claim-review.js
 export interface ReviewDependencies extends ReviewerDependencies, IntrinsicEventDependencies {
   orm: Orm;
   eventIds: EventIdAllocator;
+  /** Reviews stored, by verdict and reviewer: each once, when its transaction commits. */
+  reviewsStored: Counter<'verdict' | 'reviewer'>;
+}
+
+function reviewCounter(metrics: Metrics): Counter<'verdict' | 'reviewer'> {
+  return metrics.counter({
+    name: 'tally_receipt_reviews_total',
+    help: 'Receipt reviews stored, by verdict (AUTHORIZE, REJECT, ABSTAIN) and reviewer (automated, manual)',
+    labelNames: ['verdict', 'reviewer'],
+  });
 }
 
 export function reviewDependencies(context: AppContext): ReviewDependencies {
@@ -37,6 +49,7 @@ export function reviewDependencies(context: AppContext): ReviewDependencies {
     venues: context.venues,
     eventTypes: context.eventTypes,
     eventQueue: context.eventQueue,
+    reviewsStored: reviewCounter(context.metrics),
   };
 }
 
@@ -80,6 +93,7 @@ export async function reviewAutomatically(
     (await storeOnUnreviewedClaim(em, receipt, decision, eventId)) ??
     (await storeUnderLock(deps, tenantId, receiptId, decision, eventId));
   if (stored) {
+    deps.reviewsStored.inc({ verdict: stored.review.verdict, reviewer: 'automated' });
     await reportReview(deps, stored.receipt, stored.review);
     // A manual review that came first stays paramount: the caller reads that one.
     return stored.receipt.paramountReviewId === stored.review.id
@@ -201,6 +215,7 @@ export async function reviewManually(
     applyReview(locked, created, eventId);
     return { receipt: locked, review: created };
   });
+  deps.reviewsStored.inc({ verdict: review.verdict, reviewer: 'manual' });
   await reportReview(deps, receipt, review);
   return review;
 }

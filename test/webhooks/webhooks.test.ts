@@ -6,8 +6,7 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboundPoster } from '../../shared/platform/http/outbound-post.js';
 import { registerEvents, registrationDependencies } from '../../shared/events/register-events.js';
-import { Sealer } from '../../shared/platform/secrets/sealer.js';
-import { deliverWebhook } from '../../shared/webhooks/deliver-webhook.js';
+import { deliverWebhook, deliveryDependencies } from '../../shared/webhooks/deliver-webhook.js';
 import { dispatchWebhooks } from '../../shared/webhooks/dispatch-webhooks.js';
 import { WebhookDelivery } from '../../shared/webhooks/webhook-delivery.entity.js';
 import { WebhookSubscriptions } from '../../shared/webhooks/webhook-subscriptions.js';
@@ -166,12 +165,7 @@ describe('webhook deliveries', () => {
       attempts: [],
     });
     await em.flush();
-    const dependencies = {
-      orm: harness.context.orm,
-      poster: new OutboundPoster(true),
-      sealer: new Sealer(harness.config.platformTokenSecret, 'webhook-secret'),
-      serviceSubject: harness.config.publicBaseUrl,
-    };
+    const dependencies = deliveryDependencies(harness.context);
     return { delivery, dependencies };
   }
 

@@ -7,6 +7,8 @@ export interface Config {
   port: number;
   /** Where a worker-only process (`npm run start:worker`) serves /health, /ready and /metrics. */
   workerPort: number;
+  /** When set, /metrics is served on this port alone and no longer on PORT or WORKER_PORT. */
+  metricsPort: number | undefined;
   databaseUrl: string;
   redisUrl: string;
   publicBaseUrl: string;
@@ -68,6 +70,7 @@ export function loadConfig(env: Environment = process.env): Config {
   return {
     port: integer(env, 'PORT', 3000),
     workerPort: integer(env, 'WORKER_PORT', 3001),
+    metricsPort: optionalInteger(env, 'METRICS_PORT'),
     databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tally',
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, ''),
