@@ -6,6 +6,7 @@
  */
 import type { Worker } from 'bullmq';
 import { startApi, startOperations, type RunningApi } from './api/server.js';
+import { startMetricsServer, type MetricsServer } from './api/metrics-server.js';
 import { ConfigError, loadConfig } from './shared/platform/config/config.js';
 import { closeContext, createContext, type AppContext } from './shared/context.js';
 import {
@@ -36,6 +37,9 @@ async function main(argv: string[]): Promise<void> {
 
   const api: RunningApi = mode === 'worker' ? await startOperations(context) : await startApi(context);
   const workers: Worker[] = mode === 'api' ? [] : startWorkers(context, queues);
+  const { metricsPort } = config;
+  const metrics = metricsPort === undefined ? undefined : await startMetricsServer(context, metricsPort);
+  if (metrics) logger.info({ address: `http://localhost:${metrics.port}/metrics` }, 'metrics served apart');
   if (workers.length && queues.includes('recovery')) await scheduleRecovery(context);
   if (mode === 'worker')
     logger.info(
@@ -53,7 +57,7 @@ async function main(argv: string[]): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    void drain(signal, api, workers, context).then((code) => process.exit(code));
+    void drain(signal, { api, workers, metrics }, context).then((code) => process.exit(code));
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
@@ -67,7 +71,13 @@ async function main(argv: string[]): Promise<void> {
  * another worker runs it again once its lock lapses; what it had committed in PostgreSQL is found
  * there, as every job is idempotent by a natural key.
  */
-async function drain(signal: string, api: RunningApi, workers: Worker[], context: AppContext): Promise<number> {
+interface Running {
+  api: RunningApi;
+  workers: Worker[];
+  metrics: MetricsServer | undefined;
+}
+
+async function drain(signal: string, { api, workers, metrics }: Running, context: AppContext): Promise<number> {
   const { config, logger } = context;
   const budgetMs = config.shutdownTimeoutMs;
   // The connections get a fifth of the budget (at most 2 s), and as much again is kept in hand, so
@@ -87,6 +97,8 @@ async function drain(signal: string, api: RunningApi, workers: Worker[], context
         { notWithinDrain: closed.late, redisAway: closed.away },
         "workers left to the process's exit: the jobs they held run again once their lock lapses",
       );
+    // Scrapes are cut rather than waited for: Prometheus asks again.
+    await metrics?.close();
     await closeContext(context, closeMs);
     if (!answered)
       logger.error({ drainMs }, 'requests still unanswered when the drain ended: their connections were cut');

@@ -78,6 +78,7 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
   const queues = createQueues(queueCatalog, queueRedis, config.redisPrefix, logger);
   const reportRedis = createRedis(config.redisUrl, 'tally-event-reports', { connections: redisConnections });
   const acceptedReports = new AcceptedReports(queues.events, queueRedis, reportRedis);
+  const metrics = createMetrics();
   const products = new ProductCatalogues(orm, config.cacheTtlMs);
   const venues = new VenueDirectory(orm, config.cacheTtlMs);
   return {
@@ -90,7 +91,7 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
     queueRedis,
     reportRedis,
     queues,
-    metrics: createMetrics(),
+    metrics,
     tenants: new TenantDirectory(orm, config.cacheTtlMs),
     jwks: new JwksCache(config.fetchAllowPrivateAddresses),
     adminTokens: new AdminTokenVerifier(config.platformTokenSecret),
@@ -100,7 +101,7 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
     reactors: new ReactorDirectory(orm, config.cacheTtlMs),
     webhooks: new WebhookSubscriptions(orm, config.cacheTtlMs),
     eventIds: new EventIdAllocator(orm),
-    eventQueue: new EventQueueWriter(queues.events, acceptedReports),
+    eventQueue: new EventQueueWriter(queues.events, acceptedReports, metrics),
     acceptedReports,
     registrationWatch: new RegistrationWatch(orm),
     products,

@@ -9,15 +9,13 @@ import { defineRoute } from '../routes/define-route.js';
 
 export const CHECK_TIMEOUT_MS = 2000;
 const tags = ['Operations'];
-const QUEUE_STATES = [
-  'waiting',
-  'active',
-  'delayed',
-  'failed',
-  'completed',
-  'prioritized',
-  'waiting-children',
-] as const;
+/**
+ * The states whose count is work still to do or work that failed for good (kept 7 days for the
+ * recovery sweep). Not `completed`: that set holds only the history each queue keeps
+ * (removeOnComplete in shared/job-catalog.ts; a job of reports is removed at once), so its count
+ * said nothing of how many jobs ran. `tally_jobs_total` counts those.
+ */
+const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'failed'] as const;
 
 /** `/health`, `/ready`, `/metrics`: no API key, meant for the orchestrator and Prometheus (docs/operations.md#operator-endpoints). */
 export function registerOperations(app: App, context: AppContext): void {
@@ -88,30 +86,46 @@ export function registerOperations(app: App, context: AppContext): void {
     },
   });
 
+  // With METRICS_PORT set, /metrics is served there alone (api/metrics-server.ts), not on the public listener.
+  if (context.config.metricsPort !== undefined) return;
   defineRoute(app, context, {
     method: 'get',
     path: '/metrics',
     operationId: 'getMetrics',
     description:
-      "Prometheus metrics of this process in the text exposition format: request durations by route, queue depths and the process's own. Needs no API key.",
+      "Prometheus metrics of this process in the text exposition format: request durations by route, jobs, business counters, queue depths and the process's own. Served on METRICS_PORT instead when that is set. Needs no API key.",
     examples: {
       response:
         '# HELP tally_http_request_duration_seconds Request duration\n# TYPE tally_http_request_duration_seconds histogram\n',
     },
-    summary: 'Prometheus metrics',
+    summary: 'Prometheus metrics (served here unless METRICS_PORT is set)',
     tags,
     access: 'public',
     responses: { 200: { description: 'text exposition format', contentType: 'text/plain' } },
-    handler: async (_input, c) => {
-      await Promise.all(
-        queueNames.map(async (name) => {
-          const counts = await context.queues[name].getJobCounts(...QUEUE_STATES);
-          for (const state of QUEUE_STATES) context.metrics.queueDepth.set({ queue: name, state }, counts[state] ?? 0);
-        }),
-      );
-      return c.body(await context.metrics.registry.metrics(), 200, {
-        'Content-Type': context.metrics.registry.contentType,
-      });
-    },
+    handler: async (_input, c) =>
+      c.body(await scrapeMetrics(context), 200, { 'Content-Type': context.metrics.registry.contentType }),
   });
+}
+
+/**
+ * The registry's text, the queues' depths read from Redis first. A queue Redis does not answer for
+ * within the readiness check's bound is left out of this scrape rather than shown with stale
+ * counts, so the process's own metrics still reach Prometheus while Redis is away.
+ */
+export async function scrapeMetrics(context: AppContext): Promise<string> {
+  const { queueDepth } = context.metrics;
+  await Promise.all(
+    queueNames.map(async (queue) => {
+      const counts = await withTimeout(
+        context.queues[queue].getJobCounts(...QUEUE_STATES),
+        CHECK_TIMEOUT_MS,
+        context.clock,
+      ).catch(() => undefined);
+      for (const state of QUEUE_STATES) {
+        if (counts) queueDepth.set({ queue, state }, counts[state] ?? 0);
+        else queueDepth.remove({ queue, state });
+      }
+    }),
+  );
+  return context.metrics.registry.metrics();
 }

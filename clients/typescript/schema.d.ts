@@ -52,8 +52,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Prometheus metrics
-         * @description Prometheus metrics of this process in the text exposition format: request durations by route, queue depths and the process's own. Needs no API key.
+         * Prometheus metrics (served here unless METRICS_PORT is set)
+         * @description Prometheus metrics of this process in the text exposition format: request durations by route, jobs, business counters, queue depths and the process's own. Served on METRICS_PORT instead when that is set. Needs no API key.
          */
         get: operations["getMetrics"];
         put?: never;

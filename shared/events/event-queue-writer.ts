@@ -1,4 +1,6 @@
 import { Job, type Queue } from 'bullmq';
+import type { Counter } from 'prom-client';
+import type { Metrics } from '../platform/metrics/metrics.js';
 import { Batcher } from '../platform/queues/batcher.js';
 import type { AcceptedReports } from './accepted-reports.js';
 import { DUPLICATE_WINDOW_MS } from './duplicate-window.js';
@@ -29,12 +31,19 @@ const MAX_REPORTS_PER_JOB = 100;
  */
 export class EventQueueWriter {
   private readonly batcher: Batcher<QueuedReport, boolean>;
+  private readonly reports: Counter<'outcome'>;
 
   constructor(
     private readonly queue: Queue,
     private readonly accepted: AcceptedReports,
+    metrics: Metrics,
   ) {
     this.batcher = new Batcher((reports) => this.queueReports(reports), MAX_REPORTS_PER_JOB, 0);
+    this.reports = metrics.counter({
+      name: 'tally_event_reports_total',
+      help: 'Reports of POST /v1/events that reached the duplicate check: accepted (queued) or refused as a duplicate',
+      labelNames: ['outcome'],
+    });
   }
 
   /** True when the report was queued; false when another report holds its identity in the window. */
@@ -93,6 +102,11 @@ export class EventQueueWriter {
       await this.accepted.release(claims.filter((_, index) => answers[index] === 1)).catch(() => undefined);
       throw refused;
     }
+    // Counted once Redis ran the claims and the job together: a report sent again after a failure
+    // here was not counted the first time.
+    const acceptedCount = answers.filter((answer) => answer === 1).length;
+    this.reports.inc({ outcome: 'accepted' }, acceptedCount);
+    this.reports.inc({ outcome: 'duplicate' }, answers.length - acceptedCount);
     return answers.map((answer) => answer === 1);
   }
 }

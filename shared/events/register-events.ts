@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Counter, Histogram } from 'prom-client';
 import type { AppContext } from '../context.js';
 import { bigintArray } from '../platform/db/bigint-array.js';
 import { earn, type Earning } from '../ledger/ledger.js';
@@ -8,6 +9,7 @@ import {
   reviewedReceipts,
 } from '../receipts/reverse-rejected-receipts.js';
 import type { EntityManager, Orm } from '../platform/db/orm.js';
+import { LONG_DURATION_BUCKETS, type Metrics } from '../platform/metrics/metrics.js';
 import { forServiceSubject, react, reactionWebhookIds, type ReactionOutcome } from '../reactors/react.js';
 import type { ReactorDirectory } from '../reactors/reactor-directory.js';
 import { User } from '../users/user.entity.js';
@@ -20,12 +22,38 @@ export interface RegistrationDependencies {
   orm: Orm;
   reactors: ReactorDirectory;
   subscriptions: WebhookSubscriptions;
+  metrics: RegistrationMetrics;
+}
+
+/** What registration counts, once per event and point: only what a committed run inserted (docs/operations.md#metrics). */
+export interface RegistrationMetrics {
+  lag: Histogram;
+  pointsGranted: Counter;
 }
 
 export function registrationDependencies(
-  context: Pick<AppContext, 'orm' | 'reactors' | 'webhooks'>,
+  context: Pick<AppContext, 'orm' | 'reactors' | 'webhooks' | 'metrics'>,
 ): RegistrationDependencies {
-  return { orm: context.orm, reactors: context.reactors, subscriptions: context.webhooks };
+  return {
+    orm: context.orm,
+    reactors: context.reactors,
+    subscriptions: context.webhooks,
+    metrics: registrationMetrics(context.metrics),
+  };
+}
+
+export function registrationMetrics(metrics: Metrics): RegistrationMetrics {
+  return {
+    lag: metrics.histogram({
+      name: 'tally_event_registration_lag_seconds',
+      help: 'From an event reported (reportedAt) to its registration (registeredAt), per event registered',
+      buckets: LONG_DURATION_BUCKETS,
+    }),
+    pointsGranted: metrics.counter({
+      name: 'tally_points_granted_total',
+      help: "Points granted to members by registered events' reactors (EARN ledger entries)",
+    }),
+  };
 }
 
 interface Registration {
@@ -73,28 +101,33 @@ export async function registerEvents(
       receipts,
       jobs.flatMap((job) => (job.userId ? [job.userId] : [])),
     );
-    const inserted = await trx.raw<{ rows: { id: string }[] }>(
+    const inserted = await trx.raw<{ rows: { id: string; lag_seconds: number }[] }>(
       `insert into event (id, tenant_id, type_id, user_id, payload, reported_at, occurred_at, registered_at, reacted_at, reactions, total_points)
        select id, tenant_id, type_id, user_id, payload, reported_at, occurred_at, now(), case when awaits_reactions is false then now() end, reactions, total_points
          from jsonb_to_recordset(?::jsonb) as r(id bigint, tenant_id uuid, type_id uuid, user_id uuid, payload jsonb,
                                                reported_at timestamptz, occurred_at timestamptz, awaits_reactions boolean, reactions jsonb, total_points bigint)
-       on conflict (id) do nothing returning id`,
+       on conflict (id) do nothing returning id, extract(epoch from registered_at - reported_at)::float8 as lag_seconds`,
       [JSON.stringify(registrations.map(eventRow))],
     );
     const newIds = new Set(inserted.rows.map((row) => Number(row.id)));
-    await earn(trx, registrations.filter(({ job }) => newIds.has(job.id)).flatMap(earnings));
+    const granted = await earn(trx, registrations.filter(({ job }) => newIds.has(job.id)).flatMap(earnings));
     await reverseRejectedReceiptPoints(
       trx,
       receipts.filter((receipt) => newIds.has(receipt.eventId)),
     );
     return {
       newIds,
+      lags: inserted.rows.map((row) => row.lag_seconds),
+      granted,
       unreactedEarlier: await unreacted(
         trx,
         jobs.filter((job) => !newIds.has(job.id)),
       ),
     };
   });
+  // Counted after the commit, from what this run inserted: a batch run again counts nothing twice.
+  for (const lag of registered.lags) deps.metrics.lag.observe(Math.max(0, lag));
+  if (registered.granted > 0) deps.metrics.pointsGranted.inc(registered.granted);
   const pending = new Map<number, PendingReactions>();
   for (const { job, webhookIds, awaitsReactions } of registrations) {
     if (registered.newIds.has(job.id)) {

@@ -34,9 +34,10 @@ export interface OpenEarn {
 
 /**
  * EARN entries and the wallets they move, for a batch of earnings in one statement. An earning
- * whose (event, reactor) entry exists already is skipped, and moves no wallet.
+ * whose (event, reactor) entry exists already is skipped, and moves no wallet. Resolves to the
+ * points the new entries granted.
  */
-export async function earn(trx: Knex.Transaction, earnings: Earning[]): Promise<void> {
+export async function earn(trx: Knex.Transaction, earnings: Earning[]): Promise<number> {
   const rows = earnings
     .filter((earning) => earning.points > 0)
     .map(({ tenantId, userId, points, cause }) => ({
@@ -46,23 +47,27 @@ export async function earn(trx: Knex.Transaction, earnings: Earning[]): Promise<
       event_id: cause.eventId,
       reactor_id: cause.reactorId,
     }));
-  if (rows.length === 0) return;
-  await trx.raw(
+  if (rows.length === 0) return 0;
+  const granted = await trx.raw<{ rows: { points: string | null }[] }>(
     `with entered as (
        insert into ledger_entry (id, tenant_id, user_id, kind, points, event_id, reactor_id, created_at)
        select gen_random_uuid(), tenant_id, user_id, 'EARN', points, event_id, reactor_id, now()
          from jsonb_to_recordset(?::jsonb) as r(tenant_id uuid, user_id uuid, points bigint, event_id bigint, reactor_id uuid)
        on conflict (event_id, reactor_id) do nothing
        returning tenant_id, user_id, points
+     ), moved as (
+       insert into wallet (user_id, tenant_id, points, lifetime_earn, updated_at)
+       select user_id, tenant_id, sum(points), sum(points), now() from entered group by user_id, tenant_id
+       -- Concurrent batches lock the wallets they share in one order, so they wait, never deadlock.
+       order by user_id
+       on conflict (user_id) do update set points = wallet.points + excluded.points,
+         lifetime_earn = wallet.lifetime_earn + excluded.lifetime_earn, updated_at = excluded.updated_at
      )
-     insert into wallet (user_id, tenant_id, points, lifetime_earn, updated_at)
-     select user_id, tenant_id, sum(points), sum(points), now() from entered group by user_id, tenant_id
-     -- Concurrent batches lock the wallets they share in one order, so they wait, never deadlock.
-     order by user_id
-     on conflict (user_id) do update set points = wallet.points + excluded.points,
-       lifetime_earn = wallet.lifetime_earn + excluded.lifetime_earn, updated_at = excluded.updated_at`,
+     -- PostgreSQL runs a data-modifying WITH to completion whether or not this reads it.
+     select sum(points) as points from entered`,
     [JSON.stringify(rows)],
   );
+  return Number(granted.rows[0]?.points ?? 0);
 }
 
 /** The EARN entries that events caused and that no REVERSAL undid yet, ordered by member then entry. */

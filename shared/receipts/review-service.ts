@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { Counter } from 'prom-client';
 import type { AppContext } from '../context.js';
 import type { AuditDependencies } from '../audit/audit-log.js';
 import { auditedResourceChange, type ChangedBy } from '../audit/audited-resource-change.js';
+import type { Metrics } from '../platform/metrics/metrics.js';
 import type { EntityManager, Orm } from '../platform/db/orm.js';
 import { isUuid } from '../platform/db/tenant-record.js';
 import { NotFoundError } from '../platform/errors/app-errors.js';
@@ -30,6 +32,16 @@ import { storeReviewOfUnreviewedClaim } from './store-unreviewed-claim-review.js
 export interface ReviewDependencies extends ReviewerDependencies, IntrinsicEventDependencies, AuditDependencies {
   orm: Orm;
   eventIds: EventIdAllocator;
+  /** Reviews stored, by verdict and reviewer: each once, when its transaction commits. */
+  reviewsStored: Counter<'verdict' | 'reviewer'>;
+}
+
+function reviewCounter(metrics: Metrics): Counter<'verdict' | 'reviewer'> {
+  return metrics.counter({
+    name: 'tally_receipt_reviews_total',
+    help: 'Receipt reviews stored, by verdict (AUTHORIZE, REJECT, ABSTAIN) and reviewer (automated, manual)',
+    labelNames: ['verdict', 'reviewer'],
+  });
 }
 
 export function reviewDependencies(context: AppContext): ReviewDependencies {
@@ -43,6 +55,7 @@ export function reviewDependencies(context: AppContext): ReviewDependencies {
     queues: context.queues,
     logger: context.logger,
     clock: context.clock,
+    reviewsStored: reviewCounter(context.metrics),
   };
 }
 
@@ -86,6 +99,7 @@ export async function reviewAutomatically(
     (await storeOnUnreviewedClaim(em, receipt, decision, eventId)) ??
     (await storeUnderLock(deps, tenantId, receiptId, decision, eventId));
   if (stored) {
+    deps.reviewsStored.inc({ verdict: stored.review.verdict, reviewer: 'automated' });
     await reportReview(deps, stored.receipt, stored.review);
     // A manual review that came first stays paramount: the caller reads that one.
     return stored.receipt.paramountReviewId === stored.review.id
@@ -225,6 +239,7 @@ export async function reviewManually(
       };
     },
   );
+  deps.reviewsStored.inc({ verdict: review.verdict, reviewer: 'manual' });
   await reportReview(deps, receipt, review);
   return review;
 }

@@ -1,13 +1,16 @@
 import { UnrecoverableError } from 'bullmq';
+import type { Counter } from 'prom-client';
+import type { AppContext } from '../context.js';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import type { EntityManager, Orm } from '../platform/db/orm.js';
 import { Event } from '../events/event.entity.js';
 import { storedEventView } from '../events/event-view.js';
-import type { OutboundPoster } from '../platform/http/outbound-post.js';
+import { OutboundPoster } from '../platform/http/outbound-post.js';
 import type { EventType } from '../event-types/event-type.entity.js';
 import { storableText } from '../platform/json/unstorable-text.js';
 import { WebhookDelivery, type DeliveryAttempt } from './webhook-delivery.entity.js';
-import type { Sealer } from '../platform/secrets/sealer.js';
+import type { Metrics } from '../platform/metrics/metrics.js';
+import { Sealer } from '../platform/secrets/sealer.js';
 import type { Webhook } from './webhook.entity.js';
 import { webhookSecretContext } from './webhook-service.js';
 
@@ -16,6 +19,27 @@ export interface DeliveryDependencies {
   poster: OutboundPoster;
   sealer: Sealer;
   serviceSubject: string;
+  /** Attempts recorded, by outcome: succeeded, retrying (refused, another attempt follows), failed (for good). */
+  attempts: Counter<'outcome'>;
+}
+
+/** What the webhooks worker delivers with, from the context. */
+export function deliveryDependencies(context: Pick<AppContext, 'orm' | 'config' | 'metrics'>): DeliveryDependencies {
+  return {
+    orm: context.orm,
+    poster: new OutboundPoster(context.config.fetchAllowPrivateAddresses),
+    sealer: new Sealer(context.config.platformTokenSecret, 'webhook-secret'),
+    serviceSubject: context.config.publicBaseUrl,
+    attempts: deliveryAttemptCounter(context.metrics),
+  };
+}
+
+function deliveryAttemptCounter(metrics: Metrics): Counter<'outcome'> {
+  return metrics.counter({
+    name: 'tally_webhook_deliveries_total',
+    help: 'Webhook delivery attempts recorded, by outcome: succeeded, retrying (another attempt follows), failed (for good)',
+    labelNames: ['outcome'],
+  });
 }
 
 /** Thrown when the receiver did not take the delivery, so BullMQ retries it with backoff. */
@@ -56,6 +80,7 @@ export async function deliverWebhook(
     // Sealed under a replaced PLATFORM_TOKEN_SECRET: no retry can sign it; the webhook needs a new secret.
     const error = 'the signing secret cannot be opened (PLATFORM_TOKEN_SECRET changed): create the webhook anew';
     await recordAttempt(em, delivery, { at: timestamp.toISOString(), status: null, error, durationMs: 0 }, 'FAILED');
+    deps.attempts.inc({ outcome: 'failed' });
     throw new UnrecoverableError(`webhook ${webhook.id}: ${error}`);
   }
   const signature = new StandardWebhook(secret).sign(delivery.id, timestamp, body);
@@ -85,6 +110,8 @@ export async function deliverWebhook(
   }
   const succeeded = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
   await recordAttempt(em, delivery, attempt, succeeded ? 'SUCCEEDED' : isLastAttempt ? 'FAILED' : 'PENDING');
+  // Each attempt is recorded once (a stalled job run again makes an attempt of its own, and records it).
+  deps.attempts.inc({ outcome: succeeded ? 'succeeded' : isLastAttempt ? 'failed' : 'retrying' });
   if (!succeeded) throw new DeliveryRefusedError(`webhook ${webhook.id} answered ${attempt.status ?? attempt.error}`);
 }
 

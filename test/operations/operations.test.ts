@@ -1,7 +1,11 @@
+import type { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMetricsServer } from '../../api/metrics-server.js';
+import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
+import { sampleOf } from '../support/metric-samples.js';
 import { dropDatabase } from '../../shared/platform/db/ensure-database.js';
 import { CHECK_TIMEOUT_MS } from '../../api/operations/operations.js';
-import { createHarness, type Harness, type TestTenant, jsonOf } from '../support/harness.js';
+import { createHarness, dataOf, type Harness, type TestTenant, jsonOf, registerMember } from '../support/harness.js';
 import { ManualClock } from '../support/manual-clock.js';
 
 let harness: Harness;
@@ -87,6 +91,103 @@ describe('operations endpoints', () => {
     );
     expect(text).toMatch(/tally_http_request_duration_seconds_bucket\{.*route="\/v1\/event_types".*\}/);
     expect(text).toMatch(/tally_queue_jobs\{queue="audit",state="delayed"\} 1/);
-    expect(text).toContain('tally_jobs_total');
+    // The completed set is only the history BullMQ keeps: not a count of anything (tally_jobs_total is).
+    expect(text).not.toMatch(/tally_queue_jobs\{[^}]*state="completed"/);
+    // prom-client's default process and Node metrics, under their usual names.
+    for (const name of [
+      'process_cpu_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_heap_size_used_bytes',
+      'nodejs_eventloop_lag_seconds',
+    ])
+      expect(sampleOf(text, name)).toBeGreaterThanOrEqual(0);
+    expect(text).toContain('# TYPE nodejs_gc_duration_seconds histogram');
+  });
+
+  it('labels every route by its template: /v1/openapi.json, a constrained path without its regexp, unmatched only for no route', async () => {
+    expect((await harness.request(null, 'GET', '/v1/openapi.json')).status).toBe(200);
+    const reactions = await harness.request(tenant, 'GET', '/v1/events/12345/reactions');
+    expect((await harness.request(tenant, 'GET', '/v1/no_such_thing')).status).toBe(404);
+    const text = await (await harness.request(null, 'GET', '/metrics')).text();
+    const count = (route: string, status: string) =>
+      sampleOf(text, 'tally_http_request_duration_seconds_count', { method: 'GET', route, status });
+    expect(count('/v1/openapi.json', '200')).toBe(1);
+    expect(count('/v1/events/:id/reactions', String(reactions.status))).toBe(1);
+    expect(count('unmatched', '404')).toBe(1);
+    expect(text).not.toContain('{[0-9]+}');
+  });
+});
+
+// docs/operations.md#metrics: job runs, job durations, and the business counters, each counted once.
+describe('job and business metrics', () => {
+  let workers: Worker[] = [];
+  afterAll(() => closeWorkers(workers));
+
+  it('50 events reported and a duplicate: 51 jobs completed, 50 reports accepted, 50 registrations with their lag, their points; a duplicate counts once', async () => {
+    const admin = await harness.adminToken(tenant, ['admin:event_types', 'admin:users', 'admin:reactors']);
+    const created = await harness.request(tenant, 'POST', '/v1/event_types', {
+      token: admin,
+      body: { name: 'COUNTED', description: 'x', isPrivate: true },
+    });
+    const { secret } = await dataOf<{ secret: string }>(created);
+    await registerMember(harness, tenant, admin, 'counted-member');
+    const reactor = await harness.request(tenant, 'POST', '/v1/reactors', {
+      token: admin,
+      body: {
+        name: 'Three points',
+        eventType: 'COUNTED',
+        reactions: [{ type: 'POINTS', points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '3' }] } }],
+      },
+    });
+    expect(reactor.status).toBe(201);
+    workers = startWorkers(harness.context, ['events']);
+    const report = (n: number) =>
+      harness.request(tenant, 'POST', '/v1/events', {
+        token: secret,
+        body: { type: 'COUNTED', subject: 'counted-member', payload: { n } },
+      });
+    // One after the other: each report is a job of its own, the duplicate's too (the worker registers nothing of it).
+    for (let n = 0; n < 50; n += 1) expect((await report(n)).status).toBe(201);
+    expect((await report(0)).status).toBe(409);
+    const scrape = async () => (await harness.request(null, 'GET', '/metrics')).text();
+    await expect
+      .poll(async () => sampleOf(await scrape(), 'tally_jobs_total', { queue: 'events', outcome: 'completed' }), {
+        timeout: 30_000,
+      })
+      .toBe(51);
+    const text = await scrape();
+    expect(sampleOf(text, 'tally_job_duration_seconds_count', { queue: 'events' })).toBe(51);
+    expect(sampleOf(text, 'tally_event_reports_total', { outcome: 'accepted' })).toBe(50);
+    expect(sampleOf(text, 'tally_event_reports_total', { outcome: 'duplicate' })).toBe(1);
+    expect(sampleOf(text, 'tally_event_registration_lag_seconds_count')).toBe(50);
+    expect(sampleOf(text, 'tally_event_registration_lag_seconds_bucket', { le: '+Inf' })).toBe(50);
+    expect(sampleOf(text, 'tally_points_granted_total')).toBe(150);
+  }, 60_000);
+});
+
+// docs/operations.md#metrics: "METRICS_PORT serves /metrics there alone".
+describe('METRICS_PORT', () => {
+  it('serves /metrics on its own port, and the public listener answers 404 for it', async () => {
+    const apart = await createHarness({ metricsPort: 0 });
+    const server = await startMetricsServer(apart.context, 0);
+    try {
+      expect((await apart.request(null, 'GET', '/metrics')).status).toBe(404);
+      expect((await apart.request(null, 'GET', '/health')).status).toBe(200);
+      const response = await fetch(`http://127.0.0.1:${server.port}/metrics`);
+      expect(response.status).toBe(200);
+      const text = await response.text();
+      // The public request above is counted, and its 404 is labelled unmatched: no route is there.
+      expect(
+        sampleOf(text, 'tally_http_request_duration_seconds_count', {
+          method: 'GET',
+          route: 'unmatched',
+          status: '404',
+        }),
+      ).toBe(1);
+      expect((await fetch(`http://127.0.0.1:${server.port}/health`)).status).toBe(404);
+    } finally {
+      await server.close();
+      await apart.close();
+    }
   });
 });

@@ -219,4 +219,24 @@ describe('a full start and a graceful stop', { timeout: 90_000 }, () => {
     child.kill('SIGTERM');
     expect((await done).code).toBe(0);
   });
+
+  // docs/operations.md#metrics: "METRICS_PORT keeps /metrics off the public listener".
+  it('with METRICS_PORT, /metrics is served there alone, and that server closes on SIGTERM', async () => {
+    const { child, done, logs } = await startMain(['api'], { PORT: '0', METRICS_PORT: '0' }, 'listening');
+    const lines = logs()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { msg: string; address?: string; level: string });
+    const addressOf = (msg: string) => new URL(lines.find((line) => line.msg.startsWith(msg))!.address!).port;
+    const metricsPort = addressOf('metrics served apart');
+    const publicPort = addressOf('Tally API listening');
+    expect(lines.every((line) => typeof line.level === 'string')).toBe(true);
+    expect((await fetch(`http://127.0.0.1:${publicPort}/metrics`)).status).toBe(404);
+    const scraped = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+    expect(scraped.status).toBe(200);
+    expect(await scraped.text()).toContain('process_cpu_seconds_total');
+    child.kill('SIGTERM');
+    expect((await done).code).toBe(0);
+    expect(logs()).toContain('stopped');
+  });
 });

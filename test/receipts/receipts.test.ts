@@ -5,6 +5,8 @@ import { registerEvents, registrationDependencies } from '../../shared/events/re
 import { Receipt } from '../../shared/receipts/receipt.entity.js';
 import { Review } from '../../shared/receipts/review.entity.js';
 import { reviewAutomatically, reviewDependencies } from '../../shared/receipts/review-service.js';
+import { createMetrics } from '../../shared/platform/metrics/metrics.js';
+import { metricValue } from '../support/metric-samples.js';
 import { storeReviewOfUnreviewedClaim } from '../../shared/receipts/store-unreviewed-claim-review.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
 import { storeClaim } from '../support/receipts.js';
@@ -351,7 +353,9 @@ describe('the automated checks', () => {
 
   it('DUPLICATE: the same merchant, date, total and transaction id (read from an image) as a claim not rejected', async () => {
     const { tenant } = await world();
-    const deps = reviewDependencies(harness.context);
+    // Metrics of its own: the reviews' counter shows these two reviews alone.
+    const metrics = createMetrics();
+    const deps = reviewDependencies({ ...harness.context, metrics });
     const read = { transactionId: 'TX-77', merchantName: 'Corner Shop ', createdAt: new Date(Date.now() - 1000) };
     const first = await storeClaim(harness, tenant, read);
     const second = await storeClaim(harness, tenant, { ...read, merchantName: 'corner shop', createdAt: new Date() });
@@ -360,6 +364,14 @@ describe('the automated checks', () => {
       status: 'REJECTED',
       paramountReview: { reason: 'DUPLICATE' },
     });
+    // docs/operations.md#metrics: each review stored is counted by its verdict.
+    for (const verdict of ['AUTHORIZE', 'REJECT'])
+      expect(await metricValue(metrics, 'tally_receipt_reviews_total', { verdict, reviewer: 'automated' })).toBe(1);
+    // A rerun stores nothing, and counts nothing.
+    await reviewAutomatically(deps, tenant.id, second.id);
+    expect(
+      await metricValue(metrics, 'tally_receipt_reviews_total', { verdict: 'REJECT', reviewer: 'automated' }),
+    ).toBe(1);
   });
 
   it('DUPLICATE: of two claims of one image, the one decided second, even when it was made first', async () => {

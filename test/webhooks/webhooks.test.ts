@@ -6,8 +6,9 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboundPoster } from '../../shared/platform/http/outbound-post.js';
 import { registerEvents, registrationDependencies } from '../../shared/events/register-events.js';
-import { Sealer } from '../../shared/platform/secrets/sealer.js';
-import { deliverWebhook } from '../../shared/webhooks/deliver-webhook.js';
+import { deliverWebhook, deliveryDependencies } from '../../shared/webhooks/deliver-webhook.js';
+import { createMetrics } from '../../shared/platform/metrics/metrics.js';
+import { metricValue } from '../support/metric-samples.js';
 import { dispatchWebhooks } from '../../shared/webhooks/dispatch-webhooks.js';
 import { WebhookDelivery } from '../../shared/webhooks/webhook-delivery.entity.js';
 import { WebhookSubscriptions } from '../../shared/webhooks/webhook-subscriptions.js';
@@ -166,13 +167,10 @@ describe('webhook deliveries', () => {
       attempts: [],
     });
     await em.flush();
-    const dependencies = {
-      orm: harness.context.orm,
-      poster: new OutboundPoster(true),
-      sealer: new Sealer(harness.config.platformTokenSecret, 'webhook-secret'),
-      serviceSubject: harness.config.publicBaseUrl,
-    };
-    return { delivery, dependencies };
+    // Metrics of its own: the deliveries' counter shows this delivery's attempts alone.
+    const metrics = createMetrics();
+    const dependencies = deliveryDependencies({ ...harness.context, metrics });
+    return { delivery, dependencies, metrics };
   }
 
   // Both runs read the delivery before either records its attempt: the receiver takes 300 ms to answer.
@@ -193,7 +191,7 @@ describe('webhook deliveries', () => {
         { timeout: 10_000 },
       )
       .toBe(true);
-    const { delivery, dependencies } = await pendingDelivery(tenant.id, webhook.id, eventId);
+    const { delivery, dependencies, metrics } = await pendingDelivery(tenant.id, webhook.id, eventId);
     const runs = await Promise.allSettled([
       deliverWebhook(dependencies, delivery.id, false),
       deliverWebhook(dependencies, delivery.id, false),
@@ -202,6 +200,8 @@ describe('webhook deliveries', () => {
     const [recorded] = await deliveries(webhook.id);
     expect(recorded).toMatchObject({ status: 'PENDING' });
     expect(recorded.attempts.map((attempt: { status: number }) => attempt.status)).toEqual([500, 500]);
+    // docs/operations.md#metrics: each attempt recorded is counted once, by outcome.
+    expect(await metricValue(metrics, 'tally_webhook_deliveries_total', { outcome: 'retrying' })).toBe(2);
     // The receiver's answer is kept as far as it can be stored: the NUL dropped, the emoji cut in half replaced.
     expect(recorded.attempts[0].error).toBe(`${'x'.repeat(498)}\ufffd`);
   });

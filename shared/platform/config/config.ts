@@ -9,6 +9,8 @@ export interface Config {
   port: number;
   /** Where a worker-only process (`npm run start:worker`) serves /health, /ready and /metrics. */
   workerPort: number;
+  /** When set, /metrics is served on this port alone and no longer on PORT or WORKER_PORT. */
+  metricsPort: number | undefined;
   databaseUrl: string;
   redisUrl: string;
   publicBaseUrl: string;
@@ -80,6 +82,7 @@ export function loadConfig(env: Environment = process.env): Config {
   return {
     port: integer(env, 'PORT', 3000),
     workerPort: integer(env, 'WORKER_PORT', 3001),
+    metricsPort: optionalInteger(env, 'METRICS_PORT'),
     databaseUrl: databaseUrl(env),
     redisUrl: redisUrl(env),
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, ''),

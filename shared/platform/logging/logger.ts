@@ -12,6 +12,8 @@ export function createLogger(level: string, destination: 1 | 2 | DestinationStre
       level,
       base: { service: 'tally' },
       timestamp: pino.stdTimeFunctions.isoTime,
+      // `"level":"info"`, not pino's 30: what log collectors and people read without a table (docs/operations.md#logs).
+      formatters: { level: (label) => ({ level: label }) },
       // Never let a credential reach the log, whichever object it travels in.
       redact: {
         paths: [

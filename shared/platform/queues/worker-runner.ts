@@ -50,6 +50,13 @@ export function startWorker<Definition extends QueueDefinition>(
 ): Worker {
   const validate = compile<Static<Definition['payload']>>(definition.payload);
   const log = deps.logger.child({ queue: name });
+  const durations = deps.metrics.jobDuration.labels({ queue: name });
+  // When each run started, kept with the job BullMQ hands to the processor and then to the events below.
+  const started = new WeakMap<Job, bigint>();
+  const secondsOf = (job: Job | undefined) => {
+    const start = job && started.get(job);
+    return start === undefined ? undefined : Number(process.hrtime.bigint() - start) / 1e9;
+  };
 
   // Workers block on their connection, so each gets its own rather than the shared one.
   const connection = createRedis(deps.redisUrl, `tally-worker-${name}`, {
@@ -58,6 +65,7 @@ export function startWorker<Definition extends QueueDefinition>(
   const worker = new Worker(
     name,
     async (job, token) => {
+      started.set(job, process.hrtime.bigint());
       if (!validate(job.data)) {
         const issues = toValidationIssues(validate.errors, job.data);
         throw new UnrecoverableError(`payload does not match the ${name} schema: ${JSON.stringify(issues)}`);
@@ -75,16 +83,23 @@ export function startWorker<Definition extends QueueDefinition>(
     },
   );
 
+  // One line per job run at info (docs/operations.md#logs), and its duration: what a dashboard and a
+  // reader of the log follow a queue by. Counted when BullMQ has recorded the outcome in Redis.
   worker.on('completed', (job) => {
+    const seconds = secondsOf(job);
+    if (seconds !== undefined) durations.observe(seconds);
     deps.metrics.jobOutcomes.inc({ queue: name, outcome: 'completed' });
-    log.debug({ jobId: job.id, attempts: job.attemptsMade }, 'job completed');
+    log.info({ jobId: job.id, outcome: 'completed', attempts: job.attemptsMade, ms: milliseconds(seconds) }, 'job');
   });
   worker.on('failed', (job, error) => {
     const willRetry =
       job !== undefined && job.attemptsMade < (job.opts.attempts ?? 1) && !(error instanceof UnrecoverableError);
-    deps.metrics.jobOutcomes.inc({ queue: name, outcome: willRetry ? 'retried' : 'failed' });
+    const outcome = willRetry ? 'retried' : 'failed';
+    const seconds = secondsOf(job);
+    if (seconds !== undefined) durations.observe(seconds);
+    deps.metrics.jobOutcomes.inc({ queue: name, outcome });
     log[willRetry ? 'warn' : 'error'](
-      { jobId: job?.id, attempts: job?.attemptsMade, err: error },
+      { jobId: job?.id, outcome, attempts: job?.attemptsMade, ms: milliseconds(seconds), err: error },
       willRetry ? 'job failed, will retry' : 'job failed for good',
     );
   });
@@ -102,4 +117,9 @@ export function startWorker<Definition extends QueueDefinition>(
     void handler.close?.().catch((error: unknown) => log.warn({ err: error }, 'handler did not close cleanly'));
   });
   return worker;
+}
+
+/** A duration as the logs show it: milliseconds to a tenth. */
+function milliseconds(seconds: number | undefined): number | undefined {
+  return seconds === undefined ? undefined : Math.round(seconds * 1e4) / 10;
 }
