@@ -46,8 +46,8 @@ function warnings(logs: string): string[] {
   return logs
     .trim()
     .split('\n')
-    .map((line) => JSON.parse(line) as { level: number; msg: string })
-    .filter((line) => line.level >= 40)
+    .map((line) => JSON.parse(line) as { level: string; msg: string })
+    .filter((line) => ['warn', 'error', 'fatal'].includes(line.level))
     .map((line) => line.msg);
 }
 
