@@ -87,7 +87,8 @@ async function answers(url: string): Promise<void> {
   }
 }
 
-function freePort(): Promise<number> {
+/** A TCP port nothing listens on now, for a process the test starts. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
