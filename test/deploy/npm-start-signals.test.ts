@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { dropDatabase, ensureDatabase } from '../../shared/platform/db/ensure-database.js';
 import { deleteKeysWithPrefix } from '../support/redis-keys.js';
@@ -101,12 +102,19 @@ async function health(port: number): Promise<number | 'refused'> {
   }
 }
 
-async function expectStopsWithNpm(args: string[], env: Record<string, string>, ready: string, port: number) {
+async function expectStopsWithNpm(
+  args: string[],
+  env: Record<string, string>,
+  ready: string,
+  port: number,
+  whileRunning: () => Promise<void> = async () => {},
+) {
   const child = npm(args, env);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const server = whenLogged(child, ready);
   await server.ready;
   expect(await health(port)).toBe(200);
+  await whileRunning();
   for (const pid of descendantsOf(child.pid!)) started.add(pid);
 
   child.kill('SIGTERM');
@@ -117,10 +125,49 @@ async function expectStopsWithNpm(args: string[], env: Record<string, string>, r
   expect(server.output()).toContain('"msg":"stopped"');
 }
 
-describe('SIGTERM to npm stops the server it started', { timeout: 120_000 }, () => {
-  it('npm start: the API and every worker drain, log "stopped", and nothing answers /health after', async () => {
+/**
+ * The README's walk-through as a new user pastes it into bash, with only its one port variable
+ * set to the test's port; -e stops at a command that fails. Prints what the API answered.
+ */
+async function walkThrough(port: number): Promise<string> {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const block = /## Five-minute walk-through[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+  expect(block).toMatch(/^PORT=3000$/m);
+  const script = block.replace(/^PORT=3000$/m, `PORT=${port}`);
+  const shell = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+      DATABASE_URL: url,
+      REDIS_URL: TEST_REDIS_URL,
+      PLATFORM_TOKEN_SECRET: 'npm-start-test',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const result = await finished(shell);
+  expect(result.code, result.stdout + result.stderr).toBe(0);
+  return result.stdout;
+}
+
+describe('SIGTERM to npm stops the server it started', { timeout: 240_000 }, () => {
+  it('npm start: the README walk-through works on it; SIGTERM drains it, and nothing answers after', async () => {
     const port = await freePort();
-    await expectStopsWithNpm(['start', '--ignore-scripts'], { PORT: String(port) }, 'Tally API listening', port);
+    await expectStopsWithNpm(
+      ['start', '--ignore-scripts'],
+      { PORT: String(port) },
+      'Tally API listening',
+      port,
+      async () => {
+        const answers = (await walkThrough(port))
+          .split('\n')
+          .filter((line) => line.trim())
+          .map((line) => JSON.parse(line) as { status: string; data: unknown });
+        expect(answers.filter((answer) => answer.status !== 'success')).toEqual([]);
+        // Step 6: a purchase of 12.5 gives Alice 12 whole points.
+        expect(answers).toContainEqual({ status: 'success', data: expect.objectContaining({ points: 12 }) });
+      },
+    );
   });
 
   it('npm run start:worker -- ocr: the OCR worker the Kubernetes manifests scale apart stops too', async () => {
