@@ -113,9 +113,10 @@ async function expectStopsWithNpm(
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const server = whenLogged(child, ready);
   await server.ready;
+  // npm itself too, so that a test failing before the SIGTERM leaves nothing running.
+  for (const pid of [child.pid!, ...descendantsOf(child.pid!)]) started.add(pid);
   expect(await health(port)).toBe(200);
   await whileRunning();
-  for (const pid of descendantsOf(child.pid!)) started.add(pid);
 
   child.kill('SIGTERM');
   // npm waits for the child it signalled and exits with its status: 0 after a clean drain.
