@@ -8,7 +8,7 @@ import { dropDatabase, ensureDatabase } from '../../shared/platform/db/ensure-da
 import { migrate } from '../../shared/platform/db/orm.js';
 import { createLogger } from '../../shared/platform/logging/logger.js';
 import { createTenant } from '../../shared/tenants/tenant-service.js';
-import { deleteKeysWithPrefix } from '../support/redis-keys.js';
+import { startPrivateRedis } from '../support/private-redis.js';
 
 export const EVENT_TYPE = 'PURCHASE_MADE';
 /** The ingest server's bare route: the ceiling POST /v1/events is measured against. */
@@ -66,9 +66,13 @@ export async function createBenchWorld(memberCount: number, logLevel: string): P
   const base = loadConfig();
   const databaseUrl = new URL(base.databaseUrl);
   databaseUrl.pathname = `/tally_bench_${id}`;
+  // A Redis of the benchmark's own with the shipped configuration (AOF fsynced every second,
+  // noeviction: docs/operations.md#durability), so the figures hold for a real deployment: the
+  // machine's Redis may run without persistence, which would flatter every queue write.
+  const redis = await startPrivateRedis({ appendfsync: 'everysec' });
   const env = {
     DATABASE_URL: databaseUrl.toString(),
-    REDIS_URL: base.redisUrl,
+    REDIS_URL: redis.url,
     REDIS_PREFIX: `bench-${id}`,
     PLATFORM_TOKEN_SECRET: randomBytes(32).toString('base64url'),
     LOG_LEVEL: logLevel,
@@ -145,7 +149,7 @@ export async function createBenchWorld(memberCount: number, logLevel: string): P
     async close() {
       await closeContext(context);
       await dropDatabase(config.databaseUrl);
-      await deleteKeysWithPrefix(config.redisUrl, config.redisPrefix);
+      await redis.stop();
     },
   };
 }

@@ -20,10 +20,13 @@ export interface PrivateRedis {
 /**
  * A Redis server of one test file's own, for a test that does to Redis what would disturb the
  * other files' use of the shared one (killing it, flushing its scripts). It persists as the
- * shipped configuration does (docs/operations.md#durability), with every write fsynced, so that a test's
- * outcome does not depend on when the last second's writes reached the disk.
+ * shipped configuration does (docs/operations.md#durability); tests fsync every write
+ * (`appendfsync: 'always'`, the default here), so that a test's outcome does not depend on when
+ * the last second's writes reached the disk, and the benchmark fsyncs every second, as shipped.
  */
-export async function startPrivateRedis(): Promise<PrivateRedis> {
+export async function startPrivateRedis({
+  appendfsync = 'always',
+}: { appendfsync?: 'always' | 'everysec' } = {}): Promise<PrivateRedis> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'tally-redis-'));
   const url = `redis://127.0.0.1:${port}`;
@@ -42,7 +45,9 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
       '--appendonly',
       'yes',
       '--appendfsync',
-      'always',
+      appendfsync,
+      '--maxmemory-policy',
+      'noeviction',
     ];
     server = spawn('redis-server', options, { stdio: 'ignore' });
     exited = new Promise((resolve) => server.once('exit', () => resolve()));
@@ -87,7 +92,8 @@ async function answers(url: string): Promise<void> {
   }
 }
 
-function freePort(): Promise<number> {
+/** A TCP port nothing listens on now, for a process the test starts. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
