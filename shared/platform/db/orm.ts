@@ -103,6 +103,8 @@ const MIGRATION_LOCK_KEY = 7_400_519;
  */
 export async function migrate(orm: Orm): Promise<string[]> {
   const lock = new pg.Client({ connectionString: orm.config.get('clientUrl') });
+  // An error on this idle session (PostgreSQL restarting) fails the query below; unheard, pg would throw it.
+  lock.on('error', () => {});
   await lock.connect();
   try {
     await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
