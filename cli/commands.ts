@@ -20,9 +20,9 @@ type Command = (options: Options, config: Config) => Promise<unknown>;
 const COMMANDS: Record<string, Command> = {
   migrate: migrateCommand,
   'tenant create': (options, config) =>
-    withCliPlatform(config, async ({ orm, payloadSchemas }) => {
-      const { createTenant } = await import('../shared/tenants/tenant-service.js');
-      return createTenant(orm.em.fork(), payloadSchemas, {
+    withCliPlatform(config, async (platform) => {
+      const { createTenantAudited } = await import('../shared/tenants/audited-tenant-changes.js');
+      return createTenantAudited(await tenantDeps(platform), platform.orm.em.fork(), CLI_ACTOR, {
         name: required(options, 'name'),
         slug: required(options, 'slug'),
         authentication: authentication(options) ?? null,

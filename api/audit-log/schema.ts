@@ -24,7 +24,7 @@ export const AuditEntryResource = Type.Object(
     action: Type.String({
       description:
         '`<resourceType>.created`, `.updated` or `.deleted` for reactor, webhook, rule_set, rule, product and venue; ' +
-        'event_type.created, event_type.updated, event_type.secret_rotated, tenant.updated, tenant.disabled, ' +
+        'event_type.created, event_type.updated, event_type.secret_rotated, tenant.created, tenant.updated, tenant.disabled, ' +
         'tenant.enabled, tenant.api_key_rotated, receipt.reviewed, user.created, user.updated, user.restricted, ' +
         'user.unrestricted, user.erased',
     }),

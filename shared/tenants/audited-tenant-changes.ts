@@ -4,10 +4,12 @@ import type { EntityManager } from '../platform/db/orm.js';
 import type { PayloadSchemaCompiler } from '../platform/validation/payload-schema.js';
 import type { TenantDirectory } from './tenant-directory.js';
 import {
+  createTenant,
   rotateApiKey,
   setTenantDisabled,
   updateTenant,
   type TenantChange,
+  type NewTenant,
   type TenantChanges,
 } from './tenant-service.js';
 import type { TenantSelector } from './tenant-lookup.js';
@@ -56,6 +58,29 @@ export async function changeTenant(
     updateTenant(tx, deps.payloadSchemas, selector, changes),
   );
   return after;
+}
+
+/** A new tenant, audited as `tenant.created` with its public view; its API key is in the answer alone. */
+export async function createTenantAudited(
+  deps: TenantChangeDependencies,
+  em: EntityManager,
+  actor: Actor,
+  input: NewTenant,
+): Promise<TenantView & { key: string }> {
+  return auditedChange(
+    deps,
+    em,
+    (tx) => createTenant(tx, deps.payloadSchemas, input),
+    ({ key: _key, ...created }) => ({
+      tenantId: created.id,
+      actor,
+      action: 'tenant.created',
+      resourceType: 'tenant',
+      resourceId: created.id,
+      before: null,
+      after: { ...created },
+    }),
+  );
 }
 
 /** docs/tenant.md#disabling. */

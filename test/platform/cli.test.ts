@@ -105,6 +105,7 @@ describe('the tally CLI', { timeout: 90_000 }, () => {
 
   it('tenant rotate-key prints a new key; the old one stops naming the tenant, and the rotation is audited', async () => {
     const created = await json('tenant', 'create', '--name', 'Rotating', '--slug', 'rotating');
+    const { key, ...createdView } = created;
     const rotated = await json('tenant', 'rotate-key', '--tenant', 'rotating');
     expect(rotated.key).toMatch(/^tly_/);
     expect(rotated.keyPrefix).not.toBe(created.keyPrefix);
@@ -121,6 +122,12 @@ describe('the tally CLI', { timeout: 90_000 }, () => {
           after: { keyPrefix: rotated.keyPrefix },
         }),
       );
+      // The creation is audited too, with the public view: never the key.
+      const creation = (await queuedAuditJobs()).find(
+        (job) => job.action === 'tenant.created' && job.tenantId === created.id,
+      );
+      expect(creation).toMatchObject({ actor: { subject: 'cli' }, before: null, after: createdView });
+      expect(JSON.stringify(creation)).not.toContain(key);
     } finally {
       await orm.close();
     }
