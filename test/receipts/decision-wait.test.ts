@@ -69,12 +69,15 @@ async function reviewQueued(harness: Harness): Promise<void> {
     .toBeGreaterThan(0);
 }
 
-/** The waits were given the configured bound, and every one ended before it: by the decision's event. */
+/**
+ * The waits were given the configured bound, and every one ended before it: by the decision's
+ * event. The clock also times other bounded waits (the rate limit's call to Redis, for one), so
+ * the decision waits are told apart by their bound.
+ */
 function expectEndedBeforeTheirBound(clock: ManualClock): void {
-  expect(clock.timers.length).toBeGreaterThan(0);
-  expect(clock.timers.map((timer) => [timer.ms, timer.state])).toEqual(
-    clock.timers.map(() => [LONG_WAIT_MS, 'cancelled']),
-  );
+  const waits = clock.timers.filter((timer) => timer.ms === LONG_WAIT_MS);
+  expect(waits.length).toBeGreaterThan(0);
+  expect(waits.map((timer) => timer.state)).toEqual(waits.map(() => 'cancelled'));
 }
 
 describe('POST /v1/receipts waits for the automated decision up to RECEIPT_DECISION_WAIT_MS', () => {

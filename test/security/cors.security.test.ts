@@ -11,8 +11,7 @@ let closed: TestTenant;
 
 beforeAll(async () => {
   harness = await createHarness();
-  // Written as an operator might (case, a trailing slash): compared as origins.
-  shop = await harness.createTenant({ configuration: { corsOrigins: ['HTTPS://Shop.example/'] } });
+  shop = await harness.createTenant({ configuration: { corsOrigins: [SHOP] } });
   other = await harness.createTenant({
     configuration: { corsOrigins: [OTHER], rateLimit: { perSecond: 1, burst: 1 } },
   });
