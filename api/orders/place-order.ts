@@ -20,7 +20,7 @@ export function registerPlaceOrder(app: App, context: AppContext): void {
     path: '/v1/orders',
     operationId: 'placeOrder',
     description:
-      'Records a point-of-sale order and reports it as an `ORDER_PLACED` event for its `submitter`, whose reactors may grant points (read them with `GET /v1/events/{eventId}/reactions`). The fields are closed so no personal data rides along. The same `transactionId` at the same `locationId` again answers the first order with 200 rather than recording it twice.',
+      'Records a point-of-sale order and reports it as an `ORDER_PLACED` event for its `submitter`, whose reactors may grant points (read them with `GET /v1/events/{eventId}/reactions`). The fields are closed so no personal data rides along. The same `transactionId` at the same `locationId` again, with the same body, answers the first order with 200 rather than recording it twice; with another body it is 409 ConflictError naming the fields that differ in `data.fields`.',
     examples: {
       request: {
         transactionId: 'T-20260201-0042',

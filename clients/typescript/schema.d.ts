@@ -745,7 +745,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a point-of-sale order: reports ORDER_PLACED; the same order again (same transactionId and locationId, same body) answers the first order, another body under that pair is 409 naming the differing fields in data.fields
-         * @description Records a point-of-sale order and reports it as an `ORDER_PLACED` event for its `submitter`, whose reactors may grant points (read them with `GET /v1/events/{eventId}/reactions`). The fields are closed so no personal data rides along. The same `transactionId` at the same `locationId` again answers the first order with 200 rather than recording it twice.
+         * @description Records a point-of-sale order and reports it as an `ORDER_PLACED` event for its `submitter`, whose reactors may grant points (read them with `GET /v1/events/{eventId}/reactions`). The fields are closed so no personal data rides along. The same `transactionId` at the same `locationId` again, with the same body, answers the first order with 200 rather than recording it twice; with another body it is 409 ConflictError naming the fields that differ in `data.fields`.
          */
         post: operations["placeOrder"];
         delete?: never;
@@ -895,7 +895,7 @@ export interface components {
                 subject: string;
                 scopes: string[];
             };
-            /** @description `<resourceType>.created`, `.updated` or `.deleted` for reactor, webhook, rule_set, rule, product and venue; event_type.created, event_type.updated, event_type.secret_rotated, tenant.updated, tenant.disabled, tenant.enabled, tenant.api_key_rotated, receipt.reviewed, user.created, user.updated, user.restricted, user.unrestricted, user.erased */
+            /** @description `<resourceType>.created`, `.updated` or `.deleted` for reactor, webhook, rule_set, rule, product and venue; event_type.created, event_type.updated, event_type.secret_rotated, tenant.created, tenant.updated, tenant.disabled, tenant.enabled, tenant.api_key_rotated, receipt.reviewed, user.created, user.updated, user.restricted, user.unrestricted, user.erased */
             action: string;
             /** @description event_type, tenant, reactor, webhook, rule_set, rule, product, venue, receipt or user */
             resourceType: string;

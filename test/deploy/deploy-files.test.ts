@@ -157,11 +157,13 @@ describe('deploy/kubernetes', () => {
     expect(workers.flat().sort()).toEqual([...queueNames].sort());
   });
 
-  it('migrations run before this release serves: an init container of the API Deployment', () => {
+  it('migrations run before this release serves or works: an init container of every Deployment', () => {
+    for (const deployment of deployments)
+      expect(
+        deployment.spec.template.spec.initContainers.map((container: Json) => container.command),
+        deployment.metadata.name,
+      ).toEqual([['node', 'dist/cli/tally.js', 'migrate']]);
     const api = deployments.find((deployment) => deployment.spec.template.spec.containers[0].command.includes('api'));
-    expect(api.spec.template.spec.initContainers.map((container: Json) => container.command)).toEqual([
-      ['node', 'dist/cli/tally.js', 'migrate'],
-    ]);
     // One new pod at a time, so a rollout's init containers do not run concurrently.
     expect(api.spec.strategy.rollingUpdate).toEqual({ maxSurge: 1, maxUnavailable: 0 });
   });
@@ -193,6 +195,17 @@ describe('deploy/kubernetes', () => {
         expect(endpoint.path).toBe('/metrics');
       }
     }
+  });
+
+  it('the API serves /metrics on METRICS_PORT, never on its public port', () => {
+    const api = deployments.find((deployment) => deployment.spec.template.spec.containers[0].command.includes('api'));
+    const [container] = api.spec.template.spec.containers;
+    const metricsPort = container.env.find((variable: Json) => variable.name === 'METRICS_PORT')?.value;
+    expect(container.ports).toContainEqual({ name: 'metrics', containerPort: Number(metricsPort) });
+    const monitor = manifests.find(
+      (manifest) => manifest.kind === 'ServiceMonitor' && manifest.spec.selector.matchLabels.app === 'tally-api',
+    );
+    expect(monitor.spec.endpoints.map((endpoint: Json) => endpoint.port)).toEqual(['metrics']);
   });
 });
 

@@ -105,7 +105,7 @@ export function loadConfig(env: Environment = process.env): Config {
 }
 
 /**
- * docs/operations.md#durability: a killed worker's jobs run again within 30 s by default. The lock
+ * docs/operations.md#durability: a killed worker's jobs run again within 25 s by default (lock plus stalled check). The lock
  * is renewed every half of its duration, one Redis round trip per worker for all its jobs, so a
  * shorter lock costs more round trips; and a job whose process stalls longer than the lock (a
  * blocked event loop) is run a second time meanwhile, which is safe, as every job is idempotent by a
