@@ -1,15 +1,28 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/** The entry points this test file started that have not exited yet. */
+const running = new Set<ChildProcess>();
+
+// A test that fails before it stops its process would leave a server running after the suite
+// (still answering, holding its Redis connections): whatever a file started dies with the file.
+afterAll(() => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 /** Runs one of the project's TypeScript entry points as a separate process, as a user would. */
 export function spawnEntry(entry: string, args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
 }
 
 export interface Finished {
