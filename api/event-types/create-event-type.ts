@@ -6,7 +6,7 @@ import { eventTypeView } from '../../shared/event-types/event-type-view.js';
 import { entityManager, type App } from '../app-env.js';
 import { createsRecordOf } from '../middleware/idempotency.js';
 import { defineRoute } from '../routes/define-route.js';
-import { CreatedEventType, CreateEventTypeBody, tags } from './schema.js';
+import { CreatedEventType, CreateEventTypeBody, EVENT_TYPE_EXAMPLE, tags } from './schema.js';
 
 export function registerCreateEventType(app: App, context: AppContext): void {
   defineRoute(app, context, {
@@ -22,16 +22,7 @@ export function registerCreateEventType(app: App, context: AppContext): void {
         isPrivate: false,
         schema: { type: 'object', properties: { total: { type: 'number' } }, required: ['total'] },
       },
-      response: {
-        id: '6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f',
-        name: 'PURCHASE',
-        description: 'A purchase in a shop',
-        isPrivate: false,
-        omitFromUserActivity: false,
-        isActive: true,
-        createdAt: '2026-01-05T09:00:00.000Z',
-        updatedAt: '2026-01-05T09:00:00.000Z',
-      },
+      response: EVENT_TYPE_EXAMPLE,
     },
     summary: "Create an event type; a private type's secret is in this answer only",
     tags,

@@ -5,7 +5,7 @@ import { eventTypeView } from '../../shared/event-types/event-type-view.js';
 import type { App } from '../app-env.js';
 import { listPage, listQuery } from '../lists/list-route.js';
 import { defineRoute } from '../routes/define-route.js';
-import { EVENT_TYPE_LIST, EventTypeResource, tags } from './schema.js';
+import { EVENT_TYPE_EXAMPLE, EVENT_TYPE_LIST, EventTypeResource, tags } from './schema.js';
 
 /** docs/events.md#event-types: `GET /event_types` needs the API key only and never shows secrets. */
 export function registerListEventTypes(app: App, context: AppContext): void {
@@ -15,20 +15,7 @@ export function registerListEventTypes(app: App, context: AppContext): void {
     operationId: 'listEventTypes',
     description:
       "The tenant's event types; needs the API key only and never shows a secret. A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.",
-    examples: {
-      response: [
-        {
-          id: '6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f',
-          name: 'PURCHASE',
-          description: 'A purchase in a shop',
-          isPrivate: false,
-          omitFromUserActivity: false,
-          isActive: true,
-          createdAt: '2026-01-05T09:00:00.000Z',
-          updatedAt: '2026-01-05T09:00:00.000Z',
-        },
-      ],
-    },
+    examples: { response: [EVENT_TYPE_EXAMPLE] },
     summary: "List the tenant's event types",
     tags,
     access: 'apiKey',

@@ -75,3 +75,15 @@ export const EVENT_TYPE_LIST: ListSpec = {
 };
 
 export const tags = ['Event types'];
+
+/** An event type as the examples show it, alone and in the events of its name. */
+export const EVENT_TYPE_EXAMPLE = {
+  id: '6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f',
+  name: 'PURCHASE',
+  description: 'A purchase in a shop',
+  isPrivate: false,
+  omitFromUserActivity: false,
+  isActive: true,
+  createdAt: '2026-01-05T09:00:00.000Z',
+  updatedAt: '2026-01-05T09:00:00.000Z',
+};

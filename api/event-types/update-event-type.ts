@@ -3,7 +3,7 @@ import { actorOf } from '../../shared/audit/audit-log.js';
 import { changeEventType } from '../../shared/event-types/audited-event-type-changes.js';
 import { entityManager, type App } from '../app-env.js';
 import { defineRoute } from '../routes/define-route.js';
-import { EventTypeResource, IdentifierParams, tags, UpdateEventTypeBody } from './schema.js';
+import { EVENT_TYPE_EXAMPLE, EventTypeResource, IdentifierParams, tags, UpdateEventTypeBody } from './schema.js';
 
 export function registerUpdateEventType(app: App, context: AppContext): void {
   defineRoute(app, context, {
@@ -14,16 +14,7 @@ export function registerUpdateEventType(app: App, context: AppContext): void {
       'Changes the fields given: description, payload schema (`null` removes it), `omitFromUserActivity`, `isActive`. `name` and `isPrivate` cannot change: sending them is 400. An inactive type refuses new reports.',
     examples: {
       request: { isActive: false },
-      response: {
-        id: '6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f',
-        name: 'PURCHASE',
-        description: 'A purchase in a shop',
-        isPrivate: false,
-        omitFromUserActivity: false,
-        isActive: false,
-        createdAt: '2026-01-05T09:00:00.000Z',
-        updatedAt: '2026-02-03T08:00:00.000Z',
-      },
+      response: { ...EVENT_TYPE_EXAMPLE, isActive: false, updatedAt: '2026-02-03T08:00:00.000Z' },
     },
     summary: 'Change an event type (not its name or privacy)',
     tags,

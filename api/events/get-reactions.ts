@@ -8,7 +8,7 @@ import type { App } from '../app-env.js';
 import { answer } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
 import type { RequestInput } from '../routes/request-input.js';
-import { eventIdParams, ReactionResult, tags } from './schema.js';
+import { eventIdParams, ReactionResult, REACTIONS_EXAMPLE, tags } from './schema.js';
 
 const DEFAULT_WAIT_MS = 5000;
 const MAX_WAIT_MS = 30_000;
@@ -46,24 +46,7 @@ export function registerGetReactions(app: App, context: AppContext): void {
     operationId: 'getEventReactions',
     description:
       'What an event triggered: the points granted and each reaction. Waits up to `wait` milliseconds for the event to be registered: 200 once it is (at once if it already is), 202 with `pending: true` if it is still waiting at the deadline (ask again), 404 for an id this tenant never had accepted. Needs the API key only.',
-    examples: {
-      response: {
-        totalPoints: 425,
-        reactions: [
-          {
-            type: 'POINTS',
-            points: {
-              operation: 'MULTIPLY',
-              arguments: [
-                { type: 'PATH', value: '$.payload.total' },
-                { type: 'NUMBER', value: '10' },
-              ],
-            },
-            reactorName: 'Ten points a euro',
-          },
-        ],
-      },
-    },
+    examples: { response: REACTIONS_EXAMPLE },
     summary: 'The reactions an event triggered, waiting for its registration',
     tags,
     access: 'apiKey',

@@ -11,7 +11,7 @@ import { EVENT_BODY_LIMIT } from '../middleware/body-limit.js';
 import { success } from '../routes/answer.js';
 import { defineRoute, routeHandler, routeMiddleware, type RouteDefinition } from '../routes/define-route.js';
 import type { JsonInput } from '../validation/json-body.js';
-import { ACCEPTED_EVENT_EXAMPLE, EventResource, ReportEventBody, tags } from './schema.js';
+import { ACCEPTED_EVENT_EXAMPLE, EventResource, REPORTED_EVENT_EXAMPLE, ReportEventBody, tags } from './schema.js';
 
 /** What POST /v1/events reports with: the context's queue, caches and id allocator. */
 export function reportDependencies(context: AppContext): ReportDependencies {
@@ -55,15 +55,7 @@ function reportEventDefinition(
     operationId: 'reportEvent',
     description:
       "Reports that something happened. The answer (201) comes as soon as the event is accepted and queued; a worker registers it moments later and runs the reactors of its type, which grant points and queue webhook deliveries. Read the outcome with `GET /v1/events/{id}/reactions`.\n\nWho may report: a public type with the member's own user token (the subject is the token's `sub`); a private type with `Bearer <the type's secret>` and a `subject` (a member's id, authIdentifier or account number). A report equal to one accepted in the last 60 seconds (same type, subject and payload) is refused as a duplicate with 409; retry with the same Idempotency-Key instead, which answers the first event. The body is at most 300 kB.",
-    examples: {
-      request: {
-        type: 'PURCHASE',
-        payload: { total: 42.5, shop: 'Main Street' },
-        subject: 'member-17',
-        occurredAt: '2026-02-01T11:59:30.000Z',
-      },
-      response: ACCEPTED_EVENT_EXAMPLE,
-    },
+    examples: { request: REPORTED_EVENT_EXAMPLE, response: ACCEPTED_EVENT_EXAMPLE },
     summary: 'Report an event: answered as soon as it is queued; a worker registers it and grants its points',
     tags,
     access: { user: true },

@@ -1,9 +1,10 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { NotFoundError } from '../../shared/platform/errors/app-errors.js';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { PointsReaction, WebhookReaction } from '../../shared/reactors/reaction.js';
-import { EventTypeName, EventTypeResource } from '../event-types/schema.js';
-import { UserResource } from '../users/schema.js';
+import { EVENT_TYPE_EXAMPLE, EventTypeName, EventTypeResource } from '../event-types/schema.js';
+import { POINTS_REACTION_EXAMPLE, REACTOR_EXAMPLE } from '../reactors/schema.js';
+import { USER_EXAMPLE, UserResource } from '../users/schema.js';
 import type { RequestInput } from '../routes/request-input.js';
 
 /** The body of POST /v1/events (docs/events.md#reporting). */
@@ -97,28 +98,8 @@ export const tags = ['Events'];
 /** An event as the document shows it: in answers, lists and webhook deliveries. */
 export const EVENT_EXAMPLE = {
   id: 1042,
-  type: {
-    id: '6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f',
-    name: 'PURCHASE',
-    description: 'A purchase in a shop',
-    isPrivate: false,
-    omitFromUserActivity: false,
-    isActive: true,
-    createdAt: '2026-01-05T09:00:00.000Z',
-    updatedAt: '2026-01-05T09:00:00.000Z',
-  },
-  subject: {
-    id: '3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
-    accountNumber: 17,
-    authIdentifier: 'member-17',
-    externalIdentifier: null,
-    isRestricted: false,
-    profile: { givenName: 'Ada', familyName: 'Lovelace', emailAddress: 'ada@example.org' },
-    flags: {},
-    linkedVenues: [],
-    createdAt: '2026-01-06T10:00:00.000Z',
-    updatedAt: '2026-01-06T10:00:00.000Z',
-  },
+  type: EVENT_TYPE_EXAMPLE,
+  subject: USER_EXAMPLE,
   reportedAt: '2026-02-01T12:00:00.000Z',
   registeredAt: '2026-02-01T12:00:00.120Z',
   reactedAt: '2026-02-01T12:00:00.130Z',
@@ -130,3 +111,17 @@ export const EVENT_EXAMPLE = {
 export const ACCEPTED_EVENT_EXAMPLE = (({ registeredAt: _registered, reactedAt: _reacted, ...accepted }) => accepted)(
   EVENT_EXAMPLE,
 );
+
+/** The event of the examples as it is reported, or tried without reporting it. */
+export const REPORTED_EVENT_EXAMPLE: Static<typeof ReportEventBody> = {
+  type: 'PURCHASE',
+  payload: { total: 42.5, shop: 'Main Street' },
+  subject: 'member-17',
+  occurredAt: '2026-02-01T11:59:30.000Z',
+};
+
+/** The reactions the examples' event triggers: those of the examples' reactor. */
+export const REACTIONS_EXAMPLE = {
+  totalPoints: 425,
+  reactions: [{ ...POINTS_REACTION_EXAMPLE, reactorName: REACTOR_EXAMPLE.name }],
+};

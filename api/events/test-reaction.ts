@@ -3,8 +3,9 @@ import { reactionView } from '../../shared/events/event-view.js';
 import { testReaction } from '../../shared/events/test-reaction.js';
 import type { App } from '../app-env.js';
 import { EVENT_BODY_LIMIT } from '../middleware/body-limit.js';
+import { REACTOR_EXAMPLE } from '../reactors/schema.js';
 import { defineRoute } from '../routes/define-route.js';
-import { ReportEventBody, tags, TestReactionResult } from './schema.js';
+import { REACTIONS_EXAMPLE, REPORTED_EVENT_EXAMPLE, ReportEventBody, tags, TestReactionResult } from './schema.js';
 
 export function registerTestReaction(app: App, context: AppContext): void {
   const dependencies = {
@@ -20,28 +21,10 @@ export function registerTestReaction(app: App, context: AppContext): void {
     description:
       "Runs the reactors of an event's type on the event you send, and answers what they would grant and deliver, without reporting, storing or delivering anything: a dry run for building reactors.",
     examples: {
-      request: {
-        type: 'PURCHASE',
-        payload: { total: 42.5, shop: 'Main Street' },
-        subject: 'member-17',
-        occurredAt: '2026-02-01T11:59:30.000Z',
-      },
+      request: REPORTED_EVENT_EXAMPLE,
       response: {
-        totalPoints: 425,
-        reactions: [
-          {
-            type: 'POINTS',
-            points: {
-              operation: 'MULTIPLY',
-              arguments: [
-                { type: 'PATH', value: '$.payload.total' },
-                { type: 'NUMBER', value: '10' },
-              ],
-            },
-            reactorName: 'Ten points a euro',
-          },
-        ],
-        activatedReactors: [{ name: 'Ten points a euro', id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' }],
+        ...REACTIONS_EXAMPLE,
+        activatedReactors: [{ name: REACTOR_EXAMPLE.name, id: REACTOR_EXAMPLE.id }],
       },
     },
     summary: 'The reactions an event would trigger, without reporting it',

@@ -5,7 +5,7 @@ import { entityManager, type App } from '../app-env.js';
 import { createsRecord } from '../middleware/idempotency.js';
 import { answer, success } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
-import { access, OrderResource, PlaceOrderBody, tags } from './schema.js';
+import { access, ORDER_EXAMPLE, OrderResource, PlaceOrderBody, tags } from './schema.js';
 
 /** Point-of-sale orders (docs/receipts.md#orders). */
 export function registerPlaceOrder(app: App, context: AppContext): void {
@@ -23,46 +23,17 @@ export function registerPlaceOrder(app: App, context: AppContext): void {
       'Records a point-of-sale order and reports it as an `ORDER_PLACED` event for its `submitter`, whose reactors may grant points (read them with `GET /v1/events/{eventId}/reactions`). The fields are closed so no personal data rides along. The same `transactionId` at the same `locationId` again, with the same body, answers the first order with 200 rather than recording it twice; with another body it is 409 ConflictError naming the fields that differ in `data.fields`.',
     examples: {
       request: {
-        transactionId: 'T-20260201-0042',
-        total: 42.5,
-        subtotal: 35.42,
-        currency: 'EUR',
-        locationId: 'STORE-12',
-        cashierId: 'C-7',
-        lineItems: [
-          {
-            quantity: 2,
-            description: 'Espresso beans 1 kg',
-            identifier: 'SKU-1001',
-            unitPrice: 18.9,
-            totalPrice: 37.8,
-          },
-        ],
-        occurredAt: '2026-02-01T11:58:00.000Z',
-        submitter: { authIdentifier: 'member-17' },
+        transactionId: ORDER_EXAMPLE.transactionId,
+        total: ORDER_EXAMPLE.total,
+        subtotal: ORDER_EXAMPLE.subtotal,
+        currency: ORDER_EXAMPLE.currency,
+        locationId: ORDER_EXAMPLE.locationId,
+        cashierId: ORDER_EXAMPLE.cashierId,
+        lineItems: ORDER_EXAMPLE.lineItems,
+        occurredAt: ORDER_EXAMPLE.occurredAt,
+        submitter: ORDER_EXAMPLE.submitter,
       },
-      response: {
-        id: '8f9a0b1c-2d3e-4f5a-8b6c-7d8e9f0a1b2c',
-        transactionId: 'T-20260201-0042',
-        locationId: 'STORE-12',
-        cashierId: 'C-7',
-        total: 42.5,
-        subtotal: 35.42,
-        currency: 'EUR',
-        lineItems: [
-          {
-            quantity: 2,
-            description: 'Espresso beans 1 kg',
-            identifier: 'SKU-1001',
-            unitPrice: 18.9,
-            totalPrice: 37.8,
-          },
-        ],
-        occurredAt: '2026-02-01T11:58:00.000Z',
-        submitter: { authIdentifier: 'member-17' },
-        eventId: 1043,
-        createdAt: '2026-02-01T12:00:00.000Z',
-      },
+      response: ORDER_EXAMPLE,
     },
     summary:
       'Submit a point-of-sale order: reports ORDER_PLACED; the same order again (same transactionId and locationId, same body) answers the first order, another body under that pair is 409 naming the differing fields in data.fields',

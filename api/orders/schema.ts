@@ -78,3 +78,21 @@ export const OrderIdParams = uuidPath({ id: "The order's id" });
 
 export const access = { admin: 'admin:orders' } as const;
 export const tags = ['Orders'];
+
+/** An order as the examples show it: placed, read and listed. */
+export const ORDER_EXAMPLE = {
+  id: '8f9a0b1c-2d3e-4f5a-8b6c-7d8e9f0a1b2c',
+  transactionId: 'T-20260201-0042',
+  locationId: 'STORE-12',
+  cashierId: 'C-7',
+  total: 42.5,
+  subtotal: 35.42,
+  currency: 'EUR',
+  lineItems: [
+    { quantity: 2, description: 'Espresso beans 1 kg', identifier: 'SKU-1001', unitPrice: 18.9, totalPrice: 37.8 },
+  ],
+  occurredAt: '2026-02-01T11:58:00.000Z',
+  submitter: { authIdentifier: 'member-17' },
+  eventId: 1043,
+  createdAt: '2026-02-01T12:00:00.000Z',
+};

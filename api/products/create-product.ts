@@ -4,7 +4,7 @@ import { createProduct, productView } from '../../shared/products/product-servic
 import { changedBy, entityManager, type App } from '../app-env.js';
 import { createsRecordOf } from '../middleware/idempotency.js';
 import { defineRoute } from '../routes/define-route.js';
-import { access, CreateProductBody, ProductResource, tags } from './schema.js';
+import { access, CreateProductBody, PRODUCT_EXAMPLE, ProductResource, tags } from './schema.js';
 
 export function registerCreateProduct(app: App, context: AppContext): void {
   defineRoute(app, context, {
@@ -20,15 +20,7 @@ export function registerCreateProduct(app: App, context: AppContext): void {
         unitPrice: 18.9,
         isActive: true,
       },
-      response: {
-        id: '5d6e7f80-9a1b-4c2d-8e3f-405162738495',
-        name: 'Espresso beans 1 kg',
-        identifiers: ['SKU-1001', '4006381333931'],
-        unitPrice: 18.9,
-        isActive: true,
-        createdAt: '2026-01-09T08:00:00.000Z',
-        updatedAt: '2026-01-09T08:00:00.000Z',
-      },
+      response: PRODUCT_EXAMPLE,
     },
     summary: 'Add a product to the catalogue',
     tags,

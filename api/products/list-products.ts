@@ -5,7 +5,7 @@ import { productView } from '../../shared/products/product-service.js';
 import type { App } from '../app-env.js';
 import { listPage, listQuery } from '../lists/list-route.js';
 import { defineRoute } from '../routes/define-route.js';
-import { access, PRODUCT_LIST, ProductResource, tags } from './schema.js';
+import { access, PRODUCT_EXAMPLE, PRODUCT_LIST, ProductResource, tags } from './schema.js';
 
 export function registerListProducts(app: App, context: AppContext): void {
   defineRoute(app, context, {
@@ -14,19 +14,7 @@ export function registerListProducts(app: App, context: AppContext): void {
     operationId: 'listProducts',
     description:
       "The tenant's products. A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.",
-    examples: {
-      response: [
-        {
-          id: '5d6e7f80-9a1b-4c2d-8e3f-405162738495',
-          name: 'Espresso beans 1 kg',
-          identifiers: ['SKU-1001', '4006381333931'],
-          unitPrice: 18.9,
-          isActive: true,
-          createdAt: '2026-01-09T08:00:00.000Z',
-          updatedAt: '2026-01-09T08:00:00.000Z',
-        },
-      ],
-    },
+    examples: { response: [PRODUCT_EXAMPLE] },
     summary: 'List products',
     tags,
     access,

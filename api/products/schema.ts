@@ -55,3 +55,14 @@ export const PRODUCT_LIST: ListSpec = {
 /** Products map parsed line items to a productId and feed BASKET rules, so the rule authors (`admin:rules`) keep them. */
 export const access = { admin: 'admin:rules' } as const;
 export const tags = ['Products'];
+
+/** A product as the examples show it: added, read, listed and changed. */
+export const PRODUCT_EXAMPLE = {
+  id: '5d6e7f80-9a1b-4c2d-8e3f-405162738495',
+  name: 'Espresso beans 1 kg',
+  identifiers: ['SKU-1001', '4006381333931'],
+  unitPrice: 18.9,
+  isActive: true,
+  createdAt: '2026-01-09T08:00:00.000Z',
+  updatedAt: '2026-01-09T08:00:00.000Z',
+};

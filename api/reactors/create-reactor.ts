@@ -4,7 +4,14 @@ import { createReactor, reactorView } from '../../shared/reactors/reactor-servic
 import { changedBy, entityManager, type App } from '../app-env.js';
 import { createsRecordOf } from '../middleware/idempotency.js';
 import { defineRoute } from '../routes/define-route.js';
-import { access, CreateReactorBody, ReactorResource, tags } from './schema.js';
+import {
+  access,
+  CreateReactorBody,
+  REACTOR_DEFINITION_EXAMPLE,
+  REACTOR_EXAMPLE,
+  ReactorResource,
+  tags,
+} from './schema.js';
 
 export function registerCreateReactor(app: App, context: AppContext): void {
   defineRoute(app, context, {
@@ -13,47 +20,7 @@ export function registerCreateReactor(app: App, context: AppContext): void {
     operationId: 'createReactor',
     description:
       'A reactor turns registered events of one type into reactions: points by an arithmetic expression over the event, or a delivery to a webhook, when its json-rules-engine `conditions` hold.',
-    examples: {
-      request: {
-        name: 'Ten points a euro',
-        eventType: 'PURCHASE',
-        isActive: true,
-        conditions: { all: [{ fact: 'payload', path: '$.total', operator: 'greaterThan', value: 0 }] },
-        reactions: [
-          {
-            type: 'POINTS',
-            points: {
-              operation: 'MULTIPLY',
-              arguments: [
-                { type: 'PATH', value: '$.payload.total' },
-                { type: 'NUMBER', value: '10' },
-              ],
-            },
-          },
-        ],
-      },
-      response: {
-        id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
-        name: 'Ten points a euro',
-        eventType: 'PURCHASE',
-        isActive: true,
-        conditions: { all: [{ fact: 'payload', path: '$.total', operator: 'greaterThan', value: 0 }] },
-        reactions: [
-          {
-            type: 'POINTS',
-            points: {
-              operation: 'MULTIPLY',
-              arguments: [
-                { type: 'PATH', value: '$.payload.total' },
-                { type: 'NUMBER', value: '10' },
-              ],
-            },
-          },
-        ],
-        createdAt: '2026-01-07T08:00:00.000Z',
-        updatedAt: '2026-01-07T08:00:00.000Z',
-      },
-    },
+    examples: { request: REACTOR_DEFINITION_EXAMPLE, response: REACTOR_EXAMPLE },
     summary: 'Create a reactor',
     tags,
     access,

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { ReactionSchema } from '../../shared/reactors/reaction.js';
 import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
@@ -53,3 +53,31 @@ export const REACTOR_LIST: ListSpec = {
 
 export const access = { admin: 'admin:reactors' } as const;
 export const tags = ['Reactors'];
+
+/** The reaction of the examples' reactor: ten points a euro of the purchase's total. */
+export const POINTS_REACTION_EXAMPLE: Static<typeof ReactionSchema> = {
+  type: 'POINTS',
+  points: {
+    operation: 'MULTIPLY',
+    arguments: [
+      { type: 'PATH', value: '$.payload.total' },
+      { type: 'NUMBER', value: '10' },
+    ],
+  },
+};
+
+/** A reactor as the examples send it, then as they show it stored. */
+export const REACTOR_DEFINITION_EXAMPLE: Static<typeof CreateReactorBody> = {
+  name: 'Ten points a euro',
+  eventType: 'PURCHASE',
+  isActive: true,
+  conditions: { all: [{ fact: 'payload', path: '$.total', operator: 'greaterThan', value: 0 }] },
+  reactions: [POINTS_REACTION_EXAMPLE],
+};
+
+export const REACTOR_EXAMPLE = {
+  id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+  ...REACTOR_DEFINITION_EXAMPLE,
+  createdAt: '2026-01-07T08:00:00.000Z',
+  updatedAt: '2026-01-07T08:00:00.000Z',
+};

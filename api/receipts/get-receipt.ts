@@ -2,7 +2,7 @@ import type { AppContext } from '../../shared/context.js';
 import { readReceiptView } from '../../shared/receipts/receipt-reads.js';
 import { entityManager, type App } from '../app-env.js';
 import { defineRoute } from '../routes/define-route.js';
-import { admin, ReceiptIdParams, ReceiptResource, tags } from './schema.js';
+import { admin, ReceiptIdParams, ReceiptResource, REVIEW_EXAMPLE, tags } from './schema.js';
 
 export function registerGetReceipt(app: App, context: AppContext): void {
   defineRoute(app, context, {
@@ -15,15 +15,7 @@ export function registerGetReceipt(app: App, context: AppContext): void {
       response: {
         id: 'e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b',
         status: 'AUTHORIZED',
-        paramountReview: {
-          id: '4c5d6e7f-8a9b-4c0d-9e1f-2a3b4c5d6e7f',
-          verdict: 'AUTHORIZE',
-          reason: 'VERIFIED',
-          createdAt: '2026-02-02T09:00:00.000Z',
-          isAutomated: false,
-          reviwer: { authIssuer: 'tally', authIdentifier: 'reviewer@example.org' },
-          comment: 'Checked against the till roll',
-        },
+        paramountReview: REVIEW_EXAMPLE,
         createdAt: '2026-02-01T12:00:00.000Z',
         updatedAt: '2026-02-02T09:00:00.000Z',
         submitter: { authIdentifier: 'member-17' },

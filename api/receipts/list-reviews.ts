@@ -3,7 +3,7 @@ import type { AppContext } from '../../shared/context.js';
 import { receiptReviews } from '../../shared/receipts/receipt-reads.js';
 import { entityManager, type App } from '../app-env.js';
 import { defineRoute } from '../routes/define-route.js';
-import { admin, ReceiptIdParams, ReviewResource, tags } from './schema.js';
+import { admin, ReceiptIdParams, REVIEW_EXAMPLE, ReviewResource, tags } from './schema.js';
 
 export function registerListReviews(app: App, context: AppContext): void {
   defineRoute(app, context, {
@@ -26,15 +26,7 @@ export function registerListReviews(app: App, context: AppContext): void {
           ruleSetId: '2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e',
           ruleEngineResult: { bonusPoints: 50 },
         },
-        {
-          id: '4c5d6e7f-8a9b-4c0d-9e1f-2a3b4c5d6e7f',
-          verdict: 'AUTHORIZE',
-          reason: 'VERIFIED',
-          createdAt: '2026-02-02T09:00:00.000Z',
-          isAutomated: false,
-          reviwer: { authIssuer: 'tally', authIdentifier: 'reviewer@example.org' },
-          comment: 'Checked against the till roll',
-        },
+        REVIEW_EXAMPLE,
       ],
     },
     summary: "A receipt's reviews, oldest first",

@@ -7,7 +7,7 @@ import { reviewDependencies, reviewManually } from '../../shared/receipts/review
 import { changedBy, type App } from '../app-env.js';
 import { createsRecordOf } from '../middleware/idempotency.js';
 import { defineRoute } from '../routes/define-route.js';
-import { admin, ReceiptIdParams, ReviewBody, ReviewResource, tags } from './schema.js';
+import { admin, ReceiptIdParams, REVIEW_EXAMPLE, ReviewBody, ReviewResource, tags } from './schema.js';
 
 export function registerReviewReceipt(app: App, context: AppContext): void {
   const reviews = reviewDependencies(context);
@@ -19,15 +19,7 @@ export function registerReviewReceipt(app: App, context: AppContext): void {
       "A person's review of a receipt: AUTHORIZE or REJECT sets the receipt's status and becomes its deciding review; ABSTAIN is recorded and changes nothing. The reviewer is the admin token's subject.",
     examples: {
       request: { verdict: 'AUTHORIZE', reason: 'VERIFIED', comment: 'Checked against the till roll' },
-      response: {
-        id: '4c5d6e7f-8a9b-4c0d-9e1f-2a3b4c5d6e7f',
-        verdict: 'AUTHORIZE',
-        reason: 'VERIFIED',
-        createdAt: '2026-02-02T09:00:00.000Z',
-        isAutomated: false,
-        reviwer: { authIssuer: 'tally', authIdentifier: 'reviewer@example.org' },
-        comment: 'Checked against the till roll',
-      },
+      response: REVIEW_EXAMPLE,
     },
     summary: 'Review a receipt: AUTHORIZE or REJECT sets its status; ABSTAIN is recorded and changes nothing',
     tags,

@@ -202,3 +202,14 @@ export const RECEIPT_LIST: ListSpec = {
 /** Reading and reviewing receipts is for admins; claiming is for members too (claim-receipt.ts). */
 export const admin = { admin: 'admin:receipts' } as const;
 export const tags = ['Receipts'];
+
+/** A reviewer's review as the examples show it: sent, then in the receipt and among its reviews. */
+export const REVIEW_EXAMPLE = {
+  id: '4c5d6e7f-8a9b-4c0d-9e1f-2a3b4c5d6e7f',
+  verdict: 'AUTHORIZE',
+  reason: 'VERIFIED',
+  createdAt: '2026-02-02T09:00:00.000Z',
+  isAutomated: false,
+  reviwer: { authIssuer: 'tally', authIdentifier: 'reviewer@example.org' },
+  comment: 'Checked against the till roll',
+};

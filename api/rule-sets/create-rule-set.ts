@@ -6,7 +6,15 @@ import { changedBy, entityManager, type App, type AppEnv } from '../app-env.js';
 import { createsRecord } from '../middleware/idempotency.js';
 import { success } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
-import { access, CreatedRuleSet, CreateRuleSetBody, RULE_SETS_PATH, tags } from './schema.js';
+import {
+  access,
+  CreatedRuleSet,
+  CreateRuleSetBody,
+  RULE_DEFINITION_EXAMPLE,
+  RULE_SET_EXAMPLE,
+  RULE_SETS_PATH,
+  tags,
+} from './schema.js';
 
 export function registerCreateRuleSet(app: App, context: AppContext): void {
   defineRoute(app, context, {
@@ -16,50 +24,9 @@ export function registerCreateRuleSet(app: App, context: AppContext): void {
     description:
       'Creates a rule set, with its rules when `ruleDefinitions` is given. Each rule is checked as it is stored (422 RuleEngineError naming it). The active set whose `scope` matches a transaction best decides its receipts.',
     examples: {
-      request: {
-        name: 'Every shop',
-        isActive: true,
-        scope: null,
-        ruleDefinitions: [
-          {
-            type: 'CUSTOM',
-            name: 'Total of at least 20',
-            priority: 10,
-            ruleProperties: {
-              conditions: {
-                all: [{ fact: 'request', path: '$.transaction.total', operator: 'greaterThanInclusive', value: 20 }],
-              },
-              event: { type: 'large-basket' },
-            },
-            resultParams: { success: [{ key: 'bonusPoints', value: 50 }], failure: [] },
-          },
-        ],
-      },
+      request: { name: 'Every shop', isActive: true, scope: null, ruleDefinitions: [RULE_DEFINITION_EXAMPLE] },
       response: {
-        id: '2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e',
-        name: 'Every shop',
-        isActive: true,
-        scope: null,
-        rules: [
-          {
-            id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
-            type: 'CUSTOM',
-            name: 'Total of at least 20',
-            priority: 10,
-            ruleProperties: {
-              conditions: {
-                all: [{ fact: 'request', path: '$.transaction.total', operator: 'greaterThanInclusive', value: 20 }],
-              },
-              event: { type: 'large-basket' },
-            },
-            resultParams: { success: [{ key: 'bonusPoints', value: 50 }], failure: [] },
-            configuration: null,
-            createdAt: '2026-01-10T08:00:00.000Z',
-            updatedAt: '2026-01-10T08:00:00.000Z',
-          },
-        ],
-        createdAt: '2026-01-10T08:00:00.000Z',
-        updatedAt: '2026-01-10T08:00:00.000Z',
+        ...RULE_SET_EXAMPLE,
         tenant: {
           id: '0f1e2d3c-4b5a-4968-8776-655443322110',
           name: 'Acme Coffee',

@@ -8,6 +8,8 @@ import { Deleted, DELETED_ONE, success } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
 import {
   access,
+  RULE_DEFINITION_EXAMPLE,
+  RULE_EXAMPLE,
   RULE_SETS_PATH,
   RuleDefinitionBody,
   RuleParams,
@@ -25,26 +27,7 @@ export function registerRuleRoutes(app: App, context: AppContext): void {
     path: rulesPath,
     operationId: 'listRuleSetRules',
     description: 'The rules of one set, in the order they run (higher priority first).',
-    examples: {
-      response: [
-        {
-          id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
-          type: 'CUSTOM',
-          name: 'Total of at least 20',
-          priority: 10,
-          ruleProperties: {
-            conditions: {
-              all: [{ fact: 'request', path: '$.transaction.total', operator: 'greaterThanInclusive', value: 20 }],
-            },
-            event: { type: 'large-basket' },
-          },
-          resultParams: { success: [{ key: 'bonusPoints', value: 50 }], failure: [] },
-          configuration: null,
-          createdAt: '2026-01-10T08:00:00.000Z',
-          updatedAt: '2026-01-10T08:00:00.000Z',
-        },
-      ],
-    },
+    examples: { response: [RULE_EXAMPLE] },
     summary: "A rule set's rules, in order",
     tags,
     access,
@@ -58,36 +41,7 @@ export function registerRuleRoutes(app: App, context: AppContext): void {
     path: rulesPath,
     operationId: 'createRuleSetRule',
     description: 'Adds a rule to a set, checked as it is stored (422 RuleEngineError naming what is wrong).',
-    examples: {
-      request: {
-        type: 'CUSTOM',
-        name: 'Total of at least 20',
-        priority: 10,
-        ruleProperties: {
-          conditions: {
-            all: [{ fact: 'request', path: '$.transaction.total', operator: 'greaterThanInclusive', value: 20 }],
-          },
-          event: { type: 'large-basket' },
-        },
-        resultParams: { success: [{ key: 'bonusPoints', value: 50 }], failure: [] },
-      },
-      response: {
-        id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
-        type: 'CUSTOM',
-        name: 'Total of at least 20',
-        priority: 10,
-        ruleProperties: {
-          conditions: {
-            all: [{ fact: 'request', path: '$.transaction.total', operator: 'greaterThanInclusive', value: 20 }],
-          },
-          event: { type: 'large-basket' },
-        },
-        resultParams: { success: [{ key: 'bonusPoints', value: 50 }], failure: [] },
-        configuration: null,
-        createdAt: '2026-01-10T08:00:00.000Z',
-        updatedAt: '2026-01-10T08:00:00.000Z',
-      },
-    },
+    examples: { request: RULE_DEFINITION_EXAMPLE, response: RULE_EXAMPLE },
     summary: 'Add a rule to a rule set',
     tags,
     access,
@@ -108,24 +62,7 @@ export function registerRuleRoutes(app: App, context: AppContext): void {
     path: `${rulesPath}/:ruleId`,
     operationId: 'getRuleSetRule',
     description: 'One rule of a set, as it runs: its conditions, priority and the keys it adds to the result.',
-    examples: {
-      response: {
-        id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
-        type: 'CUSTOM',
-        name: 'Total of at least 20',
-        priority: 10,
-        ruleProperties: {
-          conditions: {
-            all: [{ fact: 'request', path: '$.transaction.total', operator: 'greaterThanInclusive', value: 20 }],
-          },
-          event: { type: 'large-basket' },
-        },
-        resultParams: { success: [{ key: 'bonusPoints', value: 50 }], failure: [] },
-        configuration: null,
-        createdAt: '2026-01-10T08:00:00.000Z',
-        updatedAt: '2026-01-10T08:00:00.000Z',
-      },
-    },
+    examples: { response: RULE_EXAMPLE },
     summary: 'Read a rule',
     tags,
     access,
@@ -140,25 +77,7 @@ export function registerRuleRoutes(app: App, context: AppContext): void {
     path: `${rulesPath}/:ruleId`,
     operationId: 'updateRuleSetRule',
     description: 'Changes the fields given; the rule that results is checked as a new rule would be.',
-    examples: {
-      request: { priority: 20 },
-      response: {
-        id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
-        type: 'CUSTOM',
-        name: 'Total of at least 20',
-        priority: 20,
-        ruleProperties: {
-          conditions: {
-            all: [{ fact: 'request', path: '$.transaction.total', operator: 'greaterThanInclusive', value: 20 }],
-          },
-          event: { type: 'large-basket' },
-        },
-        resultParams: { success: [{ key: 'bonusPoints', value: 50 }], failure: [] },
-        configuration: null,
-        createdAt: '2026-01-10T08:00:00.000Z',
-        updatedAt: '2026-01-10T08:00:00.000Z',
-      },
-    },
+    examples: { request: { priority: 20 }, response: { ...RULE_EXAMPLE, priority: 20 } },
     summary: 'Change a rule; the result is checked as a new rule would be',
     tags,
     access,

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { RULE_TYPES } from '../../shared/rules/rule-definition.js';
 import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
@@ -179,3 +179,35 @@ export const RULE_SET_LIST: ListSpec = {
 export const RULE_SETS_PATH = '/v1/transactions-rule-engine/rule-sets';
 export const access = { admin: 'admin:rules' } as const;
 export const tags = ['Transactions rule engine'];
+
+/** A rule as the examples send it, then as they show it stored, alone and in its set. */
+export const RULE_DEFINITION_EXAMPLE: Static<typeof RuleDefinitionBody> = {
+  type: 'CUSTOM',
+  name: 'Total of at least 20',
+  priority: 10,
+  ruleProperties: {
+    conditions: {
+      all: [{ fact: 'request', path: '$.transaction.total', operator: 'greaterThanInclusive', value: 20 }],
+    },
+    event: { type: 'large-basket' },
+  },
+  resultParams: { success: [{ key: 'bonusPoints', value: 50 }], failure: [] },
+};
+
+export const RULE_EXAMPLE = {
+  id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+  ...RULE_DEFINITION_EXAMPLE,
+  configuration: null,
+  createdAt: '2026-01-10T08:00:00.000Z',
+  updatedAt: '2026-01-10T08:00:00.000Z',
+};
+
+export const RULE_SET_EXAMPLE = {
+  id: '2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e',
+  name: 'Every shop',
+  isActive: true,
+  scope: null,
+  rules: [RULE_EXAMPLE],
+  createdAt: '2026-01-10T08:00:00.000Z',
+  updatedAt: '2026-01-10T08:00:00.000Z',
+};

@@ -4,7 +4,7 @@ import type { App } from '../app-env.js';
 import type { Access } from '../middleware/authorize.js';
 import { defineRoute } from '../routes/define-route.js';
 import { memberOf } from './member-target.js';
-import { UserIdParams, UserResource } from './schema.js';
+import { USER_EXAMPLE, UserIdParams, UserResource } from './schema.js';
 
 export function registerGetUser(app: App, context: AppContext): void {
   const routes: { path: string; access: Access; summary: string; operationId: string; description: string }[] = [
@@ -31,20 +31,7 @@ export function registerGetUser(app: App, context: AppContext): void {
       operationId: route.operationId,
       summary: route.summary,
       description: route.description,
-      examples: {
-        response: {
-          id: '3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
-          accountNumber: 17,
-          authIdentifier: 'member-17',
-          externalIdentifier: null,
-          isRestricted: false,
-          profile: { givenName: 'Ada', familyName: 'Lovelace', emailAddress: 'ada@example.org' },
-          flags: {},
-          linkedVenues: [],
-          createdAt: '2026-01-06T10:00:00.000Z',
-          updatedAt: '2026-01-06T10:00:00.000Z',
-        },
-      },
+      examples: { response: USER_EXAMPLE },
       tags: ['Users'],
       access: route.access,
       ...(route.path.endsWith(':id') ? { params: UserIdParams } : {}),

@@ -5,7 +5,7 @@ import { userView } from '../../shared/users/user-view.js';
 import type { App } from '../app-env.js';
 import { listPage, listQuery } from '../lists/list-route.js';
 import { defineRoute } from '../routes/define-route.js';
-import { USER_LIST, UserResource } from './schema.js';
+import { USER_EXAMPLE, USER_LIST, UserResource } from './schema.js';
 
 export function registerListUsers(app: App, context: AppContext): void {
   defineRoute(app, context, {
@@ -14,22 +14,7 @@ export function registerListUsers(app: App, context: AppContext): void {
     operationId: 'listUsers',
     description:
       "The tenant's members. A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.",
-    examples: {
-      response: [
-        {
-          id: '3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
-          accountNumber: 17,
-          authIdentifier: 'member-17',
-          externalIdentifier: null,
-          isRestricted: false,
-          profile: { givenName: 'Ada', familyName: 'Lovelace', emailAddress: 'ada@example.org' },
-          flags: {},
-          linkedVenues: [],
-          createdAt: '2026-01-06T10:00:00.000Z',
-          updatedAt: '2026-01-06T10:00:00.000Z',
-        },
-      ],
-    },
+    examples: { response: [USER_EXAMPLE] },
     summary: 'List members',
     tags: ['Users'],
     access: { admin: 'admin:users' },

@@ -6,7 +6,7 @@ import { userView } from '../../shared/users/user-view.js';
 import { changedBy, entityManager, type App } from '../app-env.js';
 import { createsRecordOf } from '../middleware/idempotency.js';
 import { defineRoute } from '../routes/define-route.js';
-import { RegisterUserBody, UserResource } from './schema.js';
+import { RegisterUserBody, USER_EXAMPLE, UserResource } from './schema.js';
 
 export function registerRegisterUser(app: App, context: AppContext): void {
   defineRoute(app, context, {
@@ -16,23 +16,8 @@ export function registerRegisterUser(app: App, context: AppContext): void {
     description:
       "Registers a member. With a user token the member registers itself and its `authIdentifier` is the token's `sub`; with an `admin:users` token any member may be registered. The profile is checked against the tenant's profile rules (400 BadRequestError naming the field); a member already registered is 422 UserExistsError. The member gets an `accountNumber`, increasing within the tenant.",
     examples: {
-      request: {
-        isRestricted: false,
-        authIdentifier: 'member-17',
-        profile: { givenName: 'Ada', familyName: 'Lovelace', emailAddress: 'ada@example.org' },
-      },
-      response: {
-        id: '3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
-        accountNumber: 17,
-        authIdentifier: 'member-17',
-        externalIdentifier: null,
-        isRestricted: false,
-        profile: { givenName: 'Ada', familyName: 'Lovelace', emailAddress: 'ada@example.org' },
-        flags: {},
-        linkedVenues: [],
-        createdAt: '2026-01-06T10:00:00.000Z',
-        updatedAt: '2026-01-06T10:00:00.000Z',
-      },
+      request: { isRestricted: false, authIdentifier: 'member-17', profile: USER_EXAMPLE.profile },
+      response: USER_EXAMPLE,
     },
     summary: 'Register a member: a user token registers itself, an admin anyone',
     tags: ['Users'],

@@ -80,3 +80,17 @@ export const USER_LIST: ListSpec = {
     'profile.attributes': { type: 'object', filterable: true },
   },
 };
+
+/** A member as the examples show them, alone and as the subject of an event. */
+export const USER_EXAMPLE = {
+  id: '3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+  accountNumber: 17,
+  authIdentifier: 'member-17',
+  externalIdentifier: null,
+  isRestricted: false,
+  profile: { givenName: 'Ada', familyName: 'Lovelace', emailAddress: 'ada@example.org' },
+  flags: {},
+  linkedVenues: [],
+  createdAt: '2026-01-06T10:00:00.000Z',
+  updatedAt: '2026-01-06T10:00:00.000Z',
+};

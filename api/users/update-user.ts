@@ -5,7 +5,7 @@ import { changedBy, entityManager, type App } from '../app-env.js';
 import type { Access } from '../middleware/authorize.js';
 import { defineRoute } from '../routes/define-route.js';
 import { memberOf } from './member-target.js';
-import { UpdateOwnUserBody, UpdateUserBody, UserIdParams, UserResource } from './schema.js';
+import { UpdateOwnUserBody, UpdateUserBody, USER_EXAMPLE, UserIdParams, UserResource } from './schema.js';
 
 export function registerUpdateUser(app: App, context: AppContext): void {
   const routes: {
@@ -44,18 +44,7 @@ export function registerUpdateUser(app: App, context: AppContext): void {
       description: route.description,
       examples: {
         request: { profile: { givenName: 'Ada', telephoneNumber: '+44 20 7946 0000' } },
-        response: {
-          id: '3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
-          accountNumber: 17,
-          authIdentifier: 'member-17',
-          externalIdentifier: null,
-          isRestricted: false,
-          profile: { givenName: 'Ada', familyName: 'Lovelace', emailAddress: 'ada@example.org' },
-          flags: {},
-          linkedVenues: [],
-          createdAt: '2026-01-06T10:00:00.000Z',
-          updatedAt: '2026-01-06T10:00:00.000Z',
-        },
+        response: USER_EXAMPLE,
       },
       tags: ['Users'],
       access: route.access,

@@ -4,7 +4,7 @@ import { createVenue, venueView } from '../../shared/venues/venue-service.js';
 import { changedBy, entityManager, type App } from '../app-env.js';
 import { createsRecordOf } from '../middleware/idempotency.js';
 import { defineRoute } from '../routes/define-route.js';
-import { access, CreateVenueBody, tags, VenueResource } from './schema.js';
+import { access, CreateVenueBody, tags, VENUE_EXAMPLE, VenueResource } from './schema.js';
 
 export function registerCreateVenue(app: App, context: AppContext): void {
   defineRoute(app, context, {
@@ -20,15 +20,7 @@ export function registerCreateVenue(app: App, context: AppContext): void {
         position: { latitude: 51.5072, longitude: -0.1276 },
         radiusMeters: 150,
       },
-      response: {
-        id: '7e8f9a0b-1c2d-4e3f-8a4b-5c6d7e8f9a0b',
-        name: 'Main Street',
-        identifiers: ['STORE-12'],
-        position: { latitude: 51.5072, longitude: -0.1276 },
-        radiusMeters: 150,
-        createdAt: '2026-01-09T09:00:00.000Z',
-        updatedAt: '2026-01-09T09:00:00.000Z',
-      },
+      response: VENUE_EXAMPLE,
     },
     summary: 'Add a venue',
     tags,

@@ -5,7 +5,7 @@ import { venueView } from '../../shared/venues/venue-service.js';
 import type { App } from '../app-env.js';
 import { listPage, listQuery } from '../lists/list-route.js';
 import { defineRoute } from '../routes/define-route.js';
-import { access, tags, VENUE_LIST, VenueResource } from './schema.js';
+import { access, tags, VENUE_EXAMPLE, VENUE_LIST, VenueResource } from './schema.js';
 
 export function registerListVenues(app: App, context: AppContext): void {
   defineRoute(app, context, {
@@ -14,19 +14,7 @@ export function registerListVenues(app: App, context: AppContext): void {
     operationId: 'listVenues',
     description:
       "The tenant's venues. A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.",
-    examples: {
-      response: [
-        {
-          id: '7e8f9a0b-1c2d-4e3f-8a4b-5c6d7e8f9a0b',
-          name: 'Main Street',
-          identifiers: ['STORE-12'],
-          position: { latitude: 51.5072, longitude: -0.1276 },
-          radiusMeters: 150,
-          createdAt: '2026-01-09T09:00:00.000Z',
-          updatedAt: '2026-01-09T09:00:00.000Z',
-        },
-      ],
-    },
+    examples: { response: [VENUE_EXAMPLE] },
     summary: 'List venues',
     tags,
     access,

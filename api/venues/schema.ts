@@ -59,3 +59,14 @@ export const VENUE_LIST: ListSpec = {
 /** Venues feed the `venueMatches` rule operator, so the rule authors (`admin:rules`) keep them. */
 export const access = { admin: 'admin:rules' } as const;
 export const tags = ['Venues'];
+
+/** A venue as the examples show it: added, read, listed and changed. */
+export const VENUE_EXAMPLE = {
+  id: '7e8f9a0b-1c2d-4e3f-8a4b-5c6d7e8f9a0b',
+  name: 'Main Street',
+  identifiers: ['STORE-12'],
+  position: { latitude: 51.5072, longitude: -0.1276 },
+  radiusMeters: 150,
+  createdAt: '2026-01-09T09:00:00.000Z',
+  updatedAt: '2026-01-09T09:00:00.000Z',
+};

@@ -6,7 +6,7 @@ import { changedBy, entityManager, type App } from '../app-env.js';
 import { createsRecord } from '../middleware/idempotency.js';
 import { success } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
-import { access, CreatedWebhook, CreateWebhookBody, tags } from './schema.js';
+import { access, CreatedWebhook, CreateWebhookBody, tags, WEBHOOK_EXAMPLE } from './schema.js';
 
 export function registerCreateWebhook(app: App, context: AppContext): void {
   const sealer = new Sealer(context.config.platformTokenSecret, 'webhook-secret');
@@ -18,15 +18,7 @@ export function registerCreateWebhook(app: App, context: AppContext): void {
       'A webhook receives every registered event of the types it lists (all types when the list is empty) as a signed POST; see the `eventRegistered` webhook for the body and how to verify it. The signing secret (`whsec_…`) is in this answer.',
     examples: {
       request: { url: 'https://hooks.example.org/tally', eventTypes: ['PURCHASE'] },
-      response: {
-        id: 'c4d5e6f7-0a1b-4c2d-8e3f-4a5b6c7d8e9f',
-        url: 'https://hooks.example.org/tally',
-        eventTypes: ['PURCHASE'],
-        isActive: true,
-        createdAt: '2026-01-08T08:00:00.000Z',
-        updatedAt: '2026-01-08T08:00:00.000Z',
-        secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
-      },
+      response: { ...WEBHOOK_EXAMPLE, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
     },
     summary: 'Subscribe an address to events; the signing secret is in this answer only',
     tags,

@@ -2,7 +2,7 @@ import type { AppContext } from '../../shared/context.js';
 import { findWebhook, webhookView } from '../../shared/webhooks/webhook-service.js';
 import { entityManager, type App } from '../app-env.js';
 import { defineRoute } from '../routes/define-route.js';
-import { access, tags, WebhookIdParams, WebhookResource } from './schema.js';
+import { access, tags, WEBHOOK_EXAMPLE, WebhookIdParams, WebhookResource } from './schema.js';
 
 export function registerGetWebhook(app: App, context: AppContext): void {
   defineRoute(app, context, {
@@ -10,16 +10,7 @@ export function registerGetWebhook(app: App, context: AppContext): void {
     path: '/v1/webhooks/:id',
     operationId: 'getWebhook',
     description: 'One webhook by its id.',
-    examples: {
-      response: {
-        id: 'c4d5e6f7-0a1b-4c2d-8e3f-4a5b6c7d8e9f',
-        url: 'https://hooks.example.org/tally',
-        eventTypes: ['PURCHASE'],
-        isActive: true,
-        createdAt: '2026-01-08T08:00:00.000Z',
-        updatedAt: '2026-01-08T08:00:00.000Z',
-      },
-    },
+    examples: { response: WEBHOOK_EXAMPLE },
     summary: 'Read a webhook',
     tags,
     access,

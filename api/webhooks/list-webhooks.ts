@@ -5,7 +5,7 @@ import { webhookView } from '../../shared/webhooks/webhook-service.js';
 import type { App } from '../app-env.js';
 import { listPage, listQuery } from '../lists/list-route.js';
 import { defineRoute } from '../routes/define-route.js';
-import { access, tags, WEBHOOK_LIST, WebhookResource } from './schema.js';
+import { access, tags, WEBHOOK_EXAMPLE, WEBHOOK_LIST, WebhookResource } from './schema.js';
 
 export function registerListWebhooks(app: App, context: AppContext): void {
   defineRoute(app, context, {
@@ -14,18 +14,7 @@ export function registerListWebhooks(app: App, context: AppContext): void {
     operationId: 'listWebhooks',
     description:
       "The tenant's webhooks. A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.",
-    examples: {
-      response: [
-        {
-          id: 'c4d5e6f7-0a1b-4c2d-8e3f-4a5b6c7d8e9f',
-          url: 'https://hooks.example.org/tally',
-          eventTypes: ['PURCHASE'],
-          isActive: true,
-          createdAt: '2026-01-08T08:00:00.000Z',
-          updatedAt: '2026-01-08T08:00:00.000Z',
-        },
-      ],
-    },
+    examples: { response: [WEBHOOK_EXAMPLE] },
     summary: 'List webhooks',
     tags,
     access,

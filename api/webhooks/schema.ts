@@ -164,3 +164,13 @@ answer) is retried with a doubling delay over about 24 hours, after which the de
     },
   },
 };
+
+/** A webhook as the examples show it: created (with its secret), read, listed and changed. */
+export const WEBHOOK_EXAMPLE = {
+  id: 'c4d5e6f7-0a1b-4c2d-8e3f-4a5b6c7d8e9f',
+  url: 'https://hooks.example.org/tally',
+  eventTypes: ['PURCHASE'],
+  isActive: true,
+  createdAt: '2026-01-08T08:00:00.000Z',
+  updatedAt: '2026-01-08T08:00:00.000Z',
+};

@@ -2,7 +2,7 @@ import type { AppContext } from '../../shared/context.js';
 import { updateWebhook, webhookView } from '../../shared/webhooks/webhook-service.js';
 import { changedBy, entityManager, type App } from '../app-env.js';
 import { defineRoute } from '../routes/define-route.js';
-import { access, tags, UpdateWebhookBody, WebhookIdParams, WebhookResource } from './schema.js';
+import { access, tags, UpdateWebhookBody, WEBHOOK_EXAMPLE, WebhookIdParams, WebhookResource } from './schema.js';
 
 export function registerUpdateWebhook(app: App, context: AppContext): void {
   defineRoute(app, context, {
@@ -10,17 +10,7 @@ export function registerUpdateWebhook(app: App, context: AppContext): void {
     path: '/v1/webhooks/:id',
     operationId: 'updateWebhook',
     description: 'Changes the fields given; the others keep their values.',
-    examples: {
-      request: { isActive: false },
-      response: {
-        id: 'c4d5e6f7-0a1b-4c2d-8e3f-4a5b6c7d8e9f',
-        url: 'https://hooks.example.org/tally',
-        eventTypes: ['PURCHASE'],
-        isActive: false,
-        createdAt: '2026-01-08T08:00:00.000Z',
-        updatedAt: '2026-01-08T08:00:00.000Z',
-      },
-    },
+    examples: { request: { isActive: false }, response: { ...WEBHOOK_EXAMPLE, isActive: false } },
     summary: 'Change a webhook',
     tags,
     access,

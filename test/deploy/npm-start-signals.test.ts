@@ -18,17 +18,27 @@ const prefix = `test-npm-start-${randomBytes(4).toString('hex')}`;
 /** Every process npm started, killed after each test whatever its outcome, so none is left behind. */
 const started = new Set<number>();
 
-/** npm with this suite's Node first on PATH, so the server runs on the runtime under test (.ci/run). */
+/**
+ * The environment the server is started in: this suite's Node first on PATH, so the server runs on
+ * the runtime under test (.ci/run), with this suite's database and Redis.
+ */
+function serverEnv(): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+    DATABASE_URL: url,
+    REDIS_URL: TEST_REDIS_URL,
+    PLATFORM_TOKEN_SECRET: 'npm-start-test',
+  };
+}
+
+/** npm in the server's environment, its Redis keys under this suite's prefix. */
 function npm(args: string[], env: Record<string, string> = {}): ChildProcess {
   return spawn('npm', args, {
     cwd: ROOT,
     env: {
-      ...process.env,
-      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
-      DATABASE_URL: url,
-      REDIS_URL: TEST_REDIS_URL,
+      ...serverEnv(),
       REDIS_PREFIX: prefix,
-      PLATFORM_TOKEN_SECRET: 'npm-start-test',
       LOG_LEVEL: 'info',
       ...env,
     },
@@ -137,13 +147,7 @@ async function walkThrough(port: number): Promise<string> {
   const script = block.replace(/^PORT=3000$/m, `PORT=${port}`);
   const shell = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
-      DATABASE_URL: url,
-      REDIS_URL: TEST_REDIS_URL,
-      PLATFORM_TOKEN_SECRET: 'npm-start-test',
-    },
+    env: serverEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const result = await finished(shell);
