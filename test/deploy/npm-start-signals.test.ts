@@ -147,7 +147,8 @@ async function walkThrough(port: number): Promise<string> {
   const script = block.replace(/^PORT=3000$/m, `PORT=${port}`);
   const shell = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], {
     cwd: ROOT,
-    env: serverEnv(),
+    // The walk-through's CLI calls queue audit jobs: under this suite's prefix, which it deletes.
+    env: { ...serverEnv(), REDIS_PREFIX: prefix },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const result = await finished(shell);
