@@ -27,8 +27,16 @@ export interface CliPlatform {
   audit(): Promise<AuditDependencies>;
 }
 
+/**
+ * The CLI's diagnostics on stderr (fd 2; stdout carries only its JSON answer), at warn unless
+ * LOG_LEVEL says otherwise: an operator's command is quiet when all is well.
+ */
+export function cliLogger(): Logger {
+  return createLogger(process.env.LOG_LEVEL ?? 'warn', 2);
+}
+
 export async function withCliPlatform<T>(config: Config, work: (platform: CliPlatform) => Promise<T>): Promise<T> {
-  const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', 2);
+  const logger = cliLogger();
   const orm = await createDatabase(config.databaseUrl, logger, { createMissing: false });
   let closeAudit: (() => Promise<void>) | undefined;
   try {

@@ -2,7 +2,7 @@ import type { Actor } from '../shared/audit/audit-job.js';
 import { loadConfig, parseLifetime, type Config } from '../shared/platform/config/config.js';
 import type { TenantAuthentication } from '../shared/platform/auth/user-token.js';
 import { isScope, SCOPES } from '../shared/platform/auth/scopes.js';
-import { CommandError, UsageError, withCliPlatform, type CliPlatform } from './cli-platform.js';
+import { cliLogger, CommandError, UsageError, withCliPlatform, type CliPlatform } from './cli-platform.js';
 
 export { CommandError, UsageError };
 
@@ -102,17 +102,14 @@ export async function runCommand(positionals: string[], options: Options): Promi
  * one refuses a database that is missing or behind, in one line.
  */
 async function migrateCommand(_options: Options, config: Config): Promise<unknown> {
-  const [{ checkDependencies, prepareDatabase }, { createDatabase }, { migrate }, { createLogger }] = await Promise.all(
-    [
-      import('../shared/platform/db/dependency-check.js'),
-      import('../shared/database.js'),
-      import('../shared/platform/db/orm.js'),
-      import('../shared/platform/logging/logger.js'),
-    ],
-  );
+  const [{ checkDependencies, prepareDatabase }, { createDatabase }, { migrate }] = await Promise.all([
+    import('../shared/platform/db/dependency-check.js'),
+    import('../shared/database.js'),
+    import('../shared/platform/db/orm.js'),
+  ]);
   await checkDependencies(config.databaseUrl, config.redisUrl);
   await prepareDatabase(config.databaseUrl);
-  const orm = await createDatabase(config.databaseUrl, createLogger(process.env.LOG_LEVEL ?? 'warn', 2));
+  const orm = await createDatabase(config.databaseUrl, cliLogger());
   try {
     return { applied: await migrate(orm) };
   } finally {

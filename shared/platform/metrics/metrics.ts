@@ -26,6 +26,20 @@ export interface Metrics {
   histogram<Label extends string>(configuration: MetricConfiguration<HistogramConfiguration<Label>>): Histogram<Label>;
 }
 
+/**
+ * The counter of this name in `registry`, made on first use: every caller of one name shares it
+ * (an app built twice on one context registers its counters once).
+ */
+export function counterIn<Label extends string>(
+  registry: Registry,
+  configuration: MetricConfiguration<CounterConfiguration<Label>>,
+): Counter<Label> {
+  return (
+    (registry.getSingleMetric(configuration.name) as Counter<Label> | undefined) ??
+    new Counter({ ...configuration, registers: [registry] })
+  );
+}
+
 /** A metric's name, help, labels (and buckets): the registry is the platform's. */
 export type MetricConfiguration<Configuration> = Omit<Configuration, 'registers' | 'collect'>;
 
@@ -42,8 +56,7 @@ export function createMetrics(): Metrics {
   // (`process_cpu_seconds_total`, `nodejs_eventloop_lag_seconds`, …), so the dashboards made for them work.
   collectDefaultMetrics({ register: registry });
   const counter = <Label extends string>(configuration: MetricConfiguration<CounterConfiguration<Label>>) =>
-    (registry.getSingleMetric(configuration.name) as Counter<Label> | undefined) ??
-    new Counter({ ...configuration, registers: [registry] });
+    counterIn(registry, configuration);
   const histogram = <Label extends string>(configuration: MetricConfiguration<HistogramConfiguration<Label>>) =>
     (registry.getSingleMetric(configuration.name) as Histogram<Label> | undefined) ??
     new Histogram({ ...configuration, registers: [registry] });

@@ -1,5 +1,6 @@
-import { Counter, Registry } from 'prom-client';
+import { Registry, type Counter } from 'prom-client';
 import { systemClock, type Clock } from '../async/clock.js';
+import { counterIn } from '../metrics/metrics.js';
 
 /** How long a take waits for Redis by default (RATE_LIMIT_REDIS_TIMEOUT_MS, docs/operations.md#configuration). */
 export const DEFAULT_REDIS_TIMEOUT_MS = 250;
@@ -22,14 +23,10 @@ export type FailOpenReason = 'timeout' | 'unavailable';
 
 /** The takes decided without Redis, by why: Redis did not answer in time, or its connection was down or failed. */
 export function failOpenCounter(registry: Registry = new Registry()): Counter<'reason'> {
-  // One counter per registry, however many bucket sets share it (an app built twice on one context).
-  const existing = registry.getSingleMetric(FAIL_OPEN_METRIC);
-  if (existing) return existing as Counter<'reason'>;
-  return new Counter({
+  return counterIn(registry, {
     name: FAIL_OPEN_METRIC,
     help: "Rate-limit takes decided by this process's own buckets because Redis was down or did not answer in time, by reason",
     labelNames: ['reason'],
-    registers: [registry],
   });
 }
 
