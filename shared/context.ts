@@ -1,5 +1,6 @@
 import { systemClock, type Clock } from './platform/async/clock.js';
 import type { Config } from './platform/config/config.js';
+import { VoucherCodes } from './rewards/voucher-codes.js';
 import type { Logger } from './platform/logging/logger.js';
 import { createMetrics, type Metrics } from './platform/metrics/metrics.js';
 import { createDatabase } from './database.js';
@@ -64,6 +65,8 @@ export interface AppContext {
   venues: VenueDirectory;
   ruleEngine: TransactionRuleEngine;
   decisions: DecisionWaiter;
+  /** How voucher codes are hashed, sealed and opened (docs/rewards.md#codes). */
+  voucherCodes: VoucherCodes;
 }
 
 export async function createContext(config: Config, logger: Logger, clock: Clock = systemClock): Promise<AppContext> {
@@ -108,6 +111,7 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
     venues,
     ruleEngine: new TransactionRuleEngine(orm, products, venues, config.cacheTtlMs),
     decisions: new DecisionWaiter(queues.reviews, config.redisUrl, redisConnections, logger, clock),
+    voucherCodes: new VoucherCodes(config.platformTokenSecret),
   };
 }
 

@@ -16,6 +16,9 @@ import { RuleSet } from './rules/rule-set.entity.js';
 import { Order } from './orders/order.entity.js';
 import { Receipt } from './receipts/receipt.entity.js';
 import { Review } from './receipts/review.entity.js';
+import { Reward, RewardCode } from './rewards/reward.entity.js';
+import { Voucher } from './rewards/voucher.entity.js';
+import { Purchase } from './rewards/purchase.entity.js';
 
 /** Every entity the ORM knows; a new feature adds its own here. */
 export const entities = [
@@ -38,4 +41,8 @@ export const entities = [
   Order,
   Receipt,
   Review,
+  Reward,
+  RewardCode,
+  Voucher,
+  Purchase,
 ];

@@ -93,7 +93,9 @@ export const ERROR_RESPONSES: Record<number, { name: string; description: string
   },
   409: {
     name: 'Conflict',
-    description: 'ConflictError: a unique value is taken, or the same Idempotency-Key is still being processed',
+    description:
+      'ConflictError: a unique value is taken, or the same Idempotency-Key is still being processed; ' +
+      "VoucherCodePoolExhaustedError: the reward's pool of codes is empty; VoucherAlreadyValidatedError: the code was burned at a till already",
     error: 'ConflictError',
     message: 'An event type named PURCHASE already exists',
   },
@@ -108,9 +110,16 @@ export const ERROR_RESPONSES: Record<number, { name: string; description: string
     description:
       'The request is well-formed but cannot be done: an Idempotency-Key reused with another body ' +
       '(IdempotencyKeyReusedError), a member already registered (UserExistsError), a rule the engine refuses ' +
-      '(RuleEngineError), or tenant configuration that cannot be used (TenantConfigurationError)',
+      '(RuleEngineError), tenant configuration that cannot be used (TenantConfigurationError), a balance too small ' +
+      '(InsufficientPointsError), a reward not for sale (RewardNotPurchasableError) or not available now (RewardUnavailableError)',
     error: 'IdempotencyKeyReusedError',
     message: 'This Idempotency-Key was already used with another request body',
+  },
+  410: {
+    name: 'Gone',
+    description: 'VoucherExpiredError: the voucher is past its expiry, or was redeemed and not validated within its redemption window',
+    error: 'VoucherExpiredError',
+    message: 'The voucher expired at 2026-03-01T00:00:00.000Z',
   },
   429: {
     name: 'TooManyRequests',

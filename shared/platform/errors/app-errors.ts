@@ -148,3 +148,28 @@ export class InternalError extends AppError {
     super('Internal server error', { cause });
   }
 }
+
+/** A purchase of a reward whose `purchasable` is false (docs/rewards.md#purchases). */
+export class RewardNotPurchasableError extends AppError {
+  readonly httpCode = 422;
+}
+
+/** A purchase outside the reward's availability window, or of a reward out of stock (docs/rewards.md#purchases). */
+export class RewardUnavailableError extends AppError {
+  readonly httpCode = 422;
+}
+
+/** A reward with an uploaded pool of codes has none left to give (docs/rewards.md#codes). */
+export class VoucherCodePoolExhaustedError extends AppError {
+  readonly httpCode = 409;
+}
+
+/** A voucher validated at a till already (docs/rewards.md#at-the-till): a code is burned once. */
+export class VoucherAlreadyValidatedError extends AppError {
+  readonly httpCode = 409;
+}
+
+/** A voucher past its `expiresAt`, or redeemed and left unvalidated past its redemption window. */
+export class VoucherExpiredError extends AppError {
+  readonly httpCode = 410;
+}

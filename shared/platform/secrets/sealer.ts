@@ -6,7 +6,7 @@ const TAG_BYTES = 16;
 /**
  * What the platform must keep readable but not in the clear (AES-256-GCM): the first answers
  * replayed for idempotency keys, which carry credentials shown once and members' personal data,
- * and the webhook signing secrets it signs with. Each use has its own key, derived from
+ * the webhook signing secrets it signs with, and voucher codes. Each use has its own key, derived from
  * PLATFORM_TOKEN_SECRET; what was sealed under a replaced secret no longer opens. Each text is
  * bound to what it belongs to (GCM's associated data, `context`), so a value moved onto another
  * row does not open either.
@@ -14,7 +14,7 @@ const TAG_BYTES = 16;
 export class Sealer {
   private readonly key: Buffer;
 
-  constructor(platformSecret: string, purpose: 'idempotency-response' | 'webhook-secret') {
+  constructor(platformSecret: string, purpose: 'idempotency-response' | 'webhook-secret' | 'voucher-code') {
     this.key = Buffer.from(hkdfSync('sha256', platformSecret, 'tally', purpose, 32));
   }
 

@@ -1,0 +1,194 @@
+import type { Knex } from 'knex';
+import type { Actor } from '../audit/audit-job.js';
+import { auditedChange, type AuditDependencies } from '../audit/audit-log.js';
+import { spend } from '../ledger/spend-and-adjust.js';
+import type { EntityManager } from '../platform/db/orm.js';
+import {
+  NotFoundError,
+  RewardNotPurchasableError,
+  RewardUnavailableError,
+  ValidationError,
+} from '../platform/errors/app-errors.js';
+import { grantVoucher, type VoucherTerms } from './grant-voucher.js';
+import type { PurchaseResourceType } from './purchase.entity.js';
+import type { VoucherCodes } from './voucher-codes.js';
+
+export interface PurchaseDependencies extends AuditDependencies {
+  codes: VoucherCodes;
+}
+
+export interface PurchaseRequest {
+  /** The purchase's id: the one reserved with an Idempotency-Key, so a retry finds the purchase the first try made. */
+  id: string;
+  tenantId: string;
+  userId: string;
+  /** Who asked: the member's token, or the admin buying on its behalf. */
+  actor: Actor;
+  resource: { type: PurchaseResourceType; id: string };
+}
+
+/** A purchase as the API shows it (docs/rewards.md#purchases). */
+export interface PurchaseView {
+  id: string;
+  user: { id: string };
+  resource: { type: PurchaseResourceType; id: string };
+  benefit: { type: 'VOUCHER'; id: string };
+  points: number;
+  completedAt: string;
+}
+
+interface PurchaseRow {
+  id: string;
+  user_id: string;
+  reward_id: string;
+  resource_type: PurchaseResourceType;
+  points: string;
+  voucher_id: string;
+  created_at: Date | string;
+}
+
+interface RewardRow {
+  id: string;
+  type: string;
+  price: string;
+  cost: string;
+  purchasable: boolean;
+  available_from: Date | string | null;
+  available_until: Date | string | null;
+  stock: number | null;
+  has_pool: boolean;
+  voucher_validity_days: number;
+}
+
+/**
+ * Buys a reward with points (docs/rewards.md#purchases), all in one PostgreSQL transaction with
+ * its audit entry: the reward is checked (422 RewardNotPurchasableError, 422
+ * RewardUnavailableError outside its window or out of stock), the purchase row is written under its
+ * id, the price is spent through the ledger (a SPEND naming the purchase; 422
+ * InsufficientPointsError), and the voucher is granted with a code (409
+ * VoucherCodePoolExhaustedError). Any refusal rolls all of it back: no point moves without its
+ * voucher. Asked again with the same id, it answers the purchase the first call made and charges
+ * nothing: its row is found first, and a concurrent twin waits on the row's key and finds it too.
+ */
+export async function purchase(
+  deps: PurchaseDependencies,
+  em: EntityManager,
+  request: PurchaseRequest,
+  now: Date,
+): Promise<PurchaseView> {
+  const done = await auditedChange(
+    deps,
+    em,
+    async (tx) => {
+      const trx = tx.getTransactionContext<Knex.Transaction>()!;
+      const earlier = await findPurchaseRow(trx, request.tenantId, request.id);
+      if (earlier) return { view: purchaseView(earlier), created: false };
+      const reward = await purchasableReward(trx, request, now);
+      const inserted = await trx.raw<{ rows: PurchaseRow[] }>(
+        `insert into purchase (id, tenant_id, user_id, reward_id, resource_type, points, cost, created_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (id) do nothing
+         returning id, user_id, reward_id, resource_type, points, voucher_id, created_at`,
+        [request.id, request.tenantId, request.userId, reward.id, request.resource.type, reward.price, reward.cost, now],
+      );
+      const [row] = inserted.rows;
+      if (!row) return { view: purchaseView((await findPurchaseRow(trx, request.tenantId, request.id))!), created: false };
+      const price = Number(reward.price);
+      if (price > 0)
+        await spend(trx, {
+          tenantId: request.tenantId,
+          userId: request.userId,
+          points: price,
+          cause: { purchaseId: request.id },
+        });
+      const voucherId = await grantVoucher(trx, deps.codes, {
+        tenantId: request.tenantId,
+        userId: request.userId,
+        reward: voucherTerms(reward),
+        now,
+        cause: { purchaseId: request.id },
+      });
+      await trx.raw('update purchase set voucher_id = ? where id = ?', [voucherId, request.id]);
+      return { view: purchaseView({ ...row, voucher_id: voucherId }), created: true };
+    },
+    ({ view, created }) =>
+      created
+        ? {
+            tenantId: request.tenantId,
+            actor: request.actor,
+            action: 'purchase.created',
+            resourceType: 'purchase',
+            resourceId: view.id,
+            before: null,
+            after: { ...view },
+          }
+        : undefined,
+  );
+  return done.view;
+}
+
+/** The purchase with this id in the tenant, as the API shows it; undefined when there is none. */
+export async function findPurchase(
+  em: EntityManager,
+  tenantId: string,
+  id: string,
+): Promise<PurchaseView | undefined> {
+  const row = await findPurchaseRow(em.getKnex(), tenantId, id);
+  return row ? purchaseView(row) : undefined;
+}
+
+async function findPurchaseRow(knex: Knex, tenantId: string, id: string): Promise<PurchaseRow | undefined> {
+  const found = await knex.raw<{ rows: PurchaseRow[] }>(
+    `select id, user_id, reward_id, resource_type, points, voucher_id, created_at from purchase
+      where tenant_id = ? and id = ?`,
+    [tenantId, id],
+  );
+  return found.rows[0];
+}
+
+/** The reward a purchase names, if it can be bought now; otherwise the refusal the purchase answers. */
+async function purchasableReward(trx: Knex.Transaction, request: PurchaseRequest, now: Date): Promise<RewardRow> {
+  const found = await trx.raw<{ rows: RewardRow[] }>(
+    `select id, type, price, cost, purchasable, available_from, available_until, stock, has_pool, voucher_validity_days
+       from reward where tenant_id = ? and id = ?`,
+    [request.tenantId, request.resource.id],
+  );
+  const [reward] = found.rows;
+  if (!reward) throw new NotFoundError(`No reward "${request.resource.id}"`);
+  const expected = request.resource.type === 'REWARD' ? 'VOUCHER' : request.resource.type;
+  if (reward.type !== expected)
+    throw new ValidationError(`The reward "${reward.id}" is a ${reward.type}, not a ${request.resource.type}`, [
+      {
+        property: 'resource.type',
+        value: request.resource.type,
+        constraints: { matchesReward: `the reward is bought as ${reward.type === 'VOUCHER' ? 'REWARD' : reward.type}` },
+        children: [],
+      },
+    ]);
+  if (!reward.purchasable) throw new RewardNotPurchasableError('The reward is not for sale');
+  const [from, until] = [reward.available_from, reward.available_until].map((at) => (at ? new Date(at) : null));
+  if (from && now < from) throw new RewardUnavailableError(`The reward is available from ${from.toISOString()}`);
+  if (until && now >= until) throw new RewardUnavailableError(`The reward was available until ${until.toISOString()}`);
+  if (reward.stock !== null && reward.stock <= 0) throw new RewardUnavailableError('The reward is out of stock');
+  return reward;
+}
+
+function voucherTerms(reward: RewardRow): VoucherTerms {
+  return {
+    id: reward.id,
+    hasPool: reward.has_pool,
+    stock: reward.stock,
+    cost: Number(reward.cost),
+    voucherValidityDays: reward.voucher_validity_days,
+  };
+}
+
+function purchaseView(row: PurchaseRow): PurchaseView {
+  return {
+    id: row.id,
+    user: { id: row.user_id },
+    resource: { type: row.resource_type, id: row.reward_id },
+    benefit: { type: 'VOUCHER', id: row.voucher_id },
+    points: Number(row.points),
+    completedAt: new Date(row.created_at).toISOString(),
+  };
+}

@@ -1,0 +1,86 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Tenant } from '../tenants/tenant.entity.js';
+
+export const REWARD_TYPES = ['VOUCHER', 'PARTNER1_PRODUCT', 'PARTNER2_PRODUCT'] as const;
+export type RewardType = (typeof REWARD_TYPES)[number];
+
+/** A price cut a voucher gives at the till (docs/rewards.md#rewards): only FIXED amounts are defined. */
+export interface Discount {
+  type: 'FIXED';
+  /** The amount off, as a decimal string in the till's currency. */
+  value: string;
+  /** The discount's own SKU, as the till rings it up. */
+  sku: string;
+  /** The SKU of the product the discount applies to. */
+  productSku: string;
+}
+
+/**
+ * Something a member can obtain (docs/rewards.md#rewards): bought with points, or granted by a
+ * VOUCHER reaction. `stock` is what is left to hand out (null: no limit); `hasPool` is set by the
+ * first code upload, and from then on its vouchers take codes from that pool only.
+ */
+export const Reward = defineEntity({
+  name: 'Reward',
+  tableName: 'reward',
+  indexes: [{ properties: ['tenant', 'createdAt'] }],
+  checks: [
+    { name: 'reward_stock_not_negative', expression: 'stock >= 0' },
+    { name: 'reward_price_not_negative', expression: 'price >= 0' },
+  ],
+  properties: {
+    id: p.uuid().primary(),
+    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    type: p.enum([...REWARD_TYPES]),
+    name: p.string(),
+    summary: p.text().nullable(),
+    pictureUrl: p.text().nullable(),
+    /** In points. */
+    price: p.bigint('number'),
+    /** In money: what the reward costs the tenant, summed into a member's loyaltyCost. */
+    cost: p.decimal('number').precision(14).scale(4).default(0),
+    purchasable: p.boolean().default(true),
+    availableFrom: p.datetime().nullable(),
+    availableUntil: p.datetime().nullable(),
+    stock: p.integer().nullable(),
+    voucherValidityDays: p.integer(),
+    redemptionWindowMinutes: p.integer(),
+    defaultLocale: p.string(),
+    redemptionMessage: p.text().nullable(),
+    discounts: p.json<Discount[]>(),
+    hasPool: p.boolean().default(false),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+
+export type Reward = InferEntity<typeof Reward>;
+
+/**
+ * One voucher code (docs/rewards.md#codes), uploaded to a reward's pool or generated for a voucher.
+ * The code itself is never stored in the clear: `codeHash` (a keyed hash, unique in the tenant)
+ * finds it when a till presents it, `sealedCode` shows it to the voucher's owner once redeemed.
+ * `reservedAt` is set when a voucher takes it; the partial index lists a pool's free codes.
+ */
+export const RewardCode = defineEntity({
+  name: 'RewardCode',
+  tableName: 'reward_code',
+  uniques: [{ properties: ['tenant', 'codeHash'] }],
+  indexes: [
+    {
+      name: 'reward_code_available_index',
+      expression: `create index "reward_code_available_index" on "reward_code" ("reward_id") where "reserved_at" is null`,
+    },
+  ],
+  properties: {
+    id: p.uuid().primary(),
+    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    reward: p.manyToOne(Reward).deleteRule('cascade'),
+    codeHash: p.string(),
+    sealedCode: p.text(),
+    createdAt: p.datetime(),
+    reservedAt: p.datetime().nullable(),
+  },
+});
+
+export type RewardCode = InferEntity<typeof RewardCode>;
