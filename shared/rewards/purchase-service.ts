@@ -3,6 +3,7 @@ import type { Actor } from '../audit/audit-job.js';
 import { auditedChange, type AuditDependencies } from '../audit/audit-log.js';
 import { spend } from '../ledger/spend-and-adjust.js';
 import type { EntityManager } from '../platform/db/orm.js';
+import { isUuid } from '../platform/db/tenant-record.js';
 import {
   NotFoundError,
   RewardNotPurchasableError,
@@ -88,10 +89,20 @@ export async function purchase(
         `insert into purchase (id, tenant_id, user_id, reward_id, resource_type, points, cost, created_at)
          values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (id) do nothing
          returning id, user_id, reward_id, resource_type, points, voucher_id, created_at`,
-        [request.id, request.tenantId, request.userId, reward.id, request.resource.type, reward.price, reward.cost, now],
+        [
+          request.id,
+          request.tenantId,
+          request.userId,
+          reward.id,
+          request.resource.type,
+          reward.price,
+          reward.cost,
+          now,
+        ],
       );
       const [row] = inserted.rows;
-      if (!row) return { view: purchaseView((await findPurchaseRow(trx, request.tenantId, request.id))!), created: false };
+      if (!row)
+        return { view: purchaseView((await findPurchaseRow(trx, request.tenantId, request.id))!), created: false };
       const price = Number(reward.price);
       if (price > 0)
         await spend(trx, {
@@ -127,11 +138,7 @@ export async function purchase(
 }
 
 /** The purchase with this id in the tenant, as the API shows it; undefined when there is none. */
-export async function findPurchase(
-  em: EntityManager,
-  tenantId: string,
-  id: string,
-): Promise<PurchaseView | undefined> {
+export async function findPurchase(em: EntityManager, tenantId: string, id: string): Promise<PurchaseView | undefined> {
   const row = await findPurchaseRow(em.getKnex(), tenantId, id);
   return row ? purchaseView(row) : undefined;
 }
@@ -147,6 +154,7 @@ async function findPurchaseRow(knex: Knex, tenantId: string, id: string): Promis
 
 /** The reward a purchase names, if it can be bought now; otherwise the refusal the purchase answers. */
 async function purchasableReward(trx: Knex.Transaction, request: PurchaseRequest, now: Date): Promise<RewardRow> {
+  if (!isUuid(request.resource.id)) throw new NotFoundError(`No reward "${request.resource.id}"`);
   const found = await trx.raw<{ rows: RewardRow[] }>(
     `select id, type, price, cost, purchasable, available_from, available_until, stock, has_pool, voucher_validity_days
        from reward where tenant_id = ? and id = ?`,

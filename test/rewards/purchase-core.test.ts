@@ -98,7 +98,13 @@ describe('a purchase', () => {
       const code = `POOL-${index}`;
       await knex.raw(
         `insert into reward_code (id, tenant_id, reward_id, code_hash, sealed_code, created_at) values (?, ?, ?, ?, ?, now())`,
-        [id, tenant.id, reward, harness.context.voucherCodes.hash(tenant.id, code), harness.context.voucherCodes.seal(tenant.id, id, code)],
+        [
+          id,
+          tenant.id,
+          reward,
+          harness.context.voucherCodes.hash(tenant.id, code),
+          harness.context.voucherCodes.seal(tenant.id, id, code),
+        ],
       );
     }
     const members = await Promise.all(Array.from({ length: 50 }, () => memberWith(5)));
@@ -107,9 +113,11 @@ describe('a purchase', () => {
     const refusals = results.flatMap((result) => (result.status === 'rejected' ? [result.reason.name] : []));
     expect(refusals).toEqual(Array(40).fill('VoucherCodePoolExhaustedError'));
     expect(
-      await queryOne(harness, 'select count(*)::int as vouchers, count(distinct code_id)::int as codes from voucher where reward_id = ?', [
-        reward,
-      ]),
+      await queryOne(
+        harness,
+        'select count(*)::int as vouchers, count(distinct code_id)::int as codes from voucher where reward_id = ?',
+        [reward],
+      ),
     ).toEqual({ vouchers: 10, codes: 10 });
   });
 });

@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import type { AuditDependencies } from '../audit/audit-log.js';
+import { auditedResourceChange, type ChangedBy } from '../audit/audited-resource-change.js';
+import type { EntityManager } from '../platform/db/orm.js';
+import { fieldError } from '../platform/errors/app-errors.js';
+import { Reward, type Discount, type RewardType } from './reward.entity.js';
+
+/** What a reward is made of (docs/rewards.md#rewards); absent fields take the defaults below. */
+export interface RewardInput {
+  type: RewardType;
+  name: string;
+  summary?: string | null;
+  pictureUrl?: string | null;
+  price: number;
+  cost?: number;
+  purchasable?: boolean;
+  availableFrom?: string | null;
+  availableUntil?: string | null;
+  stock?: number | null;
+  voucherValidityDays?: number;
+  redemptionWindowMinutes?: number;
+  defaultLocale?: string;
+  redemptionMessage?: string | null;
+  discounts?: Discount[];
+}
+
+export const REWARD_DEFAULTS = {
+  voucherValidityDays: 365,
+  redemptionWindowMinutes: 15,
+  defaultLocale: 'en',
+} as const;
+
+export function rewardView(reward: Reward) {
+  return {
+    id: reward.id,
+    type: reward.type,
+    name: reward.name,
+    summary: reward.summary ?? null,
+    pictureUrl: reward.pictureUrl ?? null,
+    price: reward.price,
+    cost: reward.cost,
+    purchasable: reward.purchasable,
+    availableFrom: reward.availableFrom?.toISOString() ?? null,
+    availableUntil: reward.availableUntil?.toISOString() ?? null,
+    stock: reward.stock ?? null,
+    voucherValidityDays: reward.voucherValidityDays,
+    redemptionWindowMinutes: reward.redemptionWindowMinutes,
+    defaultLocale: reward.defaultLocale,
+    redemptionMessage: reward.redemptionMessage ?? null,
+    discounts: reward.discounts,
+    createdAt: reward.createdAt.toISOString(),
+    updatedAt: reward.updatedAt.toISOString(),
+  };
+}
+
+export async function createReward(
+  deps: AuditDependencies,
+  em: EntityManager,
+  by: ChangedBy,
+  input: RewardInput,
+  now: Date,
+  id: string = randomUUID(),
+): Promise<Reward> {
+  return auditedResourceChange(deps, em, by, { resourceType: 'reward' }, async (tx) => {
+    const availableFrom = input.availableFrom ? new Date(input.availableFrom) : null;
+    const availableUntil = input.availableUntil ? new Date(input.availableUntil) : null;
+    checkWindow(availableFrom, availableUntil);
+    const reward = tx.create(Reward, {
+      id,
+      tenant: by.tenantId,
+      type: input.type,
+      name: input.name,
+      summary: input.summary ?? null,
+      pictureUrl: input.pictureUrl ?? null,
+      price: input.price,
+      cost: input.cost ?? 0,
+      purchasable: input.purchasable ?? true,
+      availableFrom,
+      availableUntil,
+      stock: input.stock ?? null,
+      voucherValidityDays: input.voucherValidityDays ?? REWARD_DEFAULTS.voucherValidityDays,
+      redemptionWindowMinutes: input.redemptionWindowMinutes ?? REWARD_DEFAULTS.redemptionWindowMinutes,
+      defaultLocale: input.defaultLocale ?? REWARD_DEFAULTS.defaultLocale,
+      redemptionMessage: input.redemptionMessage ?? null,
+      discounts: input.discounts ?? [],
+      hasPool: false,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await tx.flush();
+    return { result: reward, resourceId: id, before: null, after: rewardView(reward) };
+  });
+}
+
+/** `availableUntil` must come after `availableFrom` when both are set: 400 naming `availableUntil`. */
+export function checkWindow(availableFrom: Date | null, availableUntil: Date | null): void {
+  if (availableFrom && availableUntil && availableUntil <= availableFrom)
+    throw fieldError(
+      'availableUntil',
+      availableUntil.toISOString(),
+      'isAfterAvailableFrom',
+      'availableUntil must be after availableFrom',
+    );
+}
