@@ -272,8 +272,9 @@ describe('a VOUCHER reaction', () => {
   });
 });
 
-// docs/events.md#reactions: "the reward must be a VOUCHER reward of the tenant … a reactor gives at
-// most one voucher per event"; docs/api-conventions.md#errors: 400 ValidationError naming the field.
+// docs/events.md#reactions: "a reactor holds at most one `VOUCHER` reaction. The reward must be a
+// `VOUCHER` reward of the tenant when the reactor is saved (`400 ValidationError` naming
+// `reactions[i].rewardId` otherwise)".
 describe('a reactor with a VOUCHER reaction', () => {
   const body = (reactions: unknown[]) => ({ name: `Voucher ${randomUUID()}`, eventType: 'ANY_EVENT', reactions });
   beforeAll(async () => {
