@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { NotFoundError } from '../../shared/platform/errors/app-errors.js';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
-import { PointsReaction, WebhookReaction } from '../../shared/reactors/reaction.js';
+import { PointsReaction, VoucherReaction, WebhookReaction } from '../../shared/reactors/reaction.js';
 import { EVENT_TYPE_EXAMPLE, EventTypeName, EventTypeResource } from '../event-types/schema.js';
 import { POINTS_REACTION_EXAMPLE, REACTOR_EXAMPLE } from '../reactors/schema.js';
 import { USER_EXAMPLE, UserResource } from '../users/schema.js';
@@ -35,11 +35,28 @@ export const EventResource = Type.Object(
   { title: 'Event' },
 );
 
-/** A reaction as a reactor holds it, with the reactor's name. */
+/** A reaction as a reactor holds it, with the reactor's name; a VOUCHER reaction of a registered event, with what became of it. */
 export const ReactionResource = Type.Union(
   [
     Type.Object({ ...PointsReaction.properties, reactorName: Type.String() }),
     Type.Object({ ...WebhookReaction.properties, reactorName: Type.String() }),
+    Type.Object({
+      ...VoucherReaction.properties,
+      reactorName: Type.String(),
+      status: Type.Optional(
+        Type.Union([Type.Literal('GRANTED'), Type.Literal('FAILED')], {
+          description:
+            'GRANTED: the member was given the voucher `voucherId`; FAILED: none could be given, `reason` says why (the points and other reactions of the event stand). Absent from a dry run (`POST /v1/events/test_reaction`), which gives nothing.',
+        }),
+      ),
+      voucherId: Type.Optional(Type.String({ format: 'uuid', description: 'the voucher given, when GRANTED' })),
+      reason: Type.Optional(
+        Type.String({
+          description:
+            'why no voucher was given, when FAILED: `<error name>: <message>`, e.g. `VoucherCodePoolExhaustedError: …` or `RewardUnavailableError: …`',
+        }),
+      ),
+    }),
   ],
   { title: 'EventReaction' },
 );

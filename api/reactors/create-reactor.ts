@@ -19,7 +19,7 @@ export function registerCreateReactor(app: App, context: AppContext): void {
     path: '/v1/reactors',
     operationId: 'createReactor',
     description:
-      'A reactor turns registered events of one type into reactions: points by an arithmetic expression over the event, or a delivery to a webhook, when its json-rules-engine `conditions` hold.',
+      'A reactor turns registered events of one type into reactions: points by an arithmetic expression over the event, a voucher of a VOUCHER reward (free, once per event), or a delivery to a webhook, when its json-rules-engine `conditions` hold.',
     examples: { request: REACTOR_DEFINITION_EXAMPLE, response: REACTOR_EXAMPLE },
     summary: 'Create a reactor',
     tags,

@@ -307,7 +307,7 @@ export interface paths {
         put?: never;
         /**
          * Create a reactor
-         * @description A reactor turns registered events of one type into reactions: points by an arithmetic expression over the event, or a delivery to a webhook, when its json-rules-engine `conditions` hold.
+         * @description A reactor turns registered events of one type into reactions: points by an arithmetic expression over the event, a voucher of a VOUCHER reward (free, once per event), or a delivery to a webhook, when its json-rules-engine `conditions` hold.
          */
         post: operations["createReactor"];
         delete?: never;
@@ -359,7 +359,7 @@ export interface paths {
         put?: never;
         /**
          * Report an event: answered as soon as it is queued; a worker registers it and grants its points
-         * @description Reports that something happened. The answer (201) comes as soon as the event is accepted and queued; a worker registers it moments later and runs the reactors of its type, which grant points and queue webhook deliveries. Read the outcome with `GET /v1/events/{id}/reactions`.
+         * @description Reports that something happened. The answer (201) comes as soon as the event is accepted and queued; a worker registers it moments later and runs the reactors of its type, which grant points, give vouchers and queue webhook deliveries. Read the outcome with `GET /v1/events/{id}/reactions`.
          *
          *     Who may report: a public type with the member's own user token (the subject is the token's `sub`); a private type with `Bearer <the type's secret>` and a `subject` (a member's id, authIdentifier or account number). A report equal to one accepted in the last 60 seconds (same type, subject and payload) is refused as a duplicate with 409; retry with the same Idempotency-Key instead, which answers the first event. The body is at most 300 kB.
          */
@@ -1094,6 +1094,14 @@ export interface components {
                  * @description a webhook of the tenant (POST /v1/webhooks)
                  */
                 webhookId: string;
+            } | {
+                /** @constant */
+                type: "VOUCHER";
+                /**
+                 * Format: uuid
+                 * @description a VOUCHER reward of the tenant (POST /v1/rewards)
+                 */
+                rewardId: string;
             })[];
         };
         /** CreateRuleSetBody */
@@ -1276,6 +1284,24 @@ export interface components {
              */
             webhookId: string;
             reactorName: string;
+        } | {
+            /** @constant */
+            type: "VOUCHER";
+            /**
+             * Format: uuid
+             * @description a VOUCHER reward of the tenant (POST /v1/rewards)
+             */
+            rewardId: string;
+            reactorName: string;
+            /** @description GRANTED: the member was given the voucher `voucherId`; FAILED: none could be given, `reason` says why (the points and other reactions of the event stand). Absent from a dry run (`POST /v1/events/test_reaction`), which gives nothing. */
+            status?: "GRANTED" | "FAILED";
+            /**
+             * Format: uuid
+             * @description the voucher given, when GRANTED
+             */
+            voucherId?: string;
+            /** @description why no voucher was given, when FAILED: `<error name>: <message>`, e.g. `VoucherCodePoolExhaustedError: …` or `RewardUnavailableError: …` */
+            reason?: string;
         };
         /** EventReactions */
         EventReactions: {
@@ -1624,6 +1650,14 @@ export interface components {
                  * @description a webhook of the tenant (POST /v1/webhooks)
                  */
                 webhookId: string;
+            } | {
+                /** @constant */
+                type: "VOUCHER";
+                /**
+                 * Format: uuid
+                 * @description a VOUCHER reward of the tenant (POST /v1/rewards)
+                 */
+                rewardId: string;
             })[];
             /** Format: date-time */
             createdAt: string;
@@ -2186,6 +2220,14 @@ export interface components {
                  * @description a webhook of the tenant (POST /v1/webhooks)
                  */
                 webhookId: string;
+            } | {
+                /** @constant */
+                type: "VOUCHER";
+                /**
+                 * Format: uuid
+                 * @description a VOUCHER reward of the tenant (POST /v1/rewards)
+                 */
+                rewardId: string;
             })[];
         };
         /** UpdateRuleBody */
@@ -2509,7 +2551,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description ConflictError: a unique value is taken, or the same Idempotency-Key is still being processed */
+        /** @description ConflictError: a unique value is taken, or the same Idempotency-Key is still being processed; VoucherCodePoolExhaustedError: the reward's pool of codes is empty; VoucherAlreadyValidatedError: the code was burned at a till already */
         Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
@@ -2524,6 +2566,27 @@ export interface components {
                  *         "name": "ConflictError",
                  *         "httpCode": 409,
                  *         "message": "An event type named PURCHASE already exists"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description VoucherExpiredError: the voucher is past its expiry, or was redeemed and not validated within its redemption window */
+        Gone: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "fail",
+                 *       "message": "The voucher expired at 2026-03-01T00:00:00.000Z",
+                 *       "data": {
+                 *         "name": "VoucherExpiredError",
+                 *         "httpCode": 410,
+                 *         "message": "The voucher expired at 2026-03-01T00:00:00.000Z"
                  *       }
                  *     }
                  */
@@ -2551,7 +2614,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The request is well-formed but cannot be done: an Idempotency-Key reused with another body (IdempotencyKeyReusedError), a member already registered (UserExistsError), a rule the engine refuses (RuleEngineError), or tenant configuration that cannot be used (TenantConfigurationError) */
+        /** @description The request is well-formed but cannot be done: an Idempotency-Key reused with another body (IdempotencyKeyReusedError), a member already registered (UserExistsError), a rule the engine refuses (RuleEngineError), tenant configuration that cannot be used (TenantConfigurationError), a balance too small (InsufficientPointsError), a reward not for sale (RewardNotPurchasableError) or not available now (RewardUnavailableError) */
         Unprocessable: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];

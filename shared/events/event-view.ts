@@ -17,11 +17,23 @@ export interface EventParts {
   reactedAt?: Date | null;
 }
 
-/** A reaction as GET /events/{id}/reactions and POST /events/test_reaction list it: what it does, and its reactor's name. */
+/**
+ * A reaction as GET /events/{id}/reactions and POST /events/test_reaction list it: what it does,
+ * and its reactor's name; a VOUCHER reaction, with its outcome once registration granted it.
+ */
 export function reactionView(reaction: StoredReaction) {
-  return reaction.type === 'POINTS'
-    ? { type: reaction.type, points: reaction.points, reactorName: reaction.reactorName }
-    : { type: reaction.type, webhookId: reaction.webhookId, reactorName: reaction.reactorName };
+  switch (reaction.type) {
+    case 'POINTS':
+      return { type: reaction.type, points: reaction.points, reactorName: reaction.reactorName };
+    case 'WEBHOOK':
+      return { type: reaction.type, webhookId: reaction.webhookId, reactorName: reaction.reactorName };
+    case 'VOUCHER': {
+      const view = { type: reaction.type, rewardId: reaction.rewardId, reactorName: reaction.reactorName };
+      if (reaction.status === 'GRANTED') return { ...view, status: reaction.status, voucherId: reaction.voucherId };
+      if (reaction.status === 'FAILED') return { ...view, status: reaction.status, reason: reaction.reason };
+      return view;
+    }
+  }
 }
 
 /**

@@ -15,7 +15,11 @@ import type { ReactorDirectory } from '../reactors/reactor-directory.js';
 import { User } from '../users/user.entity.js';
 import { userView, type UserView } from '../users/user-view.js';
 import type { WebhookSubscriptions } from '../webhooks/webhook-subscriptions.js';
-import type { StoredReaction } from '../reactors/reaction.js';
+import type { StoredReaction, VoucherOutcome } from '../reactors/reaction.js';
+import type { Clock } from '../platform/async/clock.js';
+import { RewardUnavailableError, VoucherCodePoolExhaustedError } from '../platform/errors/app-errors.js';
+import { grantVoucher, type VoucherTerms } from '../rewards/grant-voucher.js';
+import type { VoucherCodes } from '../rewards/voucher-codes.js';
 import type { EventJob } from './event-job.js';
 
 export interface RegistrationDependencies {
@@ -23,6 +27,10 @@ export interface RegistrationDependencies {
   reactors: ReactorDirectory;
   subscriptions: WebhookSubscriptions;
   metrics: RegistrationMetrics;
+  /** The codes of the vouchers VOUCHER reactions give. */
+  codes: VoucherCodes;
+  /** When those vouchers are obtained: read once per batch. */
+  clock: Clock;
 }
 
 /** What registration counts, once per event and point: only what a committed run inserted (docs/operations.md#metrics). */
@@ -32,13 +40,15 @@ export interface RegistrationMetrics {
 }
 
 export function registrationDependencies(
-  context: Pick<AppContext, 'orm' | 'reactors' | 'webhooks' | 'metrics'>,
+  context: Pick<AppContext, 'orm' | 'reactors' | 'webhooks' | 'metrics' | 'voucherCodes' | 'clock'>,
 ): RegistrationDependencies {
   return {
     orm: context.orm,
     reactors: context.reactors,
     subscriptions: context.webhooks,
     metrics: registrationMetrics(context.metrics),
+    codes: context.voucherCodes,
+    clock: context.clock,
   };
 }
 
@@ -72,10 +82,11 @@ export interface PendingReactions {
 
 /**
  * The event worker's first step (docs/events.md#registration-and-reactions): store a batch of
- * accepted events and grant their POINTS in one PostgreSQL transaction, which sets `registeredAt`.
- * Safe to run twice for the same jobs (a retry, a stalled job, a crash between commit and
- * acknowledgement): events are inserted with ON CONFLICT (id) DO NOTHING, and only the events this
- * run inserted write ledger entries and move wallets, so nothing is stored or granted twice. An
+ * accepted events and grant their POINTS and VOUCHER reactions in one PostgreSQL transaction, which
+ * sets `registeredAt`. Safe to run twice for the same jobs (a retry, a stalled job, a crash between
+ * commit and acknowledgement): events are inserted with ON CONFLICT (id) DO NOTHING, and only the
+ * events this run inserted write ledger entries, move wallets and give vouchers, so nothing is
+ * stored or granted twice. An
  * event that no webhook takes, and no WEBHOOK reaction names one for, has no asynchronous
  * reactions: its `reactedAt` is its `registeredAt`, set in the same insert rather than by an
  * update of every row afterwards.
@@ -95,6 +106,7 @@ export async function registerEvents(
   // Each table gets its whole batch as one JSON parameter, unpacked by PostgreSQL: thousands of
   // bound parameters per batch cost the worker more CPU than the rest of registration together.
   const receipts = reviewedReceipts(jobs);
+  const now = new Date(deps.clock.now());
   const registered = await em.getKnex().transaction(async (trx) => {
     await lockReviewedReceipts(
       trx,
@@ -110,7 +122,9 @@ export async function registerEvents(
       [JSON.stringify(registrations.map(eventRow))],
     );
     const newIds = new Set(inserted.rows.map((row) => Number(row.id)));
-    const granted = await earn(trx, registrations.filter(({ job }) => newIds.has(job.id)).flatMap(earnings));
+    const fresh = registrations.filter(({ job }) => newIds.has(job.id));
+    const granted = await earn(trx, fresh.flatMap(earnings));
+    await grantVouchers(trx, deps.codes, fresh, now);
     await reverseRejectedReceiptPoints(
       trx,
       receipts.filter((receipt) => newIds.has(receipt.eventId)),
@@ -138,6 +152,104 @@ export async function registerEvents(
     }
   }
   return batch.map((job) => pending.get(job.id));
+}
+
+/** A VOUCHER reaction of an event this run registered, to be given. */
+interface VoucherToGrant {
+  job: EventJob;
+  reaction: Extract<StoredReaction, { type: 'VOUCHER' }>;
+}
+
+/**
+ * Gives the vouchers of the VOUCHER reactions of the events this run inserted
+ * (docs/events.md#reactions), and stores each outcome on its event's reaction. Each grant runs in
+ * a savepoint of its own, so a refusal (the pool empty, the stock gone, the reward deleted) undoes
+ * that grant alone and is recorded as FAILED with its reason: the event, its points and its other
+ * vouchers are registered all the same. Grants go in reward order, so concurrent batches take the
+ * rewards' stock rows in one order and wait for one another rather than deadlock.
+ */
+async function grantVouchers(
+  trx: Knex.Transaction,
+  codes: VoucherCodes,
+  registrations: Registration[],
+  now: Date,
+): Promise<void> {
+  const grants: VoucherToGrant[] = registrations.flatMap(({ job, outcome }) =>
+    outcome.reactions.flatMap((reaction) => (reaction.type === 'VOUCHER' ? [{ job, reaction }] : [])),
+  );
+  if (grants.length === 0) return;
+  const rewards = await voucherRewards(trx, grants);
+  const outcomes = new Map<VoucherToGrant['reaction'], VoucherOutcome>();
+  for (const grant of grants.toSorted((a, b) => a.reaction.rewardId.localeCompare(b.reaction.rewardId)))
+    outcomes.set(
+      grant.reaction,
+      await grantReactionVoucher(trx, codes, grant, rewards.get(grant.reaction.rewardId), now),
+    );
+  const granting = new Set(grants.map(({ job }) => job));
+  const withVouchers = registrations.filter(({ job }) => granting.has(job));
+  const rows = withVouchers.map(({ job, outcome }) => ({
+    id: job.id,
+    tenant_id: job.tenantId,
+    reactions: outcome.reactions.map((reaction) =>
+      reaction.type === 'VOUCHER' ? { ...reaction, ...outcomes.get(reaction) } : reaction,
+    ),
+  }));
+  await trx.raw(
+    `update event set reactions = r.reactions
+       from jsonb_to_recordset(?::jsonb) as r(id bigint, tenant_id uuid, reactions jsonb)
+      where event.tenant_id = r.tenant_id and event.id = r.id`,
+    [JSON.stringify(rows)],
+  );
+}
+
+/** The VOUCHER rewards these grants name, each within its event's tenant, in one query; keyed by id. */
+async function voucherRewards(trx: Knex.Transaction, grants: VoucherToGrant[]): Promise<Map<string, VoucherTerms>> {
+  const found = await trx.raw<{
+    rows: { id: string; has_pool: boolean; stock: number | null; cost: string; voucher_validity_days: number }[];
+  }>(
+    `select id, has_pool, stock, cost, voucher_validity_days from reward
+      where type = 'VOUCHER' and (tenant_id, id) in (select * from unnest(?::uuid[], ?::uuid[]))`,
+    [grants.map(({ job }) => job.tenantId), grants.map(({ reaction }) => reaction.rewardId)],
+  );
+  return new Map(
+    found.rows.map((row) => [
+      row.id,
+      {
+        id: row.id,
+        hasPool: row.has_pool,
+        stock: row.stock,
+        cost: Number(row.cost),
+        voucherValidityDays: row.voucher_validity_days,
+      },
+    ]),
+  );
+}
+
+/** One VOUCHER reaction's voucher, in a savepoint: its id, or the refusal that left the member without. */
+async function grantReactionVoucher(
+  trx: Knex.Transaction,
+  codes: VoucherCodes,
+  { job, reaction }: VoucherToGrant,
+  reward: VoucherTerms | undefined,
+  now: Date,
+): Promise<VoucherOutcome> {
+  try {
+    if (!reward) throw new RewardUnavailableError(`No VOUCHER reward ${reaction.rewardId} any more`);
+    const voucherId = await trx.transaction((savepoint) =>
+      grantVoucher(savepoint, codes, {
+        tenantId: job.tenantId,
+        userId: job.userId!,
+        reward,
+        now,
+        cause: { eventId: job.id, reactorId: reaction.reactorId },
+      }),
+    );
+    return { status: 'GRANTED', voucherId };
+  } catch (error) {
+    if (error instanceof RewardUnavailableError || error instanceof VoucherCodePoolExhaustedError)
+      return { status: 'FAILED', reason: `${error.name}: ${error.message}` };
+    throw error;
+  }
 }
 
 /**

@@ -16,12 +16,13 @@ export function reactionWebhookIds(reactions: readonly (Reaction | StoredReactio
 
 /**
  * The reactors as they apply to the tenant's service subject (business proceedings with no
- * customer, docs/events.md#subjects): it has no wallet, so their POINTS reactions are left out, and
- * a reactor left with no reaction does not run. Its other reactions (WEBHOOK) run as for a member.
+ * customer, docs/events.md#subjects): it has no wallet, so their POINTS and VOUCHER reactions are
+ * left out, and a reactor left with no reaction does not run. Its WEBHOOK reactions run as for a
+ * member.
  */
 export function forServiceSubject(reactors: ActiveReactor[]): ActiveReactor[] {
   return reactors.flatMap((reactor) => {
-    const reactions = reactor.reactions.filter((reaction) => reaction.type !== 'POINTS');
+    const reactions = reactor.reactions.filter((reaction) => reaction.type === 'WEBHOOK');
     return reactions.length > 0 ? [{ ...reactor, reactions }] : [];
   });
 }
@@ -41,6 +42,11 @@ export async function react(reactors: ActiveReactor[], facts: ReactorFacts): Pro
     for (const reaction of reactor.reactions) {
       if (reaction.type === 'WEBHOOK') {
         outcome.reactions.push({ type: 'WEBHOOK', webhookId: reaction.webhookId, ...from });
+        continue;
+      }
+      // Granted as the event is registered (register-events.ts), which stores the outcome with it.
+      if (reaction.type === 'VOUCHER') {
+        outcome.reactions.push({ type: 'VOUCHER', rewardId: reaction.rewardId, ...from });
         continue;
       }
       const amount = computePoints(reaction.points, document);

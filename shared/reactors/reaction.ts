@@ -79,11 +79,34 @@ export const WebhookReaction = Type.Object(
   { additionalProperties: false },
 );
 
-export const ReactionSchema = Type.Union([PointsReaction, WebhookReaction]);
+/**
+ * A VOUCHER reaction (docs/events.md#reactions) gives the member a voucher of a VOUCHER reward of
+ * the tenant, free, in the transaction that registers the event: at most one per (event, reactor),
+ * so a reactor holds at most one. The service subject has no wallet and is given none.
+ */
+export const VoucherReaction = Type.Object(
+  {
+    type: Type.Literal('VOUCHER'),
+    rewardId: Type.String({ format: 'uuid', description: 'a VOUCHER reward of the tenant (POST /v1/rewards)' }),
+  },
+  { additionalProperties: false },
+);
 
-export type Reaction = { type: 'POINTS'; points: PointsExpression } | Static<typeof WebhookReaction>;
+export const ReactionSchema = Type.Union([PointsReaction, WebhookReaction, VoucherReaction]);
 
-/** A reaction as stored with its event and listed by GET /events/{id}/reactions, with the reactor it came from. */
+export type Reaction =
+  { type: 'POINTS'; points: PointsExpression } | Static<typeof WebhookReaction> | Static<typeof VoucherReaction>;
+
+/** What became of a VOUCHER reaction as its event was registered: the voucher given, or why none was. */
+export type VoucherOutcome = { status: 'GRANTED'; voucherId: string } | { status: 'FAILED'; reason: string };
+
+/**
+ * A reaction as stored with its event and listed by GET /events/{id}/reactions, with the reactor it
+ * came from. A VOUCHER reaction carries its outcome once registration has granted it; one that
+ * POST /events/test_reaction computes grants nothing and has none.
+ */
 export type StoredReaction = { reactorName: string; reactorId: string } & (
-  { type: 'POINTS'; points: unknown; amount: number } | { type: 'WEBHOOK'; webhookId: string }
+  | { type: 'POINTS'; points: unknown; amount: number }
+  | { type: 'WEBHOOK'; webhookId: string }
+  | ({ type: 'VOUCHER'; rewardId: string } & (VoucherOutcome | { status?: undefined }))
 );

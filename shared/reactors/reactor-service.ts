@@ -17,6 +17,7 @@ import type { RuleConditions } from '../platform/conditions/conditions.js';
 import type { Reaction } from './reaction.js';
 import { reactionWebhookIds } from './react.js';
 import { reactionPaths } from './reactor-reads.js';
+import { Reward } from '../rewards/reward.entity.js';
 import { Webhook } from '../webhooks/webhook.entity.js';
 import { ReactorConditions } from './reactor-conditions.js';
 import { Reactor } from './reactor.entity.js';
@@ -107,7 +108,11 @@ export async function deleteReactor(
   await auditedDelete(deps, em, by, reactors(deps), id);
 }
 
-/** The event type must exist in the tenant, the conditions must build and evaluate, every PATH must be evaluable, every webhook must be the tenant's. */
+/**
+ * The event type must exist in the tenant, the conditions must build and evaluate, every PATH must
+ * be evaluable, every webhook must be the tenant's, and every VOUCHER reaction must name a VOUCHER
+ * reward of the tenant, one at most per reactor (a voucher is given once per event and reactor).
+ */
 async function checkReactor(em: EntityManager, tenantId: string, input: ReactorChanges): Promise<void> {
   if (input.eventType !== undefined && !(await em.count(EventType, { tenant: tenantId, name: input.eventType }))) {
     throw fieldError('eventType', input.eventType, 'exists', `No event type named ${input.eventType}`);
@@ -125,4 +130,30 @@ async function checkReactor(em: EntityManager, tenantId: string, input: ReactorC
   const unknown = webhookIds.filter((id) => !known.some((webhook) => webhook.id === id));
   if (unknown.length)
     throw fieldError('reactions', unknown, 'webhookExists', `reactions: no webhook with id ${unknown.join(', ')}`);
+  await checkVoucherReactions(em, tenantId, input.reactions ?? []);
+}
+
+async function checkVoucherReactions(em: EntityManager, tenantId: string, reactions: Reaction[]): Promise<void> {
+  const vouchers = reactions.flatMap((reaction, index) =>
+    reaction.type === 'VOUCHER' ? [{ index, rewardId: reaction.rewardId }] : [],
+  );
+  if (vouchers.length === 0) return;
+  if (vouchers.length > 1) {
+    const { index } = vouchers[1]!;
+    throw fieldError(
+      `reactions[${index}]`,
+      reactions[index],
+      'oneVoucher',
+      `reactions[${index}]: a reactor gives at most one voucher per event; give the other with another reactor`,
+    );
+  }
+  const { index, rewardId } = vouchers[0]!;
+  if (!(await em.count(Reward, { tenant: tenantId, id: rewardId, type: 'VOUCHER' }))) {
+    throw fieldError(
+      `reactions[${index}].rewardId`,
+      rewardId,
+      'voucherRewardExists',
+      `reactions[${index}].rewardId: no VOUCHER reward with id ${rewardId}`,
+    );
+  }
 }

@@ -41,14 +41,17 @@ describe.each([
     expect(await refusal(method, path(), body({ points: points.points }))).toEqual([
       {
         property: 'reactions.0.type',
-        constraints: { required: 'reactions.0.type is required: one of POINTS, WEBHOOK' },
+        constraints: { required: 'reactions.0.type is required: one of POINTS, WEBHOOK, VOUCHER' },
       },
     ]);
   });
 
   it('a reaction of an unknown type is told the types there are', async () => {
-    expect(await refusal(method, path(), body({ type: 'VOUCHER', rewardId: 'r-1' }))).toEqual([
-      { property: 'reactions.0.type', constraints: { enum: 'reactions.0.type must be one of POINTS, WEBHOOK' } },
+    expect(await refusal(method, path(), body({ type: 'TIER', tierId: 't-1' }))).toEqual([
+      {
+        property: 'reactions.0.type',
+        constraints: { enum: 'reactions.0.type must be one of POINTS, WEBHOOK, VOUCHER' },
+      },
     ]);
   });
 
@@ -59,6 +62,12 @@ describe.each([
         property: 'reactions.0.points.operation',
         constraints: { enum: 'reactions.0.points.operation must be one of SUM, MULTIPLY, MIN, MAX' },
       },
+    ]);
+  });
+
+  it('a VOUCHER reaction with a reward id that is no uuid is told about that field alone', async () => {
+    expect(await refusal(method, path(), body({ type: 'VOUCHER', rewardId: 'r-1' }))).toEqual([
+      { property: 'reactions.0.rewardId', constraints: { format: expect.stringContaining('reactions.0.rewardId') } },
     ]);
   });
 
