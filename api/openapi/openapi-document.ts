@@ -43,6 +43,7 @@ const TAGS: { name: string; description: string }[] = [
     description: "Members: registration, profiles and erasure; `/users/me` with the member's own token.",
   },
   { name: 'Wallets', description: "A member's points, read from the append-only ledger." },
+  { name: 'Purchases', description: 'Rewards bought with points: the price spent, a voucher in the wallet.' },
   {
     name: 'Webhooks',
     description: 'Subscriptions that receive registered events as signed requests, and their deliveries.',

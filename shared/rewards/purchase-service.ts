@@ -11,7 +11,7 @@ import {
   ValidationError,
 } from '../platform/errors/app-errors.js';
 import { grantVoucher, type VoucherTerms } from './grant-voucher.js';
-import type { PurchaseResourceType } from './purchase.entity.js';
+import type { Purchase, PurchaseResourceType } from './purchase.entity.js';
 import type { VoucherCodes } from './voucher-codes.js';
 
 export interface PurchaseDependencies extends AuditDependencies {
@@ -135,6 +135,20 @@ export async function purchase(
         : undefined,
   );
   return done.view;
+}
+
+/** A purchase as a list shows it: the view, and the name of the reward bought (its `reward` populated). */
+export function purchaseListView(record: Purchase): PurchaseView & { resource: { name: string } } {
+  const view = purchaseView({
+    id: record.id,
+    user_id: record.user.id,
+    reward_id: record.reward.id,
+    resource_type: record.resourceType,
+    points: String(record.points),
+    voucher_id: record.voucherId!,
+    created_at: record.createdAt,
+  });
+  return { ...view, resource: { ...view.resource, name: record.reward.name } };
 }
 
 /** The purchase with this id in the tenant, as the API shows it; undefined when there is none. */
