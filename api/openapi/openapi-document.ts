@@ -159,5 +159,16 @@ export async function openApiDocument(app: App, publicBaseUrl: string): Promise<
   });
   const operations = Object.values(document.paths as Record<string, Record<string, { tags?: string[] }>>);
   const used = new Set(operations.flatMap((item) => Object.values(item).flatMap((operation) => operation.tags ?? [])));
-  return liftNamedSchemas({ ...document, tags: TAGS.filter((tag) => used.has(tag.name)) } as never);
+  // Only the error answers some operation gives: a status no route serves yet (410 before the
+  // voucher routes) would be an unused component, which the document's linter refuses.
+  const paths = JSON.stringify(document.paths);
+  const components = document.components as { responses: Record<string, object> };
+  const responses = Object.fromEntries(
+    Object.entries(components.responses).filter(([name]) => paths.includes(`"#/components/responses/${name}"`)),
+  );
+  return liftNamedSchemas({
+    ...document,
+    components: { ...components, responses },
+    tags: TAGS.filter((tag) => used.has(tag.name)),
+  } as never);
 }
