@@ -43,6 +43,7 @@ const TAGS: { name: string; description: string }[] = [
     description: "Members: registration, profiles and erasure; `/users/me` with the member's own token.",
   },
   { name: 'Wallets', description: "A member's points, read from the append-only ledger." },
+  { name: 'Purchases', description: 'Rewards bought with points: the price spent, a voucher in the wallet.' },
   {
     name: 'Webhooks',
     description: 'Subscriptions that receive registered events as signed requests, and their deliveries.',
@@ -158,5 +159,16 @@ export async function openApiDocument(app: App, publicBaseUrl: string): Promise<
   });
   const operations = Object.values(document.paths as Record<string, Record<string, { tags?: string[] }>>);
   const used = new Set(operations.flatMap((item) => Object.values(item).flatMap((operation) => operation.tags ?? [])));
-  return liftNamedSchemas({ ...document, tags: TAGS.filter((tag) => used.has(tag.name)) } as never);
+  // Only the error answers some operation gives: a status no route serves yet (410 before the
+  // voucher routes) would be an unused component, which the document's linter refuses.
+  const paths = JSON.stringify(document.paths);
+  const components = document.components as { responses: Record<string, object> };
+  const responses = Object.fromEntries(
+    Object.entries(components.responses).filter(([name]) => paths.includes(`"#/components/responses/${name}"`)),
+  );
+  return liftNamedSchemas({
+    ...document,
+    components: { ...components, responses },
+    tags: TAGS.filter((tag) => used.has(tag.name)),
+  } as never);
 }

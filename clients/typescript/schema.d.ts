@@ -292,6 +292,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/users/me/purchases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The purchases of the member the user token speaks for
+         * @description The purchases of the member whose `authIdentifier` is the user token's `sub`, newest first. A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.
+         */
+        get: operations["listOwnPurchases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/purchases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member's purchases
+         * @description A member's purchases, the member found by its id, `authIdentifier` or account number, newest first. A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.
+         */
+        get: operations["listUserPurchases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reactors": {
         parameters: {
             query?: never;
@@ -496,6 +536,30 @@ export interface paths {
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/purchases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List purchases
+         * @description The tenant's purchases, newest first, each with the name of the reward bought. A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.
+         */
+        get: operations["listPurchases"];
+        put?: never;
+        /**
+         * Buy a reward with points
+         * @description Buys a reward with points: the price is spent from the member's balance and a voucher is put in the wallet, all at once or not at all. A user token buys for its own member and takes no `subject`; an admin token with `admin:rewards` names the member in `subject`. Refused with 422 `RewardNotPurchasableError` (not for sale), 422 `RewardUnavailableError` (outside its availability window, or out of stock), 422 `InsufficientPointsError` (the balance is below the price) and 409 `VoucherCodePoolExhaustedError` (its pool of codes is empty). With `Idempotency-Key`, a retry answers the first purchase and charges nothing more.
+         */
+        post: operations["createPurchase"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1002,6 +1066,19 @@ export interface components {
             /** @description the catalogue price BASKET rules may check */
             unitPrice?: number | null;
             isActive?: boolean;
+        };
+        /** CreatePurchaseBody */
+        CreatePurchaseBody: {
+            resource: {
+                /**
+                 * @description `REWARD` for a reward whose type is `VOUCHER`
+                 * @enum {string}
+                 */
+                type: "REWARD" | "PARTNER1_PRODUCT" | "PARTNER2_PRODUCT";
+                /** @description the reward's id */
+                id: string;
+            };
+            subject?: components["schemas"]["PurchaseSubject"];
         };
         /** CreateReactorBody */
         CreateReactorBody: {
@@ -1556,6 +1633,94 @@ export interface components {
             /** @constant */
             status: "success";
             data: components["schemas"]["Product"][];
+        };
+        /** Purchase */
+        Purchase: {
+            /** Format: uuid */
+            id: string;
+            /** @description the member who bought it */
+            user: {
+                /** Format: uuid */
+                id: string;
+            };
+            /** @description what the member got */
+            benefit: {
+                /** @enum {string} */
+                type: "VOUCHER";
+                /**
+                 * Format: uuid
+                 * @description the voucher's id
+                 */
+                id: string;
+            };
+            /** @description the price paid, spent from the balance */
+            points: number;
+            /** Format: date-time */
+            completedAt: string;
+            /** @description what was bought */
+            resource: {
+                /** @enum {string} */
+                type: "REWARD" | "PARTNER1_PRODUCT" | "PARTNER2_PRODUCT";
+                /** Format: uuid */
+                id: string;
+            };
+        };
+        /** PurchaseAnswer */
+        PurchaseAnswer: {
+            /** @constant */
+            status: "success";
+            data: components["schemas"]["Purchase"];
+        };
+        /** PurchaseListItem */
+        PurchaseListItem: {
+            /** Format: uuid */
+            id: string;
+            /** @description the member who bought it */
+            user: {
+                /** Format: uuid */
+                id: string;
+            };
+            /** @description what the member got */
+            benefit: {
+                /** @enum {string} */
+                type: "VOUCHER";
+                /**
+                 * Format: uuid
+                 * @description the voucher's id
+                 */
+                id: string;
+            };
+            /** @description the price paid, spent from the balance */
+            points: number;
+            /** Format: date-time */
+            completedAt: string;
+            /** @description what was bought */
+            resource: {
+                /** @enum {string} */
+                type: "REWARD" | "PARTNER1_PRODUCT" | "PARTNER2_PRODUCT";
+                /** Format: uuid */
+                id: string;
+                /** @description the reward's name */
+                name: string;
+            };
+        };
+        /** PurchaseListItemList */
+        PurchaseListItemList: {
+            /** @constant */
+            status: "success";
+            data: components["schemas"]["PurchaseListItem"][];
+        };
+        /**
+         * PurchaseSubject
+         * @description The member to buy for, by exactly one of `id`, `authIdentifier` or `accountNumber`: required with an admin token, refused with a user token
+         */
+        PurchaseSubject: {
+            /** Format: uuid */
+            id: string;
+        } | {
+            authIdentifier: string;
+        } | {
+            accountNumber: number;
         };
         /** Reactor */
         Reactor: {
@@ -3861,6 +4026,147 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listOwnPurchases: {
+        parameters: {
+            query?: {
+                /** @description How many items a page holds, at most 1000 */
+                limit?: number;
+                /** @description How many items to pass over before the page starts */
+                skip?: number;
+                /** @description The field the items are ordered by */
+                sort?: "points" | "createdAt";
+                /** @description `ASC` (oldest or smallest first) or `DESC`; taken in any case */
+                order?: "ASC" | "DESC";
+                /** @description O-Rison conditions that every item must meet, e.g. `user.id:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: user.id, resource.id, resource.type, points, createdAt */
+                filter?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of purchases; see Content-Range */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Range": components["headers"]["ContentRange"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": [
+                     *         {
+                     *           "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *           "user": {
+                     *             "id": "3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+                     *           },
+                     *           "resource": {
+                     *             "type": "REWARD",
+                     *             "id": "0f1e2d3c-4b5a-4697-8877-665544332211",
+                     *             "name": "Free coffee"
+                     *           },
+                     *           "benefit": {
+                     *             "type": "VOUCHER",
+                     *             "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+                     *           },
+                     *           "points": 250,
+                     *           "completedAt": "2026-02-14T10:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PurchaseListItemList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listUserPurchases: {
+        parameters: {
+            query?: {
+                /** @description How many items a page holds, at most 1000 */
+                limit?: number;
+                /** @description How many items to pass over before the page starts */
+                skip?: number;
+                /** @description The field the items are ordered by */
+                sort?: "points" | "createdAt";
+                /** @description `ASC` (oldest or smallest first) or `DESC`; taken in any case */
+                order?: "ASC" | "DESC";
+                /** @description O-Rison conditions that every item must meet, e.g. `user.id:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: user.id, resource.id, resource.type, points, createdAt */
+                filter?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /** @description The member's id, authIdentifier or account number */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of purchases; see Content-Range */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Range": components["headers"]["ContentRange"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": [
+                     *         {
+                     *           "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *           "user": {
+                     *             "id": "3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+                     *           },
+                     *           "resource": {
+                     *             "type": "REWARD",
+                     *             "id": "0f1e2d3c-4b5a-4697-8877-665544332211",
+                     *             "name": "Free coffee"
+                     *           },
+                     *           "benefit": {
+                     *             "type": "VOUCHER",
+                     *             "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+                     *           },
+                     *           "points": 250,
+                     *           "completedAt": "2026-02-14T10:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PurchaseListItemList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listReactors: {
         parameters: {
             query?: {
@@ -5055,6 +5361,149 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listPurchases: {
+        parameters: {
+            query?: {
+                /** @description How many items a page holds, at most 1000 */
+                limit?: number;
+                /** @description How many items to pass over before the page starts */
+                skip?: number;
+                /** @description The field the items are ordered by */
+                sort?: "points" | "createdAt";
+                /** @description `ASC` (oldest or smallest first) or `DESC`; taken in any case */
+                order?: "ASC" | "DESC";
+                /** @description O-Rison conditions that every item must meet, e.g. `user.id:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: user.id, resource.id, resource.type, points, createdAt */
+                filter?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of purchases; see Content-Range */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Range": components["headers"]["ContentRange"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": [
+                     *         {
+                     *           "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *           "user": {
+                     *             "id": "3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+                     *           },
+                     *           "resource": {
+                     *             "type": "REWARD",
+                     *             "id": "0f1e2d3c-4b5a-4697-8877-665544332211",
+                     *             "name": "Free coffee"
+                     *           },
+                     *           "benefit": {
+                     *             "type": "VOUCHER",
+                     *             "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+                     *           },
+                     *           "points": 250,
+                     *           "completedAt": "2026-02-14T10:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PurchaseListItemList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createPurchase: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Makes a retry safe: the same key and body within 24 h answer the first answer again (with `Idempotent-Replayed: true`) and create nothing twice; another body under the key is 422
+                 * @example 0b9d3f7e-6c2a-4f5e-8d41-7a1c2e9b3f60
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "resource": {
+                 *         "type": "REWARD",
+                 *         "id": "0f1e2d3c-4b5a-4697-8877-665544332211"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreatePurchaseBody"];
+            };
+        };
+        responses: {
+            /** @description bought */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *         "user": {
+                     *           "id": "3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+                     *         },
+                     *         "resource": {
+                     *           "type": "REWARD",
+                     *           "id": "0f1e2d3c-4b5a-4697-8877-665544332211"
+                     *         },
+                     *         "benefit": {
+                     *           "type": "VOUCHER",
+                     *           "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+                     *         },
+                     *         "points": 250,
+                     *         "completedAt": "2026-02-14T10:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PurchaseAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -11,7 +11,7 @@ import {
   ValidationError,
 } from '../platform/errors/app-errors.js';
 import { grantVoucher, type VoucherTerms } from './grant-voucher.js';
-import type { PurchaseResourceType } from './purchase.entity.js';
+import type { Purchase, PurchaseResourceType } from './purchase.entity.js';
 import type { VoucherCodes } from './voucher-codes.js';
 
 export interface PurchaseDependencies extends AuditDependencies {
@@ -69,7 +69,7 @@ interface RewardRow {
  * InsufficientPointsError), and the voucher is granted with a code (409
  * VoucherCodePoolExhaustedError). Any refusal rolls all of it back: no point moves without its
  * voucher. Asked again with the same id, it answers the purchase the first call made and charges
- * nothing: its row is found first, and a concurrent twin waits on the row's key and finds it too.
+ * nothing: its row is found first, and a concurrent twin waits on a lock of the id and finds it too.
  */
 export async function purchase(
   deps: PurchaseDependencies,
@@ -82,12 +82,16 @@ export async function purchase(
     em,
     async (tx) => {
       const trx = tx.getTransactionContext<Knex.Transaction>()!;
+      // Twins (a retry that took over a request still running) take turns from here, so the second
+      // finds the first's purchase rather than its own refusal: had it read the reward first, the
+      // last of a stock taken by the first would answer it 422.
+      await trx.raw(`select pg_advisory_xact_lock(hashtext('purchase:' || ?))`, [request.id]);
       const earlier = await findPurchaseRow(trx, request.tenantId, request.id);
       if (earlier) return { view: purchaseView(earlier), created: false };
       const reward = await purchasableReward(trx, request, now);
       const inserted = await trx.raw<{ rows: PurchaseRow[] }>(
         `insert into purchase (id, tenant_id, user_id, reward_id, resource_type, points, cost, created_at)
-         values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (id) do nothing
+         values (?, ?, ?, ?, ?, ?, ?, ?)
          returning id, user_id, reward_id, resource_type, points, voucher_id, created_at`,
         [
           request.id,
@@ -100,9 +104,7 @@ export async function purchase(
           now,
         ],
       );
-      const [row] = inserted.rows;
-      if (!row)
-        return { view: purchaseView((await findPurchaseRow(trx, request.tenantId, request.id))!), created: false };
+      const row = inserted.rows[0]!;
       const price = Number(reward.price);
       if (price > 0)
         await spend(trx, {
@@ -135,6 +137,20 @@ export async function purchase(
         : undefined,
   );
   return done.view;
+}
+
+/** A purchase as a list shows it: the view, and the name of the reward bought (its `reward` populated). */
+export function purchaseListView(record: Purchase): PurchaseView & { resource: { name: string } } {
+  const view = purchaseView({
+    id: record.id,
+    user_id: record.user.id,
+    reward_id: record.reward.id,
+    resource_type: record.resourceType,
+    points: String(record.points),
+    voucher_id: record.voucherId!,
+    created_at: record.createdAt,
+  });
+  return { ...view, resource: { ...view.resource, name: record.reward.name } };
 }
 
 /** The purchase with this id in the tenant, as the API shows it; undefined when there is none. */

@@ -123,6 +123,22 @@ export async function findUser(em: EntityManager, tenantId: string, identifier: 
   return user;
 }
 
+/** A member named by exactly one of its identifiers, saying which (docs/users.md#identifiers). */
+export type MemberReference = { id: string } | { authIdentifier: string } | { accountNumber: number };
+
+/** The member a reference names, within the tenant; 404 when there is none. */
+export async function findReferencedUser(
+  em: EntityManager,
+  tenantId: string,
+  reference: MemberReference,
+): Promise<User> {
+  const [field, value] = Object.entries(reference)[0] as [string, string | number];
+  const user =
+    field === 'id' && !isUuid(String(value)) ? null : await em.findOne(User, { tenant: tenantId, [field]: value });
+  if (!user) throw new NotFoundError(`No member with ${field} "${value}"`);
+  return user;
+}
+
 /** The member a user token speaks for; docs/api-conventions.md#authentication says how to answer when there is none. */
 export async function findTokenUser(em: EntityManager, tenantId: string, authIdentifier: string): Promise<User> {
   const user = await em.findOne(User, { tenant: tenantId, authIdentifier });

@@ -90,6 +90,17 @@ describe('a purchase', () => {
     });
   });
 
+  it('of the same id twice at once, for the last of a stock: both answer the one purchase', async () => {
+    const reward = await rewardOf({ price: 10, stock: 1 });
+    const member = await memberWith(50);
+    const id = randomUUID();
+    const [first, second] = await Promise.all([buy(member, reward, id), buy(member, reward, id)]);
+    expect(second).toEqual(first);
+    expect(await queryOne(harness, 'select points::int from wallet where user_id = ?', [member])).toEqual({
+      points: 40,
+    });
+  });
+
   it('against a pool of 10 codes, 50 at once: 10 vouchers, 40 VoucherCodePoolExhaustedError, no code twice', async () => {
     const reward = await rewardOf({ price: 1, hasPool: true });
     const knex = harness.context.orm.em.fork().getKnex();

@@ -1,0 +1,58 @@
+import { Type } from 'typebox';
+import type { AppContext } from '../../shared/context.js';
+import { Purchase } from '../../shared/rewards/purchase.entity.js';
+import { purchaseListView } from '../../shared/rewards/purchase-service.js';
+import type { App } from '../app-env.js';
+import { listPage, listQuery } from '../lists/list-route.js';
+import type { Access } from '../middleware/authorize.js';
+import {
+  PURCHASE_LIST,
+  PURCHASE_LIST_EXAMPLE,
+  PURCHASE_LIST_PAGE,
+  PurchaseListItem,
+  tags,
+} from '../purchases/schema.js';
+import { defineRoute } from '../routes/define-route.js';
+import { memberOf } from './member-target.js';
+import { UserIdParams } from './schema.js';
+
+/** docs/rewards.md#purchases: one member's purchases, served as its wallet is (get-wallet.ts). */
+export function registerListUserPurchases(app: App, context: AppContext): void {
+  const memberRoutes: { path: string; access: Access; summary: string; operationId: string; description: string }[] = [
+    {
+      path: '/v1/users/me/purchases',
+      access: { user: true },
+      summary: 'The purchases of the member the user token speaks for',
+      operationId: 'listOwnPurchases',
+      description: `The purchases of the member whose \`authIdentifier\` is the user token's \`sub\`, newest first. ${PURCHASE_LIST_PAGE}`,
+    },
+    {
+      path: '/v1/users/:id/purchases',
+      access: { admin: 'read:users' },
+      summary: "A member's purchases",
+      operationId: 'listUserPurchases',
+      description: `A member's purchases, the member found by its id, \`authIdentifier\` or account number, newest first. ${PURCHASE_LIST_PAGE}`,
+    },
+  ];
+  for (const route of memberRoutes) {
+    defineRoute(app, context, {
+      method: 'get',
+      path: route.path,
+      operationId: route.operationId,
+      summary: route.summary,
+      description: route.description,
+      examples: { response: PURCHASE_LIST_EXAMPLE },
+      tags,
+      access: route.access,
+      ...(route.path.includes(':id') ? { params: UserIdParams } : {}),
+      query: listQuery(PURCHASE_LIST),
+      responses: { 200: { description: 'a page of purchases; see Content-Range', data: Type.Array(PurchaseListItem) } },
+      errors: [400, 404],
+      handler: async ({ query }, c) =>
+        listPage(c, Purchase, PURCHASE_LIST, query, purchaseListView, {
+          scope: { user: (await memberOf(c)).id },
+          populate: ['reward'],
+        }),
+    });
+  }
+}
