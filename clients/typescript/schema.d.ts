@@ -2737,27 +2737,6 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description VoucherExpiredError: the voucher is past its expiry, or was redeemed and not validated within its redemption window */
-        Gone: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "status": "fail",
-                 *       "message": "The voucher expired at 2026-03-01T00:00:00.000Z",
-                 *       "data": {
-                 *         "name": "VoucherExpiredError",
-                 *         "httpCode": 410,
-                 *         "message": "The voucher expired at 2026-03-01T00:00:00.000Z"
-                 *       }
-                 *     }
-                 */
-                "application/json": components["schemas"]["ErrorEnvelope"];
-            };
-        };
         /** @description PayloadTooLargeError: the body is over its limit */
         PayloadTooLarge: {
             headers: {
