@@ -16,6 +16,7 @@ import { registerVenueRoutes } from './venues/index.js';
 import { registerRuleSetRoutes } from './rule-sets/index.js';
 import { registerOrderRoutes } from './orders/index.js';
 import { registerReceiptRoutes } from './receipts/index.js';
+import { registerVoucherRoutes } from './vouchers/index.js';
 import { apiKey } from './middleware/api-key.js';
 import { bodyLimit, DEFAULT_BODY_LIMIT } from './middleware/body-limit.js';
 import { corsPreflight, tenantCors } from './middleware/cors.js';
@@ -36,6 +37,7 @@ const SERVICES: Record<'platform' | 'rewards' | 'receipts', RouteGroup[]> = {
     registerReactorRoutes,
     registerEventRoutes,
     registerWebhookRoutes,
+    registerVoucherRoutes,
   ],
   receipts: [
     registerProductRoutes,
