@@ -130,6 +130,33 @@ describe('the wallet', () => {
     expect(plain.vouchers.map((voucher: Json) => 'discounts' in voucher.reward)).toEqual([false, false]);
   });
 
+  // The wallet reads its vouchers "in a bounded number of queries": one voucher or many, the same statements.
+  it('reads one voucher or five in the same number of queries', async () => {
+    const [one, five] = [await newMember(), await newMember()];
+    const reward = await rewardFor(harness, tenant);
+    await voucherFor(harness, tenant, one.id, reward);
+    for (let index = 0; index < 5; index++) await voucherFor(harness, tenant, five.id, reward);
+    const knex = harness.context.orm.em.getKnex();
+    const queriesOf = async (member: Member) => {
+      let count = 0;
+      const counted = () => (count += 1);
+      knex.on('query', counted);
+      const data = await dataOf<Json>(
+        await wallet(member, '?includeAllUnvalidatedVouchers=true&includeDiscounts=true'),
+      );
+      knex.off('query', counted);
+      return [data.vouchers.length, count];
+    };
+    // The audit worker shares the database: its writes would be counted, so the outbox is let drain first.
+    await expect
+      .poll(async () => (await queryOne(harness, 'select count(*)::int as n from audit_outbox')).n, { timeout: 15_000 })
+      .toBe(0);
+    const [[oneVoucher, oneCount], [fiveVouchers, fiveCount]] = [await queriesOf(one), await queriesOf(five)];
+    expect([oneVoucher, fiveVouchers]).toEqual([1, 5]);
+    expect(fiveCount).toBe(oneCount);
+    expect(oneCount).toBeGreaterThan(0);
+  });
+
   it('refuses a query flag that is not a boolean: 400 naming it', async () => {
     const member = await newMember();
     const response = await wallet(member, '?includeAllUnvalidatedVouchers=yes');
