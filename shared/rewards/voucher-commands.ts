@@ -61,12 +61,10 @@ export async function redeemBenefit(
       refuseGone(before, now);
       if (before.redeemed_at) return { row: before, before: undefined };
       const redemptionEndsAt = new Date(now.getTime() + before.reward_redemption_window_minutes * MINUTE_MS);
-      await trx.raw('update voucher set redeemed_at = ?, redemption_ends_at = ?, updated_at = ? where id = ?', [
-        now,
-        redemptionEndsAt,
-        now,
-        before.id,
-      ]);
+      await trx.raw(
+        'update voucher set redeemed_at = ?, redemption_ends_at = ?, updated_at = ? where id = ? and tenant_id = ?',
+        [now, redemptionEndsAt, now, before.id, request.tenantId],
+      );
       return {
         row: { ...before, redeemed_at: now, redemption_ends_at: redemptionEndsAt, updated_at: now },
         before,
@@ -115,8 +113,8 @@ export async function validateVoucher(
       const burned = await trx.raw<{ rows: Pick<VoucherRow, 'redeemed_at' | 'redemption_ends_at'>[] }>(
         `update voucher set burned_at = ?, updated_at = ?,
            redeemed_at = coalesce(redeemed_at, ?), redemption_ends_at = coalesce(redemption_ends_at, ?)
-         where id = ? and burned_at is null returning redeemed_at, redemption_ends_at`,
-        [now, now, now, redemptionEndsAt, before.id],
+         where id = ? and tenant_id = ? and burned_at is null returning redeemed_at, redemption_ends_at`,
+        [now, now, now, redemptionEndsAt, before.id, request.tenantId],
       );
       const [done] = burned.rows;
       if (!done) throw new VoucherAlreadyValidatedError('The voucher was validated already');

@@ -37,21 +37,9 @@ export async function voucherFor(
   const { price } = await harness.context.orm.em
     .fork()
     .getConnection()
-    .execute<{ price: string }[]>('select price from reward where id = ?', [rewardId])
+    .execute<{ price: string }[]>('select price from reward where tenant_id = ? and id = ?', [tenant.id, rewardId])
     .then(([row]) => row!);
-  if (Number(price) > 0)
-    await harness.context.orm.em
-      .fork()
-      .getKnex()
-      .transaction((trx) =>
-        adjust(trx, {
-          entryId: randomUUID(),
-          tenantId: tenant.id,
-          userId,
-          points: Number(price),
-          cause: { reason: 'test', actor: 'test' },
-        }),
-      );
+  if (Number(price) > 0) await givePoints(harness, tenant, userId, Number(price));
   const bought = await purchase(
     { ...harness.context, codes: harness.context.voucherCodes },
     harness.context.orm.em.fork(),
@@ -65,6 +53,22 @@ export async function voucherFor(
     nowOf(harness),
   );
   return bought.benefit.id;
+}
+
+/** Points for a member, as an adjustment through the ledger (the only writer of balances). */
+export async function givePoints(harness: Harness, tenant: TestTenant, userId: string, points: number): Promise<void> {
+  await harness.context.orm.em
+    .fork()
+    .getKnex()
+    .transaction((trx) =>
+      adjust(trx, {
+        entryId: randomUUID(),
+        tenantId: tenant.id,
+        userId,
+        points,
+        cause: { reason: 'test', actor: 'test' },
+      }),
+    );
 }
 
 /** A voucher's code in the clear, as the member would show it at the till. */
