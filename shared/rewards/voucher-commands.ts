@@ -97,7 +97,7 @@ export async function validateVoucher(
   request: ValidateRequest,
   now: Date,
 ): Promise<VoucherView> {
-  const row = await auditedChange(
+  const { after: validated } = await auditedChange(
     deps,
     em,
     async (tx) => {
@@ -122,7 +122,7 @@ export async function validateVoucher(
     },
     ({ before, after }) => auditEntry(request.tenantId, request.actor, 'voucher.validated', before, after),
   );
-  return viewOf(em, deps.codes, row.after);
+  return viewOf(em, deps.codes, validated);
 }
 
 function refuseGone(row: VoucherRow, now: Date): void {
