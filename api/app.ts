@@ -17,6 +17,7 @@ import { registerRuleSetRoutes } from './rule-sets/index.js';
 import { registerOrderRoutes } from './orders/index.js';
 import { registerReceiptRoutes } from './receipts/index.js';
 import { registerPurchaseRoutes } from './purchases/index.js';
+import { registerVoucherRoutes } from './vouchers/index.js';
 import { apiKey } from './middleware/api-key.js';
 import { bodyLimit, DEFAULT_BODY_LIMIT } from './middleware/body-limit.js';
 import { corsPreflight, tenantCors } from './middleware/cors.js';
@@ -38,6 +39,7 @@ const SERVICES: Record<'platform' | 'rewards' | 'receipts', RouteGroup[]> = {
     registerEventRoutes,
     registerWebhookRoutes,
     registerPurchaseRoutes,
+    registerVoucherRoutes,
   ],
   receipts: [
     registerProductRoutes,

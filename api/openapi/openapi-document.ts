@@ -42,8 +42,12 @@ const TAGS: { name: string; description: string }[] = [
     name: 'Users',
     description: "Members: registration, profiles and erasure; `/users/me` with the member's own token.",
   },
-  { name: 'Wallets', description: "A member's points, read from the append-only ledger." },
+  {
+    name: 'Wallets',
+    description: "A member's points, read from the append-only ledger, and the vouchers the member holds.",
+  },
   { name: 'Purchases', description: 'Rewards bought with points: the price spent, a voucher in the wallet.' },
+  { name: 'Vouchers', description: 'Redeeming and validating vouchers at the till.' },
   {
     name: 'Webhooks',
     description: 'Subscriptions that receive registered events as signed requests, and their deliveries.',

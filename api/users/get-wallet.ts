@@ -1,9 +1,12 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
 import { readPoints } from '../../shared/ledger/wallet-service.js';
+import { readWalletVouchers } from '../../shared/rewards/wallet-vouchers.js';
+import { userView } from '../../shared/users/user-view.js';
 import { entityManager, type App } from '../app-env.js';
 import type { Access } from '../middleware/authorize.js';
 import { defineRoute } from '../routes/define-route.js';
+import { VoucherResource, WALLET_VOUCHER_EXAMPLE } from '../vouchers/schema.js';
 import { memberOf } from './member-target.js';
 import { UserIdParams } from './schema.js';
 
@@ -11,11 +14,32 @@ const WalletResource = Type.Object(
   {
     points: Type.Integer({ description: 'the balance: earned minus spent, expired and reversed; never below zero' }),
     lifetimeEarn: Type.Integer({ description: 'every point ever earned' }),
+    loyaltyCost: Type.Number({
+      description: "what the member's rewards cost the tenant: the sum of each obtained voucher's reward `cost`",
+    }),
+    vouchers: Type.Array(VoucherResource, {
+      description:
+        'the vouchers the member can still use, oldest first: not validated, not expired, and unredeemed (or, with ' +
+        '`includeAllUnvalidatedVouchers=true`, redeemed and still within their redemption window)',
+    }),
   },
   { title: 'Wallet' },
 );
 
-/** docs/users.md#wallet: points and lifetimeEarn, derived from the ledger. */
+const WalletQuery = Type.Object({
+  includeAllUnvalidatedVouchers: Type.Optional(
+    Type.Boolean({
+      description:
+        'true: also the vouchers redeemed and not yet validated, while their redemption window lasts, each with its ' +
+        'code; by default only the unredeemed vouchers',
+    }),
+  ),
+  includeDiscounts: Type.Optional(
+    Type.Boolean({ description: "true: each voucher's reward carries its `discounts` (an empty array when none)" }),
+  ),
+});
+
+/** docs/users.md#wallet: points and lifetimeEarn from the ledger, the vouchers and loyaltyCost from the rewards. */
 export function registerGetWallet(app: App, context: AppContext): void {
   const routes: { path: string; access: Access; summary: string; operationId: string; description: string }[] = [
     {
@@ -24,7 +48,8 @@ export function registerGetWallet(app: App, context: AppContext): void {
       summary: 'The wallet of the member the user token speaks for',
       operationId: 'getOwnWallet',
       description:
-        "The points of the member whose `authIdentifier` is the user token's `sub`: the balance and every point ever earned, both read from the ledger.",
+        "The wallet of the member whose `authIdentifier` is the user token's `sub`: the balance and every point ever " +
+        'earned, both read from the ledger, the vouchers the member holds, and what its rewards cost.',
     },
     {
       path: '/v1/users/:id/wallet',
@@ -32,7 +57,8 @@ export function registerGetWallet(app: App, context: AppContext): void {
       summary: "A member's wallet",
       operationId: 'getUserWallet',
       description:
-        "A member's points, the member found by its id, `authIdentifier` or account number: the balance and every point ever earned, both read from the ledger.",
+        "A member's wallet, the member found by its id, `authIdentifier` or account number: the balance and every " +
+        'point ever earned, both read from the ledger, the vouchers the member holds, and what its rewards cost.',
     },
   ];
   for (const route of routes) {
@@ -41,14 +67,37 @@ export function registerGetWallet(app: App, context: AppContext): void {
       path: route.path,
       operationId: route.operationId,
       summary: route.summary,
-      description: route.description,
-      examples: { response: { points: 425, lifetimeEarn: 1310 } },
+      description:
+        route.description +
+        ' A voucher leaves the wallet when a till validates it, when it expires, and when it was redeemed and its ' +
+        "reward's `redemptionWindowMinutes` passed without a validation.",
+      examples: {
+        response: { points: 425, lifetimeEarn: 1310, loyaltyCost: 2.5, vouchers: [WALLET_VOUCHER_EXAMPLE] },
+      },
       tags: ['Wallets'],
       access: route.access,
       ...(route.path.includes(':id') ? { params: UserIdParams } : {}),
+      query: WalletQuery,
       responses: { 200: { description: 'the wallet', data: WalletResource } },
       errors: [404],
-      handler: async (_input, c) => readPoints(entityManager(c), c.var.tenant.id, (await memberOf(c)).id),
+      handler: async ({ query }, c) => {
+        const em = entityManager(c);
+        const tenantId = c.var.tenant.id;
+        const member = await memberOf(c);
+        const points = await readPoints(em, tenantId, member.id);
+        const vouchers = await readWalletVouchers(
+          em.getKnex(),
+          context.voucherCodes,
+          tenantId,
+          userView(member),
+          new Date(context.clock.now()),
+          {
+            includeAllUnvalidatedVouchers: query.includeAllUnvalidatedVouchers ?? false,
+            includeDiscounts: query.includeDiscounts ?? false,
+          },
+        );
+        return { ...points, ...vouchers };
+      },
     });
   }
 }

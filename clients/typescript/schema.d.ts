@@ -261,7 +261,7 @@ export interface paths {
         };
         /**
          * The wallet of the member the user token speaks for
-         * @description The points of the member whose `authIdentifier` is the user token's `sub`: the balance and every point ever earned, both read from the ledger.
+         * @description The wallet of the member whose `authIdentifier` is the user token's `sub`: the balance and every point ever earned, both read from the ledger, the vouchers the member holds, and what its rewards cost. A voucher leaves the wallet when a till validates it, when it expires, and when it was redeemed and its reward's `redemptionWindowMinutes` passed without a validation.
          */
         get: operations["getOwnWallet"];
         put?: never;
@@ -281,7 +281,7 @@ export interface paths {
         };
         /**
          * A member's wallet
-         * @description A member's points, the member found by its id, `authIdentifier` or account number: the balance and every point ever earned, both read from the ledger.
+         * @description A member's wallet, the member found by its id, `authIdentifier` or account number: the balance and every point ever earned, both read from the ledger, the vouchers the member holds, and what its rewards cost. A voucher leaves the wallet when a till validates it, when it expires, and when it was redeemed and its reward's `redemptionWindowMinutes` passed without a validation.
          */
         get: operations["getUserWallet"];
         put?: never;
@@ -560,6 +560,48 @@ export interface paths {
          * @description Buys a reward with points: the price is spent from the member's balance and a voucher is put in the wallet, all at once or not at all. A user token buys for its own member and takes no `subject`; an admin token with `admin:rewards` names the member in `subject`. Refused with 422 `RewardNotPurchasableError` (not for sale), 422 `RewardUnavailableError` (outside its availability window, or out of stock), 422 `InsufficientPointsError` (the balance is below the price) and 409 `VoucherCodePoolExhaustedError` (its pool of codes is empty). With `Idempotency-Key`, a retry answers the first purchase and charges nothing more.
          */
         post: operations["createPurchase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/commands/redeem_benefit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start redeeming a voucher at the till
+         * @description The member starts redemption: `redeemedAt` is set, the answer reveals the voucher's `code`, and the till has the reward's `redemptionWindowMinutes` to validate it (`POST /v1/commands/validate_voucher`). Past that window, unvalidated, the voucher is gone from the wallet and its code answers 410.
+         *
+         *     A member's user token redeems its own vouchers only: another member's voucher is 404, as an unknown one. An admin token with `admin:vouchers` redeems any voucher of the tenant. Redeeming again while the window lasts answers the same voucher, `redeemedAt` unchanged (a retried tap is not an error). A validated voucher is 409 `VoucherAlreadyValidatedError`; one past `expiresAt`, or redeemed and past its window, 410 `VoucherExpiredError`. Audited as `voucher.redeemed`, without the code.
+         */
+        post: operations["redeemBenefit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/commands/validate_voucher": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Validate (burn) a voucher code at the till
+         * @description The till burns the code the member shows: `burnedAt` is set and the voucher leaves the wallet. A voucher the member has not redeemed may be validated too (the member is at the till with its code): it is redeemed and burned at once. An unknown code, or a pool code no voucher holds, is 404; a code validated already 409 `VoucherAlreadyValidatedError`; a voucher past `expiresAt`, or redeemed and past its redemption window, 410 `VoucherExpiredError`. A code is burned once: of two tills validating it at the same moment, one is answered 200 and the other 409. The answer carries the code and the reward's `discounts`, for the till to apply. Audited as `voucher.validated`, without the code.
+         */
+        post: operations["validateVoucher"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1224,6 +1266,20 @@ export interface components {
             /** @constant */
             status: "success";
             data: components["schemas"]["Deleted"];
+        };
+        /** Discount */
+        Discount: {
+            /**
+             * @description a fixed amount off; the only type
+             * @constant
+             */
+            type: "FIXED";
+            /** @description the amount off, a decimal in the till's currency */
+            value: string;
+            /** @description the discount's own SKU, as the till rings it up */
+            sku: string;
+            /** @description the SKU of the product it applies to */
+            productSku: string;
         };
         /** ErrorDetails */
         ErrorDetails: {
@@ -1938,6 +1994,11 @@ export interface components {
             status: "success";
             data: components["schemas"]["ReceiptSummary"][];
         };
+        /** RedeemBenefitBody */
+        RedeemBenefitBody: {
+            /** @description the id of the voucher to redeem */
+            voucherId: string;
+        };
         /** RegisterUserBody */
         RegisterUserBody: {
             isRestricted: boolean;
@@ -2528,6 +2589,11 @@ export interface components {
             status: "success";
             data: components["schemas"]["User"][];
         };
+        /** ValidateVoucherBody */
+        ValidateVoucherBody: {
+            /** @description the code as the member shows it, matched exactly (case and dashes included) */
+            code: string;
+        };
         /** Venue */
         Venue: {
             /** Format: uuid */
@@ -2556,12 +2622,104 @@ export interface components {
             status: "success";
             data: components["schemas"]["Venue"][];
         };
+        /** Voucher */
+        Voucher: {
+            /**
+             * Format: uuid
+             * @description the voucher's id, the `voucherId` of redeem_benefit
+             */
+            id: string;
+            /**
+             * @description always VOUCHER
+             * @constant
+             */
+            type: "VOUCHER";
+            /**
+             * Format: date-time
+             * @description when the member bought or was granted it
+             */
+            createdAt: string;
+            /** @description when the member started redemption; null until then */
+            redeemedAt: string | null;
+            /**
+             * Format: date-time
+             * @description when it expires: the reward's voucherValidityDays after it was obtained
+             */
+            expiresAt: string;
+            /** @description when a till validated it; null until then */
+            burnedAt: string | null;
+            /** @description null until the voucher is redeemed; then the code, revealed to its owner and to the till */
+            code: components["schemas"]["VoucherCode"] | null;
+            reward: components["schemas"]["VoucherReward"];
+            owner: components["schemas"]["User"];
+        };
+        /** VoucherAnswer */
+        VoucherAnswer: {
+            /** @constant */
+            status: "success";
+            data: components["schemas"]["Voucher"];
+        };
+        /** VoucherCode */
+        VoucherCode: {
+            /**
+             * Format: uuid
+             * @description the code's id
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description when the code was uploaded to the pool or generated
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description when the code last changed: its redemption, or its validation
+             */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description when the member started redemption
+             */
+            redeemedAt: string;
+            /** @description when a till validated (burned) it; null until then */
+            validatedAt: string | null;
+            /** @description the code to show at the till; null only if it can no longer be opened (the platform secret was replaced) */
+            value: string | null;
+        };
+        /** VoucherReward */
+        VoucherReward: {
+            /**
+             * Format: uuid
+             * @description the reward's id
+             */
+            id: string;
+            /** @description the reward's kind */
+            type: "VOUCHER" | "PARTNER1_PRODUCT" | "PARTNER2_PRODUCT";
+            /** @description the reward's name */
+            name: string;
+            /** @description the reward's picture */
+            pictureUrl: string | null;
+            /** @description whether it can be bought with points */
+            purchasable: boolean;
+            /** @description what the catalogue says of it */
+            summary: string | null;
+            /** @description the locale of its name, summary and message */
+            defaultLocale: string;
+            /** @description what the member's app shows once the voucher is redeemed */
+            redemptionMessage: string | null;
+            /** @description what the till applies: present when the wallet is read with `includeDiscounts=true` (an empty array when none), and in the answers of the voucher commands */
+            discounts?: components["schemas"]["Discount"][];
+        };
         /** Wallet */
         Wallet: {
             /** @description the balance: earned minus spent, expired and reversed; never below zero */
             points: number;
             /** @description every point ever earned */
             lifetimeEarn: number;
+            /** @description what the member's rewards cost the tenant: the sum of each obtained voucher's reward `cost` */
+            loyaltyCost: number;
+            /** @description the vouchers the member can still use, oldest first: not validated, not expired, and unredeemed (or, with `includeAllUnvalidatedVouchers=true`, redeemed and still within their redemption window) */
+            vouchers: components["schemas"]["Voucher"][];
         };
         /** WalletAnswer */
         WalletAnswer: {
@@ -2731,6 +2889,27 @@ export interface components {
                  *         "name": "ConflictError",
                  *         "httpCode": 409,
                  *         "message": "An event type named PURCHASE already exists"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description VoucherExpiredError: the voucher is past its expiry, or was redeemed and not validated within its redemption window */
+        Gone: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "fail",
+                 *       "message": "The voucher expired at 2026-03-01T00:00:00.000Z",
+                 *       "data": {
+                 *         "name": "VoucherExpiredError",
+                 *         "httpCode": 410,
+                 *         "message": "The voucher expired at 2026-03-01T00:00:00.000Z"
                  *       }
                  *     }
                  */
@@ -3922,7 +4101,12 @@ export interface operations {
     };
     getOwnWallet: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: also the vouchers redeemed and not yet validated, while their redemption window lasts, each with its code; by default only the unredeemed vouchers */
+                includeAllUnvalidatedVouchers?: boolean;
+                /** @description true: each voucher's reward carries its `discounts` (an empty array when none) */
+                includeDiscounts?: boolean;
+            };
             header?: {
                 /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
@@ -3947,7 +4131,45 @@ export interface operations {
                      *       "status": "success",
                      *       "data": {
                      *         "points": 425,
-                     *         "lifetimeEarn": 1310
+                     *         "lifetimeEarn": 1310,
+                     *         "loyaltyCost": 2.5,
+                     *         "vouchers": [
+                     *           {
+                     *             "id": "0c9b8a7f-6e5d-4c3b-a2a1-908f7e6d5c4b",
+                     *             "type": "VOUCHER",
+                     *             "createdAt": "2026-03-01T09:30:00.000Z",
+                     *             "redeemedAt": null,
+                     *             "expiresAt": "2027-03-01T09:30:00.000Z",
+                     *             "burnedAt": null,
+                     *             "code": null,
+                     *             "reward": {
+                     *               "id": "7f1e2d3c-4b5a-4697-8877-665544332211",
+                     *               "type": "VOUCHER",
+                     *               "name": "Free coffee",
+                     *               "pictureUrl": "https://cdn.example.org/rewards/coffee.png",
+                     *               "purchasable": true,
+                     *               "summary": "Any hot drink, any size",
+                     *               "defaultLocale": "en",
+                     *               "redemptionMessage": "Show this code to the barista"
+                     *             },
+                     *             "owner": {
+                     *               "id": "3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *               "accountNumber": 17,
+                     *               "authIdentifier": "member-17",
+                     *               "externalIdentifier": null,
+                     *               "isRestricted": false,
+                     *               "profile": {
+                     *                 "givenName": "Ada",
+                     *                 "familyName": "Lovelace",
+                     *                 "emailAddress": "ada@example.org"
+                     *               },
+                     *               "flags": {},
+                     *               "linkedVenues": [],
+                     *               "createdAt": "2026-01-06T10:00:00.000Z",
+                     *               "updatedAt": "2026-01-06T10:00:00.000Z"
+                     *             }
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -3963,7 +4185,12 @@ export interface operations {
     };
     getUserWallet: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: also the vouchers redeemed and not yet validated, while their redemption window lasts, each with its code; by default only the unredeemed vouchers */
+                includeAllUnvalidatedVouchers?: boolean;
+                /** @description true: each voucher's reward carries its `discounts` (an empty array when none) */
+                includeDiscounts?: boolean;
+            };
             header?: {
                 /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
@@ -3991,7 +4218,45 @@ export interface operations {
                      *       "status": "success",
                      *       "data": {
                      *         "points": 425,
-                     *         "lifetimeEarn": 1310
+                     *         "lifetimeEarn": 1310,
+                     *         "loyaltyCost": 2.5,
+                     *         "vouchers": [
+                     *           {
+                     *             "id": "0c9b8a7f-6e5d-4c3b-a2a1-908f7e6d5c4b",
+                     *             "type": "VOUCHER",
+                     *             "createdAt": "2026-03-01T09:30:00.000Z",
+                     *             "redeemedAt": null,
+                     *             "expiresAt": "2027-03-01T09:30:00.000Z",
+                     *             "burnedAt": null,
+                     *             "code": null,
+                     *             "reward": {
+                     *               "id": "7f1e2d3c-4b5a-4697-8877-665544332211",
+                     *               "type": "VOUCHER",
+                     *               "name": "Free coffee",
+                     *               "pictureUrl": "https://cdn.example.org/rewards/coffee.png",
+                     *               "purchasable": true,
+                     *               "summary": "Any hot drink, any size",
+                     *               "defaultLocale": "en",
+                     *               "redemptionMessage": "Show this code to the barista"
+                     *             },
+                     *             "owner": {
+                     *               "id": "3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *               "accountNumber": 17,
+                     *               "authIdentifier": "member-17",
+                     *               "externalIdentifier": null,
+                     *               "isRestricted": false,
+                     *               "profile": {
+                     *                 "givenName": "Ada",
+                     *                 "familyName": "Lovelace",
+                     *                 "emailAddress": "ada@example.org"
+                     *               },
+                     *               "flags": {},
+                     *               "linkedVenues": [],
+                     *               "createdAt": "2026-01-06T10:00:00.000Z",
+                     *               "updatedAt": "2026-01-06T10:00:00.000Z"
+                     *             }
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -5483,6 +5748,206 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    redeemBenefit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "voucherId": "0c9b8a7f-6e5d-4c3b-a2a1-908f7e6d5c4b"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RedeemBenefitBody"];
+            };
+        };
+        responses: {
+            /** @description the voucher, redeemed, with its code */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "id": "0c9b8a7f-6e5d-4c3b-a2a1-908f7e6d5c4b",
+                     *         "type": "VOUCHER",
+                     *         "createdAt": "2026-03-01T09:30:00.000Z",
+                     *         "redeemedAt": "2026-03-05T12:00:00.000Z",
+                     *         "expiresAt": "2027-03-01T09:30:00.000Z",
+                     *         "burnedAt": null,
+                     *         "code": {
+                     *           "id": "5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d",
+                     *           "createdAt": "2026-03-01T09:30:00.000Z",
+                     *           "updatedAt": "2026-03-05T12:00:00.000Z",
+                     *           "redeemedAt": "2026-03-05T12:00:00.000Z",
+                     *           "validatedAt": null,
+                     *           "value": "K7QM-3XNP-W9TD"
+                     *         },
+                     *         "reward": {
+                     *           "id": "7f1e2d3c-4b5a-4697-8877-665544332211",
+                     *           "type": "VOUCHER",
+                     *           "name": "Free coffee",
+                     *           "pictureUrl": "https://cdn.example.org/rewards/coffee.png",
+                     *           "purchasable": true,
+                     *           "summary": "Any hot drink, any size",
+                     *           "defaultLocale": "en",
+                     *           "redemptionMessage": "Show this code to the barista",
+                     *           "discounts": [
+                     *             {
+                     *               "type": "FIXED",
+                     *               "value": "3.50",
+                     *               "sku": "DISC-COFFEE",
+                     *               "productSku": "COFFEE"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "owner": {
+                     *           "id": "3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *           "accountNumber": 17,
+                     *           "authIdentifier": "member-17",
+                     *           "externalIdentifier": null,
+                     *           "isRestricted": false,
+                     *           "profile": {
+                     *             "givenName": "Ada",
+                     *             "familyName": "Lovelace",
+                     *             "emailAddress": "ada@example.org"
+                     *           },
+                     *           "flags": {},
+                     *           "linkedVenues": [],
+                     *           "createdAt": "2026-01-06T10:00:00.000Z",
+                     *           "updatedAt": "2026-01-06T10:00:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VoucherAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    validateVoucher: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "K7QM-3XNP-W9TD"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ValidateVoucherBody"];
+            };
+        };
+        responses: {
+            /** @description the voucher, validated */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "id": "0c9b8a7f-6e5d-4c3b-a2a1-908f7e6d5c4b",
+                     *         "type": "VOUCHER",
+                     *         "createdAt": "2026-03-01T09:30:00.000Z",
+                     *         "redeemedAt": "2026-03-05T12:00:00.000Z",
+                     *         "expiresAt": "2027-03-01T09:30:00.000Z",
+                     *         "burnedAt": "2026-03-05T12:02:00.000Z",
+                     *         "code": {
+                     *           "id": "5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d",
+                     *           "createdAt": "2026-03-01T09:30:00.000Z",
+                     *           "updatedAt": "2026-03-05T12:02:00.000Z",
+                     *           "redeemedAt": "2026-03-05T12:00:00.000Z",
+                     *           "validatedAt": "2026-03-05T12:02:00.000Z",
+                     *           "value": "K7QM-3XNP-W9TD"
+                     *         },
+                     *         "reward": {
+                     *           "id": "7f1e2d3c-4b5a-4697-8877-665544332211",
+                     *           "type": "VOUCHER",
+                     *           "name": "Free coffee",
+                     *           "pictureUrl": "https://cdn.example.org/rewards/coffee.png",
+                     *           "purchasable": true,
+                     *           "summary": "Any hot drink, any size",
+                     *           "defaultLocale": "en",
+                     *           "redemptionMessage": "Show this code to the barista",
+                     *           "discounts": [
+                     *             {
+                     *               "type": "FIXED",
+                     *               "value": "3.50",
+                     *               "sku": "DISC-COFFEE",
+                     *               "productSku": "COFFEE"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "owner": {
+                     *           "id": "3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *           "accountNumber": 17,
+                     *           "authIdentifier": "member-17",
+                     *           "externalIdentifier": null,
+                     *           "isRestricted": false,
+                     *           "profile": {
+                     *             "givenName": "Ada",
+                     *             "familyName": "Lovelace",
+                     *             "emailAddress": "ada@example.org"
+                     *           },
+                     *           "flags": {},
+                     *           "linkedVenues": [],
+                     *           "createdAt": "2026-01-06T10:00:00.000Z",
+                     *           "updatedAt": "2026-01-06T10:00:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VoucherAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -3,7 +3,7 @@ import { Wallet } from './wallet.entity.js';
 
 /**
  * The points part of a member's wallet (docs/users.md#wallet): the running totals kept with
- * the ledger. Tiers, vouchers and loyalty cost join it when rewards and tiers exist.
+ * the ledger. The vouchers and loyalty cost are read beside it (shared/rewards/wallet-vouchers.ts).
  */
 export async function readPoints(
   em: EntityManager,

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actorOf } from '../../shared/audit/audit-log.js';
-import { adjust } from '../../shared/ledger/spend-and-adjust.js';
 import { purchase } from '../../shared/rewards/purchase-service.js';
 import { createHarness, type Harness, queryOne, registerMember, type TestTenant } from '../support/harness.js';
+import { givePoints, poolCodeFor } from '../support/voucher-setup.js';
 
 let harness: Harness;
 let tenant: TestTenant;
@@ -18,18 +18,7 @@ afterAll(() => harness.close());
 
 async function memberWith(points: number): Promise<string> {
   const member = await registerMember(harness, tenant, adminToken, `buyer-${randomUUID()}`);
-  await harness.context.orm.em
-    .fork()
-    .getKnex()
-    .transaction((trx) =>
-      adjust(trx, {
-        entryId: randomUUID(),
-        tenantId: tenant.id,
-        userId: member.id,
-        points,
-        cause: { reason: 'test', actor: 'test' },
-      }),
-    );
+  await givePoints(harness, tenant, member.id, points);
   return member.id;
 }
 
@@ -103,21 +92,7 @@ describe('a purchase', () => {
 
   it('against a pool of 10 codes, 50 at once: 10 vouchers, 40 VoucherCodePoolExhaustedError, no code twice', async () => {
     const reward = await rewardOf({ price: 1, hasPool: true });
-    const knex = harness.context.orm.em.fork().getKnex();
-    for (let index = 0; index < 10; index++) {
-      const id = randomUUID();
-      const code = `POOL-${index}`;
-      await knex.raw(
-        `insert into reward_code (id, tenant_id, reward_id, code_hash, sealed_code, created_at) values (?, ?, ?, ?, ?, now())`,
-        [
-          id,
-          tenant.id,
-          reward,
-          harness.context.voucherCodes.hash(tenant.id, code),
-          harness.context.voucherCodes.seal(tenant.id, id, code),
-        ],
-      );
-    }
+    for (let index = 0; index < 10; index++) await poolCodeFor(harness, tenant, reward, `POOL-${index}`);
     // Registered one after another: only the purchases are meant to race.
     const members: string[] = [];
     for (let index = 0; index < 50; index++) members.push(await memberWith(5));
