@@ -1,8 +1,9 @@
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit as honoBodyLimit } from 'hono/body-limit';
+import { matchedRoutes } from 'hono/route';
 import { PayloadTooLargeError } from '../../shared/platform/errors/app-errors.js';
 
-/** 1 MB for every body but events' 300 kB (docs/api-conventions.md#limits). */
+/** 1 MB for every body but events' 300 kB and code uploads' 6 MB (docs/api-conventions.md#limits). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const EVENT_BODY_LIMIT = 300 * 1024;
 
@@ -24,4 +25,29 @@ export function bodyLimit(maxSize: number): MiddlewareHandler {
     if (Number(length) > maxSize) tooLarge();
     await next();
   };
+}
+
+/** Each route's own limit above the default, as its middleware: the /v1 limit leaves those routes to it. */
+const LARGER_LIMITS = new WeakSet<MiddlewareHandler>();
+
+/**
+ * A route's own limit (defineRoute's `bodyLimit`). One above DEFAULT_BODY_LIMIT is marked, so that
+ * `defaultBodyLimit` lets its requests through to it; it runs after the route's authorization,
+ * so only a caller the route admits may send a body that large.
+ */
+export function routeBodyLimit(maxSize: number): MiddlewareHandler {
+  const limit = bodyLimit(maxSize);
+  if (maxSize > DEFAULT_BODY_LIMIT) LARGER_LIMITS.add(limit);
+  return limit;
+}
+
+/**
+ * DEFAULT_BODY_LIMIT on every /v1 request, except those to a route with a larger limit of its own
+ * (`routeBodyLimit`), which checks it instead: the /v1 middleware runs first, and would otherwise
+ * refuse what the route admits.
+ */
+export function defaultBodyLimit(): MiddlewareHandler {
+  const limit = bodyLimit(DEFAULT_BODY_LIMIT);
+  return (c, next) =>
+    matchedRoutes(c).some((route) => LARGER_LIMITS.has(route.handler as MiddlewareHandler)) ? next() : limit(c, next);
 }

@@ -44,6 +44,10 @@ const TAGS: { name: string; description: string }[] = [
   },
   { name: 'Wallets', description: "A member's points, read from the append-only ledger." },
   {
+    name: 'Rewards',
+    description: 'The catalogue members spend their points on, and the code pools its vouchers take codes from.',
+  },
+  {
     name: 'Webhooks',
     description: 'Subscriptions that receive registered events as signed requests, and their deliveries.',
   },
