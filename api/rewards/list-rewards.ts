@@ -3,10 +3,10 @@ import type { AppContext } from '../../shared/context.js';
 import { readPoints } from '../../shared/ledger/wallet-service.js';
 import { Reward } from '../../shared/rewards/reward.entity.js';
 import { offeredAt, rewardView } from '../../shared/rewards/reward-service.js';
+import { findTokenUser } from '../../shared/users/user-service.js';
 import { entityManager, type App } from '../app-env.js';
 import { listPage, listQuery } from '../lists/list-route.js';
 import { defineRoute } from '../routes/define-route.js';
-import { memberOf } from '../users/member-target.js';
 import { ListedReward, REWARD_EXAMPLE, REWARD_LIST, tags } from './schema.js';
 
 export function registerListRewards(app: App, context: AppContext): void {
@@ -24,9 +24,11 @@ export function registerListRewards(app: App, context: AppContext): void {
     responses: { 200: { description: 'a page of rewards', data: Type.Array(ListedReward) } },
     errors: [400, 404],
     handler: async ({ query }, c) => {
-      if (c.var.principal?.kind !== 'user') return listPage(c, Reward, REWARD_LIST, query, rewardView);
-      const member = await memberOf(c);
-      const { points } = await readPoints(entityManager(c), c.var.tenant.id, member.id);
+      const principal = c.var.principal!;
+      if (principal.kind !== 'user') return listPage(c, Reward, REWARD_LIST, query, rewardView);
+      const em = entityManager(c);
+      const member = await findTokenUser(em, c.var.tenant.id, principal.authIdentifier);
+      const { points } = await readPoints(em, c.var.tenant.id, member.id);
       return listPage(
         c,
         Reward,
