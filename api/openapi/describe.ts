@@ -117,7 +117,8 @@ export const ERROR_RESPONSES: Record<number, { name: string; description: string
   },
   410: {
     name: 'Gone',
-    description: 'VoucherExpiredError: the voucher is past its expiry, or was redeemed and not validated within its redemption window',
+    description:
+      'VoucherExpiredError: the voucher is past its expiry, or was redeemed and not validated within its redemption window',
     error: 'VoucherExpiredError',
     message: 'The voucher expired at 2026-03-01T00:00:00.000Z',
   },
