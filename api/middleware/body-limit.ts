@@ -27,27 +27,32 @@ export function bodyLimit(maxSize: number): MiddlewareHandler {
   };
 }
 
-/** Each route's own limit above the default, as its middleware: the /v1 limit leaves those routes to it. */
-const LARGER_LIMITS = new WeakSet<MiddlewareHandler>();
+/** Route limits above the default, by the route middleware that declares them (`routeBodyLimit`). */
+const RAISED_LIMITS = new WeakMap<MiddlewareHandler, MiddlewareHandler>();
 
 /**
- * A route's own limit (defineRoute's `bodyLimit`). One above DEFAULT_BODY_LIMIT is marked, so that
- * `defaultBodyLimit` lets its requests through to it; it runs after the route's authorization,
- * so only a caller the route admits may send a body that large.
+ * A route's own limit (defineRoute's `bodyLimit`). One below DEFAULT_BODY_LIMIT is checked in the
+ * route's chain. One above it cannot be: the /v1 limit runs first and would refuse what the route
+ * admits. So the route's chain holds only a marker, and `defaultBodyLimit` applies the raised
+ * limit in place of the default, before the API key as ever: a body over it is refused unread,
+ * whoever sends it.
  */
 export function routeBodyLimit(maxSize: number): MiddlewareHandler {
   const limit = bodyLimit(maxSize);
-  if (maxSize > DEFAULT_BODY_LIMIT) LARGER_LIMITS.add(limit);
-  return limit;
+  if (maxSize <= DEFAULT_BODY_LIMIT) return limit;
+  const applied: MiddlewareHandler = (_c, next) => next();
+  RAISED_LIMITS.set(applied, limit);
+  return applied;
 }
 
-/**
- * DEFAULT_BODY_LIMIT on every /v1 request, except those to a route with a larger limit of its own
- * (`routeBodyLimit`), which checks it instead: the /v1 middleware runs first, and would otherwise
- * refuse what the route admits.
- */
+/** The /v1 limit: DEFAULT_BODY_LIMIT, or the raised limit of the route the request is for. */
 export function defaultBodyLimit(): MiddlewareHandler {
   const limit = bodyLimit(DEFAULT_BODY_LIMIT);
-  return (c, next) =>
-    matchedRoutes(c).some((route) => LARGER_LIMITS.has(route.handler as MiddlewareHandler)) ? next() : limit(c, next);
+  return (c, next) => {
+    for (const route of matchedRoutes(c)) {
+      const raised = RAISED_LIMITS.get(route.handler as MiddlewareHandler);
+      if (raised) return raised(c, next);
+    }
+    return limit(c, next);
+  };
 }

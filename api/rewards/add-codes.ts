@@ -7,7 +7,7 @@ import { access, AddCodesBody, CodesAdded, RewardIdParams, tags } from './schema
 /**
  * 10,000 codes of 128 characters, each character up to 4 bytes in UTF-8, with their quotes and
  * commas, come to 5.2 MB: more than the 1 MB of other bodies, so the largest upload the body schema
- * admits fits. The limit is checked after the admin token, so only an admin can send this much.
+ * admits fits. Nothing reads the body before the admin token is checked.
  */
 export const CODE_UPLOAD_BODY_LIMIT = 6 * 1024 * 1024;
 
