@@ -12,6 +12,7 @@ import { registerReactorRoutes } from './reactors/index.js';
 import { registerEventRoutes } from './events/index.js';
 import { registerWebhookRoutes } from './webhooks/index.js';
 import { registerProductRoutes } from './products/index.js';
+import { registerRewardRoutes } from './rewards/index.js';
 import { registerVenueRoutes } from './venues/index.js';
 import { registerRuleSetRoutes } from './rule-sets/index.js';
 import { registerOrderRoutes } from './orders/index.js';
@@ -19,7 +20,7 @@ import { registerReceiptRoutes } from './receipts/index.js';
 import { registerPurchaseRoutes } from './purchases/index.js';
 import { registerVoucherRoutes } from './vouchers/index.js';
 import { apiKey } from './middleware/api-key.js';
-import { bodyLimit, DEFAULT_BODY_LIMIT } from './middleware/body-limit.js';
+import { defaultBodyLimit } from './middleware/body-limit.js';
 import { corsPreflight, tenantCors } from './middleware/cors.js';
 import { CorsOrigins } from '../shared/tenants/cors-origins.js';
 import { rateLimit } from './middleware/rate-limit.js';
@@ -38,6 +39,7 @@ const SERVICES: Record<'platform' | 'rewards' | 'receipts', RouteGroup[]> = {
     registerReactorRoutes,
     registerEventRoutes,
     registerWebhookRoutes,
+    registerRewardRoutes,
     registerPurchaseRoutes,
     registerVoucherRoutes,
   ],
@@ -63,7 +65,7 @@ export function createApp(context: AppContext): App {
   // docs/api-conventions.md#browsers: preflights carry no API key; the answers to the requests
   // themselves are opened to the key's tenant's origins alone, 429s included.
   app.use('/v1/*', corsPreflight(new CorsOrigins(context.orm, context.config.cacheTtlMs)));
-  app.use('/v1/*', bodyLimit(DEFAULT_BODY_LIMIT));
+  app.use('/v1/*', defaultBodyLimit());
   app.use('/v1/*', apiKey(context, new FailedKeyAttempts(buckets)));
   app.use('/v1/*', tenantCors());
   app.use('/v1/*', rateLimit(buckets));

@@ -49,6 +49,10 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'Purchases', description: 'Rewards bought with points: the price spent, a voucher in the wallet.' },
   { name: 'Vouchers', description: 'Redeeming and validating vouchers at the till.' },
   {
+    name: 'Rewards',
+    description: 'The catalogue members spend their points on, and the code pools its vouchers take codes from.',
+  },
+  {
     name: 'Webhooks',
     description: 'Subscriptions that receive registered events as signed requests, and their deliveries.',
   },

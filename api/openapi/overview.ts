@@ -32,8 +32,8 @@ A success is \`{"status": "success", "data": …}\`. A failure is
 \`fail\` for a 4xx, \`error\` for a 5xx. A body that breaks its schema is \`400 ValidationError\`
 with \`data.errors\`, one item per field (\`property\`, \`value\`, \`constraints\`). An id of
 another tenant is \`404\`, exactly like an id that does not exist. Request bodies are closed: a
-field the schema does not name is refused. Bodies are at most 1 MB (300 kB for \`POST /v1/events\`);
-more is \`413\`.
+field the schema does not name is refused. Bodies are at most 1 MB (300 kB for \`POST /v1/events\`,
+6 MB for \`POST /v1/rewards/{id}/codes\`); more is \`413\`.
 
 Every answer carries \`X-Request-Id\`: send your own (up to 128 letters, digits, \`.\`, \`:\`,
 \`_\` or \`-\`) to find your request in our logs, or read the one we made.

@@ -4,7 +4,7 @@ import type { Static, TObject, TSchema } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
 import type { App, AppEnv } from '../app-env.js';
 import { authorize } from '../middleware/authorize.js';
-import { bodyLimit } from '../middleware/body-limit.js';
+import { routeBodyLimit } from '../middleware/body-limit.js';
 import { idempotent, type IdempotencyOptions } from '../middleware/idempotency.js';
 import { describe, type RouteDocumentation } from '../openapi/describe.js';
 import { jsonBody, type JsonBodyOptions, type JsonInput } from '../validation/json-body.js';
@@ -46,7 +46,7 @@ export interface RouteDefinition<
   query?: Query;
   body?: Body;
   bodyOptions?: JsonBodyOptions;
-  /** A limit of this route's own, below the 1 MB of every /v1 request. */
+  /** A limit of this route's own, in place of the 1 MB of every /v1 request (api/middleware/body-limit.ts). */
   bodyLimit?: number;
   /** Idempotency-Key (docs/api-conventions.md#idempotency), for a route that creates something. */
   idempotency?: IdempotencyOptions;
@@ -122,7 +122,7 @@ export function routeMiddleware(
   const chain: MiddlewareHandler<AppEnv>[] = [];
   if (typeof route.access === 'object' && route.accessCheckedBy !== 'service')
     chain.push(authorize(context, route.access));
-  if (route.bodyLimit !== undefined) chain.push(bodyLimit(route.bodyLimit));
+  if (route.bodyLimit !== undefined) chain.push(routeBodyLimit(route.bodyLimit));
   if (route.idempotency) chain.push(idempotent(context, route.idempotency));
   if (route.body) chain.push(jsonBody(route.body, route.bodyOptions) as MiddlewareHandler<AppEnv>);
   return chain;

@@ -542,6 +542,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/rewards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List rewards: the catalogue, or with a member's token what the member can buy now
+         * @description With an `admin:rewards` token, the tenant's rewards. With a member's token, what that member can buy now: `VOUCHER` rewards that are purchasable, inside their `availableFrom`–`availableUntil` window, with stock left and, for a reward with a code pool, a free code in it; each with `affordable`, true when the member's balance covers the price. A page of the list either way: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.
+         */
+        get: operations["listRewards"];
+        put?: never;
+        /**
+         * Add a reward to the catalogue
+         * @description A reward is something a member can obtain: bought with points (`POST /v1/purchases`) or granted by a VOUCHER reaction. A `VOUCHER` reward puts a voucher in the wallet, whose code comes from the pool uploaded to the reward (`POST /v1/rewards/{id}/codes`) or, without one, is generated. Fields left out take their defaults; `availableUntil` must be after `availableFrom`.
+         */
+        post: operations["createReward"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rewards/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a reward
+         * @description One reward by its id; `stock` is what is left now.
+         */
+        get: operations["getReward"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a reward
+         * @description Changes the fields given; the others keep their values, and `null` clears a field that may be empty. `type` cannot be changed. `availableUntil` must still be after `availableFrom` once the change is made. `discounts`, when given, replace the reward's discounts.
+         */
+        patch: operations["updateReward"];
+        trace?: never;
+    };
+    "/v1/rewards/{id}/codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add codes to a reward's pool
+         * @description Uploads codes to a `VOUCHER` reward's pool, up to 10,000 a request (a body of up to 6 MB). From then on each voucher of the reward takes a code from the pool, and an empty pool refuses purchases with 409 `VoucherCodePoolExhaustedError`. A code already in any of the tenant's pools, or repeated in the request, is a duplicate: left out and counted. Codes are kept sealed, never in the clear. A reward of another type is 400.
+         */
+        post: operations["addRewardCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rewards/{id}/codes/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count a reward's codes
+         * @description A reward's codes counted: `total`, those `reserved` by a voucher, and those still `available` in the pool. A reward without a pool counts the codes generated for its vouchers, all reserved.
+         */
+        get: operations["getRewardCodeSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/purchases": {
         parameters: {
             query?: never;
@@ -993,6 +1081,11 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** AddCodesBody */
+        AddCodesBody: {
+            /** @description the codes, exactly as printed (matched with case) */
+            codes: string[];
+        };
         /** AuditEntry */
         AuditEntry: {
             /** Format: uuid */
@@ -1038,6 +1131,34 @@ export interface components {
         };
         /** ClaimReceiptBody */
         ClaimReceiptBody: components["schemas"]["ImageClaim"] | components["schemas"]["PreparsedClaim"];
+        /** CodesAdded */
+        CodesAdded: {
+            /** @description codes now in the pool */
+            added: number;
+            /** @description codes left out: already in one of the tenant's pools, or repeated in the request */
+            duplicates: number;
+        };
+        /** CodesAddedAnswer */
+        CodesAddedAnswer: {
+            /** @constant */
+            status: "success";
+            data: components["schemas"]["CodesAdded"];
+        };
+        /** CodeSummary */
+        CodeSummary: {
+            /** @description every code of the reward's: uploaded, and generated for its vouchers */
+            total: number;
+            /** @description taken by a voucher */
+            reserved: number;
+            /** @description free in the pool */
+            available: number;
+        };
+        /** CodeSummaryAnswer */
+        CodeSummaryAnswer: {
+            /** @constant */
+            status: "success";
+            data: components["schemas"]["CodeSummary"];
+        };
         /** CreatedEventType */
         CreatedEventType: components["schemas"]["EventType"] & {
             /** @description A private type's secret: shown in this answer only */
@@ -1222,6 +1343,50 @@ export interface components {
                  */
                 rewardId: string;
             })[];
+        };
+        /** CreateRewardBody */
+        CreateRewardBody: {
+            /** @description `VOUCHER` puts a voucher in the wallet; partner products cannot be bought yet */
+            type: "VOUCHER" | "PARTNER1_PRODUCT" | "PARTNER2_PRODUCT";
+            name: string;
+            /** @description what the catalogue says about it */
+            summary?: string | null;
+            /** @description its picture */
+            pictureUrl?: string | null;
+            /** @description in points, a whole number, 0 or more */
+            price: number;
+            /** @description in money, what the reward costs the tenant; a member's `loyaltyCost` sums it (default 0) */
+            cost?: number;
+            /** @description `false`: it can be granted by a VOUCHER reaction but not bought (default true) */
+            purchasable?: boolean;
+            /** @description from when it can be bought; null: from now on */
+            availableFrom?: string | null;
+            /** @description until when it can be bought, after `availableFrom`; null: no end */
+            availableUntil?: string | null;
+            /** @description how many are left to hand out; null: no limit. Each purchase or grant takes one */
+            stock?: number | null;
+            /** @description a voucher expires this many days after it is obtained (default 365) */
+            voucherValidityDays?: number;
+            /** @description how long a redeemed voucher may wait for the till (default 15) */
+            redemptionWindowMinutes?: number;
+            /** @description a language tag such as `en` or `pt-BR`: the locale of `redemptionMessage` (default `en`) */
+            defaultLocale?: string;
+            /** @description what the member's app shows when the voucher is redeemed */
+            redemptionMessage?: string | null;
+            /** @description what the till applies when it takes the voucher */
+            discounts?: {
+                /**
+                 * @description an amount off; the only type there is
+                 * @constant
+                 */
+                type: "FIXED";
+                /** @description the amount off, a decimal string in the till's currency, e.g. `2.50` */
+                value: string;
+                /** @description the discount's own SKU, as the till rings it up */
+                sku: string;
+                /** @description the SKU of the product the discount applies to */
+                productSku: string;
+            }[];
         };
         /** CreateRuleSetBody */
         CreateRuleSetBody: {
@@ -1539,6 +1704,44 @@ export interface components {
                 campaignId?: string;
                 key?: string;
             };
+        };
+        /** ListedReward */
+        ListedReward: {
+            /** Format: uuid */
+            id: string;
+            type: "VOUCHER" | "PARTNER1_PRODUCT" | "PARTNER2_PRODUCT";
+            name: string;
+            summary: string | null;
+            pictureUrl: string | null;
+            price: number;
+            cost: number;
+            purchasable: boolean;
+            availableFrom: string | null;
+            availableUntil: string | null;
+            stock: number | null;
+            voucherValidityDays: number;
+            redemptionWindowMinutes: number;
+            defaultLocale: string;
+            redemptionMessage: string | null;
+            discounts: {
+                /** @constant */
+                type: "FIXED";
+                value: string;
+                sku: string;
+                productSku: string;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description with a member's token only: the member's balance covers the price */
+            affordable?: boolean;
+        };
+        /** ListedRewardList */
+        ListedRewardList: {
+            /** @constant */
+            status: "success";
+            data: components["schemas"]["ListedReward"][];
         };
         /** Order */
         Order: {
@@ -2083,6 +2286,42 @@ export interface components {
             reason: "OTHER" | "VERIFIED" | "VALID_DATA" | "FLAGGED_FOR_SPOT_CHECK" | "DUPLICATE" | "INVALID_MERCHANT" | "INVALID_DATE" | "INSUFFICIENT_DATA" | "SUSPICIOUS" | "SUSPICIOUS_CONTEXT" | "RULE_ENGINE_THREW_ERROR" | "INVALID_VENUE" | "FORMAT_SUBMISSION_LIMIT_EXCEEDED" | "MERCHANT_SUBMISSION_LIMIT_EXCEEDED" | "NO_QUALIFYING_PRODUCTS" | "INVALID_MULTIPAGE_CLAIM" | "TEST";
             comment?: string;
         };
+        /** Reward */
+        Reward: {
+            /** Format: uuid */
+            id: string;
+            type: "VOUCHER" | "PARTNER1_PRODUCT" | "PARTNER2_PRODUCT";
+            name: string;
+            summary: string | null;
+            pictureUrl: string | null;
+            price: number;
+            cost: number;
+            purchasable: boolean;
+            availableFrom: string | null;
+            availableUntil: string | null;
+            stock: number | null;
+            voucherValidityDays: number;
+            redemptionWindowMinutes: number;
+            defaultLocale: string;
+            redemptionMessage: string | null;
+            discounts: {
+                /** @constant */
+                type: "FIXED";
+                value: string;
+                sku: string;
+                productSku: string;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** RewardAnswer */
+        RewardAnswer: {
+            /** @constant */
+            status: "success";
+            data: components["schemas"]["Reward"];
+        };
         /** Rule */
         Rule: {
             /** Format: uuid */
@@ -2455,6 +2694,48 @@ export interface components {
                  */
                 rewardId: string;
             })[];
+        };
+        /** UpdateRewardBody */
+        UpdateRewardBody: {
+            name?: string;
+            /** @description what the catalogue says about it */
+            summary?: string | null;
+            /** @description its picture */
+            pictureUrl?: string | null;
+            /** @description in points, a whole number, 0 or more */
+            price?: number;
+            /** @description in money, what the reward costs the tenant; a member's `loyaltyCost` sums it (default 0) */
+            cost?: number;
+            /** @description `false`: it can be granted by a VOUCHER reaction but not bought (default true) */
+            purchasable?: boolean;
+            /** @description from when it can be bought; null: from now on */
+            availableFrom?: string | null;
+            /** @description until when it can be bought, after `availableFrom`; null: no end */
+            availableUntil?: string | null;
+            /** @description how many are left to hand out; null: no limit. Each purchase or grant takes one */
+            stock?: number | null;
+            /** @description a voucher expires this many days after it is obtained (default 365) */
+            voucherValidityDays?: number;
+            /** @description how long a redeemed voucher may wait for the till (default 15) */
+            redemptionWindowMinutes?: number;
+            /** @description a language tag such as `en` or `pt-BR`: the locale of `redemptionMessage` (default `en`) */
+            defaultLocale?: string;
+            /** @description what the member's app shows when the voucher is redeemed */
+            redemptionMessage?: string | null;
+            /** @description what the till applies when it takes the voucher */
+            discounts?: {
+                /**
+                 * @description an amount off; the only type there is
+                 * @constant
+                 */
+                type: "FIXED";
+                /** @description the amount off, a decimal string in the till's currency, e.g. `2.50` */
+                value: string;
+                /** @description the discount's own SKU, as the till rings it up */
+                sku: string;
+                /** @description the SKU of the product the discount applies to */
+                productSku: string;
+            }[];
         };
         /** UpdateRuleBody */
         UpdateRuleBody: {
@@ -5602,6 +5883,447 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listRewards: {
+        parameters: {
+            query?: {
+                /** @description How many items a page holds, at most 1000 */
+                limit?: number;
+                /** @description How many items to pass over before the page starts */
+                skip?: number;
+                /** @description The field the items are ordered by */
+                sort?: "name" | "price" | "availableFrom" | "availableUntil" | "createdAt" | "updatedAt";
+                /** @description `ASC` (oldest or smallest first) or `DESC`; taken in any case */
+                order?: "ASC" | "DESC";
+                /** @description O-Rison conditions that every item must meet, e.g. `type:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: type, purchasable, name, price, availableFrom, availableUntil, createdAt, updatedAt */
+                filter?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of rewards */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Range": components["headers"]["ContentRange"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": [
+                     *         {
+                     *           "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *           "type": "VOUCHER",
+                     *           "name": "Free espresso",
+                     *           "summary": "One espresso at any of our shops",
+                     *           "pictureUrl": "https://images.example.org/rewards/espresso.png",
+                     *           "price": 300,
+                     *           "cost": 0.85,
+                     *           "purchasable": true,
+                     *           "availableFrom": "2026-02-01T00:00:00.000Z",
+                     *           "availableUntil": "2026-12-31T23:59:59.000Z",
+                     *           "stock": 500,
+                     *           "voucherValidityDays": 30,
+                     *           "redemptionWindowMinutes": 15,
+                     *           "defaultLocale": "en",
+                     *           "redemptionMessage": "Show this code at the till",
+                     *           "discounts": [
+                     *             {
+                     *               "type": "FIXED",
+                     *               "value": "2.50",
+                     *               "sku": "DISC-ESPRESSO",
+                     *               "productSku": "SKU-ESPRESSO"
+                     *             }
+                     *           ],
+                     *           "createdAt": "2026-01-09T08:00:00.000Z",
+                     *           "updatedAt": "2026-01-09T08:00:00.000Z",
+                     *           "affordable": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListedRewardList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createReward: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Makes a retry safe: the same key and body within 24 h answer the first answer again (with `Idempotent-Replayed: true`) and create nothing twice; another body under the key is 422
+                 * @example 0b9d3f7e-6c2a-4f5e-8d41-7a1c2e9b3f60
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "VOUCHER",
+                 *       "name": "Free espresso",
+                 *       "summary": "One espresso at any of our shops",
+                 *       "pictureUrl": "https://images.example.org/rewards/espresso.png",
+                 *       "price": 300,
+                 *       "cost": 0.85,
+                 *       "purchasable": true,
+                 *       "availableFrom": "2026-02-01T00:00:00.000Z",
+                 *       "availableUntil": "2026-12-31T23:59:59.000Z",
+                 *       "stock": 500,
+                 *       "voucherValidityDays": 30,
+                 *       "redemptionWindowMinutes": 15,
+                 *       "defaultLocale": "en",
+                 *       "redemptionMessage": "Show this code at the till",
+                 *       "discounts": [
+                 *         {
+                 *           "type": "FIXED",
+                 *           "value": "2.50",
+                 *           "sku": "DISC-ESPRESSO",
+                 *           "productSku": "SKU-ESPRESSO"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateRewardBody"];
+            };
+        };
+        responses: {
+            /** @description created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *         "type": "VOUCHER",
+                     *         "name": "Free espresso",
+                     *         "summary": "One espresso at any of our shops",
+                     *         "pictureUrl": "https://images.example.org/rewards/espresso.png",
+                     *         "price": 300,
+                     *         "cost": 0.85,
+                     *         "purchasable": true,
+                     *         "availableFrom": "2026-02-01T00:00:00.000Z",
+                     *         "availableUntil": "2026-12-31T23:59:59.000Z",
+                     *         "stock": 500,
+                     *         "voucherValidityDays": 30,
+                     *         "redemptionWindowMinutes": 15,
+                     *         "defaultLocale": "en",
+                     *         "redemptionMessage": "Show this code at the till",
+                     *         "discounts": [
+                     *           {
+                     *             "type": "FIXED",
+                     *             "value": "2.50",
+                     *             "sku": "DISC-ESPRESSO",
+                     *             "productSku": "SKU-ESPRESSO"
+                     *           }
+                     *         ],
+                     *         "createdAt": "2026-01-09T08:00:00.000Z",
+                     *         "updatedAt": "2026-01-09T08:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RewardAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getReward: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /** @description The reward's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the reward */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *         "type": "VOUCHER",
+                     *         "name": "Free espresso",
+                     *         "summary": "One espresso at any of our shops",
+                     *         "pictureUrl": "https://images.example.org/rewards/espresso.png",
+                     *         "price": 300,
+                     *         "cost": 0.85,
+                     *         "purchasable": true,
+                     *         "availableFrom": "2026-02-01T00:00:00.000Z",
+                     *         "availableUntil": "2026-12-31T23:59:59.000Z",
+                     *         "stock": 500,
+                     *         "voucherValidityDays": 30,
+                     *         "redemptionWindowMinutes": 15,
+                     *         "defaultLocale": "en",
+                     *         "redemptionMessage": "Show this code at the till",
+                     *         "discounts": [
+                     *           {
+                     *             "type": "FIXED",
+                     *             "value": "2.50",
+                     *             "sku": "DISC-ESPRESSO",
+                     *             "productSku": "SKU-ESPRESSO"
+                     *           }
+                     *         ],
+                     *         "createdAt": "2026-01-09T08:00:00.000Z",
+                     *         "updatedAt": "2026-01-09T08:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RewardAnswer"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateReward: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /** @description The reward's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "price": 250,
+                 *       "stock": 800
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateRewardBody"];
+            };
+        };
+        responses: {
+            /** @description the changed reward */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *         "type": "VOUCHER",
+                     *         "name": "Free espresso",
+                     *         "summary": "One espresso at any of our shops",
+                     *         "pictureUrl": "https://images.example.org/rewards/espresso.png",
+                     *         "price": 250,
+                     *         "cost": 0.85,
+                     *         "purchasable": true,
+                     *         "availableFrom": "2026-02-01T00:00:00.000Z",
+                     *         "availableUntil": "2026-12-31T23:59:59.000Z",
+                     *         "stock": 800,
+                     *         "voucherValidityDays": 30,
+                     *         "redemptionWindowMinutes": 15,
+                     *         "defaultLocale": "en",
+                     *         "redemptionMessage": "Show this code at the till",
+                     *         "discounts": [
+                     *           {
+                     *             "type": "FIXED",
+                     *             "value": "2.50",
+                     *             "sku": "DISC-ESPRESSO",
+                     *             "productSku": "SKU-ESPRESSO"
+                     *           }
+                     *         ],
+                     *         "createdAt": "2026-01-09T08:00:00.000Z",
+                     *         "updatedAt": "2026-01-12T10:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RewardAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    addRewardCodes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Makes a retry safe: the same key and body within 24 h answer the first answer again (with `Idempotent-Replayed: true`) and create nothing twice; another body under the key is 422
+                 * @example 0b9d3f7e-6c2a-4f5e-8d41-7a1c2e9b3f60
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The reward's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "codes": [
+                 *         "ESP-7K2M-QX9A",
+                 *         "ESP-3HRT-8WPE",
+                 *         "ESP-3HRT-8WPE"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["AddCodesBody"];
+            };
+        };
+        responses: {
+            /** @description how many were added and how many were duplicates */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "added": 2,
+                     *         "duplicates": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CodesAddedAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getRewardCodeSummary: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /** @description The reward's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the counts */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "total": 1000,
+                     *         "reserved": 212,
+                     *         "available": 788
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CodeSummaryAnswer"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

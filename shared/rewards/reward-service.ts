@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { raw, type FilterQuery } from '@mikro-orm/core';
 import type { AuditDependencies } from '../audit/audit-log.js';
-import { auditedResourceChange, type ChangedBy } from '../audit/audited-resource-change.js';
+import {
+  auditedResourceChange,
+  auditedUpdate,
+  type ChangedBy,
+  type TenantRecords,
+} from '../audit/audited-resource-change.js';
+import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
 import type { EntityManager } from '../platform/db/orm.js';
+import { findTenantRecord } from '../platform/db/tenant-record.js';
 import { fieldError } from '../platform/errors/app-errors.js';
 import { Reward, type Discount, type RewardType } from './reward.entity.js';
 
@@ -61,7 +69,7 @@ export async function createReward(
   now: Date,
   id: string = randomUUID(),
 ): Promise<Reward> {
-  return auditedResourceChange(deps, em, by, { resourceType: 'reward' }, async (tx) => {
+  return auditedResourceChange(deps, em, by, rewards, async (tx) => {
     const availableFrom = input.availableFrom ? new Date(input.availableFrom) : null;
     const availableUntil = input.availableUntil ? new Date(input.availableUntil) : null;
     checkWindow(availableFrom, availableUntil);
@@ -90,6 +98,82 @@ export async function createReward(
     await tx.flush();
     return { result: reward, resourceId: id, before: null, after: rewardView(reward) };
   });
+}
+
+/** A reward's changes: every field but `type`, which decides what buying it does and is set once. */
+export type RewardChanges = Partial<Omit<RewardInput, 'type'>>;
+
+const rewards: TenantRecords<Reward> = { resourceType: 'reward', entity: Reward, noun: 'reward', view: rewardView };
+
+export async function findReward(em: EntityManager, tenantId: string, id: string): Promise<Reward> {
+  return findTenantRecord(em, Reward, tenantId, id, 'reward');
+}
+
+/**
+ * Changes the fields given (docs/rewards.md#rewards), audited as `reward.updated`. The window is
+ * checked as it stands after the change, so moving one end past the other is refused either way.
+ */
+export async function updateReward(
+  deps: AuditDependencies,
+  em: EntityManager,
+  by: ChangedBy,
+  id: string,
+  changes: RewardChanges,
+  now: Date,
+): Promise<Reward> {
+  return auditedUpdate(deps, em, by, rewards, id, (_tx, reward) => {
+    copyWritableFields(reward, changes, [
+      'name',
+      'summary',
+      'pictureUrl',
+      'price',
+      'cost',
+      'purchasable',
+      'stock',
+      'voucherValidityDays',
+      'redemptionWindowMinutes',
+      'defaultLocale',
+      'redemptionMessage',
+      'discounts',
+    ]);
+    if (changes.availableFrom !== undefined) reward.availableFrom = dateOrNull(changes.availableFrom);
+    if (changes.availableUntil !== undefined) reward.availableUntil = dateOrNull(changes.availableUntil);
+    checkWindow(reward.availableFrom ?? null, reward.availableUntil ?? null);
+    reward.updatedAt = now;
+  });
+}
+
+/**
+ * The rewards a member can buy at `now` (docs/rewards.md#rewards): VOUCHER rewards (partner products
+ * cannot be bought yet, docs/rewards.md#partner-products), purchasable, inside the window, with
+ * stock left, and, for a reward with a pool, a free code in it. What a purchase would refuse for
+ * the reward itself is not offered; the member's balance is left to `affordable`.
+ */
+export function offeredAt(now: Date): FilterQuery<Reward> {
+  return {
+    type: 'VOUCHER',
+    purchasable: true,
+    $and: [
+      { $or: [{ availableFrom: null }, { availableFrom: { $lte: now } }] },
+      { $or: [{ availableUntil: null }, { availableUntil: { $gt: now } }] },
+      { $or: [{ stock: null }, { stock: { $gt: 0 } }] },
+      {
+        $or: [
+          { hasPool: false },
+          {
+            [raw(
+              (alias: string) =>
+                `exists (select 1 from reward_code where reward_code.reward_id = ${alias}.id and reward_code.reserved_at is null)`,
+            )]: true,
+          },
+        ],
+      },
+    ],
+  };
+}
+
+function dateOrNull(value: string | null): Date | null {
+  return value === null ? null : new Date(value);
 }
 
 /** `availableUntil` must come after `availableFrom` when both are set: 400 naming `availableUntil`. */

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { SignJWT } from 'jose';
 import { createApp } from '../../api/app.js';
 import type { App } from '../../api/app-env.js';
 import { mintAdminToken } from '../../shared/platform/auth/admin-token.js';
+import type { Scope } from '../../shared/platform/auth/scopes.js';
 import { loadConfig, type Config } from '../../shared/platform/config/config.js';
 import { closeContext, createContext, type AppContext } from '../../shared/context.js';
 import { dropDatabase, ensureDatabase } from '../../shared/platform/db/ensure-database.js';
@@ -11,6 +13,7 @@ import { createTenant } from '../../shared/tenants/tenant-service.js';
 import { startPrivateRedis } from '../support/private-redis.js';
 
 export const EVENT_TYPE = 'PURCHASE_MADE';
+const USER_TOKEN_ISSUER = 'https://id.bench.test';
 /** The ingest server's bare route: the ceiling POST /v1/events is measured against. */
 export const CEILING_PATH = '/ceiling';
 
@@ -32,6 +35,10 @@ export interface BenchWorld {
   tenantId: string;
   /** authIdentifier and id of every member. */
   members: { authIdentifier: string; id: string }[];
+  /** A member's own token (HS256, the tenant's shared key), as a shopper's app sends it. */
+  userToken(authIdentifier: string): Promise<string>;
+  /** An admin token of the bench tenant with these scopes. */
+  adminToken(scopes: Scope[]): Promise<string>;
   /**
    * What autovacuum does on a production server, done between rounds, outside the measured time:
    * this machine's PostgreSQL runs with autovacuum off, and without statistics the planner chose
@@ -87,9 +94,11 @@ export async function createBenchWorld(memberCount: number, logLevel: string): P
   await migrate(context.orm);
   const app = createApp(context);
 
+  const sharedKey = randomBytes(32).toString('base64url');
   const tenant = await createTenant(context.orm.em.fork(), context.payloadSchemas, {
     name: 'Bench Retail',
     slug: `bench-${id}`,
+    authentication: { algorithm: 'HS256', issuer: USER_TOKEN_ISSUER, sharedKey },
     // The shipped receipt images are dated November 2026: a wide age limit keeps them acceptable.
     configuration: { rateLimit: { perSecond: 10_000_000, burst: 10_000_000 }, review: { maxAgeDays: 100_000 } },
   });
@@ -145,6 +154,16 @@ export async function createBenchWorld(memberCount: number, logLevel: string): P
     eventTypeId: eventType.id as string,
     tenantId: tenant.id,
     members,
+    userToken: (authIdentifier) =>
+      new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuer(USER_TOKEN_ISSUER)
+        .setSubject(authIdentifier)
+        .setIssuedAt()
+        .setExpirationTime('2h')
+        .sign(new TextEncoder().encode(sharedKey)),
+    adminToken: (scopes) =>
+      mintAdminToken(config.platformTokenSecret, { tenantId: tenant.id, scopes, subject: 'bench', ttl: '2h' }),
     upkeep,
     async close() {
       await closeContext(context);

@@ -8,6 +8,8 @@ export interface LoadOptions {
   headers: Record<string, string>;
   /** The body of request number n: every request differs, as a fleet's transactions do. */
   body: (n: number) => unknown;
+  /** Headers of request number n beside `headers`: one caller's token each, when many callers load the server. */
+  headersFor?: (n: number) => Record<string, string>;
   durationSeconds: number;
 }
 
@@ -33,7 +35,15 @@ export async function fireLoad(options: LoadOptions & { connections: number }): 
     connections: options.connections,
     duration: options.durationSeconds,
     headers: { 'Content-Type': 'application/json', ...options.headers },
-    requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(options.body(n++)) }) }],
+    requests: [
+      {
+        setupRequest: (request) => {
+          const current = n++;
+          const headers = options.headersFor ? { ...request.headers, ...options.headersFor(current) } : request.headers;
+          return { ...request, headers, body: JSON.stringify(options.body(current)) };
+        },
+      },
+    ],
   });
   return {
     acceptedPerSecond: result['2xx'] / result.duration,
@@ -70,7 +80,7 @@ export async function firePacedLoad(
       const response = await pool.request({
         path: `${url.pathname}${url.search}`,
         method: 'POST',
-        headers,
+        headers: options.headersFor ? { ...headers, ...options.headersFor(n) } : headers,
         body: JSON.stringify(options.body(n)),
       });
       await response.body.dump();

@@ -3,7 +3,7 @@ import type { App, AppEnv } from '../../api/app-env.js';
 import { handleError } from '../../api/errors/error-handler.js';
 import { reportDependencies, reportEventMiddleware, reportEventRoute } from '../../api/events/report-event.js';
 import { apiKey } from '../../api/middleware/api-key.js';
-import { bodyLimit, DEFAULT_BODY_LIMIT } from '../../api/middleware/body-limit.js';
+import { defaultBodyLimit } from '../../api/middleware/body-limit.js';
 import { rateLimit } from '../../api/middleware/rate-limit.js';
 import { requestContext } from '../../api/middleware/request-context.js';
 import type { AppContext } from '../../shared/context.js';
@@ -99,7 +99,7 @@ export function addLayers(api: App, context: AppContext): Hono<AppEnv> {
   const buckets = new TokenBuckets(context.redis, context.config.redisPrefix);
   const middleware: Record<(typeof SHARED_LAYERS)[number], MiddlewareHandler<AppEnv>> = {
     'request-context': requestContext(context),
-    'body-limit': bodyLimit(DEFAULT_BODY_LIMIT),
+    'body-limit': defaultBodyLimit(),
     'api-key': apiKey(context, new FailedKeyAttempts(buckets)),
     'rate-limit': rateLimit(buckets),
   };

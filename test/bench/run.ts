@@ -16,6 +16,7 @@ import {
 } from './receipts-benchmark.js';
 import { benchmarkDrain, benchmarkSteady, STEADY_CONNECTIONS, type SteadyFigures } from './registration-benchmark.js';
 import { benchmarkRules } from './rules-benchmark.js';
+import { benchmarkRewards, BUYERS, POOL_SIZE } from './rewards-benchmark.js';
 import { median, round } from './stats.js';
 import { waitFor } from './wait-for.js';
 import { FIELDS } from '../fixtures/receipts/accuracy.js';
@@ -35,9 +36,13 @@ const CLAIM_ROUNDS = 3;
 const CLAIM_SECONDS = 10;
 const CLAIM_WARM_UP_SECONDS = 15;
 const OCR_PASSES = 3;
+const REWARD_ROUNDS = 3;
+const REWARD_SECONDS = 5;
+const VALIDATE_RATE = 200;
+const VALIDATE_SECONDS = 5;
 // Per-request access logs cost a fleet-sized API real CPU; the bench runs at `warn` unless told.
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
-const SECTIONS = (process.env.BENCH_ONLY ?? 'events,rules,receipts').split(',');
+const SECTIONS = (process.env.BENCH_ONLY ?? 'events,rules,receipts,rewards').split(',');
 
 const print = (line = '') => process.stdout.write(`${line}\n`);
 
@@ -46,7 +51,7 @@ async function main(): Promise<void> {
     `Tally benchmark — ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, log level ${LOG_LEVEL}`,
   );
   if (SECTIONS.includes('rules')) await rulesSection();
-  if (!SECTIONS.includes('events') && !SECTIONS.includes('receipts')) return;
+  if (!['events', 'receipts', 'rewards'].some((section) => SECTIONS.includes(section))) return;
   const world = await createBenchWorld(MEMBERS, LOG_LEVEL);
   const processes: StackProcess[] = [];
   try {
@@ -55,6 +60,7 @@ async function main(): Promise<void> {
     const { port } = await firstLine<{ port: number }>(api);
     if (SECTIONS.includes('events')) await eventsSection(world, api, port, processes);
     if (SECTIONS.includes('receipts')) await receiptsSection(world, port, processes);
+    if (SECTIONS.includes('rewards')) await rewardsSection(world, api, port);
   } finally {
     await Promise.all(processes.map((process) => process.stop()));
     await world.close();
@@ -129,6 +135,37 @@ async function eventsSection(
   );
   print(`  ratio registered to offered           ${round(pick('registeredPerSecond') / STEADY_RATE, 2)}`);
   print(`  peak memory: API ${round(api.peakRssMb(), 0)} MB, worker ${round(workerPeakMb, 0)} MB`);
+}
+
+async function rewardsSection(world: BenchWorld, api: StackProcess, port: number): Promise<void> {
+  print(
+    `\nPurchases: ${BUYERS} members buying one reward (pool of ${POOL_SIZE} codes) at once, median of ${REWARD_ROUNDS} runs of ${REWARD_SECONDS} s (API process alone)`,
+  );
+  const rewards = await benchmarkRewards(world, port, {
+    rounds: REWARD_ROUNDS,
+    seconds: REWARD_SECONDS,
+    validateRate: VALIDATE_RATE,
+    validateSeconds: VALIDATE_SECONDS,
+  });
+  const ceiling = summariseLoad(rewards.ceiling);
+  const purchases = summariseLoad(rewards.purchases);
+  print(
+    `  ceiling (bare Hono route, ${CONNECTIONS} connections)  ${round(ceiling.perSecond, 0)}/s  p50 ${ceiling.p50Ms} ms  p99 ${ceiling.p99Ms} ms`,
+  );
+  print(
+    `  POST /v1/purchases                    ${round(purchases.perSecond, 0)}/s  p50 ${purchases.p50Ms} ms  p99 ${purchases.p99Ms} ms  (target ≥ 500/s, p99 < 200 ms)`,
+  );
+  print(`  ratio to the ceiling                  ${round(purchases.perSecond / ceiling.perSecond, 3)}`);
+  print(`  refused per run                       ${rewards.purchases.map((run) => run.refused).join(', ')}`);
+  const validations = summariseLoad(rewards.validations);
+  print(
+    `\nPOST /v1/commands/validate_voucher at ${VALIDATE_RATE}/s offered evenly, median of ${rewards.validations.length} runs of ${VALIDATE_SECONDS} s, each code once`,
+  );
+  print(
+    `  validated                             ${round(validations.perSecond, 0)}/s  p50 ${validations.p50Ms} ms  p99 ${validations.p99Ms} ms  (target p99 < 50 ms)`,
+  );
+  print(`  refused per run                       ${rewards.validations.map((run) => run.refused).join(', ')}`);
+  print(`  API peak memory                       ${round(api.peakRssMb(), 0)} MB`);
 }
 
 async function rulesSection(): Promise<void> {

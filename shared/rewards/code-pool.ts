@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { AuditDependencies } from '../audit/audit-log.js';
+import { auditedResourceChange, type ChangedBy } from '../audit/audited-resource-change.js';
+import type { EntityManager } from '../platform/db/orm.js';
+import { BadRequestError } from '../platform/errors/app-errors.js';
+import { findReward } from './reward-service.js';
+import type { VoucherCodes } from './voucher-codes.js';
+
+/** docs/rewards.md#codes: one upload holds at most this many codes, each at most this long. */
+export const MAX_POOL_CODES_PER_REQUEST = 10_000;
+export const MAX_POOL_CODE_LENGTH = 128;
+
+export interface CodePoolDependencies extends AuditDependencies {
+  voucherCodes: VoucherCodes;
+}
+
+export interface CodesAdded {
+  added: number;
+  duplicates: number;
+}
+
+/**
+ * Adds codes to a VOUCHER reward's pool (docs/rewards.md#codes) in one transaction with its audit
+ * entry (`reward.codes_added`, the counts only: the entry must not hand out what the pool keeps
+ * sealed). Each code is stored as its keyed hash and sealed, never in the clear. A code already
+ * in any of the tenant's pools, or given twice in the request, is a duplicate and left out: the
+ * unique (tenant, hash) index decides, in the one insert of the whole batch, so two uploads racing
+ * with the same code add it once. The reward takes its codes from the pool from then on.
+ */
+export async function addPoolCodes(
+  deps: CodePoolDependencies,
+  em: EntityManager,
+  by: ChangedBy,
+  rewardId: string,
+  codes: string[],
+  now: Date,
+): Promise<CodesAdded> {
+  return auditedResourceChange(deps, em, by, { resourceType: 'reward' }, async (tx) => {
+    const reward = await findReward(tx, by.tenantId, rewardId);
+    if (reward.type !== 'VOUCHER')
+      throw new BadRequestError(`Only a VOUCHER reward takes codes; this one is ${reward.type}`);
+    const rows = [...new Set(codes)].map((code) => {
+      const id = randomUUID();
+      return {
+        id,
+        code_hash: deps.voucherCodes.hash(by.tenantId, code),
+        sealed_code: deps.voucherCodes.seal(by.tenantId, id, code),
+      };
+    });
+    const trx = tx.getTransactionContext<Knex.Transaction>()!;
+    const inserted = await trx.raw<{ rowCount: number }>(
+      `insert into reward_code (id, tenant_id, reward_id, code_hash, sealed_code, created_at)
+       select row.id, ?, ?, row.code_hash, row.sealed_code, ?
+         from jsonb_to_recordset(?::jsonb) as row(id uuid, code_hash text, sealed_code text)
+       on conflict (tenant_id, code_hash) do nothing`,
+      [by.tenantId, reward.id, now, JSON.stringify(rows)],
+    );
+    await trx.raw('update reward set has_pool = true where id = ? and tenant_id = ? and not has_pool', [
+      reward.id,
+      by.tenantId,
+    ]);
+    const counts = { added: inserted.rowCount, duplicates: codes.length - inserted.rowCount };
+    return { result: counts, resourceId: reward.id, before: null, after: counts, action: 'reward.codes_added' };
+  });
+}
+
+export interface CodeSummary {
+  total: number;
+  reserved: number;
+  available: number;
+}
+
+/** A reward's codes counted (docs/rewards.md#codes): all of them, those vouchers took, those still free. */
+export async function codeSummary(em: EntityManager, tenantId: string, rewardId: string): Promise<CodeSummary> {
+  const reward = await findReward(em, tenantId, rewardId);
+  const [counts] = await em.getConnection().execute<{ total: number; reserved: number }[]>(
+    `select count(*)::int as total, count(reserved_at)::int as reserved
+         from reward_code where tenant_id = ? and reward_id = ?`,
+    [tenantId, reward.id],
+  );
+  const { total, reserved } = counts!;
+  return { total, reserved, available: total - reserved };
+}

@@ -1,0 +1,266 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { actorOf } from '../../shared/audit/audit-log.js';
+import { adjust } from '../../shared/ledger/spend-and-adjust.js';
+import { purchase } from '../../shared/rewards/purchase-service.js';
+import {
+  createHarness,
+  dataOf,
+  jsonOf,
+  queryOne,
+  registerMember,
+  type Harness,
+  type Json,
+  type TestTenant,
+} from '../support/harness.js';
+
+let harness: Harness;
+let tenant: TestTenant;
+let other: TestTenant;
+let admin: string;
+let otherAdmin: string;
+
+beforeAll(async () => {
+  harness = await createHarness();
+  [tenant, other] = [await harness.createTenant(), await harness.createTenant()];
+  admin = await harness.adminToken(tenant, ['admin:rewards', 'admin:users']);
+  otherAdmin = await harness.adminToken(other, ['admin:rewards']);
+});
+afterAll(() => harness.close());
+
+async function rewardIn(into: TestTenant, token: string, type = 'VOUCHER'): Promise<string> {
+  const response = await harness.request(into, 'POST', '/v1/rewards', {
+    token,
+    body: { type, name: 'Coffee', price: 10 },
+  });
+  expect(response.status).toBe(201);
+  return (await dataOf<{ id: string }>(response)).id;
+}
+const reward = () => rewardIn(tenant, admin);
+
+function upload(rewardId: string, codes: unknown, options: { into?: TestTenant; token?: string } = {}) {
+  return harness.request(options.into ?? tenant, 'POST', `/v1/rewards/${rewardId}/codes`, {
+    token: options.token ?? admin,
+    body: { codes },
+  });
+}
+
+async function summary(rewardId: string): Promise<Json> {
+  const response = await harness.request(tenant, 'GET', `/v1/rewards/${rewardId}/codes/summary`, { token: admin });
+  expect(response.status).toBe(200);
+  return dataOf(response);
+}
+
+const unique = (prefix: string, count: number) => Array.from({ length: count }, (_, index) => `${prefix}-${index}`);
+
+describe('POST /v1/rewards/{id}/codes', () => {
+  // docs/rewards.md#codes: "201 `{added, duplicates}`; a code already anywhere in the tenant's pools counts as a duplicate".
+  it('adds codes, counting one repeated within the request as a duplicate, and gives the reward a pool', async () => {
+    const id = await reward();
+    const response = await upload(id, ['A-1', 'A-2', 'A-1']);
+    expect(response.status).toBe(201);
+    expect(await dataOf(response)).toEqual({ added: 2, duplicates: 1 });
+    expect(await summary(id)).toEqual({ total: 2, reserved: 0, available: 2 });
+    expect(await queryOne(harness, 'select has_pool from reward where id = ?', [id])).toEqual({ has_pool: true });
+  });
+
+  it("counts a code already in another of the tenant's pools as a duplicate, and the same upload again as all duplicates", async () => {
+    const [first, second] = [await reward(), await reward()];
+    expect(await dataOf(await upload(first, ['B-1', 'B-2']))).toEqual({ added: 2, duplicates: 0 });
+    expect(await dataOf(await upload(second, ['B-2', 'B-3']))).toEqual({ added: 1, duplicates: 1 });
+    expect(await dataOf(await upload(second, ['B-2', 'B-3']))).toEqual({ added: 0, duplicates: 2 });
+    expect(await summary(first)).toEqual({ total: 2, reserved: 0, available: 2 });
+    expect(await summary(second)).toEqual({ total: 1, reserved: 0, available: 1 });
+  });
+
+  it("does not count another tenant's same code as a duplicate", async () => {
+    await upload(await reward(), ['SHARED-1']);
+    const theirs = await rewardIn(other, otherAdmin);
+    const response = await upload(theirs, ['SHARED-1'], { into: other, token: otherAdmin });
+    expect(await dataOf(response)).toEqual({ added: 1, duplicates: 0 });
+  });
+
+  // docs/rewards.md#codes: "up to 10,000 a request".
+  it('takes 10,000 codes of 128 characters in one request, a body larger than the 1 MB of other routes', async () => {
+    const id = await reward();
+    const codes = Array.from({ length: 10_000 }, (_, index) => String(index).padStart(128, 'C'));
+    expect(JSON.stringify({ codes }).length).toBeGreaterThan(1024 * 1024);
+    const response = await upload(id, codes);
+    expect(response.status).toBe(201);
+    expect(await dataOf(response)).toEqual({ added: 10_000, duplicates: 0 });
+    expect(await summary(id)).toEqual({ total: 10_000, reserved: 0, available: 10_000 });
+  });
+
+  // docs/api-conventions.md#limits: bodies over the limit are 413 before they are read.
+  it('refuses a body over 6 MB with 413, and keeps the 1 MB limit of every other route', async () => {
+    const id = await reward();
+    const tooMany = await harness.request(tenant, 'POST', `/v1/rewards/${id}/codes`, {
+      token: admin,
+      rawBody: JSON.stringify({ codes: ['x'.repeat(6 * 1024 * 1024)] }),
+    });
+    expect(tooMany.status).toBe(413);
+    const largeReward = await harness.request(tenant, 'POST', '/v1/rewards', {
+      token: admin,
+      body: { type: 'VOUCHER', name: 'x'.repeat(1024 * 1024), price: 1 },
+    });
+    expect(largeReward.status).toBe(413);
+  });
+
+  it('refuses a large body without an admin token for the token, and one over 6 MB for its size, token or not', async () => {
+    const id = await reward();
+    const path = `/v1/rewards/${id}/codes`;
+    const large = await harness.request(tenant, 'POST', path, { body: { codes: ['y'.repeat(2 * 1024 * 1024)] } });
+    expect(large.status).toBe(401);
+    const tooLarge = await harness.request(tenant, 'POST', path, { body: { codes: ['y'.repeat(6 * 1024 * 1024)] } });
+    expect(tooLarge.status).toBe(413);
+  });
+
+  // docs/api-conventions.md#request-bodies: a bad field is 400 ValidationError naming it.
+  it.each([
+    ['codes', []],
+    ['codes', 'CODE-1'],
+    ['codes', unique('many', 10_001)],
+    ['codes.0', ['']],
+    ['codes.1', ['ok', 'z'.repeat(129)]],
+    ['codes.0', [42]],
+  ])('refuses bad %s', async (property, codes) => {
+    const response = await upload(await reward(), codes);
+    expect(response.status).toBe(400);
+    const { data } = await jsonOf(response);
+    expect(data.name).toBe('ValidationError');
+    expect(data.errors.map((issue: Json) => issue.property)).toEqual([property]);
+  });
+
+  it('refuses a field besides codes', async () => {
+    const response = await harness.request(tenant, 'POST', `/v1/rewards/${await reward()}/codes`, {
+      token: admin,
+      body: { codes: ['C'], reward: 'x' },
+    });
+    expect(response.status).toBe(400);
+  });
+
+  // docs/rewards.md#codes: a pool is for a VOUCHER reward's vouchers.
+  it('refuses codes for a reward that is not a VOUCHER', async () => {
+    const partner = await rewardIn(tenant, admin, 'PARTNER1_PRODUCT');
+    const response = await upload(partner, ['P-1']);
+    expect(response.status).toBe(400);
+    expect((await jsonOf(response)).data.name).toBe('BadRequestError');
+    expect(await summary(partner)).toEqual({ total: 0, reserved: 0, available: 0 });
+  });
+
+  it("is 404 for an unknown reward and for another tenant's, and adds nothing to it", async () => {
+    const theirs = await rewardIn(other, otherAdmin);
+    expect((await upload(randomUUID(), ['N-1'])).status).toBe(404);
+    expect((await upload(theirs, ['N-2'])).status).toBe(404);
+    expect((await harness.request(tenant, 'GET', `/v1/rewards/${theirs}/codes/summary`, { token: admin })).status).toBe(
+      404,
+    );
+    expect(await queryOne(harness, 'select count(*)::int as n from reward_code where reward_id = ?', [theirs])).toEqual(
+      {
+        n: 0,
+      },
+    );
+  });
+
+  it('takes admin:rewards', async () => {
+    const id = await reward();
+    const token = await harness.adminToken(tenant, ['admin:users']);
+    const response = await harness.request(tenant, 'POST', `/v1/rewards/${id}/codes`, {
+      token,
+      body: { codes: ['T'] },
+    });
+    expect(response.status).toBe(401);
+    expect((await harness.request(tenant, 'GET', `/v1/rewards/${id}/codes/summary`, { token })).status).toBe(401);
+  });
+
+  // docs/api-conventions.md#audit-log: the upload is audited with its counts, never the codes.
+  it('is audited as reward.codes_added with the counts and without the codes', async () => {
+    const id = await reward();
+    await upload(id, ['AUDITED-SECRET-1', 'AUDITED-SECRET-1']);
+    const { job } = await queryOne(
+      harness,
+      "select job from audit_outbox where job->>'action' = 'reward.codes_added' and job->>'resourceId' = ?",
+      [id],
+    );
+    expect(job).toMatchObject({ resourceType: 'reward', before: null, after: { added: 1, duplicates: 1 } });
+    expect(JSON.stringify(job)).not.toContain('AUDITED-SECRET');
+  });
+
+  it('with the same Idempotency-Key again answers the first counts', async () => {
+    const id = await reward();
+    const headers = { 'Idempotency-Key': randomUUID() };
+    const body = { codes: ['IDEM-1', 'IDEM-2'] };
+    const first = await harness.request(tenant, 'POST', `/v1/rewards/${id}/codes`, { token: admin, body, headers });
+    const again = await harness.request(tenant, 'POST', `/v1/rewards/${id}/codes`, { token: admin, body, headers });
+    expect(await dataOf(first)).toEqual({ added: 2, duplicates: 0 });
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(await dataOf(again)).toEqual({ added: 2, duplicates: 0 });
+  });
+
+  // docs/rewards.md#codes: "Codes are never stored in the clear ... so a database dump hands out none."
+  it('never stores a code in the clear, yet each opens under its row for the voucher', async () => {
+    const id = await reward();
+    const codes = ['CLEAR-TEXT-CHECK-1', 'CLEAR-TEXT-CHECK-2'];
+    await upload(id, codes);
+    const rows = await harness.context.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ id: string; row: string; sealed_code: string }[]>(
+        'select id, sealed_code, reward_code::text as row from reward_code where reward_id = ?',
+        [id],
+      );
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row.row).not.toContain('CLEAR-TEXT-CHECK');
+    const opened = rows.map((row) => harness.context.voucherCodes.open(tenant.id, row.id, row.sealed_code)).sort();
+    expect(opened).toEqual(codes);
+  });
+});
+
+// docs/rewards.md#codes: "`GET /v1/rewards/{id}/codes/summary` answers `{total, reserved, available}`".
+describe('GET /v1/rewards/{id}/codes/summary', () => {
+  let memberId: string;
+  beforeAll(async () => {
+    memberId = (await registerMember(harness, tenant, admin, 'code-buyer')).id;
+    await harness.context.orm.em
+      .fork()
+      .getKnex()
+      .transaction((trx) =>
+        adjust(trx, {
+          entryId: randomUUID(),
+          tenantId: tenant.id,
+          userId: memberId,
+          points: 1000,
+          cause: { reason: 'test', actor: 'test' },
+        }),
+      );
+  });
+
+  const buy = (rewardId: string) =>
+    purchase(
+      { ...harness.context, codes: harness.context.voucherCodes },
+      harness.context.orm.em.fork(),
+      {
+        id: randomUUID(),
+        tenantId: tenant.id,
+        userId: memberId,
+        actor: actorOf(undefined),
+        resource: { type: 'REWARD', id: rewardId },
+      },
+      new Date(),
+    );
+
+  it('counts the code a purchase reserved', async () => {
+    const id = await reward();
+    await upload(id, ['S-1', 'S-2', 'S-3']);
+    await buy(id);
+    expect(await summary(id)).toEqual({ total: 3, reserved: 1, available: 2 });
+  });
+
+  it('counts the codes generated for a reward without a pool, all reserved', async () => {
+    const id = await reward();
+    expect(await summary(id)).toEqual({ total: 0, reserved: 0, available: 0 });
+    await buy(id);
+    await buy(id);
+    expect(await summary(id)).toEqual({ total: 2, reserved: 2, available: 0 });
+  });
+});
