@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventJob } from '../../shared/events/event-job.js';
 import { registerEvents, registrationDependencies } from '../../shared/events/register-events.js';
 import { systemClock } from '../../shared/platform/async/clock.js';
-import { createReward, type RewardInput } from '../../shared/rewards/reward-service.js';
+import type { RewardInput } from '../../shared/rewards/reward-service.js';
+import { rewardFor } from '../support/rewards-setup.js';
 import {
   createHarness,
   dataOf,
@@ -33,35 +34,9 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-async function rewardOf(fields: Partial<RewardInput> = {}, owner: TestTenant = tenant): Promise<string> {
-  const reward = await createReward(
-    harness.context,
-    harness.context.orm.em.fork(),
-    { tenantId: owner.id, actor: null },
-    { type: 'VOUCHER', name: 'Free coffee', price: 100, cost: 2.5, voucherValidityDays: 30, ...fields },
-    new Date(),
-  );
-  return reward.id;
-}
-
-/** A pool of `size` codes for the reward, stored as an upload stores them: hashed and sealed. */
-async function poolOf(rewardId: string, size: number): Promise<void> {
-  const knex = harness.context.orm.em.fork().getKnex();
-  await knex.raw('update reward set has_pool = true where id = ?', [rewardId]);
-  for (let index = 0; index < size; index++) {
-    const id = randomUUID();
-    const code = `POOL-${rewardId}-${index}`;
-    await knex.raw(
-      `insert into reward_code (id, tenant_id, reward_id, code_hash, sealed_code, created_at) values (?, ?, ?, ?, ?, now())`,
-      [
-        id,
-        tenant.id,
-        rewardId,
-        harness.context.voucherCodes.hash(tenant.id, code),
-        harness.context.voucherCodes.seal(tenant.id, id, code),
-      ],
-    );
-  }
+/** A VOUCHER reward of the tenant (or of `owner`), its vouchers valid for 30 days; with `pool`, those codes are its pool. */
+function rewardOf(fields: Partial<RewardInput> = {}, owner: TestTenant = tenant, pool?: string[]): Promise<string> {
+  return rewardFor(harness, owner, { voucherValidityDays: 30, ...fields }, pool);
 }
 
 interface Scenario {
@@ -179,8 +154,7 @@ describe('a VOUCHER reaction', () => {
   // docs/events.md#reactions: "a voucher that cannot be given … is recorded as FAILED with its
   // reason, and the event, its points and its other reactions are registered all the same."
   it('whose pool runs out within a batch gives the last code to one event, records the other FAILED, and grants both their points', async () => {
-    const rewardId = await rewardOf({ stock: 5 });
-    await poolOf(rewardId, 1);
+    const rewardId = await rewardOf({ stock: 5 }, tenant, ['POOL-ONLY-CODE']);
     const setup = await scenario('POOL_DRAINED', [TEN_POINTS, { type: 'VOUCHER', rewardId }]);
     const jobs = [await reportOf(setup), await reportOf(setup)];
     await register(jobs);

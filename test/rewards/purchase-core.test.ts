@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actorOf } from '../../shared/audit/audit-log.js';
 import { purchase } from '../../shared/rewards/purchase-service.js';
 import { createHarness, type Harness, queryOne, registerMember, type TestTenant } from '../support/harness.js';
-import { givePoints, poolCodeFor } from '../support/voucher-setup.js';
+import { givePoints, poolCodeFor } from '../support/rewards-setup.js';
 
 let harness: Harness;
 let tenant: TestTenant;

@@ -10,7 +10,7 @@ import {
   type TestTenant,
 } from '../support/harness.js';
 import { ManualClock } from '../support/manual-clock.js';
-import { givePoints, rewardFor } from '../support/purchase-setup.js';
+import { givePoints, rewardFor } from '../support/rewards-setup.js';
 import { finished, spawnEntry } from '../support/run-process.js';
 import { startTcpProxy } from '../support/tcp-proxy.js';
 import { TEST_REDIS_URL } from '../support/test-database.js';

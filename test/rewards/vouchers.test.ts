@@ -13,7 +13,7 @@ import {
   type TestTenant,
 } from '../support/harness.js';
 import { ManualClock } from '../support/manual-clock.js';
-import { codeOf, poolCodeFor, rewardFor, voucherFor } from '../support/voucher-setup.js';
+import { codeOf, poolCodeFor, rewardFor, voucherFor } from '../support/rewards-setup.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;

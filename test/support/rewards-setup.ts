@@ -8,11 +8,15 @@ import type { Harness, TestTenant } from './harness.js';
 /** The service's own time, which a test moves (manual-clock.ts): vouchers are obtained at it. */
 const nowOf = (harness: Harness) => new Date(harness.context.clock.now());
 
-/** A VOUCHER reward made through the reward service, as an admin would; `fields` override a free coffee. */
+/**
+ * A VOUCHER reward made through the reward service, as an admin would; `fields` override a free
+ * coffee. With `pool`, those codes are its pool, stored as the upload stores them.
+ */
 export async function rewardFor(
   harness: Harness,
   tenant: TestTenant,
   fields: Partial<RewardInput> = {},
+  pool?: string[],
 ): Promise<string> {
   const reward = await createReward(
     harness.context,
@@ -21,6 +25,13 @@ export async function rewardFor(
     { type: 'VOUCHER', name: 'Free coffee', price: 100, cost: 2.5, ...fields },
     nowOf(harness),
   );
+  if (pool) {
+    for (const code of pool) await poolCodeFor(harness, tenant, reward.id, code);
+    await harness.context.orm.em
+      .fork()
+      .getConnection()
+      .execute('update reward set has_pool = true where id = ?', [reward.id]);
+  }
   return reward.id;
 }
 
