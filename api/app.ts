@@ -12,6 +12,7 @@ import { registerReactorRoutes } from './reactors/index.js';
 import { registerEventRoutes } from './events/index.js';
 import { registerWebhookRoutes } from './webhooks/index.js';
 import { registerProductRoutes } from './products/index.js';
+import { registerPurchaseRoutes } from './purchases/index.js';
 import { registerVenueRoutes } from './venues/index.js';
 import { registerRuleSetRoutes } from './rule-sets/index.js';
 import { registerOrderRoutes } from './orders/index.js';
@@ -36,6 +37,7 @@ const SERVICES: Record<'platform' | 'rewards' | 'receipts', RouteGroup[]> = {
     registerReactorRoutes,
     registerEventRoutes,
     registerWebhookRoutes,
+    registerPurchaseRoutes,
   ],
   receipts: [
     registerProductRoutes,

@@ -22,6 +22,8 @@ export interface RewardInput {
   defaultLocale?: string;
   redemptionMessage?: string | null;
   discounts?: Discount[];
+  /** The partner's product id: required for a partner product, refused for a VOUCHER. */
+  partnerProductId?: string | null;
 }
 
 export const REWARD_DEFAULTS = {
@@ -48,6 +50,7 @@ export function rewardView(reward: Reward) {
     defaultLocale: reward.defaultLocale,
     redemptionMessage: reward.redemptionMessage ?? null,
     discounts: reward.discounts,
+    partnerProductId: reward.partnerProductId ?? null,
     createdAt: reward.createdAt.toISOString(),
     updatedAt: reward.updatedAt.toISOString(),
   };
@@ -65,6 +68,7 @@ export async function createReward(
     const availableFrom = input.availableFrom ? new Date(input.availableFrom) : null;
     const availableUntil = input.availableUntil ? new Date(input.availableUntil) : null;
     checkWindow(availableFrom, availableUntil);
+    checkPartnerProduct(input.type, input.partnerProductId ?? null);
     const reward = tx.create(Reward, {
       id,
       tenant: by.tenantId,
@@ -83,6 +87,7 @@ export async function createReward(
       defaultLocale: input.defaultLocale ?? REWARD_DEFAULTS.defaultLocale,
       redemptionMessage: input.redemptionMessage ?? null,
       discounts: input.discounts ?? [],
+      partnerProductId: input.partnerProductId ?? null,
       hasPool: false,
       createdAt: now,
       updatedAt: now,
@@ -101,4 +106,16 @@ export function checkWindow(availableFrom: Date | null, availableUntil: Date | n
       'isAfterAvailableFrom',
       'availableUntil must be after availableFrom',
     );
+}
+
+/**
+ * A partner product names what its partner is to deliver (docs/rewards.md#partner-products); a
+ * VOUCHER has no partner: 400 naming `partnerProductId` either way.
+ */
+export function checkPartnerProduct(type: RewardType, partnerProductId: string | null): void {
+  const partner = type !== 'VOUCHER';
+  if (partner && !partnerProductId)
+    throw fieldError('partnerProductId', partnerProductId, 'required', `a ${type} reward needs its partnerProductId`);
+  if (!partner && partnerProductId)
+    throw fieldError('partnerProductId', partnerProductId, 'partnerOnly', 'a VOUCHER reward has no partnerProductId');
 }
