@@ -502,6 +502,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/purchases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buy a reward with points
+         * @description Buys a reward with points: a member's user token buys for itself, an `admin:rewards` token for the member named in `subject`. A voucher reward puts a voucher in the wallet; a partner product is ordered from the tenant's partner, and a PARTNER2 purchase says `delayed: true` when the partner has not confirmed it yet.
+         */
+        post: operations["createPurchase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/products": {
         parameters: {
             query?: never;
@@ -1003,6 +1023,17 @@ export interface components {
             unitPrice?: number | null;
             isActive?: boolean;
         };
+        /** CreatePurchaseBody */
+        CreatePurchaseBody: {
+            resource: {
+                /** @description REWARD for a VOUCHER reward; a partner product's own type */
+                type: "REWARD" | "PARTNER1_PRODUCT" | "PARTNER2_PRODUCT";
+                /** @description The reward's id */
+                id: string;
+            };
+            /** @description With an admin token: the member buying (its id, authIdentifier or account number) */
+            subject?: string | number;
+        };
         /** CreateReactorBody */
         CreateReactorBody: {
             name: string;
@@ -1422,6 +1453,39 @@ export interface components {
             status: "success";
             data: components["schemas"]["Order"][];
         };
+        /** PartnerPurchase */
+        PartnerPurchase: {
+            /** Format: uuid */
+            id: string;
+            user: {
+                /** Format: uuid */
+                id: string;
+            };
+            resource: {
+                type: string;
+                /** Format: uuid */
+                id: string;
+            };
+            points: number;
+            benefit: {
+                type: "PARTNER1_PRODUCT" | "PARTNER2_PRODUCT";
+                /**
+                 * Format: uuid
+                 * @description The order, which is the purchase
+                 */
+                id: string;
+            };
+            /** Format: uuid */
+            orderId: string;
+            /** Format: date-time */
+            registeredAt: string;
+            /** @description PENDING until the partner confirms (CONFIRMED) or refuses for good (REFUNDED) */
+            status: "PENDING" | "CONFIRMED" | "REFUNDED";
+            /** @description The partner's own reference for the order, once it gave one */
+            partnerReference: string | null;
+            /** @description PARTNER2 only: true while the partner has not confirmed the order */
+            delayed?: boolean;
+        };
         /** PlaceOrderBody */
         PlaceOrderBody: {
             transactionId: string;
@@ -1530,6 +1594,14 @@ export interface components {
             /** @constant */
             status: "success";
             data: components["schemas"]["Product"][];
+        };
+        /** Purchase */
+        Purchase: components["schemas"]["VoucherPurchase"] | components["schemas"]["PartnerPurchase"];
+        /** PurchaseAnswer */
+        PurchaseAnswer: {
+            /** @constant */
+            status: "success";
+            data: components["schemas"]["Purchase"];
         };
         /** Reactor */
         Reactor: {
@@ -2011,6 +2083,27 @@ export interface components {
                 corsOrigins?: string[];
                 /** @description The IANA zone receipts' dates are read in */
                 timezone?: string;
+                /** @description The endpoints partner products are ordered from */
+                partners?: {
+                    PARTNER1?: {
+                        /**
+                         * Format: uri
+                         * @description Where orders are POSTed: https (http only where private addresses are allowed)
+                         */
+                        url: string;
+                        /** @description The signing secret, at least 32 characters; never shown back */
+                        secret: string;
+                    };
+                    PARTNER2?: {
+                        /**
+                         * Format: uri
+                         * @description Where orders are POSTed: https (http only where private addresses are allowed)
+                         */
+                        url: string;
+                        /** @description The signing secret, at least 32 characters; never shown back */
+                        secret: string;
+                    };
+                };
             };
             disabledAt: string | null;
             /** Format: date-time */
@@ -2349,6 +2442,29 @@ export interface components {
             status: "success";
             data: components["schemas"]["Venue"][];
         };
+        /** VoucherPurchase */
+        VoucherPurchase: {
+            /** Format: uuid */
+            id: string;
+            user: {
+                /** Format: uuid */
+                id: string;
+            };
+            resource: {
+                type: string;
+                /** Format: uuid */
+                id: string;
+            };
+            points: number;
+            benefit: {
+                /** @constant */
+                type: "VOUCHER";
+                /** Format: uuid */
+                id: string;
+            };
+            /** Format: date-time */
+            completedAt: string;
+        };
         /** Wallet */
         Wallet: {
             /** @description the balance: earned minus spent, expired and reversed; never below zero */
@@ -2509,7 +2625,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description ConflictError: a unique value is taken, or the same Idempotency-Key is still being processed */
+        /** @description ConflictError: a unique value is taken, or the same Idempotency-Key is still being processed; VoucherCodePoolExhaustedError: the reward's pool of codes is empty; VoucherAlreadyValidatedError: the code was burned at a till already */
         Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
@@ -2524,6 +2640,27 @@ export interface components {
                  *         "name": "ConflictError",
                  *         "httpCode": 409,
                  *         "message": "An event type named PURCHASE already exists"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description VoucherExpiredError: the voucher is past its expiry, or was redeemed and not validated within its redemption window */
+        Gone: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "fail",
+                 *       "message": "The voucher expired at 2026-03-01T00:00:00.000Z",
+                 *       "data": {
+                 *         "name": "VoucherExpiredError",
+                 *         "httpCode": 410,
+                 *         "message": "The voucher expired at 2026-03-01T00:00:00.000Z"
                  *       }
                  *     }
                  */
@@ -2551,7 +2688,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The request is well-formed but cannot be done: an Idempotency-Key reused with another body (IdempotencyKeyReusedError), a member already registered (UserExistsError), a rule the engine refuses (RuleEngineError), or tenant configuration that cannot be used (TenantConfigurationError) */
+        /** @description The request is well-formed but cannot be done: an Idempotency-Key reused with another body (IdempotencyKeyReusedError), a member already registered (UserExistsError), a rule the engine refuses (RuleEngineError), tenant configuration that cannot be used (TenantConfigurationError), a balance too small (InsufficientPointsError), a reward not for sale (RewardNotPurchasableError) or not available now (RewardUnavailableError) */
         Unprocessable: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
@@ -4992,6 +5129,85 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createPurchase: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Makes a retry safe: the same key and body within 24 h answer the first answer again (with `Idempotent-Replayed: true`) and create nothing twice; another body under the key is 422
+                 * @example 0b9d3f7e-6c2a-4f5e-8d41-7a1c2e9b3f60
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "resource": {
+                 *         "type": "PARTNER2_PRODUCT",
+                 *         "id": "5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreatePurchaseBody"];
+            };
+        };
+        responses: {
+            /** @description the purchase */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "id": "9b2f6c1e-3d4a-4f5b-8c6d-7e8f9a0b1c2d",
+                     *         "user": {
+                     *           "id": "0c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f"
+                     *         },
+                     *         "resource": {
+                     *           "type": "PARTNER2_PRODUCT",
+                     *           "id": "5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d"
+                     *         },
+                     *         "points": 500,
+                     *         "benefit": {
+                     *           "type": "PARTNER2_PRODUCT",
+                     *           "id": "9b2f6c1e-3d4a-4f5b-8c6d-7e8f9a0b1c2d"
+                     *         },
+                     *         "orderId": "9b2f6c1e-3d4a-4f5b-8c6d-7e8f9a0b1c2d",
+                     *         "registeredAt": "2026-11-26T10:15:00.000Z",
+                     *         "status": "PENDING",
+                     *         "partnerReference": null,
+                     *         "delayed": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PurchaseAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

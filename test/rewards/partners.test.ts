@@ -50,7 +50,11 @@ function behaviourOf(productId: string): Behaviour {
 beforeAll(async () => {
   // The late partner holds its answer until the test releases it, so no wait here races a timer;
   // the prompt one answers at once, well within PARTNER_CONFIRM_WAIT_MS even on a busy machine.
-  harness = await createHarness({ fetchAllowPrivateAddresses: true, partnerConfirmWaitMs: 2000, partnerRetryBaseMs: 2 });
+  harness = await createHarness({
+    fetchAllowPrivateAddresses: true,
+    partnerConfirmWaitMs: 2000,
+    partnerRetryBaseMs: 2,
+  });
   server = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
