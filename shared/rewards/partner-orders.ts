@@ -26,10 +26,11 @@ import {
   type PurchaseView,
 } from './purchase-service.js';
 
-/** What a partner-orders job returns: how the order ended, for a POST /purchases waiting on it. */
-export interface PartnerOrderOutcome {
-  status: 'CONFIRMED' | 'REFUNDED';
-}
+/**
+ * What a partner-orders job returns: how the order ended, for a POST /purchases waiting on it;
+ * null when there is no partner purchase to place (its tenant was deleted since).
+ */
+export type PartnerOrderOutcome = { status: 'CONFIRMED' | 'REFUNDED' } | null;
 
 /** Thrown when the partner may take the order on a later attempt (5xx, 408, 429, no answer): BullMQ retries. */
 export class PartnerOrderRetryError extends Error {}
@@ -157,7 +158,7 @@ export async function placePartnerOrder(
     [job.tenantId, job.purchaseId],
   );
   const [purchase] = found.rows;
-  if (!purchase || !isPartnerProduct(purchase.resource_type)) return { status: 'REFUNDED' };
+  if (!purchase || !isPartnerProduct(purchase.resource_type)) return null;
   if (purchase.status !== 'PENDING') return { status: purchase.status === 'CONFIRMED' ? 'CONFIRMED' : 'REFUNDED' };
   const partner = partnerOf(purchase.resource_type);
   const endpoint = purchase.configuration.partners?.[partner];

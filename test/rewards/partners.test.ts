@@ -184,6 +184,18 @@ describe('partner products', () => {
     });
   });
 
+  it('an admin token with admin:rewards buys for the member named in subject', async () => {
+    const member = await memberWith(100);
+    const reward = await partnerReward('PARTNER1_PRODUCT', 'accept');
+    const response = await harness.request(tenant, 'POST', '/v1/purchases', {
+      token: admin,
+      body: { resource: { type: 'PARTNER1_PRODUCT', id: reward }, subject: member.id },
+    });
+    expect(response.status).toBe(201);
+    expect(await dataOf(response)).toMatchObject({ user: { id: member.id }, resource: { id: reward } });
+    expect(await balanceOf(member.id)).toBe(0);
+  });
+
   it('PARTNER2: a partner that confirms within the wait answers delayed: false', async () => {
     const member = await memberWith(100);
     const reward = await partnerReward('PARTNER2_PRODUCT', 'accept');
