@@ -131,7 +131,7 @@ async function setDisabled(options: Options, config: Config, disabled: boolean):
 }
 
 async function tenantDeps(platform: CliPlatform) {
-  return { ...(await platform.audit()), payloadSchemas: platform.payloadSchemas };
+  return { ...(await platform.audit()), payloadSchemas: platform.payloadSchemas, config: platform.config };
 }
 
 function slugOf(options: Options): { slug: string } {

@@ -26,6 +26,7 @@ import { ProductCatalogues } from './products/product-catalogue.js';
 import { VenueDirectory } from './venues/venue-directory.js';
 import { TransactionRuleEngine } from './rules/transaction-rule-engine.js';
 import { DecisionWaiter } from './receipts/decision-waiter.js';
+import { partnerOrderWaiter, type PartnerOrderWaiter } from './rewards/partner-orders.js';
 
 /**
  * What routes and workers need, built once at start and passed down (docs/architecture.md#layout): no module
@@ -65,6 +66,8 @@ export interface AppContext {
   venues: VenueDirectory;
   ruleEngine: TransactionRuleEngine;
   decisions: DecisionWaiter;
+  /** Lets POST /purchases wait for a PARTNER2 order's outcome (docs/rewards.md#partner-products). */
+  partnerOrders: PartnerOrderWaiter;
   /** How voucher codes are hashed, sealed and opened (docs/rewards.md#codes). */
   voucherCodes: VoucherCodes;
 }
@@ -112,6 +115,7 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
     ruleEngine: new TransactionRuleEngine(orm, products, venues, config.cacheTtlMs),
     decisions: new DecisionWaiter(queues.reviews, config.redisUrl, redisConnections, logger, clock),
     voucherCodes: new VoucherCodes(config.platformTokenSecret),
+    partnerOrders: partnerOrderWaiter({ queues, config, redisConnections, logger, clock }),
   };
 }
 
@@ -134,6 +138,7 @@ export async function closeContext(context: AppContext, ms = CONTEXT_CLOSE_MS): 
   // The queues and the event reader first: they use the connections closed next.
   await Promise.all([
     settle(context.decisions.close(), 'the review event reader'),
+    settle(context.partnerOrders.close(), 'the partner order event reader'),
     settle(closeQueues(context.queues), 'the queues'),
   ]);
   await Promise.all([

@@ -3,6 +3,7 @@ import { AuditJob } from './audit/audit-job.js';
 import { EventsJobData } from './events/event-job.js';
 import { ReceiptJob } from './receipts/receipt-job.js';
 import { RecoveryJob } from './recovery/recovery-job.js';
+import { PartnerOrderJob } from './rewards/partner-order-job.js';
 import { WebhookJob } from './webhooks/webhook-job.js';
 import type { QueueDefinition, QueuesOf } from './platform/queues/queue-factory.js';
 import type { JobProcessor } from './platform/queues/worker-runner.js';
@@ -68,6 +69,17 @@ export const queueCatalog = {
       // kilobyte): fewer are kept than of other queues. A review queued again after its job is
       // gone runs again and finds its stored review.
       removeOnComplete: { age: 3600, count: 10_000 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    },
+  },
+  'partner-orders': {
+    payload: PartnerOrderJob,
+    // Mostly waiting on partners: many at once cost little.
+    concurrency: 32,
+    // Attempts and backoff are set per order when it is queued (partner-order-job.ts). A completed
+    // job keeps the small outcome it returned to a waiting POST /purchases.
+    defaultJobOptions: {
+      removeOnComplete: { age: 24 * 3600, count: 100_000 },
       removeOnFail: { age: 7 * 24 * 3600 },
     },
   },

@@ -7,6 +7,7 @@ import { startWorker, type WorkerDependencies } from '../shared/platform/queues/
 import { auditHandler } from './audit.js';
 import { eventsHandler } from './events.js';
 import { ocrHandler } from './ocr.js';
+import { partnerOrdersHandler } from './partner-orders.js';
 import { recoveryHandler } from './recovery.js';
 import { reviewsHandler } from './reviews.js';
 import { webhooksHandler } from './webhooks.js';
@@ -18,6 +19,7 @@ const HANDLERS: { [Q in QueueName]: (context: AppContext) => JobHandler<Q> } = {
   webhooks: webhooksHandler,
   ocr: ocrHandler,
   reviews: reviewsHandler,
+  'partner-orders': partnerOrdersHandler,
   recovery: recoveryHandler,
 };
 

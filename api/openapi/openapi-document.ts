@@ -63,6 +63,7 @@ const TAGS: { name: string; description: string }[] = [
   },
   { name: 'Transactions rule engine', description: 'Rule sets that decide receipts, and a dry run of them.' },
   { name: 'Products', description: 'The catalogue line items are matched against, for BASKET rules.' },
+  { name: 'Purchases', description: 'Rewards bought with points: vouchers, and products ordered from partners.' },
   { name: 'Venues', description: 'The places receipts may come from.' },
   { name: 'Tenant', description: "The API key's own tenant: its name, user-token authentication and settings." },
   { name: 'Audit log', description: 'Who changed what in the tenant, and when.' },

@@ -1,19 +1,30 @@
 import { Type } from 'typebox';
 import { PURCHASE_RESOURCE_TYPES, type PurchaseResourceType } from '../../shared/rewards/purchase.entity.js';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
+import type { MemberReference } from '../../shared/users/user-service.js';
 
 /** Exactly one identifier of the member an admin buys for, saying which it is. */
-const Subject = Type.Union(
-  [
-    Type.Object({ id: Type.String({ format: 'uuid' }) }, { additionalProperties: false }),
-    Type.Object({ authIdentifier: Type.String({ minLength: 1, maxLength: 512 }) }, { additionalProperties: false }),
-    Type.Object({ accountNumber: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
-  ],
-  {
-    title: 'PurchaseSubject',
-    description:
-      'The member to buy for, by exactly one of `id`, `authIdentifier` or `accountNumber`: required with an admin token, refused with a user token',
-  },
+/**
+ * Exactly one identifier of the member an admin buys for, saying which: one object rather than a
+ * union of three, so a wrong subject is told what is wrong with it (an unknown key, two keys, a bad
+ * value) and not each of three shapes it failed.
+ */
+const Subject = Type.Unsafe<MemberReference>(
+  Type.Object(
+    {
+      id: Type.Optional(Type.String({ format: 'uuid' })),
+      authIdentifier: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+      accountNumber: Type.Optional(Type.Integer({ minimum: 1 })),
+    },
+    {
+      additionalProperties: false,
+      minProperties: 1,
+      maxProperties: 1,
+      title: 'PurchaseSubject',
+      description:
+        'The member to buy for, by exactly one of `id`, `authIdentifier` or `accountNumber`: required with an admin token, refused with a user token',
+    },
+  ),
 );
 
 /** The body of POST /v1/purchases (docs/rewards.md#purchases). */
@@ -36,41 +47,61 @@ export const CreatePurchaseBody = Type.Object(
   { additionalProperties: false, title: 'CreatePurchaseBody' },
 );
 
-const PurchaseFields = {
+const ResourceType = Type.String({ enum: [...PURCHASE_RESOURCE_TYPES] });
+const Common = {
   id: Type.String({ format: 'uuid' }),
   user: Type.Object({ id: Type.String({ format: 'uuid' }) }, { description: 'the member who bought it' }),
+  points: Type.Integer({ description: 'the price paid, spent from the balance' }),
+};
+const VoucherFields = {
   benefit: Type.Object(
-    { type: Type.String({ enum: ['VOUCHER'] }), id: Type.String({ format: 'uuid', description: "the voucher's id" }) },
+    { type: Type.Literal('VOUCHER'), id: Type.String({ format: 'uuid', description: "the voucher's id" }) },
     { description: 'what the member got' },
   ),
-  points: Type.Integer({ description: 'the price paid, spent from the balance' }),
   completedAt: Type.String({ format: 'date-time' }),
 };
-const ResourceType = Type.String({ enum: [...PURCHASE_RESOURCE_TYPES] });
+const PartnerFields = {
+  benefit: Type.Object(
+    {
+      type: Type.Union([Type.Literal('PARTNER1_PRODUCT'), Type.Literal('PARTNER2_PRODUCT')]),
+      id: Type.String({ format: 'uuid', description: 'the order, which is the purchase' }),
+    },
+    { description: 'what the member got' },
+  ),
+  orderId: Type.String({ format: 'uuid', description: 'the order placed with the partner: the purchase id' }),
+  registeredAt: Type.String({ format: 'date-time' }),
+  status: Type.Union([Type.Literal('PENDING'), Type.Literal('CONFIRMED'), Type.Literal('REFUNDED')], {
+    description: 'PENDING until the partner confirms (CONFIRMED) or refuses for good (REFUNDED, the points given back)',
+  }),
+  partnerReference: Type.Union([Type.String(), Type.Null()], {
+    description: "the partner's own reference for the order, once it gave one",
+  }),
+  delayed: Type.Optional(
+    Type.Boolean({ description: 'PARTNER2 only: true while the partner has not confirmed the order' }),
+  ),
+};
+const Resource = Type.Object(
+  { type: ResourceType, id: Type.String({ format: 'uuid' }) },
+  { description: 'what was bought' },
+);
+const ListedResource = Type.Object(
+  { type: ResourceType, id: Type.String({ format: 'uuid' }), name: Type.String({ description: "the reward's name" }) },
+  { description: 'what was bought' },
+);
 
-export const PurchaseResource = Type.Object(
-  {
-    ...PurchaseFields,
-    resource: Type.Object(
-      { type: ResourceType, id: Type.String({ format: 'uuid' }) },
-      { description: 'what was bought' },
-    ),
-  },
+export const PurchaseResource = Type.Union(
+  [
+    Type.Object({ ...Common, resource: Resource, ...VoucherFields }, { title: 'VoucherPurchase' }),
+    Type.Object({ ...Common, resource: Resource, ...PartnerFields }, { title: 'PartnerPurchase' }),
+  ],
   { title: 'Purchase' },
 );
 
-export const PurchaseListItem = Type.Object(
-  {
-    ...PurchaseFields,
-    resource: Type.Object(
-      {
-        type: ResourceType,
-        id: Type.String({ format: 'uuid' }),
-        name: Type.String({ description: "the reward's name" }),
-      },
-      { description: 'what was bought' },
-    ),
-  },
+export const PurchaseListItem = Type.Union(
+  [
+    Type.Object({ ...Common, resource: ListedResource, ...VoucherFields }, { title: 'VoucherPurchaseListItem' }),
+    Type.Object({ ...Common, resource: ListedResource, ...PartnerFields }, { title: 'PartnerPurchaseListItem' }),
+  ],
   { title: 'PurchaseListItem' },
 );
 

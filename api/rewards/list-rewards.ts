@@ -3,6 +3,7 @@ import type { AppContext } from '../../shared/context.js';
 import { readPoints } from '../../shared/ledger/wallet-service.js';
 import { Reward } from '../../shared/rewards/reward.entity.js';
 import { offeredAt, rewardView } from '../../shared/rewards/reward-service.js';
+import { configuredPartners } from '../../shared/tenants/tenant-settings.js';
 import { findTokenUser } from '../../shared/users/user-service.js';
 import { entityManager, type App } from '../app-env.js';
 import { listPage, listQuery } from '../lists/list-route.js';
@@ -36,7 +37,7 @@ export function registerListRewards(app: App, context: AppContext): void {
         query,
         (reward) => ({ ...rewardView(reward), affordable: points >= reward.price }),
         {
-          scope: offeredAt(new Date(context.clock.now())),
+          scope: offeredAt(new Date(context.clock.now()), configuredPartners(c.var.tenant.configuration)),
         },
       );
     },

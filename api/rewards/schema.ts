@@ -83,11 +83,20 @@ const rewardFields = {
   discounts: Type.Optional(
     Type.Array(Discount, { maxItems: 100, description: 'what the till applies when it takes the voucher' }),
   ),
+  partnerProductId: Type.Optional(
+    Nullable(
+      Type.String({ minLength: 1, maxLength: 200 }),
+      "a partner product's SKU at the partner: required for PARTNER1_PRODUCT and PARTNER2_PRODUCT, refused for VOUCHER",
+    ),
+  ),
 };
 
 export const CreateRewardBody = Type.Object(
   {
-    type: RewardType({ description: '`VOUCHER` puts a voucher in the wallet; partner products cannot be bought yet' }),
+    type: RewardType({
+      description:
+        "`VOUCHER` puts a voucher in the wallet; `PARTNER1_PRODUCT` and `PARTNER2_PRODUCT` are ordered from the tenant's partner",
+    }),
     ...rewardFields,
   },
   { additionalProperties: false, title: 'CreateRewardBody' },
@@ -120,6 +129,7 @@ const rewardProperties = {
       productSku: Type.String(),
     }),
   ),
+  partnerProductId: Type.Union([Type.String(), Type.Null()]),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 };
@@ -207,6 +217,7 @@ export const REWARD_EXAMPLE = {
   defaultLocale: 'en',
   redemptionMessage: 'Show this code at the till',
   discounts: [{ type: 'FIXED' as const, value: '2.50', sku: 'DISC-ESPRESSO', productSku: 'SKU-ESPRESSO' }],
+  partnerProductId: null,
   createdAt: '2026-01-09T08:00:00.000Z',
   updatedAt: '2026-01-09T08:00:00.000Z',
 };

@@ -645,7 +645,7 @@ export interface paths {
         put?: never;
         /**
          * Buy a reward with points
-         * @description Buys a reward with points: the price is spent from the member's balance and a voucher is put in the wallet, all at once or not at all. A user token buys for its own member and takes no `subject`; an admin token with `admin:rewards` names the member in `subject`. Refused with 422 `RewardNotPurchasableError` (not for sale), 422 `RewardUnavailableError` (outside its availability window, or out of stock), 422 `InsufficientPointsError` (the balance is below the price) and 409 `VoucherCodePoolExhaustedError` (its pool of codes is empty). With `Idempotency-Key`, a retry answers the first purchase and charges nothing more.
+         * @description Buys a reward with points: the price is spent from the member's balance and a voucher is put in the wallet, all at once or not at all; a partner product is ordered from the tenant's partner instead, and a PARTNER2 purchase says `delayed: true` when the partner has not confirmed it within a short wait. A user token buys for its own member and takes no `subject`; an admin token with `admin:rewards` names the member in `subject`. Refused with 422 `RewardNotPurchasableError` (not for sale), 422 `RewardUnavailableError` (outside its availability window, or out of stock), 422 `InsufficientPointsError` (the balance is below the price) and 409 `VoucherCodePoolExhaustedError` (its pool of codes is empty). With `Idempotency-Key`, a retry answers the first purchase and charges nothing more.
          */
         post: operations["createPurchase"];
         delete?: never;
@@ -1346,7 +1346,7 @@ export interface components {
         };
         /** CreateRewardBody */
         CreateRewardBody: {
-            /** @description `VOUCHER` puts a voucher in the wallet; partner products cannot be bought yet */
+            /** @description `VOUCHER` puts a voucher in the wallet; `PARTNER1_PRODUCT` and `PARTNER2_PRODUCT` are ordered from the tenant's partner */
             type: "VOUCHER" | "PARTNER1_PRODUCT" | "PARTNER2_PRODUCT";
             name: string;
             /** @description what the catalogue says about it */
@@ -1387,6 +1387,8 @@ export interface components {
                 /** @description the SKU of the product the discount applies to */
                 productSku: string;
             }[];
+            /** @description a partner product's SKU at the partner: required for PARTNER1_PRODUCT and PARTNER2_PRODUCT, refused for VOUCHER */
+            partnerProductId?: string | null;
         };
         /** CreateRuleSetBody */
         CreateRuleSetBody: {
@@ -1730,6 +1732,7 @@ export interface components {
                 sku: string;
                 productSku: string;
             }[];
+            partnerProductId: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1783,6 +1786,90 @@ export interface components {
             /** @constant */
             status: "success";
             data: components["schemas"]["Order"][];
+        };
+        /** PartnerPurchase */
+        PartnerPurchase: {
+            /** Format: uuid */
+            id: string;
+            /** @description the member who bought it */
+            user: {
+                /** Format: uuid */
+                id: string;
+            };
+            /** @description the price paid, spent from the balance */
+            points: number;
+            /** @description what was bought */
+            resource: {
+                /** @enum {string} */
+                type: "REWARD" | "PARTNER1_PRODUCT" | "PARTNER2_PRODUCT";
+                /** Format: uuid */
+                id: string;
+            };
+            /** @description what the member got */
+            benefit: {
+                type: "PARTNER1_PRODUCT" | "PARTNER2_PRODUCT";
+                /**
+                 * Format: uuid
+                 * @description the order, which is the purchase
+                 */
+                id: string;
+            };
+            /**
+             * Format: uuid
+             * @description the order placed with the partner: the purchase id
+             */
+            orderId: string;
+            /** Format: date-time */
+            registeredAt: string;
+            /** @description PENDING until the partner confirms (CONFIRMED) or refuses for good (REFUNDED, the points given back) */
+            status: "PENDING" | "CONFIRMED" | "REFUNDED";
+            /** @description the partner's own reference for the order, once it gave one */
+            partnerReference: string | null;
+            /** @description PARTNER2 only: true while the partner has not confirmed the order */
+            delayed?: boolean;
+        };
+        /** PartnerPurchaseListItem */
+        PartnerPurchaseListItem: {
+            /** Format: uuid */
+            id: string;
+            /** @description the member who bought it */
+            user: {
+                /** Format: uuid */
+                id: string;
+            };
+            /** @description the price paid, spent from the balance */
+            points: number;
+            /** @description what was bought */
+            resource: {
+                /** @enum {string} */
+                type: "REWARD" | "PARTNER1_PRODUCT" | "PARTNER2_PRODUCT";
+                /** Format: uuid */
+                id: string;
+                /** @description the reward's name */
+                name: string;
+            };
+            /** @description what the member got */
+            benefit: {
+                type: "PARTNER1_PRODUCT" | "PARTNER2_PRODUCT";
+                /**
+                 * Format: uuid
+                 * @description the order, which is the purchase
+                 */
+                id: string;
+            };
+            /**
+             * Format: uuid
+             * @description the order placed with the partner: the purchase id
+             */
+            orderId: string;
+            /** Format: date-time */
+            registeredAt: string;
+            /** @description PENDING until the partner confirms (CONFIRMED) or refuses for good (REFUNDED, the points given back) */
+            status: "PENDING" | "CONFIRMED" | "REFUNDED";
+            /** @description the partner's own reference for the order, once it gave one */
+            partnerReference: string | null;
+            /** @description PARTNER2 only: true while the partner has not confirmed the order */
+            delayed?: boolean;
         };
         /** PlaceOrderBody */
         PlaceOrderBody: {
@@ -1894,36 +1981,7 @@ export interface components {
             data: components["schemas"]["Product"][];
         };
         /** Purchase */
-        Purchase: {
-            /** Format: uuid */
-            id: string;
-            /** @description the member who bought it */
-            user: {
-                /** Format: uuid */
-                id: string;
-            };
-            /** @description what the member got */
-            benefit: {
-                /** @enum {string} */
-                type: "VOUCHER";
-                /**
-                 * Format: uuid
-                 * @description the voucher's id
-                 */
-                id: string;
-            };
-            /** @description the price paid, spent from the balance */
-            points: number;
-            /** Format: date-time */
-            completedAt: string;
-            /** @description what was bought */
-            resource: {
-                /** @enum {string} */
-                type: "REWARD" | "PARTNER1_PRODUCT" | "PARTNER2_PRODUCT";
-                /** Format: uuid */
-                id: string;
-            };
-        };
+        Purchase: components["schemas"]["VoucherPurchase"] | components["schemas"]["PartnerPurchase"];
         /** PurchaseAnswer */
         PurchaseAnswer: {
             /** @constant */
@@ -1931,38 +1989,7 @@ export interface components {
             data: components["schemas"]["Purchase"];
         };
         /** PurchaseListItem */
-        PurchaseListItem: {
-            /** Format: uuid */
-            id: string;
-            /** @description the member who bought it */
-            user: {
-                /** Format: uuid */
-                id: string;
-            };
-            /** @description what the member got */
-            benefit: {
-                /** @enum {string} */
-                type: "VOUCHER";
-                /**
-                 * Format: uuid
-                 * @description the voucher's id
-                 */
-                id: string;
-            };
-            /** @description the price paid, spent from the balance */
-            points: number;
-            /** Format: date-time */
-            completedAt: string;
-            /** @description what was bought */
-            resource: {
-                /** @enum {string} */
-                type: "REWARD" | "PARTNER1_PRODUCT" | "PARTNER2_PRODUCT";
-                /** Format: uuid */
-                id: string;
-                /** @description the reward's name */
-                name: string;
-            };
-        };
+        PurchaseListItem: components["schemas"]["VoucherPurchaseListItem"] | components["schemas"]["PartnerPurchaseListItem"];
         /** PurchaseListItemList */
         PurchaseListItemList: {
             /** @constant */
@@ -1975,11 +2002,9 @@ export interface components {
          */
         PurchaseSubject: {
             /** Format: uuid */
-            id: string;
-        } | {
-            authIdentifier: string;
-        } | {
-            accountNumber: number;
+            id?: string;
+            authIdentifier?: string;
+            accountNumber?: number;
         };
         /** Reactor */
         Reactor: {
@@ -2311,6 +2336,7 @@ export interface components {
                 sku: string;
                 productSku: string;
             }[];
+            partnerProductId: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2510,6 +2536,27 @@ export interface components {
                 corsOrigins?: string[];
                 /** @description The IANA zone receipts' dates are read in */
                 timezone?: string;
+                /** @description The endpoints partner products are ordered from */
+                partners?: {
+                    PARTNER1?: {
+                        /**
+                         * Format: uri
+                         * @description Where orders are POSTed: https (http only where private addresses are allowed)
+                         */
+                        url: string;
+                        /** @description The signing secret, at least 32 characters; never shown back */
+                        secret: string;
+                    };
+                    PARTNER2?: {
+                        /**
+                         * Format: uri
+                         * @description Where orders are POSTed: https (http only where private addresses are allowed)
+                         */
+                        url: string;
+                        /** @description The signing secret, at least 32 characters; never shown back */
+                        secret: string;
+                    };
+                };
             };
             disabledAt: string | null;
             /** Format: date-time */
@@ -2736,6 +2783,8 @@ export interface components {
                 /** @description the SKU of the product the discount applies to */
                 productSku: string;
             }[];
+            /** @description a partner product's SKU at the partner: required for PARTNER1_PRODUCT and PARTNER2_PRODUCT, refused for VOUCHER */
+            partnerProductId?: string | null;
         };
         /** UpdateRuleBody */
         UpdateRuleBody: {
@@ -2966,6 +3015,70 @@ export interface components {
             validatedAt: string | null;
             /** @description the code to show at the till; null only if it can no longer be opened (the platform secret was replaced) */
             value: string | null;
+        };
+        /** VoucherPurchase */
+        VoucherPurchase: {
+            /** Format: uuid */
+            id: string;
+            /** @description the member who bought it */
+            user: {
+                /** Format: uuid */
+                id: string;
+            };
+            /** @description the price paid, spent from the balance */
+            points: number;
+            /** @description what was bought */
+            resource: {
+                /** @enum {string} */
+                type: "REWARD" | "PARTNER1_PRODUCT" | "PARTNER2_PRODUCT";
+                /** Format: uuid */
+                id: string;
+            };
+            /** @description what the member got */
+            benefit: {
+                /** @constant */
+                type: "VOUCHER";
+                /**
+                 * Format: uuid
+                 * @description the voucher's id
+                 */
+                id: string;
+            };
+            /** Format: date-time */
+            completedAt: string;
+        };
+        /** VoucherPurchaseListItem */
+        VoucherPurchaseListItem: {
+            /** Format: uuid */
+            id: string;
+            /** @description the member who bought it */
+            user: {
+                /** Format: uuid */
+                id: string;
+            };
+            /** @description the price paid, spent from the balance */
+            points: number;
+            /** @description what was bought */
+            resource: {
+                /** @enum {string} */
+                type: "REWARD" | "PARTNER1_PRODUCT" | "PARTNER2_PRODUCT";
+                /** Format: uuid */
+                id: string;
+                /** @description the reward's name */
+                name: string;
+            };
+            /** @description what the member got */
+            benefit: {
+                /** @constant */
+                type: "VOUCHER";
+                /**
+                 * Format: uuid
+                 * @description the voucher's id
+                 */
+                id: string;
+            };
+            /** Format: date-time */
+            completedAt: string;
         };
         /** VoucherReward */
         VoucherReward: {
@@ -5952,6 +6065,7 @@ export interface operations {
                      *               "productSku": "SKU-ESPRESSO"
                      *             }
                      *           ],
+                     *           "partnerProductId": null,
                      *           "createdAt": "2026-01-09T08:00:00.000Z",
                      *           "updatedAt": "2026-01-09T08:00:00.000Z",
                      *           "affordable": true
@@ -6010,7 +6124,8 @@ export interface operations {
                  *           "sku": "DISC-ESPRESSO",
                  *           "productSku": "SKU-ESPRESSO"
                  *         }
-                 *       ]
+                 *       ],
+                 *       "partnerProductId": null
                  *     }
                  */
                 "application/json": components["schemas"]["CreateRewardBody"];
@@ -6055,6 +6170,7 @@ export interface operations {
                      *             "productSku": "SKU-ESPRESSO"
                      *           }
                      *         ],
+                     *         "partnerProductId": null,
                      *         "createdAt": "2026-01-09T08:00:00.000Z",
                      *         "updatedAt": "2026-01-09T08:00:00.000Z"
                      *       }
@@ -6125,6 +6241,7 @@ export interface operations {
                      *             "productSku": "SKU-ESPRESSO"
                      *           }
                      *         ],
+                     *         "partnerProductId": null,
                      *         "createdAt": "2026-01-09T08:00:00.000Z",
                      *         "updatedAt": "2026-01-09T08:00:00.000Z"
                      *       }
@@ -6202,6 +6319,7 @@ export interface operations {
                      *             "productSku": "SKU-ESPRESSO"
                      *           }
                      *         ],
+                     *         "partnerProductId": null,
                      *         "createdAt": "2026-01-09T08:00:00.000Z",
                      *         "updatedAt": "2026-01-12T10:30:00.000Z"
                      *       }

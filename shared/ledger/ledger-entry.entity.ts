@@ -20,6 +20,11 @@ export const LedgerEntry = defineEntity({
       name: 'ledger_entry_spend_purchase_id_unique',
       expression: `create unique index "ledger_entry_spend_purchase_id_unique" on "ledger_entry" ("purchase_id") where "kind" = 'SPEND'`,
     },
+    // A refunded purchase (a partner order refused for good) is reversed once.
+    {
+      name: 'ledger_entry_reversal_purchase_id_unique',
+      expression: `create unique index "ledger_entry_reversal_purchase_id_unique" on "ledger_entry" ("purchase_id") where "kind" = 'REVERSAL'`,
+    },
   ],
   properties: {
     id: p.uuid().primary(),
@@ -30,7 +35,7 @@ export const LedgerEntry = defineEntity({
     points: p.bigint('number'),
     eventId: p.bigint('number').nullable(),
     reactorId: p.uuid().nullable(),
-    /** A SPEND's purchase. */
+    /** A SPEND's purchase, or the purchase a REVERSAL refunds. */
     purchaseId: p.uuid().nullable(),
     /** An ADJUSTMENT's reason, as the admin gave it. */
     reason: p.text().nullable(),

@@ -3,7 +3,8 @@ import { InsufficientPointsError } from '../platform/errors/app-errors.js';
 import type { LedgerKind } from './ledger-entry.entity.js';
 
 /**
- * The ledger entries one member's single action makes: a purchase spends, an admin adjusts. Like
+ * The ledger entries one member's single action makes: a purchase spends (and is refunded when
+ * what it bought is never delivered), an admin adjusts. Like
  * the earnings in ledger.ts, each runs in the caller's transaction, names its cause and is
  * idempotent by its natural key; asked again, it answers the entry it made the first time and moves
  * no point. A debit is one conditional update (`points >= amount`), so concurrent spends of one
@@ -16,6 +17,12 @@ export interface Spending {
   userId: string;
   /** How many points the purchase costs: a positive whole number. */
   points: number;
+  cause: { purchaseId: string };
+}
+
+/** A purchase whose SPEND is given back, because what it bought was never delivered. Its key: the purchase. */
+export interface Refund {
+  tenantId: string;
   cause: { purchaseId: string };
 }
 
@@ -62,6 +69,33 @@ export async function spend(trx: Knex.Transaction, spending: Spending): Promise<
     ]);
   await debit(trx, spending.tenantId, spending.userId, spending.points);
   return record(entry);
+}
+
+/**
+ * A REVERSAL naming the purchase, giving back exactly what its SPEND took, and the wallet credited
+ * (docs/rewards.md#partner-products). Asked again, it answers the first refund and credits nothing
+ * more; undefined for a purchase that spent nothing (a free reward).
+ */
+export async function refund(trx: Knex.Transaction, refunding: Refund): Promise<EntryRecord | undefined> {
+  const { tenantId, cause } = refunding;
+  const entered = await trx.raw<{ rows: (EntryRow & { user_id: string })[] }>(
+    `insert into ledger_entry (id, tenant_id, user_id, kind, points, purchase_id, created_at)
+     select gen_random_uuid(), tenant_id, user_id, 'REVERSAL', -points, purchase_id, now() from ledger_entry
+      where kind = 'SPEND' and purchase_id = ? and tenant_id = ?
+     on conflict (purchase_id) where kind = 'REVERSAL' do nothing returning ${RETURNED}, user_id`,
+    [cause.purchaseId, tenantId],
+  );
+  const [entry] = entered.rows;
+  if (entry) {
+    await credit(trx, tenantId, entry.user_id, Number(entry.points));
+    return record(entry);
+  }
+  const spent = await trx.raw<{ rows: unknown[] }>(
+    "select 1 from ledger_entry where kind = 'SPEND' and purchase_id = ? and tenant_id = ?",
+    [cause.purchaseId, tenantId],
+  );
+  if (spent.rows.length === 0) return undefined;
+  return existingEntry(trx, "kind = 'REVERSAL' and purchase_id = ? and tenant_id = ?", [cause.purchaseId, tenantId]);
 }
 
 /** An ADJUSTMENT; a negative one larger than the balance is 422 InsufficientPointsError. */

@@ -7,6 +7,7 @@ import { recoverStrandedOrders } from '../orders/recover-stranded-orders.js';
 import type { Orm } from '../platform/db/orm.js';
 import type { SweepWindow } from '../platform/queues/stranded-work.js';
 import { recoverStrandedClaims } from '../receipts/recover-stranded-claims.js';
+import { recoverStrandedPartnerOrders } from '../rewards/recover-partner-orders.js';
 
 /** How long work may wait for its next step before it counts as stranded. */
 export const STRANDED_AFTER_MS = 60_000;
@@ -17,22 +18,36 @@ const BATCH = 500;
 export interface RecoveryDependencies extends IntrinsicEventDependencies {
   orm: Orm;
   queues: Queues;
+  partnerRetryBaseMs?: number | undefined;
 }
 
 export function recoveryDependencies(
-  context: Pick<AppContext, 'orm' | 'queues' | 'eventTypes' | 'eventQueue'>,
+  context: Pick<AppContext, 'orm' | 'queues' | 'eventTypes' | 'eventQueue' | 'config'>,
 ): RecoveryDependencies {
-  return { orm: context.orm, queues: context.queues, eventTypes: context.eventTypes, eventQueue: context.eventQueue };
+  return {
+    orm: context.orm,
+    queues: context.queues,
+    eventTypes: context.eventTypes,
+    eventQueue: context.eventQueue,
+    partnerRetryBaseMs: context.config.partnerRetryBaseMs,
+  };
 }
 
 /** Each feature's sweep of its own stranded work, each answering what it queued again. */
-const SWEEPS = [recoverStrandedClaims, recoverStrandedOrders, retryFailedReportJobs, recoverAuditOutbox] as const;
+const SWEEPS = [
+  recoverStrandedClaims,
+  recoverStrandedOrders,
+  retryFailedReportJobs,
+  recoverAuditOutbox,
+  recoverStrandedPartnerOrders,
+] as const;
 
 type CountsOf<Sweep extends (typeof SWEEPS)[number]> = Awaited<ReturnType<Sweep>>;
 export type Recovered = CountsOf<typeof recoverStrandedClaims> &
   CountsOf<typeof recoverStrandedOrders> &
   CountsOf<typeof retryFailedReportJobs> &
-  CountsOf<typeof recoverAuditOutbox>;
+  CountsOf<typeof recoverAuditOutbox> &
+  CountsOf<typeof recoverStrandedPartnerOrders>;
 
 /**
  * What a crash between a commit and its queueing can strand, put on its queue again, feature by

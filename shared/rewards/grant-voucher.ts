@@ -35,13 +35,7 @@ export interface VoucherGrant {
  */
 export async function grantVoucher(trx: Knex.Transaction, codes: VoucherCodes, grant: VoucherGrant): Promise<string> {
   const { tenantId, reward, now } = grant;
-  if (reward.stock !== null) {
-    const taken = await trx.raw<{ rowCount: number }>(
-      'update reward set stock = stock - 1 where id = ? and tenant_id = ? and stock > 0',
-      [reward.id, tenantId],
-    );
-    if (taken.rowCount === 0) throw new RewardUnavailableError('The reward is out of stock');
-  }
+  await takeStock(trx, tenantId, reward);
   const codeId = reward.hasPool
     ? await reservePoolCode(trx, tenantId, reward.id, now)
     : await generatedCode(trx, codes, tenantId, reward.id, now);
@@ -66,6 +60,20 @@ export async function grantVoucher(trx: Knex.Transaction, codes: VoucherCodes, g
     ],
   );
   return voucherId;
+}
+
+/** Takes one from a reward's stock when it keeps one: 422 RewardUnavailableError when none is left. */
+export async function takeStock(
+  trx: Knex.Transaction,
+  tenantId: string,
+  reward: Pick<VoucherTerms, 'id' | 'stock'>,
+): Promise<void> {
+  if (reward.stock === null) return;
+  const taken = await trx.raw<{ rowCount: number }>(
+    'update reward set stock = stock - 1 where id = ? and tenant_id = ? and stock > 0',
+    [reward.id, tenantId],
+  );
+  if (taken.rowCount === 0) throw new RewardUnavailableError('The reward is out of stock');
 }
 
 async function reservePoolCode(trx: Knex.Transaction, tenantId: string, rewardId: string, now: Date): Promise<string> {

@@ -10,8 +10,9 @@ import {
   RewardUnavailableError,
   ValidationError,
 } from '../platform/errors/app-errors.js';
-import { grantVoucher, type VoucherTerms } from './grant-voucher.js';
-import type { Purchase, PurchaseResourceType } from './purchase.entity.js';
+import type { Partner } from '../tenants/tenant-settings.js';
+import { grantVoucher, takeStock, type VoucherTerms } from './grant-voucher.js';
+import type { Purchase, PurchaseResourceType, PurchaseStatus } from './purchase.entity.js';
 import type { VoucherCodes } from './voucher-codes.js';
 
 export interface PurchaseDependencies extends AuditDependencies {
@@ -28,24 +29,60 @@ export interface PurchaseRequest {
   resource: { type: PurchaseResourceType; id: string };
 }
 
-/** A purchase as the API shows it (docs/rewards.md#purchases). */
-export interface PurchaseView {
+export type PartnerProductType = 'PARTNER1_PRODUCT' | 'PARTNER2_PRODUCT';
+
+interface PurchaseViewBase {
   id: string;
   user: { id: string };
   resource: { type: PurchaseResourceType; id: string };
-  benefit: { type: 'VOUCHER'; id: string };
   points: number;
+}
+
+/** A voucher purchase as the API shows it (docs/rewards.md#purchases): `benefit.id` is the voucher's. */
+export interface VoucherPurchaseView extends PurchaseViewBase {
+  benefit: { type: 'VOUCHER'; id: string };
   completedAt: string;
 }
 
-interface PurchaseRow {
+/**
+ * A partner product's purchase as the API shows it (docs/rewards.md#partner-products): the order
+ * is the purchase, so `orderId` and `benefit.id` are its id; `delayed` (PARTNER2 only) is true
+ * while the partner has not confirmed it.
+ */
+export interface PartnerPurchaseView extends PurchaseViewBase {
+  benefit: { type: PartnerProductType; id: string };
+  orderId: string;
+  registeredAt: string;
+  status: PurchaseStatus;
+  /** The partner's own reference for the order, once it gave one. */
+  partnerReference: string | null;
+  delayed?: boolean;
+}
+
+export type PurchaseView = VoucherPurchaseView | PartnerPurchaseView;
+
+export interface PurchaseRow {
   id: string;
   user_id: string;
   reward_id: string;
   resource_type: PurchaseResourceType;
   points: string;
-  voucher_id: string;
+  voucher_id: string | null;
+  status: PurchaseStatus;
+  partner_reference: string | null;
   created_at: Date | string;
+}
+
+export const PURCHASE_COLUMNS =
+  'id, user_id, reward_id, resource_type, points, voucher_id, status, partner_reference, created_at';
+
+/** The partner a partner product is ordered from. */
+export function partnerOf(type: PartnerProductType): Partner {
+  return type === 'PARTNER1_PRODUCT' ? 'PARTNER1' : 'PARTNER2';
+}
+
+export function isPartnerProduct(type: string): type is PartnerProductType {
+  return type === 'PARTNER1_PRODUCT' || type === 'PARTNER2_PRODUCT';
 }
 
 interface RewardRow {
@@ -67,9 +104,12 @@ interface RewardRow {
  * RewardUnavailableError outside its window or out of stock), the purchase row is written under its
  * id, the price is spent through the ledger (a SPEND naming the purchase; 422
  * InsufficientPointsError), and the voucher is granted with a code (409
- * VoucherCodePoolExhaustedError). Any refusal rolls all of it back: no point moves without its
- * voucher. Asked again with the same id, it answers the purchase the first call made and charges
- * nothing: its row is found first, and a concurrent twin waits on a lock of the id and finds it too.
+ * VoucherCodePoolExhaustedError). A partner product takes stock instead and its purchase waits,
+ * PENDING, for the partner-orders worker to place it (docs/rewards.md#partner-products): the row
+ * itself is what the recovery sweep queues again should this process die before queueing it. Any
+ * refusal rolls all of it back: no point moves without its voucher or its order. Asked again with
+ * the same id, it answers the purchase the first call made and charges nothing: its row is found
+ * first, and a concurrent twin waits on a lock of the id and finds it too.
  */
 export async function purchase(
   deps: PurchaseDependencies,
@@ -89,10 +129,12 @@ export async function purchase(
       const earlier = await findPurchaseRow(trx, request.tenantId, request.id);
       if (earlier) return { view: purchaseView(earlier), created: false };
       const reward = await purchasableReward(trx, request, now);
+      const partnerProduct = isPartnerProduct(reward.type);
+      if (partnerProduct) await requirePartner(trx, request.tenantId, partnerOf(reward.type as PartnerProductType));
       const inserted = await trx.raw<{ rows: PurchaseRow[] }>(
-        `insert into purchase (id, tenant_id, user_id, reward_id, resource_type, points, cost, created_at)
-         values (?, ?, ?, ?, ?, ?, ?, ?)
-         returning id, user_id, reward_id, resource_type, points, voucher_id, created_at`,
+        `insert into purchase (id, tenant_id, user_id, reward_id, resource_type, points, cost, status, created_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?)
+         returning ${PURCHASE_COLUMNS}`,
         [
           request.id,
           request.tenantId,
@@ -101,6 +143,7 @@ export async function purchase(
           request.resource.type,
           reward.price,
           reward.cost,
+          partnerProduct ? 'PENDING' : 'CONFIRMED',
           now,
         ],
       );
@@ -113,6 +156,10 @@ export async function purchase(
           points: price,
           cause: { purchaseId: request.id },
         });
+      if (partnerProduct) {
+        await takeStock(trx, request.tenantId, reward);
+        return { view: purchaseView(row), created: true };
+      }
       const voucherId = await grantVoucher(trx, deps.codes, {
         tenantId: request.tenantId,
         userId: request.userId,
@@ -147,7 +194,9 @@ export function purchaseListView(record: Purchase): PurchaseView & { resource: {
     reward_id: record.reward.id,
     resource_type: record.resourceType,
     points: String(record.points),
-    voucher_id: record.voucherId!,
+    voucher_id: record.voucherId ?? null,
+    status: record.status,
+    partner_reference: record.partnerReference ?? null,
     created_at: record.createdAt,
   });
   return { ...view, resource: { ...view.resource, name: record.reward.name } };
@@ -159,13 +208,21 @@ export async function findPurchase(em: EntityManager, tenantId: string, id: stri
   return row ? purchaseView(row) : undefined;
 }
 
-async function findPurchaseRow(knex: Knex, tenantId: string, id: string): Promise<PurchaseRow | undefined> {
+export async function findPurchaseRow(knex: Knex, tenantId: string, id: string): Promise<PurchaseRow | undefined> {
   const found = await knex.raw<{ rows: PurchaseRow[] }>(
-    `select id, user_id, reward_id, resource_type, points, voucher_id, created_at from purchase
-      where tenant_id = ? and id = ?`,
+    `select ${PURCHASE_COLUMNS} from purchase where tenant_id = ? and id = ?`,
     [tenantId, id],
   );
   return found.rows[0];
+}
+
+/** A partner product is sold only while its partner is configured: 422 RewardUnavailableError otherwise. */
+async function requirePartner(trx: Knex.Transaction, tenantId: string, partner: Partner): Promise<void> {
+  const found = await trx.raw<{ rows: { url: string | null }[] }>(
+    `select configuration #>> array['partners', ?, 'url'] as url from tenant where id = ?`,
+    [partner, tenantId],
+  );
+  if (!found.rows[0]?.url) throw new RewardUnavailableError(`The tenant has no ${partner} endpoint to order from`);
 }
 
 /** The reward a purchase names, if it can be bought now; otherwise the refusal the purchase answers. */
@@ -206,13 +263,23 @@ function voucherTerms(reward: RewardRow): VoucherTerms {
   };
 }
 
-function purchaseView(row: PurchaseRow): PurchaseView {
-  return {
+export function purchaseView(row: PurchaseRow): PurchaseView {
+  const base = {
     id: row.id,
     user: { id: row.user_id },
     resource: { type: row.resource_type, id: row.reward_id },
-    benefit: { type: 'VOUCHER', id: row.voucher_id },
     points: Number(row.points),
-    completedAt: new Date(row.created_at).toISOString(),
+  };
+  const at = new Date(row.created_at).toISOString();
+  if (!isPartnerProduct(row.resource_type))
+    return { ...base, benefit: { type: 'VOUCHER', id: row.voucher_id! }, completedAt: at };
+  return {
+    ...base,
+    benefit: { type: row.resource_type, id: row.id },
+    orderId: row.id,
+    registeredAt: at,
+    status: row.status,
+    partnerReference: row.partner_reference,
+    ...(row.resource_type === 'PARTNER2_PRODUCT' ? { delayed: row.status === 'PENDING' } : {}),
   };
 }

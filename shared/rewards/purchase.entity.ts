@@ -7,6 +7,13 @@ export const PURCHASE_RESOURCE_TYPES = ['REWARD', 'PARTNER1_PRODUCT', 'PARTNER2_
 export type PurchaseResourceType = (typeof PURCHASE_RESOURCE_TYPES)[number];
 
 /**
+ * A voucher purchase is CONFIRMED when it commits; a partner product's is PENDING until its partner
+ * takes the order (CONFIRMED) or refuses it for good (REFUNDED: docs/rewards.md#partner-products).
+ */
+export const PURCHASE_STATUSES = ['PENDING', 'CONFIRMED', 'REFUNDED'] as const;
+export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
+
+/**
  * A member's purchase of a reward with points (docs/rewards.md#purchases): its SPEND ledger entry
  * names it, and a voucher purchase its voucher. `points` and `cost` are what it cost then.
  */
@@ -15,6 +22,11 @@ export const Purchase = defineEntity({
   tableName: 'purchase',
   indexes: [
     { properties: ['tenant', 'createdAt'] },
+    // The partner orders still to place: what the recovery sweep reads (recover-partner-orders.ts).
+    {
+      name: 'purchase_pending_index',
+      expression: `create index "purchase_pending_index" on "purchase" ("created_at") where "status" = 'PENDING'`,
+    },
     { properties: ['tenant', 'user', 'createdAt'] },
     { properties: ['tenant', 'reward', 'createdAt'] },
   ],
@@ -27,6 +39,13 @@ export const Purchase = defineEntity({
     points: p.bigint('number'),
     cost: p.decimal('number').precision(14).scale(4),
     voucherId: p.uuid().nullable().unique(),
+    status: p.enum([...PURCHASE_STATUSES]).default('CONFIRMED'),
+    /** The partner's own reference for the order, when its answer gave one. */
+    partnerReference: p.text().nullable(),
+    /** When the partner confirmed or refused the order for good. */
+    settledAt: p.datetime().nullable(),
+    /** Why the partner order was refunded: the partner's answer, or the last error. */
+    failureReason: p.text().nullable(),
     createdAt: p.datetime(),
   },
 });

@@ -11,6 +11,7 @@ import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import { findTenantRecord } from '../platform/db/tenant-record.js';
 import { fieldError } from '../platform/errors/app-errors.js';
+import type { Partner } from '../tenants/tenant-settings.js';
 import { Reward, type Discount, type RewardType } from './reward.entity.js';
 
 /** What a reward is made of (docs/rewards.md#rewards); absent fields take the defaults below. */
@@ -30,6 +31,8 @@ export interface RewardInput {
   defaultLocale?: string;
   redemptionMessage?: string | null;
   discounts?: Discount[];
+  /** The partner's product id: required for a partner product, refused for a VOUCHER. */
+  partnerProductId?: string | null;
 }
 
 export const REWARD_DEFAULTS = {
@@ -56,6 +59,7 @@ export function rewardView(reward: Reward) {
     defaultLocale: reward.defaultLocale,
     redemptionMessage: reward.redemptionMessage ?? null,
     discounts: reward.discounts,
+    partnerProductId: reward.partnerProductId ?? null,
     createdAt: reward.createdAt.toISOString(),
     updatedAt: reward.updatedAt.toISOString(),
   };
@@ -73,6 +77,7 @@ export async function createReward(
     const availableFrom = input.availableFrom ? new Date(input.availableFrom) : null;
     const availableUntil = input.availableUntil ? new Date(input.availableUntil) : null;
     checkWindow(availableFrom, availableUntil);
+    checkPartnerProduct(input.type, input.partnerProductId ?? null);
     const reward = tx.create(Reward, {
       id,
       tenant: by.tenantId,
@@ -91,6 +96,7 @@ export async function createReward(
       defaultLocale: input.defaultLocale ?? REWARD_DEFAULTS.defaultLocale,
       redemptionMessage: input.redemptionMessage ?? null,
       discounts: input.discounts ?? [],
+      partnerProductId: input.partnerProductId ?? null,
       hasPool: false,
       createdAt: now,
       updatedAt: now,
@@ -135,7 +141,9 @@ export async function updateReward(
       'defaultLocale',
       'redemptionMessage',
       'discounts',
+      'partnerProductId',
     ]);
+    checkPartnerProduct(reward.type, reward.partnerProductId ?? null);
     if (changes.availableFrom !== undefined) reward.availableFrom = dateOrNull(changes.availableFrom);
     if (changes.availableUntil !== undefined) reward.availableUntil = dateOrNull(changes.availableUntil);
     checkWindow(reward.availableFrom ?? null, reward.availableUntil ?? null);
@@ -144,14 +152,14 @@ export async function updateReward(
 }
 
 /**
- * The rewards a member can buy at `now` (docs/rewards.md#rewards): VOUCHER rewards (partner products
- * cannot be bought yet, docs/rewards.md#partner-products), purchasable, inside the window, with
- * stock left, and, for a reward with a pool, a free code in it. What a purchase would refuse for
- * the reward itself is not offered; the member's balance is left to `affordable`.
+ * The rewards a member can buy at `now` (docs/rewards.md#rewards): VOUCHER rewards and the partner
+ * products of the partners the tenant has configured (`partners`), purchasable, inside the window,
+ * with stock left, and, for a reward with a pool, a free code in it. What a purchase would refuse
+ * for the reward itself is not offered; the member's balance is left to `affordable`.
  */
-export function offeredAt(now: Date): FilterQuery<Reward> {
+export function offeredAt(now: Date, partners: readonly Partner[]): FilterQuery<Reward> {
   return {
-    type: 'VOUCHER',
+    type: { $in: ['VOUCHER', ...partners.map((partner) => `${partner}_PRODUCT` as const)] },
     purchasable: true,
     $and: [
       { $or: [{ availableFrom: null }, { availableFrom: { $lte: now } }] },
@@ -185,4 +193,16 @@ export function checkWindow(availableFrom: Date | null, availableUntil: Date | n
       'isAfterAvailableFrom',
       'availableUntil must be after availableFrom',
     );
+}
+
+/**
+ * A partner product names what its partner is to deliver (docs/rewards.md#partner-products); a
+ * VOUCHER has no partner: 400 naming `partnerProductId` either way.
+ */
+export function checkPartnerProduct(type: RewardType, partnerProductId: string | null): void {
+  const partner = type !== 'VOUCHER';
+  if (partner && !partnerProductId)
+    throw fieldError('partnerProductId', partnerProductId, 'required', `a ${type} reward needs its partnerProductId`);
+  if (!partner && partnerProductId)
+    throw fieldError('partnerProductId', partnerProductId, 'partnerOnly', 'a VOUCHER reward has no partnerProductId');
 }

@@ -48,6 +48,8 @@ export const Reward = defineEntity({
     defaultLocale: p.string(),
     redemptionMessage: p.text().nullable(),
     discounts: p.json<Discount[]>(),
+    /** A partner reward's product as its partner knows it (docs/rewards.md#partner-products); null for a VOUCHER. */
+    partnerProductId: p.string().nullable(),
     hasPool: p.boolean().default(false),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),

@@ -1,5 +1,6 @@
 import { auditedChange, type AuditDependencies } from '../audit/audit-log.js';
 import type { Actor } from '../audit/audit-job.js';
+import type { Config } from '../platform/config/config.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import type { PayloadSchemaCompiler } from '../platform/validation/payload-schema.js';
 import type { TenantDirectory } from './tenant-directory.js';
@@ -17,6 +18,8 @@ import type { TenantView } from './tenant-view.js';
 
 export interface TenantChangeDependencies extends AuditDependencies {
   payloadSchemas: PayloadSchemaCompiler;
+  /** FETCH_ALLOW_PRIVATE_ADDRESSES lets a partner's address be plain http (docs/tenant.md#configuration). */
+  config: Pick<Config, 'fetchAllowPrivateAddresses'>;
   /** This process's API key → tenant cache, which a change makes stale (docs/tenant.md#when-a-change-applies). */
   tenants?: Pick<TenantDirectory, 'forget'>;
 }
@@ -55,7 +58,7 @@ export async function changeTenant(
   changes: TenantChanges,
 ): Promise<TenantView> {
   const { after } = await audited(deps, em, actor, 'tenant.updated', (tx) =>
-    updateTenant(tx, deps.payloadSchemas, selector, changes),
+    updateTenant(tx, deps.payloadSchemas, selector, changes, deps.config.fetchAllowPrivateAddresses),
   );
   return after;
 }
@@ -70,7 +73,7 @@ export async function createTenantAudited(
   return auditedChange(
     deps,
     em,
-    (tx) => createTenant(tx, deps.payloadSchemas, input),
+    (tx) => createTenant(tx, deps.payloadSchemas, input, deps.config.fetchAllowPrivateAddresses),
     ({ key: _key, ...created }) => ({
       tenantId: created.id,
       actor,

@@ -43,6 +43,7 @@ export async function createTenant(
   em: EntityManager,
   payloadSchemas: PayloadSchemaCompiler,
   input: NewTenant,
+  allowPrivateAddresses = false,
 ): Promise<TenantView & { key: string }> {
   const name = checkName(input.name);
   if (!SLUG.test(input.slug)) {
@@ -54,7 +55,7 @@ export async function createTenant(
     );
   }
   const authentication = input.authentication ? checkAuthentication(input.authentication) : null;
-  const configuration = checkConfiguration(payloadSchemas, input.configuration ?? {});
+  const configuration = checkConfiguration(payloadSchemas, input.configuration ?? {}, allowPrivateAddresses);
   const apiKey = issueApiKey();
   return em.transactional(async (tx) => {
     if (await tx.count(Tenant, { slug: input.slug }))
@@ -84,6 +85,7 @@ export async function updateTenant(
   payloadSchemas: PayloadSchemaCompiler,
   selector: TenantSelector,
   changes: TenantChanges,
+  allowPrivateAddresses = false,
 ): Promise<TenantChange> {
   const name = changes.name === undefined ? undefined : checkName(changes.name);
   const authentication =
@@ -96,7 +98,7 @@ export async function updateTenant(
   const setting = configuration
     ? Object.fromEntries(Object.entries(configuration).filter(([, value]) => value !== null))
     : {};
-  checkConfiguration(payloadSchemas, setting);
+  checkConfiguration(payloadSchemas, setting, allowPrivateAddresses);
 
   const tenant = await findTenant(em, selector, true);
   const before = tenantView(tenant);

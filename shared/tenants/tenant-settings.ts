@@ -52,6 +52,27 @@ const RateLimitOverride = Type.Object(
 /** `https://shop.example` or `http://localhost:8080`: scheme, host and port, nothing after. */
 const Origin = Type.String({ pattern: '^https?://[^/?#@\\s]+$', maxLength: 253 });
 
+/** docs/rewards.md#partner-products: where a partner's orders are placed, and the key they are signed with. */
+const PartnerEndpoint = Type.Object(
+  {
+    url: Type.String({
+      format: 'uri',
+      pattern: '^https?://',
+      maxLength: 2048,
+      description: 'Where orders are POSTed: https (http only where private addresses are allowed)',
+    }),
+    secret: Type.String({
+      minLength: 32,
+      maxLength: 1024,
+      description: 'The signing secret, at least 32 characters; never shown back',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const PARTNERS = ['PARTNER1', 'PARTNER2'] as const;
+export type Partner = (typeof PARTNERS)[number];
+
 export const TenantConfigurationSchema = Type.Object(
   {
     review: Type.Optional(ReviewSettings),
@@ -69,6 +90,12 @@ export const TenantConfigurationSchema = Type.Object(
     ),
     timezone: Type.Optional(
       Type.String({ minLength: 1, maxLength: 64, description: "The IANA zone receipts' dates are read in" }),
+    ),
+    partners: Type.Optional(
+      Type.Object(
+        { PARTNER1: Type.Optional(PartnerEndpoint), PARTNER2: Type.Optional(PartnerEndpoint) },
+        { additionalProperties: false, description: 'The endpoints partner products are ordered from' },
+      ),
     ),
   },
   { additionalProperties: false, description: "The tenant's settings: every key is optional" },
@@ -111,10 +138,11 @@ const validators = {
 export function checkConfiguration(
   payloadSchemas: PayloadSchemaCompiler,
   settings: Record<string, unknown>,
+  allowPrivateAddresses = false,
 ): TenantSettings {
   const validate = validators.configuration;
   if (!validate(settings)) refuse('configuration', toValidationIssues(validate.errors, settings));
-  const { rateLimit, profileSchema, corsOrigins, timezone } = settings;
+  const { rateLimit, profileSchema, corsOrigins, timezone, partners } = settings;
   if (rateLimit?.burst !== undefined && rateLimit.burst < rateLimit.perSecond) {
     const message = 'configuration.rateLimit.burst must be at least configuration.rateLimit.perSecond';
     throw fieldError('configuration.rateLimit.burst', rateLimit.burst, 'minimum', message);
@@ -140,6 +168,14 @@ export function checkConfiguration(
   });
   if (timezone !== undefined && !isTimeZone(timezone)) {
     throw fieldError('configuration.timezone', timezone, 'timeZone', 'configuration.timezone must be an IANA zone');
+  }
+  // Orders carry members' purchases: in the clear only to a partner on this host's own network.
+  for (const partner of PARTNERS) {
+    const url = partners?.[partner]?.url;
+    if (url !== undefined && !url.startsWith('https://') && !allowPrivateAddresses) {
+      const field = `configuration.partners.${partner}.url`;
+      throw fieldError(field, url, 'https', `${field} must be an https address`);
+    }
   }
   return settings;
 }
@@ -196,4 +232,10 @@ function isOrigin(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The partners the tenant has an endpoint for: whose products it can sell (docs/rewards.md#partner-products). */
+export function configuredPartners(configuration: Record<string, unknown>): Partner[] {
+  const partners = (configuration as TenantSettings).partners;
+  return PARTNERS.filter((partner) => partners?.[partner]);
 }

@@ -13,6 +13,7 @@ import type { Metrics } from '../platform/metrics/metrics.js';
 import { Sealer } from '../platform/secrets/sealer.js';
 import type { Webhook } from './webhook.entity.js';
 import { webhookSecretContext } from './webhook-service.js';
+import { signedHeaders } from './signed-headers.js';
 
 export interface DeliveryDependencies {
   orm: Orm;
@@ -83,12 +84,7 @@ export async function deliverWebhook(
     deps.attempts.inc({ outcome: 'failed' });
     throw new UnrecoverableError(`webhook ${webhook.id}: ${error}`);
   }
-  const signature = new StandardWebhook(secret).sign(delivery.id, timestamp, body);
-  const headers = {
-    'webhook-id': delivery.id,
-    'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-    'webhook-signature': signature,
-  };
+  const headers = signedHeaders(new StandardWebhook(secret), delivery.id, timestamp, body);
 
   const started = Date.now();
   let attempt: DeliveryAttempt;

@@ -16,7 +16,7 @@ const argument = (value: unknown) => ({ type: 'POINTS', points: { operation: 'SU
 beforeAll(async () => {
   harness = await createHarness();
   tenant = await harness.createTenant();
-  admin = await harness.adminToken(tenant, ['admin:reactors', 'admin:receipts']);
+  admin = await harness.adminToken(tenant, ['admin:reactors', 'admin:receipts', 'admin:rewards']);
   const created = await harness.request(tenant, 'POST', '/v1/reactors', { token: admin, body: reactor(points) });
   reactorId = (await dataOf<{ id: string }>(created)).id;
 });
@@ -134,6 +134,25 @@ describe('POST /v1/receipts: a claim by `useParser`', () => {
     });
     expect(errors.map((error) => error.property).sort()).toEqual(['lineItems', 'ocrConfidence', 'total']);
     expect(errors.every((error) => 'additionalProperties' in error.constraints)).toBe(true);
+  });
+});
+
+// docs/rewards.md#purchases: an admin names the member "by exactly one of its identifiers, saying
+// which: `{id}`, `{authIdentifier}` or `{accountNumber}`".
+describe('POST /v1/purchases: the subject by which identifier it holds', () => {
+  const buy = (subject: unknown) => ({
+    resource: { type: 'REWARD', id: '0f1e2d3c-4b5a-4697-8877-665544332211' },
+    subject,
+  });
+
+  it.each([
+    ['no identifier', {}, 'subject', 'minProperties'],
+    ['an unknown identifier', { email: 'a@example.test' }, 'subject.email', 'additionalProperties'],
+    ['two identifiers', { id: '3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d', accountNumber: 7 }, 'subject', 'maxProperties'],
+    ['an identifier of the wrong type', { accountNumber: 'seven' }, 'subject.accountNumber', 'type'],
+  ])('%s is told that alone', async (_case, subject, property, rule) => {
+    const issues = await refusal('POST', '/v1/purchases', buy(subject));
+    expect(issues).toEqual([{ property, constraints: { [rule]: expect.any(String) } }]);
   });
 });
 

@@ -261,7 +261,11 @@ describe('a reactor with a VOUCHER reaction', () => {
   it.each([
     ['an unknown reward', async () => randomUUID(), 'reactions[1].rewardId'],
     ["another tenant's reward", async () => rewardOf({}, other), 'reactions[1].rewardId'],
-    ['a reward that is not a VOUCHER', async () => rewardOf({ type: 'PARTNER1_PRODUCT' }), 'reactions[1].rewardId'],
+    [
+      'a reward that is not a VOUCHER',
+      async () => rewardOf({ type: 'PARTNER1_PRODUCT', partnerProductId: 'P-1' }),
+      'reactions[1].rewardId',
+    ],
     ['a reward id that is not a uuid', async () => 'coffee', 'reactions'],
   ])('naming %s is refused with 400', async (_case, rewardOfCase, property) => {
     const rewardId = await rewardOfCase();

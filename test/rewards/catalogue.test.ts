@@ -85,6 +85,7 @@ describe('POST /v1/rewards', () => {
       defaultLocale: 'en',
       redemptionMessage: null,
       discounts: [],
+      partnerProductId: null,
       createdAt: at(START),
       updatedAt: at(START),
     });
@@ -285,7 +286,7 @@ describe('GET /v1/rewards with an admin token', () => {
     token = await harness.adminToken(listed, ['admin:rewards']);
     await created({ type: 'VOUCHER', name: 'Cheap', price: 10 }, listed, token);
     await created({ type: 'VOUCHER', name: 'Dear', price: 900, purchasable: false }, listed, token);
-    await created({ type: 'PARTNER1_PRODUCT', name: 'Partner', price: 500 }, listed, token);
+    await created({ type: 'PARTNER1_PRODUCT', name: 'Partner', price: 500, partnerProductId: 'P-1' }, listed, token);
   });
 
   const list = (query: string) => harness.request(listed, 'GET', `/v1/rewards${query}`, { token });
@@ -357,7 +358,8 @@ describe('GET /v1/rewards with a member token', () => {
     await add({ type: 'VOUCHER', name: 'Not for sale', price: 1, purchasable: false });
     await add({ type: 'VOUCHER', name: 'Sold out', price: 1, stock: 0 });
     await add({ type: 'VOUCHER', name: 'In stock', price: 1, stock: 1 });
-    await add({ type: 'PARTNER1_PRODUCT', name: 'Partner', price: 1 });
+    // A partner product is offered only where the tenant has that partner's endpoint, and this one has none.
+    await add({ type: 'PARTNER1_PRODUCT', name: 'Partner', price: 1, partnerProductId: 'P-1' });
     await add({ type: 'VOUCHER', name: 'Later', price: 1, availableFrom: at(now + HOUR_MS) });
     await add({ type: 'VOUCHER', name: 'Ending', price: 1, availableUntil: at(now + 2 * HOUR_MS) });
     expect(await offers()).toEqual({ Affordable: true, Ending: true, 'In stock': true, 'Too dear': false });

@@ -31,7 +31,7 @@ afterAll(() => harness.close());
 async function rewardIn(into: TestTenant, token: string, type = 'VOUCHER'): Promise<string> {
   const response = await harness.request(into, 'POST', '/v1/rewards', {
     token,
-    body: { type, name: 'Coffee', price: 10 },
+    body: { type, name: 'Coffee', price: 10, ...(type === 'VOUCHER' ? {} : { partnerProductId: 'P-1' }) },
   });
   expect(response.status).toBe(201);
   return (await dataOf<{ id: string }>(response)).id;

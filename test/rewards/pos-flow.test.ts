@@ -13,7 +13,7 @@ beforeAll(async () => {
   harness = await createHarness();
   tenant = await harness.createTenant();
   admin = await harness.adminToken(tenant, ['admin:users', 'admin:reactors', 'admin:rewards']);
-  till = await harness.adminToken(tenant, ['admin:orders', 'read:users', 'admin:vouchers'], 'till-7');
+  till = await harness.adminToken(tenant, ['admin:orders', 'admin:users', 'admin:vouchers'], 'till-7');
   await registerMember(harness, tenant, admin, 'shopper-1');
   await harness.request(tenant, 'POST', '/v1/reactors', {
     token: admin,

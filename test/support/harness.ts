@@ -87,12 +87,17 @@ export async function createHarness(
     async createTenant(input = {}) {
       tenantCount += 1;
       const sharedKey = randomBytes(24).toString('base64url');
-      const tenant = await createTenant(context.orm.em.fork(), context.payloadSchemas, {
-        name: `Tenant ${tenantCount}`,
-        slug: `tenant-${id}-${tenantCount}`,
-        authentication: { algorithm: 'HS256', issuer: USER_TOKEN_ISSUER, sharedKey },
-        ...input,
-      });
+      const tenant = await createTenant(
+        context.orm.em.fork(),
+        context.payloadSchemas,
+        {
+          name: `Tenant ${tenantCount}`,
+          slug: `tenant-${id}-${tenantCount}`,
+          authentication: { algorithm: 'HS256', issuer: USER_TOKEN_ISSUER, sharedKey },
+          ...input,
+        },
+        config.fetchAllowPrivateAddresses,
+      );
       return { id: tenant.id, slug: tenant.slug, key: tenant.key, sharedKey };
     },
     adminToken(tenant, scopes, subject = 'test-admin') {

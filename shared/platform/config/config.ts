@@ -41,6 +41,10 @@ export interface Config {
   workerStalledCheckMs: number;
   /** How long POST /receipts waits for a preparsed claim's automated decision (docs/receipts.md#claims). */
   receiptDecisionWaitMs: number;
+  /** How long POST /purchases waits for a PARTNER2 order's confirmation (docs/rewards.md#partner-products). */
+  partnerConfirmWaitMs: number;
+  /** The first partner order retry's delay; each next one doubles it (shared/rewards/partner-order-job.ts). */
+  partnerRetryBaseMs: number | undefined;
   /**
    * The first webhook retry's delay; each next one doubles it. Unset, the webhooks feature spreads
    * its retries over 24 h (shared/webhooks/webhook-job.ts).
@@ -97,6 +101,8 @@ export function loadConfig(env: Environment = process.env): Config {
     ...workerLocks(env),
     webhookRetryBaseMs: optionalInteger(env, 'WEBHOOK_RETRY_BASE_MS'),
     receiptDecisionWaitMs: integer(env, 'RECEIPT_DECISION_WAIT_MS', 2000),
+    partnerConfirmWaitMs: integer(env, 'PARTNER_CONFIRM_WAIT_MS', 2000),
+    partnerRetryBaseMs: optionalInteger(env, 'PARTNER_RETRY_BASE_MS'),
     idempotencyLeaseMs: integer(env, 'IDEMPOTENCY_LEASE_MS', 30_000),
     imageFetchBudgetMs: integer(env, 'IMAGE_FETCH_BUDGET_MS', 20_000),
     adminTokenMaxTtlSeconds: lifetime(env, 'ADMIN_TOKEN_MAX_TTL', '24h'),

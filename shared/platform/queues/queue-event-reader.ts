@@ -1,18 +1,18 @@
 import { QueueEvents, type Queue } from 'bullmq';
-import type { Logger } from '../platform/logging/logger.js';
-import { isConnectionError, type RedisConnectionLog } from '../platform/redis/connection-log.js';
-import { closeRedis, createRedis, type Redis } from '../platform/redis/redis.js';
+import type { Logger } from '../logging/logger.js';
+import { isConnectionError, type RedisConnectionLog } from '../redis/connection-log.js';
+import { closeRedis, createRedis, type Redis } from '../redis/redis.js';
 
 /** How long QUIT may take before the connection is dropped instead. */
 const CLOSE_MS = 1000;
 
 /**
- * Reads the reviews queue's event stream on a connection of its own (a blocking stream read),
+ * Reads one queue's event stream on a connection of its own (a blocking stream read),
  * from the stream's end at the time it started, by id: BullMQ's default start (`$`) is the end at
  * each read, so an event that arrived between two reads would be missed. (Should Redis lose the
  * stream, new ids follow the clock, so reading goes on after them.)
  */
-export class ReviewEventReader {
+export class QueueEventReader {
   /** Resolves once events are read; rejects when the reader could not start (it is then closed). */
   readonly started: Promise<QueueEvents>;
   /** Set once `started` resolved. */
@@ -26,34 +26,35 @@ export class ReviewEventReader {
   private readonly closed: Promise<never>;
   private rejectClosed: (error: Error) => void = () => {};
 
-  constructor(reviews: Queue, redisUrl: string, connections: RedisConnectionLog, logger: Logger) {
-    this.connection = createRedis(redisUrl, 'tally-review-events', { connections });
+  constructor(queue: Queue, redisUrl: string, connections: RedisConnectionLog, logger: Logger) {
+    this.connection = createRedis(redisUrl, `tally-${queue.name}-events`, { connections });
     this.closed = new Promise<never>((_resolve, reject) => (this.rejectClosed = reject));
     this.closed.catch(() => undefined);
-    this.started = this.start(reviews, logger);
+    this.started = this.start(queue, logger);
   }
 
   get isClosing(): boolean {
     return this.closing;
   }
 
-  private async start(reviews: Queue, logger: Logger): Promise<QueueEvents> {
+  private async start(queue: Queue, logger: Logger): Promise<QueueEvents> {
     let queueEvents: QueueEvents | undefined;
     try {
       const [newest] = await Promise.race([
-        this.connection.xrevrange(reviews.keys.events!, '+', '-', 'COUNT', 1),
+        this.connection.xrevrange(queue.keys.events!, '+', '-', 'COUNT', 1),
         this.closed,
       ]);
-      queueEvents = new QueueEvents(reviews.name, {
+      queueEvents = new QueueEvents(queue.name, {
         connection: this.connection,
-        prefix: reviews.opts.prefix,
+        prefix: queue.opts.prefix,
         lastEventId: newest?.[0] ?? '0-0',
       });
-      // Each waiting claim listens for its job's end: as many listeners as claims in flight, no leak.
+      // Each waiting request listens for its job's end: as many listeners as requests in flight, no leak.
       queueEvents.setMaxListeners(0);
       // A connection error is already in the log, once per outage (connection-log.ts).
       queueEvents.on('error', (error) => {
-        if (!isConnectionError(error)) logger.warn({ err: error }, 'reading the review events failed: retrying');
+        if (!isConnectionError(error))
+          logger.warn({ err: error, queue: queue.name }, 'reading the queue events failed: retrying');
       });
       await Promise.race([queueEvents.waitUntilReady(), this.closed]);
       this.queueEvents = queueEvents;
@@ -77,7 +78,7 @@ export class ReviewEventReader {
       await closeRedis(this.connection, CLOSE_MS);
       return;
     }
-    this.rejectClosed(new Error('closed before the review events were read'));
+    this.rejectClosed(new Error('closed before the queue events were read'));
     await this.started.catch(() => undefined);
   }
 }
