@@ -46,7 +46,6 @@ const TAGS: { name: string; description: string }[] = [
     name: 'Wallets',
     description: "A member's points, read from the append-only ledger, and the vouchers the member holds.",
   },
-  { name: 'Purchases', description: 'Rewards bought with points: the price spent, a voucher in the wallet.' },
   { name: 'Vouchers', description: 'Redeeming and validating vouchers at the till.' },
   {
     name: 'Rewards',
