@@ -37,7 +37,8 @@ const rewardFields = {
   cost: Type.Optional(
     Type.Number({
       minimum: 0,
-      maximum: 1e10,
+      // The column holds 10 digits before the point (numeric(14,4)).
+      exclusiveMaximum: 1e10,
       description: "in money, what the reward costs the tenant; a member's `loyaltyCost` sums it (default 0)",
     }),
   ),

@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
+import type { Principal } from '../../shared/platform/auth/principal.js';
+import { grantsScope } from '../../shared/platform/auth/scopes.js';
 import { readPoints } from '../../shared/ledger/wallet-service.js';
 import { readWalletVouchers } from '../../shared/rewards/wallet-vouchers.js';
 import { userView } from '../../shared/users/user-view.js';
@@ -94,10 +96,16 @@ export function registerGetWallet(app: App, context: AppContext): void {
           {
             includeAllUnvalidatedVouchers: query.includeAllUnvalidatedVouchers ?? false,
             includeDiscounts: query.includeDiscounts ?? false,
+            revealCode: canSeeCodes(c.var.principal),
           },
         );
         return { ...points, ...vouchers };
       },
     });
   }
+}
+
+/** A redeemed code's value is for its owner and for the till (docs/rewards.md#codes), not for every wallet reader. */
+function canSeeCodes(principal: Principal | undefined): boolean {
+  return principal?.kind === 'user' || (principal?.kind === 'admin' && grantsScope(principal.scopes, 'admin:vouchers'));
 }

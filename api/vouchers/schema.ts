@@ -25,7 +25,8 @@ const VoucherCode = Type.Object(
     redeemedAt: Timestamp('when the member started redemption'),
     validatedAt: NullableTimestamp('when a till validated (burned) it; null until then'),
     value: NullableString(
-      'the code to show at the till; null only if it can no longer be opened (the platform secret was replaced)',
+      "the code to show at the till: shown to the voucher's owner and to tokens with `admin:vouchers`, null to other " +
+        'admins; null too if it can no longer be opened (the platform secret was replaced)',
     ),
   },
   { title: 'VoucherCode' },

@@ -3013,7 +3013,7 @@ export interface components {
             redeemedAt: string;
             /** @description when a till validated (burned) it; null until then */
             validatedAt: string | null;
-            /** @description the code to show at the till; null only if it can no longer be opened (the platform secret was replaced) */
+            /** @description the code to show at the till: shown to the voucher's owner and to tokens with `admin:vouchers`, null to other admins; null too if it can no longer be opened (the platform secret was replaced) */
             value: string | null;
         };
         /** VoucherPurchase */

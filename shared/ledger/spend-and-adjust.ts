@@ -18,12 +18,16 @@ export interface Spending {
   /** How many points the purchase costs: a positive whole number. */
   points: number;
   cause: { purchaseId: string };
+  /** When: the purchase's own time, so the entry and the purchase it names agree whatever the clock says. */
+  at: Date;
 }
 
 /** A purchase whose SPEND is given back, because what it bought was never delivered. Its key: the purchase. */
 export interface Refund {
   tenantId: string;
   cause: { purchaseId: string };
+  /** When: the refund's own time, as its purchase records it. */
+  at: Date;
 }
 
 /** Points an admin adds (positive) or takes away (negative). Its key: `entryId`, the adjustment's own id. */
@@ -57,9 +61,9 @@ export async function spend(trx: Knex.Transaction, spending: Spending): Promise<
     throw new RangeError(`a spend is a positive whole number of points, not ${spending.points}`);
   const entered = await trx.raw<{ rows: EntryRow[] }>(
     `insert into ledger_entry (id, tenant_id, user_id, kind, points, purchase_id, created_at)
-     values (gen_random_uuid(), ?, ?, 'SPEND', ?, ?, now())
+     values (gen_random_uuid(), ?, ?, 'SPEND', ?, ?, ?)
      on conflict (purchase_id) where kind = 'SPEND' do nothing returning ${RETURNED}`,
-    [spending.tenantId, spending.userId, -spending.points, spending.cause.purchaseId],
+    [spending.tenantId, spending.userId, -spending.points, spending.cause.purchaseId, spending.at],
   );
   const [entry] = entered.rows;
   if (!entry)
@@ -80,10 +84,10 @@ export async function refund(trx: Knex.Transaction, refunding: Refund): Promise<
   const { tenantId, cause } = refunding;
   const entered = await trx.raw<{ rows: (EntryRow & { user_id: string })[] }>(
     `insert into ledger_entry (id, tenant_id, user_id, kind, points, purchase_id, created_at)
-     select gen_random_uuid(), tenant_id, user_id, 'REVERSAL', -points, purchase_id, now() from ledger_entry
+     select gen_random_uuid(), tenant_id, user_id, 'REVERSAL', -points, purchase_id, ?::timestamptz from ledger_entry
       where kind = 'SPEND' and purchase_id = ? and tenant_id = ?
      on conflict (purchase_id) where kind = 'REVERSAL' do nothing returning ${RETURNED}, user_id`,
-    [cause.purchaseId, tenantId],
+    [refunding.at, cause.purchaseId, tenantId],
   );
   const [entry] = entered.rows;
   if (entry) {

@@ -246,7 +246,7 @@ async function refundPurchase(
       );
       const [row] = updated.rows;
       if (!row) return undefined;
-      await refund(trx, { tenantId: job.tenantId, cause: { purchaseId: job.purchaseId } });
+      await refund(trx, { tenantId: job.tenantId, cause: { purchaseId: job.purchaseId }, at: now });
       await trx.raw('update reward set stock = stock + 1 where tenant_id = ? and id = ? and stock is not null', [
         job.tenantId,
         row.reward_id,

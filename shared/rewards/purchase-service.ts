@@ -155,6 +155,7 @@ export async function purchase(
           userId: request.userId,
           points: price,
           cause: { purchaseId: request.id },
+          at: now,
         });
       if (partnerProduct) {
         await takeStock(trx, request.tenantId, reward);

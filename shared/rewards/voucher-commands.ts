@@ -139,7 +139,7 @@ function refuseGone(row: VoucherRow, now: Date): void {
 /** The voucher with its owner, as the commands answer it: with the reward's discounts, which the till applies. */
 async function viewOf(em: EntityManager, codes: VoucherCodes, row: VoucherRow): Promise<VoucherView> {
   const owner = await em.findOneOrFail(User, { tenant: row.tenant_id, id: row.user_id });
-  return voucherView(row, codes, userView(owner), { includeDiscounts: true });
+  return voucherView(row, codes, userView(owner), { includeDiscounts: true, revealCode: true });
 }
 
 /** The audit entry of a command: the voucher's state before and after, never its code. */

@@ -47,6 +47,12 @@ export const VOUCHER_FROM = `from voucher v join reward r on r.id = v.reward_id 
 export interface VoucherViewOptions {
   /** The reward's `discounts` (GET …/wallet?includeDiscounts=true, and the till's commands). */
   includeDiscounts: boolean;
+  /**
+   * Whether the caller may see a redeemed code's `value`: its owner and the till (`admin:vouchers`)
+   * may; an admin reading wallets with `read:users` alone sees the code's other fields, `value`
+   * null, so a support tool cannot take a code to a till (docs/rewards.md#codes).
+   */
+  revealCode: boolean;
 }
 
 /**
@@ -71,7 +77,7 @@ export function voucherView(row: VoucherRow, codes: VoucherCodes, owner: UserVie
           updatedAt: iso(row.updated_at),
           redeemedAt,
           validatedAt: burnedAt,
-          value: codes.open(row.tenant_id, row.code_id, row.code_sealed) ?? null,
+          value: options.revealCode ? (codes.open(row.tenant_id, row.code_id, row.code_sealed) ?? null) : null,
         }
       : null,
     reward: {

@@ -7,6 +7,8 @@ export interface WalletVoucherOptions {
   /** Also the vouchers redeemed and not yet validated, while their redemption window lasts. */
   includeAllUnvalidatedVouchers: boolean;
   includeDiscounts: boolean;
+  /** The caller may see redeemed codes' values (voucher-view.ts). */
+  revealCode: boolean;
 }
 
 /**
@@ -34,18 +36,21 @@ export async function readWalletVouchers(
   );
   return {
     loyaltyCost: await loyaltyCost(knex, tenantId, owner.id),
-    vouchers: found.rows.map((row) => voucherView(row, codes, owner, { includeDiscounts: options.includeDiscounts })),
+    vouchers: found.rows.map((row) => voucherView(row, codes, owner, options)),
   };
 }
 
 /**
  * What the member's rewards cost the tenant (docs/users.md#wallet): the `cost` each voucher took
- * from its reward when obtained, whatever became of the voucher since.
+ * from its reward when obtained, whatever became of the voucher since, and the cost of each partner
+ * product bought and not refunded.
  */
 async function loyaltyCost(knex: Knex, tenantId: string, userId: string): Promise<number> {
   const summed = await knex.raw<{ rows: { cost: string }[] }>(
-    'select coalesce(sum(cost), 0) as cost from voucher where tenant_id = ? and user_id = ?',
-    [tenantId, userId],
+    `select (select coalesce(sum(cost), 0) from voucher where tenant_id = ? and user_id = ?)
+          + (select coalesce(sum(cost), 0) from purchase
+              where tenant_id = ? and user_id = ? and resource_type <> 'REWARD' and status <> 'REFUNDED') as cost`,
+    [tenantId, userId, tenantId, userId],
   );
   return Number(summed.rows[0]!.cost);
 }

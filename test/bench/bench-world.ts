@@ -100,7 +100,7 @@ export async function createBenchWorld(memberCount: number, logLevel: string): P
     slug: `bench-${id}`,
     authentication: { algorithm: 'HS256', issuer: USER_TOKEN_ISSUER, sharedKey },
     // The shipped receipt images are dated November 2026: a wide age limit keeps them acceptable.
-    configuration: { rateLimit: { perSecond: 10_000_000, burst: 10_000_000 }, review: { maxAgeDays: 100_000 } },
+    configuration: { rateLimit: { perSecond: 100_000, burst: 1_000_000 }, review: { maxAgeDays: 100_000 } },
   });
   const admin = await mintAdminToken(config.platformTokenSecret, {
     tenantId: tenant.id,

@@ -3,7 +3,7 @@ import { openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { ROOT } from '../support/run-process.js';
+import { ROOT } from '../support/root.js';
 
 /** A process of the stack under measurement: its log goes to a file, its peak memory is readable. */
 export interface StackProcess {

@@ -99,7 +99,7 @@ describe('spending and adjustments', () => {
 
   it('spends once per purchase: asked again, it answers the first entry and takes nothing more', async () => {
     const purchaseId = randomUUID();
-    const spending = { tenantId: tenant.id, userId: spender.id, points: 30, cause: { purchaseId } };
+    const spending = { tenantId: tenant.id, userId: spender.id, points: 30, cause: { purchaseId }, at: new Date() };
     const first = await inTransaction((trx) => spend(trx, spending));
     const again = await inTransaction((trx) => spend(trx, spending));
     expect(first).toMatchObject({ kind: 'SPEND', points: -30 });
@@ -108,7 +108,13 @@ describe('spending and adjustments', () => {
   });
 
   it('refuses a spend beyond the balance with InsufficientPointsError, and writes nothing', async () => {
-    const spending = { tenantId: tenant.id, userId: spender.id, points: 71, cause: { purchaseId: randomUUID() } };
+    const spending = {
+      tenantId: tenant.id,
+      userId: spender.id,
+      points: 71,
+      cause: { purchaseId: randomUUID() },
+      at: new Date(),
+    };
     await expect(inTransaction((trx) => spend(trx, spending))).rejects.toBeInstanceOf(InsufficientPointsError);
     expect(await walletOf(spender.id)).toEqual({ points: 70, lifetimeEarn: 100, ledger: 70 });
     expect(await entries(spender.id, 'SPEND')).toBe(1);
@@ -117,7 +123,13 @@ describe('spending and adjustments', () => {
   it('lets concurrent spends take the balance to zero and no further', async () => {
     const attempts = Array.from({ length: 15 }, () =>
       inTransaction((trx) =>
-        spend(trx, { tenantId: tenant.id, userId: spender.id, points: 10, cause: { purchaseId: randomUUID() } }),
+        spend(trx, {
+          tenantId: tenant.id,
+          userId: spender.id,
+          points: 10,
+          cause: { purchaseId: randomUUID() },
+          at: new Date(),
+        }),
       ),
     );
     const outcomes = await Promise.allSettled(attempts);
@@ -166,7 +178,13 @@ describe('spending and adjustments', () => {
     );
     await expect(
       inTransaction((trx) =>
-        spend(trx, { tenantId: tenant.id, userId: newcomer.id, points: 1, cause: { purchaseId: randomUUID() } }),
+        spend(trx, {
+          tenantId: tenant.id,
+          userId: newcomer.id,
+          points: 1,
+          cause: { purchaseId: randomUUID() },
+          at: new Date(),
+        }),
       ),
     ).rejects.toBeInstanceOf(InsufficientPointsError);
   });

@@ -242,7 +242,7 @@ describe('partner products', () => {
     await harness.context.orm.em
       .fork()
       .getKnex()
-      .transaction((trx) => refund(trx, { tenantId: tenant.id, cause: { purchaseId: bought.id } }));
+      .transaction((trx) => refund(trx, { tenantId: tenant.id, cause: { purchaseId: bought.id }, at: new Date() }));
     expect(await reversalsOf(bought.id)).toHaveLength(1);
     expect(await balanceOf(member.id)).toBe(130);
     expect(await queryOne(harness, 'select stock from reward where id = ?', [reward])).toEqual({ stock: 5 });

@@ -25,6 +25,8 @@ let workers: Worker[] = [];
 /** The till: an admin token with `admin:vouchers`. */
 let till: string;
 let readUsers: string;
+/** A till's token: it reads wallets and takes vouchers, so it is shown redeemed codes. */
+let tillReader: string;
 let usersAdmin: string;
 
 beforeAll(async () => {
@@ -36,6 +38,7 @@ beforeAll(async () => {
   tenant = await harness.createTenant();
   till = await harness.adminToken(tenant, ['admin:vouchers'], 'till-7');
   readUsers = await harness.adminToken(tenant, ['read:users']);
+  tillReader = await harness.adminToken(tenant, ['read:users', 'admin:vouchers'], 'till-8');
   usersAdmin = await harness.adminToken(tenant, ['admin:users', 'admin:tenant']);
 });
 afterAll(async () => {
@@ -58,8 +61,8 @@ async function newMember(): Promise<Member> {
   };
 }
 
-const wallet = (member: Member, query = '') =>
-  harness.request(tenant, 'GET', `/v1/users/${member.id}/wallet${query}`, { token: readUsers });
+const wallet = (member: Member, query = '', token = tillReader) =>
+  harness.request(tenant, 'GET', `/v1/users/${member.id}/wallet${query}`, { token });
 const redeem = (voucherId: string, token: string) =>
   harness.request(tenant, 'POST', '/v1/commands/redeem_benefit', { token, body: { voucherId } });
 const validate = (code: string, token = till) =>
@@ -205,6 +208,25 @@ describe('the wallet', () => {
       [kept, null],
       [redeemed, code],
     ]);
+  });
+
+  // docs/rewards.md#codes: "A code is shown to its voucher's owner once the voucher is redeemed, and to
+  // the till that validates it; to no one else."
+  it("hides a redeemed code's value from an admin who reads wallets without admin:vouchers", async () => {
+    const member = await newMember();
+    const voucherId = await voucherFor(harness, tenant, member.id, await rewardFor(harness, tenant));
+    await redeem(voucherId, member.token);
+    const query = '?includeAllUnvalidatedVouchers=true';
+    const [seen] = (await dataOf<Json>(await wallet(member, query, readUsers))).vouchers;
+    expect(seen.code).toMatchObject({ redeemedAt: expect.any(String), value: null });
+    const [own] = (
+      await dataOf<Json>(
+        await harness.request(tenant, 'GET', `/v1/users/me/wallet${query}`, {
+          token: member.token,
+        }),
+      )
+    ).vouchers;
+    expect(own.code.value).toBe(await codeOf(harness, voucherId));
   });
 
   // docs/rewards.md#vouchers: "until it is validated at a till, expires, or was redeemed and left unvalidated past

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
+import { ROOT } from './root.js';
 
-export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export { ROOT };
 
 /** The entry points this test file started that have not exited yet. */
 const running = new Set<ChildProcess>();
