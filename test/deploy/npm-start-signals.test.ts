@@ -172,6 +172,18 @@ describe('SIGTERM to npm stops the server it started', { timeout: 240_000 }, () 
         expect(answers.filter((answer) => answer.status !== 'success')).toEqual([]);
         // Step 6: a purchase of 12.5 gives Alice 12 whole points.
         expect(answers).toContainEqual({ status: 'success', data: expect.objectContaining({ points: 12 }) });
+        // Steps 12 and 13: Alice buys the coffee with 10 of them, and the till burns its code.
+        expect(answers).toContainEqual({
+          status: 'success',
+          data: expect.objectContaining({ points: 2, loyaltyCost: 2.5, vouchers: [expect.any(Object)] }),
+        });
+        expect(answers).toContainEqual({
+          status: 'success',
+          data: expect.objectContaining({
+            burnedAt: expect.any(String),
+            code: expect.objectContaining({ value: expect.any(String) }),
+          }),
+        });
       },
     );
   });
