@@ -55,23 +55,33 @@ interface EntryRow {
 
 const RETURNED = 'id, kind, points, created_at';
 
-/** A SPEND of the purchase's price; 422 InsufficientPointsError when the balance holds less. */
+/**
+ * A SPEND of the purchase's price; 422 InsufficientPointsError when the balance holds less. One
+ * statement: the entry, and the debit of a wallet that holds the price, only if the entry is new.
+ * A purchase is a hot path, and each round trip to PostgreSQL is a share of its time.
+ */
 export async function spend(trx: Knex.Transaction, spending: Spending): Promise<EntryRecord> {
   if (!Number.isSafeInteger(spending.points) || spending.points <= 0)
     throw new RangeError(`a spend is a positive whole number of points, not ${spending.points}`);
-  const entered = await trx.raw<{ rows: EntryRow[] }>(
-    `insert into ledger_entry (id, tenant_id, user_id, kind, points, purchase_id, created_at)
-     values (gen_random_uuid(), ?, ?, 'SPEND', ?, ?, ?)
-     on conflict (purchase_id) where kind = 'SPEND' do nothing returning ${RETURNED}`,
-    [spending.tenantId, spending.userId, -spending.points, spending.cause.purchaseId, spending.at],
+  const { tenantId, userId, points, cause, at } = spending;
+  const entered = await trx.raw<{ rows: (EntryRow & { debited: boolean })[] }>(
+    `with entered as (
+       insert into ledger_entry (id, tenant_id, user_id, kind, points, purchase_id, created_at)
+       values (gen_random_uuid(), ?, ?, 'SPEND', ?, ?, ?)
+       on conflict (purchase_id) where kind = 'SPEND' do nothing returning ${RETURNED}
+     ), debited as (
+       update wallet set points = points - ?, updated_at = ?
+        where user_id = ? and tenant_id = ? and points >= ? and exists (select 1 from entered)
+       returning 1
+     )
+     select entered.*, exists (select 1 from debited) as debited from entered`,
+    [tenantId, userId, -points, cause.purchaseId, at, points, at, userId, tenantId, points],
   );
   const [entry] = entered.rows;
   if (!entry)
-    return existingEntry(trx, "kind = 'SPEND' and purchase_id = ? and tenant_id = ?", [
-      spending.cause.purchaseId,
-      spending.tenantId,
-    ]);
-  await debit(trx, spending.tenantId, spending.userId, spending.points);
+    return existingEntry(trx, "kind = 'SPEND' and purchase_id = ? and tenant_id = ?", [cause.purchaseId, tenantId]);
+  // The caller's transaction rolls back, and the entry with it.
+  if (!entry.debited) throw insufficient(points);
   return record(entry);
 }
 
@@ -126,8 +136,11 @@ async function debit(trx: Knex.Transaction, tenantId: string, userId: string, po
     'update wallet set points = points - ?, updated_at = now() where user_id = ? and tenant_id = ? and points >= ?',
     [points, userId, tenantId, points],
   );
-  if (debited.rowCount === 0)
-    throw new InsufficientPointsError(`The member's balance is less than the ${points} points asked for`);
+  if (debited.rowCount === 0) throw insufficient(points);
+}
+
+function insufficient(points: number): InsufficientPointsError {
+  return new InsufficientPointsError(`The member's balance is less than the ${points} points asked for`);
 }
 
 /** Adds `points` to the balance; a credit is no earning, so `lifetime_earn` stays. */

@@ -34,32 +34,63 @@ export interface VoucherGrant {
  * another for a pool either. Resolves to the voucher's id.
  */
 export async function grantVoucher(trx: Knex.Transaction, codes: VoucherCodes, grant: VoucherGrant): Promise<string> {
-  const { tenantId, reward, now } = grant;
+  const { tenantId, reward, now, cause } = grant;
   await takeStock(trx, tenantId, reward);
-  const codeId = reward.hasPool
-    ? await reservePoolCode(trx, tenantId, reward.id, now)
-    : await generatedCode(trx, codes, tenantId, reward.id, now);
-  const voucherId = randomUUID();
-  const cause = grant.cause;
-  await trx.raw(
-    `insert into voucher (id, tenant_id, user_id, reward_id, code_id, purchase_id, event_id, reactor_id, cost, created_at, expires_at, updated_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      voucherId,
-      tenantId,
-      grant.userId,
-      reward.id,
-      codeId,
-      'purchaseId' in cause ? cause.purchaseId : null,
-      'eventId' in cause ? cause.eventId : null,
-      'eventId' in cause ? cause.reactorId : null,
-      reward.cost,
-      now,
-      new Date(now.getTime() + reward.voucherValidityDays * DAY_MS),
-      now,
-    ],
+  const voucher = {
+    id: randomUUID(),
+    tenant_id: tenantId,
+    user_id: grant.userId,
+    reward_id: reward.id,
+    purchase_id: 'purchaseId' in cause ? cause.purchaseId : null,
+    event_id: 'eventId' in cause ? cause.eventId : null,
+    reactor_id: 'eventId' in cause ? cause.reactorId : null,
+    cost: reward.cost,
+    created_at: now,
+    expires_at: new Date(now.getTime() + reward.voucherValidityDays * DAY_MS),
+  };
+  if (reward.hasPool) {
+    if (!(await storeVoucher(trx, voucher, POOL_CODE, [now, reward.id, tenantId])))
+      throw new VoucherCodePoolExhaustedError("The reward's pool of voucher codes is empty");
+    return voucher.id;
+  }
+  for (let attempt = 0; attempt < GENERATION_ATTEMPTS; attempt++) {
+    const id = randomUUID();
+    const code = generateCode();
+    const bindings = [id, tenantId, reward.id, codes.hash(tenantId, code), codes.seal(tenantId, id, code), now, now];
+    if (await storeVoucher(trx, voucher, GENERATED_CODE, bindings)) return voucher.id;
+  }
+  throw new Error(`${GENERATION_ATTEMPTS} generated voucher codes in a row were taken already`);
+}
+
+/** Takes a free code of the pool, one no other transaction holds, without waiting for them. */
+const POOL_CODE = `update reward_code set reserved_at = ? where id = (
+    select id from reward_code where reward_id = ? and tenant_id = ? and reserved_at is null
+    limit 1 for update skip locked
+  ) returning id`;
+/** Stores a generated code, unless the tenant has that code already. */
+const GENERATED_CODE = `insert into reward_code (id, tenant_id, reward_id, code_hash, sealed_code, created_at, reserved_at)
+  values (?, ?, ?, ?, ?, ?, ?) on conflict (tenant_id, code_hash) do nothing returning id`;
+
+/**
+ * The code (`codeStatement`, which returns its id, or nothing when there is no code to take) and
+ * the voucher that holds it, in one statement; false when there was no code.
+ */
+async function storeVoucher(
+  trx: Knex.Transaction,
+  voucher: Record<string, unknown>,
+  codeStatement: string,
+  codeBindings: Knex.Value[],
+): Promise<boolean> {
+  const stored = await trx.raw<{ rows: unknown[] }>(
+    `with code as (${codeStatement})
+     insert into voucher (id, tenant_id, user_id, reward_id, code_id, purchase_id, event_id, reactor_id, cost, created_at, expires_at, updated_at)
+     select v.id, v.tenant_id, v.user_id, v.reward_id, code.id, v.purchase_id, v.event_id, v.reactor_id, v.cost, v.created_at, v.expires_at, v.created_at
+       from code, jsonb_to_record(?::jsonb) as v(id uuid, tenant_id uuid, user_id uuid, reward_id uuid, purchase_id uuid,
+                                                event_id bigint, reactor_id uuid, cost numeric, created_at timestamptz, expires_at timestamptz)
+     returning id`,
+    [...codeBindings, JSON.stringify(voucher)],
   );
-  return voucherId;
+  return stored.rows.length > 0;
 }
 
 /** Takes one from a reward's stock when it keeps one: 422 RewardUnavailableError when none is left. */
@@ -74,37 +105,4 @@ export async function takeStock(
     [reward.id, tenantId],
   );
   if (taken.rowCount === 0) throw new RewardUnavailableError('The reward is out of stock');
-}
-
-async function reservePoolCode(trx: Knex.Transaction, tenantId: string, rewardId: string, now: Date): Promise<string> {
-  const reserved = await trx.raw<{ rows: { id: string }[] }>(
-    `update reward_code set reserved_at = ? where id = (
-       select id from reward_code where reward_id = ? and tenant_id = ? and reserved_at is null
-       limit 1 for update skip locked
-     ) returning id`,
-    [now, rewardId, tenantId],
-  );
-  const [code] = reserved.rows;
-  if (!code) throw new VoucherCodePoolExhaustedError("The reward's pool of voucher codes is empty");
-  return code.id;
-}
-
-async function generatedCode(
-  trx: Knex.Transaction,
-  codes: VoucherCodes,
-  tenantId: string,
-  rewardId: string,
-  now: Date,
-): Promise<string> {
-  for (let attempt = 0; attempt < GENERATION_ATTEMPTS; attempt++) {
-    const id = randomUUID();
-    const code = generateCode();
-    const inserted = await trx.raw<{ rows: { id: string }[] }>(
-      `insert into reward_code (id, tenant_id, reward_id, code_hash, sealed_code, created_at, reserved_at)
-       values (?, ?, ?, ?, ?, ?, ?) on conflict (tenant_id, code_hash) do nothing returning id`,
-      [id, tenantId, rewardId, codes.hash(tenantId, code), codes.seal(tenantId, id, code), now, now],
-    );
-    if (inserted.rows.length > 0) return id;
-  }
-  throw new Error(`${GENERATION_ATTEMPTS} generated voucher codes in a row were taken already`);
 }

@@ -126,14 +126,35 @@ export async function purchase(
       // finds the first's purchase rather than its own refusal: had it read the reward first, the
       // last of a stock taken by the first would answer it 422.
       await trx.raw(`select pg_advisory_xact_lock(hashtext('purchase:' || ?))`, [request.id]);
+      // A statement of its own: its snapshot is taken once the lock is held, so it sees the twin's commit.
       const earlier = await findPurchaseRow(trx, request.tenantId, request.id);
       if (earlier) return { view: purchaseView(earlier), created: false };
       const reward = await purchasableReward(trx, request, now);
       const partnerProduct = isPartnerProduct(reward.type);
       if (partnerProduct) await requirePartner(trx, request.tenantId, partnerOf(reward.type as PartnerProductType));
+      const price = Number(reward.price);
+      if (price > 0)
+        await spend(trx, {
+          tenantId: request.tenantId,
+          userId: request.userId,
+          points: price,
+          cause: { purchaseId: request.id },
+          at: now,
+        });
+      let voucherId: string | null = null;
+      if (partnerProduct) await takeStock(trx, request.tenantId, reward);
+      else
+        voucherId = await grantVoucher(trx, deps.codes, {
+          tenantId: request.tenantId,
+          userId: request.userId,
+          reward: voucherTerms(reward),
+          now,
+          cause: { purchaseId: request.id },
+        });
+      // Written last, with what it bought: its twin waits on the lock above, so none can write it first.
       const inserted = await trx.raw<{ rows: PurchaseRow[] }>(
-        `insert into purchase (id, tenant_id, user_id, reward_id, resource_type, points, cost, status, created_at)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `insert into purchase (id, tenant_id, user_id, reward_id, resource_type, points, cost, status, voucher_id, created_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          returning ${PURCHASE_COLUMNS}`,
         [
           request.id,
@@ -144,32 +165,11 @@ export async function purchase(
           reward.price,
           reward.cost,
           partnerProduct ? 'PENDING' : 'CONFIRMED',
+          voucherId,
           now,
         ],
       );
-      const row = inserted.rows[0]!;
-      const price = Number(reward.price);
-      if (price > 0)
-        await spend(trx, {
-          tenantId: request.tenantId,
-          userId: request.userId,
-          points: price,
-          cause: { purchaseId: request.id },
-          at: now,
-        });
-      if (partnerProduct) {
-        await takeStock(trx, request.tenantId, reward);
-        return { view: purchaseView(row), created: true };
-      }
-      const voucherId = await grantVoucher(trx, deps.codes, {
-        tenantId: request.tenantId,
-        userId: request.userId,
-        reward: voucherTerms(reward),
-        now,
-        cause: { purchaseId: request.id },
-      });
-      await trx.raw('update purchase set voucher_id = ? where id = ?', [voucherId, request.id]);
-      return { view: purchaseView({ ...row, voucher_id: voucherId }), created: true };
+      return { view: purchaseView(inserted.rows[0]!), created: true };
     },
     ({ view, created }) =>
       created
