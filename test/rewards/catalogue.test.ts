@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actorOf } from '../../shared/audit/audit-log.js';
-import { adjust } from '../../shared/ledger/spend-and-adjust.js';
+import { givePoints } from '../support/rewards-setup.js';
 import { purchase } from '../../shared/rewards/purchase-service.js';
 import {
   createHarness,
@@ -328,18 +328,7 @@ describe('GET /v1/rewards with a member token', () => {
     shopAdmin = await harness.adminToken(shop, ['admin:rewards', 'admin:users']);
     memberId = (await registerMember(harness, shop, shopAdmin, 'shopper')).id;
     memberToken = await harness.userToken(shop, 'shopper');
-    await harness.context.orm.em
-      .fork()
-      .getKnex()
-      .transaction((trx) =>
-        adjust(trx, {
-          entryId: randomUUID(),
-          tenantId: shop.id,
-          userId: memberId,
-          points: 500,
-          cause: { reason: 'test', actor: 'test' },
-        }),
-      );
+    await givePoints(harness, shop, memberId, 500);
   });
 
   const add = (body: Json) => created(body, shop, shopAdmin);

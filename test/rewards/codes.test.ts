@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actorOf } from '../../shared/audit/audit-log.js';
-import { adjust } from '../../shared/ledger/spend-and-adjust.js';
+import { givePoints } from '../support/rewards-setup.js';
 import { purchase } from '../../shared/rewards/purchase-service.js';
 import {
   createHarness,
@@ -221,18 +221,7 @@ describe('GET /v1/rewards/{id}/codes/summary', () => {
   let memberId: string;
   beforeAll(async () => {
     memberId = (await registerMember(harness, tenant, admin, 'code-buyer')).id;
-    await harness.context.orm.em
-      .fork()
-      .getKnex()
-      .transaction((trx) =>
-        adjust(trx, {
-          entryId: randomUUID(),
-          tenantId: tenant.id,
-          userId: memberId,
-          points: 1000,
-          cause: { reason: 'test', actor: 'test' },
-        }),
-      );
+    await givePoints(harness, tenant, memberId, 1000);
   });
 
   const buy = (rewardId: string) =>

@@ -5,7 +5,8 @@ import type { Worker } from 'bullmq';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actorOf } from '../../shared/audit/audit-log.js';
-import { adjust, refund } from '../../shared/ledger/spend-and-adjust.js';
+import { refund } from '../../shared/ledger/spend-and-adjust.js';
+import { givePoints } from '../support/rewards-setup.js';
 import { recoverStranded, recoveryDependencies } from '../../shared/recovery/recover-stranded.js';
 import { partnerOrderDependencies, placePartnerOrder } from '../../shared/rewards/partner-orders.js';
 import { findPurchase, purchase } from '../../shared/rewards/purchase-service.js';
@@ -95,18 +96,7 @@ function accept(response: ServerResponse, orderId: string): void {
 async function memberWith(points: number): Promise<{ id: string; token: string }> {
   const authIdentifier = `buyer-${randomUUID()}`;
   const member = await registerMember(harness, tenant, admin, authIdentifier);
-  await harness.context.orm.em
-    .fork()
-    .getKnex()
-    .transaction((trx) =>
-      adjust(trx, {
-        entryId: randomUUID(),
-        tenantId: tenant.id,
-        userId: member.id,
-        points,
-        cause: { reason: 'test', actor: 'test' },
-      }),
-    );
+  await givePoints(harness, tenant, member.id, points);
   return { id: member.id, token: await harness.userToken(tenant, authIdentifier) };
 }
 
