@@ -8,6 +8,21 @@ const ShownAuthentication = Type.Union([
   Type.Null(),
 ]);
 
+/** The partner endpoints as shown: their addresses, never their signing secrets (docs/rewards.md#partner-products). */
+const ShownPartner = Type.Object({ url: Type.String() });
+const ShownConfiguration = Type.Object(
+  {
+    ...TenantConfigurationSchema.properties,
+    partners: Type.Optional(
+      Type.Object({ PARTNER1: Type.Optional(ShownPartner), PARTNER2: Type.Optional(ShownPartner) }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: "The tenant's settings: every key is optional; partner secrets are never shown",
+  },
+);
+
 export const TenantResource = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
@@ -15,7 +30,7 @@ export const TenantResource = Type.Object(
     slug: Type.String(),
     keyPrefix: Type.String({ description: "The API key's first characters: enough to recognise it, not to use it" }),
     authentication: ShownAuthentication,
-    configuration: TenantConfigurationSchema,
+    configuration: ShownConfiguration,
     disabledAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),

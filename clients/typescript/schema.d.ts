@@ -2501,7 +2501,7 @@ export interface components {
                 issuer: string;
                 jwksUrl: string;
             } | null;
-            /** @description The tenant's settings: every key is optional */
+            /** @description The tenant's settings: every key is optional; partner secrets are never shown */
             configuration: {
                 review?: {
                     /** @description How old a receipt may be, in days */
@@ -2536,25 +2536,12 @@ export interface components {
                 corsOrigins?: string[];
                 /** @description The IANA zone receipts' dates are read in */
                 timezone?: string;
-                /** @description The endpoints partner products are ordered from */
                 partners?: {
                     PARTNER1?: {
-                        /**
-                         * Format: uri
-                         * @description Where orders are POSTed: https (http only where private addresses are allowed)
-                         */
                         url: string;
-                        /** @description The signing secret, at least 32 characters; never shown back */
-                        secret: string;
                     };
                     PARTNER2?: {
-                        /**
-                         * Format: uri
-                         * @description Where orders are POSTed: https (http only where private addresses are allowed)
-                         */
                         url: string;
-                        /** @description The signing secret, at least 32 characters; never shown back */
-                        secret: string;
                     };
                 };
             };
