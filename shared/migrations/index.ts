@@ -21,6 +21,7 @@ import { Migration20261125200000 } from './Migration20261125200000.js';
 import { Migration20261125221652 } from './Migration20261125221652.js';
 import { Migration20261126011620 } from './Migration20261126011620.js';
 import { Migration20261126012436 } from './Migration20261126012436.js';
+import { Migration20261126031615 } from './Migration20261126031615.js';
 
 /** Applied in this order; a new migration is generated with `npx tsx shared/migrations/create-migration.ts` and added here. */
 export const migrationsList: MigrationObject[] = [
@@ -46,4 +47,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125221652', class: Migration20261125221652 },
   { name: 'Migration20261126011620', class: Migration20261126011620 },
   { name: 'Migration20261126012436', class: Migration20261126012436 },
+  { name: 'Migration20261126031615', class: Migration20261126031615 },
 ];

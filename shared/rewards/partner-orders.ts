@@ -152,8 +152,8 @@ export async function placePartnerOrder(
     rows: (PurchaseRow & { partner_product_id: string | null; configuration: TenantSettings })[];
   }>(
     `select p.id, p.user_id, p.reward_id, p.resource_type, p.points, p.voucher_id, p.status, p.partner_reference,
-            p.created_at, r.partner_product_id, t.configuration
-       from purchase p join reward r on r.id = p.reward_id join tenant t on t.id = p.tenant_id
+            p.created_at, p.partner_product_id, t.configuration
+       from purchase p join tenant t on t.id = p.tenant_id
       where p.tenant_id = ? and p.id = ?`,
     [job.tenantId, job.purchaseId],
   );

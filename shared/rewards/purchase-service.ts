@@ -96,6 +96,7 @@ interface RewardRow {
   stock: number | null;
   has_pool: boolean;
   voucher_validity_days: number;
+  partner_product_id: string | null;
 }
 
 /**
@@ -153,8 +154,8 @@ export async function purchase(
         });
       // Written last, with what it bought: its twin waits on the lock above, so none can write it first.
       const inserted = await trx.raw<{ rows: PurchaseRow[] }>(
-        `insert into purchase (id, tenant_id, user_id, reward_id, resource_type, points, cost, status, voucher_id, created_at)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `insert into purchase (id, tenant_id, user_id, reward_id, resource_type, points, cost, status, voucher_id, partner_product_id, created_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          returning ${PURCHASE_COLUMNS}`,
         [
           request.id,
@@ -166,6 +167,7 @@ export async function purchase(
           reward.cost,
           partnerProduct ? 'PENDING' : 'CONFIRMED',
           voucherId,
+          reward.partner_product_id,
           now,
         ],
       );
@@ -230,7 +232,8 @@ async function requirePartner(trx: Knex.Transaction, tenantId: string, partner: 
 async function purchasableReward(trx: Knex.Transaction, request: PurchaseRequest, now: Date): Promise<RewardRow> {
   if (!isUuid(request.resource.id)) throw new NotFoundError(`No reward "${request.resource.id}"`);
   const found = await trx.raw<{ rows: RewardRow[] }>(
-    `select id, type, price, cost, purchasable, available_from, available_until, stock, has_pool, voucher_validity_days
+    `select id, type, price, cost, purchasable, available_from, available_until, stock, has_pool, voucher_validity_days,
+            partner_product_id
        from reward where tenant_id = ? and id = ?`,
     [request.tenantId, request.resource.id],
   );

@@ -42,6 +42,8 @@ export const Purchase = defineEntity({
     status: p.enum([...PURCHASE_STATUSES]).default('CONFIRMED'),
     /** The partner's own reference for the order, when its answer gave one. */
     partnerReference: p.text().nullable(),
+    /** A partner product's id at its partner as it was when bought: the order names what was paid for, whatever the reward says since. */
+    partnerProductId: p.text().nullable(),
     /** When the partner confirmed or refused the order for good. */
     settledAt: p.datetime().nullable(),
     /** Why the partner order was refunded: the partner's answer, or the last error. */

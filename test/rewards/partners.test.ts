@@ -273,10 +273,20 @@ describe('partner products', () => {
       new Date(),
     );
     expect(await statusOf(id)).toBe('PENDING');
+    // The reward changes its partner product before the order is placed: the order names what was bought.
+    const { partner_product_id: bought } = await queryOne(
+      harness,
+      'select partner_product_id from reward where id = ?',
+      [reward],
+    );
+    await queryOne(harness, "update reward set partner_product_id = 'accept:changed-since' where id = ? returning id", [
+      reward,
+    ]);
     const recovered = await recoverStranded(recoveryDependencies(harness.context), 0);
     expect(recovered.partnerOrders).toBeGreaterThanOrEqual(1);
     await expect.poll(() => statusOf(id), { timeout: 10_000 }).toBe('CONFIRMED');
     expect(received[id]).toHaveLength(1);
+    expect(JSON.parse(received[id]![0]!.body)).toMatchObject({ productId: bought });
   });
 
   it('is refused while the tenant has no endpoint for its partner, and records nothing', async () => {
