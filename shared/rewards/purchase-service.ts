@@ -102,10 +102,10 @@ interface RewardRow {
 /**
  * Buys a reward with points (docs/rewards.md#purchases), all in one PostgreSQL transaction with
  * its audit entry: the reward is checked (422 RewardNotPurchasableError, 422
- * RewardUnavailableError outside its window or out of stock), the purchase row is written under its
- * id, the price is spent through the ledger (a SPEND naming the purchase; 422
- * InsufficientPointsError), and the voucher is granted with a code (409
- * VoucherCodePoolExhaustedError). A partner product takes stock instead and its purchase waits,
+ * RewardUnavailableError outside its window or out of stock), the price is spent through the
+ * ledger (a SPEND naming the purchase; 422 InsufficientPointsError), the voucher is granted with a
+ * code (409 VoucherCodePoolExhaustedError), and the purchase row is written under its id with what
+ * it bought. A partner product takes stock instead and its purchase waits,
  * PENDING, for the partner-orders worker to place it (docs/rewards.md#partner-products): the row
  * itself is what the recovery sweep queues again should this process die before queueing it. Any
  * refusal rolls all of it back: no point moves without its voucher or its order. Asked again with
