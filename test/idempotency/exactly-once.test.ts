@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
 import type { Worker } from 'bullmq';
-import { finished, spawnEntry } from '../support/run-process.js';
+import { postKilledBeforeAnswer } from '../support/killed-before-answer.js';
 import {
   createHarness,
   dataOf,
@@ -12,12 +12,10 @@ import {
   type TestTenant,
 } from '../support/harness.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
-import { TEST_REDIS_URL } from '../support/test-database.js';
 
 /** Short, so a test waits for a dead request's claim to lapse in a second rather than the default 30 s. */
 const LEASE_MS = 1000;
 /** The statement that stores an answer: where the "process dies after acceptance" tests stop the first request. */
-const STORE_ANSWER_SQL = 'update idempotency_record set response_status';
 
 let harness: Harness;
 let proxy: TcpProxy;
@@ -134,47 +132,14 @@ describe('an Idempotency-Key retry after the first request died once its event w
   }, 90_000);
 
   it('the API killed with SIGKILL after acceptance: the retry, once the claim lapsed, answers the reserved id and nothing is granted twice', async () => {
-    const apiProxy = await startTcpProxy({ host: '127.0.0.1', port: 5432 });
-    const databaseUrl = new URL(harness.config.databaseUrl);
-    databaseUrl.port = String(apiProxy.port);
-    const port = 20000 + Math.floor(Math.random() * 20000);
-    const api = spawnEntry('main.ts', ['api'], {
-      PORT: String(port),
-      DATABASE_URL: databaseUrl.toString(),
-      REDIS_URL: TEST_REDIS_URL,
-      REDIS_PREFIX: harness.config.redisPrefix,
-      PLATFORM_TOKEN_SECRET: harness.config.platformTokenSecret,
-      IDEMPOTENCY_LEASE_MS: String(LEASE_MS),
+    // The first request goes as far as storing its answer, and no further: its event is
+    // accepted (the answer is stored only after the queue's MULTI), then the process dies.
+    await postKilledBeforeAnswer(harness, {
+      path: '/v1/events',
+      headers: { 'X-Api-Key': tenant.key, Authorization: `Bearer ${secret}`, 'Idempotency-Key': 'api-killed' },
+      body: sale('api-killed'),
+      leaseMs: LEASE_MS,
     });
-    const apiDone = finished(api);
-    let logs = '';
-    api.stdout!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
-    try {
-      await expect.poll(() => logs.includes('listening'), { timeout: 60_000, interval: 50 }).toBe(true);
-      // The first request goes as far as storing its answer, and no further: its event is
-      // accepted (the answer is stored only after the queue's MULTI), then the process dies.
-      const answerHeld = apiProxy.holdFrom(STORE_ANSWER_SQL);
-      const firstAnswer = fetch(`http://127.0.0.1:${port}/v1/events`, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          'X-Api-Key': tenant.key,
-          Authorization: `Bearer ${secret}`,
-          'Idempotency-Key': 'api-killed',
-        },
-        body: JSON.stringify(sale('api-killed')),
-      }).then(
-        (response) => response.status,
-        () => 'no answer',
-      );
-      await answerHeld;
-      api.kill('SIGKILL');
-      await apiDone;
-      expect(await firstAnswer).toBe('no answer');
-    } finally {
-      api.kill('SIGKILL');
-      await apiProxy.close();
-    }
     const { reservedId } = await claimOf();
     await expect.poll(async () => (await grantsFor('api-killed')).events, { timeout: 30_000 }).toBe(1);
     expect((await grantsFor('api-killed')).eventId).toBe(reservedId);

@@ -11,14 +11,11 @@ import {
 } from '../support/harness.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { givePoints, rewardFor } from '../support/rewards-setup.js';
-import { finished, spawnEntry } from '../support/run-process.js';
-import { startTcpProxy } from '../support/tcp-proxy.js';
-import { TEST_REDIS_URL } from '../support/test-database.js';
+import { postKilledBeforeAnswer } from '../support/killed-before-answer.js';
 
 /** Short, so the SIGKILL test's retry takes over the dead request's claim in a second, not 30 s. */
 const LEASE_MS = 1000;
 /** The statement that stores an idempotent answer: the SIGKILL test holds the dead request there. */
-const STORE_ANSWER_SQL = 'update idempotency_record set response_status';
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');
 const DAY_MS = 86_400_000;
 
@@ -299,47 +296,14 @@ describe('POST /v1/purchases', () => {
     const member = await memberWith(300);
     const rewardId = await rewardFor(harness, tenant, { price: 100 });
     const key = `killed-${randomUUID()}`;
-    const apiProxy = await startTcpProxy({ host: '127.0.0.1', port: 5432 });
-    const databaseUrl = new URL(harness.config.databaseUrl);
-    databaseUrl.port = String(apiProxy.port);
-    const port = 20000 + Math.floor(Math.random() * 20000);
-    const api = spawnEntry('main.ts', ['api'], {
-      PORT: String(port),
-      DATABASE_URL: databaseUrl.toString(),
-      REDIS_URL: TEST_REDIS_URL,
-      REDIS_PREFIX: harness.config.redisPrefix,
-      PLATFORM_TOKEN_SECRET: harness.config.platformTokenSecret,
-      IDEMPOTENCY_LEASE_MS: String(LEASE_MS),
+    // The purchase commits (its transaction ends before the answer is stored), then the request
+    // goes no further than storing its answer, and the process dies there.
+    await postKilledBeforeAnswer(harness, {
+      path: '/v1/purchases',
+      headers: { 'X-Api-Key': tenant.key, Authorization: `Bearer ${member.token}`, 'Idempotency-Key': key },
+      body: reward(rewardId),
+      leaseMs: LEASE_MS,
     });
-    const apiDone = finished(api);
-    let logs = '';
-    api.stdout!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
-    try {
-      await expect.poll(() => logs.includes('listening'), { timeout: 60_000, interval: 50 }).toBe(true);
-      // The purchase commits (its transaction ends before the answer is stored), then the
-      // request goes no further than storing its answer, and the process dies there.
-      const answerHeld = apiProxy.holdFrom(STORE_ANSWER_SQL);
-      const firstAnswer = fetch(`http://127.0.0.1:${port}/v1/purchases`, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          'X-Api-Key': tenant.key,
-          Authorization: `Bearer ${member.token}`,
-          'Idempotency-Key': key,
-        },
-        body: JSON.stringify(reward(rewardId)),
-      }).then(
-        (response) => response.status,
-        () => 'no answer',
-      );
-      await answerHeld;
-      api.kill('SIGKILL');
-      await apiDone;
-      expect(await firstAnswer).toBe('no answer');
-    } finally {
-      api.kill('SIGKILL');
-      await apiProxy.close();
-    }
     const claim = () =>
       queryOne(
         harness,
