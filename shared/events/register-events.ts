@@ -18,7 +18,13 @@ import type { WebhookSubscriptions } from '../webhooks/webhook-subscriptions.js'
 import type { StoredReaction, VoucherOutcome } from '../reactors/reaction.js';
 import type { Clock } from '../platform/async/clock.js';
 import { RewardUnavailableError, VoucherCodePoolExhaustedError } from '../platform/errors/app-errors.js';
-import { grantVoucher, type VoucherTerms } from '../rewards/grant-voucher.js';
+import {
+  grantVoucher,
+  VOUCHER_TERMS_COLUMNS,
+  voucherTermsOf,
+  type VoucherTerms,
+  type VoucherTermsRow,
+} from '../rewards/grant-voucher.js';
 import type { VoucherCodes } from '../rewards/voucher-codes.js';
 import type { EventJob } from './event-job.js';
 
@@ -204,25 +210,12 @@ async function grantVouchers(
 
 /** The VOUCHER rewards these grants name, each within its event's tenant, in one query; keyed by id. */
 async function voucherRewards(trx: Knex.Transaction, grants: VoucherToGrant[]): Promise<Map<string, VoucherTerms>> {
-  const found = await trx.raw<{
-    rows: { id: string; has_pool: boolean; stock: number | null; cost: string; voucher_validity_days: number }[];
-  }>(
-    `select id, has_pool, stock, cost, voucher_validity_days from reward
+  const found = await trx.raw<{ rows: VoucherTermsRow[] }>(
+    `select ${VOUCHER_TERMS_COLUMNS} from reward
       where type = 'VOUCHER' and (tenant_id, id) in (select * from unnest(?::uuid[], ?::uuid[]))`,
     [grants.map(({ job }) => job.tenantId), grants.map(({ reaction }) => reaction.rewardId)],
   );
-  return new Map(
-    found.rows.map((row) => [
-      row.id,
-      {
-        id: row.id,
-        hasPool: row.has_pool,
-        stock: row.stock,
-        cost: Number(row.cost),
-        voucherValidityDays: row.voucher_validity_days,
-      },
-    ]),
-  );
+  return new Map(found.rows.map((row) => [row.id, voucherTermsOf(row)]));
 }
 
 /** One VOUCHER reaction's voucher, in a savepoint: its id, or the refusal that left the member without. */

@@ -16,6 +16,28 @@ export interface VoucherTerms {
   voucherValidityDays: number;
 }
 
+/** A reward row's columns the terms are read from (`VOUCHER_TERMS_COLUMNS`). */
+export interface VoucherTermsRow {
+  id: string;
+  has_pool: boolean;
+  stock: number | null;
+  cost: string | number;
+  voucher_validity_days: number;
+}
+
+export const VOUCHER_TERMS_COLUMNS = 'id, has_pool, stock, cost, voucher_validity_days';
+
+/** The terms a voucher takes from its reward's row: the purchase and the VOUCHER reaction read them alike. */
+export function voucherTermsOf(row: VoucherTermsRow): VoucherTerms {
+  return {
+    id: row.id,
+    hasPool: row.has_pool,
+    stock: row.stock,
+    cost: Number(row.cost),
+    voucherValidityDays: row.voucher_validity_days,
+  };
+}
+
 /** One voucher to give a member: for a purchase, or for an (event, reactor) pair, each giving at most one. */
 export interface VoucherGrant {
   tenantId: string;

@@ -33,7 +33,7 @@ import {
 export type PartnerOrderOutcome = { status: 'CONFIRMED' | 'REFUNDED' } | null;
 
 /** Thrown when the partner may take the order on a later attempt (5xx, 408, 429, no answer): BullMQ retries. */
-export class PartnerOrderRetryError extends Error {}
+class PartnerOrderRetryError extends Error {}
 
 export interface PartnerOrderDependencies extends AuditDependencies {
   orm: Orm;

@@ -11,7 +11,7 @@ import {
   ValidationError,
 } from '../platform/errors/app-errors.js';
 import type { Partner } from '../tenants/tenant-settings.js';
-import { grantVoucher, takeStock, type VoucherTerms } from './grant-voucher.js';
+import { grantVoucher, takeStock, voucherTermsOf } from './grant-voucher.js';
 import type { Purchase, PurchaseResourceType, PurchaseStatus } from './purchase.entity.js';
 import type { VoucherCodes } from './voucher-codes.js';
 
@@ -148,7 +148,7 @@ export async function purchase(
         voucherId = await grantVoucher(trx, deps.codes, {
           tenantId: request.tenantId,
           userId: request.userId,
-          reward: voucherTerms(reward),
+          reward: voucherTermsOf(reward),
           now,
           cause: { purchaseId: request.id },
         });
@@ -255,16 +255,6 @@ async function purchasableReward(trx: Knex.Transaction, request: PurchaseRequest
   if (until && now >= until) throw new RewardUnavailableError(`The reward was available until ${until.toISOString()}`);
   if (reward.stock !== null && reward.stock <= 0) throw new RewardUnavailableError('The reward is out of stock');
   return reward;
-}
-
-function voucherTerms(reward: RewardRow): VoucherTerms {
-  return {
-    id: reward.id,
-    hasPool: reward.has_pool,
-    stock: reward.stock,
-    cost: Number(reward.cost),
-    voucherValidityDays: reward.voucher_validity_days,
-  };
 }
 
 export function purchaseView(row: PurchaseRow): PurchaseView {
