@@ -7,6 +7,8 @@ import { User } from './users/user.entity.js';
 import { Event } from './events/event.entity.js';
 import { LedgerEntry } from './ledger/ledger-entry.entity.js';
 import { Wallet } from './ledger/wallet.entity.js';
+import { PointsLot } from './ledger/points-lot.entity.js';
+import { PointsDay } from './ledger/points-day.entity.js';
 import { Reactor } from './reactors/reactor.entity.js';
 import { Webhook } from './webhooks/webhook.entity.js';
 import { WebhookDelivery } from './webhooks/webhook-delivery.entity.js';
@@ -32,6 +34,8 @@ export const entities = [
   Reactor,
   LedgerEntry,
   Wallet,
+  PointsLot,
+  PointsDay,
   Webhook,
   WebhookDelivery,
   Product,

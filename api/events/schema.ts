@@ -38,7 +38,19 @@ export const EventResource = Type.Object(
 /** A reaction as a reactor holds it, with the reactor's name; a VOUCHER reaction of a registered event, with what became of it. */
 export const ReactionResource = Type.Union(
   [
-    Type.Object({ ...PointsReaction.properties, reactorName: Type.String() }),
+    Type.Object({
+      ...PointsReaction.properties,
+      reactorName: Type.String(),
+      amount: Type.Integer({
+        description: 'the whole points the reaction is worth: for a registered event, the points it granted',
+      }),
+      requestedAmount: Type.Optional(
+        Type.Integer({
+          description:
+            "present when the tenant's earn cap cut the reaction: the points it computed, of which `amount` was granted",
+        }),
+      ),
+    }),
     Type.Object({ ...WebhookReaction.properties, reactorName: Type.String() }),
     Type.Object({
       ...VoucherReaction.properties,
@@ -140,5 +152,5 @@ export const REPORTED_EVENT_EXAMPLE: Static<typeof ReportEventBody> = {
 /** The reactions the examples' event triggers: those of the examples' reactor. */
 export const REACTIONS_EXAMPLE = {
   totalPoints: 425,
-  reactions: [{ ...POINTS_REACTION_EXAMPLE, reactorName: REACTOR_EXAMPLE.name }],
+  reactions: [{ ...POINTS_REACTION_EXAMPLE, reactorName: REACTOR_EXAMPLE.name, amount: 425 }],
 };

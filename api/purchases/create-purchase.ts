@@ -1,3 +1,4 @@
+import { pointsPolicyOf } from '../../shared/ledger/points-policy.js';
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../shared/context.js';
 import { actorOf } from '../../shared/audit/audit-log.js';
@@ -70,6 +71,7 @@ export function registerCreatePurchase(app: App, context: AppContext): void {
           userId,
           actor: actorOf(principal),
           resource: { type: body.resource.type, id: body.resource.id },
+          policy: pointsPolicyOf(c.var.tenant.configuration),
         },
         new Date(context.clock.now()),
       );

@@ -1575,6 +1575,10 @@ export interface components {
                 })[];
             };
             reactorName: string;
+            /** @description the whole points the reaction is worth: for a registered event, the points it granted */
+            amount: number;
+            /** @description present when the tenant's earn cap cut the reaction: the points it computed, of which `amount` was granted */
+            requestedAmount?: number;
         } | {
             /** @constant */
             type: "WEBHOOK";
@@ -2534,8 +2538,38 @@ export interface components {
                 };
                 /** @description Browser origins allowed to call the API */
                 corsOrigins?: string[];
-                /** @description The IANA zone receipts' dates are read in */
+                /** @description The IANA zone receipts' dates and the points caps' periods are read in; default UTC */
                 timezone?: string;
+                /** @description Each earning expires on its own, `afterDays` after it */
+                pointsExpiry?: {
+                    /** @description Days from an earning to its expiry */
+                    afterDays: number;
+                };
+                /** @description Earning beyond `earn` in a period is cut; spending beyond `spend` is refused */
+                pointsCaps?: {
+                    earn?: {
+                        /** @description The most points in one period */
+                        max: number;
+                        /** @description A calendar period in `timezone`: DAY, WEEK (from Monday), MONTH or YEAR */
+                        period: "DAY" | "WEEK" | "MONTH" | "YEAR";
+                    };
+                    spend?: {
+                        /** @description The most points in one period */
+                        max: number;
+                        /** @description A calendar period in `timezone`: DAY, WEEK (from Monday), MONTH or YEAR */
+                        period: "DAY" | "WEEK" | "MONTH" | "YEAR";
+                    };
+                };
+                /** @description Ordered by strictly rising `threshold`; ids unique */
+                tiers?: {
+                    /** @description Stable, unique */
+                    id: string;
+                    name: string;
+                    /** @description Points earned in the window */
+                    threshold: number;
+                }[];
+                /** @description The days of earnings tiers count, today included; default 365 */
+                tierWindowDays?: number;
                 partners?: {
                     PARTNER1?: {
                         url: string;
@@ -3318,7 +3352,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The request is well-formed but cannot be done: an Idempotency-Key reused with another body (IdempotencyKeyReusedError), a member already registered (UserExistsError), a rule the engine refuses (RuleEngineError), tenant configuration that cannot be used (TenantConfigurationError), a balance too small (InsufficientPointsError), a reward not for sale (RewardNotPurchasableError) or not available now (RewardUnavailableError) */
+        /** @description The request is well-formed but cannot be done: an Idempotency-Key reused with another body (IdempotencyKeyReusedError), a member already registered (UserExistsError), a rule the engine refuses (RuleEngineError), tenant configuration that cannot be used (TenantConfigurationError), a balance too small (InsufficientPointsError), a spend beyond the period's spend cap (PointsCapExceededError), a reward not for sale (RewardNotPurchasableError) or not available now (RewardUnavailableError) */
         Unprocessable: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
@@ -5451,7 +5485,8 @@ export interface operations {
                      *                 }
                      *               ]
                      *             },
-                     *             "reactorName": "Ten points a euro"
+                     *             "reactorName": "Ten points a euro",
+                     *             "amount": 425
                      *           }
                      *         ],
                      *         "activatedReactors": [
@@ -5607,7 +5642,8 @@ export interface operations {
                      *                 }
                      *               ]
                      *             },
-                     *             "reactorName": "Ten points a euro"
+                     *             "reactorName": "Ten points a euro",
+                     *             "amount": 425
                      *           }
                      *         ]
                      *       }

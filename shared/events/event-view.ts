@@ -24,7 +24,13 @@ export interface EventParts {
 export function reactionView(reaction: StoredReaction) {
   switch (reaction.type) {
     case 'POINTS':
-      return { type: reaction.type, points: reaction.points, reactorName: reaction.reactorName };
+      return {
+        type: reaction.type,
+        points: reaction.points,
+        reactorName: reaction.reactorName,
+        amount: reaction.amount,
+        ...(reaction.requestedAmount === undefined ? {} : { requestedAmount: reaction.requestedAmount }),
+      };
     case 'WEBHOOK':
       return { type: reaction.type, webhookId: reaction.webhookId, reactorName: reaction.reactorName };
     case 'VOUCHER': {

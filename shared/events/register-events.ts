@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Counter, Histogram } from 'prom-client';
 import type { AppContext } from '../context.js';
 import { bigintArray } from '../platform/db/bigint-array.js';
-import { earn, type Earning } from '../ledger/ledger.js';
+import { earn, type CutEarning, type Earning } from '../ledger/ledger.js';
 import {
   lockReviewedReceipts,
   reverseRejectedReceiptPoints,
@@ -117,7 +117,7 @@ export async function registerEvents(
     await lockReviewedReceipts(
       trx,
       receipts,
-      jobs.flatMap((job) => (job.userId ? [job.userId] : [])),
+      jobs.flatMap((job) => (job.userId ? [{ tenantId: job.tenantId, userId: job.userId }] : [])),
     );
     const inserted = await trx.raw<{ rows: { id: string; lag_seconds: number }[] }>(
       `insert into event (id, tenant_id, type_id, user_id, payload, reported_at, occurred_at, registered_at, reacted_at, reactions, total_points)
@@ -129,16 +129,18 @@ export async function registerEvents(
     );
     const newIds = new Set(inserted.rows.map((row) => Number(row.id)));
     const fresh = registrations.filter(({ job }) => newIds.has(job.id));
-    const granted = await earn(trx, fresh.flatMap(earnings));
+    const earned = await earn(trx, fresh.flatMap(earnings), now);
+    await recordCuts(trx, fresh, earned.cut);
     await grantVouchers(trx, deps.codes, fresh, now);
     await reverseRejectedReceiptPoints(
       trx,
       receipts.filter((receipt) => newIds.has(receipt.eventId)),
+      now,
     );
     return {
       newIds,
       lags: inserted.rows.map((row) => row.lag_seconds),
-      granted,
+      granted: earned.granted,
       unreactedEarlier: await unreacted(
         trx,
         jobs.filter((job) => !newIds.has(job.id)),
@@ -158,6 +160,42 @@ export async function registerEvents(
     }
   }
   return batch.map((job) => pending.get(job.id));
+}
+
+/**
+ * The earn cap's cuts, told where the event's reactions are read (docs/points.md#caps): each POINTS
+ * reaction of a cut reactor keeps in `requestedAmount` what it computed and in `amount` its share
+ * of what was granted, in reaction order, and the event's `totalPoints` is what it granted.
+ */
+async function recordCuts(trx: Knex.Transaction, registrations: Registration[], cuts: CutEarning[]): Promise<void> {
+  if (cuts.length === 0) return;
+  const cutOf = new Map(cuts.map((cut) => [`${cut.eventId} ${cut.reactorId}`, cut]));
+  const rows = registrations.flatMap(({ job, outcome }) => {
+    const left = new Map<string, number>();
+    let cutHere = false;
+    const reactions = outcome.reactions.map((reaction) => {
+      const cut = cutOf.get(`${job.id} ${reaction.reactorId}`);
+      if (reaction.type !== 'POINTS' || !cut) return reaction;
+      cutHere = true;
+      const available = left.get(reaction.reactorId) ?? cut.granted;
+      const amount = Math.min(available, reaction.amount);
+      left.set(reaction.reactorId, available - amount);
+      return { ...reaction, amount, requestedAmount: reaction.amount };
+    });
+    if (!cutHere) return [];
+    outcome.reactions = reactions;
+    outcome.totalPoints = reactions.reduce(
+      (sum, reaction) => sum + (reaction.type === 'POINTS' ? reaction.amount : 0),
+      0,
+    );
+    return [{ id: job.id, tenant_id: job.tenantId, reactions, total_points: outcome.totalPoints }];
+  });
+  await trx.raw(
+    `update event set reactions = r.reactions, total_points = r.total_points
+       from jsonb_to_recordset(?::jsonb) as r(id bigint, tenant_id uuid, reactions jsonb, total_points bigint)
+      where event.tenant_id = r.tenant_id and event.id = r.id`,
+    [JSON.stringify(rows)],
+  );
 }
 
 /** A VOUCHER reaction of an event this run registered, to be given. */

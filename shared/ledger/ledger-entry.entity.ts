@@ -43,6 +43,12 @@ export const LedgerEntry = defineEntity({
     actor: p.string().nullable(),
     /** A REVERSAL's EARN: each is reversed at most once. */
     reversesEntryId: p.uuid().nullable().unique(),
+    /** An EXPIRY's EARN: each expires at most once (docs/points.md#expiry). */
+    expiresEntryId: p.uuid().nullable().unique(),
+    /** An EARN cut by the earn cap: the points its reactor asked for; `points` is what was granted. */
+    requestedPoints: p.bigint('number').nullable(),
+    /** A bulk ADJUSTMENT's job (docs/points.md#bulk-adjustments). */
+    jobId: p.uuid().nullable(),
     createdAt: p.datetime(),
     expiresAt: p.datetime().nullable(),
   },

@@ -1,6 +1,10 @@
 import type { Knex } from 'knex';
-import { InsufficientPointsError } from '../platform/errors/app-errors.js';
+import { InsufficientPointsError, PointsCapExceededError } from '../platform/errors/app-errors.js';
+import { dayOf, periodOf, type Day } from './calendar.js';
 import type { LedgerKind } from './ledger-entry.entity.js';
+import { recordDays, sumDays } from './points-days.js';
+import { debitLots } from './points-lots.js';
+import type { PointsPolicy } from './points-policy.js';
 
 /**
  * The ledger entries one member's single action makes: a purchase spends (and is refunded when
@@ -20,6 +24,8 @@ export interface Spending {
   cause: { purchaseId: string };
   /** When: the purchase's own time, so the entry and the purchase it names agree whatever the clock says. */
   at: Date;
+  /** The tenant's points policy: its spend cap and the time zone of its periods. */
+  policy: PointsPolicy;
 }
 
 /** A purchase whose SPEND is given back, because what it bought was never delivered. Its key: the purchase. */
@@ -28,6 +34,8 @@ export interface Refund {
   cause: { purchaseId: string };
   /** When: the refund's own time, as its purchase records it. */
   at: Date;
+  /** The tenant's points policy: the time zone of the day the SPEND counted on. */
+  policy: PointsPolicy;
 }
 
 /** Points an admin adds (positive) or takes away (negative). Its key: `entryId`, the adjustment's own id. */
@@ -36,7 +44,8 @@ export interface Adjustment {
   tenantId: string;
   userId: string;
   points: number;
-  cause: { reason: string; actor: string };
+  cause: { reason: string; actor: string; jobId?: string };
+  at: Date;
 }
 
 export interface EntryRecord {
@@ -56,14 +65,18 @@ interface EntryRow {
 const RETURNED = 'id, kind, points, created_at';
 
 /**
- * A SPEND of the purchase's price; 422 InsufficientPointsError when the balance holds less. One
- * statement: the entry, and the debit of a wallet that holds the price, only if the entry is new.
- * A purchase is a hot path, and each round trip to PostgreSQL is a share of its time.
+ * A SPEND of the purchase's price; 422 InsufficientPointsError when the balance holds less, 422
+ * PointsCapExceededError when the tenant's spend cap has less left for the period
+ * (docs/points.md#caps). One statement for the entry, the debit of a wallet that holds the price
+ * (only if the entry is new) and the day's spending; one more to take the points from the
+ * expiring lots, and with a spend cap one to read what is left of it. A purchase is a hot path,
+ * and each round trip to PostgreSQL is a share of its time.
  */
 export async function spend(trx: Knex.Transaction, spending: Spending): Promise<EntryRecord> {
   if (!Number.isSafeInteger(spending.points) || spending.points <= 0)
     throw new RangeError(`a spend is a positive whole number of points, not ${spending.points}`);
-  const { tenantId, userId, points, cause, at } = spending;
+  const { tenantId, userId, points, cause, at, policy } = spending;
+  const today = dayOf(at, policy.timezone);
   const entered = await trx.raw<{ rows: (EntryRow & { debited: boolean })[] }>(
     `with entered as (
        insert into ledger_entry (id, tenant_id, user_id, kind, points, purchase_id, created_at)
@@ -72,36 +85,57 @@ export async function spend(trx: Knex.Transaction, spending: Spending): Promise<
      ), debited as (
        update wallet set points = points - ?, updated_at = ?
         where user_id = ? and tenant_id = ? and points >= ? and exists (select 1 from entered)
-       returning 1
+       returning user_id
+     ), spent as (
+       -- Reads \`debited\`, so the wallet is locked before the day, as every writer of days does.
+       insert into points_day (user_id, day, tenant_id, earned, spent)
+       select user_id, ?, ?, 0, ? from debited
+       on conflict (user_id, day) do update set spent = points_day.spent + excluded.spent
      )
      select entered.*, exists (select 1 from debited) as debited from entered`,
-    [tenantId, userId, -points, cause.purchaseId, at, points, at, userId, tenantId, points],
+    [tenantId, userId, -points, cause.purchaseId, at, points, at, userId, tenantId, points, today, tenantId, points],
   );
   const [entry] = entered.rows;
   if (!entry)
     return existingEntry(trx, "kind = 'SPEND' and purchase_id = ? and tenant_id = ?", [cause.purchaseId, tenantId]);
   // The caller's transaction rolls back, and the entry with it.
   if (!entry.debited) throw insufficient(points);
+  if (policy.spendCap) {
+    const { max, period } = policy.spendCap;
+    const { first, last } = periodOf(today, period);
+    // The day written above counts this spend already.
+    const used = (await sumDays(trx, 'spent', [{ userId, first, last }])).get(userId) ?? points;
+    if (used > max) {
+      throw new PointsCapExceededError(
+        `A spend of ${points} points is beyond the spend cap of ${max} points per ${period.toLowerCase()}: ${Math.max(0, max - (used - points))} are left`,
+      );
+    }
+  }
+  await debitLots(trx, [{ userId, points }]);
   return record(entry);
 }
 
 /**
  * A REVERSAL naming the purchase, giving back exactly what its SPEND took, and the wallet credited
- * (docs/rewards.md#partner-products). Asked again, it answers the first refund and credits nothing
- * more; undefined for a purchase that spent nothing (a free reward).
+ * (docs/rewards.md#partner-products); the day of the SPEND counts it spent no more. Given-back
+ * points do not expire (docs/points.md#expiry). Asked again, it answers the first refund and
+ * credits nothing more; undefined for a purchase that spent nothing (a free reward).
  */
 export async function refund(trx: Knex.Transaction, refunding: Refund): Promise<EntryRecord | undefined> {
-  const { tenantId, cause } = refunding;
-  const entered = await trx.raw<{ rows: (EntryRow & { user_id: string })[] }>(
+  const { tenantId, cause, policy } = refunding;
+  const entered = await trx.raw<{ rows: (EntryRow & { user_id: string; spent_on: Day })[] }>(
     `insert into ledger_entry (id, tenant_id, user_id, kind, points, purchase_id, created_at)
      select gen_random_uuid(), tenant_id, user_id, 'REVERSAL', -points, purchase_id, ?::timestamptz from ledger_entry
       where kind = 'SPEND' and purchase_id = ? and tenant_id = ?
-     on conflict (purchase_id) where kind = 'REVERSAL' do nothing returning ${RETURNED}, user_id`,
-    [refunding.at, cause.purchaseId, tenantId],
+     on conflict (purchase_id) where kind = 'REVERSAL' do nothing
+     returning ${RETURNED}, user_id, (select to_char(created_at at time zone ?, 'YYYY-MM-DD') from ledger_entry
+       where kind = 'SPEND' and purchase_id = ? and tenant_id = ?) as spent_on`,
+    [refunding.at, cause.purchaseId, tenantId, policy.timezone, cause.purchaseId, tenantId],
   );
   const [entry] = entered.rows;
   if (entry) {
-    await credit(trx, tenantId, entry.user_id, Number(entry.points));
+    await credit(trx, tenantId, entry.user_id, Number(entry.points), refunding.at);
+    await recordDays(trx, [{ tenantId, userId: entry.user_id, day: entry.spent_on, spent: -Number(entry.points) }]);
     return record(entry);
   }
   const spent = await trx.raw<{ rows: unknown[] }>(
@@ -112,29 +146,36 @@ export async function refund(trx: Knex.Transaction, refunding: Refund): Promise<
   return existingEntry(trx, "kind = 'REVERSAL' and purchase_id = ? and tenant_id = ?", [cause.purchaseId, tenantId]);
 }
 
-/** An ADJUSTMENT; a negative one larger than the balance is 422 InsufficientPointsError. */
+/**
+ * An ADJUSTMENT (docs/points.md#adjustments); a negative one larger than the balance is 422
+ * InsufficientPointsError, and takes from the expiring lots first like any debit. Added points do
+ * not expire, and neither kind counts toward caps or tiers: an admin's correction is no earning.
+ */
 export async function adjust(trx: Knex.Transaction, adjustment: Adjustment): Promise<EntryRecord> {
-  const { entryId, tenantId, userId, points, cause } = adjustment;
+  const { entryId, tenantId, userId, points, cause, at } = adjustment;
   if (!Number.isSafeInteger(points) || points === 0)
     throw new RangeError(`an adjustment is a non-zero whole number of points, not ${points}`);
   const entered = await trx.raw<{ rows: EntryRow[] }>(
-    `insert into ledger_entry (id, tenant_id, user_id, kind, points, reason, actor, created_at)
-     values (?, ?, ?, 'ADJUSTMENT', ?, ?, ?, now())
+    `insert into ledger_entry (id, tenant_id, user_id, kind, points, reason, actor, job_id, created_at)
+     values (?, ?, ?, 'ADJUSTMENT', ?, ?, ?, ?, ?)
      on conflict (id) do nothing returning ${RETURNED}`,
-    [entryId, tenantId, userId, points, cause.reason, cause.actor],
+    [entryId, tenantId, userId, points, cause.reason, cause.actor, cause.jobId ?? null, at],
   );
   const [entry] = entered.rows;
   if (!entry) return existingEntry(trx, "kind = 'ADJUSTMENT' and id = ? and tenant_id = ?", [entryId, tenantId]);
-  if (points > 0) await credit(trx, tenantId, userId, points);
-  else await debit(trx, tenantId, userId, -points);
+  if (points > 0) await credit(trx, tenantId, userId, points, at);
+  else {
+    await debit(trx, tenantId, userId, -points, at);
+    await debitLots(trx, [{ userId, points: -points }]);
+  }
   return record(entry);
 }
 
 /** Takes `points` from the member's balance if it holds them, in one statement. */
-async function debit(trx: Knex.Transaction, tenantId: string, userId: string, points: number): Promise<void> {
+async function debit(trx: Knex.Transaction, tenantId: string, userId: string, points: number, at: Date): Promise<void> {
   const debited = await trx.raw<{ rowCount: number }>(
-    'update wallet set points = points - ?, updated_at = now() where user_id = ? and tenant_id = ? and points >= ?',
-    [points, userId, tenantId, points],
+    'update wallet set points = points - ?, updated_at = ? where user_id = ? and tenant_id = ? and points >= ?',
+    [points, at, userId, tenantId, points],
   );
   if (debited.rowCount === 0) throw insufficient(points);
 }
@@ -144,11 +185,17 @@ function insufficient(points: number): InsufficientPointsError {
 }
 
 /** Adds `points` to the balance; a credit is no earning, so `lifetime_earn` stays. */
-async function credit(trx: Knex.Transaction, tenantId: string, userId: string, points: number): Promise<void> {
+async function credit(
+  trx: Knex.Transaction,
+  tenantId: string,
+  userId: string,
+  points: number,
+  at: Date,
+): Promise<void> {
   await trx.raw(
-    `insert into wallet (user_id, tenant_id, points, lifetime_earn, updated_at) values (?, ?, ?, 0, now())
+    `insert into wallet (user_id, tenant_id, points, lifetime_earn, updated_at) values (?, ?, ?, 0, ?)
      on conflict (user_id) do update set points = wallet.points + excluded.points, updated_at = excluded.updated_at`,
-    [userId, tenantId, points],
+    [userId, tenantId, points, at],
   );
 }
 

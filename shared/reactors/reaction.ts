@@ -106,7 +106,7 @@ export type VoucherOutcome = { status: 'GRANTED'; voucherId: string } | { status
  * POST /events/test_reaction computes grants nothing and has none.
  */
 export type StoredReaction = { reactorName: string; reactorId: string } & (
-  | { type: 'POINTS'; points: unknown; amount: number }
+  | { type: 'POINTS'; points: unknown; amount: number; requestedAmount?: number }
   | { type: 'WEBHOOK'; webhookId: string }
   | ({ type: 'VOUCHER'; rewardId: string } & (VoucherOutcome | { status?: undefined }))
 );

@@ -50,7 +50,7 @@ export function reviewedReceipts(
 export async function lockReviewedReceipts(
   trx: Knex.Transaction,
   receipts: ReviewedReceipt[],
-  memberIds: string[],
+  members: { tenantId: string; userId: string }[],
 ): Promise<void> {
   if (receipts.length === 0) return;
   const keys = [...new Set(receipts.map(({ receiptId }) => receiptId))].sort();
@@ -58,11 +58,14 @@ export async function lockReviewedReceipts(
     keys,
   ]);
   // Each receipt within the tenant of the event that names it.
-  const submitters = await trx.raw<{ rows: { submitter_id: string }[] }>(
-    'select submitter_id from receipt where (tenant_id, id) in (select * from unnest(?::uuid[], ?::uuid[]))',
+  const submitters = await trx.raw<{ rows: { tenant_id: string; submitter_id: string }[] }>(
+    'select tenant_id, submitter_id from receipt where (tenant_id, id) in (select * from unnest(?::uuid[], ?::uuid[]))',
     [receipts.map(({ tenantId }) => tenantId), receipts.map(({ receiptId }) => receiptId)],
   );
-  await lockWallets(trx, [...memberIds, ...submitters.rows.map((row) => row.submitter_id)]);
+  await lockWallets(trx, [
+    ...members,
+    ...submitters.rows.map((row) => ({ tenantId: row.tenant_id, userId: row.submitter_id })),
+  ]);
 }
 
 /**
@@ -74,7 +77,11 @@ export async function lockReviewedReceipts(
  * reach the worker does not matter. The cause of the reversal is the rejection's event. Concurrent
  * registrations of one receipt's events hold its locks (lockReviewedReceipts).
  */
-export async function reverseRejectedReceiptPoints(trx: Knex.Transaction, receipts: ReviewedReceipt[]): Promise<void> {
+export async function reverseRejectedReceiptPoints(
+  trx: Knex.Transaction,
+  receipts: ReviewedReceipt[],
+  at: Date,
+): Promise<void> {
   if (receipts.length === 0) return;
   const pairs = JSON.stringify(
     receipts.map(({ tenantId, receiptId }) => ({ tenant_id: tenantId, receipt_id: receiptId })),
@@ -101,5 +108,5 @@ export async function reverseRejectedReceiptPoints(trx: Knex.Transaction, receip
       .sort((a, b) => a.status_version - b.status_version)[0];
     if (rejection) reversals.push({ entryId: earn.entryId, cause: { eventId: Number(rejection.event_id) } });
   }
-  await reverse(trx, reversals);
+  await reverse(trx, reversals, at);
 }

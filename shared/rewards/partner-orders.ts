@@ -1,3 +1,4 @@
+import { loadPointsPolicy } from '../ledger/points-policy.js';
 import type { Knex } from 'knex';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import type { Actor } from '../audit/audit-job.js';
@@ -246,7 +247,12 @@ async function refundPurchase(
       );
       const [row] = updated.rows;
       if (!row) return undefined;
-      await refund(trx, { tenantId: job.tenantId, cause: { purchaseId: job.purchaseId }, at: now });
+      await refund(trx, {
+        tenantId: job.tenantId,
+        cause: { purchaseId: job.purchaseId },
+        at: now,
+        policy: await loadPointsPolicy(trx, job.tenantId),
+      });
       await trx.raw('update reward set stock = stock + 1 where tenant_id = ? and id = ? and stock is not null', [
         job.tenantId,
         row.reward_id,

@@ -1,3 +1,4 @@
+import type { PointsPolicy } from '../ledger/points-policy.js';
 import type { Knex } from 'knex';
 import type { Actor } from '../audit/audit-job.js';
 import { auditedChange, type AuditDependencies } from '../audit/audit-log.js';
@@ -27,6 +28,8 @@ export interface PurchaseRequest {
   /** Who asked: the member's token, or the admin buying on its behalf. */
   actor: Actor;
   resource: { type: PurchaseResourceType; id: string };
+  /** The tenant's points policy: a purchase is a spend, under its spend cap (docs/points.md#caps). */
+  policy: PointsPolicy;
 }
 
 export type PartnerProductType = 'PARTNER1_PRODUCT' | 'PARTNER2_PRODUCT';
@@ -141,6 +144,7 @@ export async function purchase(
           points: price,
           cause: { purchaseId: request.id },
           at: now,
+          policy: request.policy,
         });
       let voucherId: string | null = null;
       if (partnerProduct) await takeStock(trx, request.tenantId, reward);

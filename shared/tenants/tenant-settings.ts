@@ -12,6 +12,9 @@ import { isTimeZone } from '../receipts/zoned-time.js';
  * reads yet is refused, so a typo is a 400 instead of a setting silently ignored.
  */
 
+/** How many days of earnings tiers count when `tierWindowDays` is not set. */
+export const DEFAULT_TIER_WINDOW_DAYS = 365;
+
 const Fraction = Type.Number({ minimum: 0, maximum: 1 });
 const DailyCount = Type.Integer({ minimum: 0, maximum: 1_000_000 });
 
@@ -70,6 +73,31 @@ const PartnerEndpoint = Type.Object(
   { additionalProperties: false },
 );
 
+const CapPeriodSchema = Type.Union(
+  [Type.Literal('DAY'), Type.Literal('WEEK'), Type.Literal('MONTH'), Type.Literal('YEAR')],
+  { description: 'A calendar period in `timezone`: DAY, WEEK (from Monday), MONTH or YEAR' },
+);
+export type CapPeriod = Static<typeof CapPeriodSchema>;
+
+/** docs/points.md#caps: at most `max` points per calendar `period` in the tenant's time zone. */
+const PointsCap = Type.Object(
+  {
+    max: Type.Integer({ minimum: 1, maximum: 1_000_000_000_000, description: 'The most points in one period' }),
+    period: CapPeriodSchema,
+  },
+  { additionalProperties: false },
+);
+
+/** docs/points.md#tiers: a member is in the highest tier whose threshold its points earned in the window reach. */
+const Tier = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$', description: 'Stable, unique' }),
+    name: Type.String({ minLength: 1, maxLength: 128 }),
+    threshold: Type.Integer({ minimum: 0, maximum: 1_000_000_000_000, description: 'Points earned in the window' }),
+  },
+  { additionalProperties: false },
+);
+
 export const PARTNERS = ['PARTNER1', 'PARTNER2'] as const;
 export type Partner = (typeof PARTNERS)[number];
 
@@ -89,7 +117,40 @@ export const TenantConfigurationSchema = Type.Object(
       Type.Array(Origin, { maxItems: 100, uniqueItems: true, description: 'Browser origins allowed to call the API' }),
     ),
     timezone: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 64, description: "The IANA zone receipts' dates are read in" }),
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: "The IANA zone receipts' dates and the points caps' periods are read in; default UTC",
+      }),
+    ),
+    pointsExpiry: Type.Optional(
+      Type.Object(
+        { afterDays: Type.Integer({ minimum: 1, maximum: 36_500, description: 'Days from an earning to its expiry' }) },
+        { additionalProperties: false, description: 'Each earning expires on its own, `afterDays` after it' },
+      ),
+    ),
+    pointsCaps: Type.Optional(
+      Type.Object(
+        { earn: Type.Optional(PointsCap), spend: Type.Optional(PointsCap) },
+        {
+          additionalProperties: false,
+          description: 'Earning beyond `earn` in a period is cut; spending beyond `spend` is refused',
+        },
+      ),
+    ),
+    tiers: Type.Optional(
+      Type.Array(Tier, {
+        minItems: 1,
+        maxItems: 50,
+        description: 'Ordered by strictly rising `threshold`; ids unique',
+      }),
+    ),
+    tierWindowDays: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 3660,
+        description: `The days of earnings tiers count, today included; default ${DEFAULT_TIER_WINDOW_DAYS}`,
+      }),
     ),
     partners: Type.Optional(
       Type.Object(
@@ -142,7 +203,7 @@ export function checkConfiguration(
 ): TenantSettings {
   const validate = validators.configuration;
   if (!validate(settings)) refuse('configuration', toValidationIssues(validate.errors, settings));
-  const { rateLimit, profileSchema, corsOrigins, timezone, partners } = settings;
+  const { rateLimit, profileSchema, corsOrigins, timezone, partners, tiers } = settings;
   if (rateLimit?.burst !== undefined && rateLimit.burst < rateLimit.perSecond) {
     const message = 'configuration.rateLimit.burst must be at least configuration.rateLimit.perSecond';
     throw fieldError('configuration.rateLimit.burst', rateLimit.burst, 'minimum', message);
@@ -169,6 +230,22 @@ export function checkConfiguration(
   if (timezone !== undefined && !isTimeZone(timezone)) {
     throw fieldError('configuration.timezone', timezone, 'timeZone', 'configuration.timezone must be an IANA zone');
   }
+  tiers?.forEach((tier, index) => {
+    const before = tiers[index - 1];
+    if (before && tier.threshold <= before.threshold) {
+      const field = `configuration.tiers.${index}.threshold`;
+      throw fieldError(
+        field,
+        tier.threshold,
+        'ascending',
+        `${field} must be greater than the tier before's (${before.threshold}): tiers are listed by strictly rising threshold`,
+      );
+    }
+    if (tiers.findIndex((other) => other.id === tier.id) !== index) {
+      const field = `configuration.tiers.${index}.id`;
+      throw fieldError(field, tier.id, 'unique', `${field} "${tier.id}" is used by an earlier tier`);
+    }
+  });
   // Orders carry members' purchases: in the clear only to a partner on this host's own network.
   for (const partner of PARTNERS) {
     const url = partners?.[partner]?.url;

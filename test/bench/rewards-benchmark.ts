@@ -86,6 +86,7 @@ async function fundBuyers(world: BenchWorld, buyers: BenchWorld['members']): Pro
         userId: buyer.id,
         points: 1_000_000_000,
         cause: { reason: 'benchmark', actor: 'bench' },
+        at: new Date(),
       }),
     );
 }

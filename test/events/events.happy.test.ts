@@ -114,7 +114,12 @@ describe('reporting and registering events', () => {
     expect(await dataOf(result)).toEqual({
       totalPoints: 39,
       reactions: [
-        { type: 'POINTS', points: purchaseReactor.reactions[0]!.points, reactorName: 'Ten points per pound' },
+        {
+          type: 'POINTS',
+          points: purchaseReactor.reactions[0]!.points,
+          reactorName: 'Ten points per pound',
+          amount: 39,
+        },
       ],
     });
     const stored = await queryOne(harness, 'select registered_at, reacted_at from event where id = ?', [id]);

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { earn, lockWallets, openEarns, reverse } from '../../shared/ledger/ledger.js';
 import { adjust, spend } from '../../shared/ledger/spend-and-adjust.js';
+import { pointsPolicyOf } from '../../shared/ledger/points-policy.js';
 import { InsufficientPointsError } from '../../shared/platform/errors/app-errors.js';
 import { createHarness, type Harness, queryOne, registerMember, type TestTenant } from '../support/harness.js';
 
@@ -37,15 +38,21 @@ describe('the ledger', () => {
   it('earns once per (event, reactor), however often it is asked, and keeps the wallet equal to the entries', async () => {
     const reactorId = randomUUID();
     const earning = { tenantId: tenant.id, userId: member.id, points: 30, cause: { eventId: 9_000_001, reactorId } };
-    await inTransaction((trx) => earn(trx, [earning, { ...earning, cause: { eventId: 9_000_002, reactorId } }]));
-    await inTransaction((trx) => earn(trx, [earning]));
+    await inTransaction((trx) =>
+      earn(trx, [earning, { ...earning, cause: { eventId: 9_000_002, reactorId } }], new Date()),
+    );
+    await inTransaction((trx) => earn(trx, [earning], new Date()));
     expect(await balance()).toEqual({ points: 60, lifetimeEarn: 60, ledger: 60 });
   });
 
   it('reverses an EARN once, and never takes the balance below zero', async () => {
     const [first, second] = await inTransaction((trx) => openEarns(trx, [9_000_001, 9_000_002]));
-    await inTransaction((trx) => reverse(trx, [{ entryId: first!.entryId, cause: { eventId: 9_000_003 } }]));
-    await inTransaction((trx) => reverse(trx, [{ entryId: first!.entryId, cause: { eventId: 9_000_003 } }]));
+    await inTransaction((trx) =>
+      reverse(trx, [{ entryId: first!.entryId, cause: { eventId: 9_000_003 } }], new Date()),
+    );
+    await inTransaction((trx) =>
+      reverse(trx, [{ entryId: first!.entryId, cause: { eventId: 9_000_003 } }], new Date()),
+    );
     expect(await balance()).toEqual({ points: 30, lifetimeEarn: 30, ledger: 30 });
     expect(await inTransaction((trx) => openEarns(trx, [9_000_001, 9_000_002]))).toEqual([second]);
 
@@ -55,8 +62,8 @@ describe('the ledger', () => {
       .getConnection()
       .execute('update wallet set points = 10 where user_id = ?', [member.id]);
     await inTransaction(async (trx) => {
-      await lockWallets(trx, [member.id]);
-      await reverse(trx, [{ entryId: second!.entryId, cause: { eventId: 9_000_004 } }]);
+      await lockWallets(trx, [{ tenantId: tenant.id, userId: member.id }]);
+      await reverse(trx, [{ entryId: second!.entryId, cause: { eventId: 9_000_004 } }], new Date());
     });
     expect((await balance()).points).toBe(0);
     expect(
@@ -86,20 +93,31 @@ describe('spending and adjustments', () => {
   beforeAll(async () => {
     spender = await registerMember(harness, tenant, await harness.adminToken(tenant, ['admin:users']), 'spender');
     await inTransaction((trx) =>
-      earn(trx, [
-        {
-          tenantId: tenant.id,
-          userId: spender.id,
-          points: 100,
-          cause: { eventId: 9_100_001, reactorId: randomUUID() },
-        },
-      ]),
+      earn(
+        trx,
+        [
+          {
+            tenantId: tenant.id,
+            userId: spender.id,
+            points: 100,
+            cause: { eventId: 9_100_001, reactorId: randomUUID() },
+          },
+        ],
+        new Date(),
+      ),
     );
   });
 
   it('spends once per purchase: asked again, it answers the first entry and takes nothing more', async () => {
     const purchaseId = randomUUID();
-    const spending = { tenantId: tenant.id, userId: spender.id, points: 30, cause: { purchaseId }, at: new Date() };
+    const spending = {
+      tenantId: tenant.id,
+      userId: spender.id,
+      points: 30,
+      cause: { purchaseId },
+      at: new Date(),
+      policy: pointsPolicyOf({}),
+    };
     const first = await inTransaction((trx) => spend(trx, spending));
     const again = await inTransaction((trx) => spend(trx, spending));
     expect(first).toMatchObject({ kind: 'SPEND', points: -30 });
@@ -114,6 +132,7 @@ describe('spending and adjustments', () => {
       points: 71,
       cause: { purchaseId: randomUUID() },
       at: new Date(),
+      policy: pointsPolicyOf({}),
     };
     await expect(inTransaction((trx) => spend(trx, spending))).rejects.toBeInstanceOf(InsufficientPointsError);
     expect(await walletOf(spender.id)).toEqual({ points: 70, lifetimeEarn: 100, ledger: 70 });
@@ -129,6 +148,7 @@ describe('spending and adjustments', () => {
           points: 10,
           cause: { purchaseId: randomUUID() },
           at: new Date(),
+          policy: pointsPolicyOf({}),
         }),
       ),
     );
@@ -146,6 +166,7 @@ describe('spending and adjustments', () => {
       userId: spender.id,
       points: 25,
       cause: { reason: 'goodwill', actor: 'support-desk' },
+      at: new Date(),
     };
     const first = await inTransaction((trx) => adjust(trx, credit));
     expect(await inTransaction((trx) => adjust(trx, credit))).toEqual(first);
@@ -165,6 +186,7 @@ describe('spending and adjustments', () => {
       userId: spender.id,
       points: -21,
       cause: { reason: 'clawback', actor: 'support-desk' },
+      at: new Date(),
     };
     await expect(inTransaction((trx) => adjust(trx, debit))).rejects.toBeInstanceOf(InsufficientPointsError);
     expect(
@@ -184,6 +206,7 @@ describe('spending and adjustments', () => {
           points: 1,
           cause: { purchaseId: randomUUID() },
           at: new Date(),
+          policy: pointsPolicyOf({}),
         }),
       ),
     ).rejects.toBeInstanceOf(InsufficientPointsError);

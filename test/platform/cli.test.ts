@@ -300,8 +300,8 @@ describe('the tally CLI', { timeout: 90_000 }, () => {
     ],
     [
       'a configuration key no feature reads',
-      ['tenant', 'create', '--name', 'T', '--slug', 't', '--configuration', '{"tiers":[]}'],
-      /configuration\.tiers is not an accepted field/,
+      ['tenant', 'create', '--name', 'T', '--slug', 't', '--configuration', '{"tier":[]}'],
+      /configuration\.tier is not an accepted field/,
     ],
     [
       'a --ttl over the maximum',

@@ -1,3 +1,4 @@
+import { pointsPolicyOf } from '../../shared/ledger/points-policy.js';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actorOf } from '../../shared/audit/audit-log.js';
@@ -398,6 +399,7 @@ describe('GET /v1/rewards with a member token', () => {
           userId: memberId,
           actor: actorOf(undefined),
           resource: { type: 'REWARD', id: reward.id },
+          policy: pointsPolicyOf({}),
         },
         new Date(clock.now()),
       );

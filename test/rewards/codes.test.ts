@@ -1,3 +1,4 @@
+import { pointsPolicyOf } from '../../shared/ledger/points-policy.js';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actorOf } from '../../shared/audit/audit-log.js';
@@ -234,6 +235,7 @@ describe('GET /v1/rewards/{id}/codes/summary', () => {
         userId: memberId,
         actor: actorOf(undefined),
         resource: { type: 'REWARD', id: rewardId },
+        policy: pointsPolicyOf({}),
       },
       new Date(),
     );

@@ -1,3 +1,4 @@
+import { pointsPolicyOf } from '../../shared/ledger/points-policy.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -232,7 +233,14 @@ describe('partner products', () => {
     await harness.context.orm.em
       .fork()
       .getKnex()
-      .transaction((trx) => refund(trx, { tenantId: tenant.id, cause: { purchaseId: bought.id }, at: new Date() }));
+      .transaction((trx) =>
+        refund(trx, {
+          tenantId: tenant.id,
+          cause: { purchaseId: bought.id },
+          at: new Date(),
+          policy: pointsPolicyOf({}),
+        }),
+      );
     expect(await reversalsOf(bought.id)).toHaveLength(1);
     expect(await balanceOf(member.id)).toBe(130);
     expect(await queryOne(harness, 'select stock from reward where id = ?', [reward])).toEqual({ stock: 5 });
@@ -269,6 +277,7 @@ describe('partner products', () => {
         userId: member.id,
         actor: actorOf(undefined),
         resource: { type: 'PARTNER1_PRODUCT', id: reward },
+        policy: pointsPolicyOf({}),
       },
       new Date(),
     );

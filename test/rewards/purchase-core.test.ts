@@ -1,3 +1,4 @@
+import { pointsPolicyOf } from '../../shared/ledger/points-policy.js';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actorOf } from '../../shared/audit/audit-log.js';
@@ -46,6 +47,7 @@ function buy(userId: string, rewardId: string, id = randomUUID()) {
       userId,
       actor: actorOf(undefined),
       resource: { type: 'REWARD', id: rewardId },
+      policy: pointsPolicyOf({}),
     },
     new Date(),
   );

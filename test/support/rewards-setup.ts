@@ -1,3 +1,4 @@
+import { pointsPolicyOf } from '../../shared/ledger/points-policy.js';
 import { randomUUID } from 'node:crypto';
 import { actorOf } from '../../shared/audit/audit-log.js';
 import { adjust } from '../../shared/ledger/spend-and-adjust.js';
@@ -60,6 +61,7 @@ export async function voucherFor(
       userId,
       actor: actorOf(undefined),
       resource: { type: 'REWARD', id: rewardId },
+      policy: pointsPolicyOf({}),
     },
     nowOf(harness),
   );
@@ -78,6 +80,7 @@ export async function givePoints(harness: Harness, tenant: TestTenant, userId: s
         userId,
         points,
         cause: { reason: 'test', actor: 'test' },
+        at: new Date(),
       }),
     );
 }

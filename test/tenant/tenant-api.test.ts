@@ -106,9 +106,49 @@ describe('GET and PATCH /v1/tenant', () => {
     ['configuration.corsOrigins.0', { configuration: { corsOrigins: ['https://Shop.example'] } }],
     ['configuration.corsOrigins', { configuration: { corsOrigins: 'https://shop.example' } }],
     ['configuration.timezone', { configuration: { timezone: 'Mars/Olympus' } }],
-    // Issue 21's keys come with their features: until then they are unknown.
-    ['configuration.pointsExpiry', { configuration: { pointsExpiry: { days: 365 } } }],
+    // Issue 21: "400 ValidationError naming the field for a negative cap, unsorted or duplicate thresholds, an unknown period".
+    ['configuration.pointsExpiry.days', { configuration: { pointsExpiry: { days: 365 } } }],
+    ['configuration.pointsExpiry.afterDays', { configuration: { pointsExpiry: { afterDays: 0 } } }],
+    ['configuration.pointsCaps.earn.max', { configuration: { pointsCaps: { earn: { max: -5, period: 'DAY' } } } }],
+    [
+      'configuration.pointsCaps.spend.period',
+      { configuration: { pointsCaps: { spend: { max: 5, period: 'FORTNIGHT' } } } },
+    ],
     ['configuration.tiers', { configuration: { tiers: [] } }],
+    [
+      'configuration.tiers.1.threshold',
+      {
+        configuration: {
+          tiers: [
+            { id: 'gold', name: 'Gold', threshold: 1000 },
+            { id: 'silver', name: 'Silver', threshold: 500 },
+          ],
+        },
+      },
+    ],
+    [
+      'configuration.tiers.1.threshold',
+      {
+        configuration: {
+          tiers: [
+            { id: 'silver', name: 'Silver', threshold: 500 },
+            { id: 'gold', name: 'Gold', threshold: 500 },
+          ],
+        },
+      },
+    ],
+    [
+      'configuration.tiers.1.id',
+      {
+        configuration: {
+          tiers: [
+            { id: 'silver', name: 'Silver', threshold: 500 },
+            { id: 'silver', name: 'Gold', threshold: 1000 },
+          ],
+        },
+      },
+    ],
+    ['configuration.tierWindowDays', { configuration: { tierWindowDays: -1 } }],
     [
       'authentication.jwksUrl',
       { authentication: { algorithm: 'HS256', issuer: 'i', sharedKey: 'k', jwksUrl: 'https://x.example/jwks' } },

@@ -101,6 +101,11 @@ export class InsufficientPointsError extends AppError {
   readonly httpCode = 422;
 }
 
+/** A spend beyond what is left of the tenant's spend cap for the period (docs/points.md#caps). */
+export class PointsCapExceededError extends AppError {
+  readonly httpCode = 422;
+}
+
 /** The same Idempotency-Key was sent with another request body (docs/api-conventions.md#idempotency). */
 export class IdempotencyKeyReusedError extends AppError {
   readonly httpCode = 422;
