@@ -1,0 +1,145 @@
+import { performance } from 'node:perf_hooks';
+import { Pool } from 'undici';
+import { createTenant } from '../../shared/tenants/tenant-service.js';
+import { CEILING_PATH, type BenchWorld } from './bench-world.js';
+import { fireIngestLoad } from './ingest-benchmark.js';
+import type { LoadFigures } from './http-load.js';
+import { round } from './stats.js';
+
+/** The points settings the reads run under: every part of the wallet and the predictions has work to do. */
+export const POINTS_CONFIGURATION = {
+  pointsExpiry: { afterDays: 365 },
+  pointsCaps: { earn: { max: 1_000_000, period: 'MONTH' }, spend: { max: 1_000_000, period: 'WEEK' } },
+  tiers: [
+    { id: 'bronze', name: 'Bronze', threshold: 0 },
+    { id: 'silver', name: 'Silver', threshold: 20_000 },
+    { id: 'gold', name: 'Gold', threshold: 80_000 },
+  ],
+  tierWindowDays: 365,
+};
+
+export interface ReadFigures {
+  requests: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+/**
+ * A member with `entries` ledger entries spread over the last year, as years of earning leave
+ * them: each an EARN of 10 points with its lot and its day, written in three statements rather
+ * than through `earn()` one by one, which would take minutes and measure nothing of the reads.
+ */
+export async function seedLongHistory(world: BenchWorld, userId: string, entries: number): Promise<void> {
+  const knex = world.context.orm.em.fork().getKnex();
+  await knex.transaction(async (trx) => {
+    await trx.raw(
+      `insert into ledger_entry (id, tenant_id, user_id, kind, points, created_at, expires_at)
+       select gen_random_uuid(), ?, ?, 'EARN', 10, now() - (g % 365) * interval '1 day' - g * interval '1 second',
+              now() - (g % 365) * interval '1 day' - g * interval '1 second' + interval '365 days'
+         from generate_series(1, ?) g`,
+      [world.tenantId, userId, entries],
+    );
+    await trx.raw(
+      `insert into points_lot (entry_id, tenant_id, user_id, expires_at, remaining)
+       select id, tenant_id, user_id, expires_at, points from ledger_entry where user_id = ? and expires_at is not null`,
+      [userId],
+    );
+    await trx.raw(
+      `insert into points_day (user_id, day, tenant_id, earned, spent)
+       select user_id, (created_at at time zone 'UTC')::date, tenant_id, sum(points), 0 from ledger_entry
+        where user_id = ? and kind = 'EARN' group by user_id, (created_at at time zone 'UTC')::date, tenant_id
+       on conflict (user_id, day) do update set earned = points_day.earned + excluded.earned`,
+      [userId],
+    );
+    await trx.raw(
+      `insert into wallet (user_id, tenant_id, points, lifetime_earn, updated_at)
+       select ?, ?, sum(points), sum(points), now() from ledger_entry where user_id = ?
+       on conflict (user_id) do update set points = excluded.points, lifetime_earn = excluded.lifetime_earn`,
+      [userId, world.tenantId, userId],
+    );
+  });
+}
+
+/**
+ * `GET path` one request after another on one keep-alive connection, for `seconds`: the latency
+ * of each read alone, as a member's app makes it.
+ */
+export async function timeReads(
+  world: BenchWorld,
+  port: number,
+  path: string,
+  token: string,
+  seconds: number,
+): Promise<ReadFigures> {
+  const pool = new Pool(`http://127.0.0.1:${port}`, { connections: 1 });
+  const latencies: number[] = [];
+  try {
+    const until = performance.now() + seconds * 1000;
+    while (performance.now() < until) {
+      const started = performance.now();
+      const response = await pool.request({
+        path,
+        method: 'GET',
+        headers: { 'X-Api-Key': world.apiKey, Authorization: `Bearer ${token}` },
+      });
+      await response.body.text();
+      if (response.statusCode !== 200) throw new Error(`GET ${path} answered ${response.statusCode}`);
+      latencies.push(performance.now() - started);
+    }
+  } finally {
+    await pool.close();
+  }
+  latencies.sort((a, b) => a - b);
+  const at = (share: number) =>
+    round(latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))]!, 2);
+  return { requests: latencies.length, p50Ms: at(0.5), p99Ms: at(0.99) };
+}
+
+/** The ingest ceiling of this moment of the run, the figure each points figure is printed beside. */
+export function pointsCeiling(world: BenchWorld, port: number, tag: string, seconds: number): Promise<LoadFigures> {
+  return fireIngestLoad(world, port, CEILING_PATH, tag, seconds);
+}
+
+/**
+ * A tenant of its own with `members` members, each with `perMember` EARN entries whose lots are
+ * all due: the backlog an expiry sweep finds after a long outage, or on the day a year of
+ * earnings expires. Written set-based, like seedLongHistory.
+ */
+export async function seedDueLots(
+  world: BenchWorld,
+  members: number,
+  perMember: number,
+): Promise<{ tenantId: string; entries: number; points: number }> {
+  const tenant = await createTenant(world.context.orm.em.fork(), world.context.payloadSchemas, {
+    name: 'Bench Expiry',
+    slug: `bench-expiry-${process.pid}`,
+    configuration: { pointsExpiry: { afterDays: 30 } },
+  });
+  const knex = world.context.orm.em.fork().getKnex();
+  await knex.transaction(async (trx) => {
+    await trx.raw(
+      `insert into member (id, tenant_id, account_number, auth_identifier, is_restricted, profile, linked_venues, created_at)
+       select gen_random_uuid(), ?, 100000000 + g, 'expiring-' || g, false, '{}'::jsonb, '[]'::jsonb, now()
+         from generate_series(1, ?) g`,
+      [tenant.id, members],
+    );
+    await trx.raw(
+      `insert into ledger_entry (id, tenant_id, user_id, kind, points, created_at, expires_at)
+       select gen_random_uuid(), m.tenant_id, m.id, 'EARN', 10, now() - interval '40 days', now() - interval '10 days'
+         from member m cross join generate_series(1, ?) g where m.tenant_id = ?`,
+      [perMember, tenant.id],
+    );
+    await trx.raw(
+      `insert into points_lot (entry_id, tenant_id, user_id, expires_at, remaining)
+       select id, tenant_id, user_id, expires_at, points from ledger_entry where tenant_id = ?`,
+      [tenant.id],
+    );
+    await trx.raw(
+      `insert into wallet (user_id, tenant_id, points, lifetime_earn, updated_at)
+       select user_id, tenant_id, sum(points), sum(points), now() from ledger_entry where tenant_id = ? group by user_id, tenant_id`,
+      [tenant.id],
+    );
+  });
+  await world.upkeep();
+  return { tenantId: tenant.id, entries: members * perMember, points: members * perMember * 10 };
+}
