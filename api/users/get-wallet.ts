@@ -2,6 +2,8 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
 import type { Principal } from '../../shared/platform/auth/principal.js';
 import { grantsScope } from '../../shared/platform/auth/scopes.js';
+import { readTier } from '../../shared/ledger/points-outlook.js';
+import { pointsPolicyOf } from '../../shared/ledger/points-policy.js';
 import { readPoints } from '../../shared/ledger/wallet-service.js';
 import { readWalletVouchers } from '../../shared/rewards/wallet-vouchers.js';
 import { userView } from '../../shared/users/user-view.js';
@@ -10,7 +12,7 @@ import type { Access } from '../middleware/authorize.js';
 import { defineRoute } from '../routes/define-route.js';
 import { VoucherResource, WALLET_VOUCHER_EXAMPLE } from '../vouchers/schema.js';
 import { memberOf } from './member-target.js';
-import { UserIdParams } from './schema.js';
+import { TierResource, UserIdParams } from './schema.js';
 
 const WalletResource = Type.Object(
   {
@@ -18,6 +20,11 @@ const WalletResource = Type.Object(
     lifetimeEarn: Type.Integer({ description: 'every point ever earned' }),
     loyaltyCost: Type.Number({
       description: "what the member's rewards cost the tenant: the sum of each obtained voucher's reward `cost`",
+    }),
+    tier: Type.Union([TierResource, Type.Null()], {
+      description:
+        "the member's tier, from the points it earned in the tenant's tier window; null when the tenant has no " +
+        'tiers or those points reach none of them',
     }),
     vouchers: Type.Array(VoucherResource, {
       description:
@@ -41,7 +48,10 @@ const WalletQuery = Type.Object({
   ),
 });
 
-/** docs/users.md#wallet: points and lifetimeEarn from the ledger, the vouchers and loyaltyCost from the rewards. */
+/**
+ * docs/users.md#wallet: points and lifetimeEarn from the ledger, the tier from the daily sums
+ * (docs/points.md#tiers), the vouchers and loyaltyCost from the rewards.
+ */
 export function registerGetWallet(app: App, context: AppContext): void {
   const routes: { path: string; access: Access; summary: string; operationId: string; description: string }[] = [
     {
@@ -51,7 +61,7 @@ export function registerGetWallet(app: App, context: AppContext): void {
       operationId: 'getOwnWallet',
       description:
         "The wallet of the member whose `authIdentifier` is the user token's `sub`: the balance and every point ever " +
-        'earned, both read from the ledger, the vouchers the member holds, and what its rewards cost.',
+        'earned, both read from the ledger, its tier, the vouchers the member holds, and what its rewards cost.',
     },
     {
       path: '/v1/users/:id/wallet',
@@ -60,7 +70,7 @@ export function registerGetWallet(app: App, context: AppContext): void {
       operationId: 'getUserWallet',
       description:
         "A member's wallet, the member found by its id, `authIdentifier` or account number: the balance and every " +
-        'point ever earned, both read from the ledger, the vouchers the member holds, and what its rewards cost.',
+        'point ever earned, both read from the ledger, its tier, the vouchers the member holds, and what its rewards cost.',
     },
   ];
   for (const route of routes) {
@@ -74,7 +84,13 @@ export function registerGetWallet(app: App, context: AppContext): void {
         ' A voucher leaves the wallet when a till validates it, when it expires, and when it was redeemed and its ' +
         "reward's `redemptionWindowMinutes` passed without a validation.",
       examples: {
-        response: { points: 425, lifetimeEarn: 1310, loyaltyCost: 2.5, vouchers: [WALLET_VOUCHER_EXAMPLE] },
+        response: {
+          points: 425,
+          lifetimeEarn: 1310,
+          loyaltyCost: 2.5,
+          tier: { id: 'silver', name: 'Silver', expiringEarn: 120, pointsToMaintain: 0, pointsToNextTier: 690 },
+          vouchers: [WALLET_VOUCHER_EXAMPLE],
+        },
       },
       tags: ['Wallets'],
       access: route.access,
@@ -86,20 +102,15 @@ export function registerGetWallet(app: App, context: AppContext): void {
         const em = entityManager(c);
         const tenantId = c.var.tenant.id;
         const member = await memberOf(c);
+        const now = new Date(context.clock.now());
         const points = await readPoints(em, tenantId, member.id);
-        const vouchers = await readWalletVouchers(
-          em.getKnex(),
-          context.voucherCodes,
-          tenantId,
-          userView(member),
-          new Date(context.clock.now()),
-          {
-            includeAllUnvalidatedVouchers: query.includeAllUnvalidatedVouchers ?? false,
-            includeDiscounts: query.includeDiscounts ?? false,
-            revealCode: canSeeCodes(c.var.principal),
-          },
-        );
-        return { ...points, ...vouchers };
+        const tier = await readTier(em.getKnex(), member.id, pointsPolicyOf(c.var.tenant.configuration), now);
+        const vouchers = await readWalletVouchers(em.getKnex(), context.voucherCodes, tenantId, userView(member), now, {
+          includeAllUnvalidatedVouchers: query.includeAllUnvalidatedVouchers ?? false,
+          includeDiscounts: query.includeDiscounts ?? false,
+          revealCode: canSeeCodes(c.var.principal),
+        });
+        return { ...points, tier, ...vouchers };
       },
     });
   }

@@ -3,6 +3,7 @@ import type { App } from '../app-env.js';
 import { registerDeleteUser } from './delete-user.js';
 import { registerGetUser } from './get-user.js';
 import { registerGetWallet } from './get-wallet.js';
+import { registerGetWalletPredictions } from './get-wallet-predictions.js';
 import { registerListUserPurchases } from './list-user-purchases.js';
 import { registerListUsers } from './list-users.js';
 import { registerRegisterUser } from './register-user.js';
@@ -16,5 +17,6 @@ export function registerUserRoutes(app: App, context: AppContext): void {
   registerUpdateUser(app, context);
   registerDeleteUser(app, context);
   registerGetWallet(app, context);
+  registerGetWalletPredictions(app, context);
   registerListUserPurchases(app, context);
 }

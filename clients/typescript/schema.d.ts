@@ -261,7 +261,7 @@ export interface paths {
         };
         /**
          * The wallet of the member the user token speaks for
-         * @description The wallet of the member whose `authIdentifier` is the user token's `sub`: the balance and every point ever earned, both read from the ledger, the vouchers the member holds, and what its rewards cost. A voucher leaves the wallet when a till validates it, when it expires, and when it was redeemed and its reward's `redemptionWindowMinutes` passed without a validation.
+         * @description The wallet of the member whose `authIdentifier` is the user token's `sub`: the balance and every point ever earned, both read from the ledger, its tier, the vouchers the member holds, and what its rewards cost. A voucher leaves the wallet when a till validates it, when it expires, and when it was redeemed and its reward's `redemptionWindowMinutes` passed without a validation.
          */
         get: operations["getOwnWallet"];
         put?: never;
@@ -281,9 +281,49 @@ export interface paths {
         };
         /**
          * A member's wallet
-         * @description A member's wallet, the member found by its id, `authIdentifier` or account number: the balance and every point ever earned, both read from the ledger, the vouchers the member holds, and what its rewards cost. A voucher leaves the wallet when a till validates it, when it expires, and when it was redeemed and its reward's `redemptionWindowMinutes` passed without a validation.
+         * @description A member's wallet, the member found by its id, `authIdentifier` or account number: the balance and every point ever earned, both read from the ledger, its tier, the vouchers the member holds, and what its rewards cost. A voucher leaves the wallet when a till validates it, when it expires, and when it was redeemed and its reward's `redemptionWindowMinutes` passed without a validation.
          */
         get: operations["getUserWallet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/me/wallet/predictions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The wallet predictions of the member the user token speaks for
+         * @description For the member whose `authIdentifier` is the user token's `sub`: what is left of the spend and earn caps in the current calendar period of the tenant's time zone (a WEEK starts on Monday), and the points that expire within the next 1, 7, 30, 90 and 365 days, cumulative. Each member of the answer is present only when the tenant sets it (a spend cap, an earn cap, points expiry): `{}` with none.
+         */
+        get: operations["getOwnWalletPredictions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/wallet/predictions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member's wallet predictions
+         * @description For a member found by its id, `authIdentifier` or account number: what is left of the spend and earn caps in the current calendar period of the tenant's time zone (a WEEK starts on Monday), and the points that expire within the next 1, 7, 30, 90 and 365 days, cumulative. Each member of the answer is present only when the tenant sets it (a spend cap, an earn cap, points expiry): `{}` with none.
+         */
+        get: operations["getUserWalletPredictions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1448,6 +1488,13 @@ export interface components {
             /** @description the SKU of the product it applies to */
             productSku: string;
         };
+        /**
+         * EarnCapPrediction
+         * @description The earn cap in the calendar period (DAY, WEEK from Monday, MONTH or YEAR of the tenant's time zone) holding today; present only when the tenant sets that cap.
+         */
+        EarnCapPrediction: {
+            overallSummary: components["schemas"]["MaxPointsOverallSummary"];
+        };
         /** ErrorDetails */
         ErrorDetails: {
             /** @description The error class, e.g. `ValidationError` */
@@ -1671,6 +1718,27 @@ export interface components {
              */
             ruleSetId?: string;
         };
+        /** ExpiryOverallSummary */
+        ExpiryOverallSummary: {
+            /** @constant */
+            type: "EXPIRY";
+            /** @description exactly five entries, for 1, 7, 30, 90 and 365 days, in that order */
+            summary: components["schemas"]["ExpirySummaryEntry"][];
+        };
+        /**
+         * ExpiryPrediction
+         * @description The member's points that expire soon; present only when the tenant sets points expiry.
+         */
+        ExpiryPrediction: {
+            overallSummary: components["schemas"]["ExpiryOverallSummary"];
+        };
+        /** ExpirySummaryEntry */
+        ExpirySummaryEntry: {
+            /** @description the points whose expiry falls within the next `timePeriod` days, cumulative (each period includes the shorter ones); points already due and not yet expired count in every period */
+            pointsDueToExpire: number;
+            /** @description the period, in days */
+            timePeriod: 1 | 7 | 30 | 90 | 365;
+        };
         /** FieldError */
         FieldError: {
             /** @description The field at fault, e.g. `reactions.0.type` */
@@ -1749,6 +1817,21 @@ export interface components {
             /** @constant */
             status: "success";
             data: components["schemas"]["ListedReward"][];
+        };
+        /** MaxPointsOverallSummary */
+        MaxPointsOverallSummary: {
+            /** @constant */
+            type: "MAX_POINTS";
+            summary: components["schemas"]["MaxPointsSummary"];
+        };
+        /** MaxPointsSummary */
+        MaxPointsSummary: {
+            /** @description the cap's `max` for one period */
+            pointsCap: number;
+            /** @description what is left of the cap in the current period: the cap less what the period used, never below 0 */
+            remainingPoints: number;
+            /** @description what the period used, as a percentage of the cap, rounded down to two decimals (100 only once the cap is reached, and never more) */
+            percentageUsed: number;
         };
         /** Order */
         Order: {
@@ -2487,6 +2570,13 @@ export interface components {
             status: "success";
             data: components["schemas"]["RuleSetRun"];
         };
+        /**
+         * SpendCapPrediction
+         * @description The spend cap in the calendar period (DAY, WEEK from Monday, MONTH or YEAR of the tenant's time zone) holding today; present only when the tenant sets that cap.
+         */
+        SpendCapPrediction: {
+            overallSummary: components["schemas"]["MaxPointsOverallSummary"];
+        };
         /** Tenant */
         Tenant: {
             /** Format: uuid */
@@ -2617,6 +2707,21 @@ export interface components {
             /** @constant */
             status: "success";
             data: components["schemas"]["TestReactionResult"];
+        };
+        /**
+         * Tier
+         * @description The member's tier: the highest of the tenant's tiers whose threshold the points earned in the tier window reach. The window is the last `tierWindowDays` days of the tenant's time zone, today included; what counts is the points earned on them, less those reversed since (adjustments do not count).
+         */
+        Tier: {
+            /** @description the tier's id, as the tenant's configuration names it */
+            id: string;
+            name: string;
+            /** @description the points earned on the tier window's first 30 days (its oldest days): those that leave the window, and stop counting toward the tier, within the next 30 days */
+            expiringEarn: number;
+            /** @description the points still to earn to keep this tier once the window's first day leaves it tomorrow: the tier's threshold less what the window's other days earned, and 0 when those are enough */
+            pointsToMaintain: number;
+            /** @description the points still to earn in the window to reach the next tier: its threshold less the window's earnings; 0 at the top tier */
+            pointsToNextTier: number;
         };
         /** UpdateEventTypeBody */
         UpdateEventTypeBody: {
@@ -3133,6 +3238,8 @@ export interface components {
             lifetimeEarn: number;
             /** @description what the member's rewards cost the tenant: the sum of each obtained voucher's reward `cost` */
             loyaltyCost: number;
+            /** @description the member's tier, from the points it earned in the tenant's tier window; null when the tenant has no tiers or those points reach none of them */
+            tier: components["schemas"]["Tier"] | null;
             /** @description the vouchers the member can still use, oldest first: not validated, not expired, and unredeemed (or, with `includeAllUnvalidatedVouchers=true`, redeemed and still within their redemption window) */
             vouchers: components["schemas"]["Voucher"][];
         };
@@ -3141,6 +3248,21 @@ export interface components {
             /** @constant */
             status: "success";
             data: components["schemas"]["Wallet"];
+        };
+        /**
+         * WalletPrediction
+         * @description Each member is present only when its setting is: `pointsSpendPrediction` with a spend cap, `pointsEarnPrediction` with an earn cap, `pointsExpiryPrediction` with points expiry; `{}` with none of them.
+         */
+        WalletPrediction: {
+            pointsSpendPrediction?: components["schemas"]["SpendCapPrediction"];
+            pointsEarnPrediction?: components["schemas"]["EarnCapPrediction"];
+            pointsExpiryPrediction?: components["schemas"]["ExpiryPrediction"];
+        };
+        /** WalletPredictionAnswer */
+        WalletPredictionAnswer: {
+            /** @constant */
+            status: "success";
+            data: components["schemas"]["WalletPrediction"];
         };
         /** Webhook */
         Webhook: {
@@ -4548,6 +4670,13 @@ export interface operations {
                      *         "points": 425,
                      *         "lifetimeEarn": 1310,
                      *         "loyaltyCost": 2.5,
+                     *         "tier": {
+                     *           "id": "silver",
+                     *           "name": "Silver",
+                     *           "expiringEarn": 120,
+                     *           "pointsToMaintain": 0,
+                     *           "pointsToNextTier": 690
+                     *         },
                      *         "vouchers": [
                      *           {
                      *             "id": "0c9b8a7f-6e5d-4c3b-a2a1-908f7e6d5c4b",
@@ -4635,6 +4764,13 @@ export interface operations {
                      *         "points": 425,
                      *         "lifetimeEarn": 1310,
                      *         "loyaltyCost": 2.5,
+                     *         "tier": {
+                     *           "id": "silver",
+                     *           "name": "Silver",
+                     *           "expiringEarn": 120,
+                     *           "pointsToMaintain": 0,
+                     *           "pointsToNextTier": 690
+                     *         },
                      *         "vouchers": [
                      *           {
                      *             "id": "0c9b8a7f-6e5d-4c3b-a2a1-908f7e6d5c4b",
@@ -4676,6 +4812,181 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WalletAnswer"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getOwnWalletPredictions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the predictions */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "pointsSpendPrediction": {
+                     *           "overallSummary": {
+                     *             "type": "MAX_POINTS",
+                     *             "summary": {
+                     *               "pointsCap": 1000,
+                     *               "remainingPoints": 750,
+                     *               "percentageUsed": 25
+                     *             }
+                     *           }
+                     *         },
+                     *         "pointsEarnPrediction": {
+                     *           "overallSummary": {
+                     *             "type": "MAX_POINTS",
+                     *             "summary": {
+                     *               "pointsCap": 300,
+                     *               "remainingPoints": 100,
+                     *               "percentageUsed": 66.66
+                     *             }
+                     *           }
+                     *         },
+                     *         "pointsExpiryPrediction": {
+                     *           "overallSummary": {
+                     *             "type": "EXPIRY",
+                     *             "summary": [
+                     *               {
+                     *                 "pointsDueToExpire": 0,
+                     *                 "timePeriod": 1
+                     *               },
+                     *               {
+                     *                 "pointsDueToExpire": 40,
+                     *                 "timePeriod": 7
+                     *               },
+                     *               {
+                     *                 "pointsDueToExpire": 40,
+                     *                 "timePeriod": 30
+                     *               },
+                     *               {
+                     *                 "pointsDueToExpire": 165,
+                     *                 "timePeriod": 90
+                     *               },
+                     *               {
+                     *                 "pointsDueToExpire": 425,
+                     *                 "timePeriod": 365
+                     *               }
+                     *             ]
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WalletPredictionAnswer"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getUserWalletPredictions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /** @description The member's id, authIdentifier or account number */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the predictions */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "pointsSpendPrediction": {
+                     *           "overallSummary": {
+                     *             "type": "MAX_POINTS",
+                     *             "summary": {
+                     *               "pointsCap": 1000,
+                     *               "remainingPoints": 750,
+                     *               "percentageUsed": 25
+                     *             }
+                     *           }
+                     *         },
+                     *         "pointsEarnPrediction": {
+                     *           "overallSummary": {
+                     *             "type": "MAX_POINTS",
+                     *             "summary": {
+                     *               "pointsCap": 300,
+                     *               "remainingPoints": 100,
+                     *               "percentageUsed": 66.66
+                     *             }
+                     *           }
+                     *         },
+                     *         "pointsExpiryPrediction": {
+                     *           "overallSummary": {
+                     *             "type": "EXPIRY",
+                     *             "summary": [
+                     *               {
+                     *                 "pointsDueToExpire": 0,
+                     *                 "timePeriod": 1
+                     *               },
+                     *               {
+                     *                 "pointsDueToExpire": 40,
+                     *                 "timePeriod": 7
+                     *               },
+                     *               {
+                     *                 "pointsDueToExpire": 40,
+                     *                 "timePeriod": 30
+                     *               },
+                     *               {
+                     *                 "pointsDueToExpire": 165,
+                     *                 "timePeriod": 90
+                     *               },
+                     *               {
+                     *                 "pointsDueToExpire": 425,
+                     *                 "timePeriod": 365
+                     *               }
+                     *             ]
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WalletPredictionAnswer"];
                 };
             };
             401: components["responses"]["Unauthorized"];

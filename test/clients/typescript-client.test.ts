@@ -84,7 +84,7 @@ describe('the generated TypeScript client', () => {
     expect(reactions.data?.data.totalPoints).toBe(42);
 
     const wallet = await admin.GET('/v1/users/{id}/wallet', { params: { path: { id: 'member-1' } } });
-    expect(wallet.data?.data).toEqual({ points: 42, lifetimeEarn: 42, loyaltyCost: 0, vouchers: [] });
+    expect(wallet.data?.data).toEqual({ points: 42, lifetimeEarn: 42, loyaltyCost: 0, tier: null, vouchers: [] });
     const own = await memberClient.GET('/v1/users/me/wallet');
     expect(own.data?.data.points).toBe(42);
   });

@@ -89,7 +89,7 @@ describe('the wallet', () => {
     expect(response.status).toBe(200);
     const data = await dataOf<Json>(response);
     const owner = await dataOf(await harness.request(tenant, 'GET', `/v1/users/${member.id}`, { token: usersAdmin }));
-    expect(Object.keys(data).sort()).toEqual(['lifetimeEarn', 'loyaltyCost', 'points', 'vouchers']);
+    expect(Object.keys(data).sort()).toEqual(['lifetimeEarn', 'loyaltyCost', 'points', 'tier', 'vouchers']);
     expect(data.vouchers).toHaveLength(1);
     const [voucher] = data.vouchers;
     const createdAt = new Date(clock.now()).toISOString();

@@ -1,0 +1,57 @@
+import type { AppContext } from '../../shared/context.js';
+import { readPredictions } from '../../shared/ledger/points-outlook.js';
+import { pointsPolicyOf } from '../../shared/ledger/points-policy.js';
+import { entityManager, type App } from '../app-env.js';
+import type { Access } from '../middleware/authorize.js';
+import { defineRoute } from '../routes/define-route.js';
+import { memberOf } from './member-target.js';
+import { UserIdParams, WALLET_PREDICTION_EXAMPLE, WalletPredictionResource } from './schema.js';
+
+const WHAT =
+  "what is left of the spend and earn caps in the current calendar period of the tenant's time zone (a WEEK starts " +
+  'on Monday), and the points that expire within the next 1, 7, 30, 90 and 365 days, cumulative. Each member of ' +
+  'the answer is present only when the tenant sets it (a spend cap, an earn cap, points expiry): `{}` with none.';
+
+/** docs/points.md#predictions: the caps from the period's daily sums, the expiry from the member's lots. */
+export function registerGetWalletPredictions(app: App, context: AppContext): void {
+  const routes: { path: string; access: Access; summary: string; operationId: string; description: string }[] = [
+    {
+      path: '/v1/users/me/wallet/predictions',
+      access: { user: true },
+      summary: 'The wallet predictions of the member the user token speaks for',
+      operationId: 'getOwnWalletPredictions',
+      description: "For the member whose `authIdentifier` is the user token's `sub`: " + WHAT,
+    },
+    {
+      path: '/v1/users/:id/wallet/predictions',
+      access: { admin: 'read:users' },
+      summary: "A member's wallet predictions",
+      operationId: 'getUserWalletPredictions',
+      description: 'For a member found by its id, `authIdentifier` or account number: ' + WHAT,
+    },
+  ];
+  for (const route of routes) {
+    defineRoute(app, context, {
+      method: 'get',
+      path: route.path,
+      operationId: route.operationId,
+      summary: route.summary,
+      description: route.description,
+      examples: { response: WALLET_PREDICTION_EXAMPLE },
+      tags: ['Wallets'],
+      access: route.access,
+      ...(route.path.includes(':id') ? { params: UserIdParams } : {}),
+      responses: { 200: { description: 'the predictions', data: WalletPredictionResource } },
+      errors: [404],
+      handler: async (_input, c) => {
+        const member = await memberOf(c);
+        return readPredictions(
+          entityManager(c).getKnex(),
+          member.id,
+          pointsPolicyOf(c.var.tenant.configuration),
+          new Date(context.clock.now()),
+        );
+      },
+    });
+  }
+}
