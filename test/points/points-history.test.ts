@@ -103,42 +103,65 @@ const history = (tenant: TestTenant, token: string, path = '/v1/users/shopper/po
 const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
 const field = (value: string) => ({ value, confidence: 0.95 });
 
+/**
+ * A preparsed claim of the member's, authorized by the automated review; resolves once the events
+ * worker has registered its RECEIPT_REVIEWED event and the member's history shows `entries` entries
+ * caused by receipts.
+ */
+async function authorizedReceipt(tenant: TestTenant, admin: string, entries = 1): Promise<{ id: string }> {
+  const claimed = await harness.request(tenant, 'POST', '/v1/receipts', {
+    token: admin,
+    body: {
+      useParser: false,
+      submitter: { authIdentifier: 'shopper' },
+      ocrConfidence: 0.93,
+      serviceDate: field(day(-1)),
+      serviceTime: field('14:32'),
+      total: field('12.50'),
+      merchantName: field('Corner Shop'),
+      barcode: field('4000000123'),
+      formatSlug: 'corner-shop-till',
+      lineItems: [{ description: 'Oat milk', identifier: 'SKU-OAT', quantity: 1, unitPrice: 2.5, totalPrice: 2.5 }],
+    },
+  });
+  expect(claimed.status).toBe(201);
+  const receipt = await dataOf<{ id: string; status: string }>(claimed);
+  expect(receipt.status).toBe('AUTHORIZED');
+  await receiptEntries(tenant, admin, entries);
+  return receipt;
+}
+
+/** Waits until the member's history holds `count` entries caused by receipts: the events worker reacts to RECEIPT_REVIEWED. */
+async function receiptEntries(tenant: TestTenant, admin: string, count: number): Promise<void> {
+  await expect
+    .poll(
+      async () =>
+        (await dataOf<Json[]>(await history(tenant, admin))).filter((item) => item.cause.type === 'RECEIPT').length,
+      { timeout: 15_000, interval: 50 },
+    )
+    .toBe(count);
+}
+
+const TEN_PER_AUTHORIZED_RECEIPT = {
+  all: [{ fact: 'payload', path: '$.status', operator: 'equal', value: 'AUTHORIZED' }],
+};
+
 describe('each entry names its cause', () => {
   it('an event and its reactor, a receipt and its review, a purchase and its reward, an expiry, an adjustment', async () => {
     const { tenant, admin, member } = await world();
     const orderReactor = await reactorOn(tenant, admin, 'ORDER_PLACED', 'Order points', 40);
-    const receiptReactor = await reactorOn(tenant, admin, 'RECEIPT_REVIEWED', 'Ten per authorized receipt', 10, {
-      all: [{ fact: 'payload', path: '$.status', operator: 'equal', value: 'AUTHORIZED' }],
-    });
+    const receiptReactor = await reactorOn(
+      tenant,
+      admin,
+      'RECEIPT_REVIEWED',
+      'Ten per authorized receipt',
+      10,
+      TEN_PER_AUTHORIZED_RECEIPT,
+    );
     const eventId = await orderPlaced(tenant, member.id);
 
-    const claimed = await harness.request(tenant, 'POST', '/v1/receipts', {
-      token: admin,
-      body: {
-        useParser: false,
-        submitter: { authIdentifier: 'shopper' },
-        ocrConfidence: 0.93,
-        serviceDate: field(day(-1)),
-        serviceTime: field('14:32'),
-        total: field('12.50'),
-        merchantName: field('Corner Shop'),
-        barcode: field('4000000123'),
-        formatSlug: 'corner-shop-till',
-        lineItems: [{ description: 'Oat milk', identifier: 'SKU-OAT', quantity: 1, unitPrice: 2.5, totalPrice: 2.5 }],
-      },
-    });
-    expect(claimed.status).toBe(201);
-    const receipt = await dataOf<{ id: string; status: string }>(claimed);
-    expect(receipt.status).toBe('AUTHORIZED');
-    // The events worker registers RECEIPT_REVIEWED and its reactor grants the points: wait for that entry.
+    const receipt = await authorizedReceipt(tenant, admin);
     const reader = await harness.adminToken(tenant, ['read:users']);
-    await expect
-      .poll(
-        async () =>
-          (await dataOf<Json[]>(await history(tenant, reader))).filter((item) => item.cause.type === 'RECEIPT').length,
-        { timeout: 15_000, interval: 50 },
-      )
-      .toBe(1);
 
     const rewardId = await rewardFor(harness, tenant, { name: 'Free coffee', price: 30 });
     await voucherFor(harness, tenant, member.id, rewardId);
@@ -232,6 +255,40 @@ describe('each entry names its cause', () => {
       eventType: 'ORDER_PLACED',
       reactorId: orderReactor,
       reactorName: null,
+    });
+  });
+
+  // docs/receipts.md#reporting-reviews: points granted for a receipt later rejected are reversed.
+  it('a REVERSAL of a rejected receipt names the receipt, the rejecting review, and the EARN it undoes', async () => {
+    const { tenant, admin } = await world();
+    await reactorOn(tenant, admin, 'RECEIPT_REVIEWED', 'Ten per authorized receipt', 10, TEN_PER_AUTHORIZED_RECEIPT);
+    const receipt = await authorizedReceipt(tenant, admin);
+    const rejected = await harness.request(tenant, 'POST', `/v1/receipts/${receipt.id}/reviews`, {
+      token: admin,
+      body: { verdict: 'REJECT', reason: 'SUSPICIOUS' },
+    });
+    expect(rejected.status).toBe(201);
+    const rejection = await dataOf<{ id: string }>(rejected);
+    await receiptEntries(tenant, admin, 2);
+    const [reversal, earned] = await dataOf<Json[]>(await history(tenant, admin));
+    const review = await queryOne(harness, 'select event_id from receipt_review where id = ?', [rejection.id]);
+    expect(earned).toMatchObject({ kind: 'EARN', points: 10, cause: { type: 'RECEIPT', receiptId: receipt.id } });
+    expect(reversal).toEqual({
+      id: expect.any(String),
+      kind: 'REVERSAL',
+      points: -10,
+      createdAt: expect.any(String),
+      expiresAt: null,
+      reversesEntryId: earned.id,
+      cause: {
+        type: 'RECEIPT',
+        receiptId: receipt.id,
+        reviewId: rejection.id,
+        eventId: Number(review.event_id),
+        eventType: 'RECEIPT_REVIEWED',
+        reactorId: null,
+        reactorName: null,
+      },
     });
   });
 
