@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adjustPoints } from '../../shared/ledger/adjust-points.js';
+import { postKilledBeforeAnswer } from '../support/killed-before-answer.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
 import {
   createHarness,
@@ -25,9 +26,11 @@ let tenant: TestTenant;
 let admin: string;
 
 const SUPPORT = 'support@example.com';
+/** The idempotency lease, short, so a retry takes over the claim of a request that died. */
+const LEASE_MS = 1000;
 
 beforeAll(async () => {
-  harness = await createHarness();
+  harness = await createHarness({ idempotencyLeaseMs: LEASE_MS });
   workers = startWorkers(harness.context, ['audit']);
   tenant = await harness.createTenant();
   admin = await harness.adminToken(tenant, ['admin:users', 'admin:tenant'], SUPPORT);
@@ -182,6 +185,37 @@ describe('POST /v1/users/{id}/points-adjustments', () => {
     ]);
     expect(await balanceOf(member.id)).toBe(40);
   });
+
+  // "a retry with the same key never adjusts twice", even when the first request's process died after it committed.
+  it('the API killed with SIGKILL between the adjustment and its answer: the retry with the key adjusts once', async () => {
+    const member = await newMember();
+    const key = `killed-${randomUUID()}`;
+    const body = { points: 70, reason: 'Goodwill' };
+    await postKilledBeforeAnswer(harness, {
+      path: `/v1/users/${member.id}/points-adjustments`,
+      headers: { 'X-Api-Key': tenant.key, Authorization: `Bearer ${admin}`, 'Idempotency-Key': key },
+      body,
+      leaseMs: LEASE_MS,
+    });
+    const claim = () =>
+      queryOne(
+        harness,
+        'select reserved_id as "reservedId", response_status as status, claimed_until < now() as lapsed from idempotency_record where tenant_id = ? order by created_at desc limit 1',
+        [tenant.id],
+      );
+    const { reservedId, status } = await claim();
+    expect(status).toBeNull();
+    // The first adjustment committed, under the id reserved with the key.
+    expect(await queryOne(harness, 'select points::int from ledger_entry where id = ?', [reservedId])).toEqual({
+      points: 70,
+    });
+    await expect.poll(async () => (await claim()).lapsed, { timeout: 10_000 }).toBe(true);
+    const retry = await adjust(member.id, body, { 'Idempotency-Key': key });
+    expect(retry.status).toBe(201);
+    expect((await jsonOf(retry)).data).toMatchObject({ id: reservedId, kind: 'ADJUSTMENT', points: 70 });
+    expect(await balanceOf(member.id)).toBe(70);
+    expect(await entriesOf(member.id)).toBe(1);
+  }, 120_000);
 
   // A retry that took over a request still running (or one that died past its commit) runs the
   // adjustment again under the same reserved id: it finds the first entry and moves nothing.
