@@ -18,6 +18,7 @@ import { registerRuleSetRoutes } from './rule-sets/index.js';
 import { registerOrderRoutes } from './orders/index.js';
 import { registerReceiptRoutes } from './receipts/index.js';
 import { registerPurchaseRoutes } from './purchases/index.js';
+import { registerPointsRoutes } from './points/index.js';
 import { registerVoucherRoutes } from './vouchers/index.js';
 import { apiKey } from './middleware/api-key.js';
 import { defaultBodyLimit } from './middleware/body-limit.js';
@@ -42,6 +43,7 @@ const SERVICES: Record<'platform' | 'rewards' | 'receipts', RouteGroup[]> = {
     registerRewardRoutes,
     registerPurchaseRoutes,
     registerVoucherRoutes,
+    registerPointsRoutes,
   ],
   receipts: [
     registerProductRoutes,

@@ -46,6 +46,11 @@ const TAGS: { name: string; description: string }[] = [
     name: 'Wallets',
     description: "A member's points, read from the append-only ledger, and the vouchers the member holds.",
   },
+  {
+    name: 'Points',
+    description:
+      "A member's points over time: the history that names the cause of every entry, and admins' adjustments.",
+  },
   { name: 'Vouchers', description: 'Redeeming and validating vouchers at the till.' },
   {
     name: 'Rewards',

@@ -3,7 +3,7 @@ import { eraseUser } from '../../shared/users/user-service.js';
 import { changedBy, entityManager, type App } from '../app-env.js';
 import { Deleted } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
-import { memberOf } from './member-target.js';
+import { memberOf } from '../routes/member-target.js';
 import { UserIdParams } from './schema.js';
 
 export function registerDeleteUser(app: App, context: AppContext): void {

@@ -3,7 +3,7 @@ import { userView } from '../../shared/users/user-view.js';
 import type { App } from '../app-env.js';
 import type { Access } from '../middleware/authorize.js';
 import { defineRoute } from '../routes/define-route.js';
-import { memberOf } from './member-target.js';
+import { memberOf } from '../routes/member-target.js';
 import { USER_EXAMPLE, UserIdParams, UserResource } from './schema.js';
 
 export function registerGetUser(app: App, context: AppContext): void {

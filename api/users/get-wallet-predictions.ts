@@ -4,7 +4,7 @@ import { pointsPolicyOf } from '../../shared/ledger/points-policy.js';
 import { entityManager, type App } from '../app-env.js';
 import type { Access } from '../middleware/authorize.js';
 import { defineRoute } from '../routes/define-route.js';
-import { memberOf } from './member-target.js';
+import { memberOf } from '../routes/member-target.js';
 import { UserIdParams, WALLET_PREDICTION_EXAMPLE, WalletPredictionResource } from './schema.js';
 
 const WHAT =

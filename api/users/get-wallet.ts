@@ -11,7 +11,7 @@ import { entityManager, type App } from '../app-env.js';
 import type { Access } from '../middleware/authorize.js';
 import { defineRoute } from '../routes/define-route.js';
 import { VoucherResource, WALLET_VOUCHER_EXAMPLE } from '../vouchers/schema.js';
-import { memberOf } from './member-target.js';
+import { memberOf } from '../routes/member-target.js';
 import { TierResource, UserIdParams } from './schema.js';
 
 const WalletResource = Type.Object(

@@ -13,7 +13,7 @@ import {
   tags,
 } from '../purchases/schema.js';
 import { defineRoute } from '../routes/define-route.js';
-import { memberOf } from './member-target.js';
+import { memberOf } from '../routes/member-target.js';
 import { UserIdParams } from './schema.js';
 
 /** docs/rewards.md#purchases: one member's purchases, served as its wallet is (get-wallet.ts). */

@@ -4,7 +4,7 @@ import { userView } from '../../shared/users/user-view.js';
 import { changedBy, entityManager, type App } from '../app-env.js';
 import type { Access } from '../middleware/authorize.js';
 import { defineRoute } from '../routes/define-route.js';
-import { memberOf } from './member-target.js';
+import { memberOf } from '../routes/member-target.js';
 import { UpdateOwnUserBody, UpdateUserBody, USER_EXAMPLE, UserIdParams, UserResource } from './schema.js';
 
 export function registerUpdateUser(app: App, context: AppContext): void {

@@ -736,6 +736,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/users/me/points-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The points history of the member the user token speaks for
+         * @description The ledger entries of the member whose `authIdentifier` is the user token's `sub`, newest first. Each entry names its cause in `cause`: the event and the reactor that granted it (EVENT), the receipt and its review (RECEIPT), the purchase and its reward (PURCHASE), the expired earning (EXPIRY), or the admin and reason of an adjustment (ADJUSTMENT); an earning cut by the earn cap also carries `requestedPoints`. A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` (`points-history a-b/n`) says where the page sits in the whole.
+         */
+        get: operations["listOwnPointsHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/points-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member's points history
+         * @description A member's ledger entries, the member found by its id, `authIdentifier` or account number, newest first. Each entry names its cause in `cause`: the event and the reactor that granted it (EVENT), the receipt and its review (RECEIPT), the purchase and its reward (PURCHASE), the expired earning (EXPIRY), or the admin and reason of an adjustment (ADJUSTMENT); an earning cut by the earn cap also carries `requestedPoints`. A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` (`points-history a-b/n`) says where the page sits in the whole.
+         */
+        get: operations["listUserPointsHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/points-adjustments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adjust a member's points
+         * @description Adds (positive `points`) or takes away (negative) a member's points, the member found by its id, `authIdentifier` or account number, and answers the ledger entry as the points history shows it, its cause naming the admin and the reason. Added points never expire, and an adjustment counts toward no cap or tier. A negative adjustment larger than the balance is refused with 422 `InsufficientPointsError`, and changes nothing. With `Idempotency-Key`, a retry answers the first adjustment and moves no point more. Each adjustment is in the audit log.
+         */
+        post: operations["createPointsAdjustment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/products": {
         parameters: {
             query?: never;
@@ -1260,6 +1320,13 @@ export interface components {
             };
             omitFromUserActivity?: boolean;
             isActive?: boolean;
+        };
+        /** CreatePointsAdjustmentBody */
+        CreatePointsAdjustmentBody: {
+            /** @description the points to add (positive) or take away (negative); never 0 */
+            points: number;
+            /** @description why: shown in the member’s points history and the audit log */
+            reason: string;
         };
         /** CreateProductBody */
         CreateProductBody: {
@@ -1973,6 +2040,132 @@ export interface components {
             submitter?: {
                 authIdentifier: string;
             };
+        };
+        /**
+         * PointsAdjustmentCause
+         * @description An admin added or took away points
+         */
+        PointsAdjustmentCause: {
+            /** @constant */
+            type: "ADJUSTMENT";
+            /** @description the reason the admin gave */
+            reason: string | null;
+            /** @description who adjusted: the admin token's subject */
+            actor: string | null;
+            /**
+             * Format: uuid
+             * @description the bulk adjustment job the line came in
+             */
+            jobId?: string;
+        };
+        /**
+         * PointsEventCause
+         * @description Points a reactor granted for an event, or took back after a later one
+         */
+        PointsEventCause: {
+            /** @constant */
+            type: "EVENT";
+            /** @description the event that caused the entry */
+            eventId: number;
+            /** @description the event's type name */
+            eventType: string | null;
+            /** @description the reactor whose rule granted the points; null for a REVERSAL, which no reactor made */
+            reactorId: string | null;
+            /** @description the reactor's name; null when the reactor has been deleted since */
+            reactorName: string | null;
+        };
+        /**
+         * PointsExpiryCause
+         * @description Points that reached their expiry unspent
+         */
+        PointsExpiryCause: {
+            /** @constant */
+            type: "EXPIRY";
+            /** @description the EARN entry whose unspent points expired */
+            expiredEntryId: string | null;
+        };
+        /** PointsHistoryItem */
+        PointsHistoryItem: {
+            /**
+             * Format: uuid
+             * @description the ledger entry
+             */
+            id: string;
+            /**
+             * @description EARN (granted by a reactor), SPEND (a purchase), EXPIRY, REVERSAL (an EARN or a SPEND undone) or ADJUSTMENT (by an admin)
+             * @enum {string}
+             */
+            kind: "EARN" | "SPEND" | "EXPIRY" | "REVERSAL" | "ADJUSTMENT";
+            /** @description signed: positive adds to the balance, negative takes from it */
+            points: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description an EARN's expiry, when the tenant's points expire; null otherwise */
+            expiresAt: string | null;
+            /** @description why the entry exists, told by `type`: EVENT, RECEIPT, PURCHASE, EXPIRY or ADJUSTMENT */
+            cause: components["schemas"]["PointsEventCause"] | components["schemas"]["PointsReceiptCause"] | components["schemas"]["PointsPurchaseCause"] | components["schemas"]["PointsExpiryCause"] | components["schemas"]["PointsAdjustmentCause"];
+            /** @description an EARN cut by the earn cap: the points its reactor asked for; `points` is what was granted */
+            requestedPoints?: number;
+            /**
+             * Format: uuid
+             * @description a REVERSAL of an EARN: that EARN
+             */
+            reversesEntryId?: string;
+        };
+        /** PointsHistoryItemAnswer */
+        PointsHistoryItemAnswer: {
+            /** @constant */
+            status: "success";
+            data: components["schemas"]["PointsHistoryItem"];
+        };
+        /** PointsHistoryItemList */
+        PointsHistoryItemList: {
+            /** @constant */
+            status: "success";
+            data: components["schemas"]["PointsHistoryItem"][];
+        };
+        /**
+         * PointsPurchaseCause
+         * @description Points spent on a purchase (SPEND), or given back when it was never delivered (REVERSAL)
+         */
+        PointsPurchaseCause: {
+            /** @constant */
+            type: "PURCHASE";
+            /**
+             * Format: uuid
+             * @description the purchase
+             */
+            purchaseId: string;
+            /** @description the reward bought */
+            rewardId: string | null;
+            /** @description the reward's name */
+            rewardName: string | null;
+        };
+        /**
+         * PointsReceiptCause
+         * @description Points for a receipt: granted by a reactor on the RECEIPT_REVIEWED event of the receipt's review (the event and reactor are named too), or taken back when a later review rejected it
+         */
+        PointsReceiptCause: {
+            /** @constant */
+            type: "RECEIPT";
+            /**
+             * Format: uuid
+             * @description the receipt
+             */
+            receiptId: string;
+            /**
+             * Format: uuid
+             * @description the receipt's review whose decision was reported as a RECEIPT_REVIEWED event
+             */
+            reviewId: string;
+            /** @description the event that caused the entry */
+            eventId: number;
+            /** @description the event's type name */
+            eventType: string | null;
+            /** @description the reactor whose rule granted the points; null for a REVERSAL, which no reactor made */
+            reactorId: string | null;
+            /** @description the reactor's name; null when the reactor has been deleted since */
+            reactorName: string | null;
         };
         /** PreparsedClaim */
         PreparsedClaim: {
@@ -7122,6 +7315,264 @@ export interface operations {
             409: components["responses"]["Conflict"];
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listOwnPointsHistory: {
+        parameters: {
+            query?: {
+                /** @description How many items a page holds, at most 1000 */
+                limit?: number;
+                /** @description How many items to pass over before the page starts */
+                skip?: number;
+                /** @description The field the items are ordered by */
+                sort?: "createdAt";
+                /** @description `ASC` (oldest or smallest first) or `DESC`; taken in any case */
+                order?: "ASC" | "DESC";
+                /** @description O-Rison conditions that every item must meet, e.g. `kind:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: kind, createdAt */
+                filter?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of ledger entries; see Content-Range */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Range": components["headers"]["ContentRange"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": [
+                     *         {
+                     *           "id": "5c6d7e8f-9a0b-4c1d-8e2f-3a4b5c6d7e8f",
+                     *           "kind": "ADJUSTMENT",
+                     *           "points": 50,
+                     *           "createdAt": "2026-02-14T10:30:00.000Z",
+                     *           "expiresAt": null,
+                     *           "cause": {
+                     *             "type": "ADJUSTMENT",
+                     *             "reason": "Goodwill after a late delivery",
+                     *             "actor": "support@example.com"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *           "kind": "SPEND",
+                     *           "points": -250,
+                     *           "createdAt": "2026-02-12T09:00:00.000Z",
+                     *           "expiresAt": null,
+                     *           "cause": {
+                     *             "type": "PURCHASE",
+                     *             "purchaseId": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *             "rewardId": "0f1e2d3c-4b5a-4697-8877-665544332211",
+                     *             "rewardName": "Free coffee"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *           "kind": "EARN",
+                     *           "points": 30,
+                     *           "requestedPoints": 45,
+                     *           "createdAt": "2026-02-10T18:20:00.000Z",
+                     *           "expiresAt": "2027-02-10T18:20:00.000Z",
+                     *           "cause": {
+                     *             "type": "EVENT",
+                     *             "eventId": 1048577,
+                     *             "eventType": "ORDER_PLACED",
+                     *             "reactorId": "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f",
+                     *             "reactorName": "Points per order"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PointsHistoryItemList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listUserPointsHistory: {
+        parameters: {
+            query?: {
+                /** @description How many items a page holds, at most 1000 */
+                limit?: number;
+                /** @description How many items to pass over before the page starts */
+                skip?: number;
+                /** @description The field the items are ordered by */
+                sort?: "createdAt";
+                /** @description `ASC` (oldest or smallest first) or `DESC`; taken in any case */
+                order?: "ASC" | "DESC";
+                /** @description O-Rison conditions that every item must meet, e.g. `kind:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: kind, createdAt */
+                filter?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /** @description The member's id, authIdentifier or account number */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of ledger entries; see Content-Range */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Range": components["headers"]["ContentRange"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": [
+                     *         {
+                     *           "id": "5c6d7e8f-9a0b-4c1d-8e2f-3a4b5c6d7e8f",
+                     *           "kind": "ADJUSTMENT",
+                     *           "points": 50,
+                     *           "createdAt": "2026-02-14T10:30:00.000Z",
+                     *           "expiresAt": null,
+                     *           "cause": {
+                     *             "type": "ADJUSTMENT",
+                     *             "reason": "Goodwill after a late delivery",
+                     *             "actor": "support@example.com"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *           "kind": "SPEND",
+                     *           "points": -250,
+                     *           "createdAt": "2026-02-12T09:00:00.000Z",
+                     *           "expiresAt": null,
+                     *           "cause": {
+                     *             "type": "PURCHASE",
+                     *             "purchaseId": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *             "rewardId": "0f1e2d3c-4b5a-4697-8877-665544332211",
+                     *             "rewardName": "Free coffee"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *           "kind": "EARN",
+                     *           "points": 30,
+                     *           "requestedPoints": 45,
+                     *           "createdAt": "2026-02-10T18:20:00.000Z",
+                     *           "expiresAt": "2027-02-10T18:20:00.000Z",
+                     *           "cause": {
+                     *             "type": "EVENT",
+                     *             "eventId": 1048577,
+                     *             "eventType": "ORDER_PLACED",
+                     *             "reactorId": "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f",
+                     *             "reactorName": "Points per order"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PointsHistoryItemList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createPointsAdjustment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Makes a retry safe: the same key and body within 24 h answer the first answer again (with `Idempotent-Replayed: true`) and create nothing twice; another body under the key is 422
+                 * @example 0b9d3f7e-6c2a-4f5e-8d41-7a1c2e9b3f60
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The member's id, authIdentifier or account number */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "points": 50,
+                 *       "reason": "Goodwill after a late delivery"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreatePointsAdjustmentBody"];
+            };
+        };
+        responses: {
+            /** @description adjusted */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "id": "5c6d7e8f-9a0b-4c1d-8e2f-3a4b5c6d7e8f",
+                     *         "kind": "ADJUSTMENT",
+                     *         "points": 50,
+                     *         "createdAt": "2026-02-14T10:30:00.000Z",
+                     *         "expiresAt": null,
+                     *         "cause": {
+                     *           "type": "ADJUSTMENT",
+                     *           "reason": "Goodwill after a late delivery",
+                     *           "actor": "support@example.com"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PointsHistoryItemAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
