@@ -38,8 +38,7 @@ export const EXPIRY_LOCK_KEY = 7_246_193_021;
  * Expires every lot due at `now`, a batch at a time, on one dedicated connection that holds the
  * sweep's lock; resolves to what it expired, or `ran: false` at once when another run holds the lock.
  */
-export async function expirePoints(knex: Knex, { now, batchSize }: ExpiryOptions): Promise<ExpiryRun> {
-  const run: ExpiryRun = { ran: false, entries: 0, points: 0, batches: 0 };
+export async function expirePoints(knex: Knex, options: ExpiryOptions): Promise<ExpiryRun> {
   const connection = (await knex.client.acquireConnection()) as PgConnection;
   let locked = false;
   try {
@@ -47,22 +46,35 @@ export async function expirePoints(knex: Knex, { now, batchSize }: ExpiryOptions
       EXPIRY_LOCK_KEY,
     ]);
     locked = taken.rows[0]!.locked;
-    if (!locked) return run;
-    run.ran = true;
-    for (;;) {
-      const batch = await knex.transaction((trx) => expireBatch(trx, now, batchSize), { connection });
-      if (batch.candidates === 0) break;
-      run.batches += 1;
-      run.entries += batch.entries;
-      run.points += batch.points;
-      // Candidates due but none expired: each was taken by a transaction this one cannot see past
-      // (never the case while every writer locks the wallet first). The next run finds them.
-      if (batch.lots === 0) break;
-    }
-    return run;
+    if (!locked) return { ran: false, entries: 0, points: 0, batches: 0 };
+    return { ran: true, ...(await expireDueLots(knex, options, connection)) };
   } finally {
     await release(knex, connection, locked);
   }
+}
+
+/**
+ * The batches alone, without the sweep's lock (on `connection` when given): safe however many run
+ * at once, as each batch locks its wallets and skips the lots another transaction holds; the lock
+ * only spares replicas the work of finding the lots gone.
+ */
+export async function expireDueLots(
+  knex: Knex,
+  { now, batchSize }: ExpiryOptions,
+  connection?: unknown,
+): Promise<Omit<ExpiryRun, 'ran'>> {
+  const done = { entries: 0, points: 0, batches: 0 };
+  for (;;) {
+    const batch = await knex.transaction((trx) => expireBatch(trx, now, batchSize), connection ? { connection } : {});
+    if (batch.candidates === 0) break;
+    done.batches += 1;
+    done.entries += batch.entries;
+    done.points += batch.points;
+    // Lots due but none expired: another run expired them meanwhile (it goes on with the rest), or
+    // a transaction this one cannot see past holds them. The next run finds what is left.
+    if (batch.lots === 0) break;
+  }
+  return done;
 }
 
 /** The pg client knex pools: only `query` is used here. */

@@ -1,20 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EXPIRY_LOCK_KEY, expirePoints } from '../../shared/ledger/expire-points.js';
+import { EXPIRY_LOCK_KEY, expireDueLots, expirePoints } from '../../shared/ledger/expire-points.js';
 import { earn } from '../../shared/ledger/ledger.js';
 import { pointsPolicyOf } from '../../shared/ledger/points-policy.js';
 import { spend } from '../../shared/ledger/spend-and-adjust.js';
 import type { TenantSettings } from '../../shared/tenants/tenant-settings.js';
 import { schedulePointsExpiry } from '../../workers/points-expiry.js';
+import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
 import { createHarness, type Harness, queryOne, registerMember, type TestTenant } from '../support/harness.js';
+import { ManualClock } from '../support/manual-clock.js';
+import { metricValue } from '../support/metric-samples.js';
 import { finished, spawnEntry } from '../support/run-process.js';
 
 let harness: Harness;
+const clock = new ManualClock();
 let nextEventId = 9_700_000;
 
 beforeAll(async () => {
-  harness = await createHarness();
+  // The worker's time is the test's: it sweeps what is due when the test has moved the clock past it.
+  clock.advance(Date.now());
+  harness = await createHarness({ clock });
 });
 afterAll(() => harness.close());
 
@@ -189,6 +195,22 @@ describe('the points expiry sweep', () => {
     for (const member of members) expect(await stateOf(member.id)).toMatchObject({ balance: 0, ledgerSum: 0 });
   });
 
+  // "Batches also use skip locked so even overlapping runs could not expire a lot twice" (docs/points.md#the-sweep).
+  it('expires each lot once when batches of several runs overlap, without the sweep lock', async () => {
+    const { tenant, members } = await tenantWithMembers(3);
+    for (let index = 0; index < 30; index += 1)
+      await earnAt(tenant, members[index % 3]!, 7, new Date(day('2026-02-01').getTime() + index * 60_000));
+    const runs = await Promise.all(
+      [1, 2, 3, 4].map(() => expireDueLots(knex(), { now: day('2026-06-01'), batchSize: 2 })),
+    );
+    expect(runs.reduce((sum, run) => sum + run.points, 0)).toBe(210);
+    expect(await expiriesPerEarn(members.map((member) => member.id))).toEqual(
+      Array.from({ length: 30 }, () => ({ earned: 7, expiries: 1, expired: 7 })),
+    );
+    for (const member of members)
+      expect(await stateOf(member.id)).toMatchObject({ balance: 0, ledgerSum: 0, lots: [] });
+  });
+
   // "the balance never goes below zero"
   it('never takes a balance below zero, even were a lot to hold more than it', async () => {
     const { tenant, members } = await tenantWithMembers(1);
@@ -257,6 +279,22 @@ describe('the points expiry sweep', () => {
     for (const member of members)
       expect(await stateOf(member.id)).toMatchObject({ balance: 0, ledgerSum: 0, lots: [] });
   }, 120_000);
+
+  it('runs as the points-expiry worker, at the time of the service, counting what it expired', async () => {
+    const { tenant, members } = await tenantWithMembers(1);
+    await earnAt(tenant, members[0]!, 45, new Date(clock.now()));
+    clock.advance(31 * 24 * 60 * 60 * 1000);
+    const workers = startWorkers(harness.context, ['points-expiry']);
+    const before = (await metricValue(harness.context.metrics, 'tally_points_expired_total')) ?? 0;
+    try {
+      const job = await harness.context.queues['points-expiry'].add('sweep', {});
+      await expect.poll(() => job.isCompleted(), { timeout: 30_000, interval: 20 }).toBe(true);
+    } finally {
+      await closeWorkers(workers);
+    }
+    expect(await stateOf(members[0]!.id)).toMatchObject({ balance: 0, expired: 45, lots: [] });
+    expect(await metricValue(harness.context.metrics, 'tally_points_expired_total')).toBe(before + 45);
+  });
 
   it('runs on one schedule however many workers ask for it', async () => {
     await schedulePointsExpiry(harness.context);
