@@ -34,6 +34,8 @@ export interface ExpiryRun {
  */
 export const EXPIRY_LOCK_KEY = 7_246_193_021;
 
+const CLIENT_CHECK_INTERVAL = '2s';
+
 /**
  * Expires every lot due at `now`, a batch at a time, on one dedicated connection that holds the
  * sweep's lock; resolves to what it expired, or `ran: false` at once when another run holds the lock.
@@ -47,6 +49,9 @@ export async function expirePoints(knex: Knex, options: ExpiryOptions): Promise<
     ]);
     locked = taken.rows[0]!.locked;
     if (!locked) return { ran: false, entries: 0, points: 0, batches: 0 };
+    // A session waiting on a lock notices its client gone only when it next talks to it: this has it
+    // look every few seconds, so a killed run's session, and its hold on the sweep, end soon.
+    await connection.query(`set client_connection_check_interval = '${CLIENT_CHECK_INTERVAL}'`, []);
     return { ran: true, ...(await expireDueLots(knex, options, connection)) };
   } finally {
     await release(knex, connection, locked);
@@ -86,9 +91,12 @@ interface PgConnection {
 /** Gives the connection back to the pool without the lock, or, when the unlock fails, discards it (its session, and the lock, end). */
 async function release(knex: Knex, connection: PgConnection, locked: boolean): Promise<void> {
   if (locked)
-    await connection.query('select pg_advisory_unlock($1)', [EXPIRY_LOCK_KEY]).catch((error: unknown) => {
+    try {
+      await connection.query('select pg_advisory_unlock($1)', [EXPIRY_LOCK_KEY]);
+      await connection.query('reset client_connection_check_interval', []);
+    } catch (error) {
       connection.__knex__disposed = error;
-    });
+    }
   await knex.client.releaseConnection(connection);
 }
 
