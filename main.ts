@@ -17,6 +17,7 @@ import {
 import { migrate } from './shared/platform/db/orm.js';
 import { createLogger } from './shared/platform/logging/logger.js';
 import { isQueueName, queueNames, type QueueName } from './shared/job-catalog.js';
+import { schedulePointsExpiry } from './workers/points-expiry.js';
 import { scheduleRecovery } from './workers/recovery.js';
 import { closeWorkers, startWorkers } from './workers/start-workers.js';
 
@@ -41,6 +42,7 @@ async function main(argv: string[]): Promise<void> {
   const metrics = metricsPort === undefined ? undefined : await startMetricsServer(context, metricsPort);
   if (metrics) logger.info({ address: `http://localhost:${metrics.port}/metrics` }, 'metrics served apart');
   if (workers.length && queues.includes('recovery')) await scheduleRecovery(context);
+  if (workers.length && queues.includes('points-expiry')) await schedulePointsExpiry(context);
   if (mode === 'worker')
     logger.info(
       { address: `http://localhost:${api.port}` },

@@ -2,6 +2,7 @@ import type { Static } from 'typebox';
 import { AuditJob } from './audit/audit-job.js';
 import { EventsJobData } from './events/event-job.js';
 import { ReceiptJob } from './receipts/receipt-job.js';
+import { PointsExpiryJob } from './ledger/points-expiry-job.js';
 import { RecoveryJob } from './recovery/recovery-job.js';
 import { PartnerOrderJob } from './rewards/partner-order-job.js';
 import { WebhookJob } from './webhooks/webhook-job.js';
@@ -87,6 +88,13 @@ export const queueCatalog = {
     payload: RecoveryJob,
     concurrency: 1,
     // A sweep that fails is simply the next one's work: no retries, little history.
+    defaultJobOptions: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
+  },
+  'points-expiry': {
+    payload: PointsExpiryJob,
+    // One sweep at a time per worker; across replicas the sweep's own lock lets one run at a time.
+    concurrency: 1,
+    // A sweep that fails leaves its uncommitted batch to the next one, which redoes it exactly once.
     defaultJobOptions: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
   },
 } satisfies Record<string, QueueDefinition>;

@@ -8,6 +8,7 @@ import { auditHandler } from './audit.js';
 import { eventsHandler } from './events.js';
 import { ocrHandler } from './ocr.js';
 import { partnerOrdersHandler } from './partner-orders.js';
+import { pointsExpiryHandler } from './points-expiry.js';
 import { recoveryHandler } from './recovery.js';
 import { reviewsHandler } from './reviews.js';
 import { webhooksHandler } from './webhooks.js';
@@ -21,6 +22,7 @@ const HANDLERS: { [Q in QueueName]: (context: AppContext) => JobHandler<Q> } = {
   reviews: reviewsHandler,
   'partner-orders': partnerOrdersHandler,
   recovery: recoveryHandler,
+  'points-expiry': pointsExpiryHandler,
 };
 
 export function startWorkers(context: AppContext, queues: readonly QueueName[]): Worker[] {

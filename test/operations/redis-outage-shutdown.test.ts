@@ -115,7 +115,7 @@ describe('a service through a Redis outage and a shutdown', { timeout: 120_000 }
     expect(leftToExit).toEqual([
       {
         ...leftToExit[0],
-        redisAway: ['audit', 'events', 'webhooks', 'ocr', 'reviews', 'partner-orders', 'recovery'],
+        redisAway: ['audit', 'events', 'webhooks', 'ocr', 'reviews', 'partner-orders', 'recovery', 'points-expiry'],
         notWithinDrain: [],
       },
     ]);

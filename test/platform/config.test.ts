@@ -34,6 +34,23 @@ describe('worker locks', () => {
   });
 });
 
+// docs/points.md#the-sweep: "every POINTS_EXPIRY_EVERY_MS (default hourly)", "POINTS_EXPIRY_BATCH_SIZE lots (default 1,000)".
+describe('the points expiry sweep', () => {
+  it('runs hourly, 1,000 lots a transaction, by default', () => {
+    expect(loadConfig(SECRET)).toMatchObject({ pointsExpiryEveryMs: 3_600_000, pointsExpiryBatchSize: 1000 });
+    expect(loadConfig({ ...SECRET, POINTS_EXPIRY_EVERY_MS: '60000', POINTS_EXPIRY_BATCH_SIZE: '50' })).toMatchObject({
+      pointsExpiryEveryMs: 60_000,
+      pointsExpiryBatchSize: 50,
+    });
+  });
+
+  it('refuses a batch of no lots, which would never expire any', () => {
+    expect(() => loadConfig({ ...SECRET, POINTS_EXPIRY_BATCH_SIZE: '0' })).toThrow(
+      new ConfigError('POINTS_EXPIRY_EVERY_MS and POINTS_EXPIRY_BATCH_SIZE must be more than 0'),
+    );
+  });
+});
+
 // docs/operations.md#configuration: "a malformed value stops the start with one line naming the variable".
 describe('connection URLs', () => {
   it.each([

@@ -68,6 +68,10 @@ export interface Config {
    * bucket decides (docs/api-conventions.md#rate-limits): a Redis outage costs a request at most this.
    */
   rateLimitRedisTimeoutMs: number;
+  /** How often the points expiry sweep runs (docs/points.md#the-sweep). */
+  pointsExpiryEveryMs: number;
+  /** Lots the expiry sweep expires per transaction: a killed sweep loses at most one batch's work. */
+  pointsExpiryBatchSize: number;
 }
 
 export type Environment = Record<string, string | undefined>;
@@ -107,6 +111,7 @@ export function loadConfig(env: Environment = process.env): Config {
     imageFetchBudgetMs: integer(env, 'IMAGE_FETCH_BUDGET_MS', 20_000),
     adminTokenMaxTtlSeconds: lifetime(env, 'ADMIN_TOKEN_MAX_TTL', '24h'),
     rateLimitRedisTimeoutMs: integer(env, 'RATE_LIMIT_REDIS_TIMEOUT_MS', DEFAULT_REDIS_TIMEOUT_MS),
+    ...pointsExpiry(env),
   };
 }
 
@@ -130,6 +135,18 @@ function workerLocks(env: Environment): Pick<Config, 'workerLockMs' | 'workerSta
       `WORKER_STALLED_CHECK_MS (${workerStalledCheckMs}) must not exceed WORKER_LOCK_MS (${workerLockMs}): a job would wait for a second check`,
     );
   return { workerLockMs, workerStalledCheckMs };
+}
+
+/** Hourly by default: an expiry is due to the second, but a point shown an hour longer harms no one. */
+export const DEFAULT_POINTS_EXPIRY_EVERY_MS = 3_600_000;
+export const DEFAULT_POINTS_EXPIRY_BATCH_SIZE = 1000;
+
+function pointsExpiry(env: Environment): Pick<Config, 'pointsExpiryEveryMs' | 'pointsExpiryBatchSize'> {
+  const pointsExpiryEveryMs = integer(env, 'POINTS_EXPIRY_EVERY_MS', DEFAULT_POINTS_EXPIRY_EVERY_MS);
+  const pointsExpiryBatchSize = integer(env, 'POINTS_EXPIRY_BATCH_SIZE', DEFAULT_POINTS_EXPIRY_BATCH_SIZE);
+  if (pointsExpiryEveryMs === 0 || pointsExpiryBatchSize === 0)
+    throw new ConfigError('POINTS_EXPIRY_EVERY_MS and POINTS_EXPIRY_BATCH_SIZE must be more than 0');
+  return { pointsExpiryEveryMs, pointsExpiryBatchSize };
 }
 
 /**
