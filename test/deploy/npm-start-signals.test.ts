@@ -184,6 +184,34 @@ describe('SIGTERM to npm stops the server it started', { timeout: 240_000 }, () 
             code: expect.objectContaining({ value: expect.any(String) }),
           }),
         });
+        // Steps 14 to 16 (issue 21): the 600 asked for is cut by the daily cap of 500 (488 left after the 12 of
+        // step 5, or 500 should the walk-through cross midnight), the wallet shows the Gold tier, the predictions
+        // show the earn cap and five expiry periods, and the history names the adjustment as its newest cause.
+        const capped = answers.find(
+          (answer) =>
+            (answer.data as { reactions?: { requestedAmount?: number }[] }).reactions?.[0]?.requestedAmount === 600,
+        );
+        expect([488, 500]).toContain((capped?.data as { totalPoints: number }).totalPoints);
+        expect(answers).toContainEqual({
+          status: 'success',
+          data: expect.objectContaining({ tier: expect.objectContaining({ id: 'gold', name: 'Gold' }) }),
+        });
+        expect(answers).toContainEqual({
+          status: 'success',
+          data: expect.objectContaining({
+            pointsEarnPrediction: expect.any(Object),
+            pointsExpiryPrediction: { overallSummary: { type: 'EXPIRY', summary: expect.any(Array) } },
+          }),
+        });
+        const history = answers.find(
+          (answer) => Array.isArray(answer.data) && (answer.data as { cause?: unknown }[])[0]?.cause,
+        );
+        expect((history?.data as { cause: unknown }[]).length).toBeGreaterThanOrEqual(4);
+        expect((history?.data as { cause: unknown }[])[0]).toMatchObject({
+          kind: 'ADJUSTMENT',
+          points: 10,
+          cause: { type: 'ADJUSTMENT', reason: 'Machine was broken' },
+        });
       },
     );
   });
