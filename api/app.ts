@@ -19,6 +19,8 @@ import { registerOrderRoutes } from './orders/index.js';
 import { registerReceiptRoutes } from './receipts/index.js';
 import { registerPurchaseRoutes } from './purchases/index.js';
 import { registerVoucherRoutes } from './vouchers/index.js';
+import { registerPointsRoutes } from './points/index.js';
+import { registerJobRoutes } from './jobs/index.js';
 import { apiKey } from './middleware/api-key.js';
 import { defaultBodyLimit } from './middleware/body-limit.js';
 import { corsPreflight, tenantCors } from './middleware/cors.js';
@@ -42,6 +44,8 @@ const SERVICES: Record<'platform' | 'rewards' | 'receipts', RouteGroup[]> = {
     registerRewardRoutes,
     registerPurchaseRoutes,
     registerVoucherRoutes,
+    registerPointsRoutes,
+    registerJobRoutes,
   ],
   receipts: [
     registerProductRoutes,

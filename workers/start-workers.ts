@@ -8,6 +8,7 @@ import { auditHandler } from './audit.js';
 import { eventsHandler } from './events.js';
 import { ocrHandler } from './ocr.js';
 import { partnerOrdersHandler } from './partner-orders.js';
+import { pointsAdjustmentsHandler } from './points-adjustments.js';
 import { recoveryHandler } from './recovery.js';
 import { reviewsHandler } from './reviews.js';
 import { webhooksHandler } from './webhooks.js';
@@ -20,6 +21,7 @@ const HANDLERS: { [Q in QueueName]: (context: AppContext) => JobHandler<Q> } = {
   ocr: ocrHandler,
   reviews: reviewsHandler,
   'partner-orders': partnerOrdersHandler,
+  'points-adjustments': pointsAdjustmentsHandler,
   recovery: recoveryHandler,
 };
 

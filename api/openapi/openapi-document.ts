@@ -46,6 +46,11 @@ const TAGS: { name: string; description: string }[] = [
     name: 'Wallets',
     description: "A member's points, read from the append-only ledger, and the vouchers the member holds.",
   },
+  {
+    name: 'Points',
+    description: "Admins' changes to members' points: adjustments, one at a time or up to 100,000 in one job.",
+  },
+  { name: 'Jobs', description: 'Long work a request started and answered 202 for, followed until it is done.' },
   { name: 'Vouchers', description: 'Redeeming and validating vouchers at the till.' },
   {
     name: 'Rewards',
