@@ -1,16 +1,5 @@
 import { Type } from 'typebox';
-import { AdjustmentLineSchema, MAX_ADJUSTMENT_LINES } from '../../shared/jobs/adjustment-lines.js';
-
-export const BulkAdjustmentBody = Type.Object(
-  {
-    lines: Type.Array(AdjustmentLineSchema, {
-      minItems: 1,
-      maxItems: MAX_ADJUSTMENT_LINES,
-      description: 'The adjustments, applied in this order; line 1 is the first.',
-    }),
-  },
-  { additionalProperties: false, title: 'BulkAdjustmentBody' },
-);
+export { BulkAdjustmentBody } from '../../shared/jobs/adjustment-lines.js';
 
 export const BulkAdjustmentAccepted = Type.Object(
   {

@@ -27,6 +27,18 @@ export const AdjustmentLineSchema = Type.Object(
   { additionalProperties: false, title: 'PointsAdjustmentLine' },
 );
 
+/** The JSON body of a bulk adjustment, and of the file `tally points adjust --file` reads. */
+export const BulkAdjustmentBody = Type.Object(
+  {
+    lines: Type.Array(AdjustmentLineSchema, {
+      minItems: 1,
+      maxItems: MAX_ADJUSTMENT_LINES,
+      description: 'The adjustments, applied in this order; line 1 is the first.',
+    }),
+  },
+  { additionalProperties: false, title: 'BulkAdjustmentBody' },
+);
+
 const validLine = compile<Static<typeof AdjustmentLineSchema>>(AdjustmentLineSchema);
 
 /** The CSV form's one header. */

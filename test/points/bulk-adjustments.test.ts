@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdjustmentJob, lineEntryId } from '../../shared/jobs/bulk-adjustments.js';
@@ -6,7 +9,8 @@ import { earn } from '../../shared/ledger/ledger.js';
 import { recoverStranded, recoveryDependencies } from '../../shared/recovery/recover-stranded.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
 import { givePoints } from '../support/rewards-setup.js';
-import { finished, spawnEntry } from '../support/run-process.js';
+import { finished, runEntry, spawnEntry } from '../support/run-process.js';
+import { TEST_REDIS_URL } from '../support/test-database.js';
 import {
   createHarness,
   dataOf,
@@ -297,6 +301,92 @@ describe('POST /v1/points-adjustments/bulk', () => {
     expect(recovered.jobs).toBeGreaterThanOrEqual(1);
     expect(await completed(jobId)).toMatchObject({ done: 1 });
     expect(await balanceOf(a.id)).toBe(9);
+  });
+});
+
+// Issue 21: "`tally` gains `points adjust --file F` that uploads and prints progress until done".
+describe('tally points adjust --file', { timeout: 90_000 }, () => {
+  let folder: string;
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'tally-bulk-'));
+  });
+  afterAll(() => rm(folder, { recursive: true, force: true }));
+
+  const tally = (...args: string[]) =>
+    runEntry('cli/tally.ts', args, {
+      DATABASE_URL: harness.config.databaseUrl,
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_PREFIX: harness.config.redisPrefix,
+      PLATFORM_TOKEN_SECRET: harness.config.platformTokenSecret,
+      LOG_LEVEL: 'warn',
+    });
+
+  async function file(name: string, content: string): Promise<string> {
+    const path = join(folder, name);
+    await writeFile(path, content);
+    return path;
+  }
+
+  it('uploads a CSV file, prints progress on stderr until the job is done, and the job as JSON on stdout', async () => {
+    startWorker();
+    const [a, b] = [await member(), await member()];
+    const path = await file(
+      'adjust.csv',
+      `member,points,reason\n${a.authIdentifier},30,From the CLI\nnobody,5,Unknown\n${b.id},-1,Too much\n`,
+    );
+    const result = await tally('points', 'adjust', '--tenant', tenant.slug, '--file', path);
+    expect(result.code, result.stderr).toBe(0);
+    const job = JSON.parse(result.stdout);
+    expect(job).toMatchObject({ kind: 'POINTS_ADJUSTMENT', status: 'completed', total: 3, done: 1, failed: 2 });
+    expect(job.errors.map((error: { line: number }) => error.line)).toEqual([2, 3]);
+    expect(result.stderr).toContain(`job ${job.id}: completed, 3 of 3 lines handled (1 applied, 2 failed)`);
+    expect(await balanceOf(a.id)).toBe(30);
+    const entry = await queryOne(harness, 'select actor from ledger_entry where job_id = ?', [job.id]);
+    expect(entry.actor).toBe('cli');
+  });
+
+  it('uploads a JSON file', async () => {
+    startWorker();
+    const a = await member();
+    const path = await file('adjust.json', JSON.stringify({ lines: [{ member: a.id, points: 8, reason: 'json' }] }));
+    const result = await tally('points', 'adjust', '--tenant', tenant.slug, '--file', path);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ status: 'completed', done: 1, failed: 0 });
+    expect(await balanceOf(a.id)).toBe(8);
+  });
+
+  it('refuses a malformed file naming its line, and stores no job', async () => {
+    const before = await queryOne(harness, 'select count(*)::int as n from job');
+    const path = await file('bad.csv', 'member,points,reason\na,1,x\nb,many,y\n');
+    const result = await tally('points', 'adjust', '--tenant', tenant.slug, '--file', path);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('Line 2: points must be a whole number');
+    expect((await queryOne(harness, 'select count(*)::int as n from job')).n).toBe(before.n);
+  });
+
+  it('exits 1 when the job failed', async () => {
+    // No worker takes the job: it is marked failed as a job whose retries ran out would be.
+    await closeWorkers(workers);
+    workers = [];
+    const a = await member();
+    const path = await file('fails.csv', `member,points,reason\n${a.id},1,x\n`);
+    const running = tally('points', 'adjust', '--tenant', tenant.slug, '--file', path);
+    await expect
+      .poll(
+        async () =>
+          (
+            await harness.context.orm.em
+              .fork()
+              .getConnection()
+              .execute(`update job set status = 'failed' where actor = 'cli' and status = 'queued' returning id`)
+          ).length,
+        { timeout: 60_000, interval: 50 },
+      )
+      .toBe(1);
+    const result = await running;
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/job [0-9a-f-]+ failed after 0 of 1 lines/);
   });
 });
 
