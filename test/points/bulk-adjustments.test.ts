@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdjustmentJob, lineEntryId } from '../../shared/jobs/bulk-adjustments.js';
 import { earn } from '../../shared/ledger/ledger.js';
 import { recoverStranded, recoveryDependencies } from '../../shared/recovery/recover-stranded.js';
+import { pointsAdjustmentsHandler } from '../../workers/points-adjustments.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
 import { givePoints } from '../support/rewards-setup.js';
 import { finished, runEntry, spawnEntry } from '../support/run-process.js';
@@ -301,6 +302,29 @@ describe('POST /v1/points-adjustments/bulk', () => {
     expect(recovered.jobs).toBeGreaterThanOrEqual(1);
     expect(await completed(jobId)).toMatchObject({ done: 1 });
     expect(await balanceOf(a.id)).toBe(9);
+  });
+  // decisions §13: "status: 'queued'|'running'|'completed'|'failed'".
+  it('a job that throws is retried from its cursor, and marked failed after its last attempt', async () => {
+    const a = await member();
+    const jobId = randomUUID();
+    // A line no request could store (points 0, refused by the ledger): every attempt throws.
+    const unqueued = { 'points-adjustments': { add: async () => undefined } } as never;
+    await createAdjustmentJob(
+      { queues: unqueued, clock: harness.context.clock },
+      harness.context.orm.em.fork(),
+      tenant.id,
+      'test-admin',
+      [{ member: a.id, points: 0, reason: 'cannot apply' }],
+      jobId,
+    );
+    const handle = pointsAdjustmentsHandler(harness.context);
+    const attempt = (made: number) => ({ attemptsMade: made, opts: { attempts: 10 } }) as never;
+    await expect(handle({ tenantId: tenant.id, jobId }, attempt(0))).rejects.toThrow(RangeError);
+    expect((await jobOf(jobId)).status).toBe('queued');
+    await expect(handle({ tenantId: tenant.id, jobId }, attempt(9))).rejects.toThrow(RangeError);
+    const job = await jobOf(jobId);
+    expect(job).toMatchObject({ status: 'failed', done: 0, failed: 0, total: 1 });
+    expect(job.finishedAt).toEqual(expect.any(String));
   });
 });
 
