@@ -18,8 +18,9 @@ import { registerRuleSetRoutes } from './rule-sets/index.js';
 import { registerOrderRoutes } from './orders/index.js';
 import { registerReceiptRoutes } from './receipts/index.js';
 import { registerPurchaseRoutes } from './purchases/index.js';
-import { registerPointsRoutes } from './points/index.js';
 import { registerVoucherRoutes } from './vouchers/index.js';
+import { registerPointsRoutes } from './points/index.js';
+import { registerJobRoutes } from './jobs/index.js';
 import { apiKey } from './middleware/api-key.js';
 import { defaultBodyLimit } from './middleware/body-limit.js';
 import { corsPreflight, tenantCors } from './middleware/cors.js';
@@ -44,6 +45,7 @@ const SERVICES: Record<'platform' | 'rewards' | 'receipts', RouteGroup[]> = {
     registerPurchaseRoutes,
     registerVoucherRoutes,
     registerPointsRoutes,
+    registerJobRoutes,
   ],
   receipts: [
     registerProductRoutes,

@@ -1,4 +1,5 @@
 import type { AuditDependencies } from '../shared/audit/audit-log.js';
+import type { QueueName, Queues } from '../shared/job-catalog.js';
 import { systemClock } from '../shared/platform/async/clock.js';
 import type { Config } from '../shared/platform/config/config.js';
 import { redactUrl } from '../shared/platform/db/ensure-database.js';
@@ -79,6 +80,34 @@ async function requireMigrated(orm: Orm, databaseUrl: string): Promise<void> {
 
 /** How long a command's exit waits for Redis to take its QUIT: the audit job is written by then. */
 const CLOSE_REDIS_MS = 2000;
+
+/** One queue of the catalog, for a command that queues work (`points adjust`); closed by `close`. */
+export async function openQueue<Q extends QueueName>(
+  config: Config,
+  logger: Logger,
+  name: Q,
+): Promise<{ queues: Pick<Queues, Q>; close(): Promise<void> }> {
+  const [{ queueCatalog }, { createQueues }, { closeRedis, createRedis }, { RedisConnectionLog }] = await Promise.all([
+    import('../shared/job-catalog.js'),
+    import('../shared/platform/queues/queue-factory.js'),
+    import('../shared/platform/redis/redis.js'),
+    import('../shared/platform/redis/connection-log.js'),
+  ]);
+  const connection = createRedis(config.redisUrl, 'tally-cli', { connections: new RedisConnectionLog(logger) });
+  const queues = createQueues(
+    { [name]: queueCatalog[name] } as Pick<typeof queueCatalog, Q>,
+    connection,
+    config.redisPrefix,
+    logger,
+  );
+  return {
+    queues: queues as unknown as Pick<Queues, Q>,
+    async close() {
+      await Promise.all(Object.values<{ close(): Promise<void> }>(queues).map((queue) => queue.close()));
+      await closeRedis(connection, CLOSE_REDIS_MS);
+    },
+  };
+}
 
 /** The audit queue alone, loaded only by the commands that change something. */
 async function openAuditQueue(

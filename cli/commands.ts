@@ -1,8 +1,9 @@
 import type { Actor } from '../shared/audit/audit-job.js';
+import { systemClock } from '../shared/platform/async/clock.js';
 import { loadConfig, parseLifetime, type Config } from '../shared/platform/config/config.js';
 import type { TenantAuthentication } from '../shared/platform/auth/user-token.js';
 import { isScope, SCOPES } from '../shared/platform/auth/scopes.js';
-import { cliLogger, CommandError, UsageError, withCliPlatform, type CliPlatform } from './cli-platform.js';
+import { cliLogger, CommandError, openQueue, UsageError, withCliPlatform, type CliPlatform } from './cli-platform.js';
 
 export { CommandError, UsageError };
 
@@ -67,6 +68,7 @@ const COMMANDS: Record<string, Command> = {
         required(options, 'tenant'),
       );
     }),
+  'points adjust': pointsAdjustCommand,
   'token admin': (options, config) => {
     const scopes = required(options, 'scope').split(/\s+/).filter(Boolean);
     const unknown = scopes.filter((scope) => !isScope(scope));
@@ -115,6 +117,83 @@ async function migrateCommand(_options: Options, config: Config): Promise<unknow
   } finally {
     await orm.close();
   }
+}
+
+/** How often `points adjust` reads its job's progress. */
+const PROGRESS_EVERY_MS = 500;
+
+/**
+ * `points adjust --tenant SLUG --file F` (docs/points.md#bulk-adjustments): the file's lines
+ * (CSV with the header `member,points,reason` when its name ends in .csv or it begins with that
+ * header, else JSON `{lines: […]}`), checked as POST /v1/points-adjustments/bulk checks them,
+ * stored as one job and queued for the `points-adjustments` workers; its progress on stderr until
+ * it is done, then the job as JSON. A job that failed exits 1.
+ */
+async function pointsAdjustCommand(options: Options, config: Config): Promise<unknown> {
+  const file = required(options, 'file');
+  const { readFile } = await import('node:fs/promises');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new CommandError(`cannot read --file ${file}: ${(error as Error).message}`);
+  }
+  const lines = await adjustmentLines(file, text);
+  return withCliPlatform(config, async ({ orm, logger }) => {
+    const [{ findTenantBySlug }, jobs, queue] = await Promise.all([
+      import('../shared/tenants/tenant-lookup.js'),
+      import('../shared/jobs/bulk-adjustments.js'),
+      openQueue(config, logger, 'points-adjustments'),
+    ]);
+    try {
+      const tenant = await findTenantBySlug(orm.em.fork(), required(options, 'tenant'));
+      const jobId = await jobs.createAdjustmentJob(
+        { queues: queue.queues, clock: systemClock },
+        orm.em.fork(),
+        tenant.id,
+        CLI_ACTOR.subject,
+        lines,
+      );
+      let shown = '';
+      for (;;) {
+        const job = await jobs.findJob(orm.em.getKnex(), tenant.id, jobId);
+        const progress = `job ${jobId}: ${job.status}, ${job.done + job.failed} of ${job.total} lines handled (${job.done} applied, ${job.failed} failed)`;
+        if (progress !== shown) process.stderr.write(`${progress}\n`);
+        shown = progress;
+        if (job.status === 'completed') return job;
+        if (job.status === 'failed')
+          throw new CommandError(
+            `job ${jobId} failed after ${job.done + job.failed} of ${job.total} lines; the lines handled stay applied`,
+          );
+        await new Promise((resolve) => setTimeout(resolve, PROGRESS_EVERY_MS));
+      }
+    } finally {
+      await queue.close();
+    }
+  });
+}
+
+/** The file's lines, refused in one line (naming the faulty line) before anything is stored. */
+async function adjustmentLines(file: string, text: string) {
+  const [{ BulkAdjustmentBody, CSV_HEADER, parseAdjustmentCsv }, { compile, toValidationIssues }] = await Promise.all([
+    import('../shared/jobs/adjustment-lines.js'),
+    import('../shared/platform/validation/ajv.js'),
+  ]);
+  const csv = file.toLowerCase().endsWith('.csv') || text.replace(/^\uFEFF/, '').startsWith(CSV_HEADER);
+  let body: unknown;
+  try {
+    body = csv ? parseAdjustmentCsv(text) : JSON.parse(text);
+  } catch (error) {
+    throw new CommandError(`--file ${file}: ${(error as Error).message}`);
+  }
+  const valid = compile<{ lines: { member: string; points: number; reason: string }[] }>(BulkAdjustmentBody);
+  if (!valid(body)) {
+    const issues = toValidationIssues(valid.errors, body).flatMap((issue) =>
+      Object.values(issue.constraints).map((message) => `${issue.property}: ${message}`),
+    );
+    throw new CommandError(`--file ${file} is not a bulk adjustment: ${issues.slice(0, 5).join('; ')}`);
+  }
+  return body.lines;
 }
 
 async function setDisabled(options: Options, config: Config, disabled: boolean): Promise<unknown> {

@@ -19,6 +19,7 @@ const TENANT_USAGE = `  tally tenant create --name NAME --slug SLUG ${AUTH} [--c
 
 const USAGE = `usage:
 ${TENANT_USAGE}
+  tally points adjust --tenant SLUG --file FILE.csv|FILE.json
   tally token admin --tenant SLUG --scope "SCOPE …" [--ttl 1h] [--subject NAME]
   tally migrate`;
 
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
       scope: { type: 'string' },
       ttl: { type: 'string' },
       subject: { type: 'string' },
+      file: { type: 'string' },
       configuration: { type: 'string' },
       'auth-algorithm': { type: 'string' },
       'auth-issuer': { type: 'string' },

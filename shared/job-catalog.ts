@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import { AuditJob } from './audit/audit-job.js';
 import { EventsJobData } from './events/event-job.js';
+import { PointsAdjustmentJob } from './jobs/points-adjustment-job.js';
 import { ReceiptJob } from './receipts/receipt-job.js';
 import { PointsExpiryJob } from './ledger/points-expiry-job.js';
 import { RecoveryJob } from './recovery/recovery-job.js';
@@ -81,6 +82,19 @@ export const queueCatalog = {
     // job keeps the small outcome it returned to a waiting POST /purchases.
     defaultJobOptions: {
       removeOnComplete: { age: 24 * 3600, count: 100_000 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    },
+  },
+  'points-adjustments': {
+    payload: PointsAdjustmentJob,
+    // Each job holds up to 100,000 lines and works them a batch per transaction: a few at once
+    // keep the database's writers for the rest.
+    concurrency: 2,
+    // A retry goes on from the last batch committed (docs/points.md#bulk-adjustments).
+    defaultJobOptions: {
+      attempts: 10,
+      backoff: { type: 'exponential', delay: 1000 },
+      removeOnComplete: { age: 24 * 3600, count: 10_000 },
       removeOnFail: { age: 7 * 24 * 3600 },
     },
   },

@@ -9,6 +9,7 @@ import { eventsHandler } from './events.js';
 import { ocrHandler } from './ocr.js';
 import { partnerOrdersHandler } from './partner-orders.js';
 import { pointsExpiryHandler } from './points-expiry.js';
+import { pointsAdjustmentsHandler } from './points-adjustments.js';
 import { recoveryHandler } from './recovery.js';
 import { reviewsHandler } from './reviews.js';
 import { webhooksHandler } from './webhooks.js';
@@ -21,6 +22,7 @@ const HANDLERS: { [Q in QueueName]: (context: AppContext) => JobHandler<Q> } = {
   ocr: ocrHandler,
   reviews: reviewsHandler,
   'partner-orders': partnerOrdersHandler,
+  'points-adjustments': pointsAdjustmentsHandler,
   recovery: recoveryHandler,
   'points-expiry': pointsExpiryHandler,
 };

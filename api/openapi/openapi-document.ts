@@ -49,8 +49,9 @@ const TAGS: { name: string; description: string }[] = [
   {
     name: 'Points',
     description:
-      "A member's points over time: the history that names the cause of every entry, and admins' adjustments.",
+      "A member's points over time: the history that names the cause of every entry, and admins' adjustments, one at a time or up to 100,000 in one job.",
   },
+  { name: 'Jobs', description: 'Long work a request started and answered 202 for, followed until it is done.' },
   { name: 'Vouchers', description: 'Redeeming and validating vouchers at the till.' },
   {
     name: 'Rewards',

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+export { BulkAdjustmentBody } from '../../shared/jobs/adjustment-lines.js';
 import { LEDGER_KINDS } from '../../shared/ledger/ledger-entry.entity.js';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 
@@ -159,3 +160,15 @@ export const POINTS_HISTORY_EXAMPLE = [
     },
   },
 ];
+
+export const BulkAdjustmentAccepted = Type.Object(
+  {
+    jobId: Type.String({
+      format: 'uuid',
+      description: 'The job applying the lines: follow it with GET /v1/jobs/{id}.',
+    }),
+  },
+  { title: 'BulkAdjustmentAccepted' },
+);
+
+export const bulkAccess = { admin: 'admin:users' } as const;

@@ -796,6 +796,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/points-adjustments/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adjust many members’ points at once
+         * @description Adds or takes away points for up to 100,000 lines (a body of up to 16 MB) and answers 202 with a job id at once; a worker then applies the lines in batches, and `GET /v1/jobs/{id}` shows how far it got. Send JSON `{lines: [{member, points, reason}]}`, or `Content-Type: text/csv` with the header `member,points,reason` and one line per adjustment (quoted as RFC 4180 says; line 1 is the first after the header, as in JSON). `member` is a member's id, authIdentifier or accountNumber, tried in that order. Each line applies exactly once, in its order for one member, as an ADJUSTMENT ledger entry with its reason. A line whose member is unknown, or that takes more points than the balance holds at its turn, is skipped and listed in the job's `errors` with its line number; the other lines apply. A malformed body applies nothing: 400 naming the first faulty line. With an Idempotency-Key a retry answers the same job id and queues nothing more.
+         */
+        post: operations["createBulkPointsAdjustment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a job
+         * @description How far a job started by a request answered 202 (a bulk points adjustment) got: its status, how many lines it holds, how many were applied and how many failed, with each failed line's number and reason. Poll it until `status` is `completed` or `failed`. Another tenant's job is 404.
+         */
+        get: operations["getJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/products": {
         parameters: {
             query?: never;
@@ -1215,6 +1255,25 @@ export interface components {
             /** @constant */
             status: "success";
             data: components["schemas"]["AuditEntry"][];
+        };
+        /** BulkAdjustmentAccepted */
+        BulkAdjustmentAccepted: {
+            /**
+             * Format: uuid
+             * @description The job applying the lines: follow it with GET /v1/jobs/{id}.
+             */
+            jobId: string;
+        };
+        /** BulkAdjustmentAcceptedAnswer */
+        BulkAdjustmentAcceptedAnswer: {
+            /** @constant */
+            status: "success";
+            data: components["schemas"]["BulkAdjustmentAccepted"];
+        };
+        /** BulkAdjustmentBody */
+        BulkAdjustmentBody: {
+            /** @description The adjustments, applied in this order; line 1 is the first. */
+            lines: components["schemas"]["PointsAdjustmentLine"][];
         };
         /** ClaimedReceipt */
         ClaimedReceipt: {
@@ -1846,6 +1905,42 @@ export interface components {
                 key?: string;
             };
         };
+        /** Job */
+        Job: {
+            /** Format: uuid */
+            id: string;
+            /** @description POINTS_ADJUSTMENT: a bulk points adjustment */
+            kind: "POINTS_ADJUSTMENT";
+            /** @description queued until a worker takes it; running; completed once every line was handled (failed lines included); failed when it could not go on (what `done` counts is applied) */
+            status: "queued" | "running" | "completed" | "failed";
+            /** @description lines in the job */
+            total: number;
+            /** @description lines applied so far */
+            done: number;
+            /** @description lines that could not be applied so far */
+            failed: number;
+            /** @description each line not applied, in line order */
+            errors: components["schemas"]["JobLineError"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description when it completed or failed */
+            finishedAt: string | null;
+        };
+        /** JobAnswer */
+        JobAnswer: {
+            /** @constant */
+            status: "success";
+            data: components["schemas"]["Job"];
+        };
+        /** JobLineError */
+        JobLineError: {
+            /** @description the line, 1 for the first as it was sent */
+            line: number;
+            /** @description why it was not applied */
+            message: string;
+        };
         /** ListedReward */
         ListedReward: {
             /** Format: uuid */
@@ -2057,6 +2152,15 @@ export interface components {
              * @description the bulk adjustment job the line came in
              */
             jobId?: string;
+        };
+        /** PointsAdjustmentLine */
+        PointsAdjustmentLine: {
+            /** @description The member: its id, its authIdentifier or its accountNumber (tried in that order). */
+            member: string;
+            /** @description Points added (positive) or taken away (negative); never 0. */
+            points: number;
+            /** @description Why, kept on the ledger entry. */
+            reason: string;
         };
         /**
          * PointsEventCause
@@ -7573,6 +7677,130 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createBulkPointsAdjustment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Makes a retry safe: the same key and body within 24 h answer the first answer again (with `Idempotent-Replayed: true`) and create nothing twice; another body under the key is 422
+                 * @example 0b9d3f7e-6c2a-4f5e-8d41-7a1c2e9b3f60
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "lines": [
+                 *         {
+                 *           "member": "alice@example.com",
+                 *           "points": 500,
+                 *           "reason": "Goodwill: delayed delivery"
+                 *         },
+                 *         {
+                 *           "member": "10042",
+                 *           "points": -200,
+                 *           "reason": "Duplicate receipt"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["BulkAdjustmentBody"];
+            };
+        };
+        responses: {
+            /** @description accepted: the job that applies the lines */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "jobId": "5d1c1f9e-6a43-4f7e-9a3e-0c2b8a6f4d11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkAdjustmentAcceptedAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /** @description The job's id, as the request that started it answered */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the job */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "id": "5d1c1f9e-6a43-4f7e-9a3e-0c2b8a6f4d11",
+                     *         "kind": "POINTS_ADJUSTMENT",
+                     *         "status": "completed",
+                     *         "total": 3,
+                     *         "done": 2,
+                     *         "failed": 1,
+                     *         "errors": [
+                     *           {
+                     *             "line": 2,
+                     *             "message": "no member 10042 in the tenant"
+                     *           }
+                     *         ],
+                     *         "createdAt": "2026-11-27T09:00:00.000Z",
+                     *         "updatedAt": "2026-11-27T09:00:01.000Z",
+                     *         "finishedAt": "2026-11-27T09:00:01.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JobAnswer"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

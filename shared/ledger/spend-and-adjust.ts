@@ -3,6 +3,7 @@ import { InsufficientPointsError, PointsCapExceededError } from '../platform/err
 import { dayOf, periodOf, type Day } from './calendar.js';
 import type { LedgerKind } from './ledger-entry.entity.js';
 import { recordDays, sumDays } from './points-days.js';
+import { lockWallets } from './ledger.js';
 import { debitLots } from './points-lots.js';
 import type { PointsPolicy } from './points-policy.js';
 
@@ -208,4 +209,88 @@ async function existingEntry(trx: Knex.Transaction, where: string, bindings: str
 
 function record(row: EntryRow): EntryRecord {
   return { id: row.id, kind: row.kind, points: Number(row.points), createdAt: row.created_at };
+}
+
+/** One line of a bulk adjustment (docs/points.md#bulk-adjustments): an ADJUSTMENT under its own `entryId`. */
+export interface BulkAdjustment {
+  entryId: string;
+  userId: string;
+  points: number;
+  reason: string;
+}
+
+/** What became of each line: applied (or applied already, by an earlier run), or refused for want of points. */
+export type BulkOutcome = { applied: true } | { applied: false; message: string };
+
+/**
+ * The ADJUSTMENTs of a batch of a bulk job, set-based: the wallets locked in one sorted pass,
+ * then one statement per round, where a round holds each member's next line, so a member's
+ * lines apply in their order and each sees the balance the one before left; lines of different
+ * members share their statements. A negative line larger than the balance at its turn writes
+ * nothing and is refused with InsufficientPointsError's message. An entry id already in the ledger
+ * moves no point. The points taken are then taken from the members' expiring lots first, in one
+ * more statement. Outcomes come back in the lines' order.
+ */
+export async function adjustInBulk(
+  trx: Knex.Transaction,
+  tenantId: string,
+  lines: BulkAdjustment[],
+  cause: { actor: string; jobId: string },
+  at: Date,
+): Promise<BulkOutcome[]> {
+  for (const { points } of lines)
+    if (!Number.isSafeInteger(points) || points === 0)
+      throw new RangeError(`an adjustment is a non-zero whole number of points, not ${points}`);
+  await lockWallets(
+    trx,
+    lines.map((line) => ({ tenantId, userId: line.userId })),
+  );
+  const rounds: number[][] = [];
+  const seen = new Map<string, number>();
+  lines.forEach((line, index) => {
+    const round = seen.get(line.userId) ?? 0;
+    seen.set(line.userId, round + 1);
+    (rounds[round] ??= []).push(index);
+  });
+  const outcomes: BulkOutcome[] = new Array<BulkOutcome>(lines.length);
+  const debits: { userId: string; points: number }[] = [];
+  for (const round of rounds) {
+    const rows = round.map((index) => ({
+      id: lines[index]!.entryId,
+      user_id: lines[index]!.userId,
+      points: lines[index]!.points,
+      reason: lines[index]!.reason,
+    }));
+    const result = await trx.raw<{ rows: { id: string; entered: boolean; fresh: boolean }[] }>(
+      `with line as (
+         select * from jsonb_to_recordset(?::jsonb) as r(id uuid, user_id uuid, points bigint, reason text)
+       ), fresh as (
+         select line.* from line where not exists (select 1 from ledger_entry le where le.id = line.id)
+       ), moved as (
+         update wallet w set points = w.points + f.points, updated_at = ?
+           from fresh f where w.user_id = f.user_id and w.tenant_id = ? and w.points + f.points >= 0
+         returning w.user_id
+       ), entered as (
+         insert into ledger_entry (id, tenant_id, user_id, kind, points, reason, actor, job_id, created_at)
+         select f.id, ?, f.user_id, 'ADJUSTMENT', f.points, f.reason, ?, ?, ? from fresh f join moved m on m.user_id = f.user_id
+         returning id
+       )
+       select line.id, exists (select 1 from entered e where e.id = line.id) as entered,
+              exists (select 1 from fresh f where f.id = line.id) as fresh
+         from line`,
+      [JSON.stringify(rows), at, tenantId, tenantId, cause.actor, cause.jobId, at],
+    );
+    const states = new Map(result.rows.map((row) => [row.id, row]));
+    for (const index of round) {
+      const line = lines[index]!;
+      const state = states.get(line.entryId)!;
+      if (state.entered || !state.fresh) {
+        outcomes[index] = { applied: true };
+        // An entry of an earlier run took its points from the lots then.
+        if (state.entered && line.points < 0) debits.push({ userId: line.userId, points: -line.points });
+      } else outcomes[index] = { applied: false, message: insufficient(-line.points).message };
+    }
+  }
+  await debitLots(trx, debits);
+  return outcomes;
 }

@@ -1,6 +1,7 @@
 import { recoverAuditOutbox } from '../audit/recover-audit-outbox.js';
 import type { AppContext } from '../context.js';
 import { retryFailedReportJobs } from '../events/stranded-events.js';
+import { recoverStrandedJobs } from '../jobs/bulk-adjustments.js';
 import type { IntrinsicEventDependencies } from '../events/queue-intrinsic-event.js';
 import type { Queues } from '../job-catalog.js';
 import { recoverStrandedOrders } from '../orders/recover-stranded-orders.js';
@@ -40,6 +41,7 @@ const SWEEPS = [
   retryFailedReportJobs,
   recoverAuditOutbox,
   recoverStrandedPartnerOrders,
+  recoverStrandedJobs,
 ] as const;
 
 type CountsOf<Sweep extends (typeof SWEEPS)[number]> = Awaited<ReturnType<Sweep>>;
@@ -47,7 +49,8 @@ export type Recovered = CountsOf<typeof recoverStrandedClaims> &
   CountsOf<typeof recoverStrandedOrders> &
   CountsOf<typeof retryFailedReportJobs> &
   CountsOf<typeof recoverAuditOutbox> &
-  CountsOf<typeof recoverStrandedPartnerOrders>;
+  CountsOf<typeof recoverStrandedPartnerOrders> &
+  CountsOf<typeof recoverStrandedJobs>;
 
 /**
  * What a crash between a commit and its queueing can strand, put on its queue again, feature by

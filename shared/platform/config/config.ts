@@ -45,6 +45,8 @@ export interface Config {
   partnerConfirmWaitMs: number;
   /** The first partner order retry's delay; each next one doubles it (shared/rewards/partner-order-job.ts). */
   partnerRetryBaseMs: number | undefined;
+  /** How many lines of a bulk points adjustment one transaction applies (docs/points.md#bulk-adjustments). */
+  pointsAdjustmentBatch: number;
   /**
    * The first webhook retry's delay; each next one doubles it. Unset, the webhooks feature spreads
    * its retries over 24 h (shared/webhooks/webhook-job.ts).
@@ -107,6 +109,7 @@ export function loadConfig(env: Environment = process.env): Config {
     receiptDecisionWaitMs: integer(env, 'RECEIPT_DECISION_WAIT_MS', 2000),
     partnerConfirmWaitMs: integer(env, 'PARTNER_CONFIRM_WAIT_MS', 2000),
     partnerRetryBaseMs: optionalInteger(env, 'PARTNER_RETRY_BASE_MS'),
+    pointsAdjustmentBatch: integer(env, 'POINTS_ADJUSTMENT_BATCH', 1000),
     idempotencyLeaseMs: integer(env, 'IDEMPOTENCY_LEASE_MS', 30_000),
     imageFetchBudgetMs: integer(env, 'IMAGE_FETCH_BUDGET_MS', 20_000),
     adminTokenMaxTtlSeconds: lifetime(env, 'ADMIN_TOKEN_MAX_TTL', '24h'),

@@ -1,0 +1,44 @@
+import { Type } from 'typebox';
+import { JOB_KINDS, JOB_STATUSES } from '../../shared/jobs/job.entity.js';
+import { uuidPath } from '../routes/request-input.js';
+
+export const JobIdParams = uuidPath({ id: "The job's id, as the request that started it answered" });
+
+export const JobResource = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    kind: Type.Union(
+      JOB_KINDS.map((kind) => Type.Literal(kind)),
+      { description: 'POINTS_ADJUSTMENT: a bulk points adjustment' },
+    ),
+    status: Type.Union(
+      JOB_STATUSES.map((status) => Type.Literal(status)),
+      {
+        description:
+          'queued until a worker takes it; running; completed once every line was handled (failed lines included); failed when it could not go on (what `done` counts is applied)',
+      },
+    ),
+    total: Type.Integer({ description: 'lines in the job' }),
+    done: Type.Integer({ description: 'lines applied so far' }),
+    failed: Type.Integer({ description: 'lines that could not be applied so far' }),
+    errors: Type.Array(
+      Type.Object(
+        {
+          line: Type.Integer({ description: 'the line, 1 for the first as it was sent' }),
+          message: Type.String({ description: 'why it was not applied' }),
+        },
+        { title: 'JobLineError' },
+      ),
+      { description: 'each line not applied, in line order' },
+    ),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+    finishedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'when it completed or failed',
+    }),
+  },
+  { title: 'Job' },
+);
+
+export const access = { admin: 'admin:users' } as const;
+export const tags = ['Jobs'];

@@ -1,0 +1,291 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Knex } from 'knex';
+import type { Queues } from '../job-catalog.js';
+import { adjustInBulk, type BulkAdjustment } from '../ledger/spend-and-adjust.js';
+import type { Clock } from '../platform/async/clock.js';
+import type { Orm } from '../platform/db/orm.js';
+import { NotFoundError } from '../platform/errors/app-errors.js';
+import { retryIfFailed, type SweepWindow } from '../platform/queues/stranded-work.js';
+import type { JobKind, JobLineError, JobStatus } from './job.entity.js';
+import {
+  DEFAULT_ADJUSTMENT_BATCH,
+  pointsAdjustmentJobOptions,
+  type PointsAdjustmentJob,
+} from './points-adjustment-job.js';
+
+/**
+ * Bulk points adjustments (docs/points.md#bulk-adjustments): up to 100,000 lines stored as one
+ * job row and queued at once; a `points-adjustments` worker applies them in batches, each batch
+ * in one transaction with the job's progress, so every line applies exactly once however often the
+ * worker dies and the job runs again.
+ */
+
+/** One line as the client sent it: `member` is a member's id, authIdentifier or accountNumber. */
+export interface AdjustmentLine {
+  member: string;
+  points: number;
+  reason: string;
+}
+
+export interface JobView {
+  id: string;
+  kind: JobKind;
+  status: JobStatus;
+  total: number;
+  done: number;
+  failed: number;
+  errors: JobLineError[];
+  createdAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+}
+
+export interface BulkAdjustmentDependencies {
+  queues: Pick<Queues, 'points-adjustments'>;
+  clock: Clock;
+}
+
+/**
+ * Stores the job and queues it; resolves to its id (`id`, the Idempotency-Key's reserved id, when
+ * given). A crash between the commit and the queueing leaves a `queued` row, which the recovery
+ * sweep queues (recoverStrandedJobs).
+ */
+export async function createAdjustmentJob(
+  deps: BulkAdjustmentDependencies,
+  em: EntityManager,
+  tenantId: string,
+  actor: string,
+  lines: AdjustmentLine[],
+  id: string = randomUUID(),
+): Promise<string> {
+  const at = new Date(deps.clock.now());
+  await em.getKnex().raw(
+    `insert into job (id, tenant_id, kind, status, total, done, failed, errors, input, cursor, actor, created_at, updated_at)
+     values (?, ?, 'POINTS_ADJUSTMENT', 'queued', ?, 0, 0, '[]'::jsonb, ?::jsonb, 0, ?, ?, ?)
+     on conflict (id) do nothing`,
+    [id, tenantId, lines.length, JSON.stringify(lines), actor, at, at],
+  );
+  await queueAdjustmentJob(deps.queues, { tenantId, jobId: id });
+  return id;
+}
+
+export async function queueAdjustmentJob(
+  queues: Pick<Queues, 'points-adjustments'>,
+  data: PointsAdjustmentJob,
+): Promise<void> {
+  await queues['points-adjustments'].add('adjust', data, pointsAdjustmentJobOptions(data.jobId));
+}
+
+interface JobRow {
+  id: string;
+  kind: JobKind;
+  status: JobStatus;
+  total: number;
+  done: number;
+  failed: number;
+  errors: JobLineError[];
+  created_at: Date | string;
+  updated_at: Date | string;
+  finished_at: Date | string | null;
+}
+
+/** The tenant's job; 404 NotFoundError for another tenant's or none. */
+export async function findJob(knex: Knex, tenantId: string, id: string): Promise<JobView> {
+  const [row] = (
+    await knex.raw<{ rows: JobRow[] }>(
+      `select id, kind, status, total, done, failed, errors, created_at, updated_at, finished_at
+         from job where id = ? and tenant_id = ?`,
+      [id, tenantId],
+    )
+  ).rows;
+  if (!row) throw new NotFoundError(`No job ${id}`);
+  return jobView(row);
+}
+
+function jobView(row: JobRow): JobView {
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    total: row.total,
+    done: row.done,
+    failed: row.failed,
+    errors: row.errors,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+    finishedAt: row.finished_at === null ? null : new Date(row.finished_at).toISOString(),
+  };
+}
+
+export interface AdjustmentRunDependencies {
+  orm: Orm;
+  clock: Clock;
+  batchSize?: number | undefined;
+}
+
+/**
+ * Works a job through from its cursor, a batch of lines per transaction: the job row locked (a
+ * second runner of the same job waits, then starts where the first stopped), the batch's members
+ * resolved in one query, its adjustments applied set-based (adjustInBulk), and the cursor, counts
+ * and errors moved in the same commit. A job finished already is left as it is.
+ */
+export async function runAdjustmentJob(deps: AdjustmentRunDependencies, data: PointsAdjustmentJob): Promise<void> {
+  const knex = deps.orm.em.getKnex();
+  const [stored] = (
+    await knex.raw<{ rows: { input: AdjustmentLine[]; actor: string }[] }>(
+      `select input, actor from job where id = ? and tenant_id = ? and status in ('queued', 'running')`,
+      [data.jobId, data.tenantId],
+    )
+  ).rows;
+  if (!stored) return;
+  const batchSize = Math.max(1, deps.batchSize ?? DEFAULT_ADJUSTMENT_BATCH);
+  for (;;) {
+    const more = await knex.transaction((trx) => applyBatch(trx, deps.clock, data, stored, batchSize));
+    if (!more) return;
+  }
+}
+
+/** One batch from the job's cursor; resolves to whether lines are left. */
+async function applyBatch(
+  trx: Knex.Transaction,
+  clock: Clock,
+  { tenantId, jobId }: PointsAdjustmentJob,
+  { input, actor }: { input: AdjustmentLine[]; actor: string },
+  batchSize: number,
+): Promise<boolean> {
+  const [job] = (
+    await trx.raw<{ rows: { status: JobStatus; cursor: number }[] }>(
+      'select status, cursor from job where id = ? and tenant_id = ? for update',
+      [jobId, tenantId],
+    )
+  ).rows;
+  if (!job || job.status === 'completed' || job.status === 'failed') return false;
+  const start = job.cursor;
+  const batch = input.slice(start, start + batchSize);
+  const at = new Date(clock.now());
+  const members = await resolveMembers(
+    trx,
+    tenantId,
+    batch.map((line) => line.member),
+  );
+  const errors: JobLineError[] = [];
+  const adjustments: (BulkAdjustment & { line: number })[] = [];
+  batch.forEach((line, index) => {
+    const number = start + index + 1;
+    const userId = members.get(line.member);
+    if (!userId) errors.push({ line: number, message: `no member ${line.member} in the tenant` });
+    else
+      adjustments.push({
+        line: number,
+        entryId: lineEntryId(jobId, number),
+        userId,
+        points: line.points,
+        reason: line.reason,
+      });
+  });
+  const outcomes = await adjustInBulk(trx, tenantId, adjustments, { actor, jobId }, at);
+  outcomes.forEach((outcome, index) => {
+    if (!outcome.applied) errors.push({ line: adjustments[index]!.line, message: outcome.message });
+  });
+  errors.sort((a, b) => a.line - b.line);
+  const cursor = start + batch.length;
+  const finished = cursor >= input.length;
+  await trx.raw(
+    `update job set cursor = ?, done = done + ?, failed = failed + ?, errors = errors || ?::jsonb,
+            status = ?, updated_at = ?, finished_at = ?
+      where id = ?`,
+    [
+      cursor,
+      batch.length - errors.length,
+      errors.length,
+      JSON.stringify(errors),
+      finished ? 'completed' : 'running',
+      at,
+      finished ? at : null,
+      jobId,
+    ],
+  );
+  return !finished;
+}
+
+/** A job whose retries ran out: `failed`, with what it had done by then. */
+export async function failAdjustmentJob(deps: AdjustmentRunDependencies, data: PointsAdjustmentJob): Promise<void> {
+  const at = new Date(deps.clock.now());
+  await deps.orm.em
+    .getKnex()
+    .raw(
+      `update job set status = 'failed', updated_at = ?, finished_at = ? where id = ? and tenant_id = ? and status in ('queued', 'running')`,
+      [at, at, data.jobId, data.tenantId],
+    );
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ACCOUNT_NUMBER = /^[0-9]{1,9}$/;
+
+/**
+ * Each line's `member` to the member's id, in one query: a member's id first, then its
+ * authIdentifier, then its accountNumber, within the tenant. A member not found is left out.
+ */
+async function resolveMembers(trx: Knex.Transaction, tenantId: string, names: string[]): Promise<Map<string, string>> {
+  const wanted = [...new Set(names)];
+  const ids = wanted.filter((name) => UUID.test(name)).map((name) => name.toLowerCase());
+  const accounts = wanted.filter((name) => ACCOUNT_NUMBER.test(name)).map(Number);
+  const rows = (
+    await trx.raw<{ rows: { id: string; auth_identifier: string; account_number: number }[] }>(
+      `select id, auth_identifier, account_number from member
+        where tenant_id = ? and (id = any(?::uuid[]) or auth_identifier = any(?::text[]) or account_number = any(?::int[]))`,
+      [tenantId, ids, wanted, accounts],
+    )
+  ).rows;
+  const byId = new Map(rows.map((row) => [row.id, row.id]));
+  const byAuth = new Map(rows.map((row) => [row.auth_identifier, row.id]));
+  const byAccount = new Map(rows.map((row) => [String(row.account_number), row.id]));
+  const resolved = new Map<string, string>();
+  for (const name of wanted) {
+    const id =
+      (UUID.test(name) ? byId.get(name.toLowerCase()) : undefined) ??
+      byAuth.get(name) ??
+      (ACCOUNT_NUMBER.test(name) ? byAccount.get(String(Number(name))) : undefined);
+    if (id) resolved.set(name, id);
+  }
+  return resolved;
+}
+
+/**
+ * The ledger entry id of line `line` of job `jobId`: a name-based uuid (version 5, the job's id as
+ * its namespace), so a batch run again names the entries it made the first time.
+ */
+export function lineEntryId(jobId: string, line: number): string {
+  const hash = createHash('sha1')
+    .update(Buffer.from(jobId.replaceAll('-', ''), 'hex'))
+    .update(String(line))
+    .digest();
+  hash[6] = (hash[6]! & 0x0f) | 0x50;
+  hash[8] = (hash[8]! & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * Jobs a crash between their commit and their queueing left unqueued, or whose BullMQ job was
+ * lost with Redis or failed for good before it could mark the row, queued again. A job still
+ * waiting or running on its queue adds nothing: its BullMQ id is the row's.
+ */
+export async function recoverStrandedJobs(
+  deps: { orm: Orm; queues: Pick<Queues, 'points-adjustments'> },
+  window: SweepWindow,
+) {
+  const stranded = await deps.orm.em
+    .getKnex()
+    .raw<{ rows: { id: string; tenant_id: string }[] }>(
+      `select id, tenant_id from job where status in ('queued', 'running') and updated_at < ? order by updated_at limit ?`,
+      [window.before, window.limit],
+    );
+  const queue = deps.queues['points-adjustments'];
+  for (const job of stranded.rows) {
+    await retryIfFailed(queue, pointsAdjustmentJobOptions(job.id).jobId);
+    await queueAdjustmentJob(deps.queues, { tenantId: job.tenant_id, jobId: job.id });
+  }
+  return { jobs: stranded.rows.length };
+}

@@ -1,0 +1,53 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Tenant } from '../tenants/tenant.entity.js';
+
+export const JOB_KINDS = ['POINTS_ADJUSTMENT'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
+/** queued until a worker takes it, running while it works, completed once every line is handled; failed when its retries ran out. */
+export const JOB_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** A line that could not be applied: its 1-based number as the client sent it, and why. */
+export interface JobLineError {
+  line: number;
+  message: string;
+}
+
+/**
+ * Long work an admin asked for and follows with GET /v1/jobs/{id} (docs/points.md#bulk-adjustments).
+ * The row is the job's truth: its input, and how far it got (`cursor`: lines handled so far),
+ * which its worker moves in the same transaction as the work of those lines, so a worker killed
+ * and the job run again goes on where the last commit left it and handles no line twice.
+ */
+export const Job = defineEntity({
+  name: 'Job',
+  tableName: 'job',
+  indexes: [
+    { properties: ['tenant', 'createdAt'] },
+    // What the recovery sweep reads: the jobs not finished (recover-jobs.ts).
+    {
+      name: 'job_unfinished_index',
+      expression: `create index "job_unfinished_index" on "job" ("updated_at") where "status" in ('queued', 'running')`,
+    },
+  ],
+  properties: {
+    id: p.uuid().primary(),
+    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    kind: p.enum([...JOB_KINDS]),
+    status: p.enum([...JOB_STATUSES]),
+    total: p.integer(),
+    done: p.integer(),
+    failed: p.integer(),
+    errors: p.json<JobLineError[]>(),
+    input: p.json<unknown[]>().lazy(),
+    cursor: p.integer(),
+    /** Who asked: an admin token's subject, or `cli`. */
+    actor: p.text(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+    finishedAt: p.datetime().nullable(),
+  },
+});
+
+export type Job = InferEntity<typeof Job>;
