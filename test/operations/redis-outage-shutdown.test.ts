@@ -115,7 +115,17 @@ describe('a service through a Redis outage and a shutdown', { timeout: 120_000 }
     expect(leftToExit).toEqual([
       {
         ...leftToExit[0],
-        redisAway: ['audit', 'events', 'webhooks', 'ocr', 'reviews', 'partner-orders', 'recovery', 'points-expiry'],
+        redisAway: [
+          'audit',
+          'events',
+          'webhooks',
+          'ocr',
+          'reviews',
+          'partner-orders',
+          'points-adjustments',
+          'recovery',
+          'points-expiry',
+        ],
         notWithinDrain: [],
       },
     ]);
