@@ -25,7 +25,7 @@ export function registerCreatePurchase(app: App, context: AppContext): void {
       "a partner product is ordered from the tenant's partner instead, and a PARTNER2 purchase says `delayed: true` when the partner has not confirmed it within a short wait. " +
       'A user token buys for its own member and takes no `subject`; an admin token with `admin:rewards` names the member in `subject`. ' +
       'Refused with 422 `RewardNotPurchasableError` (not for sale), 422 `RewardUnavailableError` (outside its availability window, or out of stock), ' +
-      '422 `InsufficientPointsError` (the balance is below the price) and 409 `VoucherCodePoolExhaustedError` (its pool of codes is empty). ' +
+      "422 `InsufficientPointsError` (the balance is below the price), 422 `PointsCapExceededError` (beyond what is left of the tenant's spend cap for the period) and 409 `VoucherCodePoolExhaustedError` (its pool of codes is empty). " +
       'With `Idempotency-Key`, a retry answers the first purchase and charges nothing more.',
     examples: {
       request: { resource: { type: 'REWARD', id: PURCHASE_EXAMPLE.resource.id } },

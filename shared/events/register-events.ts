@@ -118,6 +118,7 @@ export async function registerEvents(
       trx,
       receipts,
       jobs.flatMap((job) => (job.userId ? [{ tenantId: job.tenantId, userId: job.userId }] : [])),
+      now,
     );
     const inserted = await trx.raw<{ rows: { id: string; lag_seconds: number }[] }>(
       `insert into event (id, tenant_id, type_id, user_id, payload, reported_at, occurred_at, registered_at, reacted_at, reactions, total_points)

@@ -34,7 +34,14 @@ export interface ExpiryRun {
  */
 export const EXPIRY_LOCK_KEY = 7_246_193_021;
 
-const CLIENT_CHECK_INTERVAL = '2s';
+/** The sweep's session settings while it holds the lock; reset when it lets go. */
+const SESSION_SETTINGS = [
+  { name: 'client_connection_check_interval', value: '2s' },
+  { name: 'idle_in_transaction_session_timeout', value: '60s' },
+  { name: 'tcp_keepalives_idle', value: '30' },
+  { name: 'tcp_keepalives_interval', value: '10' },
+  { name: 'tcp_keepalives_count', value: '6' },
+];
 
 /**
  * Expires every lot due at `now`, a batch at a time, on one dedicated connection that holds the
@@ -49,9 +56,11 @@ export async function expirePoints(knex: Knex, options: ExpiryOptions): Promise<
     ]);
     locked = taken.rows[0]!.locked;
     if (!locked) return { ran: false, entries: 0, points: 0, batches: 0 };
-    // A session waiting on a lock notices its client gone only when it next talks to it: this has it
-    // look every few seconds, so a killed run's session, and its hold on the sweep, end soon.
-    await connection.query(`set client_connection_check_interval = '${CLIENT_CHECK_INTERVAL}'`, []);
+    // The session must end soon after its run does, or it keeps the sweep and a batch's wallets.
+    // Waiting on a lock, it notices a killed client only when it looks: every few seconds. Idle in
+    // a batch's transaction, it gives up after a minute. And a machine gone without a word (no FIN)
+    // is found by TCP keepalives within a minute and a half rather than the kernel's two hours.
+    for (const setting of SESSION_SETTINGS) await connection.query(`set ${setting.name} = '${setting.value}'`, []);
     return { ran: true, ...(await expireDueLots(knex, options, connection)) };
   } finally {
     await release(knex, connection, locked);
@@ -93,7 +102,7 @@ async function release(knex: Knex, connection: PgConnection, locked: boolean): P
   if (locked)
     try {
       await connection.query('select pg_advisory_unlock($1)', [EXPIRY_LOCK_KEY]);
-      await connection.query('reset client_connection_check_interval', []);
+      for (const setting of SESSION_SETTINGS) await connection.query(`reset ${setting.name}`, []);
     } catch (error) {
       connection.__knex__disposed = error;
     }
@@ -130,6 +139,7 @@ async function expireBatch(trx: Knex.Transaction, now: Date, batchSize: number):
   await lockWallets(
     trx,
     candidates.map((lot) => ({ tenantId: lot.tenant_id, userId: lot.user_id })),
+    now,
   );
   // A statement after the wallet locks: its snapshot sees every change committed before they were
   // granted, so a lot spent, reversed or expired meanwhile is read as it is now, or not at all.

@@ -136,7 +136,7 @@ async function capEarnings(
 ): Promise<{ earning: Earning; granted: number }[]> {
   const capped = earnings.filter((earning) => policies.get(earning.tenantId)?.earnCap);
   if (capped.length === 0) return earnings.map((earning) => ({ earning, granted: earning.points }));
-  await lockWallets(trx, earnings);
+  await lockWallets(trx, earnings, at);
   const left = new Map<string, number>();
   for (const [tenantId, policy] of policies) {
     if (!policy.earnCap) continue;
@@ -176,20 +176,23 @@ export async function openEarns(trx: Knex.Transaction, eventIds: number[]): Prom
 
 /**
  * A REVERSAL for each EARN, pointing back at it, at `at`, and the wallet moved by as much of the
- * EARN as the balance still holds (what was spent is not taken back), taken from the EARN's own
- * lot first. The day the EARN was earned on counts that much less. An EARN reversed already is
+ * EARN as the balance still holds (what was spent is not taken back, nor what expired), taken
+ * from the EARN's own lot first. The day the EARN was earned on counts that much less. An EARN reversed already is
  * skipped.
  */
 export async function reverse(trx: Knex.Transaction, reversals: Reversal[], at: Date): Promise<void> {
   for (const { entryId, cause } of reversals) {
-    const [entry] = (
-      await trx.raw<{ rows: { tenant_id: string; user_id: string; points: string; earned_on: Day }[] }>(
-        `select le.tenant_id, le.user_id, le.points,
+    const [entry] = // What the EARN still holds: less what expired of it, which is gone from the balance already.
+      (
+        await trx.raw<{ rows: { tenant_id: string; user_id: string; points: string; earned_on: Day }[] }>(
+          `select le.tenant_id, le.user_id, le.points + coalesce(expiry.points, 0) as points,
                 to_char(le.created_at at time zone coalesce(t.configuration->>'timezone', 'UTC'), 'YYYY-MM-DD') as earned_on
-           from ledger_entry le join tenant t on t.id = le.tenant_id where le.id = ? and le.kind = 'EARN'`,
-        [entryId],
-      )
-    ).rows;
+           from ledger_entry le join tenant t on t.id = le.tenant_id
+           left join ledger_entry expiry on expiry.expires_entry_id = le.id and expiry.tenant_id = le.tenant_id
+          where le.id = ? and le.kind = 'EARN'`,
+          [entryId],
+        )
+      ).rows;
     if (!entry) continue;
     const [wallet] = (
       await trx.raw<{ rows: { points: string }[] }>(
@@ -224,17 +227,18 @@ export async function reverse(trx: Knex.Transaction, reversals: Reversal[], at: 
 export async function lockWallets(
   trx: Knex.Transaction,
   members: { tenantId: string; userId: string }[],
+  at: Date,
 ): Promise<void> {
   if (members.length === 0) return;
   const unique = [...new Map(members.map((member) => [member.userId, member])).values()];
+  // One statement, sorted: the wallets that exist are locked by the no-op update, the new ones by
+  // their insert, all in user order. Two passes (insert, then lock) would hold a new member's row
+  // before an older member's with a lower id, an order another transaction could cross.
   await trx.raw(
     `insert into wallet (user_id, tenant_id, points, lifetime_earn, updated_at)
-     select user_id, tenant_id, 0, 0, now() from jsonb_to_recordset(?::jsonb) as r(user_id uuid, tenant_id uuid)
+     select user_id, tenant_id, 0, 0, ?::timestamptz from jsonb_to_recordset(?::jsonb) as r(user_id uuid, tenant_id uuid)
       order by user_id
-     on conflict (user_id) do nothing`,
-    [JSON.stringify(unique.map((member) => ({ user_id: member.userId, tenant_id: member.tenantId })))],
+     on conflict (user_id) do update set user_id = excluded.user_id`,
+    [at, JSON.stringify(unique.map((member) => ({ user_id: member.userId, tenant_id: member.tenantId })))],
   );
-  await trx.raw('select 1 from wallet where user_id = any(?::uuid[]) order by user_id for update', [
-    unique.map((member) => member.userId),
-  ]);
 }

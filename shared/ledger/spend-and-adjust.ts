@@ -244,6 +244,7 @@ export async function adjustInBulk(
   await lockWallets(
     trx,
     lines.map((line) => ({ tenantId, userId: line.userId })),
+    at,
   );
   const rounds: number[][] = [];
   const seen = new Map<string, number>();

@@ -15,6 +15,20 @@ export class Migration20261127221516 extends Migration {
     this.addSql(`alter table "points_day" add constraint "points_day_user_id_foreign" foreign key ("user_id") references "member" ("id") on update cascade on delete cascade;`);
     this.addSql(`alter table "points_day" add constraint "points_day_tenant_id_foreign" foreign key ("tenant_id") references "tenant" ("id") on update cascade on delete cascade;`);
 
+    // The days of what was earned and spent before this migration, so caps and tiers count them
+    // too: a reversal counts on its EARN's day and a refund on its SPEND's, as the ledger writes them.
+    this.addSql(`insert into "points_day" ("user_id", "day", "tenant_id", "earned", "spent")
+      select le.user_id, (coalesce(undone.created_at, le.created_at) at time zone coalesce(t.configuration->>'timezone', 'UTC'))::date,
+             le.tenant_id,
+             sum(case when le.kind = 'EARN' or (le.kind = 'REVERSAL' and le.reverses_entry_id is not null) then le.points else 0 end),
+             sum(case when le.kind = 'SPEND' or (le.kind = 'REVERSAL' and le.purchase_id is not null) then -le.points else 0 end)
+        from "ledger_entry" le
+        join "tenant" t on t.id = le.tenant_id
+        left join "ledger_entry" undone on le.kind = 'REVERSAL'
+          and (undone.id = le.reverses_entry_id or (undone.kind = 'SPEND' and undone.purchase_id = le.purchase_id))
+       where le.kind in ('EARN', 'SPEND', 'REVERSAL')
+       group by 1, 2, 3;`);
+
     this.addSql(`alter table "ledger_entry" add column "expires_entry_id" uuid null, add column "requested_points" bigint null, add column "job_id" uuid null;`);
     this.addSql(`alter table "ledger_entry" add constraint "ledger_entry_expires_entry_id_unique" unique ("expires_entry_id");`);
   }

@@ -51,6 +51,7 @@ export async function lockReviewedReceipts(
   trx: Knex.Transaction,
   receipts: ReviewedReceipt[],
   members: { tenantId: string; userId: string }[],
+  at: Date,
 ): Promise<void> {
   if (receipts.length === 0) return;
   const keys = [...new Set(receipts.map(({ receiptId }) => receiptId))].sort();
@@ -62,10 +63,11 @@ export async function lockReviewedReceipts(
     'select tenant_id, submitter_id from receipt where (tenant_id, id) in (select * from unnest(?::uuid[], ?::uuid[]))',
     [receipts.map(({ tenantId }) => tenantId), receipts.map(({ receiptId }) => receiptId)],
   );
-  await lockWallets(trx, [
-    ...members,
-    ...submitters.rows.map((row) => ({ tenantId: row.tenant_id, userId: row.submitter_id })),
-  ]);
+  await lockWallets(
+    trx,
+    [...members, ...submitters.rows.map((row) => ({ tenantId: row.tenant_id, userId: row.submitter_id }))],
+    at,
+  );
 }
 
 /**

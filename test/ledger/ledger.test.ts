@@ -62,7 +62,7 @@ describe('the ledger', () => {
       .getConnection()
       .execute('update wallet set points = 10 where user_id = ?', [member.id]);
     await inTransaction(async (trx) => {
-      await lockWallets(trx, [{ tenantId: tenant.id, userId: member.id }]);
+      await lockWallets(trx, [{ tenantId: tenant.id, userId: member.id }], new Date());
       await reverse(trx, [{ entryId: second!.entryId, cause: { eventId: 9_000_004 } }], new Date());
     });
     expect((await balance()).points).toBe(0);

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EXPIRY_LOCK_KEY, expireDueLots, expirePoints } from '../../shared/ledger/expire-points.js';
-import { earn } from '../../shared/ledger/ledger.js';
+import { earn, openEarns, reverse } from '../../shared/ledger/ledger.js';
 import { pointsPolicyOf } from '../../shared/ledger/points-policy.js';
-import { spend } from '../../shared/ledger/spend-and-adjust.js';
+import { adjust, spend } from '../../shared/ledger/spend-and-adjust.js';
 import type { TenantSettings } from '../../shared/tenants/tenant-settings.js';
 import { schedulePointsExpiry } from '../../workers/points-expiry.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
@@ -83,6 +83,31 @@ describe('the points expiry sweep', () => {
   // A sweep expires every tenant's lots due: each test sweeps only its own, whatever one before it left.
   beforeEach(async () => {
     await knex().raw('delete from points_lot');
+  });
+
+  // decisions §9: "Points granted for a receipt are reversed if it is later rejected": what expired of them is
+  // gone already, and a reversal takes back only what the earning still holds.
+  it('reverses an expired earning for nothing: the points it expired are not taken a second time', async () => {
+    const { tenant, members } = await tenantWithMembers(1);
+    const member = members[0]!;
+    await inTransaction((trx) =>
+      adjust(trx, {
+        entryId: randomUUID(),
+        tenantId: tenant.id,
+        userId: member.id,
+        points: 200,
+        cause: { reason: 'welcome', actor: 'support' },
+        at: day('2026-01-01'),
+      }),
+    );
+    await earnAt(tenant, member, 100, day('2026-01-01'));
+    await expirePoints(knex(), { now: day('2026-02-15'), batchSize: 100 });
+    expect(await stateOf(member.id)).toMatchObject({ balance: 200, expired: 100, lots: [] });
+    const [earned] = await inTransaction((trx) => openEarns(trx, [nextEventId]));
+    await inTransaction((trx) =>
+      reverse(trx, [{ entryId: earned!.entryId, cause: { eventId: nextEventId + 1 } }], day('2026-02-16')),
+    );
+    expect(await stateOf(member.id)).toMatchObject({ balance: 200, ledgerSum: 200 });
   });
 
   // Issue 21: "Spending takes the oldest unexpired points first (FIFO), so what expires is what was not spent."
