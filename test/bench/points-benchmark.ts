@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
+import { expirePoints } from '../../shared/ledger/expire-points.js';
 import { createTenant } from '../../shared/tenants/tenant-service.js';
 import { CEILING_PATH, type BenchWorld } from './bench-world.js';
 import { fireIngestLoad } from './ingest-benchmark.js';
@@ -142,4 +143,90 @@ export async function seedDueLots(
   });
   await world.upkeep();
   return { tenantId: tenant.id, entries: members * perMember, points: members * perMember * 10 };
+}
+
+export interface PointsFigures {
+  ceiling: LoadFigures;
+  wallet: ReadFigures;
+  predictions: ReadFigures;
+  bulk: { lines: number; seconds: number; failed: number };
+  sweep: { entries: number; seconds: number; batches: number };
+}
+
+/**
+ * Issue 21's figures, in one run: the reads of a member with `historyEntries` ledger entries on
+ * the API process, a bulk adjustment of `bulkLines` lines through the API and the worker process,
+ * and the expiry sweep over `sweepMembers` × `sweepPerMember` due earnings, run in this process as
+ * the worker would run it.
+ */
+export async function benchmarkPoints(
+  world: BenchWorld,
+  port: number,
+  options: {
+    readSeconds: number;
+    historyEntries: number;
+    bulkLines: number;
+    sweepMembers: number;
+    sweepPerMember: number;
+    sweepBatch: number;
+  },
+): Promise<PointsFigures> {
+  const admin = await world.adminToken(['admin:tenant', 'admin:users', 'read:users']);
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+      method,
+      headers: { 'X-Api-Key': world.apiKey, Authorization: `Bearer ${admin}`, 'Content-Type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (response.status >= 300)
+      throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+    return ((await response.json()) as { data: Record<string, unknown> }).data;
+  };
+  await call('PATCH', '/v1/tenant', { configuration: POINTS_CONFIGURATION });
+  const reader = world.members[0]!;
+  await seedLongHistory(world, reader.id, options.historyEntries);
+  await world.upkeep();
+
+  // Warm-up: JIT, the connection pool, the tenant and member caches.
+  await timeReads(world, port, `/v1/users/${reader.id}/wallet`, admin, 1);
+  await timeReads(world, port, `/v1/users/${reader.id}/wallet/predictions`, admin, 1);
+  const ceiling = await pointsCeiling(world, port, 'points-ceiling', options.readSeconds);
+  const wallet = await timeReads(world, port, `/v1/users/${reader.id}/wallet`, admin, options.readSeconds);
+  const predictions = await timeReads(
+    world,
+    port,
+    `/v1/users/${reader.id}/wallet/predictions`,
+    admin,
+    options.readSeconds,
+  );
+
+  const lines = Array.from({ length: options.bulkLines }, (_, n) => ({
+    member: world.members[n % world.members.length]!.id,
+    points: n % 10 === 9 ? -3 : 5,
+    reason: `bench line ${n + 1}`,
+  }));
+  const bulkStarted = performance.now();
+  const { jobId } = (await call('POST', '/v1/points-adjustments/bulk', { lines })) as { jobId: string };
+  let job = await call('GET', `/v1/jobs/${jobId}`);
+  while (job.status !== 'completed' && job.status !== 'failed') {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    job = await call('GET', `/v1/jobs/${jobId}`);
+  }
+  const bulkSeconds = (performance.now() - bulkStarted) / 1000;
+  if (job.status !== 'completed') throw new Error(`the bulk adjustment ended ${String(job.status)}`);
+
+  await seedDueLots(world, options.sweepMembers, options.sweepPerMember);
+  const sweepStarted = performance.now();
+  const swept = await expirePoints(world.context.orm.em.getKnex(), {
+    now: new Date(),
+    batchSize: options.sweepBatch,
+  });
+  const sweepSeconds = (performance.now() - sweepStarted) / 1000;
+  return {
+    ceiling,
+    wallet,
+    predictions,
+    bulk: { lines: options.bulkLines, seconds: bulkSeconds, failed: Number(job.failed) },
+    sweep: { entries: swept.entries, seconds: sweepSeconds, batches: swept.batches },
+  };
 }

@@ -2,7 +2,7 @@
  * `npm run bench`: the platform's speed and memory on this machine, each figure the median of
  * several runs and set against a baseline measured in the same run (issues 4 and 5, Performance).
  * Needs the local PostgreSQL and Redis, like the tests; takes about five minutes.
- * BENCH_ONLY=events,rules,receipts runs some sections only.
+ * BENCH_ONLY=events,rules,receipts,rewards,points runs some sections only.
  */
 import { cpus, totalmem } from 'node:os';
 import { createBenchWorld, type BenchWorld } from './bench-world.js';
@@ -17,6 +17,7 @@ import {
 import { benchmarkDrain, benchmarkSteady, STEADY_CONNECTIONS, type SteadyFigures } from './registration-benchmark.js';
 import { benchmarkRules } from './rules-benchmark.js';
 import { benchmarkRewards, BUYERS, POOL_SIZE } from './rewards-benchmark.js';
+import { benchmarkPoints } from './points-benchmark.js';
 import { median, round } from './stats.js';
 import { waitFor } from './wait-for.js';
 import { FIELDS } from '../fixtures/receipts/accuracy.js';
@@ -42,7 +43,13 @@ const VALIDATE_RATE = 200;
 const VALIDATE_SECONDS = 5;
 // Per-request access logs cost a fleet-sized API real CPU; the bench runs at `warn` unless told.
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
-const SECTIONS = (process.env.BENCH_ONLY ?? 'events,rules,receipts,rewards').split(',');
+const POINTS_READ_SECONDS = 5;
+const HISTORY_ENTRIES = 10_000;
+const BULK_LINES = 100_000;
+const SWEEP_MEMBERS = 100_000;
+const SWEEP_PER_MEMBER = 10;
+const SWEEP_BATCH = 1000;
+const SECTIONS = (process.env.BENCH_ONLY ?? 'events,rules,receipts,rewards,points').split(',');
 
 const print = (line = '') => process.stdout.write(`${line}\n`);
 
@@ -51,7 +58,7 @@ async function main(): Promise<void> {
     `Tally benchmark — ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, log level ${LOG_LEVEL}`,
   );
   if (SECTIONS.includes('rules')) await rulesSection();
-  if (!['events', 'receipts', 'rewards'].some((section) => SECTIONS.includes(section))) return;
+  if (!['events', 'receipts', 'rewards', 'points'].some((section) => SECTIONS.includes(section))) return;
   const world = await createBenchWorld(MEMBERS, LOG_LEVEL);
   const processes: StackProcess[] = [];
   try {
@@ -61,6 +68,7 @@ async function main(): Promise<void> {
     if (SECTIONS.includes('events')) await eventsSection(world, api, port, processes);
     if (SECTIONS.includes('receipts')) await receiptsSection(world, port, processes);
     if (SECTIONS.includes('rewards')) await rewardsSection(world, api, port);
+    if (SECTIONS.includes('points')) await pointsSection(world, api, port, processes);
   } finally {
     await Promise.all(processes.map((process) => process.stop()));
     await world.close();
@@ -166,6 +174,46 @@ async function rewardsSection(world: BenchWorld, api: StackProcess, port: number
   );
   print(`  refused per run                       ${rewards.validations.map((run) => run.refused).join(', ')}`);
   print(`  API peak memory                       ${round(api.peakRssMb(), 0)} MB`);
+}
+
+async function pointsSection(
+  world: BenchWorld,
+  api: StackProcess,
+  port: number,
+  processes: StackProcess[],
+): Promise<void> {
+  const worker = startStackProcess('points-worker', 'main.ts', ['worker', 'points-adjustments'], world.env);
+  processes.push(worker);
+  print(`\nPoints over time (issue 21): one run each, beside the ingest ceiling of the same moment`);
+  const points = await benchmarkPoints(world, port, {
+    readSeconds: POINTS_READ_SECONDS,
+    historyEntries: HISTORY_ENTRIES,
+    bulkLines: BULK_LINES,
+    sweepMembers: SWEEP_MEMBERS,
+    sweepPerMember: SWEEP_PER_MEMBER,
+    sweepBatch: SWEEP_BATCH,
+  });
+  const ceiling = summariseLoad([points.ceiling]);
+  print(
+    `  ceiling (bare Hono route, ${CONNECTIONS} connections)  ${round(ceiling.perSecond, 0)}/s  p50 ${ceiling.p50Ms} ms  p99 ${ceiling.p99Ms} ms`,
+  );
+  for (const [name, read] of [
+    ['GET wallet (tier, vouchers)', points.wallet],
+    ['GET wallet/predictions', points.predictions],
+  ] as const)
+    print(
+      `  ${name.padEnd(37)} p50 ${read.p50Ms} ms  p99 ${read.p99Ms} ms  over ${read.requests} sequential reads, member with ${HISTORY_ENTRIES.toLocaleString('en')} entries  (target p99 < 20 ms)`,
+    );
+  const bulkRate = points.bulk.lines / points.bulk.seconds;
+  print(
+    `  bulk adjustment, ${BULK_LINES.toLocaleString('en')} lines          ${round(bulkRate, 0)} lines/s  (${round(points.bulk.seconds, 1)} s from POST to completed, ${points.bulk.failed} failed)  ratio to the ceiling ${round(bulkRate / ceiling.perSecond, 2)}`,
+  );
+  const sweepRate = points.sweep.entries / points.sweep.seconds;
+  print(
+    `  expiry sweep, ${(SWEEP_MEMBERS * SWEEP_PER_MEMBER).toLocaleString('en')} due earnings of ${SWEEP_MEMBERS.toLocaleString('en')} members  ${round(sweepRate, 0)} entries/s  (${round(points.sweep.seconds, 1)} s, ${points.sweep.batches} batches of ${SWEEP_BATCH})  ratio to the ceiling ${round(sweepRate / ceiling.perSecond, 2)}`,
+  );
+  print(`  API peak memory                       ${round(api.peakRssMb(), 0)} MB`);
+  print(`  points-adjustments worker peak memory ${round(worker.peakRssMb(), 0)} MB`);
 }
 
 async function rulesSection(): Promise<void> {
