@@ -1,3 +1,4 @@
+import { livenessStatement } from '../platform/db/session-liveness.js';
 import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Knex } from 'knex';
@@ -154,6 +155,9 @@ async function applyBatch(
   { input, actor }: { input: AdjustmentLine[]; actor: string },
   batchSize: number,
 ): Promise<boolean> {
+  // The batch holds the job row and up to batchSize wallets: a worker lost without closing its
+  // connection must not keep them for the kernel's two hours.
+  await trx.raw(livenessStatement(true));
   const [job] = (
     await trx.raw<{ rows: { status: JobStatus; cursor: number }[] }>(
       'select status, cursor from job where id = ? and tenant_id = ? for update',

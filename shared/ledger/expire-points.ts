@@ -1,3 +1,4 @@
+import { LIVENESS_RESET, livenessStatement } from '../platform/db/session-liveness.js';
 import type { Knex } from 'knex';
 import { lockWallets } from './ledger.js';
 
@@ -34,15 +35,6 @@ export interface ExpiryRun {
  */
 export const EXPIRY_LOCK_KEY = 7_246_193_021;
 
-/** The sweep's session settings while it holds the lock; reset when it lets go. */
-const SESSION_SETTINGS = [
-  { name: 'client_connection_check_interval', value: '2s' },
-  { name: 'idle_in_transaction_session_timeout', value: '60s' },
-  { name: 'tcp_keepalives_idle', value: '30' },
-  { name: 'tcp_keepalives_interval', value: '10' },
-  { name: 'tcp_keepalives_count', value: '6' },
-];
-
 /**
  * Expires every lot due at `now`, a batch at a time, on one dedicated connection that holds the
  * sweep's lock; resolves to what it expired, or `ran: false` at once when another run holds the lock.
@@ -57,10 +49,7 @@ export async function expirePoints(knex: Knex, options: ExpiryOptions): Promise<
     locked = taken.rows[0]!.locked;
     if (!locked) return { ran: false, entries: 0, points: 0, batches: 0 };
     // The session must end soon after its run does, or it keeps the sweep and a batch's wallets.
-    // Waiting on a lock, it notices a killed client only when it looks: every few seconds. Idle in
-    // a batch's transaction, it gives up after a minute. And a machine gone without a word (no FIN)
-    // is found by TCP keepalives within a minute and a half rather than the kernel's two hours.
-    for (const setting of SESSION_SETTINGS) await connection.query(`set ${setting.name} = '${setting.value}'`, []);
+    await connection.query(livenessStatement(false), []);
     return { ran: true, ...(await expireDueLots(knex, options, connection)) };
   } finally {
     await release(knex, connection, locked);
@@ -102,7 +91,7 @@ async function release(knex: Knex, connection: PgConnection, locked: boolean): P
   if (locked)
     try {
       await connection.query('select pg_advisory_unlock($1)', [EXPIRY_LOCK_KEY]);
-      for (const setting of SESSION_SETTINGS) await connection.query(`reset ${setting.name}`, []);
+      await connection.query(LIVENESS_RESET, []);
     } catch (error) {
       connection.__knex__disposed = error;
     }

@@ -16,8 +16,9 @@ export const PointsLot = defineEntity({
   indexes: [
     // A member's lots in spending order, and the sums the expiry predictions read.
     { properties: ['user', 'expiresAt'] },
-    // The sweep's next batch: the lots due first, of every tenant.
-    { properties: ['expiresAt'] },
+    // The sweep's next batch: the lots due first, of every tenant, in the order it reads them, so
+    // a batch is read off the index even when many lots share an instant (a registration batch's).
+    { properties: ['expiresAt', 'entryId'] },
   ],
   properties: {
     /** The EARN ledger entry this is what is left of. */

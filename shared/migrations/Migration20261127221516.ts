@@ -5,7 +5,7 @@ export class Migration20261127221516 extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create table "points_lot" ("entry_id" uuid not null, "tenant_id" uuid not null, "user_id" uuid not null, "expires_at" timestamptz not null, "remaining" bigint not null, constraint "points_lot_pkey" primary key ("entry_id"), constraint points_lot_remaining_positive check (remaining > 0));`);
     this.addSql(`create index "points_lot_user_id_expires_at_index" on "points_lot" ("user_id", "expires_at");`);
-    this.addSql(`create index "points_lot_expires_at_index" on "points_lot" ("expires_at");`);
+    this.addSql(`create index "points_lot_expires_at_entry_id_index" on "points_lot" ("expires_at", "entry_id");`);
 
     this.addSql(`create table "points_day" ("user_id" uuid not null, "day" date not null, "tenant_id" uuid not null, "earned" bigint not null default 0, "spent" bigint not null default 0, constraint "points_day_pkey" primary key ("user_id", "day"));`);
 
