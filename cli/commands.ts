@@ -1,5 +1,4 @@
 import type { Actor } from '../shared/audit/audit-job.js';
-import { systemClock } from '../shared/platform/async/clock.js';
 import { loadConfig, parseLifetime, type Config } from '../shared/platform/config/config.js';
 import type { TenantAuthentication } from '../shared/platform/auth/user-token.js';
 import { isScope, SCOPES } from '../shared/platform/auth/scopes.js';
@@ -139,7 +138,7 @@ async function pointsAdjustCommand(options: Options, config: Config): Promise<un
     throw new CommandError(`cannot read --file ${file}: ${(error as Error).message}`);
   }
   const lines = await adjustmentLines(file, text);
-  return withCliPlatform(config, async ({ orm, logger }) => {
+  return withCliPlatform(config, async ({ orm, logger, audit }) => {
     const [{ findTenantBySlug }, jobs, queue] = await Promise.all([
       import('../shared/tenants/tenant-lookup.js'),
       import('../shared/jobs/bulk-adjustments.js'),
@@ -147,11 +146,12 @@ async function pointsAdjustCommand(options: Options, config: Config): Promise<un
     ]);
     try {
       const tenant = await findTenantBySlug(orm.em.fork(), required(options, 'tenant'));
+      const audited = await audit();
       const jobId = await jobs.createAdjustmentJob(
-        { queues: queue.queues, clock: systemClock },
+        { ...audited, queues: { ...audited.queues, ...queue.queues } },
         orm.em.fork(),
         tenant.id,
-        CLI_ACTOR.subject,
+        CLI_ACTOR,
         lines,
       );
       let shown = '';

@@ -1,3 +1,4 @@
+import { actorOf } from '../../shared/audit/audit-log.js';
 import type { AppContext } from '../../shared/context.js';
 import { parseAdjustmentCsv } from '../../shared/jobs/adjustment-lines.js';
 import { createAdjustmentJob, queueAdjustmentJob } from '../../shared/jobs/bulk-adjustments.js';
@@ -50,13 +51,11 @@ export function registerBulkAdjustments(app: App, context: AppContext): void {
     responses: { 202: { description: 'accepted: the job that applies the lines', data: BulkAdjustmentAccepted } },
     errors: [413],
     handler: async ({ body }, c) => {
-      const principal = c.var.principal;
-      const actor = principal?.kind === 'admin' ? principal.subject : 'unknown';
       const jobId = await createAdjustmentJob(
         context,
         entityManager(c),
         c.var.tenant.id,
-        actor,
+        actorOf(c.var.principal),
         body.lines,
         c.var.reservedId,
       );

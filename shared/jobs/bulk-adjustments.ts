@@ -1,3 +1,5 @@
+import type { Actor } from '../audit/audit-job.js';
+import { auditedChange, type AuditDependencies } from '../audit/audit-log.js';
 import { livenessStatement } from '../platform/db/session-liveness.js';
 import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -42,30 +44,49 @@ export interface JobView {
   finishedAt: string | null;
 }
 
-export interface BulkAdjustmentDependencies {
-  queues: Pick<Queues, 'points-adjustments'>;
-  clock: Clock;
+export interface BulkAdjustmentDependencies extends Omit<AuditDependencies, 'queues'> {
+  queues: Pick<Queues, 'points-adjustments' | 'audit'>;
 }
 
 /**
- * Stores the job and queues it; resolves to its id (`id`, the Idempotency-Key's reserved id, when
- * given). A crash between the commit and the queueing leaves a `queued` row, which the recovery
- * sweep queues (recoverStrandedJobs).
+ * Stores the job with its audit entry (`points_adjustment_job.created`: who asked for how many
+ * lines; each line's entry names the job) and queues it; resolves to its id (`id`, the
+ * Idempotency-Key's reserved id, when given). A crash between the commit and the queueing leaves
+ * a `queued` row, which the recovery sweep queues (recoverStrandedJobs).
  */
 export async function createAdjustmentJob(
   deps: BulkAdjustmentDependencies,
   em: EntityManager,
   tenantId: string,
-  actor: string,
+  actor: Actor,
   lines: AdjustmentLine[],
   id: string = randomUUID(),
 ): Promise<string> {
   const at = new Date(deps.clock.now());
-  await em.getKnex().raw(
-    `insert into job (id, tenant_id, kind, status, total, done, failed, errors, input, cursor, actor, created_at, updated_at)
-     values (?, ?, 'POINTS_ADJUSTMENT', 'queued', ?, 0, 0, '[]'::jsonb, ?::jsonb, 0, ?, ?, ?)
-     on conflict (id) do nothing`,
-    [id, tenantId, lines.length, JSON.stringify(lines), actor, at, at],
+  await auditedChange(
+    deps,
+    em,
+    async (tx) => {
+      const inserted = await tx.getTransactionContext<Knex.Transaction>()!.raw<{ rows: unknown[] }>(
+        `insert into job (id, tenant_id, kind, status, total, done, failed, errors, input, cursor, actor, created_at, updated_at)
+         values (?, ?, 'POINTS_ADJUSTMENT', 'queued', ?, 0, 0, '[]'::jsonb, ?::jsonb, 0, ?, ?, ?)
+         on conflict (id) do nothing returning id`,
+        [id, tenantId, lines.length, JSON.stringify(lines), actor.subject, at, at],
+      );
+      return inserted.rows.length > 0;
+    },
+    (created) =>
+      created
+        ? {
+            tenantId,
+            actor,
+            action: 'points_adjustment_job.created',
+            resourceType: 'job',
+            resourceId: id,
+            before: null,
+            after: { id, kind: 'POINTS_ADJUSTMENT', total: lines.length },
+          }
+        : undefined,
   );
   await queueAdjustmentJob(deps.queues, { tenantId, jobId: id });
   return id;

@@ -107,6 +107,28 @@ describe('POST /v1/points-adjustments/bulk', () => {
 
   // decisions §13: "`member` is an id, authIdentifier or accountNumber"; GET /v1/jobs/{id}: "{id, kind,
   // status, total, done, failed, errors: [{line, message}]}".
+  // docs/api-conventions.md#audit-log: "Every change an admin makes is recorded with who made it …"; the job
+  // is the change, each line's entry names it (jobId).
+  it('audits the job: who asked for how many lines, in the transaction that stores it', async () => {
+    const a = await member();
+    const response = await postBulk({ lines: [{ member: a.id, points: 4, reason: 'audited' }] });
+    const { jobId } = await dataOf<{ jobId: string }>(response);
+    expect(
+      await queryOne(
+        harness,
+        `select job->>'action' as action, job->'actor'->>'subject' as subject, job->'after' as after
+           from audit_outbox where job->>'resourceId' = ?
+         union all
+         select action, actor_subject, after from audit_entry where resource_id = ?`,
+        [jobId, jobId],
+      ),
+    ).toEqual({
+      action: 'points_adjustment_job.created',
+      subject: 'test-admin',
+      after: { id: jobId, kind: 'POINTS_ADJUSTMENT', total: 1 },
+    });
+  });
+
   it('applies JSON lines by id, authIdentifier and accountNumber, and lists each failed line with its number and reason', async () => {
     const [a, b, c] = [await member(), await member(), await member()];
     await givePoints(harness, tenant, c.id, 10);
@@ -288,12 +310,12 @@ describe('POST /v1/points-adjustments/bulk', () => {
     const a = await member();
     const jobId = randomUUID();
     // Queued on a queue nobody reads: as if the process died before queueing it.
-    const lost = { 'points-adjustments': { add: async () => undefined } } as never;
+    const lost = { add: async () => undefined } as never;
     await createAdjustmentJob(
-      { queues: lost, clock: harness.context.clock },
+      { ...harness.context, queues: { audit: harness.context.queues.audit, 'points-adjustments': lost } },
       harness.context.orm.em.fork(),
       tenant.id,
-      'test-admin',
+      { subject: 'test-admin', scopes: ['admin:users'] },
       [{ member: a.id, points: 9, reason: 'stranded' }],
       jobId,
     );
@@ -308,12 +330,12 @@ describe('POST /v1/points-adjustments/bulk', () => {
     const a = await member();
     const jobId = randomUUID();
     // A line no request could store (points 0, refused by the ledger): every attempt throws.
-    const unqueued = { 'points-adjustments': { add: async () => undefined } } as never;
+    const unqueued = { add: async () => undefined } as never;
     await createAdjustmentJob(
-      { queues: unqueued, clock: harness.context.clock },
+      { ...harness.context, queues: { audit: harness.context.queues.audit, 'points-adjustments': unqueued } },
       harness.context.orm.em.fork(),
       tenant.id,
-      'test-admin',
+      { subject: 'test-admin', scopes: ['admin:users'] },
       [{ member: a.id, points: 0, reason: 'cannot apply' }],
       jobId,
     );
