@@ -84,7 +84,8 @@ export function parseAdjustmentCsv(text: string): { lines: AdjustmentLine[] } {
           'points',
           `Line ${line}: points must be a whole number, not "${points}"`,
         );
-      const value = { member, points: Number(points.trim()), reason };
+      // Spaces around a field are the file's layout (`alice, 5, why`), not part of a member's identifier.
+      const value = { member: member.trim(), points: Number(points.trim()), reason: reason.trim() };
       if (!validLine(value)) {
         const faults = toValidationIssues(validLine.errors, value).flatMap((issue) =>
           Object.entries(issue.constraints).map(([, message]) => `${issue.property}: ${message}`),

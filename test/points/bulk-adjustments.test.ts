@@ -161,9 +161,9 @@ describe('POST /v1/points-adjustments/bulk', () => {
   });
 
   // decisions §13: "(or `text/csv` with the header `member,points,reason` …)".
-  it('takes text/csv with the header member,points,reason, quoted fields included', async () => {
+  it('takes text/csv with the header member,points,reason, quoted fields and spaces around fields included', async () => {
     const [a, b] = [await member(), await member()];
-    const csv = `member,points,reason\r\n${a.authIdentifier},25,"Goodwill, for the ""late"" parcel"\r\n${b.accountNumber},-1,Too much\r\n\r\n`;
+    const csv = `member,points,reason\r\n${a.authIdentifier},25,"Goodwill, for the ""late"" parcel"\r\n ${b.accountNumber} , -1 , Too much\r\n\r\n`;
     const response = await postBulk(undefined, { csv });
     expect(response.status).toBe(202);
     const job = await completed((await dataOf<{ jobId: string }>(response)).jobId);
