@@ -137,7 +137,7 @@ describe('a VOUCHER reaction', () => {
       expect(await reactionsOf(job.id)).toEqual({
         totalPoints: 10,
         reactions: [
-          { ...TEN_POINTS, reactorName: 'COFFEE_EARNED reactor' },
+          { ...TEN_POINTS, reactorName: 'COFFEE_EARNED reactor', amount: 10 },
           {
             type: 'VOUCHER',
             rewardId,
@@ -184,7 +184,7 @@ describe('a VOUCHER reaction', () => {
     expect(await reactionsOf(second!.id)).toEqual({
       totalPoints: 10,
       reactions: [
-        { ...TEN_POINTS, reactorName: 'STOCK_DRAINED reactor' },
+        { ...TEN_POINTS, reactorName: 'STOCK_DRAINED reactor', amount: 10 },
         {
           type: 'VOUCHER',
           rewardId,

@@ -300,6 +300,7 @@ describe('WEBHOOK reactions', () => {
           type: 'POINTS',
           points: { operation: 'SUM', arguments: [{ type: 'NUMBER', value: '5' }] },
           reactorName: 'big visits',
+          amount: 5,
         },
         { type: 'WEBHOOK', webhookId: reactionOnly.id, reactorName: 'big visits' },
         { type: 'WEBHOOK', webhookId: alsoSubscribed.id, reactorName: 'big visits' },
