@@ -4,10 +4,9 @@ import { readPointsHistory } from '../../shared/ledger/points-history.js';
 import { contentRange } from '../../shared/platform/lists/content-range.js';
 import { entityManager, type App } from '../app-env.js';
 import { listQuery } from '../lists/list-route.js';
-import type { Access } from '../middleware/authorize.js';
 import { answer } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
-import { memberOf } from '../routes/member-target.js';
+import { memberOf, memberRoutes } from '../routes/member-target.js';
 import { UserIdParams } from '../users/schema.js';
 import { POINTS_HISTORY_EXAMPLE, POINTS_HISTORY_LIST, POINTS_HISTORY_PAGE, PointsHistoryItem, tags } from './schema.js';
 
@@ -18,23 +17,20 @@ const EXPLAINED =
 
 /** docs/points.md#history: a member's ledger entries, each naming its cause, served as its wallet is. */
 export function registerListPointsHistory(app: App, context: AppContext): void {
-  const routes: { path: string; access: Access; summary: string; operationId: string; description: string }[] = [
+  const routes = memberRoutes(
+    'points-history',
     {
-      path: '/v1/users/me/points-history',
-      access: { user: true },
       summary: 'The points history of the member the user token speaks for',
       operationId: 'listOwnPointsHistory',
       description: "The ledger entries of the member whose `authIdentifier` is the user token's `sub`, newest first.",
     },
     {
-      path: '/v1/users/:id/points-history',
-      access: { admin: 'read:users' },
       summary: "A member's points history",
       operationId: 'listUserPointsHistory',
       description:
         "A member's ledger entries, the member found by its id, `authIdentifier` or account number, newest first.",
     },
-  ];
+  );
   for (const route of routes) {
     defineRoute(app, context, {
       method: 'get',
@@ -45,7 +41,7 @@ export function registerListPointsHistory(app: App, context: AppContext): void {
       examples: { response: POINTS_HISTORY_EXAMPLE },
       tags,
       access: route.access,
-      ...(route.path.includes(':id') ? { params: UserIdParams } : {}),
+      ...(route.byId ? { params: UserIdParams } : {}),
       query: listQuery(POINTS_HISTORY_LIST),
       responses: {
         200: { description: 'a page of ledger entries; see Content-Range', data: Type.Array(PointsHistoryItem) },

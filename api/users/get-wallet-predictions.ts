@@ -2,9 +2,8 @@ import type { AppContext } from '../../shared/context.js';
 import { readPredictions } from '../../shared/ledger/points-outlook.js';
 import { pointsPolicyOf } from '../../shared/ledger/points-policy.js';
 import { entityManager, type App } from '../app-env.js';
-import type { Access } from '../middleware/authorize.js';
 import { defineRoute } from '../routes/define-route.js';
-import { memberOf } from '../routes/member-target.js';
+import { memberOf, memberRoutes } from '../routes/member-target.js';
 import { UserIdParams, WALLET_PREDICTION_EXAMPLE, WalletPredictionResource } from './schema.js';
 
 const WHAT =
@@ -14,22 +13,19 @@ const WHAT =
 
 /** docs/points.md#predictions: the caps from the period's daily sums, the expiry from the member's lots. */
 export function registerGetWalletPredictions(app: App, context: AppContext): void {
-  const routes: { path: string; access: Access; summary: string; operationId: string; description: string }[] = [
+  const routes = memberRoutes(
+    'wallet/predictions',
     {
-      path: '/v1/users/me/wallet/predictions',
-      access: { user: true },
       summary: 'The wallet predictions of the member the user token speaks for',
       operationId: 'getOwnWalletPredictions',
       description: "For the member whose `authIdentifier` is the user token's `sub`: " + WHAT,
     },
     {
-      path: '/v1/users/:id/wallet/predictions',
-      access: { admin: 'read:users' },
       summary: "A member's wallet predictions",
       operationId: 'getUserWalletPredictions',
       description: 'For a member found by its id, `authIdentifier` or account number: ' + WHAT,
     },
-  ];
+  );
   for (const route of routes) {
     defineRoute(app, context, {
       method: 'get',
@@ -40,7 +36,7 @@ export function registerGetWalletPredictions(app: App, context: AppContext): voi
       examples: { response: WALLET_PREDICTION_EXAMPLE },
       tags: ['Wallets'],
       access: route.access,
-      ...(route.path.includes(':id') ? { params: UserIdParams } : {}),
+      ...(route.byId ? { params: UserIdParams } : {}),
       responses: { 200: { description: 'the predictions', data: WalletPredictionResource } },
       errors: [404],
       handler: async (_input, c) => {

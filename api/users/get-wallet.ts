@@ -8,10 +8,9 @@ import { readPoints } from '../../shared/ledger/wallet-service.js';
 import { readWalletVouchers } from '../../shared/rewards/wallet-vouchers.js';
 import { userView } from '../../shared/users/user-view.js';
 import { entityManager, type App } from '../app-env.js';
-import type { Access } from '../middleware/authorize.js';
 import { defineRoute } from '../routes/define-route.js';
 import { VoucherResource, WALLET_VOUCHER_EXAMPLE } from '../vouchers/schema.js';
-import { memberOf } from '../routes/member-target.js';
+import { memberOf, memberRoutes } from '../routes/member-target.js';
 import { TierResource, UserIdParams } from './schema.js';
 
 const WalletResource = Type.Object(
@@ -53,10 +52,9 @@ const WalletQuery = Type.Object({
  * (docs/points.md#tiers), the vouchers and loyaltyCost from the rewards.
  */
 export function registerGetWallet(app: App, context: AppContext): void {
-  const routes: { path: string; access: Access; summary: string; operationId: string; description: string }[] = [
+  const routes = memberRoutes(
+    'wallet',
     {
-      path: '/v1/users/me/wallet',
-      access: { user: true },
       summary: 'The wallet of the member the user token speaks for',
       operationId: 'getOwnWallet',
       description:
@@ -64,15 +62,13 @@ export function registerGetWallet(app: App, context: AppContext): void {
         'earned, both read from the ledger, its tier, the vouchers the member holds, and what its rewards cost.',
     },
     {
-      path: '/v1/users/:id/wallet',
-      access: { admin: 'read:users' },
       summary: "A member's wallet",
       operationId: 'getUserWallet',
       description:
         "A member's wallet, the member found by its id, `authIdentifier` or account number: the balance and every " +
         'point ever earned, both read from the ledger, its tier, the vouchers the member holds, and what its rewards cost.',
     },
-  ];
+  );
   for (const route of routes) {
     defineRoute(app, context, {
       method: 'get',
@@ -94,7 +90,7 @@ export function registerGetWallet(app: App, context: AppContext): void {
       },
       tags: ['Wallets'],
       access: route.access,
-      ...(route.path.includes(':id') ? { params: UserIdParams } : {}),
+      ...(route.byId ? { params: UserIdParams } : {}),
       query: WalletQuery,
       responses: { 200: { description: 'the wallet', data: WalletResource } },
       errors: [404],

@@ -4,7 +4,6 @@ import { Purchase } from '../../shared/rewards/purchase.entity.js';
 import { purchaseListView } from '../../shared/rewards/purchase-service.js';
 import type { App } from '../app-env.js';
 import { listPage, listQuery } from '../lists/list-route.js';
-import type { Access } from '../middleware/authorize.js';
 import {
   PURCHASE_LIST,
   PURCHASE_LIST_EXAMPLE,
@@ -13,28 +12,25 @@ import {
   tags,
 } from '../purchases/schema.js';
 import { defineRoute } from '../routes/define-route.js';
-import { memberOf } from '../routes/member-target.js';
+import { memberOf, memberRoutes } from '../routes/member-target.js';
 import { UserIdParams } from './schema.js';
 
 /** docs/rewards.md#purchases: one member's purchases, served as its wallet is (get-wallet.ts). */
 export function registerListUserPurchases(app: App, context: AppContext): void {
-  const memberRoutes: { path: string; access: Access; summary: string; operationId: string; description: string }[] = [
+  const routes = memberRoutes(
+    'purchases',
     {
-      path: '/v1/users/me/purchases',
-      access: { user: true },
       summary: 'The purchases of the member the user token speaks for',
       operationId: 'listOwnPurchases',
       description: `The purchases of the member whose \`authIdentifier\` is the user token's \`sub\`, newest first. ${PURCHASE_LIST_PAGE}`,
     },
     {
-      path: '/v1/users/:id/purchases',
-      access: { admin: 'read:users' },
       summary: "A member's purchases",
       operationId: 'listUserPurchases',
       description: `A member's purchases, the member found by its id, \`authIdentifier\` or account number, newest first. ${PURCHASE_LIST_PAGE}`,
     },
-  ];
-  for (const route of memberRoutes) {
+  );
+  for (const route of routes) {
     defineRoute(app, context, {
       method: 'get',
       path: route.path,
@@ -44,7 +40,7 @@ export function registerListUserPurchases(app: App, context: AppContext): void {
       examples: { response: PURCHASE_LIST_EXAMPLE },
       tags,
       access: route.access,
-      ...(route.path.includes(':id') ? { params: UserIdParams } : {}),
+      ...(route.byId ? { params: UserIdParams } : {}),
       query: listQuery(PURCHASE_LIST),
       responses: { 200: { description: 'a page of purchases; see Content-Range', data: Type.Array(PurchaseListItem) } },
       errors: [400, 404],
