@@ -146,6 +146,9 @@ export interface AdjustmentRunDependencies {
   batchSize?: number | undefined;
 }
 
+/** How many times a job is taken up before it is given up as `failed`: far more than its retries need. */
+export const MAX_JOB_RUNS = 30;
+
 /**
  * Works a job through from its cursor, a batch of lines per transaction: the job row locked (a
  * second runner of the same job waits, then starts where the first stopped), the batch's members
@@ -154,13 +157,17 @@ export interface AdjustmentRunDependencies {
  */
 export async function runAdjustmentJob(deps: AdjustmentRunDependencies, data: PointsAdjustmentJob): Promise<void> {
   const knex = deps.orm.em.getKnex();
+  // Counted before the work: a run that kills its worker (out of memory, say) never reaches its
+  // catch, BullMQ fails it as stalled, and the recovery sweep queues it again; the count ends that.
   const [stored] = (
-    await knex.raw<{ rows: { input: AdjustmentLine[]; actor: string }[] }>(
-      `select input, actor from job where id = ? and tenant_id = ? and status in ('queued', 'running')`,
+    await knex.raw<{ rows: { input: AdjustmentLine[]; actor: string; runs: number }[] }>(
+      `update job set runs = runs + 1 where id = ? and tenant_id = ? and status in ('queued', 'running')
+       returning input, actor, runs`,
       [data.jobId, data.tenantId],
     )
   ).rows;
   if (!stored) return;
+  if (stored.runs > MAX_JOB_RUNS) return failAdjustmentJob(deps, data);
   const batchSize = Math.max(1, deps.batchSize ?? DEFAULT_ADJUSTMENT_BATCH);
   for (;;) {
     const more = await knex.transaction((trx) => applyBatch(trx, deps.clock, data, stored, batchSize));

@@ -42,6 +42,8 @@ export const Job = defineEntity({
     errors: p.json<JobLineError[]>(),
     input: p.json<unknown[]>().lazy(),
     cursor: p.integer(),
+    /** How many times a worker took the job up: a job that kills its worker every time is given up at MAX_JOB_RUNS. */
+    runs: p.integer().default(0),
     /** Who asked: an admin token's subject, or `cli`. */
     actor: p.text(),
     createdAt: p.datetime(),

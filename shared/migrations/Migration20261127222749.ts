@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261127222749 extends Migration {
 
   override async up(): Promise<void> {
-    this.addSql(`create table "job" ("id" uuid not null, "tenant_id" uuid not null, "kind" text check ("kind" in ('POINTS_ADJUSTMENT')) not null, "status" text check ("status" in ('queued', 'running', 'completed', 'failed')) not null, "total" int not null, "done" int not null, "failed" int not null, "errors" jsonb not null, "input" jsonb not null, "cursor" int not null, "actor" text not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "finished_at" timestamptz null, constraint "job_pkey" primary key ("id"));`);
+    this.addSql(`create table "job" ("id" uuid not null, "tenant_id" uuid not null, "kind" text check ("kind" in ('POINTS_ADJUSTMENT')) not null, "status" text check ("status" in ('queued', 'running', 'completed', 'failed')) not null, "total" int not null, "done" int not null, "failed" int not null, "errors" jsonb not null, "input" jsonb not null, "cursor" int not null, "runs" int not null default 0, "actor" text not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "finished_at" timestamptz null, constraint "job_pkey" primary key ("id"));`);
     this.addSql(`create index "job_tenant_id_created_at_index" on "job" ("tenant_id", "created_at");`);
     this.addSql(`create index "job_unfinished_index" on "job" ("updated_at") where "status" in ('queued', 'running');`);
 

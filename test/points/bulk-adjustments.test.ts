@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdjustmentJob, lineEntryId } from '../../shared/jobs/bulk-adjustments.js';
+import { MAX_JOB_RUNS, createAdjustmentJob, lineEntryId } from '../../shared/jobs/bulk-adjustments.js';
 import { earn } from '../../shared/ledger/ledger.js';
 import { recoverStranded, recoveryDependencies } from '../../shared/recovery/recover-stranded.js';
 import { pointsAdjustmentsHandler } from '../../workers/points-adjustments.js';
@@ -347,6 +347,33 @@ describe('POST /v1/points-adjustments/bulk', () => {
     const job = await jobOf(jobId);
     expect(job).toMatchObject({ status: 'failed', done: 0, failed: 0, total: 1 });
     expect(job.finishedAt).toEqual(expect.any(String));
+  });
+
+  // A run that kills its worker never reaches its catch: BullMQ fails it as stalled, and the recovery sweep
+  // queues it again. decisions §13's `failed` must come all the same, not an endless `running`.
+  it(`gives a job up as failed once it was taken up ${MAX_JOB_RUNS} times, applying nothing more`, async () => {
+    const a = await member();
+    const jobId = randomUUID();
+    const unqueued = { add: async () => undefined } as never;
+    await createAdjustmentJob(
+      { ...harness.context, queues: { audit: harness.context.queues.audit, 'points-adjustments': unqueued } },
+      harness.context.orm.em.fork(),
+      tenant.id,
+      { subject: 'test-admin', scopes: ['admin:users'] },
+      [{ member: a.id, points: 7, reason: 'never applied' }],
+      jobId,
+    );
+    // As if each earlier run had died with its worker.
+    await harness.context.orm.em
+      .fork()
+      .getConnection()
+      .execute(`update job set runs = ?, status = 'running' where id = ?`, [MAX_JOB_RUNS, jobId]);
+    await pointsAdjustmentsHandler(harness.context)({ tenantId: tenant.id, jobId }, {
+      attemptsMade: 0,
+      opts: { attempts: 10 },
+    } as never);
+    expect(await jobOf(jobId)).toMatchObject({ status: 'failed', done: 0, failed: 0, total: 1 });
+    expect(await balanceOf(a.id)).toBe(0);
   });
 });
 
