@@ -21,7 +21,7 @@ import { Review } from './receipts/review.entity.js';
 import { Reward, RewardCode } from './rewards/reward.entity.js';
 import { Voucher } from './rewards/voucher.entity.js';
 import { Purchase } from './rewards/purchase.entity.js';
-import { Job } from './jobs/job.entity.js';
+import { Job, JobError } from './jobs/job.entity.js';
 
 /** Every entity the ORM knows; a new feature adds its own here. */
 export const entities = [
@@ -51,4 +51,5 @@ export const entities = [
   Voucher,
   Purchase,
   Job,
+  JobError,
 ];

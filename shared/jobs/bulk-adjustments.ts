@@ -68,8 +68,8 @@ export async function createAdjustmentJob(
     em,
     async (tx) => {
       const inserted = await tx.getTransactionContext<Knex.Transaction>()!.raw<{ rows: unknown[] }>(
-        `insert into job (id, tenant_id, kind, status, total, done, failed, errors, input, cursor, actor, created_at, updated_at)
-         values (?, ?, 'POINTS_ADJUSTMENT', 'queued', ?, 0, 0, '[]'::jsonb, ?::jsonb, 0, ?, ?, ?)
+        `insert into job (id, tenant_id, kind, status, total, done, failed, input, cursor, actor, created_at, updated_at)
+         values (?, ?, 'POINTS_ADJUSTMENT', 'queued', ?, 0, 0, ?::jsonb, 0, ?, ?, ?)
          on conflict (id) do nothing returning id`,
         [id, tenantId, lines.length, JSON.stringify(lines), actor.subject, at, at],
       );
@@ -116,7 +116,9 @@ interface JobRow {
 export async function findJob(knex: Knex, tenantId: string, id: string): Promise<JobView> {
   const [row] = (
     await knex.raw<{ rows: JobRow[] }>(
-      `select id, kind, status, total, done, failed, errors, created_at, updated_at, finished_at
+      `select id, kind, status, total, done, failed, created_at, updated_at, finished_at,
+              coalesce((select jsonb_agg(jsonb_build_object('line', e.line, 'message', e.message) order by e.line)
+                          from job_error e where e.job_id = job.id), '[]'::jsonb) as errors
          from job where id = ? and tenant_id = ?`,
       [id, tenantId],
     )
@@ -153,7 +155,7 @@ export const MAX_JOB_RUNS = 30;
  * Works a job through from its cursor, a batch of lines per transaction: the job row locked (a
  * second runner of the same job waits, then starts where the first stopped), the batch's members
  * resolved in one query, its adjustments applied set-based (adjustInBulk), and the cursor, counts
- * and errors moved in the same commit. A job finished already is left as it is.
+ * and errors (job_error) moved in the same commit. A job finished already is left as it is.
  */
 export async function runAdjustmentJob(deps: AdjustmentRunDependencies, data: PointsAdjustmentJob): Promise<void> {
   const knex = deps.orm.em.getKnex();
@@ -223,15 +225,20 @@ async function applyBatch(
   errors.sort((a, b) => a.line - b.line);
   const cursor = start + batch.length;
   const finished = cursor >= input.length;
+  if (errors.length > 0)
+    await trx.raw(
+      `insert into job_error (job_id, line, message)
+       select ?, line, message from jsonb_to_recordset(?::jsonb) as e(line int, message text)
+       on conflict (job_id, line) do nothing`,
+      [jobId, JSON.stringify(errors)],
+    );
   await trx.raw(
-    `update job set cursor = ?, done = done + ?, failed = failed + ?, errors = errors || ?::jsonb,
-            status = ?, updated_at = ?, finished_at = ?
+    `update job set cursor = ?, done = done + ?, failed = failed + ?, status = ?, updated_at = ?, finished_at = ?
       where id = ?`,
     [
       cursor,
       batch.length - errors.length,
       errors.length,
-      JSON.stringify(errors),
       finished ? 'completed' : 'running',
       at,
       finished ? at : null,

@@ -39,7 +39,6 @@ export const Job = defineEntity({
     total: p.integer(),
     done: p.integer(),
     failed: p.integer(),
-    errors: p.json<JobLineError[]>(),
     input: p.json<unknown[]>().lazy(),
     cursor: p.integer(),
     /** How many times a worker took the job up: a job that kills its worker every time is given up at MAX_JOB_RUNS. */
@@ -53,3 +52,20 @@ export const Job = defineEntity({
 });
 
 export type Job = InferEntity<typeof Job>;
+
+/**
+ * A line of a job that could not be applied, one row each: written with its batch, so a job whose
+ * every line fails writes each error once rather than rewriting a growing list per batch.
+ */
+export const JobError = defineEntity({
+  name: 'JobError',
+  tableName: 'job_error',
+  properties: {
+    job: p.manyToOne(Job).primary().deleteRule('cascade'),
+    /** 1-based, as the client sent the lines. */
+    line: p.integer().primary(),
+    message: p.text(),
+  },
+});
+
+export type JobError = InferEntity<typeof JobError>;
