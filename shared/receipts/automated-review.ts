@@ -35,9 +35,10 @@ export interface ClaimUnderReview {
   submitter: string;
   /** What the review needs of the claim's tenant: its id and its review settings. */
   tenant: Pick<Tenant, 'id' | 'configuration'>;
-  /** The earlier claims the DUPLICATE check found, by image and by details; null when none. */
+  /** The earlier claims the DUPLICATE check found, by image, by details and by claim; null when none. */
   sameImageAs: string | null;
   sameDetailsAs: string | null;
+  sameClaimAs: string | null;
 }
 
 /**
@@ -67,6 +68,7 @@ export async function readClaimUnderReview(
     tenant: { id: tenantId, configuration: row.tenant_configuration },
     sameImageAs: row.same_image_as,
     sameDetailsAs: row.same_details_as,
+    sameClaimAs: row.same_claim_as,
   };
 }
 
@@ -94,7 +96,13 @@ export const READ_CLAIM_UNDER_REVIEW = `select r.*, m.auth_identifier as submitt
            limit 1),
          (select d.id from receipt d
            where ${SAME_DETAILS} and r.transaction_id is not null and d.transaction_id = r.transaction_id
-           limit 1)) as same_details_as
+           limit 1)) as same_details_as,
+       (select d.id from receipt d
+         where ${SAME_DETAILS} and d.submitter_id = r.submitter_id
+           and d.service_time is not distinct from r.service_time
+           and (d.barcode is null or r.barcode is null or d.barcode = r.barcode)
+           and (d.transaction_id is null or r.transaction_id is null or d.transaction_id = r.transaction_id)
+         limit 1) as same_claim_as
        from receipt r join member m on m.id = r.submitter_id join tenant t on t.id = r.tenant_id
       where r.id = ? and (r.tenant_id = ?) is true`;
 
@@ -103,6 +111,7 @@ type ClaimRow = Record<string, unknown> & {
   tenant_configuration: TenantConfiguration;
   same_image_as: string | null;
   same_details_as: string | null;
+  same_claim_as: string | null;
 };
 
 interface Claim extends ClaimUnderReview {
@@ -165,8 +174,13 @@ export async function decideAutomatically(
   return { verdict: 'AUTHORIZE', reason: 'VALID_DATA', checks, ...ruleSet };
 }
 
-/** "same image hash, or same merchant, date, total and barcode or transaction id as a claim not rejected", found as the claim was read. */
-function duplicate({ sameImageAs, sameDetailsAs }: Claim): Finding {
+/**
+ * "same image hash, or same merchant, date, total and barcode or transaction id as a claim not
+ * rejected", found as the claim was read; and (issue 22) the same submitter's claim of the same
+ * merchant, date, time and total, when no barcode or transaction id tells the two apart: the same
+ * claim sent twice.
+ */
+function duplicate({ sameImageAs, sameDetailsAs, sameClaimAs }: Claim): Finding {
   if (sameImageAs)
     return { verdict: 'REJECT', reason: 'DUPLICATE', detail: `the same image as receipt ${sameImageAs}` };
   if (sameDetailsAs)
@@ -174,6 +188,12 @@ function duplicate({ sameImageAs, sameDetailsAs }: Claim): Finding {
       verdict: 'REJECT',
       reason: 'DUPLICATE',
       detail: `the same merchant, date, total and barcode or transaction id as receipt ${sameDetailsAs}`,
+    };
+  if (sameClaimAs)
+    return {
+      verdict: 'REJECT',
+      reason: 'DUPLICATE',
+      detail: `the same submitter, merchant, date, time and total as receipt ${sameClaimAs}, and no barcode or transaction id that tells them apart`,
     };
   return undefined;
 }

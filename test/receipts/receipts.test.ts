@@ -296,10 +296,27 @@ describe('the automated checks', () => {
     expect(again).toMatchObject({ status: 'REJECTED', paramountReview: { verdict: 'REJECT', reason: 'DUPLICATE' } });
     // Another barcode is another receipt.
     expect((await decisionOf(tenant, admin, preparsed())).status).toBe('AUTHORIZED');
-    // With neither barcode nor transaction id, nothing tells two receipts apart: not a duplicate.
+  });
+
+  // Issue 22: "A preparsed or parsed claim with the same submitter, merchant, date, time and total as an earlier
+  // claim not rejected is DUPLICATE even without a barcode or transaction id (today the same preparsed claim is
+  // authorized twice)."
+  it('DUPLICATE: the same submitter, merchant, date, time and total, with nothing to tell them apart', async () => {
+    const { tenant, admin } = await world();
+    await registerMember(harness, tenant, admin, 'other-shopper');
     const unmarked = preparsed({ barcode: undefined });
     expect((await decisionOf(tenant, admin, unmarked)).status).toBe('AUTHORIZED');
-    expect((await decisionOf(tenant, admin, unmarked)).status).toBe('AUTHORIZED');
+    const again = await decisionOf(tenant, admin, unmarked);
+    expect(again).toMatchObject({ status: 'REJECTED', paramountReview: { verdict: 'REJECT', reason: 'DUPLICATE' } });
+    // One barcode beside none tells nothing apart either.
+    const marked = await decisionOf(tenant, admin, { ...unmarked, barcode: field('4000000999') });
+    expect(marked).toMatchObject({ status: 'REJECTED', paramountReview: { reason: 'DUPLICATE' } });
+    // Another time, another total, or another submitter is another receipt.
+    expect((await decisionOf(tenant, admin, { ...unmarked, serviceTime: field('14:33') })).status).toBe('AUTHORIZED');
+    expect((await decisionOf(tenant, admin, { ...unmarked, total: field('12.60') })).status).toBe('AUTHORIZED');
+    expect(
+      (await decisionOf(tenant, admin, { ...unmarked, submitter: { authIdentifier: 'other-shopper' } })).status,
+    ).toBe('AUTHORIZED');
   });
 
   it.each([
@@ -376,10 +393,19 @@ describe('the automated checks', () => {
 
   it('DUPLICATE: of two claims of one image, the one decided second, even when it was made first', async () => {
     const { tenant } = await world();
-    // Claim A was made first, but its image was read last (its fetch was retried, say).
+    // Claim A was made first, but its image was read last (its fetch was retried, say). Their barcodes
+    // differ, so only the image tells them to be one receipt.
     const claims = [
-      await storeClaim(harness, tenant, { imageHash: 'same-image', createdAt: new Date(Date.now() - 1000) }),
-      await storeClaim(harness, tenant, { imageHash: 'same-image', createdAt: new Date(Date.now() - 999) }),
+      await storeClaim(harness, tenant, {
+        imageHash: 'same-image',
+        barcode: '5000000001',
+        createdAt: new Date(Date.now() - 1000),
+      }),
+      await storeClaim(harness, tenant, {
+        imageHash: 'same-image',
+        barcode: '5000000002',
+        createdAt: new Date(Date.now() - 999),
+      }),
     ];
     const em = harness.context.orm.em.fork();
     const deps = reviewDependencies(harness.context);
