@@ -89,6 +89,12 @@ export const RuleResource = Type.Object(
     ruleProperties: RuleProperties,
     resultParams: ResultParams,
     configuration: Type.Union([BasketConfiguration, Type.Null()]),
+    warnings: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          "What to know of the rule as it was saved: a BASKET rule whose `productId` is no product's id or identifier in the catalogue is kept, matching line items whose `productId` is exactly that text",
+      }),
+    ),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
   },

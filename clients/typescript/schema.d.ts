@@ -2766,6 +2766,8 @@ export interface components {
                 isUnitPriceCheckNeeded: boolean;
                 overridingUnitPriceToCheckAgainst?: number;
             } | null;
+            /** @description What to know of the rule as it was saved: a BASKET rule whose `productId` is no product's id or identifier in the catalogue is kept, matching line items whose `productId` is exactly that text */
+            warnings?: string[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */

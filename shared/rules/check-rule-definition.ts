@@ -18,8 +18,15 @@ import {
 } from './rule-definition.js';
 import type { RuleOperator } from './rule-engine.js';
 
-/** What a BASKET rule needs to know of a product when it is saved. */
-export type ProductLookup = (productId: string) => Promise<{ unitPrice: number | null } | undefined>;
+/** What a BASKET rule needs to know of the product its `productId` names (its id or any identifier) when it is saved. */
+export type ProductLookup = (productId: string) => Promise<{ id: string; unitPrice: number | null } | undefined>;
+
+/** A rule as checked: its properties as stored, and what the admin should know of it. */
+export interface CheckedRule {
+  ruleProperties: CustomRuleProperties;
+  /** Present when the rule is kept but may not do what was meant (a productId no product has). */
+  warnings?: string[];
+}
 
 /**
  * docs/receipts.md#rule-definitions, checked beyond its shape (which the body schema checks):
@@ -27,14 +34,17 @@ export type ProductLookup = (productId: string) => Promise<{ unitPrice: number |
  * and its conditions build and evaluate; a BASKET rule's configuration names a product (with a
  * catalogue price when the unit price is checked against it). A problem is 400 BadRequestError
  * whose message names the rule and the fields. Answers the rule's properties as stored: a BASKET
- * rule's are generated from its configuration.
+ * rule's are generated from its configuration, over the id of the product its `productId` names
+ * (the product's id or any of its identifiers, as the receipts interface has a tenant name its
+ * products); a `productId` no product has is kept as an opaque id matched against line items'
+ * `productId`, with a warning.
  */
 export async function checkRuleDefinition(
   definition: RuleDefinition,
   label: string,
   products: ProductLookup,
   operators: readonly RuleOperator[],
-): Promise<CustomRuleProperties> {
+): Promise<CheckedRule> {
   const refuse = (problem: string): never => {
     throw new BadRequestError(`${label} ("${definition.name}"): ${problem}`);
   };
@@ -52,7 +62,7 @@ export async function checkRuleDefinition(
         `priority ${definition.priority} differs from ruleProperties.priority ${properties.priority ?? '(missing)'}; they must be equal`,
       );
     await checkConditions(properties.conditions, operators, refuse);
-    return properties;
+    return { ruleProperties: properties };
   }
   const configuration =
     definition.configuration ?? refuse('a BASKET rule needs configuration {productId, isUnitPriceCheckNeeded}');
@@ -63,22 +73,31 @@ export async function checkRuleDefinition(
       'configuration.overridingUnitPriceToCheckAgainst is used only with configuration.isUnitPriceCheckNeeded true',
     );
   }
-  const product =
-    (await products(configuration.productId)) ??
-    refuse(`configuration.productId "${configuration.productId}" is no product of this tenant`);
-  if (
-    configuration.isUnitPriceCheckNeeded &&
-    configuration.overridingUnitPriceToCheckAgainst === undefined &&
-    product.unitPrice === null
-  ) {
+  const product = await products(configuration.productId);
+  const needsCataloguePrice =
+    configuration.isUnitPriceCheckNeeded && configuration.overridingUnitPriceToCheckAgainst === undefined;
+  if (needsCataloguePrice && !product)
+    refuse(
+      `configuration.isUnitPriceCheckNeeded needs a price: "${configuration.productId}" is no product's id or identifier, so give configuration.overridingUnitPriceToCheckAgainst`,
+    );
+  if (needsCataloguePrice && product?.unitPrice === null) {
     refuse(
       `configuration.isUnitPriceCheckNeeded needs a price: product "${configuration.productId}" has no unitPrice, so give configuration.overridingUnitPriceToCheckAgainst`,
     );
   }
   return {
-    conditions: basketConditions(configuration),
-    event: { type: definition.name },
-    priority: definition.priority,
+    ruleProperties: {
+      conditions: basketConditions({ ...configuration, productId: product?.id ?? configuration.productId }),
+      event: { type: definition.name },
+      priority: definition.priority,
+    },
+    ...(product
+      ? {}
+      : {
+          warnings: [
+            `configuration.productId "${configuration.productId}" is no product's id or identifier in this tenant's catalogue: the rule matches line items whose productId is exactly "${configuration.productId}"`,
+          ],
+        }),
   };
 }
 

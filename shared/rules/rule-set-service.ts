@@ -12,10 +12,10 @@ import type { TenantCache } from '../platform/cache/tenant-cache.js';
 import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
 import { BadRequestError, NotFoundError } from '../platform/errors/app-errors.js';
 import { EventType } from '../event-types/event-type.entity.js';
-import { Product } from '../products/product.entity.js';
+import { identifierKey, Product, ProductIdentifier } from '../products/product.entity.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { venueMatchesOperator } from './venue-matches.js';
-import { checkRuleDefinition, type ProductLookup } from './check-rule-definition.js';
+import { checkRuleDefinition, type CheckedRule, type ProductLookup } from './check-rule-definition.js';
 import type { RuleDefinition } from './rule-definition.js';
 import { MAX_RULES_PER_SET, RuleSet, type RuleSetScope, type StoredRule } from './rule-set.entity.js';
 import { findTenantRecord, isUuid } from '../platform/db/tenant-record.js';
@@ -191,13 +191,8 @@ export async function updateRule(
       if (!changes.ruleProperties) delete merged.ruleProperties;
       if (!changes.configuration) delete merged.configuration;
     }
-    const ruleProperties = await checkRuleDefinition(
-      merged,
-      `rule ${ruleId}`,
-      productLookup(tx, by.tenantId),
-      RULE_OPERATORS,
-    );
-    const updated = storedRule(merged, ruleProperties, current.id, current.createdAt);
+    const checked = await checkRuleDefinition(merged, `rule ${ruleId}`, productLookup(tx, by.tenantId), RULE_OPERATORS);
+    const updated = storedRule(merged, checked, current.id, current.createdAt);
     set.rules = set.rules.map((rule) => (rule.id === ruleId ? updated : rule));
     await saveSet(tx, set);
     return {
@@ -279,7 +274,7 @@ async function storedRules(
 
 function storedRule(
   definition: RuleDefinition,
-  ruleProperties: StoredRule['ruleProperties'],
+  { ruleProperties, warnings }: CheckedRule,
   id: string,
   createdAt?: string,
 ): StoredRule {
@@ -292,15 +287,27 @@ function storedRule(
     ruleProperties,
     configuration: definition.type === 'BASKET' ? definition.configuration! : null,
     resultParams: definition.resultParams,
+    ...(warnings ? { warnings } : {}),
     createdAt: createdAt ?? now,
     updatedAt: now,
   };
 }
 
+/** A product by its id, else by any of its identifiers (matched as line items are: identifierKey). */
 function productLookup(em: EntityManager, tenantId: string): ProductLookup {
   return async (productId) => {
-    if (!isUuid(productId)) return undefined;
-    const product = await em.findOne(Product, { tenant: tenantId, id: productId }, { fields: ['unitPrice'] });
-    return product ? { unitPrice: product.unitPrice ?? null } : undefined;
+    const byId = isUuid(productId)
+      ? await em.findOne(Product, { tenant: tenantId, id: productId }, { fields: ['unitPrice'] })
+      : null;
+    const identified =
+      byId ??
+      (
+        await em.findOne(
+          ProductIdentifier,
+          { tenant: tenantId, key: identifierKey(productId) },
+          { populate: ['product'], fields: ['product.unitPrice'] },
+        )
+      )?.product;
+    return identified ? { id: identified.id, unitPrice: identified.unitPrice ?? null } : undefined;
   };
 }

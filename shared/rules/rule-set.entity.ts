@@ -18,6 +18,8 @@ export interface StoredRule {
   ruleProperties: CustomRuleProperties;
   configuration: BasketConfiguration | null;
   resultParams: ResultParams;
+  /** What the admin should know of the rule as it was saved (check-rule-definition.ts). */
+  warnings?: string[];
   createdAt: string;
   updatedAt: string;
 }

@@ -242,7 +242,12 @@ describe('BASKET rules', () => {
 // What a rule definition must hold, and the 400 when it does not (docs/receipts.md#rule-definitions).
 describe('checking a rule definition', () => {
   const products: ProductLookup = async (id) =>
-    (({ loaf: { unitPrice: 4 }, bag: { unitPrice: null } }) as Record<string, { unitPrice: number | null }>)[id];
+    (
+      ({ loaf: { id: 'product-loaf', unitPrice: 4 }, bag: { id: 'product-bag', unitPrice: null } }) as Record<
+        string,
+        { id: string; unitPrice: number | null }
+      >
+    )[id];
   const custom: RuleDefinition = {
     type: 'CUSTOM',
     name: 'BIG_BASKET',
@@ -253,7 +258,7 @@ describe('checking a rule definition', () => {
   const check = (definition: RuleDefinition) => checkRuleDefinition(definition, 'ruleDefinitions[0]', products, []);
 
   it("accepts a CUSTOM rule as written and generates a BASKET rule's properties", async () => {
-    expect(await check(custom)).toEqual(custom.ruleProperties);
+    expect(await check(custom)).toEqual({ ruleProperties: custom.ruleProperties });
     const generated = await check({
       type: 'BASKET',
       name: 'Loaf',
@@ -261,7 +266,28 @@ describe('checking a rule definition', () => {
       configuration: { productId: 'loaf', isUnitPriceCheckNeeded: true },
       resultParams: { success: [], failure: [] },
     });
-    expect(generated).toMatchObject({ event: { type: 'Loaf' }, priority: 2, conditions: { all: expect.any(Array) } });
+    expect(generated.warnings).toBeUndefined();
+    expect(generated.ruleProperties).toMatchObject({
+      event: { type: 'Loaf' },
+      priority: 2,
+      conditions: { all: expect.any(Array) },
+    });
+    // The conditions name the product the identifier resolved to, as line items carry it.
+    expect(JSON.stringify(generated.ruleProperties.conditions)).toContain('product-loaf');
+  });
+
+  // Issue 22: "an identifier no product has is kept as an opaque id matched against line items' productId, with a
+  // warning in the response, instead of the 400 a spec-following client gets today."
+  it('keeps a BASKET productId no product has as an opaque id, with a warning', async () => {
+    const kept = await check({
+      type: 'BASKET',
+      name: 'Caviar',
+      priority: 1,
+      configuration: { productId: 'caviar', isUnitPriceCheckNeeded: false },
+      resultParams: { success: [], failure: [] },
+    });
+    expect(kept.warnings).toEqual([expect.stringMatching(/productId "caviar" is no product's id or identifier/)]);
+    expect(JSON.stringify(kept.ruleProperties.conditions)).toContain('caviar');
   });
 
   it.each([
@@ -332,14 +358,14 @@ describe('checking a rule definition', () => {
       /a BASKET rule needs configuration/,
     ],
     [
-      'a BASKET rule for no product',
+      'a BASKET price check against the catalogue for no product',
       {
         ...custom,
         type: 'BASKET',
         ruleProperties: undefined,
-        configuration: { productId: 'caviar', isUnitPriceCheckNeeded: false },
+        configuration: { productId: 'caviar', isUnitPriceCheckNeeded: true },
       },
-      /productId "caviar" is no product/,
+      /"caviar" is no product's id or identifier, so give configuration.overridingUnitPriceToCheckAgainst/,
     ],
     [
       'a BASKET price check with no price to check',

@@ -236,7 +236,9 @@ describe('reading, changing and deleting rule sets and their rules (docs/receipt
     expect(staged.n).toBe(1);
   });
 
-  it('a BASKET rule for a product of another tenant is refused', async () => {
+  // Issue 22: "an identifier no product has is kept as an opaque id … with a warning": another tenant's product is
+  // no product of this one, so its id is such an identifier, and its price is never read.
+  it("a BASKET rule naming another tenant's product does not reach it: an opaque id with a warning", async () => {
     const other = await harness.createTenant();
     const otherAdmin = await harness.adminToken(other, ['admin:rules']);
     const foreign = await dataOf<{ id: string }>(
@@ -245,20 +247,48 @@ describe('reading, changing and deleting rule sets and their rules (docs/receipt
         body: { name: 'Theirs', identifiers: ['T-1'] },
       }),
     );
+    const rule = (isUnitPriceCheckNeeded: boolean) => ({
+      type: 'BASKET',
+      name: 'Theirs',
+      priority: 1,
+      configuration: { productId: foreign.id, isUnitPriceCheckNeeded },
+      resultParams: { success: [], failure: [] },
+    });
+    const kept = await post(SETS, { isActive: true, ruleDefinitions: [rule(false)] });
+    expect(kept.status).toBe(201);
+    const [stored] = (await dataOf<{ rules: { warnings?: string[] }[] }>(kept)).rules;
+    expect(stored!.warnings).toEqual([expect.stringContaining(`"${foreign.id}" is no product's id or identifier`)]);
+    // Checking its price would need the other tenant's catalogue: refused.
+    const priced = await post(SETS, { isActive: true, ruleDefinitions: [rule(true)] });
+    expect(priced.status).toBe(400);
+    expect((await jsonOf(priced)).data.message).toContain("is no product's id or identifier");
+  });
+
+  // Issue 22: "A BASKET rule's productId is accepted as the tenant's own identifier as the receipts interface
+  // describes it: a product's id or any of its identifiers resolves to the product and its catalogue price".
+  it("a BASKET rule's productId may be any of the product's identifiers, matched as line items are", async () => {
+    const product = await dataOf<{ id: string }>(
+      await harness.request(tenant, 'POST', '/v1/products', {
+        token: admin,
+        body: { name: 'Rye loaf', identifiers: ['SKU-RYE', 'Rye Loaf 800g'], unitPrice: 3.2 },
+      }),
+    );
     const response = await post(SETS, {
       isActive: true,
       ruleDefinitions: [
         {
           type: 'BASKET',
-          name: 'Theirs',
+          name: 'Rye',
           priority: 1,
-          configuration: { productId: foreign.id, isUnitPriceCheckNeeded: false },
+          configuration: { productId: '  rye loaf 800G ', isUnitPriceCheckNeeded: true },
           resultParams: { success: [], failure: [] },
         },
       ],
     });
-    expect(response.status).toBe(400);
-    expect((await jsonOf(response)).data.message).toContain('is no product of this tenant');
+    expect(response.status).toBe(201);
+    const [stored] = (await dataOf<{ rules: { warnings?: string[]; ruleProperties: unknown }[] }>(response)).rules;
+    expect(stored!.warnings).toBeUndefined();
+    expect(JSON.stringify(stored!.ruleProperties)).toContain(product.id);
   });
 });
 
