@@ -180,18 +180,19 @@ const CRUD: CrudCase[] = [
     refused: async () => ({
       method: 'POST',
       path: SETS,
-      body: { isActive: true, ruleDefinitions: [basketRule('Unknown product', randomUUID())] },
+      // A catalogue price check for no product: nothing to check against (400).
+      body: { isActive: true, ruleDefinitions: [basketRule('Unknown product', randomUUID(), true)] },
       status: 400,
     }),
   },
 ];
 
-function basketRule(name: string, productId: string) {
+function basketRule(name: string, productId: string, isUnitPriceCheckNeeded = false) {
   return {
     type: 'BASKET',
     name,
     priority: 1,
-    configuration: { productId, isUnitPriceCheckNeeded: false },
+    configuration: { productId, isUnitPriceCheckNeeded },
     resultParams: { success: [{ key: 'basket', value: true }], failure: [] },
   };
 }
@@ -263,7 +264,7 @@ describe('rules of a rule set', () => {
     const set = await answerOf('POST', SETS, { name: 'Refusals', isActive: false });
     await expectRefusedUnaudited('PATCH', `${SETS}/${set.id}/rules/${randomUUID()}`, { priority: 2 }, 404);
     await expectRefusedUnaudited('DELETE', `${SETS}/${set.id}/rules/${randomUUID()}`, undefined, 404);
-    await expectRefusedUnaudited('POST', `${SETS}/${set.id}/rules`, basketRule('Unknown', randomUUID()), 400);
+    await expectRefusedUnaudited('POST', `${SETS}/${set.id}/rules`, basketRule('Unknown', randomUUID(), true), 400);
   });
 });
 
