@@ -73,6 +73,24 @@ function startWorker(): void {
   if (workers.length === 0) workers = startWorkers(harness.context, ['points-adjustments']);
 }
 
+/**
+ * A job stored as POST would store it, but queued on a queue nobody reads: as if the process died
+ * before queueing it, or for a test that runs the handler itself. Resolves to its id.
+ */
+async function storeUnqueuedJob(lines: { member: string; points: number; reason: string }[]): Promise<string> {
+  const jobId = randomUUID();
+  const nowhere = { add: async () => undefined } as never;
+  await createAdjustmentJob(
+    { ...harness.context, queues: { audit: harness.context.queues.audit, 'points-adjustments': nowhere } },
+    harness.context.orm.em.fork(),
+    tenant.id,
+    { subject: 'test-admin', scopes: ['admin:users'] },
+    lines,
+    jobId,
+  );
+  return jobId;
+}
+
 async function completed(jobId: string): Promise<Json> {
   startWorker();
   await expect.poll(async () => (await jobOf(jobId)).status, { timeout: 30_000, interval: 20 }).toBe('completed');
@@ -308,17 +326,8 @@ describe('POST /v1/points-adjustments/bulk', () => {
   // docs/operations.md#durability: what is answered 202 is never lost.
   it('a job committed but never queued (the process died in between) is queued by the recovery sweep', async () => {
     const a = await member();
-    const jobId = randomUUID();
     // Queued on a queue nobody reads: as if the process died before queueing it.
-    const lost = { add: async () => undefined } as never;
-    await createAdjustmentJob(
-      { ...harness.context, queues: { audit: harness.context.queues.audit, 'points-adjustments': lost } },
-      harness.context.orm.em.fork(),
-      tenant.id,
-      { subject: 'test-admin', scopes: ['admin:users'] },
-      [{ member: a.id, points: 9, reason: 'stranded' }],
-      jobId,
-    );
+    const jobId = await storeUnqueuedJob([{ member: a.id, points: 9, reason: 'stranded' }]);
     expect(await harness.context.queues['points-adjustments'].getJob(`points-adjustment-${jobId}`)).toBeUndefined();
     const recovered = await recoverStranded(recoveryDependencies(harness.context), 0);
     expect(recovered.jobs).toBeGreaterThanOrEqual(1);
@@ -328,17 +337,8 @@ describe('POST /v1/points-adjustments/bulk', () => {
   // decisions §13: "status: 'queued'|'running'|'completed'|'failed'".
   it('a job that throws is retried from its cursor, and marked failed after its last attempt', async () => {
     const a = await member();
-    const jobId = randomUUID();
     // A line no request could store (points 0, refused by the ledger): every attempt throws.
-    const unqueued = { add: async () => undefined } as never;
-    await createAdjustmentJob(
-      { ...harness.context, queues: { audit: harness.context.queues.audit, 'points-adjustments': unqueued } },
-      harness.context.orm.em.fork(),
-      tenant.id,
-      { subject: 'test-admin', scopes: ['admin:users'] },
-      [{ member: a.id, points: 0, reason: 'cannot apply' }],
-      jobId,
-    );
+    const jobId = await storeUnqueuedJob([{ member: a.id, points: 0, reason: 'cannot apply' }]);
     const handle = pointsAdjustmentsHandler(harness.context);
     const attempt = (made: number) => ({ attemptsMade: made, opts: { attempts: 10 } }) as never;
     await expect(handle({ tenantId: tenant.id, jobId }, attempt(0))).rejects.toThrow(RangeError);
@@ -353,16 +353,7 @@ describe('POST /v1/points-adjustments/bulk', () => {
   // queues it again. decisions §13's `failed` must come all the same, not an endless `running`.
   it(`gives a job up as failed once it was taken up ${MAX_JOB_RUNS} times, applying nothing more`, async () => {
     const a = await member();
-    const jobId = randomUUID();
-    const unqueued = { add: async () => undefined } as never;
-    await createAdjustmentJob(
-      { ...harness.context, queues: { audit: harness.context.queues.audit, 'points-adjustments': unqueued } },
-      harness.context.orm.em.fork(),
-      tenant.id,
-      { subject: 'test-admin', scopes: ['admin:users'] },
-      [{ member: a.id, points: 7, reason: 'never applied' }],
-      jobId,
-    );
+    const jobId = await storeUnqueuedJob([{ member: a.id, points: 7, reason: 'never applied' }]);
     // As if each earlier run had died with its worker.
     await harness.context.orm.em
       .fork()
