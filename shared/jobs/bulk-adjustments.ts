@@ -1,3 +1,4 @@
+import { lookupUsers } from '../users/lookup-user.js';
 import type { Actor } from '../audit/audit-job.js';
 import { auditedChange, type AuditDependencies } from '../audit/audit-log.js';
 import { livenessStatement } from '../platform/db/session-liveness.js';
@@ -172,7 +173,7 @@ export async function runAdjustmentJob(deps: AdjustmentRunDependencies, data: Po
   if (stored.runs > MAX_JOB_RUNS) return failAdjustmentJob(deps, data);
   const batchSize = Math.max(1, deps.batchSize ?? DEFAULT_ADJUSTMENT_BATCH);
   for (;;) {
-    const more = await knex.transaction((trx) => applyBatch(trx, deps.clock, data, stored, batchSize));
+    const more = await knex.transaction((trx) => applyBatch(trx, deps, data, stored, batchSize));
     if (!more) return;
   }
 }
@@ -180,7 +181,7 @@ export async function runAdjustmentJob(deps: AdjustmentRunDependencies, data: Po
 /** One batch from the job's cursor; resolves to whether lines are left. */
 async function applyBatch(
   trx: Knex.Transaction,
-  clock: Clock,
+  { orm, clock }: AdjustmentRunDependencies,
   { tenantId, jobId }: PointsAdjustmentJob,
   { input, actor }: { input: AdjustmentLine[]; actor: string },
   batchSize: number,
@@ -198,11 +199,10 @@ async function applyBatch(
   const start = job.cursor;
   const batch = input.slice(start, start + batchSize);
   const at = new Date(clock.now());
-  const members = await resolveMembers(
-    trx,
-    tenantId,
-    batch.map((line) => line.member),
-  );
+  // Members by id, authIdentifier or account number, as every member route finds them, in one query.
+  const names = batch.map((line) => line.member);
+  const found = await lookupUsers(orm.em.fork(), tenantId, names);
+  const members = new Map(names.flatMap((name, index) => (found[index] ? [[name, found[index].id] as const] : [])));
   const errors: JobLineError[] = [];
   const adjustments: (BulkAdjustment & { line: number })[] = [];
   batch.forEach((line, index) => {
@@ -257,38 +257,6 @@ export async function failAdjustmentJob(deps: AdjustmentRunDependencies, data: P
       `update job set status = 'failed', updated_at = ?, finished_at = ? where id = ? and tenant_id = ? and status in ('queued', 'running')`,
       [at, at, data.jobId, data.tenantId],
     );
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ACCOUNT_NUMBER = /^[0-9]{1,9}$/;
-
-/**
- * Each line's `member` to the member's id, in one query: a member's id first, then its
- * authIdentifier, then its accountNumber, within the tenant. A member not found is left out.
- */
-async function resolveMembers(trx: Knex.Transaction, tenantId: string, names: string[]): Promise<Map<string, string>> {
-  const wanted = [...new Set(names)];
-  const ids = wanted.filter((name) => UUID.test(name)).map((name) => name.toLowerCase());
-  const accounts = wanted.filter((name) => ACCOUNT_NUMBER.test(name)).map(Number);
-  const rows = (
-    await trx.raw<{ rows: { id: string; auth_identifier: string; account_number: number }[] }>(
-      `select id, auth_identifier, account_number from member
-        where tenant_id = ? and (id = any(?::uuid[]) or auth_identifier = any(?::text[]) or account_number = any(?::int[]))`,
-      [tenantId, ids, wanted, accounts],
-    )
-  ).rows;
-  const byId = new Map(rows.map((row) => [row.id, row.id]));
-  const byAuth = new Map(rows.map((row) => [row.auth_identifier, row.id]));
-  const byAccount = new Map(rows.map((row) => [String(row.account_number), row.id]));
-  const resolved = new Map<string, string>();
-  for (const name of wanted) {
-    const id =
-      (UUID.test(name) ? byId.get(name.toLowerCase()) : undefined) ??
-      byAuth.get(name) ??
-      (ACCOUNT_NUMBER.test(name) ? byAccount.get(String(Number(name))) : undefined);
-    if (id) resolved.set(name, id);
-  }
-  return resolved;
 }
 
 /**

@@ -9,6 +9,9 @@ import { zonedDate, zonedInstant } from '../receipts/zoned-time.js';
 
 export type Day = string;
 
+/** A day of 24 hours, for instants a number of days apart (an expiry `afterDays` after an earning). */
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
 /** The day an instant falls on in `zone`. */
 export function dayOf(instant: Date, zone: string): Day {
   return zonedDate(instant, zone);

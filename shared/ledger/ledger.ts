@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { dayOf, type Day } from './calendar.js';
+import { DAY_MS, dayOf, type Day } from './calendar.js';
 import { capLeft, recordDays } from './points-days.js';
 import { debitLot, debitLots } from './points-lots.js';
 import { loadPointsPolicies, type PointsPolicy } from './points-policy.js';
@@ -49,8 +49,6 @@ export interface OpenEarn {
   points: number;
   eventId: number;
 }
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * EARN entries and the wallets they move, for a batch of earnings, at `at`: one statement, and

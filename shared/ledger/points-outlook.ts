@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { dayOf, periodOf } from './calendar.js';
+import { DAY_MS, dayOf, periodOf } from './calendar.js';
 import { sumDays, type DayColumn } from './points-days.js';
 import type { PointsCap, PointsPolicy } from './points-policy.js';
 import { tierStanding, tierWindow, type TierStanding } from './tier-standing.js';
@@ -11,8 +11,6 @@ import { tierStanding, tierWindow, type TierStanding } from './tier-standing.js'
  * cap the rows of its period, the expiry the member's lots due within a year (index
  * `points_lot (user_id, expires_at)`); the ledger itself is never read.
  */
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The periods of an EXPIRY summary, in days, in this order. */
 export const EXPIRY_PERIODS = [1, 7, 30, 90, 365] as const;

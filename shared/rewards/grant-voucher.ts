@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { DAY_MS } from '../ledger/calendar.js';
 import { RewardUnavailableError, VoucherCodePoolExhaustedError } from '../platform/errors/app-errors.js';
 import { generateCode, type VoucherCodes } from './voucher-codes.js';
 
-const DAY_MS = 86_400_000;
 /** A generated code meeting one already in the tenant is drawn again; at 59 bits a second meeting is out of reach. */
 const GENERATION_ATTEMPTS = 5;
 
