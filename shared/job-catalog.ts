@@ -50,7 +50,7 @@ export const queueCatalog = {
   },
   ocr: {
     payload: ReceiptJob,
-    // Mostly fetching: reads queue on the process's one tesseract recognizer (text-reader.ts), so
+    // Mostly fetching: reads queue on the process's one tesseract recognizer (tesseract-reader.ts), so
     // many jobs at once cost a core no more than two did, and a slow image host holds one slot of
     // many. Each tenant may hold a few of them (workers/ocr.ts).
     concurrency: 16,

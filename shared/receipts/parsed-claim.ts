@@ -20,11 +20,11 @@ export const PARSED_FIELDS = [
 ] as const;
 export type ParsedFieldName = (typeof PARSED_FIELDS)[number];
 
-/** What a parse yields, from the caller (preparsed mode) or the OCR parser, which may also read a transaction id. */
+/** What a parse yields, from the caller (preparsed mode) or the OCR parser, which may also read a transaction id and a currency. */
 export interface ParsedClaim {
   ocrConfidence: number;
   lineItems: ReceiptLineItem[];
-  fields: Partial<Record<ParsedFieldName | 'transactionId', ParsedField>>;
+  fields: Partial<Record<ParsedFieldName | 'transactionId' | 'currency', ParsedField>>;
   formatSlug?: string;
 }
 

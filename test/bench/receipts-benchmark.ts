@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { TextReader } from '../../shared/receipts/ocr/text-reader.js';
+import { TesseractReader } from '../../shared/receipts/ocr/tesseract-reader.js';
 import { receiptFixtures, scoreReceipts, type ReceiptScore } from '../fixtures/receipts/accuracy.js';
 import type { BenchWorld } from './bench-world.js';
 import { firePacedLoad } from './http-load.js';
@@ -101,7 +101,7 @@ export interface OcrFigures {
 
 /** One reader (what one OCR worker runs) over the shipped images, `passes` times: speed, and the parser's accuracy. */
 export async function benchmarkOcr(passes: number): Promise<OcrFigures> {
-  const reader = new TextReader();
+  const reader = new TesseractReader();
   try {
     const runs: ReceiptScore[][] = [];
     const started = performance.now();

@@ -1,6 +1,6 @@
 import { amount, type ParsedClaim, type ParsedField } from '../parsed-claim.js';
 import type { ReceiptLineItem } from '../receipt.entity.js';
-import type { ReadLine, ReadText } from './text-reader.js';
+import type { OcrLine } from './ocr-page.js';
 
 /** An amount at the end of a line: "4.50", "€4,50", "1,234.50", "4.50 EUR", "-2.00". */
 const TRAILING_AMOUNT =
@@ -21,13 +21,19 @@ const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', '
  * Dates written d/m/y and m/d/y look alike: a first number over 12 is a day, a second over 12 is a
  * day, and otherwise the day comes first, except on receipts in dollars, where the month does.
  */
-export function parseReceiptText(read: ReadText): ParsedClaim {
+export function parseReceiptText(read: {
+  lines: Pick<OcrLine, 'text' | 'confidence'>[];
+  confidence: number;
+}): ParsedClaim {
   const lines = read.lines
     .map((line) => ({ ...line, text: line.text.replace(/\s+/g, ' ').trim() }))
     .filter((line) => line.text);
   const dollars = lines.some((line) => line.text.includes('$'));
   const fields: ParsedClaim['fields'] = {};
-  const found = (line: ReadLine, value: string): ParsedField => ({ value, confidence: round(line.confidence) });
+  const found = (line: Pick<OcrLine, 'confidence'>, value: string): ParsedField => ({
+    value,
+    confidence: round(line.confidence),
+  });
 
   const merchant = lines.slice(0, 4).find((line) => isMerchantLine(line.text));
   if (merchant) fields.merchantName = found(merchant, withoutEdgeNoise(merchant.text, true));
@@ -112,7 +118,7 @@ function isMerchantLine(text: string): boolean {
 }
 
 /** A line item: a description and the amount it cost; "2 x 3.50" or "2 @ 3.50" gives quantity and unit price. */
-function lineItem(line: ReadLine): ReceiptLineItem | undefined {
+function lineItem(line: Pick<OcrLine, 'text' | 'confidence'>): ReceiptLineItem | undefined {
   const amount = amountOf(line.text);
   if (amount === undefined || NOT_AN_ITEM.test(line.text) || TOTAL.test(line.text) || readDate(line.text, false))
     return undefined;

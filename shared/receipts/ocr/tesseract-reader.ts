@@ -1,18 +1,8 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { createWorker, type Worker } from 'tesseract.js';
-
-export interface ReadLine {
-  text: string;
-  /** 0 to 1. */
-  confidence: number;
-}
-
-export interface ReadText {
-  lines: ReadLine[];
-  /** The page's, 0 to 1. */
-  confidence: number;
-}
+import { imageSize } from 'image-size';
+import { createWorker, type Bbox, type Worker } from 'tesseract.js';
+import type { OcrBox, OcrPage, TextReader } from './ocr-page.js';
 
 /**
  * English language data installed with the package from the npm registry (docs/receipts.md#ocr):
@@ -23,14 +13,16 @@ function languageDataPath(): string {
   return join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
 }
 
+const boxOf = ({ x0, y0, x1, y1 }: Bbox): OcrBox => ({ x0, y0, x1, y1 });
+
 /**
  * tesseract.js, one recognizer per reader, started on first use and reused: starting one costs
  * about 0.3 s, a read of a receipt about as much again. Reads are queued by tesseract.js itself.
  */
-export class TextReader {
+export class TesseractReader implements TextReader {
   private worker: Promise<Worker> | undefined;
 
-  async read(image: Buffer): Promise<ReadText> {
+  async readText(image: Buffer): Promise<OcrPage> {
     this.worker ??= createWorker('eng', 1, { langPath: languageDataPath(), gzip: true, cacheMethod: 'none' }).then(
       async (worker) => {
         // Tesseract's own notes ("Estimating resolution as …") would go to the process's output, outside the JSON logs.
@@ -43,10 +35,27 @@ export class TextReader {
     const { data } = await worker.recognize(image, { rotateAuto: true }, { blocks: true, text: false });
     const lines = (data.blocks ?? []).flatMap((block) =>
       block.paragraphs.flatMap((paragraph) =>
-        paragraph.lines.map((line) => ({ text: line.text.trim(), confidence: line.confidence / 100 })),
+        paragraph.lines.map((line) => {
+          const words = line.words
+            .map((word) => ({ text: word.text.trim(), box: boxOf(word.bbox), confidence: word.confidence / 100 }))
+            .filter((word) => word.text.length > 0);
+          return {
+            text: words.map((word) => word.text).join(' '),
+            box: boxOf(line.bbox),
+            confidence: line.confidence / 100,
+            words,
+          };
+        }),
       ),
     );
-    return { lines: lines.filter((line) => line.text.length > 0), confidence: data.confidence / 100 };
+    const { width, height } = imageSize(image);
+    return {
+      width,
+      height,
+      lines: lines.filter((line) => line.text.length > 0),
+      confidence: data.confidence / 100,
+      engine: 'tesseract.js',
+    };
   }
 
   async close(): Promise<void> {
