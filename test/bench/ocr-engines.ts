@@ -31,24 +31,22 @@ const tesseract = (change: (settings: typeof TESSERACT_PREPARATION) => void) => 
 const VARIANTS: Record<string, () => TextReader> = {
   paddle: paddle(() => {}),
   'paddle as @gutenye/ocr-node reads': paddle((settings) => {
-    settings.preparation.maxSide = Infinity;
+    settings.preparation = { maxSide: Infinity, minSide: 0, normalise: false, median: 0 };
     settings.detection = { maxSide: Infinity, threshold: 0.03, normalise: false };
-    settings.normaliseRecognition = false;
   }),
   'paddle 1 thread': paddle((settings) => void (settings.threads = 1)),
   'paddle spinning threads': paddle((settings) => void (settings.spinning = true)),
-  'paddle det 640': paddle((settings) => void (settings.detection.maxSide = 640)),
-  'paddle det 1280': paddle((settings) => void (settings.detection.maxSide = 1280)),
+  'paddle det 960': paddle((settings) => void (settings.detection.maxSide = 960)),
   'paddle det threshold 0.1': paddle((settings) => void (settings.detection.threshold = 0.1)),
   'paddle det ImageNet input': paddle((settings) => void (settings.detection.normalise = true)),
-  'paddle rec 0..1 input': paddle((settings) => void (settings.normaliseRecognition = false)),
-  'paddle normalise': paddle((settings) => void (settings.preparation.normalise = true)),
+  'paddle rec -1..1 input': paddle((settings) => void (settings.normaliseRecognition = true)),
+  'paddle no contrast stretch': paddle((settings) => void (settings.preparation.normalise = false)),
   'paddle median 3': paddle((settings) => void (settings.preparation.median = 3)),
   'paddle upscale <1000': paddle((settings) => void (settings.preparation.minSide = 1000)),
   'paddle no cap': paddle((settings) => void (settings.preparation.maxSide = Infinity)),
   tesseract: tesseract(() => {}),
+  'tesseract no upscale': tesseract((preparation) => void (preparation.minSide = 0)),
   'tesseract normalise': tesseract((preparation) => void (preparation.normalise = true)),
-  'tesseract upscale <1000': tesseract((preparation) => void (preparation.minSide = 1000)),
   'tesseract median 3': tesseract((preparation) => void (preparation.median = 3)),
 };
 

@@ -16,8 +16,12 @@ function languageDataPath(): string {
 
 const boxOf = ({ x0, y0, x1, y1 }: Bbox): OcrBox => ({ x0, y0, x1, y1 });
 
-/** Measured on the receipt sets (docs/performance.md#ocr). */
-export const TESSERACT_PREPARATION: ImagePreparation = { maxSide: 2000, minSide: 0, normalise: false, median: 0 };
+/**
+ * Measured on the generated set's tuning split (docs/performance.md#ocr): enlarging images under
+ * 1000 px raised the key tokens found from 86.9% to 87.8%; contrast stretching changed nothing, a
+ * median filter lost 9 points.
+ */
+export const TESSERACT_PREPARATION: ImagePreparation = { maxSide: 2000, minSide: 1000, normalise: false, median: 0 };
 
 /**
  * tesseract.js, one recognizer per reader, started on first use and reused: starting one costs
