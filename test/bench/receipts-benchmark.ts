@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { TesseractReader } from '../../shared/receipts/ocr/tesseract-reader.js';
+import { loadConfig } from '../../shared/platform/config/config.js';
+import { createTextReader } from '../../shared/receipts/ocr/create-reader.js';
 import { receiptFixtures, scoreReceipts, type ReceiptScore } from '../fixtures/receipts/accuracy.js';
 import type { BenchWorld } from './bench-world.js';
 import { firePacedLoad } from './http-load.js';
@@ -99,9 +100,9 @@ export interface OcrFigures {
   readMaxMs: number;
 }
 
-/** One reader (what one OCR worker runs) over the shipped images, `passes` times: speed, and the parser's accuracy. */
+/** One reader of the configured engine (what one OCR worker runs) over the shipped images, `passes` times: speed, and the parser's accuracy. */
 export async function benchmarkOcr(passes: number): Promise<OcrFigures> {
-  const reader = new TesseractReader();
+  const reader = createTextReader(loadConfig().ocrEngine);
   try {
     const runs: ReceiptScore[][] = [];
     const started = performance.now();
