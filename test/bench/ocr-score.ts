@@ -14,7 +14,6 @@
 import { parseArgs } from 'node:util';
 import { receiptSet, type GeneratedReceipt } from '../fixtures/receipts/receipt-set.js';
 import { formatFieldTable, formatTimes, formatWrongReceipts } from '../fixtures/receipts/scoring/format-report.js';
-import { wrongFields } from '../fixtures/receipts/scoring/summarise-scores.js';
 import { cachedRead, timedRead } from './ocr-cache.js';
 import { afterWarmUp, isOcrEngineName, OCR_ENGINES } from './ocr-engines.js';
 import { parserUnderScore } from './parser-under-score.js';
@@ -69,10 +68,7 @@ async function main(): Promise<void> {
     print(`${formatTimes(scored)}${cached ? ' (reads from the cache: the times of the reads that filled it)' : ''}`);
     if (startMs !== undefined) print(`engine started by a first read, not counted: ${round(startMs, 0)} ms`);
     print();
-    print(
-      `with a field or an item wrong: ${scored.filter((receipt) => wrongFields(receipt).length).length} of ${scored.length}`,
-    );
-    for (const line of formatWrongReceipts(scored, verbose)) print(`  ${line}`);
+    for (const line of formatWrongReceipts(scored, verbose)) print(line);
   } finally {
     await reader.close();
   }

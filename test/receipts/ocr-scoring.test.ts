@@ -251,12 +251,14 @@ describe('summarising a set', () => {
       },
     ]);
     expect(formatWrongReceipts(receipts, false)).toEqual([
-      'b.png (FR, normal): lineItems wrong',
-      'c.png (DE, hard): total empty',
+      'with a field or an item wrong: 2 of 3',
+      '  b.png (FR, normal): lineItems wrong',
+      '  c.png (DE, hard): total empty',
     ]);
     expect(formatWrongReceipts(receipts.slice(2), true)).toEqual([
-      'c.png (DE, hard):',
-      '    total empty: printed 19.9 | read (none)',
+      'with a field or an item wrong: 1 of 1',
+      '  c.png (DE, hard):',
+      '      total empty: printed 19.9 | read (none)',
     ]);
   });
 });
