@@ -12,7 +12,7 @@
  *                              (node_modules/.cache/tally-ocr/), for parser work; times are then old
  */
 import { parseArgs } from 'node:util';
-import { receiptSet, type GeneratedReceipt } from '../fixtures/receipts/receipt-set.js';
+import { receiptSet } from '../fixtures/receipts/receipt-set.js';
 import { formatFieldTable, formatTimes, formatWrongReceipts } from '../fixtures/receipts/scoring/format-report.js';
 import { cachedRead, timedRead } from './ocr-cache.js';
 import { afterWarmUp, isOcrEngineName, OCR_ENGINES } from './ocr-engines.js';
@@ -45,10 +45,13 @@ const print = (line = '') => process.stdout.write(`${line}\n`);
 
 async function main(): Promise<void> {
   const { split, engine, only, verbose, cached } = options();
-  const receipts = receiptSet(split === 'all' ? undefined : (split as GeneratedReceipt['split'])).filter(
+  const receipts = receiptSet(split === 'all' ? undefined : split).filter(
     (receipt) => only === undefined || receipt.file.includes(only),
   );
-  if (!receipts.length) throw new UsageError(`no receipt of the ${split} split has "${only}" in its file name`);
+  if (!receipts.length)
+    throw new UsageError(
+      `no receipt of the ${split} split${only === undefined ? '' : ` has "${only}" in its file name`}`,
+    );
   const reader = OCR_ENGINES[engine]();
   let startMs: number | undefined;
   try {
