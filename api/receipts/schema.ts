@@ -119,6 +119,9 @@ export const ClaimedReceipt = Type.Object(
   { title: 'ClaimedReceipt' },
 );
 
+/** The amounts' currency; in preparsed mode a `currency` that is not three letters is left out, as any unreadable value is. */
+const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217' });
+
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const ReceiptResource = Type.Object(
@@ -136,6 +139,7 @@ export const ReceiptResource = Type.Object(
     servedAt: Nullable(Type.String({ format: 'date-time' })),
     total: Nullable(Type.Number()),
     subtotal: Nullable(Type.Number()),
+    currency: Nullable(Currency),
     barcode: Nullable(Type.String()),
     transactionId: Nullable(Type.String()),
     lineItems: Type.Array(LineItem),
@@ -164,6 +168,7 @@ export const ReceiptListItem = Type.Object(
     total: Nullable(Type.Number()),
     subtotal: Nullable(Type.Number()),
     correctedTotal: Nullable(Type.Number()),
+    currency: Nullable(Currency),
     barcode: Nullable(Type.String()),
   },
   { title: 'ReceiptSummary' },
@@ -195,6 +200,7 @@ export const RECEIPT_LIST: ListSpec = {
     merchantName: { type: 'string', filterable: true },
     formatSlug: { type: 'string', filterable: true },
     barcode: { type: 'string', filterable: true },
+    currency: { type: 'string', filterable: true },
     'submitter.authIdentifier': { type: 'string', filterable: true },
   },
 };

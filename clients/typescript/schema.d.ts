@@ -2328,6 +2328,11 @@ export interface components {
                 /** @description How sure the reading is, from 0 to 1 */
                 confidence: number;
             };
+            currency?: {
+                value: string;
+                /** @description How sure the reading is, from 0 to 1 */
+                confidence: number;
+            };
             formatSlug?: string;
             submissionPosition?: {
                 longitude: number;
@@ -2542,6 +2547,7 @@ export interface components {
             servedAt: string | null;
             total: number | null;
             subtotal: number | null;
+            currency: string | null;
             barcode: string | null;
             transactionId: string | null;
             lineItems: components["schemas"]["ReceiptLineItem"][];
@@ -2598,6 +2604,7 @@ export interface components {
             total: number | null;
             subtotal: number | null;
             correctedTotal: number | null;
+            currency: string | null;
             barcode: string | null;
         };
         /** ReceiptSummaryList */
@@ -9597,7 +9604,7 @@ export interface operations {
                 sort?: "createdAt" | "updatedAt" | "notionallyServedAt" | "total" | "subtotal";
                 /** @description `ASC` (oldest or smallest first) or `DESC`; taken in any case */
                 order?: "ASC" | "DESC";
-                /** @description O-Rison conditions that every item must meet, e.g. `status:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: status, createdAt, updatedAt, notionallyServedAt, total, subtotal, serviceDate, merchantName, formatSlug, barcode, submitter.authIdentifier */
+                /** @description O-Rison conditions that every item must meet, e.g. `status:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: status, createdAt, updatedAt, notionallyServedAt, total, subtotal, serviceDate, merchantName, formatSlug, barcode, currency, submitter.authIdentifier */
                 filter?: string;
             };
             header?: {
@@ -9636,6 +9643,7 @@ export interface operations {
                      *           "total": 42.5,
                      *           "subtotal": 35.42,
                      *           "correctedTotal": null,
+                     *           "currency": "EUR",
                      *           "barcode": null
                      *         }
                      *       ]
@@ -9774,6 +9782,7 @@ export interface operations {
                      *         "servedAt": "2026-02-01T10:58:00.000Z",
                      *         "total": 42.5,
                      *         "subtotal": 35.42,
+                     *         "currency": "EUR",
                      *         "barcode": null,
                      *         "transactionId": "T-20260201-0042",
                      *         "lineItems": [
