@@ -174,6 +174,26 @@ export const ReceiptListItem = Type.Object(
   { title: 'ReceiptSummary' },
 );
 
+const OcrBox = Type.Object(
+  { x0: Type.Number(), y0: Type.Number(), x1: Type.Number(), y1: Type.Number() },
+  { description: 'Pixels of the image as read, origin top left', title: 'OcrBox' },
+);
+
+/** GET /receipts/{id}/ocr (docs/receipts.md#the-ocr-read): what the engine read, line by line. */
+export const OcrReadResource = Type.Object(
+  {
+    engine: Type.String({ description: 'The OCR engine that read the image' }),
+    confidence: Confidence,
+    width: Type.Integer({ description: "The image's width in pixels, as the engine read it" }),
+    height: Type.Integer({ description: "The image's height in pixels, as the engine read it" }),
+    readAt: Type.String({ format: 'date-time' }),
+    lines: Type.Array(Type.Object({ text: Type.String(), confidence: Confidence, box: OcrBox }, { title: 'OcrLine' }), {
+      description: 'Top to bottom, as the engine read them',
+    }),
+  },
+  { title: 'ReceiptOcrRead' },
+);
+
 /** POST /receipts/{id}/reviews (docs/receipts.md#manual-reviews): `{verdict, reason}`; a comment may go with them. */
 export const ReviewBody = Type.Object(
   {
