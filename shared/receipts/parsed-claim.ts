@@ -17,14 +17,15 @@ export const PARSED_FIELDS = [
   'locationAddress',
   'merchantName',
   'language',
+  'currency',
 ] as const;
 export type ParsedFieldName = (typeof PARSED_FIELDS)[number];
 
-/** What a parse yields, from the caller (preparsed mode) or the OCR parser, which may also read a transaction id and a currency. */
+/** What a parse yields, from the caller (preparsed mode) or the OCR parser, which may also read a transaction id. */
 export interface ParsedClaim {
   ocrConfidence: number;
   lineItems: ReceiptLineItem[];
-  fields: Partial<Record<ParsedFieldName | 'transactionId' | 'currency', ParsedField>>;
+  fields: Partial<Record<ParsedFieldName | 'transactionId', ParsedField>>;
   formatSlug?: string;
 }
 
@@ -44,6 +45,8 @@ export interface ParsedColumns {
   locationAddress: string | null;
   merchantName: string | null;
   language: string | null;
+  /** ISO 4217, upper case. */
+  currency: string | null;
   formatSlug?: string | null;
 }
 
@@ -73,6 +76,7 @@ export function parsedColumns(parsed: ParsedClaim, timezone: string): ParsedColu
     locationAddress: text('locationAddress'),
     merchantName: text('merchantName'),
     language: text('language'),
+    currency: currencyCode(text('currency')),
     ...(parsed.formatSlug !== undefined ? { formatSlug: parsed.formatSlug } : {}),
   };
 }
@@ -92,6 +96,11 @@ export function amount(text: string | null): number | null {
   const whole = (decimals ? cleaned.slice(0, lastSeparator) : cleaned).replace(/[.,]/g, '');
   const value = Number(`${whole}${decimals ? `.${decimals}` : ''}`);
   return Number.isFinite(value) && Math.abs(value) < MAX_AMOUNT ? value : null;
+}
+
+/** "eur" or "EUR" → "EUR"; anything but three letters is no ISO 4217 code. */
+function currencyCode(text: string | null): string | null {
+  return text && /^[A-Za-z]{3}$/.test(text) ? text.toUpperCase() : null;
 }
 
 function isoDate(text: string | null): string | null {

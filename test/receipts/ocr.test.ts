@@ -1,17 +1,14 @@
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageFetcher, ImageFetchError } from '../../shared/receipts/ocr/image-fetcher.js';
 import { MAX_OCR_JOBS_PER_TENANT } from '../../workers/ocr.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
-import { ROOT } from '../support/root.js';
+import { fixtureImage } from '../fixtures/receipts/fixture-image.js';
 import { createHarness, dataOf, registerMember, type Harness, type Json } from '../support/harness.js';
 
-// A clean receipt whose every field the tests below state: the claim flow, not the reading, is under test.
-const receiptImage = readFileSync(join(ROOT, 'test/fixtures/receipts/corner-shop.png'));
+const receiptImage = fixtureImage('corner-shop.png');
 let server: Server;
 
 /** The start of a PNG whose header declares `width` × `height`: enough for anything that reads the size first. */

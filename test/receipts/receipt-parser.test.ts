@@ -117,3 +117,52 @@ describe("parsing a receipt's recognised text", () => {
     expect(parsed.lineItems).toEqual([]);
   });
 });
+
+// Issue 22: "Merchant from the header, cross-checked against the tenant's known merchants and venues
+// when configured."
+describe("a tenant's known merchants", () => {
+  const merchantOf = (text: string, knownMerchants: string[]) =>
+    parseReceiptText(read(text), { knownMerchants }).fields.merchantName;
+
+  it('gives a known merchant named in the header as the tenant spells it, without regard to case, accents or punctuation', () => {
+    expect(merchantOf('* MULLER-DROGERIE *\nHauptstr. 5\nSUMME 4.20', ['Müller Drogerie'])).toEqual({
+      value: 'Müller Drogerie',
+      confidence: 0.9,
+    });
+    expect(merchantOf(': Bistro Lumiere: Paris\n20/11/2026\nTotal 9.50', ['Acme', 'bistro lumière'])?.value).toBe(
+      'bistro lumière',
+    );
+  });
+
+  it('prefers the first of the known names the header holds, in the order given', () => {
+    expect(merchantOf('ACME COFFEE SOHO\nTOTAL 3.00', ['Acme Coffee', 'Acme Coffee Soho'])?.value).toBe('Acme Coffee');
+  });
+
+  it('matches whole words only, and only in the header; otherwise the header is read as before', () => {
+    expect(merchantOf('ACMEWAY STORES\nTOTAL 3.00', ['Acme'])?.value).toBe('ACMEWAY STORES');
+    expect(merchantOf('CORNER SHOP\nline 2\nline 3\nline 4\nAcme voucher 1.00\nTOTAL 3.00', ['Acme'])?.value).toBe(
+      'CORNER SHOP',
+    );
+    expect(merchantOf('CORNER SHOP\nTOTAL 3.00', [])?.value).toBe('CORNER SHOP');
+  });
+});
+
+// Issue 22: "a `currency` field on the stored receipt", chosen "from the receipt's own evidence".
+describe('the currency', () => {
+  it.each([
+    ['€ prices', 'Croque €9,50\nSalade €6,00\nTotal €15,50', 'EUR', 0.9],
+    ['£ prices', 'Tea £1.80\nTOTAL £1.80', 'GBP', 0.9],
+    ['a printed code', 'Total 1.234,50 EUR', 'EUR', 0.9],
+    ['a misread mark among many', 'A €1,00\nB €2,00\nC €3,00\nTotal £6,00', 'EUR', 0.675],
+  ])('is read from %s', (_case, text, currency, confidence) => {
+    expect(parseReceiptText(read(`SHOP\n${text}`)).fields.currency).toEqual({ value: currency, confidence });
+  });
+
+  it.each([
+    ['dollars, which many countries print as "$"', 'Total $3.00'],
+    ['no mark at all', 'TOTAL 3.00'],
+    ['as many marks for two currencies', 'A €1,00\nTotal £1,00'],
+  ])('is left out with %s', (_case, text) => {
+    expect(parseReceiptText(read(`SHOP\n${text}`)).fields.currency).toBeUndefined();
+  });
+});

@@ -145,7 +145,7 @@ describe('POST /v1/receipts, preparsed mode (docs/receipts.md#claims: "the respo
 
   it('reports RECEIPT_REVIEWED with the payload of docs/events.md#system-event-types, and a reactor on it grants points', async () => {
     const { tenant, admin } = await rewardedWorld();
-    const decided = await decisionOf(tenant, admin, preparsed());
+    const decided = await decisionOf(tenant, admin, preparsed({ currency: field('GBP') }));
     const events = await waitForEvents(tenant, admin, 'RECEIPT_REVIEWED', 1);
     expect(events[0].payload).toEqual({
       receiptId: decided.id,
@@ -154,6 +154,8 @@ describe('POST /v1/receipts, preparsed mode (docs/receipts.md#claims: "the respo
       reason: 'VALID_DATA',
       total: 12.5,
       subtotal: 11,
+      // Issue 22: the currency goes with the totals it is the currency of.
+      currency: 'GBP',
       merchantName: 'Corner Shop',
       serviceDate: day(-1),
       servedAt: `${day(-1)}T14:32:00.000Z`,
@@ -703,10 +705,12 @@ describe('GET /v1/receipts', () => {
     );
     const list = await dataOf<Json[]>(response);
     expect(list.map((item) => item.total)).toEqual([50, 5]);
+    // The document's fields, and the totals' currency beside them (issue 22).
     expect(Object.keys(list[0]).sort()).toEqual([
       'barcode',
       'correctedTotal',
       'createdAt',
+      'currency',
       'id',
       'notionallyServedAt',
       'ocrConfidence',

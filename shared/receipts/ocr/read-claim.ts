@@ -2,8 +2,10 @@ import type { AppContext } from '../../context.js';
 import { parsedReceiptColumns } from '../claim-service.js';
 import { Receipt } from '../receipt.entity.js';
 import { ImageFetcher, ImageFetchError, type FetchedImage } from './image-fetcher.js';
+import { loadParseHints } from './parse-hints.js';
 import { parseReceiptText } from './receipt-parser.js';
-import type { TextReader } from './ocr-page.js';
+import { ReceiptOcrRead } from '../receipt-ocr-read.entity.js';
+import type { OcrPage, TextReader } from './ocr-page.js';
 
 /** The longest error text kept on a claim. */
 const MAX_PARSE_ERROR = 500;
@@ -16,7 +18,8 @@ export interface ClaimReading {
 
 /**
  * Reads a default-mode claim (docs/receipts.md#ocr): fetches its image safely within the claim's
- * time budget, reads it with tesseract.js, parses and stores its fields. An image that can never be
+ * time budget, reads it with tesseract.js, parses it with the tenant's known merchants as hints, and
+ * stores its fields with what was read (the OCR read), in one flush. An image that can never be
  * had (a private address, a PDF, too large), whose fetches spent the budget, or that still fails on
  * the `lastAttempt` is stored as the claim's parse error, and the reviewer sends the claim to a
  * person; anything else is thrown for a retry. A claim read already is left as it is.
@@ -44,15 +47,34 @@ export async function readClaim(
   );
   if (!image) return;
   try {
-    const parsed = parseReceiptText(await reader.readText(image.bytes));
+    const page = await reader.readText(image.bytes);
+    const hints = await loadParseHints(em, tenantId);
+    const parsed = parseReceiptText(page, hints);
     const columns = await parsedReceiptColumns(context.products, tenantId, parsed, receipt.timezone);
+    const parsedAt = new Date();
     // eslint-disable-next-line no-restricted-syntax -- the parser's own columns, never a request body
-    em.assign(receipt, { ...columns, imageHash: image.sha256, parsedAt: new Date() });
+    em.assign(receipt, { ...columns, imageHash: image.sha256, parsedAt });
+    // One transaction with the parse: a job run again finds the claim parsed and writes nothing.
+    em.create(ReceiptOcrRead, ocrReadRecord(receipt, page, parsedAt));
     await em.flush();
   } catch (error) {
     if (!lastAttempt) throw error;
     await fail(error);
   }
+}
+
+/** The page as the claim's OCR read keeps it: its lines without their words (receipt-ocr-read.entity.ts). */
+function ocrReadRecord(receipt: Receipt, page: OcrPage, readAt: Date) {
+  return {
+    receipt,
+    tenant: receipt.tenant,
+    engine: page.engine,
+    confidence: Math.min(1, Math.max(0, page.confidence)),
+    width: page.width,
+    height: page.height,
+    lines: page.lines.map(({ text, confidence, box }) => ({ text, confidence, box })),
+    readAt,
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { amount, type ParsedClaim, type ParsedField } from '../parsed-claim.js';
 import type { ReceiptLineItem } from '../receipt.entity.js';
 import type { OcrLine } from './ocr-page.js';
+import type { ParseHints } from './parse-hints.js';
 
 /** An amount at the end of a line: "4.50", "€4,50", "1,234.50", "4.50 EUR", "-2.00". */
 const TRAILING_AMOUNT =
@@ -10,6 +11,14 @@ const SUBTOTAL = /\bsub\s*-?\s*total\b/i;
 /** Lines with an amount that are not items: taxes, payments, change, savings. */
 const NOT_AN_ITEM =
   /\b(?:tax|vat|gst|cash|card|visa|mastercard|change|tender(?:ed)?|paid|payment|discount total|savings|rounding|balance)\b/i;
+/** Where a receipt prints the merchant's name. */
+const HEADER_LINES = 4;
+/**
+ * Marks that name one currency when printed on a line with an amount; "$" names too many
+ * (dollars of the US, Canada, Australia…) to tell, so it names none.
+ */
+const CURRENCY_MARK = /[€£]|\b(?:EUR|GBP|USD|AED|CHF)\b/g;
+const CURRENCY_OF_MARK: Record<string, string> = { '€': 'EUR', '£': 'GBP' };
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
 /**
@@ -20,11 +29,16 @@ const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', '
  *
  * Dates written d/m/y and m/d/y look alike: a first number over 12 is a day, a second over 12 is a
  * day, and otherwise the day comes first, except on receipts in dollars, where the month does.
+ * A header line naming one of the tenant's known merchants (`hints`) gives that merchant as the
+ * tenant spells it, which the INVALID_MERCHANT check compares with its list.
  */
-export function parseReceiptText(read: {
-  lines: Pick<OcrLine, 'text' | 'confidence'>[];
-  confidence: number;
-}): ParsedClaim {
+export function parseReceiptText(
+  read: {
+    lines: Pick<OcrLine, 'text' | 'confidence'>[];
+    confidence: number;
+  },
+  hints: ParseHints = {},
+): ParsedClaim {
   const lines = read.lines
     .map((line) => ({ ...line, text: line.text.replace(/\s+/g, ' ').trim() }))
     .filter((line) => line.text);
@@ -35,8 +49,13 @@ export function parseReceiptText(read: {
     confidence: round(line.confidence),
   });
 
-  const merchant = lines.slice(0, 4).find((line) => isMerchantLine(line.text));
-  if (merchant) fields.merchantName = found(merchant, withoutEdgeNoise(merchant.text, true));
+  const header = lines.slice(0, HEADER_LINES);
+  const known = knownMerchantIn(header, hints.knownMerchants ?? []);
+  const merchant = header.find((line) => isMerchantLine(line.text));
+  if (known) fields.merchantName = found(known.line, known.name);
+  else if (merchant) fields.merchantName = found(merchant, withoutEdgeNoise(merchant.text, true));
+  const currency = printedCurrency(lines);
+  if (currency) fields.currency = currency;
 
   for (const line of lines) {
     const date = fields.serviceDate ? undefined : readDate(line.text, dollars);
@@ -105,6 +124,56 @@ function withoutEdgeNoise(text: string, strict: boolean): string {
   while (tokens.length > 1 && noise(tokens[0]!)) tokens.shift();
   while (tokens.length > 1 && noise(tokens.at(-1)!)) tokens.pop();
   return tokens.join(' ').replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N})]+$/gu, '');
+}
+
+/**
+ * The first of the known merchants (in the order given) whose name one of the lines holds, as
+ * whole words, without regard to case, accents or punctuation: "ACME-COFFEE LTD" holds "Acme
+ * Coffee", "MULLER" holds "Müller", "ACMEWAY" does not hold "Acme".
+ */
+function knownMerchantIn<Line extends Pick<OcrLine, 'text'>>(
+  lines: Line[],
+  knownMerchants: string[],
+): { name: string; line: Line } | undefined {
+  const words = lines.map((line) => ({ line, text: ` ${plainWords(line.text)} ` }));
+  for (const name of knownMerchants) {
+    const wanted = plainWords(name);
+    const line = wanted ? words.find(({ text }) => text.includes(` ${wanted} `))?.line : undefined;
+    if (line) return { name, line };
+  }
+  return undefined;
+}
+
+/** Lower case, accents dropped, each run of anything but letters and digits one space. */
+function plainWords(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/**
+ * The currency most of the marks beside amounts name, its confidence the share of the marks that
+ * agree times how well their lines were read: one misread "£" among "€" prices costs a little;
+ * as many marks for two currencies is no reading at all.
+ */
+function printedCurrency(lines: Pick<OcrLine, 'text' | 'confidence'>[]): ParsedField | undefined {
+  const votes = new Map<string, number[]>();
+  for (const line of lines) {
+    if (amountOf(line.text) === undefined) continue;
+    for (const [mark] of line.text.matchAll(CURRENCY_MARK)) {
+      const code = CURRENCY_OF_MARK[mark] ?? mark;
+      votes.set(code, [...(votes.get(code) ?? []), line.confidence]);
+    }
+  }
+  const ranked = [...votes].sort(([, a], [, b]) => b.length - a.length);
+  if (!ranked.length || ranked[0]![1].length === ranked[1]?.[1].length) return undefined;
+  const [code, confidences] = ranked[0]!;
+  const marks = ranked.reduce((sum, [, each]) => sum + each.length, 0);
+  const mean = confidences.reduce((sum, each) => sum + each, 0) / confidences.length;
+  return { value: code, confidence: round((confidences.length / marks) * mean) };
 }
 
 function isMerchantLine(text: string): boolean {
