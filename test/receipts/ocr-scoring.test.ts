@@ -82,6 +82,7 @@ describe('comparing text as the scorer does', () => {
     expect(similarDescriptions('Free Range Eggs', 'FREE RANGE EGG5')).toBe(true);
     expect(similarDescriptions('2 x Espresso', 'Espresso')).toBe(true);
     expect(similarDescriptions('Sea Bass', '2 Sea Bass')).toBe(true);
+    expect(similarDescriptions('Face Masks 50pc', 'FaceMasks50pc')).toBe(true);
     expect(similarDescriptions('Bananas', 'Baguette')).toBe(false);
     expect(similarDescriptions('Bananas', ' -- ')).toBe(false);
   });
@@ -153,6 +154,14 @@ describe('scoring the fields of one receipt', () => {
     });
     expect(invented.serviceTime).toEqual({ outcome: 'wrong', truth: null, read: '12:00' });
     expect(invented.subtotal.outcome).toBe('wrong');
+  });
+
+  it('compares merchants by their letters and digits, whatever the spacing', () => {
+    const parsed = perfectParse();
+    parsed.fields.merchantName = field('MÜLLERDROGERIE');
+    expect(scoreFields(truth, parsed).merchantName.outcome).toBe('right');
+    parsed.fields.merchantName = field('Muller Drogerle');
+    expect(scoreFields(truth, parsed).merchantName.outcome).toBe('wrong');
   });
 
   it('compares merchants folded, barcodes by their digits, transaction ids without spacing or case', () => {
