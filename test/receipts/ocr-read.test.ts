@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Worker } from 'bullmq';
@@ -7,7 +6,7 @@ import { ImageFetcher } from '../../shared/receipts/ocr/image-fetcher.js';
 import { loadParseHints } from '../../shared/receipts/ocr/parse-hints.js';
 import { readClaim } from '../../shared/receipts/ocr/read-claim.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
-import { receiptFixtures } from '../fixtures/receipts/accuracy.js';
+import { fixtureImage } from '../fixtures/receipts/fixture-image.js';
 import { storeClaim } from '../support/receipts.js';
 import {
   createHarness,
@@ -20,10 +19,9 @@ import {
   type TestTenant,
 } from '../support/harness.js';
 
-const image = (file: string) => readFileSync(receiptFixtures().find((fixture) => fixture.file === file)!.path);
 const images: Record<string, Buffer> = {
-  '/corner-shop.png': image('corner-shop.png'),
-  '/bistro-euro.png': image('bistro-euro.png'),
+  '/corner-shop.png': fixtureImage('corner-shop.png'),
+  '/bistro-euro.png': fixtureImage('bistro-euro.png'),
 };
 let server: Server;
 let base: string;
