@@ -2,8 +2,8 @@ import type { AppContext } from '../../context.js';
 import { parsedReceiptColumns } from '../claim-service.js';
 import { Receipt } from '../receipt.entity.js';
 import { ImageFetcher, ImageFetchError, type FetchedImage } from './image-fetcher.js';
-import { parseReceiptText } from './receipt-parser.js';
 import type { TextReader } from './ocr-page.js';
+import { parseReceipt } from './parse/parse-receipt.js';
 
 /** The longest error text kept on a claim. */
 const MAX_PARSE_ERROR = 500;
@@ -44,7 +44,7 @@ export async function readClaim(
   );
   if (!image) return;
   try {
-    const parsed = parseReceiptText(await reader.readText(image.bytes));
+    const parsed = parseReceipt(await reader.readText(image.bytes));
     const columns = await parsedReceiptColumns(context.products, tenantId, parsed, receipt.timezone);
     // eslint-disable-next-line no-restricted-syntax -- the parser's own columns, never a request body
     em.assign(receipt, { ...columns, imageHash: image.sha256, parsedAt: new Date() });

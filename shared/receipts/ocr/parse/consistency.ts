@@ -1,0 +1,102 @@
+import { cents } from './amounts.js';
+
+/** A total or subtotal as printed on one row, with how sure the OCR was of that row. */
+export interface Candidate {
+  value: number;
+  confidence: number;
+}
+
+/** The receipt's foot, read into amounts by their labels. */
+export interface Foot {
+  totals: Candidate[];
+  subtotals: Candidate[];
+  taxes: number[];
+  /** Discounts and savings as positive amounts taken off. */
+  discounts: number[];
+  /** Tips, service charges, deposits: added on. */
+  charges: number[];
+  tenders: number[];
+  changes: number[];
+  /** The items' prices added up, when there are items. */
+  itemsSum?: number;
+}
+
+export interface Settled {
+  total?: Candidate;
+  subtotal?: Candidate;
+}
+
+/** A total or subtotal that arithmetic confirms: another printed number agrees with it. */
+const CONFIRMED = 0.97;
+/** One that nothing confirms, read clearly, is kept with a confidence the reviewer can see is lower. */
+const UNCONFIRMED = 0.6;
+/** An unconfirmed amount read less surely than this is left out, not guessed. */
+const CLEAR_READING = 0.9;
+
+/**
+ * Chooses the total and subtotal among the rows labelled so. A total is confirmed when the
+ * receipt's own arithmetic reaches it: the subtotal (or the items' sum) less discounts, plus
+ * charges and plus the tax when the tax was added, not included; or the tender less the change,
+ * or a card paying it exactly. Of competing totals the one confirmed wins; when none is, a single
+ * clearly read total is kept with a lower confidence, and two that disagree are left out: a wrong
+ * total is a wrong payout, a missing one is a review by a person.
+ */
+export function settleTotals(foot: Foot): Settled {
+  const totals = distinct(foot.totals);
+  const confirmedTotals = totals.filter((total) => confirmsTotal(foot, total.value));
+  const total =
+    confirmedTotals.length === 1
+      ? { value: confirmedTotals[0]!.value, confidence: CONFIRMED }
+      : confirmedTotals.length === 0 && totals.length === 1 && totals[0]!.confidence >= CLEAR_READING
+        ? { value: totals[0]!.value, confidence: round(UNCONFIRMED * totals[0]!.confidence) }
+        : undefined;
+  const subtotals = distinct(foot.subtotals);
+  const confirmsSubtotal = (value: number) =>
+    (foot.itemsSum !== undefined && cents(foot.itemsSum) === cents(value)) ||
+    (total !== undefined && reaches(foot, value, total.value));
+  const confirmedSubtotals = subtotals.filter((subtotal) => confirmsSubtotal(subtotal.value));
+  const subtotal =
+    confirmedSubtotals.length === 1
+      ? { value: confirmedSubtotals[0]!.value, confidence: CONFIRMED }
+      : confirmedSubtotals.length === 0 && subtotals.length === 1 && subtotals[0]!.confidence >= CLEAR_READING
+        ? { value: subtotals[0]!.value, confidence: round(UNCONFIRMED * subtotals[0]!.confidence) }
+        : undefined;
+  return { ...(total ? { total } : {}), ...(subtotal ? { subtotal } : {}) };
+}
+
+function confirmsTotal(foot: Foot, value: number): boolean {
+  const paid = sum(foot.tenders) - sum(foot.changes);
+  return (
+    foot.subtotals.some((subtotal) => reaches(foot, subtotal.value, value)) ||
+    (foot.itemsSum !== undefined && reaches(foot, foot.itemsSum, value)) ||
+    (foot.tenders.length > 0 && cents(paid) === cents(value)) ||
+    foot.tenders.some((tender) => cents(tender) === cents(value))
+  );
+}
+
+/** Whether a base (subtotal or items' sum) reaches the total, with tax added or included, discounts taken or already taken. */
+function reaches(foot: Foot, base: number, total: number): boolean {
+  const taxes = [0, sum(foot.taxes)];
+  const discounts = [0, sum(foot.discounts)];
+  const charges = [0, sum(foot.charges)];
+  return taxes.some((tax) =>
+    discounts.some((discount) => charges.some((charge) => cents(base - discount + tax + charge) === cents(total))),
+  );
+}
+
+function distinct(candidates: Candidate[]): Candidate[] {
+  const byValue = new Map<number, Candidate>();
+  for (const candidate of candidates) {
+    const known = byValue.get(cents(candidate.value));
+    if (!known || candidate.confidence > known.confidence) byValue.set(cents(candidate.value), candidate);
+  }
+  return [...byValue.values()];
+}
+
+function sum(values: number[]): number {
+  return values.reduce((total, value) => total + value, 0);
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

@@ -1,0 +1,49 @@
+import { plainText } from './labels.js';
+
+export interface Identifiers {
+  transactionId?: string;
+  barcode?: string;
+  locationIdentifier?: string;
+}
+
+const NUMBER_MARK = String.raw`(?:[\s-]?(?:NO\b\.?|NR\b\.?|N[°º]|#|NUMBER\b|ID\b|NUM\b\.?))?\s?[:#.]?\s?`;
+const VALUE = String.raw`([A-Z0-9](?:[A-Z0-9/-]*[A-Z0-9])?)`;
+/**
+ * The labels a transaction's number is printed after: Trans, Trans #, Order #, Check #, Bon-Nr.,
+ * Ticket n°, Invoice No, Receipt No, and their kin. The number holds a digit: "Check: Table" is no id.
+ */
+const TRANSACTION = new RegExp(
+  String.raw`\b(?:TRANS(?:ACTION|AKTION)?|TXN|TRX|ORDER|CHECK|CHK|BON|BELEG|TICKET|INVOICE|RECEIPT|RCPT|FACTURE|QUITTUNG|VORGANG|REF(?:ERENCE)?)` +
+    NUMBER_MARK +
+    VALUE,
+);
+const TICKET_NUMBER_FIRST = new RegExp(
+  String.raw`\bN[°º]\s?(?:DE\s)?(?:TICKET|TRANSACTION|FACTURE)\s?[:#.]?\s?` + VALUE,
+);
+const STORE = new RegExp(
+  String.raw`\b(?:STORE|SHOP|BRANCH|FILIALE|FIL|MAGASIN|SITE|LOCATION|MARKT)` +
+    NUMBER_MARK +
+    String.raw`([A-Z0-9][A-Z0-9-]*)`,
+);
+/** A barcode row: 8 to 14 digits, perhaps in groups, perhaps labelled, and nothing else. */
+const BARCODE = /^(?:BARCODE|EAN|CODE)?\W*(\d[\d ]{6,20}\d)\W*$/;
+
+/**
+ * Reads the transaction number, the store's number and the receipt's barcode, each from the
+ * first row that prints one. Numbers with a date's or a phone's shape are no identifiers.
+ */
+export function readIdentifiers(texts: string[]): Identifiers {
+  const found: Identifiers = {};
+  for (const text of texts) {
+    const plain = plainText(text);
+    if (/\b(?:TEL|PHONE|FAX|TELEFON)\b/.test(plain)) continue;
+    const transaction = (TRANSACTION.exec(plain) ?? TICKET_NUMBER_FIRST.exec(plain))?.[1];
+    if (!found.transactionId && transaction && /\d/.test(transaction) && !/^\d{1,2}[/-]\d{1,2}/.test(transaction))
+      found.transactionId = transaction;
+    const store = STORE.exec(plain)?.[1];
+    if (!found.locationIdentifier && store && /\d/.test(store)) found.locationIdentifier = store;
+    const digits = BARCODE.exec(plain)?.[1]?.replace(/ /g, '');
+    if (!found.barcode && digits && digits.length >= 8 && digits.length <= 14) found.barcode = digits;
+  }
+  return found;
+}
