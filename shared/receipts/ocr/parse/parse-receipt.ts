@@ -55,7 +55,9 @@ export function parseReceipt(page: OcrPage, hints: ParseHints = {}): ParsedClaim
   const footStart = labelled.findIndex(
     ({ row, label }) => label && FOOT_STARTS.includes(label.kind) && amountAtEnd(row.text) !== undefined,
   );
-  const body = labelled.slice(header.length, footStart < 0 ? undefined : footStart);
+  // The item area starts at the top: a header's last rows may be an item's name printed above
+  // its quantity and price, or a table's column heads. Header rows that are neither become no item.
+  const body = labelled.slice(0, footStart < 0 ? undefined : footStart);
   const column = priceColumn(rows.slice(header.length));
   const area: PricedRow[] = body.map(({ row, label }) => ({
     row,

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { settleTotals, type Foot } from '../../../shared/receipts/ocr/parse/consistency.js';
+
+const foot = (parts: Partial<Foot>): Foot => ({
+  totals: [],
+  subtotals: [],
+  taxes: [],
+  discounts: [],
+  charges: [],
+  tenders: [],
+  changes: [],
+  ...parts,
+});
+
+// Issue 22: "a consistency check that prefers the reading where items sum to the subtotal and
+// subtotal, discounts, tax and charges reach the total"; "Honest confidence".
+describe('settling the totals', () => {
+  it('confirms a total the subtotal, discount and added tax reach', () => {
+    const settled = settleTotals(
+      foot({
+        totals: [{ value: 30.4, confidence: 0.9 }],
+        subtotals: [{ value: 30, confidence: 0.9 }],
+        discounts: [2],
+        taxes: [2.4],
+        itemsSum: 30,
+      }),
+    );
+    expect(settled).toEqual({ total: { value: 30.4, confidence: 0.97 }, subtotal: { value: 30, confidence: 0.97 } });
+  });
+
+  it('confirms a total by the tender less the change', () => {
+    expect(
+      settleTotals(foot({ totals: [{ value: 6.85, confidence: 0.6 }], tenders: [10], changes: [3.15] })).total,
+    ).toEqual({ value: 6.85, confidence: 0.97 });
+  });
+
+  it('of two competing totals, takes the one the arithmetic confirms', () => {
+    const settled = settleTotals(
+      foot({
+        totals: [
+          { value: 12.5, confidence: 0.95 },
+          { value: 21.5, confidence: 0.95 },
+        ],
+        itemsSum: 12.5,
+      }),
+    );
+    expect(settled.total?.value).toBe(12.5);
+  });
+
+  it('leaves out two competing totals that no check separates', () => {
+    const settled = settleTotals(
+      foot({
+        totals: [
+          { value: 12.5, confidence: 0.95 },
+          { value: 21.5, confidence: 0.95 },
+        ],
+      }),
+    );
+    expect(settled.total).toBeUndefined();
+  });
+
+  it('keeps a single clearly read total nothing confirms, with a lower confidence', () => {
+    expect(settleTotals(foot({ totals: [{ value: 8.5, confidence: 0.95 }] })).total).toEqual({
+      value: 8.5,
+      confidence: 0.57,
+    });
+  });
+
+  it('leaves out a total read with low confidence that no arithmetic confirms', () => {
+    expect(settleTotals(foot({ totals: [{ value: 8.5, confidence: 0.6 }] })).total).toBeUndefined();
+  });
+});

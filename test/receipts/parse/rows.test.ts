@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { printedRows, rowSegments } from '../../../shared/receipts/ocr/parse/rows.js';
+import { pageOf } from './ocr-layout.js';
+
+// Issue 22: "Work from word boxes, not only text lines: group words into rows by position".
+describe('grouping words into printed rows', () => {
+  it('joins lines printed at the same height into one row (a price PaddleOCR read apart)', () => {
+    const rows = printedRows(pageOf('Oat Milk 1L                2.50\nBread                      1.20'));
+    expect(rows.map((row) => row.text)).toEqual(['Oat Milk 1L 2.50', 'Bread 1.20']);
+  });
+
+  it('follows a row printed slightly askew', () => {
+    const rows = printedRows(
+      pageOf('Oat Milk 1L                                  2.50\nBread                                        1.20', {
+        slope: 0.02,
+      }),
+    );
+    expect(rows.map((row) => row.text)).toEqual(['Oat Milk 1L 2.50', 'Bread 1.20']);
+  });
+
+  it('keeps a row as sure as its worst-read word', () => {
+    const [row] = printedRows(pageOf('TOTAL       8.50{0.4}', { confidence: 0.9 }));
+    expect(row?.confidence).toBe(0.4);
+  });
+
+  it('splits a row into its columns where words stand apart', () => {
+    const [row] = printedRows(pageOf('Widget Large      2     4.50'));
+    expect(rowSegments(row!).map((segment) => segment.map((word) => word.text).join(' '))).toEqual([
+      'Widget Large',
+      '2',
+      '4.50',
+    ]);
+  });
+});
