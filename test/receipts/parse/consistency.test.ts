@@ -6,6 +6,7 @@ const foot = (parts: Partial<Foot>): Foot => ({
   subtotals: [],
   taxes: [],
   discounts: [],
+  savings: [],
   charges: [],
   tenders: [],
   changes: [],

@@ -42,6 +42,12 @@ describe('reading labels', () => {
     expect(labelOf(text)?.kind).toBe(kind);
   });
 
+  it('reads a label the OCR misread with digits for letters ("T0TAL", "TOTAI")', () => {
+    expect(labelOf('T0TAL')?.kind).toBe('total');
+    expect(labelOf('TOTAI')?.kind).toBe('total');
+    expect(labelOf('SUBT0TAL')?.kind).toBe('subtotal');
+  });
+
   it('reads a label word inside an item\'s name as no label ("Chocolate Bar")', () => {
     expect(labelOf('Chocolate Bar')).toBeUndefined();
     expect(labelOf('VAT Reg No 123 4567 89')).toBeUndefined();

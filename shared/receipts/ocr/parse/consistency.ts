@@ -11,8 +11,10 @@ export interface Foot {
   totals: Candidate[];
   subtotals: Candidate[];
   taxes: number[];
-  /** Discounts and savings as positive amounts taken off. */
+  /** Discounts as positive amounts taken off. */
   discounts: number[];
+  /** "TOTAL SAVINGS", "You saved": the discounts again, summed up, or the only mention of them. */
+  savings: number[];
   /** Tips, service charges, deposits: added on. */
   charges: number[];
   tenders: number[];
@@ -77,7 +79,7 @@ function confirmsTotal(foot: Foot, value: number): boolean {
 /** Whether a base (subtotal or items' sum) reaches the total, with tax added or included, discounts taken or already taken. */
 function reaches(foot: Foot, base: number, total: number): boolean {
   const taxes = [0, sum(foot.taxes)];
-  const discounts = [0, sum(foot.discounts)];
+  const discounts = [0, sum(foot.discounts), sum(foot.savings)];
   const charges = [0, sum(foot.charges)];
   return taxes.some((tax) =>
     discounts.some((discount) => charges.some((charge) => cents(base - discount + tax + charge) === cents(total))),

@@ -105,9 +105,17 @@ export function plainText(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase().replace(/\s+/g, ' ').trim();
 }
 
+/** Digits the OCR reads for letters inside a word ("T0TAL", "SUBT0TAL", "TOTAI"). */
+function withLetters(plain: string): string {
+  return plain
+    .replace(/(?<=[A-Z])0|0(?=[A-Z]{2})/g, 'O')
+    .replace(/(?<=[A-Z])[1|](?=[A-Z])/g, 'I')
+    .replace(/\bTOTA[I1|]\b/g, 'TOTAL');
+}
+
 /** The label a row's text begins with (or, for discounts, savings, taxes and deposits, holds). */
 export function labelOf(text: string): Label | undefined {
-  const plain = plainText(text);
+  const plain = withLetters(plainText(text));
   const wording = WORDINGS.find(({ pattern }) => pattern.test(plain));
   if (!wording) return undefined;
   return wording.language ? { kind: wording.kind, language: wording.language } : { kind: wording.kind };

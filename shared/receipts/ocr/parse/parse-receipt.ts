@@ -86,8 +86,17 @@ function withPrice<T>(price: T | undefined): { price?: T } {
 
 /** The labelled amounts below the header, sorted by what they are, for the consistency check. */
 function readFoot(labelled: { row: Row; label: ReturnType<typeof labelOf> }[], items: ReceiptLineItem[]): Foot {
-  const foot: Foot = { totals: [], subtotals: [], taxes: [], discounts: [], charges: [], tenders: [], changes: [] };
-  if (items.length) foot.itemsSum = items.reduce((sum, item) => sum + (item.totalPrice ?? 0), 0);
+  const foot: Foot = {
+    totals: [],
+    subtotals: [],
+    taxes: [],
+    discounts: [],
+    savings: [],
+    charges: [],
+    tenders: [],
+    changes: [],
+  };
+  if (items.length) foot.itemsSum = items.reduce((sum, item) => sum + cents(item.totalPrice ?? 0), 0) / 100;
   for (const { row, label } of labelled) {
     const amount = amountAtEnd(row.text);
     if (!amount || datesIn(row.text, true).length) continue;
@@ -103,8 +112,10 @@ function readFoot(labelled: { row: Row; label: ReturnType<typeof labelOf> }[], i
         foot.taxes.push(amount.value);
         break;
       case 'discount':
-      case 'savings':
         foot.discounts.push(Math.abs(amount.value));
+        break;
+      case 'savings':
+        foot.savings.push(Math.abs(amount.value));
         break;
       case 'tip':
       case 'deposit':
@@ -122,8 +133,6 @@ function readFoot(labelled: { row: Row; label: ReturnType<typeof labelOf> }[], i
         break;
     }
   }
-  // A discount printed among the items is in their sum already as a negative line only when kept.
-  if (foot.itemsSum !== undefined) foot.itemsSum = cents(foot.itemsSum) / 100;
   return foot;
 }
 
