@@ -67,6 +67,15 @@ describe('settling the totals', () => {
     });
   });
 
+  it('leaves out an unconfirmed total when the subtotal or tender printed beside it disagree', () => {
+    expect(
+      settleTotals(
+        foot({ totals: [{ value: 2.45, confidence: 0.99 }], subtotals: [{ value: 4.25, confidence: 0.99 }] }),
+      ).total,
+    ).toBeUndefined();
+    expect(settleTotals(foot({ totals: [{ value: 2.45, confidence: 0.99 }], tenders: [32.19] })).total).toBeUndefined();
+  });
+
   it('leaves out a total read with low confidence that no arithmetic confirms', () => {
     expect(settleTotals(foot({ totals: [{ value: 8.5, confidence: 0.6 }] })).total).toBeUndefined();
   });

@@ -18,6 +18,19 @@ describe('grouping words into printed rows', () => {
     expect(rows.map((row) => row.text)).toEqual(['Oat Milk 1L 2.50', 'Bread 1.20']);
   });
 
+  it('measures the tilt of a photo taken askew and levels the rows by it', () => {
+    const rows = printedRows(
+      pageOf(
+        `
+Oat Milk 1L                                  2.50
+Sourdough Loaf                               4.00
+Free Range Eggs                              3.20`,
+        { slope: 0.05 },
+      ),
+    );
+    expect(rows.map((row) => row.text)).toEqual(['Oat Milk 1L 2.50', 'Sourdough Loaf 4.00', 'Free Range Eggs 3.20']);
+  });
+
   it('keeps a row as sure as its worst-read word', () => {
     const [row] = printedRows(pageOf('TOTAL       8.50{0.4}', { confidence: 0.9 }));
     expect(row?.confidence).toBe(0.4);

@@ -40,8 +40,9 @@ const CLEAR_READING = 0.9;
  * receipt's own arithmetic reaches it: the subtotal (or the items' sum) less discounts, plus
  * charges and plus the tax when the tax was added, not included; or the tender less the change,
  * or a card paying it exactly. Of competing totals the one confirmed wins; when none is, a single
- * clearly read total is kept with a lower confidence, and two that disagree are left out: a wrong
- * total is a wrong payout, a missing one is a review by a person.
+ * clearly read total on a receipt that prints nothing to check it against is kept with a lower
+ * confidence, and any other is left out: a wrong total is a wrong payout, a missing one is a
+ * review by a person.
  */
 export function settleTotals(foot: Foot): Settled {
   const totals = distinct(foot.totals);
@@ -49,7 +50,10 @@ export function settleTotals(foot: Foot): Settled {
   const total =
     confirmedTotals.length === 1
       ? { value: confirmedTotals[0]!.value, confidence: CONFIRMED }
-      : confirmedTotals.length === 0 && totals.length === 1 && totals[0]!.confidence >= CLEAR_READING
+      : confirmedTotals.length === 0 &&
+          totals.length === 1 &&
+          totals[0]!.confidence >= CLEAR_READING &&
+          !checkable(foot)
         ? { value: totals[0]!.value, confidence: round(UNCONFIRMED * totals[0]!.confidence) }
         : undefined;
   const subtotals = distinct(foot.subtotals);
@@ -64,6 +68,15 @@ export function settleTotals(foot: Foot): Settled {
         ? { value: subtotals[0]!.value, confidence: round(UNCONFIRMED * subtotals[0]!.confidence) }
         : undefined;
   return { ...(total ? { total } : {}), ...(subtotal ? { subtotal } : {}) };
+}
+
+/**
+ * Whether the receipt prints what a total can be checked against: a subtotal or a tender. When it
+ * does and the check fails, something on it was misread (a tilted photo pairs a label with the
+ * next row's amount), and an unconfirmed total is more likely wrong than right.
+ */
+function checkable(foot: Foot): boolean {
+  return foot.subtotals.length > 0 || foot.tenders.length > 0;
 }
 
 function confirmsTotal(foot: Foot, value: number): boolean {
