@@ -30,10 +30,13 @@ const MONTH = `(${[...MONTH_OF.keys()].sort((a, b) => b.length - a.length).join(
 const YEAR_FIRST = /\b(20\d{2})[-/.](\d{1,2})[-/.](\d{1,2})\b/g;
 const NUMERIC = /(?<![\d.])(\d{1,2})\s?([/.-])\s?(\d{1,2})\s?\2\s?(20\d{2}|\d{2})(?![\d])/g;
 const DAY_MONTH_NAME = new RegExp(
-  String.raw`\b(\d{1,2})(?:ST|ND|RD|TH|ER)?\.?[\s-]*${MONTH}[\s,-]*(20\d{2}|\d{2})\b`,
+  String.raw`(?<!\d)(\d{1,2})(?:ST|ND|RD|TH|ER)?\.?[\s-]*${MONTH}[\s,-]*(20\d{2}|\d{2})\b`,
   'g',
 );
-const MONTH_NAME_DAY = new RegExp(String.raw`\b${MONTH}[\s-]*(\d{1,2})(?:ST|ND|RD|TH)?,?[\s-]+(20\d{2})\b`, 'g');
+const MONTH_NAME_DAY = new RegExp(
+  String.raw`(?<![A-Z])${MONTH}[\s-]*(\d{1,2})(?:ST|ND|RD|TH)?,?[\s-]+(20\d{2})\b`,
+  'g',
+);
 
 /**
  * Every date a text holds, in the formats receipts print: 2025-08-31, 2025/08/31, 31/08/2025,
@@ -42,7 +45,7 @@ const MONTH_NAME_DAY = new RegExp(String.raw`\b${MONTH}[\s-]*(\d{1,2})(?:ST|ND|R
  * locale gives (`dayFirst`), and marked ambiguous when there is none.
  */
 export function datesIn(text: string, dayFirst: boolean | undefined): DateReading[] {
-  const plain = plainText(text);
+  const plain = withDateApartFromTime(plainText(text));
   const found: DateReading[] = [];
   const add = (match: RegExpMatchArray, value: string | undefined, ambiguous = false) => {
     if (value && !found.some((date) => date.start < match.index! + match[0].length && match.index! < date.end))
@@ -62,6 +65,15 @@ export function datesIn(text: string, dayFirst: boolean | undefined): DateReadin
     add(match, value, eitherOrder && match[2] !== '.' && dayFirst === undefined);
   }
   return found.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * The OCR may drop the space between a date and its time ("22.01.2410:41:15"): put it back, so
+ * each reads on its own. The text keeps its length but for the space, which callers only use to
+ * find a date's row and place.
+ */
+export function withDateApartFromTime(text: string): string {
+  return text.replace(/(\b\d{1,2}[./-]\d{1,2}[./-](?:20)?\d{2})(?=\d{1,2}:\d{2})/g, '$1 ');
 }
 
 /** Rows that print a date other than the sale's: returns, offers, expiry. */

@@ -41,8 +41,8 @@ export function headerRows(rows: Row[], isBody: (row: Row) => boolean): Row[] {
 /**
  * Specks and rules printed beside a line come back as stray marks at its edges (": Bistro Lumiere:",
  * "ne GREEN GROCER = K"): edge tokens of punctuation alone are dropped; for a name on a row of its
- * own (`strict`), so are edge tokens of one or two characters, or in lower case on an upper-case
- * row (an item's "1L" stays).
+ * own (`strict`), so are edge tokens of a single letter, or in lower case on an upper-case row
+ * ("AL NOOR", "Gas & Go" and an item's "1L" stay).
  */
 export function withoutEdgeNoise(text: string, strict = true): string {
   const tokens = text.split(/\s+/).filter(Boolean);
@@ -50,7 +50,7 @@ export function withoutEdgeNoise(text: string, strict = true): string {
   const noise = (token: string) =>
     !/[\p{L}\p{N}]/u.test(token) ||
     (strict &&
-      ((token.replace(/[^\p{L}\p{N}]/gu, '').length <= 2 && !/\d/.test(token)) ||
+      ((token.replace(/[^\p{L}\p{N}]/gu, '').length === 1 && !/\d/.test(token)) ||
         (upperCaseLine && /[a-z]/.test(token))));
   while (tokens.length > 1 && noise(tokens[0]!)) tokens.shift();
   while (tokens.length > 1 && noise(tokens.at(-1)!)) tokens.pop();

@@ -29,12 +29,14 @@ const STORE = new RegExp(
 const BARCODE = /^(?:BARCODE|EAN|CODE)?\W*(\d[\d ]{6,20}\d)\W*$/;
 
 /**
- * Reads the transaction number, the store's number and the receipt's barcode, each from the
- * first row that prints one. Numbers with a date's or a phone's shape are no identifiers.
+ * Reads the transaction number and the store's number, each from the first row that prints one,
+ * and the receipt's barcode from the last row of digits below the header (a row of digits in the
+ * header is a phone number printed without its label). Numbers with a date's or a phone's shape
+ * are no identifiers.
  */
-export function readIdentifiers(texts: string[]): Identifiers {
+export function readIdentifiers(texts: string[], headerLength = 0): Identifiers {
   const found: Identifiers = {};
-  for (const text of texts) {
+  for (const [index, text] of texts.entries()) {
     const plain = plainText(text);
     if (/\b(?:TEL|PHONE|FAX|TELEFON)\b/.test(plain)) continue;
     const transaction = (TRANSACTION.exec(plain) ?? TICKET_NUMBER_FIRST.exec(plain))?.[1];
@@ -43,7 +45,7 @@ export function readIdentifiers(texts: string[]): Identifiers {
     const store = STORE.exec(plain)?.[1];
     if (!found.locationIdentifier && store && /\d/.test(store)) found.locationIdentifier = store;
     const digits = BARCODE.exec(plain)?.[1]?.replace(/ /g, '');
-    if (!found.barcode && digits && digits.length >= 8 && digits.length <= 14) found.barcode = digits;
+    if (index >= headerLength && digits && digits.length >= 8 && digits.length <= 14) found.barcode = digits;
   }
   return found;
 }

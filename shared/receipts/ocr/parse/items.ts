@@ -80,7 +80,7 @@ export function readItems(area: PricedRow[]): ReceiptLineItem[] {
     if (!price) {
       const quantity = quantityRow(row.text);
       const previous = items.at(-1);
-      if (quantity && Number.isNaN(quantity.quantity) && previous && !name) {
+      if (quantity && previous && !name && describes(quantity, previous)) {
         attachUnitPrice(previous, quantity.unitPrice!);
       } else if (quantity && !Number.isNaN(quantity.quantity)) {
         pendingQuantity = quantity;
@@ -125,6 +125,17 @@ function item(description: string, quantity: Quantity | undefined, price: Amount
     totalPrice: price.value,
     confidence: Math.round(confidence * 1000) / 1000,
   };
+}
+
+/**
+ * Whether a quantity row printed under an item is that item's ("@ 9.50 each" under a price that
+ * is a whole number of them, "3 @ 19.00 each" under 57.00), rather than the next item's
+ * quantity printed above it.
+ */
+function describes(quantity: Quantity, item: ReceiptLineItem): boolean {
+  if (quantity.unitPrice === undefined || (item.quantity !== 1 && item.quantity !== quantity.quantity)) return false;
+  if (Number.isNaN(quantity.quantity)) return true;
+  return cents(quantity.quantity * quantity.unitPrice) === cents(item.totalPrice ?? 0);
 }
 
 /** "@ 9.50 each" under an item: its unit price, and so its quantity. */

@@ -48,13 +48,14 @@ const WORDINGS: Wording[] = [
   {
     kind: 'itemCount',
     language: 'en',
-    pattern: /^\W*(?:(?:NO\.? OF |NUMBER OF |TOTAL )?ITEMS?(?: SOLD| COUNT)?|ITEM COUNT)\b/,
+    pattern: /^\W*(?:(?:NO\.? ?OF |NUMBER OF |TOTAL )?ITEMS?(?: SOLD| COUNT)?|ITEM COUNT)\b/,
   },
   { kind: 'itemCount', language: 'de', pattern: /^\W*(?:ANZAHL )?ARTIKEL\b/ },
   { kind: 'itemCount', language: 'fr', pattern: /^\W*(?:NOMBRE D.)?ARTICLES?\b/ },
   { kind: 'taxTable', language: 'fr', pattern: /\b(?:TOTAL HT|HT|TTC TVA|BASE HT)\b(?!.*\bTTC\b)/ },
   { kind: 'taxTable', language: 'de', pattern: /^\W*(?:NETTO|BRUTTO|STEUER ?SATZ|MWST ?SATZ)\b/ },
   { kind: 'taxTable', language: 'en', pattern: /^\W*(?:NET|GROSS|VAT RATE|RATE)\b(?! AMOUNT| TOTAL| PAY| A PAYER)/ },
+  { kind: 'total', pattern: /^\W*(?:TOTAL|SUMME|GESAMT) ?(?:INCL|INC|INKL)\b/ },
   { kind: 'tax', language: 'fr', pattern: /\b(?:TOTAL )?TVA\b/ },
   { kind: 'tax', language: 'de', pattern: /\b(?:MWST|UST|MEHRWERTSTEUER|STEUER)\b/ },
   {
@@ -100,6 +101,17 @@ const WORDINGS: Wording[] = [
   { kind: 'rounding', language: 'fr', pattern: /^\W*ARRONDI\b/ },
 ];
 
+/**
+ * The wordings as matched: the OCR often drops the spaces between a label's words ("TOTALTOPAY",
+ * "APAYER", "SalesTax6.88%"), so every space is optional and a word ends where its letters end,
+ * digits or not after it.
+ */
+const LETTER_BOUNDARY = String.raw`(?:(?<![A-Z])(?=[A-Z])|(?<=[A-Z])(?![A-Z]))`;
+const TOLERANT_WORDINGS = WORDINGS.map((wording) => ({
+  ...wording,
+  pattern: new RegExp(wording.pattern.source.replace(/ /g, ' ?').replace(/\\b/g, LETTER_BOUNDARY)),
+}));
+
 /** Capitals without accents, single spaces: "Rückgeld" and "RUCKGELD" are one wording. */
 export function plainText(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase().replace(/\s+/g, ' ').trim();
@@ -116,7 +128,7 @@ function withLetters(plain: string): string {
 /** The label a row's text begins with (or, for discounts, savings, taxes and deposits, holds). */
 export function labelOf(text: string): Label | undefined {
   const plain = withLetters(plainText(text));
-  const wording = WORDINGS.find(({ pattern }) => pattern.test(plain));
+  const wording = TOLERANT_WORDINGS.find(({ pattern }) => pattern.test(plain));
   if (!wording) return undefined;
   return wording.language ? { kind: wording.kind, language: wording.language } : { kind: wording.kind };
 }

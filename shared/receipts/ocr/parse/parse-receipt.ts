@@ -72,7 +72,7 @@ export function parseReceipt(page: OcrPage, hints: ParseHints = {}): ParsedClaim
   set('currency', locale.currency?.value, locale.currency?.confidence ?? 0);
   set('language', locale.language, 0.8);
 
-  const identifiers = readIdentifiers(texts);
+  const identifiers = readIdentifiers(texts, header.length);
   set('transactionId', identifiers.transactionId, IDENTIFIER_CONFIDENCE);
   set('barcode', identifiers.barcode, IDENTIFIER_CONFIDENCE);
   set('locationIdentifier', identifiers.locationIdentifier, IDENTIFIER_CONFIDENCE);

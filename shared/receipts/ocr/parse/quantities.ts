@@ -13,7 +13,7 @@ const MONEY = String.raw`(?:[$€£]|EUR|GBP|USD|AED|DHS?)?\s?(\d+[.,]\s?\d{2,3}
 const NUMBER = String.raw`(\d+(?:[.,]\d+)?)`;
 const UNIT = String.raw`(KG|G|LB|LBS|L|LTR|LITRES?|LITERS?)`;
 const TIMES = String.raw`\s?(?:X|×|\*|@)\s?`;
-const PER = String.raw`(?:\s?(?:EA|EACH|/\s?(?:KG|LB|L|LTR|EA|ST|STK|PCE)|PER \w+|L'UNITE|STK|PIECE|PCE))?`;
+const PER = String.raw`(?:\s?(?:AED|EUR|GBP|USD|DHS?))?(?:\s?(?:EA|EACH|/\s?(?:KG|LB|L|LTR|EA|ST|STK|PCE)|PER \w+|L'UNITE|STK|PIECE|PCE))?`;
 
 /** "1.132 kg @ £0.75/kg", "38.52 L @ £1.459/L": weighed or metered. */
 const MEASURED = new RegExp(String.raw`^${NUMBER}\s?${UNIT}\s?(?:X|×|@|A)\s?${MONEY}${PER}$`);
@@ -81,7 +81,10 @@ export function quantityInDescription(text: string): { description: string; quan
       /^(.*\p{L}.*?)\s[x×*]\s?(\d{1,3})$/iu,
       ([name, count]) => ({ description: name!, quantity: { quantity: Number(count) } }),
     ],
-    [/^(\d{1,2})\s(\p{L}{2}.*)$/iu, ([count, name]) => ({ description: name!, quantity: { quantity: Number(count) } })],
+    [
+      /^(\d{1,2})(?:\s|(?=\p{Lu}\p{Ll}))(\p{L}{2}.*)$/u,
+      ([count, name]) => ({ description: name!, quantity: { quantity: Number(count) } }),
+    ],
   ];
   for (const [pattern, read] of patterns) {
     const match = pattern.exec(withDigits(text).trim());

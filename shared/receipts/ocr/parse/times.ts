@@ -1,3 +1,4 @@
+import { withDateApartFromTime } from './dates.js';
 import { plainText } from './labels.js';
 
 export interface TimeReading {
@@ -12,10 +13,10 @@ export interface TimeReading {
  * A point between hour and minutes counts only with AM or PM, else "12.50" would be a time.
  */
 const TIME =
-  /(?<![\d.:,])([01]?\d|2[0-3])(?:\s?(:)\s?([0-5]\d)(?::([0-5]\d))?|(H)([0-5]\d)|(\.)([0-5]\d)(?=\s?[AP]\.?M))(?:\s?([AP])\.?M\.?)?(?![\d.,]*\d)/g;
+  /(?<![\d.,]|\d:)([01]?\d|2[0-3])(?:\s?(:)\s?([0-5]\d)(?::([0-5]\d))?|(H)([0-5]\d)|(\.)([0-5]\d)(?=\s?[AP]\.?M))(?:\s?([AP])\.?M\.?)?(?![\d.,]*\d)/g;
 
 export function timesIn(text: string): TimeReading[] {
-  return [...plainText(text).matchAll(TIME)].flatMap((match) => {
+  return [...withDateApartFromTime(plainText(text)).matchAll(TIME)].flatMap((match) => {
     let hour = Number(match[1]);
     const minutes = match[3] ?? match[6] ?? match[8]!;
     const meridiem = match[9];
