@@ -34,7 +34,7 @@ const DAY_MONTH_NAME = new RegExp(
   'g',
 );
 const MONTH_NAME_DAY = new RegExp(
-  String.raw`(?<![A-Z])${MONTH}[\s-]*(\d{1,2})(?:ST|ND|RD|TH)?,?[\s-]+(20\d{2})\b`,
+  String.raw`(?<![A-Z])${MONTH}[\s-]*(\d{1,2})(?:ST|ND|RD|TH)?[\s,-]*(20\d{2})(?!\d)`,
   'g',
 );
 
@@ -73,7 +73,7 @@ export function datesIn(text: string, dayFirst: boolean | undefined): DateReadin
  * find a date's row and place.
  */
 export function withDateApartFromTime(text: string): string {
-  return text.replace(/(\b\d{1,2}[./-]\d{1,2}[./-](?:20)?\d{2})(?=\d{1,2}:\d{2})/g, '$1 ');
+  return text.replace(/(\b(?:\d{1,2}[./-]\d{1,2}[./-](?:20)?|20\d{2}[./-]\d{1,2}[./-])\d{2})(?=\d{1,2}:\d{2})/g, '$1 ');
 }
 
 /** Rows that print a date other than the sale's: returns, offers, expiry. */

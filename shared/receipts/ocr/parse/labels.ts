@@ -112,9 +112,9 @@ const TOLERANT_WORDINGS = WORDINGS.map((wording) => ({
   pattern: new RegExp(wording.pattern.source.replace(/ /g, ' ?').replace(/\\b/g, LETTER_BOUNDARY)),
 }));
 
-/** Capitals without accents, single spaces: "Rückgeld" and "RUCKGELD" are one wording. */
+/** Capitals without accents, single spaces, full-width marks as ASCII: "Rückgeld" and "RUCKGELD" are one wording. */
 export function plainText(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase().replace(/\s+/g, ' ').trim();
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').toUpperCase().replace(/\s+/g, ' ').trim();
 }
 
 /** Digits the OCR reads for letters inside a word ("T0TAL", "SUBT0TAL", "TOTAI"). */
