@@ -46,7 +46,10 @@ const CLEAR_READING = 0.9;
  */
 export function settleTotals(foot: Foot): Settled {
   const totals = distinct(foot.totals);
-  const confirmedTotals = totals.filter((total) => confirmsTotal(foot, total.value));
+  const confirmed = totals.filter((total) => confirmsTotal(foot, total.value));
+  // A total before a tip is confirmed by the subtotal as well as the total after it; what was paid decides.
+  const paid = confirmed.filter((total) => paysTotal(foot, total.value));
+  const confirmedTotals = confirmed.length > 1 && paid.length === 1 ? paid : confirmed;
   const total =
     confirmedTotals.length === 1
       ? { value: confirmedTotals[0]!.value, confidence: CONFIRMED }
@@ -80,10 +83,17 @@ function checkable(foot: Foot): boolean {
 }
 
 function confirmsTotal(foot: Foot, value: number): boolean {
-  const paid = sum(foot.tenders) - sum(foot.changes);
   return (
     foot.subtotals.some((subtotal) => reaches(foot, subtotal.value, value)) ||
     (foot.itemsSum !== undefined && reaches(foot, foot.itemsSum, value)) ||
+    paysTotal(foot, value)
+  );
+}
+
+/** The tender less the change, or one tender (a card) alone, pays exactly this. */
+function paysTotal(foot: Foot, value: number): boolean {
+  const paid = sum(foot.tenders) - sum(foot.changes);
+  return (
     (foot.tenders.length > 0 && cents(paid) === cents(value)) ||
     foot.tenders.some((tender) => cents(tender) === cents(value))
   );

@@ -1,3 +1,5 @@
+import { editDistance } from './similarity.js';
+
 /** What a labelled row of a receipt's foot holds. */
 export type LabelKind =
   | 'total'
@@ -63,7 +65,11 @@ const WORDINGS: Wording[] = [
     language: 'en',
     pattern: /\b(?:TOTAL )?(?:VAT|TAX|SALES TAX|GST)\b(?! INVOICE| REG| NO\b| NUMBER| ID)/,
   },
-  { kind: 'subtotal', language: 'en', pattern: /^\W*SUB ?-? ?TOTAL\b/ },
+  {
+    kind: 'subtotal',
+    language: 'en',
+    pattern: /^\W*(?:SUB ?-? ?TOTAL|(?:TOTAL )?EXCL\.? VAT|TOTAL EXCL|MERCHANDISE TOTAL|NET TOTAL)\b/,
+  },
   { kind: 'subtotal', language: 'de', pattern: /^\W*(?:ZWISCHENSUMME|ZW\.? ?SUMME)\b/ },
   { kind: 'subtotal', language: 'fr', pattern: /^\W*SOUS ?-? ?TOTAL\b/ },
   { kind: 'change', language: 'en', pattern: /^\W*(?:CHANGE(?: DUE| GIVEN)?)\b/ },
@@ -103,10 +109,10 @@ const WORDINGS: Wording[] = [
 
 /**
  * The wordings as matched: the OCR often drops the spaces between a label's words ("TOTALTOPAY",
- * "APAYER", "SalesTax6.88%"), so every space is optional and a word ends where its letters end,
- * digits or not after it.
+ * "APAYER", "SalesTax6.88%", "SUMMEEUR"), so every space is optional and a word ends where its
+ * letters end, digits or a currency code after it.
  */
-const LETTER_BOUNDARY = String.raw`(?:(?<![A-Z])(?=[A-Z])|(?<=[A-Z])(?![A-Z]))`;
+const LETTER_BOUNDARY = String.raw`(?:(?<![A-Z])(?=[A-Z])|(?<=[A-Z])(?![A-Z])|(?<=[A-Z])(?=(?:EUR|GBP|USD|AED)(?![A-Z])))`;
 const TOLERANT_WORDINGS = WORDINGS.map((wording) => ({
   ...wording,
   pattern: new RegExp(wording.pattern.source.replace(/ /g, ' ?').replace(/\\b/g, LETTER_BOUNDARY)),
@@ -125,9 +131,32 @@ function withLetters(plain: string): string {
     .replace(/\bTOTA[I1|]\b/g, 'TOTAL');
 }
 
+/** Label words long enough that one misread letter cannot make another word of them. */
+const LONG_LABEL_WORDS = [
+  'SUBTOTAL',
+  'ZWISCHENSUMME',
+  'GESAMTBETRAG',
+  'AMOUNT',
+  'BALANCE',
+  'CHANGE',
+  'RUCKGELD',
+  'ESPECES',
+  'MONTANT',
+  'DISCOUNT',
+  'SAVINGS',
+];
+
+/** A row's first word misread by a letter ("ZWISCHENSUHME", "ANOUNT DUE") as the label word it nearly is. */
+function withLabelWordRestored(plain: string): string {
+  return plain.replace(/^(\W*)([A-Z]{6,})/, (whole, lead: string, word: string) => {
+    const near = LONG_LABEL_WORDS.find((label) => editDistance(word, label) <= (label.length >= 10 ? 2 : 1));
+    return near ? `${lead}${near}` : whole;
+  });
+}
+
 /** The label a row's text begins with (or, for discounts, savings, taxes and deposits, holds). */
 export function labelOf(text: string): Label | undefined {
-  const plain = withLetters(plainText(text));
+  const plain = withLabelWordRestored(withLetters(plainText(text)));
   const wording = TOLERANT_WORDINGS.find(({ pattern }) => pattern.test(plain));
   if (!wording) return undefined;
   return wording.language ? { kind: wording.kind, language: wording.language } : { kind: wording.kind };

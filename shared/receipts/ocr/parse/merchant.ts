@@ -1,6 +1,7 @@
 import { couldBeName, withoutEdgeNoise } from './header.js';
 import { plainText } from './labels.js';
 import type { Row } from './rows.js';
+import { similarity } from './similarity.js';
 
 export interface MerchantReading {
   value: string;
@@ -64,21 +65,6 @@ function containedSimilarity(text: string, wanted: string): number {
     best = Math.max(best, similarity(text.slice(start, start + wanted.length), wanted));
   }
   return best;
-}
-
-function similarity(a: string, b: string): number {
-  return 1 - editDistance(a, b) / Math.max(a.length, b.length, 1);
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++)
-      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
-    previous = current;
-  }
-  return previous[b.length]!;
 }
 
 function round(value: number): number {
