@@ -48,6 +48,22 @@ describe('settling the totals', () => {
     expect(settled.total?.value).toBe(12.5);
   });
 
+  it('of a total before the tip and one after, both confirmed, takes the one paid', () => {
+    const settled = settleTotals(
+      foot({
+        totals: [
+          { value: 129.49, confidence: 0.99 },
+          { value: 153.47, confidence: 0.98 },
+        ],
+        subtotals: [{ value: 119.9, confidence: 0.99 }],
+        taxes: [9.59],
+        charges: [23.98],
+        tenders: [153.47],
+      }),
+    );
+    expect(settled.total?.value).toBe(153.47);
+  });
+
   it('leaves out two competing totals that no check separates', () => {
     const settled = settleTotals(
       foot({

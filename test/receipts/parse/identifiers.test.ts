@@ -33,6 +33,8 @@ describe('reading identifiers', () => {
 
   it('reads no barcode from a phone number or a too-short number', () => {
     expect(readIdentifiers(['Tel 0113 4960000', '1234567']).barcode).toBeUndefined();
+    // A phone printed without its label, in the header.
+    expect(readIdentifiers(['SHOP', '09314608227', 'TOTAL 3.00', '406442943989'], 2).barcode).toBe('406442943989');
   });
 
   it("reads the store's number", () => {

@@ -40,6 +40,35 @@ TOTAL                      56.20`),
     ).toEqual([{ description: 'Unleaded Pump 4', quantity: 38.52, unit: 'l', unitPrice: 1.459, totalPrice: 56.2 }]);
   });
 
+  it('reads metered goods the OCR garbled: "8.087 gal @ $4.159/gal", "1.212Ib@$6.99/lb", "42,25I×EUR1.689"', () => {
+    expect(items('Premium\n8.087 gal @ $4.159/gal      33.63\nTOTAL 33.63')).toEqual([
+      { description: 'Premium', quantity: 8.087, unit: 'gal', unitPrice: 4.159, totalPrice: 33.63 },
+    ]);
+    expect(items('Ground Beef\n1.212Ib@$6.99/lb             8.47\nTOTAL 8.47')[0]).toMatchObject({
+      quantity: 1.212,
+      unit: 'lb',
+    });
+    expect(items('Diesel\n42,25I×EUR1.689              71,36\nSUMME 71,36')[0]).toMatchObject({
+      description: 'Diesel',
+      quantity: 42.25,
+      unit: 'l',
+      unitPrice: 1.689,
+    });
+  });
+
+  it('takes a last "item" priced at the sum of those above it for a subtotal whose label was misread', () => {
+    const parsed = parseReceipt(
+      pageOf(`
+SHOP
+Bread                       2.00
+Milk                        1.50
+Sublolal                    3.50
+TOTAL                       3.50`),
+    );
+    expect(parsed.lineItems.map((item) => item.description)).toEqual(['Bread', 'Milk']);
+    expect(parsed.fields.subtotal?.value).toBe('3.50');
+  });
+
   it('reads weighed goods on one row', () => {
     expect(items('Apples 0.500 kg @ 2.40/kg    1.20\nTOTAL 1.20')).toEqual([
       { description: 'Apples', quantity: 0.5, unit: 'kg', unitPrice: 2.4, totalPrice: 1.2 },

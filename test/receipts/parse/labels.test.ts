@@ -42,6 +42,20 @@ describe('reading labels', () => {
     expect(labelOf(text)?.kind).toBe(kind);
   });
 
+  it.each([
+    ['TOTALTOPAY', 'total'],
+    ['APAYER', 'total'],
+    ['BALANCEDUE', 'total'],
+    ['SUMMEEUR', 'total'],
+    ['SalesTax6.88%', 'tax'],
+    ['ZWISCHENSUHME', 'subtotal'],
+    ['ANOUNT DUE', 'total'],
+    ['Total excl. VAT', 'subtotal'],
+    ['Total incl. VAT', 'total'],
+  ])('reads "%s", spaces dropped or a letter misread, as %s', (text, kind) => {
+    expect(labelOf(text)?.kind).toBe(kind);
+  });
+
   it('reads a label the OCR misread with digits for letters ("T0TAL", "TOTAI")', () => {
     expect(labelOf('T0TAL')?.kind).toBe('total');
     expect(labelOf('TOTAI')?.kind).toBe('total');

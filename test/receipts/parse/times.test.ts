@@ -14,6 +14,8 @@ describe('reading times', () => {
     ['19:05:33', '19:05:33'],
     ['4.05 p.m.', '16:05:00'],
     ['17 :20', '17:20:00'],
+    ['Time:10:09 PM', '22:09:00'],
+    ['22.01.2410:41:15', '10:41:15'],
   ])('reads %s as %s', (text, time) => {
     expect(timesIn(text).map((found) => found.value)).toEqual([time]);
   });

@@ -26,13 +26,13 @@ const DECIMAL = String.raw`\s?[.,;:、]`;
  * is not part of it.
  */
 const AMOUNT = new RegExp(
-  String.raw`(?<![\d.,:;/])(?<lead>(?<![-.\w])-)?(?<before>${CURRENCY}\s?)?(?<minus>(?<![-.])-)?` +
+  String.raw`(?<![\d,:;/]|\d\.)(?<lead>(?<![-.\w])-)?(?<before>${CURRENCY}\s?)?(?<minus>(?<![-.])-)?` +
     String.raw`(?<number>\d{1,3}(?:[.,']\d{3})+${DECIMAL}\s?\d{2}|\d+${DECIMAL}\s?\d{2})(?![\d%]|[.,:/]\d)` +
     String.raw`(?<trail>-(?![-\d]))?(?<after>\s?${CURRENCY}(?![A-Za-z]))?`,
   'g',
 );
 /** What may follow the last amount of a row and still leave it the row's price. */
-const PRICE_SUFFIX = /^[\s.,:;'"·*-]*(?:[A-Z]\d?\*?)?[\s.,:;'"·*]*$/;
+const PRICE_SUFFIX = /^[\s.,:;'"·*-]*(?:\d?[A-Za-z€]\d?\*?)?[\s.,:;'"·*]*$/;
 
 /** Letters the OCR reads for digits inside a number ("I.80", "1O.50"): a token of digits and these alone. */
 const DIGIT_LOOKALIKES: Record<string, string> = { I: '1', l: '1', '|': '1', O: '0', o: '0' };

@@ -113,6 +113,22 @@ export function readItems(area: PricedRow[]): ReceiptLineItem[] {
   return items;
 }
 
+/**
+ * The items without a last one priced at the sum of all above it: that is a subtotal whose label
+ * the OCR misread ("Sublolal", "MERCHIANDISE TOTAL"), returned apart as one.
+ */
+export function withoutMisreadSubtotal(items: ReceiptLineItem[]): {
+  items: ReceiptLineItem[];
+  subtotal?: ReceiptLineItem;
+} {
+  const last = items.at(-1);
+  const above = items.slice(0, -1);
+  const sumAbove = above.reduce((sum, item) => sum + cents(item.totalPrice ?? 0), 0);
+  return above.length >= 2 && last && cents(last.totalPrice ?? 0) === sumAbove
+    ? { items: above, subtotal: last }
+    : { items };
+}
+
 /** The line's total and the count it was bought in give the unit price, unless it is printed. */
 function item(description: string, quantity: Quantity | undefined, price: Amount, confidence: number): ReceiptLineItem {
   const count = quantity && quantity.quantity > 0 ? quantity.quantity : 1;

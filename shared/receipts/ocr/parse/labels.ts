@@ -58,6 +58,7 @@ const WORDINGS: Wording[] = [
   { kind: 'taxTable', language: 'de', pattern: /^\W*(?:NETTO|BRUTTO|STEUER ?SATZ|MWST ?SATZ)\b/ },
   { kind: 'taxTable', language: 'en', pattern: /^\W*(?:NET|GROSS|VAT RATE|RATE)\b(?! AMOUNT| TOTAL| PAY| A PAYER)/ },
   { kind: 'total', pattern: /^\W*(?:TOTAL|SUMME|GESAMT) ?(?:INCL|INC|INKL)\b/ },
+  { kind: 'subtotal', language: 'en', pattern: /^\W*(?:TOTAL )?(?:EXCL|EXC)\b/ },
   { kind: 'tax', language: 'fr', pattern: /\b(?:TOTAL )?TVA\b/ },
   { kind: 'tax', language: 'de', pattern: /\b(?:MWST|UST|MEHRWERTSTEUER|STEUER)\b/ },
   {
@@ -68,7 +69,7 @@ const WORDINGS: Wording[] = [
   {
     kind: 'subtotal',
     language: 'en',
-    pattern: /^\W*(?:SUB ?-? ?TOTAL|(?:TOTAL )?EXCL\.? VAT|TOTAL EXCL|MERCHANDISE TOTAL|NET TOTAL)\b/,
+    pattern: /^\W*(?:SUB ?-? ?TOTAL|MERCHANDISE TOTAL|NET TOTAL)\b/,
   },
   { kind: 'subtotal', language: 'de', pattern: /^\W*(?:ZWISCHENSUMME|ZW\.? ?SUMME)\b/ },
   { kind: 'subtotal', language: 'fr', pattern: /^\W*SOUS ?-? ?TOTAL\b/ },

@@ -6,7 +6,7 @@ import { settleTotals, type Candidate, type Foot } from './consistency.js';
 import { datesIn, saleDate } from './dates.js';
 import { headerRows, readAddress } from './header.js';
 import { readIdentifiers } from './identifiers.js';
-import { priceColumn, priceOf, readItems, type PricedRow } from './items.js';
+import { priceColumn, priceOf, readItems, withoutMisreadSubtotal, type PricedRow } from './items.js';
 import { labelOf, type LabelKind } from './labels.js';
 import { readLocale } from './locale.js';
 import { readMerchant } from './merchant.js';
@@ -64,8 +64,10 @@ export function parseReceipt(page: OcrPage, hints: ParseHints = {}): ParsedClaim
     ...(label ? { label } : {}),
     ...withPrice(priceOf(row, column)),
   }));
-  const lineItems = readItems(area);
+  const { items: lineItems, subtotal: misreadSubtotal } = withoutMisreadSubtotal(readItems(area));
   const foot = readFoot(labelled.slice(header.length), lineItems);
+  if (misreadSubtotal)
+    foot.subtotals.push({ value: misreadSubtotal.totalPrice!, confidence: misreadSubtotal.confidence ?? 0 });
   const { total, subtotal } = settleTotals(foot);
   set('total', total?.value.toFixed(2), total?.confidence ?? 0);
   set('subtotal', subtotal?.value.toFixed(2), subtotal?.confidence ?? 0);

@@ -11,12 +11,19 @@ export interface Quantity {
 
 const MONEY = String.raw`(?:[$€£]|EUR|GBP|USD|AED|DHS?)?\s?(\d+[.,]\s?\d{2,3})`;
 const NUMBER = String.raw`(\d+(?:[.,]\d+)?)`;
-const UNIT = String.raw`(KG|G|LB|LBS|L|LTR|LITRES?|LITERS?)`;
+/** Units as printed and as misread: "lb" as "Ib" or "1b", "L" as "I", "1" or "|". */
+const UNIT = String.raw`(KG|G|LBS?|IB|1B|GAL|LTR|LITRES?|LITERS?|L|I|1|\|)`;
+/** A currency mark, or what the OCR made of it ("f0.75", "∈/kg"), before or after a unit price. */
+const MARK = String.raw`(?:[$€£]|EUR|GBP|USD|AED|DHS?|[^\d\s/])?`;
 const TIMES = String.raw`\s?(?:X|×|\*|@)\s?`;
-const PER = String.raw`(?:\s?(?:AED|EUR|GBP|USD|DHS?))?(?:\s?(?:EA|EACH|/\s?(?:KG|LB|L|LTR|EA|ST|STK|PCE)|PER \w+|L'UNITE|STK|PIECE|PCE))?`;
+const PER = String.raw`(?:\s?(?:AED|EUR|GBP|USD|DHS?|[^\d\s/]))?(?:\s?(?:EA|EACH|/\s?(?:[A-Z1|]{1,3})?|PER \w+|L'UNITE|STK|ST\.?|PIECE|PCE))?`;
 
-/** "1.132 kg @ £0.75/kg", "38.52 L @ £1.459/L": weighed or metered. */
-const MEASURED = new RegExp(String.raw`^${NUMBER}\s?${UNIT}\s?(?:X|×|@|A)\s?${MONEY}${PER}$`);
+/**
+ * "1.132 kg @ £0.75/kg", "38.52 L @ £1.459/L", "8.087 gal @ $4.159/gal": weighed or metered. The
+ * quantity has decimals (a count "2 x 4.50" is no measure); a unit the OCR lost leaves it unitless.
+ */
+const MEASURE = String.raw`(\d+[.,]\d{2,3})\s?${UNIT}?\s?(?:X|×|@|A)\s?${MARK}\s?(\d+[.,]\s?\d{2,3})${PER}`;
+const MEASURED = new RegExp(String.raw`^${MEASURE}(?:\s[A-Z])?$`);
 /** "2 x 4.50", "2 @ 4.50 each", "3 X": a count, perhaps with its unit price. */
 const COUNTED = new RegExp(String.raw`^(\d{1,3})${TIMES}(?:${MONEY}${PER})?$`);
 /** "@ 9.50 each", "à 9,50": a unit price alone. */
@@ -31,7 +38,11 @@ export function quantityRow(text: string): Quantity | undefined {
   const plain = plainText(withDigits(text)).replace(/\s+$/, '');
   const measured = MEASURED.exec(plain);
   if (measured)
-    return { quantity: number(measured[1]!), unit: unitName(measured[2]!), unitPrice: number(measured[3]!) };
+    return {
+      quantity: number(measured[1]!),
+      ...(measured[2] ? { unit: unitName(measured[2]) } : {}),
+      unitPrice: number(measured[3]!),
+    };
   const counted = COUNTED.exec(plain);
   if (counted) return { quantity: Number(counted[1]), ...(counted[2] ? { unitPrice: number(counted[2]) } : {}) };
   const each = EACH.exec(plain);
@@ -46,10 +57,14 @@ export function quantityRow(text: string): Quantity | undefined {
 export function quantityInDescription(text: string): { description: string; quantity?: Quantity } {
   const patterns: [RegExp, (groups: string[]) => { description: string; quantity: Quantity }][] = [
     [
-      new RegExp(String.raw`^(.*?\p{L}.*?)\s${NUMBER}\s?${UNIT}\s?(?:X|×|@|A)\s?${MONEY}${PER}$`, 'iu'),
+      new RegExp(String.raw`^(.*?\p{L}.*?)\s${MEASURE}$`, 'iu'),
       ([name, count, unit, price]) => ({
         description: name!,
-        quantity: { quantity: number(count!), unit: unitName(unit!.toUpperCase()), unitPrice: number(price!) },
+        quantity: {
+          quantity: number(count!),
+          ...(unit ? { unit: unitName(unit.toUpperCase()) } : {}),
+          unitPrice: number(price!),
+        },
       }),
     ],
     [
@@ -97,5 +112,7 @@ export function quantityInDescription(text: string): { description: string; quan
 }
 
 function unitName(unit: string): string {
-  return /^L/.test(unit) && !/^LB/.test(unit) ? 'l' : unit.toLowerCase().replace(/s$/, '');
+  if (/^(?:LBS?|IB|1B)$/.test(unit)) return 'lb';
+  if (/^(?:L|I|1|\||LTR|LITRES?|LITERS?)$/.test(unit)) return 'l';
+  return unit.toLowerCase();
 }
