@@ -10,7 +10,6 @@ export interface Quantity {
 }
 
 const MONEY = String.raw`(?:[$€£]|EUR|GBP|USD|AED|DHS?)?\s?(\d+[.,]\s?\d{2,3})`;
-const NUMBER = String.raw`(\d+(?:[.,]\d+)?)`;
 /** Units as printed and as misread: "lb" as "Ib" or "1b", "L" as "I", "1" or "|". */
 const UNIT = String.raw`(KG|G|LBS?|IB|1B|GAL|LTR|LITRES?|LITERS?|L|I|1|\|)`;
 /** A currency mark, or what the OCR made of it ("f0.75", "∈/kg"), before or after a unit price. */
