@@ -76,9 +76,12 @@ export function withDateApartFromTime(text: string): string {
   return text.replace(/(\b(?:\d{1,2}[./-]\d{1,2}[./-](?:20)?|20\d{2}[./-]\d{1,2}[./-])\d{2})(?=\d{1,2}:\d{2})/g, '$1 ');
 }
 
-/** Rows that print a date other than the sale's: returns, offers, expiry. */
+/**
+ * Rows that print a date other than the sale's: returns, offers, expiry. Long words count inside
+ * others, as the OCR glues words together ("valablejusqu'au27/02/2024").
+ */
 const NOT_THE_SALE =
-  /\b(?:UNTIL|VALID|BEST BEFORE|USE BY|EXPIR\w*|EXP|RETURNS?|REFUND|BIS|GULTIG|MHD|JUSQU\w*|VALABLE|RETOURS?|ECHANGE|OFFER ENDS|BEFORE|AVANT)\b/;
+  /UNTIL|VALID|VALABLE|JUSQU|GULTIG|EXPIR|RETURN|REFUND|RETOUR|ECHANGE|BEFORE|USE ?BY|\b(?:EXP|BIS|MHD|AVANT)\b/;
 
 export function isSaleDateContext(text: string): boolean {
   return !NOT_THE_SALE.test(plainText(text));

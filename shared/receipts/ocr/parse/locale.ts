@@ -26,19 +26,22 @@ const CURRENCY_OF_MARK: Record<string, string> = {
 const CURRENCY_OF_COUNTRY: Record<Country, string> = { GB: 'GBP', US: 'USD', DE: 'EUR', FR: 'EUR', AE: 'AED' };
 const LANGUAGE_OF_COUNTRY: Record<Country, Language> = { GB: 'en', US: 'en', DE: 'de', FR: 'fr', AE: 'en' };
 
-/** Signs of the country a receipt was printed in: address, phone prefix, tax wording. */
+/**
+ * Signs of the country a receipt was printed in: address and postcode (printed with or without
+ * its space), phone prefix, the tax's name and usual rate.
+ */
 const COUNTRY_SIGNS: [Country, RegExp][] = [
   [
     'GB',
-    /\b(?:UNITED KINGDOM|UK|ENGLAND|SCOTLAND|WALES|LONDON)\b|\+44\b|\b[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}\b|\bVAT (?:REG|NO)/,
+    /\b(?:UNITED KINGDOM|UK|ENGLAND|SCOTLAND|WALES|LONDON)\b|\+44\b|[A-Z]{1,2}\d{1,2}[A-Z]? ?\d[A-Z]{2}\b|\bVAT ?(?:REG|NO)|\bVAT ?20(?:\.0)? ?%/,
   ],
-  ['US', /\b(?:USA|UNITED STATES|SALES TAX)\b|\+1[ -]\d|,? [A-Z]{2} \d{5}(?:-\d{4})?\b|\(\d{3}\) ?\d{3}-\d{4}/],
+  ['US', /\b(?:USA|UNITED STATES)\b|\bSALES ?TAX|\+1[ -]\d|, ?[A-Z]{2} ?\d{5}(?:-\d{4})?\b|\(\d{3}\) ?\d{3}-\d{4}/],
   [
     'DE',
     /\b(?:DEUTSCHLAND|GERMANY|BERLIN|MUNCHEN|HAMBURG|KOLN|FRANKFURT|MWST|UST-?ID|STEUERNR|STRASSE)\b|\+49\b|STR\./,
   ],
   ['FR', /\b(?:FRANCE|PARIS|LYON|MARSEILLE|TVA|SIRET|SIREN|RUE|AVENUE DE|BOULEVARD)\b|\+33\b/],
-  ['AE', /\b(?:UAE|U\.A\.E|UNITED ARAB EMIRATES|DUBAI|ABU DHABI|SHARJAH|TRN|AED|DHS?)\b|\+971\b/],
+  ['AE', /\b(?:UAE|U\.A\.E|UNITED ARAB EMIRATES|DUBAI|ABU DHABI|SHARJAH|TRN|AED|DHS?)\b|\+971\b|\bVAT ?5 ?%/],
 ];
 
 /**

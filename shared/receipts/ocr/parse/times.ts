@@ -13,7 +13,7 @@ export interface TimeReading {
  * A point between hour and minutes counts only with AM or PM, else "12.50" would be a time.
  */
 const TIME =
-  /(?<![\d.,]|\d:)([01]?\d|2[0-3])(?:\s?(:)\s?([0-5]\d)(?::([0-5]\d))?|(H)([0-5]\d)|(\.)([0-5]\d)(?=\s?[AP]\.?M))(?:\s?([AP])\.?M\.?)?(?![\d.,]*\d)/g;
+  /(?<![\d.,/]|[^A-Z]:)([01]?\d|2[0-3])(?:\s?(:)\s?([0-5]\d)(?::([0-5]\d))?|(H)([0-5]\d)|(\.)([0-5]\d)(?=\s?[AP]\.?M))(?:\s?([AP])\.?M\.?)?(?![\d.,]*\d)/g;
 
 export function timesIn(text: string): TimeReading[] {
   return [...withDateApartFromTime(plainText(text)).matchAll(TIME)].flatMap((match) => {
