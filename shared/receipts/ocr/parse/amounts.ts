@@ -34,14 +34,21 @@ const AMOUNT = new RegExp(
 /** What may follow the last amount of a row and still leave it the row's price. */
 const PRICE_SUFFIX = /^[\s.,:;'"·*-]*(?:\d?[A-Za-z€]\d?\*?)?[\s.,:;'"·*]*$/;
 
-/** Letters the OCR reads for digits inside a number ("I.80", "1O.50"): a token of digits and these alone. */
+/**
+ * Letters the OCR reads for digits inside a number ("I.80", "1O.50"): a token of digits and these
+ * alone; and a pound sign read as an L.
+ */
 const DIGIT_LOOKALIKES: Record<string, string> = { I: '1', l: '1', '|': '1', O: '0', o: '0' };
-const NUMBER_TOKEN = /(?<=^|\s|[$€£])[\dIlO|o]+[.,;:][\dIlOo]{2}(?=$|\s|-)/g;
+const NUMBER_TOKEN = /(?<=^|\s|[$€£])[\dIlO|o]+[.,;:][\dIlOo]{2}(?=$|\s|-|[A-Z]$)/g;
+/** "£" read as an L glued to the amount ("L3.10", "LO.85"). */
+const POUND_AS_L = /(?<=^|\s)L(?=[\dO]+[.,][\dO]{2}(?:$|\s))/g;
 
 export function withDigits(text: string): string {
-  return text.replace(NUMBER_TOKEN, (token) =>
-    /\d/.test(token) ? token.replace(/[IlO|o]/g, (letter) => DIGIT_LOOKALIKES[letter]!) : token,
-  );
+  return text
+    .replace(POUND_AS_L, '£')
+    .replace(NUMBER_TOKEN, (token) =>
+      /\d/.test(token) ? token.replace(/[IlO|o]/g, (letter) => DIGIT_LOOKALIKES[letter]!) : token,
+    );
 }
 
 function toAmount(match: RegExpExecArray): Amount | undefined {

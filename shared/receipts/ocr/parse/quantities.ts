@@ -15,7 +15,7 @@ const UNIT = String.raw`(KG|G|LBS?|IB|1B|GAL|LTR|LITRES?|LITERS?|L|I|1|\|)`;
 /** A currency mark, or what the OCR made of it ("f0.75", "∈/kg"), before or after a unit price. */
 const MARK = String.raw`(?:[$€£]|EUR|GBP|USD|AED|DHS?|[^\d\s/])?`;
 const TIMES = String.raw`\s?(?:X|×|\*|@)\s?`;
-const PER = String.raw`(?:\s?(?:AED|EUR|GBP|USD|DHS?|[^\d\s/]))?(?:\s?(?:EA|EACH|/\s?(?:[A-Z1|]{1,3})?|PER \w+|L'UNITE|STK|ST\.?|PIECE|PCE))?`;
+const PER = String.raw`(?:\s?(?:AED|EUR|GBP|USD|DHS?|[^\d\s/]))?(?:\s?(?:EA|EACH|/+\s?(?:[A-Z1|]{1,3})?|PER \w+|L'UNITE|STK|ST\.?|PIECE|PCE))?`;
 
 /**
  * "1.132 kg @ £0.75/kg", "38.52 L @ £1.459/L", "8.087 gal @ $4.159/gal": weighed or metered. The
