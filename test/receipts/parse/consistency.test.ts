@@ -26,7 +26,11 @@ describe('settling the totals', () => {
         itemsSum: 30,
       }),
     );
-    expect(settled).toEqual({ total: { value: 30.4, confidence: 0.97 }, subtotal: { value: 30, confidence: 0.97 } });
+    expect(settled).toEqual({
+      total: { value: 30.4, confidence: 0.97 },
+      subtotal: { value: 30, confidence: 0.97 },
+      confirmed: true,
+    });
   });
 
   it('confirms a total by the tender less the change', () => {

@@ -135,6 +135,29 @@ CHANGE                      1.50
     expect(parsed.fields.total).toEqual({ value: '8.50', confidence: 0.97 });
   });
 
+  it('reads a photo tilted so far that each price sits level with the next row, by the arithmetic', () => {
+    const parsed = parseReceipt(
+      pageOf(
+        `
+SHOP
+Bread                                   2.00
+Milk                                    1.50
+Cheese                                  4.25
+Apples                                  3.10
+SUBTOTAL                               10.85
+TOTAL                                  10.85`,
+        { slope: 0.06 },
+      ),
+    );
+    expect(parsed.lineItems.map((item) => [item.description, item.totalPrice])).toEqual([
+      ['Bread', 2],
+      ['Milk', 1.5],
+      ['Cheese', 4.25],
+      ['Apples', 3.1],
+    ]);
+    expect(parsed.fields.total).toEqual({ value: '10.85', confidence: 0.97 });
+  });
+
   // Issue 22: "Merchant from the header, cross-checked against the tenant's known merchants and venues".
   it("gives a known merchant's name as configured", () => {
     expect(values('MULLER DROGERIE\nTOTAL 1,00', { knownMerchants: ['Müller Drogerie', 'Lidl'] }).merchantName).toBe(

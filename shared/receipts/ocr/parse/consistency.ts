@@ -26,6 +26,8 @@ export interface Foot {
 export interface Settled {
   total?: Candidate;
   subtotal?: Candidate;
+  /** The total is one the receipt's arithmetic reaches. */
+  confirmed: boolean;
 }
 
 /** A total or subtotal that arithmetic confirms: another printed number agrees with it. */
@@ -70,7 +72,7 @@ export function settleTotals(foot: Foot): Settled {
       : confirmedSubtotals.length === 0 && subtotals.length === 1 && subtotals[0]!.confidence >= CLEAR_READING
         ? { value: subtotals[0]!.value, confidence: round(UNCONFIRMED * subtotals[0]!.confidence) }
         : undefined;
-  return { ...(total ? { total } : {}), ...(subtotal ? { subtotal } : {}) };
+  return { ...(total ? { total } : {}), ...(subtotal ? { subtotal } : {}), confirmed: confirmedTotals.length === 1 };
 }
 
 /**

@@ -1,8 +1,7 @@
-import type { ReceiptLineItem } from '../../receipt.entity.js';
 import type { ParsedClaim, ParsedField } from '../../parsed-claim.js';
 import type { OcrPage } from '../ocr-page.js';
 import { amountsIn, amountAtEnd, cents } from './amounts.js';
-import { settleTotals, type Candidate, type Foot } from './consistency.js';
+import { settleTotals } from './consistency.js';
 import { datesIn, saleDate } from './dates.js';
 import { headerRows, readAddress } from './header.js';
 import { readIdentifiers } from './identifiers.js';
@@ -10,7 +9,8 @@ import { priceColumn, priceOf, readItems, withoutMisreadSubtotal, type PricedRow
 import { labelOf, type LabelKind } from './labels.js';
 import { readLocale } from './locale.js';
 import { readMerchant } from './merchant.js';
-import { printedRows, type Row } from './rows.js';
+import { printedRows, skewCandidates, type Row } from './rows.js';
+import { readFoot } from './foot.js';
 import { saleTime, timesIn } from './times.js';
 
 export interface ParseHints {
@@ -30,7 +30,17 @@ const IDENTIFIER_CONFIDENCE = 0.9;
  * field carries a confidence; a field the parser is unsure of is left out rather than guessed.
  */
 export function parseReceipt(page: OcrPage, hints: ParseHints = {}): ParsedClaim {
-  const rows = printedRows(page);
+  const readings = skewCandidates(page).map((skew) => readAtSkew(page, hints, skew));
+  return readings.reduce((best, reading) => (reading.agreement > best.agreement ? reading : best)).claim;
+}
+
+/**
+ * The page read with its rows levelled by one tilt, and how well the reading agrees with itself:
+ * the items adding up to the subtotal or the total counts most, a confirmed total next. Of equally
+ * agreeing readings the level one wins: a tilt must earn its place by the arithmetic.
+ */
+function readAtSkew(page: OcrPage, hints: ParseHints, skew: number): { claim: ParsedClaim; agreement: number } {
+  const rows = printedRows(page, skew);
   const texts = rows.map((row) => row.text);
   const locale = readLocale(texts);
   const fields: ParsedClaim['fields'] = {};
@@ -68,7 +78,7 @@ export function parseReceipt(page: OcrPage, hints: ParseHints = {}): ParsedClaim
   const foot = readFoot(labelled.slice(header.length), lineItems);
   if (misreadSubtotal)
     foot.subtotals.push({ value: misreadSubtotal.totalPrice!, confidence: misreadSubtotal.confidence ?? 0 });
-  const { total, subtotal } = settleTotals(foot);
+  const { total, subtotal, confirmed } = settleTotals(foot);
   set('total', total?.value.toFixed(2), total?.confidence ?? 0);
   set('subtotal', subtotal?.value.toFixed(2), subtotal?.confidence ?? 0);
   set('currency', locale.currency?.value, locale.currency?.confidence ?? 0);
@@ -79,63 +89,19 @@ export function parseReceipt(page: OcrPage, hints: ParseHints = {}): ParsedClaim
   set('barcode', identifiers.barcode, IDENTIFIER_CONFIDENCE);
   set('locationIdentifier', identifiers.locationIdentifier, IDENTIFIER_CONFIDENCE);
 
-  return { ocrConfidence: round(page.confidence), lineItems, fields };
+  const itemsAgree =
+    foot.itemsSum !== undefined &&
+    [...foot.subtotals.map((candidate) => candidate.value), ...(total ? [total.value] : [])].some(
+      (value) => cents(value) === cents(foot.itemsSum!),
+    );
+  return {
+    claim: { ocrConfidence: round(page.confidence), lineItems, fields },
+    agreement: (itemsAgree ? 2 : 0) + (confirmed ? 1 : 0),
+  };
 }
 
 function withPrice<T>(price: T | undefined): { price?: T } {
   return price === undefined ? {} : { price };
-}
-
-/** The labelled amounts below the header, sorted by what they are, for the consistency check. */
-function readFoot(labelled: { row: Row; label: ReturnType<typeof labelOf> }[], items: ReceiptLineItem[]): Foot {
-  const foot: Foot = {
-    totals: [],
-    subtotals: [],
-    taxes: [],
-    discounts: [],
-    savings: [],
-    charges: [],
-    tenders: [],
-    changes: [],
-  };
-  if (items.length) foot.itemsSum = items.reduce((sum, item) => sum + cents(item.totalPrice ?? 0), 0) / 100;
-  for (const { row, label } of labelled) {
-    const amount = amountAtEnd(row.text);
-    if (!amount || datesIn(row.text, true).length) continue;
-    const candidate: Candidate = { value: amount.value, confidence: row.confidence };
-    switch (label?.kind) {
-      case 'total':
-        if (amount.value > 0) foot.totals.push(candidate);
-        break;
-      case 'subtotal':
-        foot.subtotals.push(candidate);
-        break;
-      case 'tax':
-        foot.taxes.push(amount.value);
-        break;
-      case 'discount':
-        foot.discounts.push(Math.abs(amount.value));
-        break;
-      case 'savings':
-        foot.savings.push(Math.abs(amount.value));
-        break;
-      case 'tip':
-      case 'deposit':
-      case 'rounding':
-        foot.charges.push(amount.value);
-        break;
-      case 'tender':
-        foot.tenders.push(amount.value);
-        break;
-      case 'change':
-        foot.changes.push(amount.value);
-        break;
-      case undefined:
-        if (amount.value < 0) foot.discounts.push(-amount.value);
-        break;
-    }
-  }
-  return foot;
 }
 
 function round(value: number): number {

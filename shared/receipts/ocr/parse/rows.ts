@@ -16,6 +16,7 @@ export interface Row {
 const MAX_SKEW = 0.14;
 /** Below this (under a degree) a row's ends differ by less than half a row: no correction needed. */
 const MIN_SKEW = 0.012;
+const SKEW_STEP = 0.004;
 
 /** An OCR line with its words' boxes turned level by the page's skew. */
 interface LevelLine {
@@ -33,9 +34,8 @@ interface LevelLine {
  * turned level by it, and lines whose levelled centres lie within half a row of each other make
  * one row. Rows keep the levelled boxes, so columns line up down the page too.
  */
-export function printedRows(page: OcrPage): Row[] {
+export function printedRows(page: OcrPage, skew = pageSkew(page.lines)): Row[] {
   const lines = page.lines.filter((line) => line.words.some((word) => word.text.trim()));
-  const skew = pageSkew(lines);
   const level = lines.map((line) => levelled(line, skew)).sort((a, b) => a.centre - b.centre);
   const groups: LevelLine[][] = [];
   for (const line of level) {
@@ -72,6 +72,37 @@ export function pageSkew(lines: OcrLine[]): number {
   const size = Math.min(MAX_SKEW, heightGrowth(lines));
   if (size < MIN_SKEW) return 0;
   return sideBySidePairs(lines, -size) > sideBySidePairs(lines, size) ? -size : size;
+}
+
+/**
+ * The tilts worth reading the page at: level, the measured one, and the two most lines standing
+ * side by side imply. A line and one to its right within a row or so imply the tilt that would
+ * put them on one row; a description and its own price imply the page's tilt, all alike, while a
+ * description and the next row's price imply tilts that vary with their distance apart. Which
+ * reading is right is for the caller to decide by the receipt's arithmetic.
+ */
+export function skewCandidates(page: OcrPage): number[] {
+  const votes = new Map<number, number>();
+  const lines = page.lines.filter((line) => line.words.length);
+  for (const left of lines)
+    for (const right of lines) {
+      const across = centre(right.box).x - centre(left.box).x;
+      const apart = right.box.x0 - left.box.x1;
+      const down = centre(right.box).y - centre(left.box).y;
+      const height = Math.min(left.box.y1 - left.box.y0, right.box.y1 - right.box.y0);
+      if (apart <= 0 || Math.abs(down) > 1.6 * height) continue;
+      const bin = Math.round(down / across / SKEW_STEP);
+      if (Math.abs(bin * SKEW_STEP) <= MAX_SKEW) votes.set(bin, (votes.get(bin) ?? 0) + 1);
+    }
+  const implied = [...votes]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 2)
+    .map(([bin]) => bin * SKEW_STEP);
+  return [...new Set([0, pageSkew(page.lines), ...implied])];
+}
+
+function centre(box: OcrBox): { x: number; y: number } {
+  return { x: (box.x0 + box.x1) / 2, y: (box.y0 + box.y1) / 2 };
 }
 
 /** The least-squares slope of box height over box width. */
