@@ -15,6 +15,8 @@ describe('reading identifiers', () => {
     ['N° ticket: 5567', '5567'],
     ['Invoice No: INV-2025-0042', 'INV-2025-0042'],
     ['Receipt No: 550123', '550123'],
+    ['Ticket No: 0O0141', '000141'],
+    ['Trans 6#479053', '479053'],
   ])('reads the transaction id of "%s" as %s', (text, id) => {
     expect(readIdentifiers([text]).transactionId).toBe(id);
   });

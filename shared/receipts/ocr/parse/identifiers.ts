@@ -29,6 +29,18 @@ const STORE = new RegExp(
 const BARCODE = /^(?:BARCODE|EAN|CODE)?\W*(\d[\d ]{6,20}\d)\W*$/;
 
 /**
+ * The number after a transaction label. A stray mark before the "#" ("Trans 6#479053") leaves the
+ * number after it; letters read for digits in a number ("0O0141") are put right.
+ */
+function transactionNumber(plain: string): string | undefined {
+  const match = TRANSACTION.exec(plain) ?? TICKET_NUMBER_FIRST.exec(plain);
+  if (!match) return undefined;
+  const after = /^#(\d{3,})\b/.exec(plain.slice(match.index + match[0].length));
+  const value = after?.[1] ?? match[1]!;
+  return /^[\dOI]+$/.test(value) ? value.replace(/O/g, '0').replace(/I/g, '1') : value;
+}
+
+/**
  * Reads the transaction number and the store's number, each from the first row that prints one,
  * and the receipt's barcode from the last row of digits below the header (a row of digits in the
  * header is a phone number printed without its label). Numbers with a date's or a phone's shape
@@ -39,7 +51,7 @@ export function readIdentifiers(texts: string[], headerLength = 0): Identifiers 
   for (const [index, text] of texts.entries()) {
     const plain = plainText(text);
     if (/\b(?:TEL|PHONE|FAX|TELEFON)\b/.test(plain)) continue;
-    const transaction = (TRANSACTION.exec(plain) ?? TICKET_NUMBER_FIRST.exec(plain))?.[1];
+    const transaction = transactionNumber(plain);
     if (!found.transactionId && transaction && /\d/.test(transaction) && !/^\d{1,2}[/-]\d{1,2}/.test(transaction))
       found.transactionId = transaction;
     const store = STORE.exec(plain)?.[1];
