@@ -17,6 +17,7 @@ describe('reading identifiers', () => {
     ['Receipt No: 550123', '550123'],
     ['Ticket No: 0O0141', '000141'],
     ['Trans 6#479053', '479053'],
+    ['Tickel.n° 001954', '001954'],
   ])('reads the transaction id of "%s" as %s', (text, id) => {
     expect(readIdentifiers([text]).transactionId).toBe(id);
   });

@@ -1,4 +1,5 @@
 import { plainText } from './labels.js';
+import { editDistance } from './similarity.js';
 
 export interface Identifiers {
   transactionId?: string;
@@ -6,7 +7,7 @@ export interface Identifiers {
   locationIdentifier?: string;
 }
 
-const NUMBER_MARK = String.raw`(?:[\s-]?(?:NO\b\.?|NR\b\.?|N[°º]|#|NUMBER\b|ID\b|NUM\b\.?))?\s?[:#.]?\s?`;
+const NUMBER_MARK = String.raw`(?:[\s.-]?(?:NO\b\.?|NR\b\.?|N[°º]|#|NUMBER\b|ID\b|NUM\b\.?))?\s?[:#.]?\s?`;
 const VALUE = String.raw`([A-Z0-9](?:[A-Z0-9/-]*[A-Z0-9])?)`;
 /**
  * The labels a transaction's number is printed after: Trans, Trans #, Order #, Check #, Bon-Nr.,
@@ -28,11 +29,18 @@ const STORE = new RegExp(
 /** A barcode row: 8 to 14 digits, perhaps in groups, perhaps labelled, and nothing else. */
 const BARCODE = /^(?:BARCODE|EAN|CODE)?\W*(\d[\d ]{6,20}\d)\W*$/;
 
+/** Transaction labels long enough to be recognised with one letter misread in place ("Tickel n°", "Receipl No"). */
+const LABEL_WORDS = ['TICKET', 'RECEIPT', 'INVOICE', 'TRANSACTION'];
+
 /**
  * The number after a transaction label. A stray mark before the "#" ("Trans 6#479053") leaves the
  * number after it; letters read for digits in a number ("0O0141") are put right.
  */
-function transactionNumber(plain: string): string | undefined {
+function transactionNumber(text: string): string | undefined {
+  const plain = text.replace(
+    /[A-Z]{6,}/g,
+    (word) => LABEL_WORDS.find((label) => label.length === word.length && editDistance(word, label) === 1) ?? word,
+  );
   const match = TRANSACTION.exec(plain) ?? TICKET_NUMBER_FIRST.exec(plain);
   if (!match) return undefined;
   const after = /^#(\d{3,})\b/.exec(plain.slice(match.index + match[0].length));
