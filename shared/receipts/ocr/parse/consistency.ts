@@ -44,7 +44,8 @@ const CLEAR_READING = 0.9;
  * or a card paying it exactly. Of competing totals the one confirmed wins; when none is, a single
  * clearly read total on a receipt that prints nothing to check it against is kept with a lower
  * confidence, and any other is left out: a wrong total is a wrong payout, a missing one is a
- * review by a person.
+ * review by a person. The subtotal follows the same rules, checked against the items' sum and the
+ * total.
  */
 export function settleTotals(foot: Foot): Settled {
   const totals = distinct(foot.totals);
@@ -69,7 +70,12 @@ export function settleTotals(foot: Foot): Settled {
   const subtotal =
     confirmedSubtotals.length === 1
       ? { value: confirmedSubtotals[0]!.value, confidence: CONFIRMED }
-      : confirmedSubtotals.length === 0 && subtotals.length === 1 && subtotals[0]!.confidence >= CLEAR_READING
+      : confirmedSubtotals.length === 0 &&
+          subtotals.length === 1 &&
+          subtotals[0]!.value > 0 &&
+          subtotals[0]!.confidence >= CLEAR_READING &&
+          foot.itemsSum === undefined &&
+          !total
         ? { value: subtotals[0]!.value, confidence: round(UNCONFIRMED * subtotals[0]!.confidence) }
         : undefined;
   return { ...(total ? { total } : {}), ...(subtotal ? { subtotal } : {}), confirmed: confirmedTotals.length === 1 };
