@@ -96,7 +96,7 @@ const WORDINGS: Wording[] = [
     pattern: /^\W*(?:BAR(?:GELD)?|GEGEBEN|EC[- ]?KARTE|GIROCARD|KARTE|KARTENZAHLUNG|GEZAHLT)\b/,
   },
   { kind: 'tender', language: 'fr', pattern: /^\W*(?:ESPECES|CB|CARTE(?: BANCAIRE| BLEUE)?|PAYE|REGLEMENT|CHEQUE)\b/ },
-  { kind: 'tender', pattern: /^\W*(?:VISA|MASTERCARD|MASTER CARD|AMEX|MAESTRO|V PAY)\b/ },
+  { kind: 'tender', pattern: /^\W*(?:VISA|MASTERCARD|MASTER CARD|MC|AMEX|AMERICAN EXPRESS|DISCOVER|MAESTRO|V PAY)\b/ },
   { kind: 'deposit', language: 'en', pattern: /\b(?:BOTTLE )?DEPOSIT\b/ },
   { kind: 'deposit', language: 'de', pattern: /\b(?:PFAND|LEERGUT)\b/ },
   { kind: 'deposit', language: 'fr', pattern: /\bCONSIGNE\b/ },
