@@ -61,24 +61,7 @@ function readAtSkew(page: OcrPage, hints: ParseHints, skew: number): { claim: Pa
   const time = saleTime(rows, date?.rowIndex);
   set('serviceTime', time?.value, time?.confidence ?? 0);
 
-  const labelled = rows.map((row) => ({ row, label: labelOf(row.text) }));
-  const footStart = labelled.findIndex(
-    ({ row, label }) => label && FOOT_STARTS.includes(label.kind) && amountAtEnd(row.text) !== undefined,
-  );
-  // The item area starts at the top: a header's last rows may be an item's name printed above
-  // its quantity and price, or a table's column heads. Header rows that are neither become no item.
-  const body = labelled.slice(0, footStart < 0 ? undefined : footStart);
-  const column = priceColumn(rows.slice(header.length));
-  const area: PricedRow[] = body.map(({ row, label }) => ({
-    row,
-    ...(label ? { label } : {}),
-    ...withPrice(priceOf(row, column)),
-  }));
-  const { items: lineItems, subtotal: misreadSubtotal } = withoutMisreadSubtotal(readItems(area));
-  const foot = readFoot(labelled.slice(header.length), lineItems);
-  if (misreadSubtotal)
-    foot.subtotals.push({ value: misreadSubtotal.totalPrice!, confidence: misreadSubtotal.confidence ?? 0 });
-  const { total, subtotal, confirmed } = settleTotals(foot);
+  const { lineItems, foot, total, subtotal, confirmed } = readItemsAndTotals(rows, header.length);
   set('total', total?.value.toFixed(2), total?.confidence ?? 0);
   set('subtotal', subtotal?.value.toFixed(2), subtotal?.confidence ?? 0);
   set('currency', locale.currency?.value, locale.currency?.confidence ?? 0);
@@ -98,6 +81,31 @@ function readAtSkew(page: OcrPage, hints: ParseHints, skew: number): { claim: Pa
     claim: { ocrConfidence: round(page.confidence), lineItems, fields },
     agreement: (itemsAgree ? 2 : 0) + (confirmed ? 1 : 0),
   };
+}
+
+/**
+ * The items of the item area (from the top to the first subtotal or total) and the totals the
+ * foot's arithmetic settles.
+ */
+function readItemsAndTotals(rows: Row[], headerLength: number) {
+  const labelled = rows.map((row) => ({ row, label: labelOf(row.text) }));
+  const footStart = labelled.findIndex(
+    ({ row, label }) => label && FOOT_STARTS.includes(label.kind) && amountAtEnd(row.text) !== undefined,
+  );
+  // The item area starts at the top: a header's last rows may be an item's name printed above
+  // its quantity and price, or a table's column heads. Header rows that are neither become no item.
+  const body = labelled.slice(0, footStart < 0 ? undefined : footStart);
+  const column = priceColumn(rows.slice(headerLength));
+  const area: PricedRow[] = body.map(({ row, label }) => ({
+    row,
+    ...(label ? { label } : {}),
+    ...withPrice(priceOf(row, column)),
+  }));
+  const { items: lineItems, subtotal: misreadSubtotal } = withoutMisreadSubtotal(readItems(area));
+  const foot = readFoot(labelled.slice(headerLength), lineItems);
+  if (misreadSubtotal)
+    foot.subtotals.push({ value: misreadSubtotal.totalPrice!, confidence: misreadSubtotal.confidence ?? 0 });
+  return { lineItems, foot, ...settleTotals(foot) };
 }
 
 function withPrice<T>(price: T | undefined): { price?: T } {
