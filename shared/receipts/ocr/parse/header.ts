@@ -3,7 +3,7 @@ import type { Row } from './rows.js';
 
 /** Rows that are no name: contact details, addresses, the document's own title, greetings. */
 const CONTACT =
-  /\b(?:TEL|PHONE|FAX|WWW|HTTPS?|EMAIL|E-MAIL|VAT|TRN|SIRET|UST|STEUER|TAX)\b|@|\.(?:COM|CO\.UK|DE|FR|AE)\b/;
+  /\b(?:TEL|PHONE|FAX|WWW|HTTPS?|EMAIL|E-MAIL|VAT|TRN|SIRET|UST|STEUER|TAX)\b|\bST\.?-?NR|@|\.(?:COM|CO\.UK|DE|FR|AE)\b/;
 const TITLE =
   /\b(?:RECEIPT|INVOICE|TICKET|QUITTUNG|KASSENBON|BELEG|RECU|FACTURE|WELCOME|WILLKOMMEN|BIENVENUE|THANK|DANKE|MERCI|DATE|DATUM|COPY|DUPLICATE)\b/;
 const STREET =
@@ -59,7 +59,13 @@ export function withoutEdgeNoise(text: string, strict = true): string {
 
 /** The address printed under the name: the header's address rows, in order. */
 export function readAddress(header: Row[]): { value: string; confidence: number } | undefined {
-  const rows = header.filter((row) => isAddress(row.text) && !CONTACT.test(plainText(row.text)));
+  // A phone number printed without its label has a postcode's run of digits, but no letters.
+  const rows = header.filter(
+    (row) =>
+      isAddress(row.text) &&
+      !CONTACT.test(plainText(row.text)) &&
+      plainText(row.text).replace(/[^A-Z]/g, '').length >= 3,
+  );
   if (!rows.length) return undefined;
   return {
     value: rows.map((row) => row.text.trim()).join(', '),
