@@ -121,6 +121,15 @@ TOTAL                        6.00`),
     ).toEqual([{ description: 'Croissant', quantity: 4, unitPrice: 1.5, totalPrice: 6 }]);
   });
 
+  it('reads a fuel table whose quantity has decimals and whose unit price has three', () => {
+    expect(
+      items(`
+Item          Qty     Price   Amount
+Unleaded    56.03     1.459    81.75
+TOTAL                          81.75`),
+    ).toEqual([{ description: 'Unleaded', quantity: 56.03, unitPrice: 1.459, totalPrice: 81.75 }]);
+  });
+
   // Issue 22: "discount, tender, change and deposit lines become items".
   it('keeps discounts, deposits, taxes and VAT tables out of the items', () => {
     expect(

@@ -1,5 +1,5 @@
 import type { ReceiptLineItem } from '../../receipt.entity.js';
-import { amountAtEnd, amountsIn, cents, type Amount } from './amounts.js';
+import { amountAtEnd, amountsIn, cents, withDigits, type Amount } from './amounts.js';
 import { datesIn } from './dates.js';
 import { withoutEdgeNoise } from './header.js';
 import { plainText, type Label } from './labels.js';
@@ -163,17 +163,32 @@ function attachUnitPrice(item: ReceiptLineItem, unitPrice: number): void {
   }
 }
 
-/** A table row's text before its total: description, then quantity and unit price in some order. */
+/**
+ * A table row's text before its total: the description, then a quantity and a unit price in
+ * either order. The two numbers are told apart by the arithmetic (quantity times unit price makes
+ * the total, to the cent as printed); a quantity may have decimals (litres, kilos) and a unit
+ * price three (fuel); when both orders make it, a whole quantity wins. A single whole number is
+ * the quantity.
+ */
 function tableColumns(before: string, price: Amount): { description: string; quantity?: Quantity } {
-  const unit = amountsIn(before).at(-1);
-  const head = unit ? before.slice(0, unit.start) : before;
-  const tail = unit ? before.slice(unit.end) : '';
-  const count = /(?:^|\s)(\d{1,3})\s*$/.exec(head) ?? /^\s*(\d{1,3})\s*$/.exec(tail);
-  const quantity = count ? Number(count[1]) : undefined;
-  const description = (count && count.input === head ? head.slice(0, count.index) : head).trim();
-  if (quantity && unit && cents(quantity * unit.value) === cents(price.value))
-    return { description, quantity: { quantity, unitPrice: unit.value } };
-  if (quantity && !unit) return { description, quantity: { quantity } };
+  const tokens = withDigits(before).trim().split(/\s+/);
+  const numbers: number[] = [];
+  while (numbers.length < 2 && tokens.length > 1 && /^\d+(?:[.,]\d{1,3})?$/.test(tokens.at(-1)!))
+    numbers.unshift(Number(tokens.pop()!.replace(',', '.')));
+  const description = tokens.join(' ');
+  if (numbers.length === 2) {
+    const [first, second] = numbers as [number, number];
+    const makesTotal = (quantity: number, unitPrice: number) => Math.abs(quantity * unitPrice - price.value) < 0.01;
+    // Both orders make the total when the numbers are 1.50 and 4: a whole quantity is the likelier.
+    const readings = [
+      { quantity: first, unitPrice: second },
+      { quantity: second, unitPrice: first },
+    ].filter((reading) => makesTotal(reading.quantity, reading.unitPrice));
+    const reading = readings.find((candidate) => Number.isInteger(candidate.quantity)) ?? readings[0];
+    if (reading) return { description, quantity: reading };
+  }
+  if (numbers.length === 1 && Number.isInteger(numbers[0]) && numbers[0]! > 0)
+    return { description, quantity: { quantity: numbers[0]! } };
   return quantityInDescription(before);
 }
 
