@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { printedRows, rowSegments } from '../../../shared/receipts/ocr/parse/rows.js';
+import { printedRows } from '../../../shared/receipts/ocr/parse/rows.js';
 import { pageOf } from './ocr-layout.js';
 
 // Issue 22: "Work from word boxes, not only text lines: group words into rows by position".
@@ -34,14 +34,5 @@ Free Range Eggs                              3.20`,
   it('keeps a row as sure as its worst-read word', () => {
     const [row] = printedRows(pageOf('TOTAL       8.50{0.4}', { confidence: 0.9 }));
     expect(row?.confidence).toBe(0.4);
-  });
-
-  it('splits a row into its columns where words stand apart', () => {
-    const [row] = printedRows(pageOf('Widget Large      2     4.50'));
-    expect(rowSegments(row!).map((segment) => segment.map((word) => word.text).join(' '))).toEqual([
-      'Widget Large',
-      '2',
-      '4.50',
-    ]);
   });
 });

@@ -83,7 +83,7 @@ export function withDateApartFromTime(text: string): string {
 const NOT_THE_SALE =
   /UNTIL|VALID|VALABLE|JUSQU|GULTIG|EXPIR|RETURN|REFUND|RETOUR|ECHANGE|BEFORE|USE ?BY|\b(?:EXP|BIS|MHD|AVANT)\b/;
 
-export function isSaleDateContext(text: string): boolean {
+function isSaleDateContext(text: string): boolean {
   return !NOT_THE_SALE.test(plainText(text));
 }
 
@@ -91,7 +91,7 @@ function fullYear(text: string): number {
   return text.length === 2 ? 2000 + Number(text) : Number(text);
 }
 
-export function isoDate(year: number, month: number, day: number): string | undefined {
+function isoDate(year: number, month: number, day: number): string | undefined {
   if (month < 1 || month > 12 || day < 1 || day > 31 || year < 2000 || year > 2099) return undefined;
   const date = new Date(Date.UTC(year, month - 1, day));
   return date.getUTCMonth() === month - 1 ? date.toISOString().slice(0, 10) : undefined;

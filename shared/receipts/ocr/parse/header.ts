@@ -10,7 +10,7 @@ const STREET =
   /\b(?:STREET|ST|ROAD|RD|AVENUE|AVE|LANE|LN|DRIVE|DR|BLVD|BOULEVARD|WAY|PLACE|SQUARE|HIGH ST|STRASSE|STR|WEG|PLATZ|ALLEE|GASSE|RUE|AV|PLACE|CHEMIN|QUAI|MALL|CENTRE|CENTER|SUITE|UNIT|FLOOR|PO BOX)\b/;
 const POSTCODE = /\b[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}\b|\b\d{5}\b|\b[A-Z]{2} \d{5}\b/;
 
-export function isAddress(text: string): boolean {
+function isAddress(text: string): boolean {
   const plain = plainText(text);
   return (/\d/.test(plain) && STREET.test(plain)) || POSTCODE.test(plain);
 }

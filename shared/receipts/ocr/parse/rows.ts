@@ -68,7 +68,7 @@ export function printedRows(page: OcrPage, skew = pageSkew(page.lines)): Row[] {
  * standing side by side (a description and its price); measuring by such pairs alone would not
  * do, as a tilt of one row's pitch lines up each price with the next row's description.
  */
-export function pageSkew(lines: OcrLine[]): number {
+function pageSkew(lines: OcrLine[]): number {
   const size = Math.min(MAX_SKEW, heightGrowth(lines));
   if (size < MIN_SKEW) return 0;
   return sideBySidePairs(lines, -size) > sideBySidePairs(lines, size) ? -size : size;
@@ -166,24 +166,11 @@ function distance(group: LevelLine[], line: LevelLine): number {
   return Math.min(...group.map((other) => Math.abs(other.centre - line.centre)));
 }
 
-/** A row's words split where the gap between two is wider than a few characters: its columns. */
-export function rowSegments(row: Row): OcrWord[][] {
-  const segments: OcrWord[][] = [];
-  let previous: OcrWord | undefined;
-  for (const word of row.words) {
-    const gap = previous ? word.box.x0 - previous.box.x1 : 0;
-    if (!previous || gap > 2 * characterWidth(previous)) segments.push([word]);
-    else segments.at(-1)!.push(word);
-    previous = word;
-  }
-  return segments;
-}
-
 export function characterWidth(word: OcrWord): number {
   return (word.box.x1 - word.box.x0) / Math.max(1, word.text.length);
 }
 
-export function boxAround(words: { box: OcrBox }[]): OcrBox {
+function boxAround(words: { box: OcrBox }[]): OcrBox {
   return {
     x0: Math.min(...words.map((word) => word.box.x0)),
     y0: Math.min(...words.map((word) => word.box.y0)),

@@ -33,7 +33,7 @@ export function timesIn(text: string): TimeReading[] {
 const NOT_THE_SALE =
   /\b(?:OPEN\w*|HOURS|MON|TUE|WED|THU|FRI|SAT|SUN|OFFNUNGSZEITEN|GEOFFNET|OUVERT\w*|HORAIRES)\b.*\d\s?-\s?\d/;
 
-export function isSaleTimeContext(text: string): boolean {
+function isSaleTimeContext(text: string): boolean {
   return !NOT_THE_SALE.test(plainText(text));
 }
 
