@@ -2,18 +2,11 @@ import type { EntityManager } from '../../platform/db/orm.js';
 import { Tenant } from '../../tenants/tenant.entity.js';
 import { Venue } from '../../venues/venue.entity.js';
 import { reviewSettings } from '../review-settings.js';
-
-/** What the parser may know of a tenant before it reads one of its receipts (docs/receipts.md#known-merchants). */
-export interface ParseHints {
-  /**
-   * Names the tenant gave its merchants and venues, in order of preference: `review.merchants`
-   * first, as the INVALID_MERCHANT check compares the merchant with them, then the venues' names.
-   */
-  knownMerchants?: string[];
-}
+import type { ParseHints } from './parse/parse-receipt.js';
 
 /**
- * The tenant's parse hints: its `review.merchants` and its venues' names, each once. Read afresh
+ * The tenant's parse hints (docs/receipts.md#known-merchants): its `review.merchants` first, as the
+ * INVALID_MERCHANT check compares the merchant with them, then its venues' names, each once. Read afresh
  * for each claim, two small queries against an OCR read of a second or more: a cache would need its
  * own forgetting whenever the settings or a venue change, for no time a claim would notice.
  */

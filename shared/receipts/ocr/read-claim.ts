@@ -3,7 +3,7 @@ import { parsedReceiptColumns } from '../claim-service.js';
 import { Receipt } from '../receipt.entity.js';
 import { ImageFetcher, ImageFetchError, type FetchedImage } from './image-fetcher.js';
 import { loadParseHints } from './parse-hints.js';
-import { parseReceiptText } from './receipt-parser.js';
+import { parseReceipt } from './parse/parse-receipt.js';
 import { ReceiptOcrRead } from '../receipt-ocr-read.entity.js';
 import type { OcrPage, TextReader } from './ocr-page.js';
 
@@ -48,8 +48,7 @@ export async function readClaim(
   if (!image) return;
   try {
     const page = await reader.readText(image.bytes);
-    const hints = await loadParseHints(em, tenantId);
-    const parsed = parseReceiptText(page, hints);
+    const parsed = parseReceipt(page, await loadParseHints(em, tenantId));
     const columns = await parsedReceiptColumns(context.products, tenantId, parsed, receipt.timezone);
     const parsedAt = new Date();
     // eslint-disable-next-line no-restricted-syntax -- the parser's own columns, never a request body

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { printedRows } from '../../../shared/receipts/ocr/parse/rows.js';
+import { pageOf } from './ocr-layout.js';
+
+// Issue 22: "Work from word boxes, not only text lines: group words into rows by position".
+describe('grouping words into printed rows', () => {
+  it('joins lines printed at the same height into one row (a price PaddleOCR read apart)', () => {
+    const rows = printedRows(pageOf('Oat Milk 1L                2.50\nBread                      1.20'));
+    expect(rows.map((row) => row.text)).toEqual(['Oat Milk 1L 2.50', 'Bread 1.20']);
+  });
+
+  it('follows a row printed slightly askew', () => {
+    const rows = printedRows(
+      pageOf('Oat Milk 1L                                  2.50\nBread                                        1.20', {
+        slope: 0.02,
+      }),
+    );
+    expect(rows.map((row) => row.text)).toEqual(['Oat Milk 1L 2.50', 'Bread 1.20']);
+  });
+
+  it('measures the tilt of a photo taken askew and levels the rows by it', () => {
+    const rows = printedRows(
+      pageOf(
+        `
+Oat Milk 1L                                  2.50
+Sourdough Loaf                               4.00
+Free Range Eggs                              3.20`,
+        { slope: 0.05 },
+      ),
+    );
+    expect(rows.map((row) => row.text)).toEqual(['Oat Milk 1L 2.50', 'Sourdough Loaf 4.00', 'Free Range Eggs 3.20']);
+  });
+
+  it('keeps a row as sure as its worst-read word', () => {
+    const [row] = printedRows(pageOf('TOTAL       8.50{0.4}', { confidence: 0.9 }));
+    expect(row?.confidence).toBe(0.4);
+  });
+});
