@@ -21,7 +21,8 @@ export const ReceiptOcrRead = defineEntity({
   tableName: 'receipt_ocr_read',
   properties: {
     receipt: p.oneToOne(Receipt).primary().owner().deleteRule('cascade'),
-    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    // Indexed for the tenant's deletion, which cascades here.
+    tenant: p.manyToOne(Tenant).deleteRule('cascade').index(),
     engine: p.string(),
     /** The page's, 0 to 1. */
     confidence: p.decimal('number').precision(5).scale(4),

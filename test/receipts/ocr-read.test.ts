@@ -151,7 +151,7 @@ describe('GET /v1/receipts/{id}/ocr without a read', () => {
     for (const [id, message] of [
       [preparsed.id, /was preparsed/],
       [unread.id, /is not read yet/],
-      [unreadable, /could not be read: .*not a PNG/],
+      [unreadable, /could not be read: .*not a PNG/], // why the image could not be had, as the review shows it
     ] as const) {
       const response = await ocrOf(tenant, admin, id);
       expect(response.status).toBe(404);
@@ -182,6 +182,34 @@ describe("a member's erasure", () => {
     expect(response.status).toBe(404);
     expect((await jsonOf(response)).data.message).toMatch(/erased with its member's personal data/);
     expect(await decided(tenant, admin, id)).toMatchObject({ merchantName: 'CORNER SHOP', total: 9.7 });
+  });
+
+  it('keeps no OCR read of a claim whose read ends after the erasure', async () => {
+    const { tenant, admin } = await world();
+    const claim = await storeClaim(harness, tenant, { parsedAt: null, pictureUrl: `${base}/corner-shop.png` });
+    const page = {
+      width: 100,
+      height: 40,
+      confidence: 0.9,
+      engine: 'a fixed page',
+      lines: [{ text: 'TOTAL 9.70', box: { x0: 0, y0: 0, x1: 100, y1: 20 }, confidence: 0.9, words: [] }],
+    };
+    // The member is erased while the engine reads: the read finishes after the erasure committed.
+    const reader = {
+      readText: async () => {
+        expect((await harness.request(tenant, 'DELETE', '/v1/users/shopper', { token: admin })).status).toBe(200);
+        return page;
+      },
+      close: () => Promise.resolve(),
+    };
+    await readClaim({ context: harness.context, fetcher: new ImageFetcher(true), reader }, tenant.id, claim.id, false);
+    expect(
+      await queryOne(
+        harness,
+        'select parsed_at is not null as parsed, (select count(*)::int from receipt_ocr_read where receipt_id = ?) as reads from receipt where id = ?',
+        [claim.id, claim.id],
+      ),
+    ).toEqual({ parsed: true, reads: 0 });
   });
 });
 

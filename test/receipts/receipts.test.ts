@@ -354,6 +354,21 @@ describe('the automated checks', () => {
       'INSUFFICIENT_DATA',
     ],
     [
+      // Issue 22: "a field the parser is unsure of is left empty rather than guessed, so the reviewer answers INSUFFICIENT_DATA instead of authorizing a wrong total".
+      "INSUFFICIENT_DATA: the total's own confidence under review.minConfidence",
+      {},
+      { total: field('12.50', 0.4) },
+      'ABSTAIN',
+      'INSUFFICIENT_DATA',
+    ],
+    [
+      "INSUFFICIENT_DATA: the date's own confidence under review.minConfidence",
+      { review: { minConfidence: 0.8 } },
+      { serviceDate: field(day(-1), 0.7) },
+      'ABSTAIN',
+      'INSUFFICIENT_DATA',
+    ],
+    [
       'FLAGGED_FOR_SPOT_CHECK at review.spotCheckRate 1',
       { review: { spotCheckRate: 1 } },
       {},
