@@ -165,6 +165,14 @@ TOTAL                                  10.85`,
     );
   });
 
+  // Issue 22: "Merchant from the header, cross-checked against the tenant's known merchants": an
+  // item's words are no merchant, or a receipt from one the tenant does not accept would pass.
+  it("does not take a known merchant's name from an item", () => {
+    const receipt = (item: string) => `GREEN GROCER\n1 Mill Lane\n${item}        3.50\nTOTAL        3.50`;
+    expect(values(receipt('Costa Rica Blend'), { knownMerchants: ['Costa'] }).merchantName).toBe('GREEN GROCER');
+    expect(values(receipt('Sparkling Water'), { knownMerchants: ['Spar'] }).merchantName).toBe('GREEN GROCER');
+  });
+
   it('reads a German receipt: language, currency and comma decimals', () => {
     const read = values(`
 BACKEREI SCHMIDT

@@ -1,4 +1,5 @@
 import { cents } from './amounts.js';
+import { roundConfidence } from './confidence.js';
 
 /** A total or subtotal as printed on one row, with how sure the OCR was of that row. */
 export interface Candidate {
@@ -60,7 +61,7 @@ export function settleTotals(foot: Foot): Settled {
           totals.length === 1 &&
           totals[0]!.confidence >= CLEAR_READING &&
           !checkable(foot)
-        ? { value: totals[0]!.value, confidence: round(UNCONFIRMED * totals[0]!.confidence) }
+        ? { value: totals[0]!.value, confidence: roundConfidence(UNCONFIRMED * totals[0]!.confidence) }
         : undefined;
   const subtotals = distinct(foot.subtotals);
   const confirmsSubtotal = (value: number) =>
@@ -76,7 +77,7 @@ export function settleTotals(foot: Foot): Settled {
           subtotals[0]!.confidence >= CLEAR_READING &&
           foot.itemsSum === undefined &&
           !total
-        ? { value: subtotals[0]!.value, confidence: round(UNCONFIRMED * subtotals[0]!.confidence) }
+        ? { value: subtotals[0]!.value, confidence: roundConfidence(UNCONFIRMED * subtotals[0]!.confidence) }
         : undefined;
   return { ...(total ? { total } : {}), ...(subtotal ? { subtotal } : {}), confirmed: confirmedTotals.length === 1 };
 }
@@ -128,8 +129,4 @@ function distinct(candidates: Candidate[]): Candidate[] {
 
 function sum(values: number[]): number {
   return values.reduce((total, value) => total + value, 0);
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }

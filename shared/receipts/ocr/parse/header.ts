@@ -1,4 +1,4 @@
-import { plainText } from './labels.js';
+import { plainText } from './fold-text.js';
 import type { Row } from './rows.js';
 
 /** Rows that are no name: contact details, addresses, the document's own title, greetings. */

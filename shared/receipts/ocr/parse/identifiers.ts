@@ -1,4 +1,4 @@
-import { plainText } from './labels.js';
+import { plainText } from './fold-text.js';
 import { editDistance } from './similarity.js';
 
 export interface Identifiers {

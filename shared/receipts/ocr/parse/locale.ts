@@ -1,5 +1,6 @@
 import { amountsIn } from './amounts.js';
-import { labelOf, plainText, type Language } from './labels.js';
+import { plainText } from './fold-text.js';
+import { labelOf, type Language } from './labels.js';
 
 export type Country = 'GB' | 'US' | 'DE' | 'FR' | 'AE';
 
