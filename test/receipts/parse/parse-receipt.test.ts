@@ -173,6 +173,13 @@ TOTAL                                  10.85`,
     expect(values(receipt('Sparkling Water'), { knownMerchants: ['Spar'] }).merchantName).toBe('GREEN GROCER');
   });
 
+  // Issue 22: "Dates and times: ... 12-hour times"; a time row is not an item priced at its hour.
+  it('reads no item from a row that prints a time alone', () => {
+    expect(items('THE GRILL\nCheck opened 13:47\nSteak        18.00\nTOTAL        18.00')).toEqual([
+      { description: 'Steak', quantity: 1, unitPrice: 18, totalPrice: 18 },
+    ]);
+  });
+
   it('reads a German receipt: language, currency and comma decimals', () => {
     const read = values(`
 BACKEREI SCHMIDT
