@@ -180,6 +180,14 @@ TOTAL                                  10.85`,
     ]);
   });
 
+  // Issue 22: "US month-first against day-first elsewhere": a stock code that looks like a British
+  // postcode on a dollar receipt does not decide that 05/04/2025 is the 5th of April.
+  it('leaves out a date that reads both ways when the country and the currency disagree', () => {
+    const read = values('HARDWARE DEPOT\n05/04/2025\nSKU W1 2AB\nHammer        $18.50\nTOTAL        $18.50');
+    expect(read.serviceDate).toBeUndefined();
+    expect(read.currency).toBe('USD');
+  });
+
   it('reads a German receipt: language, currency and comma decimals', () => {
     const read = values(`
 BACKEREI SCHMIDT

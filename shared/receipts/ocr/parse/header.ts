@@ -8,7 +8,9 @@ const TITLE =
   /\b(?:RECEIPT|INVOICE|TICKET|QUITTUNG|KASSENBON|BELEG|RECU|FACTURE|WELCOME|WILLKOMMEN|BIENVENUE|THANK|DANKE|MERCI|DATE|DATUM|COPY|DUPLICATE)\b/;
 const STREET =
   /\b(?:STREET|ST|ROAD|RD|AVENUE|AVE|LANE|LN|DRIVE|DR|BLVD|BOULEVARD|WAY|PLACE|SQUARE|HIGH ST|STRASSE|STR|WEG|PLATZ|ALLEE|GASSE|RUE|AV|PLACE|CHEMIN|QUAI|MALL|CENTRE|CENTER|SUITE|UNIT|FLOOR|PO BOX)\b/;
-const POSTCODE = /\b[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}\b|\b\d{5}\b|\b[A-Z]{2} \d{5}\b/;
+/** A British postcode, printed with or without its space (the OCR drops it): "LS1 4AB", "SW1A1AA". */
+export const GB_POSTCODE = /\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b/;
+const POSTCODE = new RegExp(`${GB_POSTCODE.source}|\\b\\d{5}\\b|\\b[A-Z]{2} \\d{5}\\b`);
 
 function isAddress(text: string): boolean {
   const plain = plainText(text);

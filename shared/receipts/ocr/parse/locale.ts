@@ -1,5 +1,6 @@
 import { amountsIn } from './amounts.js';
 import { plainText } from './fold-text.js';
+import { GB_POSTCODE } from './header.js';
 import { labelOf, type Language } from './labels.js';
 
 export type Country = 'GB' | 'US' | 'DE' | 'FR' | 'AE';
@@ -34,7 +35,9 @@ const LANGUAGE_OF_COUNTRY: Record<Country, Language> = { GB: 'en', US: 'en', DE:
 const COUNTRY_SIGNS: [Country, RegExp][] = [
   [
     'GB',
-    /\b(?:UNITED KINGDOM|UK|ENGLAND|SCOTLAND|WALES|LONDON)\b|\+44\b|[A-Z]{1,2}\d{1,2}[A-Z]? ?\d[A-Z]{2}\b|\bVAT ?(?:REG|NO)|\bVAT ?20(?:\.0)? ?%/,
+    new RegExp(
+      String.raw`\b(?:UNITED KINGDOM|UK|ENGLAND|SCOTLAND|WALES|LONDON)\b|\+44\b|${GB_POSTCODE.source}|\bVAT ?(?:REG|NO)|\bVAT ?20(?:\.0)? ?%`,
+    ),
   ],
   ['US', /\b(?:USA|UNITED STATES)\b|\bSALES ?TAX|\+1[ -]\d|, ?[A-Z]{2} ?\d{5}(?:-\d{4})?\b|\(\d{3}\) ?\d{3}-\d{4}/],
   [
@@ -77,13 +80,26 @@ export function readLocale(texts: string[]): Locale {
       ? { value: CURRENCY_OF_COUNTRY[country], confidence: 0.75 }
       : undefined;
   const language = leader(languages) ?? (country ? LANGUAGE_OF_COUNTRY[country] : undefined);
-  const dayFirst = country ? country !== 'US' : currency ? currency.value !== 'USD' : undefined;
+  const dayFirst = dayOrder(country, marked);
   return {
     ...(currency ? { currency } : {}),
     ...(country ? { country } : {}),
     ...(dayFirst !== undefined ? { dayFirst } : {}),
     ...(language ? { language } : {}),
   };
+}
+
+/**
+ * Whether dates are day first: everywhere here but the US, by the country's signs, else by the
+ * currency printed. When the two disagree (a "$" receipt whose stock code looks like a British
+ * postcode, "SKU W1 2AB") one of them is wrong and nothing says which, so the order is left
+ * undecided and a date that reads both ways is left out.
+ */
+function dayOrder(country: Country | undefined, markedCurrency: string | undefined): boolean | undefined {
+  const byCountry = country === undefined ? undefined : country !== 'US';
+  const byCurrency = markedCurrency === undefined ? undefined : markedCurrency !== 'USD';
+  if (byCountry !== undefined && byCurrency !== undefined && byCountry !== byCurrency) return undefined;
+  return byCountry ?? byCurrency;
 }
 
 /** The key counted most often, when one is counted more than any other. */
