@@ -42,7 +42,7 @@ describe("reading the receipt's locale", () => {
   });
 
   it('reads the language the labels are worded in', () => {
-    expect(readLocale(['Zwischensumme 4,00', 'Summe 4,00', 'Bar 5,00', 'Rückgeld 1,00']).language).toBe('de');
-    expect(readLocale(['SOUS-TOTAL 4,00', 'TOTAL 4,00', 'Espèces 5,00']).language).toBe('fr');
+    expect(readLocale(['Zwischensumme 4,00', 'Summe 4,00', 'Bar 5,00', 'Rückgeld 1,00']).language?.value).toBe('de');
+    expect(readLocale(['SOUS-TOTAL 4,00', 'TOTAL 4,00', 'Espèces 5,00']).language?.value).toBe('fr');
   });
 });

@@ -57,6 +57,27 @@ Store #: S-104
     ]);
   });
 
+  // Issue 22: "Honest confidence. Each field keeps a confidence": an identifier's is its row's.
+  it('gives identifiers and the language the confidence of what they were read from', () => {
+    const parsed = parseReceipt(
+      pageOf(
+        'CORNER SHOP\nZwischensumme 4,00\nSumme 4,00\nTrans #: 88231{0.41}\nFiliale 0815{0.52}\n5012345678900{0.63}',
+      ),
+    );
+    expect(parsed.fields.transactionId).toEqual({ value: '88231', confidence: 0.41 });
+    expect(parsed.fields.locationIdentifier).toEqual({ value: '0815', confidence: 0.52 });
+    expect(parsed.fields.barcode).toEqual({ value: '5012345678900', confidence: 0.63 });
+    expect(parsed.fields.language?.value).toBe('de');
+  });
+
+  it('gives no field a confidence outside 0 to 1 when the engine scores NaN or below zero', () => {
+    for (const confidence of [Number.NaN, -0.3]) {
+      const parsed = parseReceipt(pageOf('CORNER SHOP\nTea     2.50\nTOTAL     2.50\nTrans #: 88231', { confidence }));
+      const all = [parsed.ocrConfidence, ...Object.values(parsed.fields).map((field) => field.confidence)];
+      expect(all.every((value) => value >= 0 && value <= 1)).toBe(true);
+    }
+  });
+
   it.each([
     ['Total €19,90', '19.90'],
     ['Grand Total 1,234.50', '1234.50'],

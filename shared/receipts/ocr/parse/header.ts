@@ -54,9 +54,15 @@ export function withoutEdgeNoise(text: string, strict = true): string {
     (strict &&
       ((token.replace(/[^\p{L}\p{N}]/gu, '').length === 1 && !/\d/.test(token)) ||
         (upperCaseLine && /[a-z]/.test(token))));
-  while (tokens.length > 1 && noise(tokens[0]!)) tokens.shift();
-  while (tokens.length > 1 && noise(tokens.at(-1)!)) tokens.pop();
-  return tokens.join(' ').replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N})'.!&]+$/gu, '');
+  // Indexes, not shift(): shifting a long row's tokens one at a time takes time by its square.
+  let first = 0;
+  let last = tokens.length - 1;
+  while (last > first && noise(tokens[first]!)) first++;
+  while (last > first && noise(tokens[last]!)) last--;
+  return tokens
+    .slice(first, last + 1)
+    .join(' ')
+    .replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N})'.!&]+$/gu, '');
 }
 
 /** The address printed under the name: the header's address rows, in order. */
@@ -71,6 +77,6 @@ export function readAddress(header: Row[]): { value: string; confidence: number 
   if (!rows.length) return undefined;
   return {
     value: rows.map((row) => row.text.trim()).join(', '),
-    confidence: Math.min(...rows.map((row) => row.confidence)),
+    confidence: rows.reduce((least, row) => Math.min(least, row.confidence), 1),
   };
 }

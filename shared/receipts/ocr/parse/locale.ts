@@ -11,8 +11,14 @@ export interface Locale {
   country?: Country;
   /** Whether "04/05/2025" is the 4th of May; unknown without evidence of the country. */
   dayFirst?: boolean;
-  language?: Language;
+  /** With how sure the evidence makes it: the labels' agreement, or the country alone. */
+  language?: { value: Language; confidence: number };
 }
+
+/** A language implied by the country alone, no label worded in it: English is printed in Dubai and Paris too. */
+const LANGUAGE_BY_COUNTRY = 0.6;
+/** However many labels agree, their wording could be a chain's house style. */
+const LANGUAGE_BY_LABELS = 0.95;
 
 const CURRENCY_OF_MARK: Record<string, string> = {
   '£': 'GBP',
@@ -79,7 +85,13 @@ export function readLocale(texts: string[]): Locale {
     : country
       ? { value: CURRENCY_OF_COUNTRY[country], confidence: 0.75 }
       : undefined;
-  const language = leader(languages) ?? (country ? LANGUAGE_OF_COUNTRY[country] : undefined);
+  const worded = leader(languages);
+  const votes = [...languages.values()].reduce((total, count) => total + count, 0);
+  const language = worded
+    ? { value: worded, confidence: LANGUAGE_BY_LABELS * (languages.get(worded)! / votes) }
+    : country
+      ? { value: LANGUAGE_OF_COUNTRY[country], confidence: LANGUAGE_BY_COUNTRY }
+      : undefined;
   const dayFirst = dayOrder(country, marked);
   return {
     ...(currency ? { currency } : {}),

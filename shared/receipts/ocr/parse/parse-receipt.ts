@@ -21,8 +21,6 @@ export interface ParseHints {
 
 /** Labels that end the item area: what follows them is the foot. */
 const FOOT_STARTS: LabelKind[] = ['subtotal', 'total'];
-/** Identifiers are read with the confidence of a plain, well-read row: their labels make them unambiguous. */
-const IDENTIFIER_CONFIDENCE = 0.9;
 
 /**
  * Reads a receipt from the OCR engine's page (docs/receipts.md#ocr): printed rows from the word
@@ -66,12 +64,11 @@ function readAtSkew(page: OcrPage, hints: ParseHints, skew: number): { claim: Pa
   set('total', total?.value.toFixed(2), total?.confidence ?? 0);
   set('subtotal', subtotal?.value.toFixed(2), subtotal?.confidence ?? 0);
   set('currency', locale.currency?.value, locale.currency?.confidence ?? 0);
-  set('language', locale.language, 0.8);
+  set('language', locale.language?.value, locale.language?.confidence ?? 0);
 
-  const identifiers = readIdentifiers(texts, header.length);
-  set('transactionId', identifiers.transactionId, IDENTIFIER_CONFIDENCE);
-  set('barcode', identifiers.barcode, IDENTIFIER_CONFIDENCE);
-  set('locationIdentifier', identifiers.locationIdentifier, IDENTIFIER_CONFIDENCE);
+  const identifiers = readIdentifiers(rows, header.length);
+  for (const name of ['transactionId', 'barcode', 'locationIdentifier'] as const)
+    set(name, identifiers[name]?.value, identifiers[name]?.confidence ?? 0);
 
   const itemsAgree =
     foot.itemsSum !== undefined &&
