@@ -43,6 +43,11 @@ describe("reading the merchant's name", () => {
     expect(readMerchant(rows, ['ALDI'])?.value).toBe('EMERALD ISLE CAFE');
   });
 
+  it('takes a known name printed with specks read as letters beside it', () => {
+    const rows = header('Bistro Lumiere i BR\n8 Rue de la Paix\nCafe 2,50');
+    expect(readMerchant(rows, ['Bistro Lumière'])?.value).toBe('Bistro Lumière');
+  });
+
   it('takes a known name after a greeting on its row', () => {
     const rows = header('Willkommen bei\nWillkommen bei ALDI\nBrot 1,20');
     expect(readMerchant(rows, ['ALDI'])?.value).toBe('ALDI');

@@ -16,6 +16,11 @@ export interface MerchantReading {
  * not pass its INVALID_MERCHANT check by a word that happens to contain an accepted one.
  */
 const KNOWN_SIMILARITY = 0.85;
+/**
+ * A row holding a known name and little else is that name, with specks read as letters beside it
+ * ("Bistro Lumiere i BR"): the name must be this much of the row.
+ */
+const KNOWN_SHARE_OF_ROW = 0.75;
 /** A row this much taller than the header's usual row is printed large: the name. */
 const PROMINENT = 1.25;
 /** A greeting printed before the name on its row: "Willkommen bei ALDI" names ALDI. */
@@ -69,7 +74,9 @@ function knownName(
     const wanted = lettersAndDigits(name);
     if (!wanted) continue;
     for (const row of header) {
-      const alike = similarity(lettersAndDigits(plainText(row.text).replace(GREETING, '')), wanted);
+      const printed = lettersAndDigits(plainText(row.text).replace(GREETING, ''));
+      const mostlyTheName = printed.includes(wanted) && wanted.length >= KNOWN_SHARE_OF_ROW * printed.length;
+      const alike = mostlyTheName ? 1 : similarity(printed, wanted);
       if (alike >= KNOWN_SIMILARITY && (!best || alike > best.similarity)) best = { name, row, similarity: alike };
     }
   }
