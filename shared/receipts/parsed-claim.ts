@@ -110,7 +110,8 @@ function isoDate(text: string | null): string | null {
   return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text ? null : text;
 }
 
-function isoTime(text: string | null): string | null {
+/** HH:MM or HH:MM:SS → HH:MM:SS, as the receipt stores a time; anything else is no time. */
+export function isoTime(text: string | null): string | null {
   const match = text ? /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/.exec(text) : null;
   return match ? `${match[1]}:${match[2]}:${match[3] ?? '00'}` : null;
 }

@@ -13,7 +13,12 @@
  */
 import { parseArgs } from 'node:util';
 import { receiptSet } from '../fixtures/receipts/receipt-set.js';
-import { formatFieldTable, formatTimes, formatWrongReceipts } from '../fixtures/receipts/scoring/format-report.js';
+import {
+  formatFieldTable,
+  formatQuantitiesAndUnitPrices,
+  formatTimes,
+  formatWrongReceipts,
+} from '../fixtures/receipts/scoring/format-report.js';
 import { cachedRead, timedRead } from './ocr-cache.js';
 import { afterWarmUp, isOcrEngineName, OCR_ENGINES } from './ocr-engines.js';
 import { parserUnderScore } from './parser-under-score.js';
@@ -67,6 +72,7 @@ async function main(): Promise<void> {
     if (process.stderr.isTTY) process.stderr.write('\r');
     print();
     for (const line of formatFieldTable(scored)) print(line);
+    print(formatQuantitiesAndUnitPrices(scored));
     print();
     print(`${formatTimes(scored)}${cached ? ' (reads from the cache: the times of the reads that filled it)' : ''}`);
     if (startMs !== undefined) print(`engine started by a first read, not counted: ${round(startMs, 0)} ms`);

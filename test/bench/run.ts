@@ -18,7 +18,12 @@ import { benchmarkPoints } from './points-benchmark.js';
 import { median, round } from './stats.js';
 import { waitFor } from './wait-for.js';
 import { receiptSet } from '../fixtures/receipts/receipt-set.js';
-import { formatFieldTable, formatTimes, formatWrongReceipts } from '../fixtures/receipts/scoring/format-report.js';
+import {
+  formatFieldTable,
+  formatQuantitiesAndUnitPrices,
+  formatTimes,
+  formatWrongReceipts,
+} from '../fixtures/receipts/scoring/format-report.js';
 
 const ROUNDS = 5;
 const SECONDS = 5;
@@ -267,6 +272,7 @@ async function ocrSection(world: BenchWorld, port: number, processes: StackProce
     const { scored, startMs } = await benchmarkOcrAccuracy(engine, holdout);
     print(`\n  ${engine}, engine started by a first read (not counted) in ${round(startMs, 0)} ms`);
     for (const line of formatFieldTable(scored)) print(`    ${line}`);
+    print(`    ${formatQuantitiesAndUnitPrices(scored)}`);
     print(`    ${formatTimes(scored)}`);
     for (const line of formatWrongReceipts(scored, false)) print(`    ${line}`);
   }

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { cents } from '../../shared/receipts/ocr/parse/amounts.js';
 import { ean13CheckDigit } from '../fixtures/receipts/generator/barcode.js';
 import { receiptSet } from '../fixtures/receipts/receipt-set.js';
 
 const receipts = receiptSet();
-const cents = (amount: number) => Math.round(amount * 100);
 const distinct = (values: string[]) => new Set(values).size;
 
 // Issue 22, item 4: "at least 120 generated receipts with ground truth, drawn by your own generator

@@ -17,6 +17,8 @@ describe('reading amounts', () => {
     ['AED 35.00', '35.00'],
     ['19;90', '19.90'],
     ['I.80', '1.80'],
+    ['1:75', '1.75'],
+    ['£13:47', '13.47'],
   ])('reads %s as %s', (text, value) => {
     expect(amountsIn(text).map((amount) => amount.text)).toEqual([value]);
   });
@@ -44,5 +46,12 @@ describe('reading amounts', () => {
     expect(amountsIn('1.132 kg')).toEqual([]);
     expect(amountsIn('24.10.2024')).toEqual([]);
     expect(amountsIn('VAT 20.00%')).toEqual([]);
+  });
+
+  // Issue 22: "Dates and times: "24.10.24 13:47", "18h43", 12-hour times": a time is no price,
+  // though the OCR's colon may stand for a decimal point.
+  it('reads no amount in a time printed without a currency mark', () => {
+    expect(amountsIn('Check opened 13:47')).toEqual([]);
+    expect(amountsIn('Served 4.05 pm')).toEqual([]);
   });
 });

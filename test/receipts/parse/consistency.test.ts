@@ -80,11 +80,18 @@ describe('settling the totals', () => {
     expect(settled.total).toBeUndefined();
   });
 
-  it('keeps a single clearly read total nothing confirms, with a lower confidence', () => {
-    expect(settleTotals(foot({ totals: [{ value: 8.5, confidence: 0.95 }] })).total).toEqual({
-      value: 8.5,
-      confidence: 0.57,
-    });
+  // Issue 22: "a field the parser is unsure of is left empty rather than guessed": a total kept
+  // unconfirmed is under the default review.minConfidence (0.5), so a person sees it.
+  it('keeps a single clearly read total nothing confirms, with a confidence under the review threshold', () => {
+    const total = settleTotals(foot({ totals: [{ value: 8.5, confidence: 0.95 }] })).total;
+    expect(total?.value).toBe(8.5);
+    expect(total?.confidence).toBeLessThan(0.5);
+  });
+
+  // Issue 22: "so the reviewer answers INSUFFICIENT_DATA instead of authorizing a wrong total".
+  it("leaves out an unconfirmed total the printed items' sum disagrees with", () => {
+    // Items 8.50 and 10.00, and TOTAL 18.50 read as 13.50: no subtotal or tender, but the items check it.
+    expect(settleTotals(foot({ totals: [{ value: 13.5, confidence: 0.99 }], itemsSum: 18.5 })).total).toBeUndefined();
   });
 
   it('leaves out an unconfirmed total when the subtotal or tender printed beside it disagree', () => {

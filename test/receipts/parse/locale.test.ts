@@ -30,8 +30,19 @@ describe("reading the receipt's locale", () => {
     expect(readLocale(['SHOP', 'TOTAL 3.00']).dayFirst).toBeUndefined();
   });
 
+  // Issue 22: "US month-first against day-first elsewhere", chosen "from the receipt's own evidence".
+  it('leaves the day order undecided when the country and the currency printed disagree', () => {
+    expect(readLocale(['SKU W1 2AB', 'Total $12.00']).dayFirst).toBeUndefined();
+    expect(readLocale(['12 High Street, Leeds LS1 4AB', 'Total £12.00']).dayFirst).toBe(true);
+    expect(readLocale(['Total $12.00']).dayFirst).toBe(false);
+  });
+
+  it('reads a British postcode printed without its space', () => {
+    expect(readLocale(['Leeds LS14AB', 'TOTAL 3.00']).country).toBe('GB');
+  });
+
   it('reads the language the labels are worded in', () => {
-    expect(readLocale(['Zwischensumme 4,00', 'Summe 4,00', 'Bar 5,00', 'Rückgeld 1,00']).language).toBe('de');
-    expect(readLocale(['SOUS-TOTAL 4,00', 'TOTAL 4,00', 'Espèces 5,00']).language).toBe('fr');
+    expect(readLocale(['Zwischensumme 4,00', 'Summe 4,00', 'Bar 5,00', 'Rückgeld 1,00']).language?.value).toBe('de');
+    expect(readLocale(['SOUS-TOTAL 4,00', 'TOTAL 4,00', 'Espèces 5,00']).language?.value).toBe('fr');
   });
 });

@@ -57,6 +57,27 @@ Store #: S-104
     ]);
   });
 
+  // Issue 22: "Honest confidence. Each field keeps a confidence": an identifier's is its row's.
+  it('gives identifiers and the language the confidence of what they were read from', () => {
+    const parsed = parseReceipt(
+      pageOf(
+        'CORNER SHOP\nZwischensumme 4,00\nSumme 4,00\nTrans #: 88231{0.41}\nFiliale 0815{0.52}\n5012345678900{0.63}',
+      ),
+    );
+    expect(parsed.fields.transactionId).toEqual({ value: '88231', confidence: 0.41 });
+    expect(parsed.fields.locationIdentifier).toEqual({ value: '0815', confidence: 0.52 });
+    expect(parsed.fields.barcode).toEqual({ value: '5012345678900', confidence: 0.63 });
+    expect(parsed.fields.language?.value).toBe('de');
+  });
+
+  it('gives no field a confidence outside 0 to 1 when the engine scores NaN or below zero', () => {
+    for (const confidence of [Number.NaN, -0.3]) {
+      const parsed = parseReceipt(pageOf('CORNER SHOP\nTea     2.50\nTOTAL     2.50\nTrans #: 88231', { confidence }));
+      const all = [parsed.ocrConfidence, ...Object.values(parsed.fields).map((field) => field.confidence)];
+      expect(all.every((value) => value >= 0 && value <= 1)).toBe(true);
+    }
+  });
+
   it.each([
     ['Total €19,90', '19.90'],
     ['Grand Total 1,234.50', '1234.50'],
@@ -163,6 +184,29 @@ TOTAL                                  10.85`,
     expect(values('MULLER DROGERIE\nTOTAL 1,00', { knownMerchants: ['Müller Drogerie', 'Lidl'] }).merchantName).toBe(
       'Müller Drogerie',
     );
+  });
+
+  // Issue 22: "Merchant from the header, cross-checked against the tenant's known merchants": an
+  // item's words are no merchant, or a receipt from one the tenant does not accept would pass.
+  it("does not take a known merchant's name from an item", () => {
+    const receipt = (item: string) => `GREEN GROCER\n1 Mill Lane\n${item}        3.50\nTOTAL        3.50`;
+    expect(values(receipt('Costa Rica Blend'), { knownMerchants: ['Costa'] }).merchantName).toBe('GREEN GROCER');
+    expect(values(receipt('Sparkling Water'), { knownMerchants: ['Spar'] }).merchantName).toBe('GREEN GROCER');
+  });
+
+  // Issue 22: "Dates and times: ... 12-hour times"; a time row is not an item priced at its hour.
+  it('reads no item from a row that prints a time alone', () => {
+    expect(items('THE GRILL\nCheck opened 13:47\nSteak        18.00\nTOTAL        18.00')).toEqual([
+      { description: 'Steak', quantity: 1, unitPrice: 18, totalPrice: 18 },
+    ]);
+  });
+
+  // Issue 22: "US month-first against day-first elsewhere": a stock code that looks like a British
+  // postcode on a dollar receipt does not decide that 05/04/2025 is the 5th of April.
+  it('leaves out a date that reads both ways when the country and the currency disagree', () => {
+    const read = values('HARDWARE DEPOT\n05/04/2025\nSKU W1 2AB\nHammer        $18.50\nTOTAL        $18.50');
+    expect(read.serviceDate).toBeUndefined();
+    expect(read.currency).toBe('USD');
   });
 
   it('reads a German receipt: language, currency and comma decimals', () => {

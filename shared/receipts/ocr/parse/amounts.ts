@@ -1,3 +1,5 @@
+import { timesIn } from './times.js';
+
 /** An amount of money as printed, read to a number. */
 export interface Amount {
   /** Negative for a refund or a discount: "-1.00", "1.00-". */
@@ -14,8 +16,8 @@ export interface Amount {
 const CURRENCY = String.raw`(?:[$€£]|EUR|GBP|USD|AED|Dhs?\.?|DH)`;
 /**
  * The decimal separator, and what the OCR makes of it on a faded or noisy print: a semicolon, a
- * colon, an ideographic comma ("19;90", "1:75", "3、15"). Rows that print a time are kept from
- * the price reading by the callers, which skip rows with a date or time label.
+ * colon, an ideographic comma ("19;90", "1:75", "3、15"). A colon makes a time as well ("Check
+ * opened 13:47"): such an amount is no amount unless a currency mark says so (`amountsIn`).
  */
 const DECIMAL = String.raw`\s?[.,;:、]`;
 /**
@@ -71,7 +73,19 @@ function toAmount(match: RegExpExecArray): Amount | undefined {
 
 /** Every amount in a text, left to right. */
 export function amountsIn(text: string): Amount[] {
-  return [...withDigits(text).matchAll(AMOUNT)].flatMap((match) => toAmount(match) ?? []);
+  const read = withDigits(text);
+  return [...read.matchAll(AMOUNT)].flatMap((match) => {
+    const amount = toAmount(match);
+    return amount && (amount.currency !== undefined || !readsAsTime(read, amount)) ? [amount] : [];
+  });
+}
+
+/** Room after an amount for the "PM" or " a.m." that makes "4.05" a time. */
+const MERIDIEM_ROOM = 6;
+
+/** Whether the amount's text is a time: "13:47", "4.05pm". */
+function readsAsTime(text: string, amount: Amount): boolean {
+  return timesIn(text.slice(amount.start, amount.end + MERIDIEM_ROOM)).some((time) => time.start === 0);
 }
 
 /** The amount a row ends with (its price column), when nothing but a VAT code follows it. */

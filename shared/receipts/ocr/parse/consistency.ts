@@ -1,4 +1,5 @@
 import { cents } from './amounts.js';
+import { roundConfidence } from './confidence.js';
 
 /** A total or subtotal as printed on one row, with how sure the OCR was of that row. */
 export interface Candidate {
@@ -32,8 +33,11 @@ export interface Settled {
 
 /** A total or subtotal that arithmetic confirms: another printed number agrees with it. */
 const CONFIRMED = 0.97;
-/** One that nothing confirms, read clearly, is kept with a confidence the reviewer can see is lower. */
-const UNCONFIRMED = 0.6;
+/**
+ * One that nothing confirms, read clearly, is kept with a confidence under the reviewer's default
+ * `review.minConfidence` (0.5), so by default a person looks at it before it is paid out.
+ */
+const UNCONFIRMED = 0.45;
 /** An unconfirmed amount read less surely than this is left out, not guessed. */
 const CLEAR_READING = 0.9;
 
@@ -42,8 +46,8 @@ const CLEAR_READING = 0.9;
  * receipt's own arithmetic reaches it: the subtotal (or the items' sum) less discounts, plus
  * charges and plus the tax when the tax was added, not included; or the tender less the change,
  * or a card paying it exactly. Of competing totals the one confirmed wins; when none is, a single
- * clearly read total on a receipt that prints nothing to check it against is kept with a lower
- * confidence, and any other is left out: a wrong total is a wrong payout, a missing one is a
+ * clearly read total on a receipt that prints nothing to check it against (no subtotal, tender or
+ * item) is kept with a confidence under the review's threshold, and any other is left out: a wrong total is a wrong payout, a missing one is a
  * review by a person. The subtotal follows the same rules, checked against the items' sum and the
  * total.
  */
@@ -60,7 +64,7 @@ export function settleTotals(foot: Foot): Settled {
           totals.length === 1 &&
           totals[0]!.confidence >= CLEAR_READING &&
           !checkable(foot)
-        ? { value: totals[0]!.value, confidence: round(UNCONFIRMED * totals[0]!.confidence) }
+        ? { value: totals[0]!.value, confidence: roundConfidence(UNCONFIRMED * totals[0]!.confidence) }
         : undefined;
   const subtotals = distinct(foot.subtotals);
   const confirmsSubtotal = (value: number) =>
@@ -76,18 +80,19 @@ export function settleTotals(foot: Foot): Settled {
           subtotals[0]!.confidence >= CLEAR_READING &&
           foot.itemsSum === undefined &&
           !total
-        ? { value: subtotals[0]!.value, confidence: round(UNCONFIRMED * subtotals[0]!.confidence) }
+        ? { value: subtotals[0]!.value, confidence: roundConfidence(UNCONFIRMED * subtotals[0]!.confidence) }
         : undefined;
   return { ...(total ? { total } : {}), ...(subtotal ? { subtotal } : {}), confirmed: confirmedTotals.length === 1 };
 }
 
 /**
- * Whether the receipt prints what a total can be checked against: a subtotal or a tender. When it
- * does and the check fails, something on it was misread (a tilted photo pairs a label with the
- * next row's amount), and an unconfirmed total is more likely wrong than right.
+ * Whether the receipt prints what a total can be checked against: a subtotal, a tender, or priced
+ * items. When it does and the check fails, something on it was misread (a tilted photo pairs a
+ * label with the next row's amount; an 8 read as a 3 in "TOTAL 18.50"), and an unconfirmed total
+ * is more likely wrong than right.
  */
 function checkable(foot: Foot): boolean {
-  return foot.subtotals.length > 0 || foot.tenders.length > 0;
+  return foot.subtotals.length > 0 || foot.tenders.length > 0 || foot.itemsSum !== undefined;
 }
 
 function confirmsTotal(foot: Foot, value: number): boolean {
@@ -128,8 +133,4 @@ function distinct(candidates: Candidate[]): Candidate[] {
 
 function sum(values: number[]): number {
   return values.reduce((total, value) => total + value, 0);
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }

@@ -1,4 +1,5 @@
-import { plainText } from './labels.js';
+import { plainText } from './fold-text.js';
+import { roundConfidence } from './confidence.js';
 
 /** A date found in a row's text. */
 export interface DateReading {
@@ -135,5 +136,5 @@ export function saleDate(
   const agreeing = candidates.every((candidate) => candidate.date.value === chosen.date.value);
   if (!agreeing && !marked.length) return undefined;
   const confidence = chosen.row.confidence * (agreeing ? 1 : 0.85);
-  return { value: chosen.date.value, confidence: Math.round(confidence * 1000) / 1000, rowIndex: chosen.row.index };
+  return { value: chosen.date.value, confidence: roundConfidence(confidence), rowIndex: chosen.row.index };
 }

@@ -1,4 +1,4 @@
-import { plainText } from './labels.js';
+import { plainText } from './fold-text.js';
 import type { Row } from './rows.js';
 
 /** Rows that are no name: contact details, addresses, the document's own title, greetings. */
@@ -8,7 +8,9 @@ const TITLE =
   /\b(?:RECEIPT|INVOICE|TICKET|QUITTUNG|KASSENBON|BELEG|RECU|FACTURE|WELCOME|WILLKOMMEN|BIENVENUE|THANK|DANKE|MERCI|DATE|DATUM|COPY|DUPLICATE)\b/;
 const STREET =
   /\b(?:STREET|ST|ROAD|RD|AVENUE|AVE|LANE|LN|DRIVE|DR|BLVD|BOULEVARD|WAY|PLACE|SQUARE|HIGH ST|STRASSE|STR|WEG|PLATZ|ALLEE|GASSE|RUE|AV|PLACE|CHEMIN|QUAI|MALL|CENTRE|CENTER|SUITE|UNIT|FLOOR|PO BOX)\b/;
-const POSTCODE = /\b[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}\b|\b\d{5}\b|\b[A-Z]{2} \d{5}\b/;
+/** A British postcode, printed with or without its space (the OCR drops it): "LS1 4AB", "SW1A1AA". */
+export const GB_POSTCODE = /\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b/;
+const POSTCODE = new RegExp(`${GB_POSTCODE.source}|\\b\\d{5}\\b|\\b[A-Z]{2} \\d{5}\\b`);
 
 function isAddress(text: string): boolean {
   const plain = plainText(text);
@@ -52,9 +54,15 @@ export function withoutEdgeNoise(text: string, strict = true): string {
     (strict &&
       ((token.replace(/[^\p{L}\p{N}]/gu, '').length === 1 && !/\d/.test(token)) ||
         (upperCaseLine && /[a-z]/.test(token))));
-  while (tokens.length > 1 && noise(tokens[0]!)) tokens.shift();
-  while (tokens.length > 1 && noise(tokens.at(-1)!)) tokens.pop();
-  return tokens.join(' ').replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N})'.!&]+$/gu, '');
+  // Indexes, not shift(): shifting a long row's tokens one at a time takes time by its square.
+  let first = 0;
+  let last = tokens.length - 1;
+  while (last > first && noise(tokens[first]!)) first++;
+  while (last > first && noise(tokens[last]!)) last--;
+  return tokens
+    .slice(first, last + 1)
+    .join(' ')
+    .replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N})'.!&]+$/gu, '');
 }
 
 /** The address printed under the name: the header's address rows, in order. */
@@ -69,6 +77,6 @@ export function readAddress(header: Row[]): { value: string; confidence: number 
   if (!rows.length) return undefined;
   return {
     value: rows.map((row) => row.text.trim()).join(', '),
-    confidence: Math.min(...rows.map((row) => row.confidence)),
+    confidence: rows.reduce((least, row) => Math.min(least, row.confidence), 1),
   };
 }

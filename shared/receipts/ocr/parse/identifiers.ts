@@ -1,11 +1,17 @@
-import { plainText } from './labels.js';
+import { roundConfidence } from './confidence.js';
+import { plainText } from './fold-text.js';
 import { editDistance } from './similarity.js';
 
-export interface Identifiers {
-  transactionId?: string;
-  barcode?: string;
-  locationIdentifier?: string;
-}
+export type IdentifierName = 'transactionId' | 'barcode' | 'locationIdentifier';
+
+/** Each identifier found, with the confidence of the row it was printed on. */
+export type Identifiers = Partial<Record<IdentifierName, { value: string; confidence: number }>>;
+
+/**
+ * An identifier's label makes it unambiguous, but no arithmetic checks its digits: however
+ * clearly its row was read, a digit may be wrong.
+ */
+const MOST_SURE = 0.95;
 
 const NUMBER_MARK = String.raw`(?:[\s.-]?(?:NO\b\.?|NR\b\.?|N[°º]|#|NUMBER\b|ID\b|NUM\b\.?))?\s?[:#.]?\s?`;
 const VALUE = String.raw`([A-Z0-9](?:[A-Z0-9/-]*[A-Z0-9])?)`;
@@ -54,18 +60,19 @@ function transactionNumber(text: string): string | undefined {
  * header is a phone number printed without its label). Numbers with a date's or a phone's shape
  * are no identifiers.
  */
-export function readIdentifiers(texts: string[], headerLength = 0): Identifiers {
+export function readIdentifiers(rows: { text: string; confidence: number }[], headerLength = 0): Identifiers {
   const found: Identifiers = {};
-  for (const [index, text] of texts.entries()) {
-    const plain = plainText(text);
+  for (const [index, row] of rows.entries()) {
+    const plain = plainText(row.text);
     if (/\b(?:TEL|PHONE|FAX|TELEFON)\b/.test(plain)) continue;
+    const reading = (value: string) => ({ value, confidence: roundConfidence(Math.min(MOST_SURE, row.confidence)) });
     const transaction = transactionNumber(plain);
     if (!found.transactionId && transaction && /\d/.test(transaction) && !/^\d{1,2}[/-]\d{1,2}/.test(transaction))
-      found.transactionId = transaction;
+      found.transactionId = reading(transaction);
     const store = STORE.exec(plain)?.[1];
-    if (!found.locationIdentifier && store && /\d/.test(store)) found.locationIdentifier = store;
+    if (!found.locationIdentifier && store && /\d/.test(store)) found.locationIdentifier = reading(store);
     const digits = BARCODE.exec(plain)?.[1]?.replace(/ /g, '');
-    if (index >= headerLength && digits && digits.length >= 8 && digits.length <= 14) found.barcode = digits;
+    if (index >= headerLength && digits && digits.length >= 8 && digits.length <= 14) found.barcode = reading(digits);
   }
   return found;
 }

@@ -2,9 +2,11 @@ import type { ReceiptLineItem } from '../../receipt.entity.js';
 import { amountAtEnd, amountsIn, cents, withDigits, type Amount } from './amounts.js';
 import { datesIn } from './dates.js';
 import { withoutEdgeNoise } from './header.js';
-import { plainText, type Label } from './labels.js';
+import { plainText } from './fold-text.js';
+import type { Label } from './labels.js';
 import { quantityInDescription, quantityRow, type Quantity } from './quantities.js';
 import { characterWidth, type Row } from './rows.js';
+import { roundConfidence } from './confidence.js';
 
 /** A row of the item area with what it was read as. */
 export interface PricedRow {
@@ -139,7 +141,7 @@ function item(description: string, quantity: Quantity | undefined, price: Amount
     ...(quantity?.unit ? { unit: quantity.unit } : {}),
     unitPrice,
     totalPrice: price.value,
-    confidence: Math.round(confidence * 1000) / 1000,
+    confidence: roundConfidence(confidence),
   };
 }
 

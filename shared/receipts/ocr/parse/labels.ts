@@ -1,3 +1,4 @@
+import { plainText } from './fold-text.js';
 import { editDistance } from './similarity.js';
 
 /** What a labelled row of a receipt's foot holds. */
@@ -118,11 +119,6 @@ const TOLERANT_WORDINGS = WORDINGS.map((wording) => ({
   ...wording,
   pattern: new RegExp(wording.pattern.source.replace(/ /g, ' ?').replace(/\\b/g, LETTER_BOUNDARY)),
 }));
-
-/** Capitals without accents, single spaces, full-width marks as ASCII: "Rückgeld" and "RUCKGELD" are one wording. */
-export function plainText(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toUpperCase().replace(/\s+/g, ' ').trim();
-}
 
 /** Digits the OCR reads for letters inside a word ("T0TAL", "SUBT0TAL", "TOTAI"). */
 function withLetters(plain: string): string {

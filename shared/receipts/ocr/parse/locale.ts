@@ -1,5 +1,7 @@
 import { amountsIn } from './amounts.js';
-import { labelOf, plainText, type Language } from './labels.js';
+import { plainText } from './fold-text.js';
+import { GB_POSTCODE } from './header.js';
+import { labelOf, type Language } from './labels.js';
 
 export type Country = 'GB' | 'US' | 'DE' | 'FR' | 'AE';
 
@@ -9,8 +11,14 @@ export interface Locale {
   country?: Country;
   /** Whether "04/05/2025" is the 4th of May; unknown without evidence of the country. */
   dayFirst?: boolean;
-  language?: Language;
+  /** With how sure the evidence makes it: the labels' agreement, or the country alone. */
+  language?: { value: Language; confidence: number };
 }
+
+/** A language implied by the country alone, no label worded in it: English is printed in Dubai and Paris too. */
+const LANGUAGE_BY_COUNTRY = 0.6;
+/** However many labels agree, their wording could be a chain's house style. */
+const LANGUAGE_BY_LABELS = 0.95;
 
 const CURRENCY_OF_MARK: Record<string, string> = {
   '£': 'GBP',
@@ -33,7 +41,9 @@ const LANGUAGE_OF_COUNTRY: Record<Country, Language> = { GB: 'en', US: 'en', DE:
 const COUNTRY_SIGNS: [Country, RegExp][] = [
   [
     'GB',
-    /\b(?:UNITED KINGDOM|UK|ENGLAND|SCOTLAND|WALES|LONDON)\b|\+44\b|[A-Z]{1,2}\d{1,2}[A-Z]? ?\d[A-Z]{2}\b|\bVAT ?(?:REG|NO)|\bVAT ?20(?:\.0)? ?%/,
+    new RegExp(
+      String.raw`\b(?:UNITED KINGDOM|UK|ENGLAND|SCOTLAND|WALES|LONDON)\b|\+44\b|${GB_POSTCODE.source}|\bVAT ?(?:REG|NO)|\bVAT ?20(?:\.0)? ?%`,
+    ),
   ],
   ['US', /\b(?:USA|UNITED STATES)\b|\bSALES ?TAX|\+1[ -]\d|, ?[A-Z]{2} ?\d{5}(?:-\d{4})?\b|\(\d{3}\) ?\d{3}-\d{4}/],
   [
@@ -75,14 +85,33 @@ export function readLocale(texts: string[]): Locale {
     : country
       ? { value: CURRENCY_OF_COUNTRY[country], confidence: 0.75 }
       : undefined;
-  const language = leader(languages) ?? (country ? LANGUAGE_OF_COUNTRY[country] : undefined);
-  const dayFirst = country ? country !== 'US' : currency ? currency.value !== 'USD' : undefined;
+  const worded = leader(languages);
+  const votes = [...languages.values()].reduce((total, count) => total + count, 0);
+  const language = worded
+    ? { value: worded, confidence: LANGUAGE_BY_LABELS * (languages.get(worded)! / votes) }
+    : country
+      ? { value: LANGUAGE_OF_COUNTRY[country], confidence: LANGUAGE_BY_COUNTRY }
+      : undefined;
+  const dayFirst = dayOrder(country, marked);
   return {
     ...(currency ? { currency } : {}),
     ...(country ? { country } : {}),
     ...(dayFirst !== undefined ? { dayFirst } : {}),
     ...(language ? { language } : {}),
   };
+}
+
+/**
+ * Whether dates are day first: everywhere here but the US, by the country's signs, else by the
+ * currency printed. When the two disagree (a "$" receipt whose stock code looks like a British
+ * postcode, "SKU W1 2AB") one of them is wrong and nothing says which, so the order is left
+ * undecided and a date that reads both ways is left out.
+ */
+function dayOrder(country: Country | undefined, markedCurrency: string | undefined): boolean | undefined {
+  const byCountry = country === undefined ? undefined : country !== 'US';
+  const byCurrency = markedCurrency === undefined ? undefined : markedCurrency !== 'USD';
+  if (byCountry !== undefined && byCurrency !== undefined && byCountry !== byCurrency) return undefined;
+  return byCountry ?? byCurrency;
 }
 
 /** The key counted most often, when one is counted more than any other. */

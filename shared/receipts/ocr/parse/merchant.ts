@@ -1,5 +1,6 @@
+import { roundConfidence } from './confidence.js';
+import { lettersAndDigits, plainText } from './fold-text.js';
 import { couldBeName, withoutEdgeNoise } from './header.js';
-import { plainText } from './labels.js';
 import type { Row } from './rows.js';
 import { similarity } from './similarity.js';
 
@@ -8,65 +9,76 @@ export interface MerchantReading {
   confidence: number;
 }
 
-/** How alike a row must be to a known merchant's name to be taken for it. */
-const KNOWN_SIMILARITY = 0.8;
+/**
+ * How alike a header row must be to a known merchant's name, whole, to be taken for it: a letter
+ * or two misread in a long name ("MILLER DROGERIE"), never a name inside a longer one ("EMERALD"
+ * holds "ALD", "Sparkling" holds "Spar"): a receipt from a merchant the tenant does not accept must
+ * not pass its INVALID_MERCHANT check by a word that happens to contain an accepted one.
+ */
+const KNOWN_SIMILARITY = 0.85;
+/**
+ * A row holding a known name and little else is that name, with specks read as letters beside it
+ * ("Bistro Lumiere i BR"): the name must be this much of the row.
+ */
+const KNOWN_SHARE_OF_ROW = 0.75;
 /** A row this much taller than the header's usual row is printed large: the name. */
 const PROMINENT = 1.25;
+/** A greeting printed before the name on its row: "Willkommen bei ALDI" names ALDI. */
+const GREETING = /^(?:WELCOME(?: TO)?|WILLKOMMEN(?: BEI| IM| IN)?|BIENVENUE(?: CHEZ| A| AU)?)\s+/;
+
+interface PrintedName {
+  row: Row;
+  prominent: boolean;
+}
 
 /**
  * The merchant is the header's first prominent name row: the tallest row that could be a name
  * when one stands out, else the first. When the tenant configured its merchants and venues, a
- * row (anywhere near the top) that is nearly one of their names gives that name as configured,
- * with high confidence: the receipt's spelling, misread or not, is not the tenant's.
+ * header row that is nearly one of their names, whole, gives that name as configured, with high
+ * confidence (the receipt's spelling, misread or not, is not the tenant's), unless the header
+ * prints another name large: that is the receipt's own word for who sold.
  */
-export function readMerchant(header: Row[], top: Row[], knownMerchants: string[] = []): MerchantReading | undefined {
-  const known = matchKnown(top, knownMerchants);
-  if (known) return known;
+export function readMerchant(header: Row[], knownMerchants: string[] = []): MerchantReading | undefined {
+  const printed = printedName(header);
+  const known = knownName(header, knownMerchants);
+  if (known && (!printed?.prominent || known.row === printed.row))
+    return { value: known.name, confidence: roundConfidence(0.8 + 0.18 * known.similarity) };
+  if (!printed) return undefined;
+  // A name that is not the first row, or not prominent, may be a slogan or a branch's line.
+  const placed = printed.row === header[0] || printed.prominent ? 1 : 0.85;
+  return { value: withoutEdgeNoise(printed.row.text), confidence: roundConfidence(printed.row.confidence * placed) };
+}
+
+function printedName(header: Row[]): PrintedName | undefined {
   const names = header.filter((row) => couldBeName(row.text));
   if (!names.length) return undefined;
-  const heights = header.map((row) => row.box.y1 - row.box.y0).sort((a, b) => a - b);
+  const heights = header.map(height).sort((a, b) => a - b);
   const usual = heights[Math.floor(heights.length / 2)]!;
   const tallest = names.reduce((best, row) => (height(row) > height(best) ? row : best));
-  const name = height(tallest) >= usual * PROMINENT ? tallest : names[0]!;
-  const value = withoutEdgeNoise(name.text);
-  // A name that is not the first row, or not prominent, may be a slogan or a branch's line.
-  const placed = name === header[0] || height(name) >= usual * PROMINENT ? 1 : 0.85;
-  return { value, confidence: round(name.confidence * placed) };
+  return height(tallest) >= usual * PROMINENT
+    ? { row: tallest, prominent: true }
+    : { row: names[0]!, prominent: false };
 }
 
 function height(row: Row): number {
   return row.box.y1 - row.box.y0;
 }
 
-function matchKnown(rows: Row[], knownMerchants: string[]): MerchantReading | undefined {
-  let best: { name: string; similarity: number } | undefined;
+/** The known name a header row is nearly, whole (its greeting aside): the most alike, the first of the list on a tie. */
+function knownName(
+  header: Row[],
+  knownMerchants: string[],
+): { name: string; row: Row; similarity: number } | undefined {
+  let best: { name: string; row: Row; similarity: number } | undefined;
   for (const name of knownMerchants) {
-    const wanted = squeezed(name);
+    const wanted = lettersAndDigits(name);
     if (!wanted) continue;
-    for (const row of rows) {
-      const similarity = containedSimilarity(squeezed(row.text), wanted);
-      if (similarity >= KNOWN_SIMILARITY && (!best || similarity > best.similarity)) best = { name, similarity };
+    for (const row of header) {
+      const printed = lettersAndDigits(plainText(row.text).replace(GREETING, ''));
+      const mostlyTheName = printed.includes(wanted) && wanted.length >= KNOWN_SHARE_OF_ROW * printed.length;
+      const alike = mostlyTheName ? 1 : similarity(printed, wanted);
+      if (alike >= KNOWN_SIMILARITY && (!best || alike > best.similarity)) best = { name, row, similarity: alike };
     }
   }
-  return best ? { value: best.name, confidence: round(0.8 + 0.18 * best.similarity) } : undefined;
-}
-
-/** Letters and digits only, in capitals: "Müller's" and "MULLERS" compare alike. */
-function squeezed(text: string): string {
-  return plainText(text).replace(/[^A-Z0-9]/g, '');
-}
-
-/** How well the wanted name appears within the text: the best window of the text's the same length. */
-function containedSimilarity(text: string, wanted: string): number {
-  if (text.includes(wanted)) return 1;
-  if (text.length < wanted.length * 0.7) return similarity(text, wanted);
-  let best = 0;
-  for (let start = 0; start + wanted.length <= text.length + 2; start++) {
-    best = Math.max(best, similarity(text.slice(start, start + wanted.length), wanted));
-  }
   return best;
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }

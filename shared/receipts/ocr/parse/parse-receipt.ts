@@ -12,16 +12,15 @@ import { readMerchant } from './merchant.js';
 import { printedRows, skewCandidates, type Row } from './rows.js';
 import { readFoot } from './foot.js';
 import { saleTime, timesIn } from './times.js';
+import { roundConfidence } from './confidence.js';
 
 export interface ParseHints {
-  /** The tenant's configured merchants, then its venues' names: a header row nearly one of them gives it as configured, the first such name winning. */
+  /** The tenant's configured merchants, then its venues' names: a header row nearly one of them, whole, gives it as configured (the most alike; of equally alike, the first). */
   knownMerchants?: string[];
 }
 
 /** Labels that end the item area: what follows them is the foot. */
 const FOOT_STARTS: LabelKind[] = ['subtotal', 'total'];
-/** Identifiers are read with the confidence of a plain, well-read row: their labels make them unambiguous. */
-const IDENTIFIER_CONFIDENCE = 0.9;
 
 /**
  * Reads a receipt from the OCR engine's page (docs/receipts.md#ocr): printed rows from the word
@@ -45,13 +44,13 @@ function readAtSkew(page: OcrPage, hints: ParseHints, skew: number): { claim: Pa
   const locale = readLocale(texts);
   const fields: ParsedClaim['fields'] = {};
   const set = (name: keyof ParsedClaim['fields'], value: string | undefined, confidence: number) => {
-    if (value) fields[name] = { value, confidence: round(confidence) } satisfies ParsedField;
+    if (value) fields[name] = { value, confidence: roundConfidence(confidence) } satisfies ParsedField;
   };
 
   const isBody = (row: Row) =>
     amountsIn(row.text).length > 0 || datesIn(row.text, locale.dayFirst).length > 0 || timesIn(row.text).length > 0;
   const header = headerRows(rows, isBody);
-  const merchant = readMerchant(header, rows.slice(0, 10), hints.knownMerchants);
+  const merchant = readMerchant(header, hints.knownMerchants);
   set('merchantName', merchant?.value, merchant?.confidence ?? 0);
   const address = readAddress(header);
   set('locationAddress', address?.value, address?.confidence ?? 0);
@@ -65,12 +64,11 @@ function readAtSkew(page: OcrPage, hints: ParseHints, skew: number): { claim: Pa
   set('total', total?.value.toFixed(2), total?.confidence ?? 0);
   set('subtotal', subtotal?.value.toFixed(2), subtotal?.confidence ?? 0);
   set('currency', locale.currency?.value, locale.currency?.confidence ?? 0);
-  set('language', locale.language, 0.8);
+  set('language', locale.language?.value, locale.language?.confidence ?? 0);
 
-  const identifiers = readIdentifiers(texts, header.length);
-  set('transactionId', identifiers.transactionId, IDENTIFIER_CONFIDENCE);
-  set('barcode', identifiers.barcode, IDENTIFIER_CONFIDENCE);
-  set('locationIdentifier', identifiers.locationIdentifier, IDENTIFIER_CONFIDENCE);
+  const identifiers = readIdentifiers(rows, header.length);
+  for (const name of ['transactionId', 'barcode', 'locationIdentifier'] as const)
+    set(name, identifiers[name]?.value, identifiers[name]?.confidence ?? 0);
 
   const itemsAgree =
     foot.itemsSum !== undefined &&
@@ -78,7 +76,7 @@ function readAtSkew(page: OcrPage, hints: ParseHints, skew: number): { claim: Pa
       (value) => cents(value) === cents(foot.itemsSum!),
     );
   return {
-    claim: { ocrConfidence: round(page.confidence), lineItems, fields },
+    claim: { ocrConfidence: roundConfidence(page.confidence), lineItems, fields },
     agreement: (itemsAgree ? 2 : 0) + (confirmed ? 1 : 0),
   };
 }
@@ -110,8 +108,4 @@ function readItemsAndTotals(rows: Row[], headerLength: number) {
 
 function withPrice<T>(price: T | undefined): { price?: T } {
   return price === undefined ? {} : { price };
-}
-
-function round(value: number): number {
-  return Math.round(Math.min(1, Math.max(0, value)) * 1000) / 1000;
 }

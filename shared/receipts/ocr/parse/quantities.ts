@@ -1,5 +1,5 @@
 import { withDigits } from './amounts.js';
-import { plainText } from './labels.js';
+import { plainText } from './fold-text.js';
 
 /** What a row says of an item's quantity and unit price, apart from its description. */
 export interface Quantity {

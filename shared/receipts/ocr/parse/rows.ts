@@ -56,7 +56,7 @@ export function printedRows(page: OcrPage, skew = pageSkew(page.lines)): Row[] {
       words,
       text: words.map((word) => word.text).join(' '),
       box: boxAround(words),
-      confidence: Math.min(...words.map((word) => word.confidence)),
+      confidence: words.reduce((least, word) => Math.min(least, word.confidence), 1),
     };
   });
 }
@@ -163,18 +163,21 @@ function overlapsAcross(a: LevelLine, b: LevelLine): boolean {
 }
 
 function distance(group: LevelLine[], line: LevelLine): number {
-  return Math.min(...group.map((other) => Math.abs(other.centre - line.centre)));
+  return group.reduce((nearest, other) => Math.min(nearest, Math.abs(other.centre - line.centre)), Infinity);
 }
 
 export function characterWidth(word: OcrWord): number {
   return (word.box.x1 - word.box.x0) / Math.max(1, word.text.length);
 }
 
+/** By a loop, not Math.min(...words): spreading a line of a few hundred thousand words overflows the stack. */
 function boxAround(words: { box: OcrBox }[]): OcrBox {
-  return {
-    x0: Math.min(...words.map((word) => word.box.x0)),
-    y0: Math.min(...words.map((word) => word.box.y0)),
-    x1: Math.max(...words.map((word) => word.box.x1)),
-    y1: Math.max(...words.map((word) => word.box.y1)),
-  };
+  const box = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+  for (const { box: word } of words) {
+    box.x0 = Math.min(box.x0, word.x0);
+    box.y0 = Math.min(box.y0, word.y0);
+    box.x1 = Math.max(box.x1, word.x1);
+    box.y1 = Math.max(box.y1, word.y1);
+  }
+  return box;
 }

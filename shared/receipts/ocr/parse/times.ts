@@ -1,5 +1,6 @@
 import { withDateApartFromTime } from './dates.js';
-import { plainText } from './labels.js';
+import { plainText } from './fold-text.js';
+import { roundConfidence } from './confidence.js';
 
 export interface TimeReading {
   /** HH:MM:SS */
@@ -56,6 +57,6 @@ export function saleTime(
   const near = dateRowIndex === undefined || distance(chosen.row.index) <= 2;
   return {
     value: chosen.time.value,
-    confidence: Math.round(chosen.row.confidence * (near ? 1 : 0.8) * 1000) / 1000,
+    confidence: roundConfidence(chosen.row.confidence * (near ? 1 : 0.8)),
   };
 }
