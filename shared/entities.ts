@@ -18,6 +18,7 @@ import { RuleSet } from './rules/rule-set.entity.js';
 import { Order } from './orders/order.entity.js';
 import { Receipt } from './receipts/receipt.entity.js';
 import { Review } from './receipts/review.entity.js';
+import { ReceiptOcrRead } from './receipts/receipt-ocr-read.entity.js';
 import { Reward, RewardCode } from './rewards/reward.entity.js';
 import { Voucher } from './rewards/voucher.entity.js';
 import { Purchase } from './rewards/purchase.entity.js';
@@ -46,6 +47,7 @@ export const entities = [
   Order,
   Receipt,
   Review,
+  ReceiptOcrRead,
   Reward,
   RewardCode,
   Voucher,

@@ -26,6 +26,7 @@ export function registerGetReceipt(app: App, context: AppContext): void {
         servedAt: '2026-02-01T10:58:00.000Z',
         total: 42.5,
         subtotal: 35.42,
+        currency: 'EUR',
         barcode: null,
         transactionId: 'T-20260201-0042',
         lineItems: [

@@ -28,6 +28,7 @@ export function registerListReceipts(app: App, context: AppContext): void {
           total: 42.5,
           subtotal: 35.42,
           correctedTotal: null,
+          currency: 'EUR',
           barcode: null,
         },
       ],

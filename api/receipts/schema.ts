@@ -119,6 +119,9 @@ export const ClaimedReceipt = Type.Object(
   { title: 'ClaimedReceipt' },
 );
 
+/** The amounts' currency; in preparsed mode a `currency` that is not three letters is left out, as any unreadable value is. */
+const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217' });
+
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const ReceiptResource = Type.Object(
@@ -136,6 +139,7 @@ export const ReceiptResource = Type.Object(
     servedAt: Nullable(Type.String({ format: 'date-time' })),
     total: Nullable(Type.Number()),
     subtotal: Nullable(Type.Number()),
+    currency: Nullable(Currency),
     barcode: Nullable(Type.String()),
     transactionId: Nullable(Type.String()),
     lineItems: Type.Array(LineItem),
@@ -164,9 +168,30 @@ export const ReceiptListItem = Type.Object(
     total: Nullable(Type.Number()),
     subtotal: Nullable(Type.Number()),
     correctedTotal: Nullable(Type.Number()),
+    currency: Nullable(Currency),
     barcode: Nullable(Type.String()),
   },
   { title: 'ReceiptSummary' },
+);
+
+const OcrBox = Type.Object(
+  { x0: Type.Number(), y0: Type.Number(), x1: Type.Number(), y1: Type.Number() },
+  { description: 'Pixels of the image as read, origin top left', title: 'OcrBox' },
+);
+
+/** GET /receipts/{id}/ocr (docs/receipts.md#the-ocr-read): what the engine read, line by line. */
+export const OcrReadResource = Type.Object(
+  {
+    engine: Type.String({ description: 'The OCR engine that read the image' }),
+    confidence: Confidence,
+    width: Type.Integer({ description: "The image's width in pixels, as the engine read it" }),
+    height: Type.Integer({ description: "The image's height in pixels, as the engine read it" }),
+    readAt: Type.String({ format: 'date-time' }),
+    lines: Type.Array(Type.Object({ text: Type.String(), confidence: Confidence, box: OcrBox }, { title: 'OcrLine' }), {
+      description: 'Top to bottom, as the engine read them',
+    }),
+  },
+  { title: 'ReceiptOcrRead' },
 );
 
 /** POST /receipts/{id}/reviews (docs/receipts.md#manual-reviews): `{verdict, reason}`; a comment may go with them. */
@@ -195,6 +220,7 @@ export const RECEIPT_LIST: ListSpec = {
     merchantName: { type: 'string', filterable: true },
     formatSlug: { type: 'string', filterable: true },
     barcode: { type: 'string', filterable: true },
+    currency: { type: 'string', filterable: true },
     'submitter.authIdentifier': { type: 'string', filterable: true },
   },
 };

@@ -1152,6 +1152,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/receipts/{id}/ocr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read what OCR read off a receipt
+         * @description What the OCR engine read off a default-mode claim's image, line by line, each line with its confidence and its box in the image: what the parse was made from, for a reviewer to compare with the picture. A preparsed claim, a claim not read yet or one whose image could not be read has none (404, the message says which); so has a member's claim once the member's personal data is erased.
+         */
+        get: operations["getReceiptOcrRead"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/receipts/{id}/reviews": {
         parameters: {
             query?: never;
@@ -1995,6 +2015,23 @@ export interface components {
             /** @description what the period used, as a percentage of the cap, rounded down to two decimals (100 only once the cap is reached, and never more) */
             percentageUsed: number;
         };
+        /**
+         * OcrBox
+         * @description Pixels of the image as read, origin top left
+         */
+        OcrBox: {
+            x0: number;
+            y0: number;
+            x1: number;
+            y1: number;
+        };
+        /** OcrLine */
+        OcrLine: {
+            text: string;
+            /** @description How sure the reading is, from 0 to 1 */
+            confidence: number;
+            box: components["schemas"]["OcrBox"];
+        };
         /** Order */
         Order: {
             /** Format: uuid */
@@ -2328,6 +2365,11 @@ export interface components {
                 /** @description How sure the reading is, from 0 to 1 */
                 confidence: number;
             };
+            currency?: {
+                value: string;
+                /** @description How sure the reading is, from 0 to 1 */
+                confidence: number;
+            };
             formatSlug?: string;
             submissionPosition?: {
                 longitude: number;
@@ -2542,6 +2584,7 @@ export interface components {
             servedAt: string | null;
             total: number | null;
             subtotal: number | null;
+            currency: string | null;
             barcode: string | null;
             transactionId: string | null;
             lineItems: components["schemas"]["ReceiptLineItem"][];
@@ -2582,6 +2625,27 @@ export interface components {
             /** @description How sure the reading is, from 0 to 1 */
             confidence?: number;
         };
+        /** ReceiptOcrRead */
+        ReceiptOcrRead: {
+            /** @description The OCR engine that read the image */
+            engine: string;
+            /** @description How sure the reading is, from 0 to 1 */
+            confidence: number;
+            /** @description The image's width in pixels, as the engine read it */
+            width: number;
+            /** @description The image's height in pixels, as the engine read it */
+            height: number;
+            /** Format: date-time */
+            readAt: string;
+            /** @description Top to bottom, as the engine read them */
+            lines: components["schemas"]["OcrLine"][];
+        };
+        /** ReceiptOcrReadAnswer */
+        ReceiptOcrReadAnswer: {
+            /** @constant */
+            status: "success";
+            data: components["schemas"]["ReceiptOcrRead"];
+        };
         /** ReceiptSummary */
         ReceiptSummary: {
             /** Format: uuid */
@@ -2598,6 +2662,7 @@ export interface components {
             total: number | null;
             subtotal: number | null;
             correctedTotal: number | null;
+            currency: string | null;
             barcode: string | null;
         };
         /** ReceiptSummaryList */
@@ -9597,7 +9662,7 @@ export interface operations {
                 sort?: "createdAt" | "updatedAt" | "notionallyServedAt" | "total" | "subtotal";
                 /** @description `ASC` (oldest or smallest first) or `DESC`; taken in any case */
                 order?: "ASC" | "DESC";
-                /** @description O-Rison conditions that every item must meet, e.g. `status:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: status, createdAt, updatedAt, notionallyServedAt, total, subtotal, serviceDate, merchantName, formatSlug, barcode, submitter.authIdentifier */
+                /** @description O-Rison conditions that every item must meet, e.g. `status:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: status, createdAt, updatedAt, notionallyServedAt, total, subtotal, serviceDate, merchantName, formatSlug, barcode, currency, submitter.authIdentifier */
                 filter?: string;
             };
             header?: {
@@ -9636,6 +9701,7 @@ export interface operations {
                      *           "total": 42.5,
                      *           "subtotal": 35.42,
                      *           "correctedTotal": null,
+                     *           "currency": "EUR",
                      *           "barcode": null
                      *         }
                      *       ]
@@ -9774,6 +9840,7 @@ export interface operations {
                      *         "servedAt": "2026-02-01T10:58:00.000Z",
                      *         "total": 42.5,
                      *         "subtotal": 35.42,
+                     *         "currency": "EUR",
                      *         "barcode": null,
                      *         "transactionId": "T-20260201-0042",
                      *         "lineItems": [
@@ -9800,6 +9867,75 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ReceiptAnswer"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getReceiptOcrRead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /** @description The receipt's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the OCR read */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "engine": "tesseract.js",
+                     *         "confidence": 0.91,
+                     *         "width": 560,
+                     *         "height": 780,
+                     *         "readAt": "2026-02-01T12:00:02.000Z",
+                     *         "lines": [
+                     *           {
+                     *             "text": "ACME COFFEE",
+                     *             "confidence": 0.95,
+                     *             "box": {
+                     *               "x0": 180,
+                     *               "y0": 48,
+                     *               "x1": 380,
+                     *               "y1": 80
+                     *             }
+                     *           },
+                     *           {
+                     *             "text": "ESPRESSO BEANS 1KG 37.80",
+                     *             "confidence": 0.89,
+                     *             "box": {
+                     *               "x0": 30,
+                     *               "y0": 210,
+                     *               "x1": 530,
+                     *               "y1": 238
+                     *             }
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReceiptOcrReadAnswer"];
                 };
             };
             401: components["responses"]["Unauthorized"];

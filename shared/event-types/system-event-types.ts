@@ -47,6 +47,7 @@ const SYSTEM_EVENT_TYPES: { name: string; description: string; schema: JsonSchem
         reason: { type: 'string' },
         total: money,
         subtotal: money,
+        currency: { type: 'string' },
         merchantName: { type: 'string' },
         serviceDate: { type: 'string' },
         servedAt: { type: 'string' },

@@ -24,6 +24,8 @@ import { Migration20261126012436 } from './Migration20261126012436.js';
 import { Migration20261126031615 } from './Migration20261126031615.js';
 import { Migration20261127221516 } from './Migration20261127221516.js';
 import { Migration20261127222749 } from './Migration20261127222749.js';
+import { Migration20261128005843 } from './Migration20261128005843.js';
+import { Migration20261128005848 } from './Migration20261128005848.js';
 
 /** Applied in this order; a new migration is generated with `npx tsx shared/migrations/create-migration.ts` and added here. */
 export const migrationsList: MigrationObject[] = [
@@ -52,4 +54,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126031615', class: Migration20261126031615 },
   { name: 'Migration20261127221516', class: Migration20261127221516 },
   { name: 'Migration20261127222749', class: Migration20261127222749 },
+  { name: 'Migration20261128005843', class: Migration20261128005843 },
+  { name: 'Migration20261128005848', class: Migration20261128005848 },
 ];

@@ -296,7 +296,7 @@ async function merchantLimit(claim: Claim): Promise<Finding> {
     : undefined;
 }
 
-/** "no total or date, or confidence under review.minConfidence: ABSTAIN". */
+/** "no total or date, or confidence under review.minConfidence: ABSTAIN": the page's, the total's or the date's. */
 function insufficientData({ receipt, settings }: Claim): Finding {
   const missing = [receipt.total === null ? 'total' : undefined, receipt.serviceDate ? undefined : 'date'].filter(
     Boolean,
@@ -308,6 +308,22 @@ function insufficientData({ receipt, settings }: Claim): Finding {
       verdict: 'ABSTAIN',
       reason: 'INSUFFICIENT_DATA',
       detail: `confidence ${receipt.ocrConfidence ?? 0} is under ${settings.minConfidence}`,
+    };
+  }
+  // The decision rests on the total and the date: each must be read as surely as the page (issue 22,
+  // "a field the parser is unsure of": the parser gives a total nothing confirms a low confidence).
+  const unsure = (['total', 'serviceDate'] as const).filter(
+    (field) => (receipt.fieldConfidences[field] ?? 1) < settings.minConfidence,
+  );
+  if (unsure.length) {
+    return {
+      verdict: 'ABSTAIN',
+      reason: 'INSUFFICIENT_DATA',
+      detail: unsure
+        .map(
+          (field) => `the ${field}'s confidence ${receipt.fieldConfidences[field]} is under ${settings.minConfidence}`,
+        )
+        .join('; '),
     };
   }
   return undefined;

@@ -17,14 +17,15 @@ export const PARSED_FIELDS = [
   'locationAddress',
   'merchantName',
   'language',
+  'currency',
 ] as const;
 export type ParsedFieldName = (typeof PARSED_FIELDS)[number];
 
-/** What a parse yields, from the caller (preparsed mode) or the OCR parser, which may also read a transaction id and a currency. */
+/** What a parse yields, from the caller (preparsed mode) or the OCR parser, which may also read a transaction id. */
 export interface ParsedClaim {
   ocrConfidence: number;
   lineItems: ReceiptLineItem[];
-  fields: Partial<Record<ParsedFieldName | 'transactionId' | 'currency', ParsedField>>;
+  fields: Partial<Record<ParsedFieldName | 'transactionId', ParsedField>>;
   formatSlug?: string;
 }
 
@@ -44,6 +45,8 @@ export interface ParsedColumns {
   locationAddress: string | null;
   merchantName: string | null;
   language: string | null;
+  /** ISO 4217, upper case. */
+  currency: string | null;
   formatSlug?: string | null;
 }
 
@@ -73,6 +76,7 @@ export function parsedColumns(parsed: ParsedClaim, timezone: string): ParsedColu
     locationAddress: text('locationAddress'),
     merchantName: text('merchantName'),
     language: text('language'),
+    currency: currencyCode(text('currency')),
     ...(parsed.formatSlug !== undefined ? { formatSlug: parsed.formatSlug } : {}),
   };
 }
@@ -94,6 +98,11 @@ export function amount(text: string | null): number | null {
   return Number.isFinite(value) && Math.abs(value) < MAX_AMOUNT ? value : null;
 }
 
+/** "eur" or "EUR" → "EUR"; anything but three letters is no ISO 4217 code. */
+function currencyCode(text: string | null): string | null {
+  return text && /^[A-Za-z]{3}$/.test(text) ? text.toUpperCase() : null;
+}
+
 function isoDate(text: string | null): string | null {
   const match = text ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(text) : null;
   if (!match) return null;
@@ -101,7 +110,8 @@ function isoDate(text: string | null): string | null {
   return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text ? null : text;
 }
 
-function isoTime(text: string | null): string | null {
+/** HH:MM or HH:MM:SS → HH:MM:SS, as the receipt stores a time; anything else is no time. */
+export function isoTime(text: string | null): string | null {
   const match = text ? /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/.exec(text) : null;
   return match ? `${match[1]}:${match[2]}:${match[3] ?? '00'}` : null;
 }

@@ -1,7 +1,9 @@
 import type { EntityManager } from '../platform/db/orm.js';
-import { findTenantRecord } from '../platform/db/tenant-record.js';
+import { findTenantRecord, isUuid } from '../platform/db/tenant-record.js';
+import { NotFoundError } from '../platform/errors/app-errors.js';
 import type { User } from '../users/user.entity.js';
 import { Receipt } from './receipt.entity.js';
+import { ReceiptOcrRead } from './receipt-ocr-read.entity.js';
 import { claimedView, receiptView, reviewView, type ClaimedView } from './receipt-views.js';
 import { Review } from './review.entity.js';
 
@@ -42,6 +44,31 @@ export async function receiptReviews(
     { orderBy: { createdAt: 'asc', id: 'asc' } },
   );
   return list.map(reviewView);
+}
+
+/**
+ * GET /receipts/{id}/ocr (docs/receipts.md#the-ocr-read): what the engine read off the tenant's
+ * receipt, found in one query; when there is no read, the 404 says why.
+ */
+export async function receiptOcrRead(em: EntityManager, tenantId: string, id: string) {
+  const read = isUuid(id) ? await em.findOne(ReceiptOcrRead, { tenant: tenantId, receipt: id }) : null;
+  if (!read) throw new NotFoundError(await whyNoOcrRead(em, tenantId, id));
+  return {
+    engine: read.engine,
+    confidence: read.confidence,
+    width: read.width,
+    height: read.height,
+    readAt: read.readAt.toISOString(),
+    lines: read.lines,
+  };
+}
+
+async function whyNoOcrRead(em: EntityManager, tenantId: string, id: string): Promise<string> {
+  const receipt = await findTenantRecord(em, Receipt, tenantId, id, 'receipt');
+  if (!receipt.useParser) return `Receipt "${id}" was preparsed: its caller read it, so no OCR read is kept`;
+  if (!receipt.parsedAt) return `Receipt "${id}" is not read yet: ask again once it is`;
+  if (receipt.parseError) return `Receipt "${id}" could not be read: ${receipt.parseError}`;
+  return `No OCR read is kept for receipt "${id}": it was read before reads were kept, or erased with its member's personal data`;
 }
 
 /** Follow-up reads carry the tenant too (docs/architecture.md#rules-the-code-keeps). */

@@ -9,6 +9,7 @@ export function receiptTransaction(receipt: Receipt, submitterAuthIdentifier: st
   const transaction: Record<string, unknown> = {
     total: receipt.total,
     subtotal: receipt.subtotal,
+    currency: receipt.currency,
     lineItems: receipt.lineItems,
     merchantName: receipt.merchantName,
     formatSlug: receipt.formatSlug,

@@ -51,6 +51,7 @@ export function receiptView(receipt: Receipt, paramountReview: Review | null, su
     servedAt: receipt.servedAt?.toISOString() ?? null,
     total: receipt.total ?? null,
     subtotal: receipt.subtotal ?? null,
+    currency: receipt.currency ?? null,
     barcode: receipt.barcode ?? null,
     transactionId: receipt.transactionId ?? null,
     lineItems: receipt.lineItems,
@@ -79,6 +80,7 @@ export function receiptListItemView(receipt: Receipt) {
     total: receipt.total ?? null,
     subtotal: receipt.subtotal ?? null,
     correctedTotal: receipt.correctedTotal ?? null,
+    currency: receipt.currency ?? null,
     barcode: receipt.barcode ?? null,
   };
 }

@@ -101,6 +101,8 @@ export const Receipt = defineEntity({
     formatSlug: p.string().nullable(),
     merchantName: p.string().nullable(),
     language: p.string().nullable(),
+    /** ISO 4217, upper case: read by the parser from the receipt's own evidence, or given in preparsed mode. */
+    currency: p.string().length(3).nullable(),
     metadata: p.json<ReceiptMetadata>().nullable(),
     /** The review that set the status; null until one did. */
     paramountReviewId: p.uuid().nullable(),

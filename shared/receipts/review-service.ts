@@ -298,6 +298,7 @@ export async function reportReview(
     reason: review.reason,
     total: receipt.total,
     subtotal: receipt.subtotal,
+    currency: receipt.currency,
     merchantName: receipt.merchantName,
     serviceDate: receipt.serviceDate,
     servedAt: receipt.servedAt?.toISOString(),

@@ -18,6 +18,7 @@ import type { PayloadSchemaCompiler } from '../platform/validation/payload-schem
 import type { SubjectDirectory } from './subject-directory.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { Venue } from '../venues/venue.entity.js';
+import { eraseOcrReadsOf } from '../receipts/erase-ocr-reads.js';
 import { compile, toValidationIssues } from '../platform/validation/ajv.js';
 import { lookupUser } from './lookup-user.js';
 import {
@@ -194,7 +195,8 @@ export async function updateUser(
 
 /**
  * DELETE erases the profile only; ids, account number, events and ledger stay
- * (docs/users.md#erasure). The flags go with it (they tell what the profile held);
+ * (docs/users.md#erasure). The flags go with it (they tell what the profile held), and so does the
+ * raw text read off the member's receipts, whose parsed fields stay (erase-ocr-reads.ts);
  * externalIdentifier is identifier data, which stays, so nothing that refers to the member breaks.
  */
 export async function eraseUser(
@@ -211,6 +213,7 @@ export async function eraseUser(
     user.flags = null;
     user.erasedAt = new Date();
     await tx.flush();
+    await eraseOcrReadsOf(tx, user.tenant.id, user.id);
     return {
       result: undefined,
       resourceId: user.id,

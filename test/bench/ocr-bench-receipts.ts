@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { receiptFixtures } from '../fixtures/receipts/accuracy.js';
 import { COUNTRIES } from '../fixtures/receipts/generator/countries.js';
 import { DATE_FORMATS, formatAmount, type DateFormat } from '../fixtures/receipts/generator/formats.js';
 import { receiptSet, type GeneratedReceipt } from '../fixtures/receipts/receipt-set.js';
@@ -28,15 +29,14 @@ interface FixtureSpec {
 const PRINTED_DATE =
   /\d{4}[-.]\d{2}[-.]\d{2}|\d{2}[/-]\d{2}[/-]\d{4}|\d{1,2} [A-Z][a-z]{2} \d{4}|[A-Z][a-z]{2} \d{1,2}, \d{4}/;
 
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/receipts');
+
 /** The shipped fixtures' tokens, from the text each image was drawn from (receipts.json). */
 function fixtureReceipts(): BenchReceipt[] {
-  const specs = JSON.parse(
-    readFileSync(receiptFixtures()[0]!.path.replace(/[^/]+$/, 'receipts.json'), 'utf8'),
-  ) as FixtureSpec[];
-  const paths = new Map(receiptFixtures().map((fixture) => [fixture.file, fixture.path]));
+  const specs = JSON.parse(readFileSync(join(FIXTURES, 'receipts.json'), 'utf8')) as FixtureSpec[];
   return specs.map((spec) => {
     const total = spec.footer.find(([label]) => /total/i.test(label) && !/sub/i.test(label))!;
-    const path = paths.get(spec.file)!;
+    const path = join(FIXTURES, spec.file);
     return {
       path,
       image: async () => readFileSync(path),

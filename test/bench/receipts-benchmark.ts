@@ -1,12 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { loadConfig } from '../../shared/platform/config/config.js';
-import { createTextReader } from '../../shared/receipts/ocr/create-reader.js';
-import { receiptFixtures, scoreReceipts, type ReceiptScore } from '../fixtures/receipts/accuracy.js';
 import type { BenchWorld } from './bench-world.js';
 import { firePacedLoad } from './http-load.js';
-import { median } from './stats.js';
 import { waitFor } from './wait-for.js';
 
 export interface PreparsedFigures {
@@ -91,83 +84,4 @@ export async function benchmarkPreparsed(
     httpP50Ms: load.p50Ms,
     httpP99Ms: load.p99Ms,
   };
-}
-
-export interface OcrFigures {
-  scores: ReceiptScore[];
-  readsPerSecond: number;
-  readP50Ms: number;
-  readMaxMs: number;
-}
-
-/** One reader of the configured engine (what one OCR worker runs) over the shipped images, `passes` times: speed, and the parser's accuracy. */
-export async function benchmarkOcr(passes: number): Promise<OcrFigures> {
-  const reader = createTextReader(loadConfig().ocrEngine);
-  try {
-    const runs: ReceiptScore[][] = [];
-    const started = performance.now();
-    for (let pass = 0; pass < passes; pass++) runs.push(await scoreReceipts(reader));
-    const elapsed = (performance.now() - started) / 1000;
-    const times = runs.flat().map((score) => score.readMs);
-    return {
-      scores: runs[0]!,
-      readsPerSecond: times.length / elapsed,
-      readP50Ms: median(times),
-      readMaxMs: Math.max(...times),
-    };
-  } finally {
-    await reader.close();
-  }
-}
-
-/**
- * A default-mode claim from image to decision (target under 3 s): the images are served from this
- * machine and claimed one after another through the API; each figure is the time from the claim's
- * storing to its automated review, by the database's clock.
- */
-export async function benchmarkImageToDecision(world: BenchWorld, port: number): Promise<number[]> {
-  const fixtures = receiptFixtures();
-  const images = new Map(fixtures.map((fixture) => [`/${fixture.file}`, readFileSync(fixture.path)]));
-  const server = createServer((request, response) => {
-    const image = images.get(request.url ?? '');
-    if (image) response.writeHead(200, { 'Content-Type': 'image/png' }).end(image);
-    else response.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const imagesBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const durations: number[] = [];
-  try {
-    for (const fixture of fixtures) {
-      const response = await fetch(`http://127.0.0.1:${port}/v1/receipts`, {
-        method: 'POST',
-        headers: {
-          'X-Api-Key': world.apiKey,
-          Authorization: `Bearer ${world.receiptsAdmin}`,
-          'Content-Type': 'application/json',
-        },
-        body: JSON.stringify({
-          useParser: true,
-          pictureUrl: `${imagesBase}/${fixture.file}`,
-          submitter: { authIdentifier: world.members[0]!.authIdentifier },
-        }),
-      });
-      if (response.status !== 201)
-        throw new Error(`claiming ${fixture.file} answered ${response.status}: ${await response.text()}`);
-      const { data } = (await response.json()) as { data: { id: string } };
-      const decision = () =>
-        world.context.orm.em
-          .fork()
-          .getConnection()
-          .execute<{ ms: number }[]>(
-            `select extract(epoch from v.created_at - r.created_at) * 1000 as ms from receipt r join receipt_review v on v.receipt_id = r.id and v.is_automated where r.id = ?`,
-            [data.id],
-          );
-      await waitFor(async () => (await decision()).length > 0, 60_000);
-      durations.push(Number((await decision())[0]!.ms));
-    }
-  } finally {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-  return durations;
 }

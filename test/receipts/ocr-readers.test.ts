@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TextReader } from '../../shared/receipts/ocr/ocr-page.js';
 import { PaddleReader } from '../../shared/receipts/ocr/paddle-reader.js';
 import { TesseractReader } from '../../shared/receipts/ocr/tesseract-reader.js';
-import { receiptFixtures } from '../fixtures/receipts/accuracy.js';
+import { fixtureImage } from '../fixtures/receipts/fixture-image.js';
 
-const image = readFileSync(receiptFixtures().find((fixture) => fixture.file === 'corner-shop.png')!.path);
+const image = fixtureImage('corner-shop.png');
 
 // shared/receipts/ocr/ocr-page.ts: "lines of words, each with the box it was found in … and a
 // confidence from 0 to 1"; a line's words "joined by single spaces make the line's text".

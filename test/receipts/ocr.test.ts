@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Worker } from 'bullmq';
@@ -6,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageFetcher, ImageFetchError } from '../../shared/receipts/ocr/image-fetcher.js';
 import { MAX_OCR_JOBS_PER_TENANT } from '../../workers/ocr.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
-import { receiptFixtures } from '../fixtures/receipts/accuracy.js';
+import { fixtureImage } from '../fixtures/receipts/fixture-image.js';
 import { createHarness, dataOf, registerMember, type Harness, type Json } from '../support/harness.js';
 
-const receiptImage = readFileSync(receiptFixtures().find((fixture) => fixture.file === 'corner-shop.png')!.path);
+const receiptImage = fixtureImage('corner-shop.png');
 let server: Server;
 
 /** The start of a PNG whose header declares `width` × `height`: enough for anything that reads the size first. */

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { cents } from '../../shared/receipts/ocr/parse/amounts.js';
+import { ean13CheckDigit } from '../fixtures/receipts/generator/barcode.js';
 import { receiptSet } from '../fixtures/receipts/receipt-set.js';
 
 const receipts = receiptSet();
-const cents = (amount: number) => Math.round(amount * 100);
 const distinct = (values: string[]) => new Set(values).size;
 
 // Issue 22, item 4: "at least 120 generated receipts with ground truth, drawn by your own generator
@@ -68,5 +69,18 @@ describe('the generated receipt set', () => {
       return (truth.subtotal !== null && cents(truth.subtotal) !== items) || reached !== cents(truth.total);
     });
     expect(inconsistent.map((receipt) => receipt.file)).toEqual([]);
+  });
+
+  it('writes the truth in one form: ISO dates, HH:MM:SS times, ISO currencies, valid EAN-13 or UPC-A barcodes', () => {
+    const currencies: Record<string, string> = { GB: 'GBP', US: 'USD', DE: 'EUR', FR: 'EUR', AE: 'AED' };
+    const malformed = receipts.filter(({ truth, country }) => {
+      const date = new Date(`${truth.serviceDate}T00:00:00Z`);
+      const validDate = /^\d{4}-\d\d-\d\d$/.test(truth.serviceDate) && date.toISOString().startsWith(truth.serviceDate);
+      const validTime = truth.serviceTime === null || /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/.test(truth.serviceTime);
+      const code = truth.barcode?.length === 12 ? `0${truth.barcode}` : truth.barcode;
+      const validBarcode = code === null || (/^\d{13}$/.test(code) && ean13CheckDigit(code.slice(0, 12)) === code[12]);
+      return !validDate || !validTime || !validBarcode || truth.currency !== currencies[country];
+    });
+    expect(malformed.map((receipt) => receipt.file)).toEqual([]);
   });
 });

@@ -145,7 +145,7 @@ describe('POST /v1/receipts, preparsed mode (docs/receipts.md#claims: "the respo
 
   it('reports RECEIPT_REVIEWED with the payload of docs/events.md#system-event-types, and a reactor on it grants points', async () => {
     const { tenant, admin } = await rewardedWorld();
-    const decided = await decisionOf(tenant, admin, preparsed());
+    const decided = await decisionOf(tenant, admin, preparsed({ currency: field('GBP') }));
     const events = await waitForEvents(tenant, admin, 'RECEIPT_REVIEWED', 1);
     expect(events[0].payload).toEqual({
       receiptId: decided.id,
@@ -154,6 +154,8 @@ describe('POST /v1/receipts, preparsed mode (docs/receipts.md#claims: "the respo
       reason: 'VALID_DATA',
       total: 12.5,
       subtotal: 11,
+      // Issue 22: the currency goes with the totals it is the currency of.
+      currency: 'GBP',
       merchantName: 'Corner Shop',
       serviceDate: day(-1),
       servedAt: `${day(-1)}T14:32:00.000Z`,
@@ -348,6 +350,21 @@ describe('the automated checks', () => {
       'INSUFFICIENT_DATA: confidence under review.minConfidence',
       { review: { minConfidence: 0.95 } },
       {},
+      'ABSTAIN',
+      'INSUFFICIENT_DATA',
+    ],
+    [
+      // Issue 22: "a field the parser is unsure of is left empty rather than guessed, so the reviewer answers INSUFFICIENT_DATA instead of authorizing a wrong total".
+      "INSUFFICIENT_DATA: the total's own confidence under review.minConfidence",
+      {},
+      { total: field('12.50', 0.4) },
+      'ABSTAIN',
+      'INSUFFICIENT_DATA',
+    ],
+    [
+      "INSUFFICIENT_DATA: the date's own confidence under review.minConfidence",
+      { review: { minConfidence: 0.8 } },
+      { serviceDate: field(day(-1), 0.7) },
       'ABSTAIN',
       'INSUFFICIENT_DATA',
     ],
@@ -703,10 +720,12 @@ describe('GET /v1/receipts', () => {
     );
     const list = await dataOf<Json[]>(response);
     expect(list.map((item) => item.total)).toEqual([50, 5]);
+    // The document's fields, and the totals' currency beside them (issue 22).
     expect(Object.keys(list[0]).sort()).toEqual([
       'barcode',
       'correctedTotal',
       'createdAt',
+      'currency',
       'id',
       'notionallyServedAt',
       'ocrConfidence',

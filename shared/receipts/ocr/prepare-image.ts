@@ -2,7 +2,7 @@ import sharp from 'sharp';
 
 /**
  * What is done to a receipt image before an engine reads it. Every step was measured on its own
- * (test/bench/ocr-engines.ts, figures in docs/performance.md#ocr); a step stays on by default only
+ * (test/bench/ocr-engine-comparison.ts, figures in docs/performance.md#ocr); a step stays on by default only
  * where it helped.
  */
 export interface ImagePreparation {

@@ -1,22 +1,26 @@
 import type { AppContext } from '../../context.js';
+import type { EntityManager } from '../../platform/db/orm.js';
 import { parsedReceiptColumns } from '../claim-service.js';
 import { Receipt } from '../receipt.entity.js';
 import { ImageFetcher, ImageFetchError, type FetchedImage } from './image-fetcher.js';
-import { parseReceiptText } from './receipt-parser.js';
-import type { TextReader } from './ocr-page.js';
+import { loadParseHints } from './parse-hints.js';
+import { parseReceipt } from './parse/parse-receipt.js';
+import { ReceiptOcrRead } from '../receipt-ocr-read.entity.js';
+import type { OcrPage, TextReader } from './ocr-page.js';
 
 /** The longest error text kept on a claim. */
 const MAX_PARSE_ERROR = 500;
 
 export interface ClaimReading {
-  context: Pick<AppContext, 'orm' | 'products' | 'config'>;
+  context: Pick<AppContext, 'orm' | 'products' | 'config' | 'logger'>;
   fetcher: ImageFetcher;
   reader: TextReader;
 }
 
 /**
  * Reads a default-mode claim (docs/receipts.md#ocr): fetches its image safely within the claim's
- * time budget, reads it with tesseract.js, parses and stores its fields. An image that can never be
+ * time budget, reads it with the OCR engine, parses it with the tenant's known merchants as hints, and
+ * stores its fields with what was read (the OCR read), in one flush. An image that can never be
  * had (a private address, a PDF, too large), whose fetches spent the budget, or that still fails on
  * the `lastAttempt` is stored as the claim's parse error, and the reviewer sends the claim to a
  * person; anything else is thrown for a retry. A claim read already is left as it is.
@@ -30,9 +34,14 @@ export async function readClaim(
   const em = context.orm.em.fork();
   const receipt = await em.findOne(Receipt, { tenant: tenantId, id: receiptId });
   if (!receipt || receipt.parsedAt) return;
+  // Read again in a clean unit of work: a flush that failed leaves its changes pending, and they
+  // must not be stored beside the error.
   const fail = async (error: unknown) => {
-    receipt.parseError = String((error as Error).message).slice(0, MAX_PARSE_ERROR);
-    receipt.parsedAt = new Date();
+    em.clear();
+    const unread = await em.findOne(Receipt, { tenant: tenantId, id: receiptId });
+    if (!unread || unread.parsedAt) return;
+    unread.parseError = parseErrorOf(error);
+    unread.parsedAt = new Date();
     await em.flush();
   };
   const image = await fetchWithinBudget(context.config.imageFetchBudgetMs, fetcher, receipt).catch(
@@ -44,15 +53,56 @@ export async function readClaim(
   );
   if (!image) return;
   try {
-    const parsed = parseReceiptText(await reader.readText(image.bytes));
+    const page = await reader.readText(image.bytes);
+    const parsed = parseReceipt(page, await loadParseHints(em, tenantId));
     const columns = await parsedReceiptColumns(context.products, tenantId, parsed, receipt.timezone);
-    // eslint-disable-next-line no-restricted-syntax -- the parser's own columns, never a request body
-    em.assign(receipt, { ...columns, imageHash: image.sha256, parsedAt: new Date() });
-    await em.flush();
+    const parsedAt = new Date();
+    // One transaction with the parse: a job run again finds the claim parsed and writes nothing.
+    await em.transactional(async (tx) => {
+      // eslint-disable-next-line no-restricted-syntax -- the parser's own columns, never a request body
+      tx.assign(receipt, { ...columns, imageHash: image.sha256, parsedAt });
+      // The member's erasure locks their row; a read of theirs finished after it keeps no raw text.
+      if (!(await submitterErased(tx, receipt))) tx.create(ReceiptOcrRead, ocrReadRecord(receipt, page, parsedAt));
+    });
   } catch (error) {
     if (!lastAttempt) throw error;
+    context.logger.error({ err: error, tenantId, receiptId }, 'a claim could not be read on its last attempt');
     await fail(error);
   }
+}
+
+/**
+ * The error as the claim keeps it, shown to the tenant's admins on the review: why the image could
+ * not be had, or only that it could not be read; any other failure's own text (a database's, an
+ * internal host's) is the operator's, in the log.
+ */
+function parseErrorOf(error: unknown): string {
+  return error instanceof ImageFetchError
+    ? error.message.slice(0, MAX_PARSE_ERROR)
+    : 'the image could not be read: the OCR engine or the parse failed on every attempt';
+}
+
+/** Whether the claim's submitter was erased, waiting for an erasure under way to end (erase-ocr-reads.ts). */
+async function submitterErased(tx: EntityManager, receipt: Receipt): Promise<boolean> {
+  const [submitter] = await tx.execute<{ erased_at: Date | null }[]>(
+    'select erased_at from member where tenant_id = ? and id = ? for share',
+    [receipt.tenant.id, receipt.submitter.id],
+  );
+  return Boolean(submitter?.erased_at);
+}
+
+/** The page as the claim's OCR read keeps it: its lines without their words (receipt-ocr-read.entity.ts). */
+function ocrReadRecord(receipt: Receipt, page: OcrPage, readAt: Date) {
+  return {
+    receipt,
+    tenant: receipt.tenant,
+    engine: page.engine,
+    confidence: Math.min(1, Math.max(0, page.confidence)),
+    width: page.width,
+    height: page.height,
+    lines: page.lines.map(({ text, confidence, box }) => ({ text, confidence, box })),
+    readAt,
+  };
 }
 
 /**

@@ -1,0 +1,136 @@
+import { cents } from './amounts.js';
+import { roundConfidence } from './confidence.js';
+
+/** A total or subtotal as printed on one row, with how sure the OCR was of that row. */
+export interface Candidate {
+  value: number;
+  confidence: number;
+}
+
+/** The receipt's foot, read into amounts by their labels. */
+export interface Foot {
+  totals: Candidate[];
+  subtotals: Candidate[];
+  taxes: number[];
+  /** Discounts as positive amounts taken off. */
+  discounts: number[];
+  /** "TOTAL SAVINGS", "You saved": the discounts again, summed up, or the only mention of them. */
+  savings: number[];
+  /** Tips, service charges, deposits: added on. */
+  charges: number[];
+  tenders: number[];
+  changes: number[];
+  /** The items' prices added up, when there are items. */
+  itemsSum?: number;
+}
+
+export interface Settled {
+  total?: Candidate;
+  subtotal?: Candidate;
+  /** The total is one the receipt's arithmetic reaches. */
+  confirmed: boolean;
+}
+
+/** A total or subtotal that arithmetic confirms: another printed number agrees with it. */
+const CONFIRMED = 0.97;
+/**
+ * One that nothing confirms, read clearly, is kept with a confidence under the reviewer's default
+ * `review.minConfidence` (0.5), so by default a person looks at it before it is paid out.
+ */
+const UNCONFIRMED = 0.45;
+/** An unconfirmed amount read less surely than this is left out, not guessed. */
+const CLEAR_READING = 0.9;
+
+/**
+ * Chooses the total and subtotal among the rows labelled so. A total is confirmed when the
+ * receipt's own arithmetic reaches it: the subtotal (or the items' sum) less discounts, plus
+ * charges and plus the tax when the tax was added, not included; or the tender less the change,
+ * or a card paying it exactly. Of competing totals the one confirmed wins; when none is, a single
+ * clearly read total on a receipt that prints nothing to check it against (no subtotal, tender or
+ * item) is kept with a confidence under the review's threshold, and any other is left out: a wrong total is a wrong payout, a missing one is a
+ * review by a person. The subtotal follows the same rules, checked against the items' sum and the
+ * total.
+ */
+export function settleTotals(foot: Foot): Settled {
+  const totals = distinct(foot.totals);
+  const confirmed = totals.filter((total) => confirmsTotal(foot, total.value));
+  // A total before a tip is confirmed by the subtotal as well as the total after it; what was paid decides.
+  const paid = confirmed.filter((total) => paysTotal(foot, total.value));
+  const confirmedTotals = confirmed.length > 1 && paid.length === 1 ? paid : confirmed;
+  const total =
+    confirmedTotals.length === 1
+      ? { value: confirmedTotals[0]!.value, confidence: CONFIRMED }
+      : confirmedTotals.length === 0 &&
+          totals.length === 1 &&
+          totals[0]!.confidence >= CLEAR_READING &&
+          !checkable(foot)
+        ? { value: totals[0]!.value, confidence: roundConfidence(UNCONFIRMED * totals[0]!.confidence) }
+        : undefined;
+  const subtotals = distinct(foot.subtotals);
+  const confirmsSubtotal = (value: number) =>
+    (foot.itemsSum !== undefined && cents(foot.itemsSum) === cents(value)) ||
+    (total !== undefined && reaches(foot, value, total.value));
+  const confirmedSubtotals = subtotals.filter((subtotal) => confirmsSubtotal(subtotal.value));
+  const subtotal =
+    confirmedSubtotals.length === 1
+      ? { value: confirmedSubtotals[0]!.value, confidence: CONFIRMED }
+      : confirmedSubtotals.length === 0 &&
+          subtotals.length === 1 &&
+          subtotals[0]!.value > 0 &&
+          subtotals[0]!.confidence >= CLEAR_READING &&
+          foot.itemsSum === undefined &&
+          !total
+        ? { value: subtotals[0]!.value, confidence: roundConfidence(UNCONFIRMED * subtotals[0]!.confidence) }
+        : undefined;
+  return { ...(total ? { total } : {}), ...(subtotal ? { subtotal } : {}), confirmed: confirmedTotals.length === 1 };
+}
+
+/**
+ * Whether the receipt prints what a total can be checked against: a subtotal, a tender, or priced
+ * items. When it does and the check fails, something on it was misread (a tilted photo pairs a
+ * label with the next row's amount; an 8 read as a 3 in "TOTAL 18.50"), and an unconfirmed total
+ * is more likely wrong than right.
+ */
+function checkable(foot: Foot): boolean {
+  return foot.subtotals.length > 0 || foot.tenders.length > 0 || foot.itemsSum !== undefined;
+}
+
+function confirmsTotal(foot: Foot, value: number): boolean {
+  return (
+    foot.subtotals.some((subtotal) => reaches(foot, subtotal.value, value)) ||
+    (foot.itemsSum !== undefined && reaches(foot, foot.itemsSum, value)) ||
+    paysTotal(foot, value)
+  );
+}
+
+/** The tender less the change, or one tender (a card) alone, pays exactly this. */
+function paysTotal(foot: Foot, value: number): boolean {
+  const paid = sum(foot.tenders) - sum(foot.changes);
+  return (
+    (foot.tenders.length > 0 && cents(paid) === cents(value)) ||
+    foot.tenders.some((tender) => cents(tender) === cents(value))
+  );
+}
+
+/** Whether a base (subtotal or items' sum) reaches the total, with tax added or included, discounts taken or already taken. */
+function reaches(foot: Foot, base: number, total: number): boolean {
+  const taxes = [0, sum(foot.taxes)];
+  const discounts = [0, sum(foot.discounts), sum(foot.savings)];
+  const charges = [0, sum(foot.charges)];
+  return taxes.some((tax) =>
+    discounts.some((discount) => charges.some((charge) => cents(base - discount + tax + charge) === cents(total))),
+  );
+}
+
+function distinct(candidates: Candidate[]): Candidate[] {
+  const byValue = new Map<number, Candidate>();
+  for (const candidate of candidates) {
+    const known = byValue.get(cents(candidate.value));
+    if (!known || candidate.confidence > known.confidence) byValue.set(cents(candidate.value), candidate);
+  }
+  return [...byValue.values()];
+}
+
+function sum(values: number[]): number {
+  return values.reduce((total, value) => total + value, 0);
+}

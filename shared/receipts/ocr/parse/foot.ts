@@ -1,0 +1,58 @@
+import type { ReceiptLineItem } from '../../receipt.entity.js';
+import { amountAtEnd, cents } from './amounts.js';
+import type { Candidate, Foot } from './consistency.js';
+import { datesIn } from './dates.js';
+import type { Label } from './labels.js';
+import type { Row } from './rows.js';
+
+/** The labelled amounts below the header, sorted by what they are, for the consistency check. */
+export function readFoot(labelled: { row: Row; label: Label | undefined }[], items: ReceiptLineItem[]): Foot {
+  const foot: Foot = {
+    totals: [],
+    subtotals: [],
+    taxes: [],
+    discounts: [],
+    savings: [],
+    charges: [],
+    tenders: [],
+    changes: [],
+  };
+  if (items.length) foot.itemsSum = items.reduce((sum, item) => sum + cents(item.totalPrice ?? 0), 0) / 100;
+  for (const { row, label } of labelled) {
+    const amount = amountAtEnd(row.text);
+    if (!amount || datesIn(row.text, true).length) continue;
+    const candidate: Candidate = { value: amount.value, confidence: row.confidence };
+    switch (label?.kind) {
+      case 'total':
+        if (amount.value > 0) foot.totals.push(candidate);
+        break;
+      case 'subtotal':
+        foot.subtotals.push(candidate);
+        break;
+      case 'tax':
+        foot.taxes.push(amount.value);
+        break;
+      case 'discount':
+        foot.discounts.push(Math.abs(amount.value));
+        break;
+      case 'savings':
+        foot.savings.push(Math.abs(amount.value));
+        break;
+      case 'tip':
+      case 'deposit':
+      case 'rounding':
+        foot.charges.push(amount.value);
+        break;
+      case 'tender':
+        foot.tenders.push(amount.value);
+        break;
+      case 'change':
+        foot.changes.push(amount.value);
+        break;
+      case undefined:
+        if (amount.value < 0) foot.discounts.push(-amount.value);
+        break;
+    }
+  }
+  return foot;
+}

@@ -1,0 +1,82 @@
+import { plainText } from './fold-text.js';
+import type { Row } from './rows.js';
+
+/** Rows that are no name: contact details, addresses, the document's own title, greetings. */
+const CONTACT =
+  /\b(?:TEL|PHONE|FAX|WWW|HTTPS?|EMAIL|E-MAIL|VAT|TRN|SIRET|UST|STEUER|TAX)\b|\bST\.?-?NR|@|\.(?:COM|CO\.UK|DE|FR|AE)\b/;
+const TITLE =
+  /\b(?:RECEIPT|INVOICE|TICKET|QUITTUNG|KASSENBON|BELEG|RECU|FACTURE|WELCOME|WILLKOMMEN|BIENVENUE|THANK|DANKE|MERCI|DATE|DATUM|COPY|DUPLICATE)\b/;
+const STREET =
+  /\b(?:STREET|ST|ROAD|RD|AVENUE|AVE|LANE|LN|DRIVE|DR|BLVD|BOULEVARD|WAY|PLACE|SQUARE|HIGH ST|STRASSE|STR|WEG|PLATZ|ALLEE|GASSE|RUE|AV|PLACE|CHEMIN|QUAI|MALL|CENTRE|CENTER|SUITE|UNIT|FLOOR|PO BOX)\b/;
+/** A British postcode, printed with or without its space (the OCR drops it): "LS1 4AB", "SW1A1AA". */
+export const GB_POSTCODE = /\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b/;
+const POSTCODE = new RegExp(`${GB_POSTCODE.source}|\\b\\d{5}\\b|\\b[A-Z]{2} \\d{5}\\b`);
+
+function isAddress(text: string): boolean {
+  const plain = plainText(text);
+  return (/\d/.test(plain) && STREET.test(plain)) || POSTCODE.test(plain);
+}
+
+/** A row that could be a merchant's name: mostly letters, and none of the above. */
+export function couldBeName(text: string): boolean {
+  const plain = plainText(text);
+  const letters = plain.replace(/[^A-Z]/g, '').length;
+  return (
+    letters >= 3 &&
+    letters >= plain.replace(/\s/g, '').length * 0.6 &&
+    !CONTACT.test(plain) &&
+    !TITLE.test(plain) &&
+    !isAddress(text)
+  );
+}
+
+/**
+ * The header: the rows above the first that prints an amount or a date, where receipts put the
+ * merchant's name and address (at most the first eight rows: a page with no amounts has no header
+ * worth the name).
+ */
+export function headerRows(rows: Row[], isBody: (row: Row) => boolean): Row[] {
+  const end = rows.findIndex(isBody);
+  return rows.slice(0, Math.min(end < 0 ? rows.length : end, 8));
+}
+
+/**
+ * Specks and rules printed beside a line come back as stray marks at its edges (": Bistro Lumiere:",
+ * "ne GREEN GROCER = K"): edge tokens of punctuation alone are dropped; for a name on a row of its
+ * own (`strict`), so are edge tokens of a single letter, or in lower case on an upper-case row
+ * ("AL NOOR", "Gas & Go" and an item's "1L" stay).
+ */
+export function withoutEdgeNoise(text: string, strict = true): string {
+  const tokens = text.split(/\s+/).filter(Boolean);
+  const upperCaseLine = tokens.filter((token) => token === token.toUpperCase()).length > tokens.length / 2;
+  const noise = (token: string) =>
+    !/[\p{L}\p{N}]/u.test(token) ||
+    (strict &&
+      ((token.replace(/[^\p{L}\p{N}]/gu, '').length === 1 && !/\d/.test(token)) ||
+        (upperCaseLine && /[a-z]/.test(token))));
+  // Indexes, not shift(): shifting a long row's tokens one at a time takes time by its square.
+  let first = 0;
+  let last = tokens.length - 1;
+  while (last > first && noise(tokens[first]!)) first++;
+  while (last > first && noise(tokens[last]!)) last--;
+  return tokens
+    .slice(first, last + 1)
+    .join(' ')
+    .replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N})'.!&]+$/gu, '');
+}
+
+/** The address printed under the name: the header's address rows, in order. */
+export function readAddress(header: Row[]): { value: string; confidence: number } | undefined {
+  // A phone number printed without its label has a postcode's run of digits, but no letters.
+  const rows = header.filter(
+    (row) =>
+      isAddress(row.text) &&
+      !CONTACT.test(plainText(row.text)) &&
+      plainText(row.text).replace(/[^A-Z]/g, '').length >= 3,
+  );
+  if (!rows.length) return undefined;
+  return {
+    value: rows.map((row) => row.text.trim()).join(', '),
+    confidence: rows.reduce((least, row) => Math.min(least, row.confidence), 1),
+  };
+}

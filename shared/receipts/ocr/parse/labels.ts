@@ -1,0 +1,160 @@
+import { plainText } from './fold-text.js';
+import { editDistance } from './similarity.js';
+
+/** What a labelled row of a receipt's foot holds. */
+export type LabelKind =
+  | 'total'
+  | 'subtotal'
+  | 'tax'
+  | 'taxTable'
+  | 'discount'
+  | 'savings'
+  | 'tender'
+  | 'change'
+  | 'deposit'
+  | 'tip'
+  | 'rounding'
+  | 'itemCount';
+
+export type Language = 'en' | 'de' | 'fr';
+
+export interface Label {
+  kind: LabelKind;
+  /** The language the wording belongs to; none for words every language prints ("TOTAL", "VISA"). */
+  language?: Language;
+}
+
+interface Wording {
+  kind: LabelKind;
+  language?: Language;
+  /** Matched against the row's text in capitals without accents. */
+  pattern: RegExp;
+}
+
+/**
+ * The wordings, most specific first: "TOTAL SAVINGS", "TOTAL DISCOUNT" and "TOTAL TVA" begin like
+ * a total and are not one, "SOUS-TOTAL" ends like one. A wording anchored with ^ counts only at
+ * the start of a row, where a receipt prints its labels: an item may well be called "Bar" or
+ * "Change purse", and a label word inside its description must not make it a tender.
+ */
+const WORDINGS: Wording[] = [
+  { kind: 'savings', language: 'en', pattern: /\b(?:TOTAL SAVINGS?|YOU SAVED|SAVINGS|SAVED)\b/ },
+  { kind: 'savings', language: 'de', pattern: /\b(?:ERSPARNIS|GESPART|SIE SPAREN)\b/ },
+  { kind: 'savings', language: 'fr', pattern: /\b(?:ECONOMIES?|VOUS AVEZ ECONOMISE)\b/ },
+  {
+    kind: 'discount',
+    language: 'en',
+    pattern: /\b(?:TOTAL DISCOUNTS?|DISCOUNTS?|COUPON|VOUCHER|PROMO(?:TION)?|MULTI ?BUY|MEAL DEAL SAVING)\b/,
+  },
+  { kind: 'discount', language: 'de', pattern: /\b(?:RABATT|NACHLASS|PREISVORTEIL|AKTIONSRABATT)\b/ },
+  { kind: 'discount', language: 'fr', pattern: /\b(?:REMISES?|REDUCTIONS?|RABAIS)\b/ },
+  {
+    kind: 'itemCount',
+    language: 'en',
+    pattern: /^\W*(?:(?:NO\.? ?OF |NUMBER OF |TOTAL )?ITEMS?(?: SOLD| COUNT)?|ITEM COUNT)\b/,
+  },
+  { kind: 'itemCount', language: 'de', pattern: /^\W*(?:ANZAHL )?ARTIKEL\b/ },
+  { kind: 'itemCount', language: 'fr', pattern: /^\W*(?:NOMBRE D.)?ARTICLES?\b/ },
+  { kind: 'taxTable', language: 'fr', pattern: /\b(?:TOTAL HT|HT|TTC TVA|BASE HT)\b(?!.*\bTTC\b)/ },
+  { kind: 'taxTable', language: 'de', pattern: /^\W*(?:NETTO|BRUTTO|STEUER ?SATZ|MWST ?SATZ)\b/ },
+  { kind: 'taxTable', language: 'en', pattern: /^\W*(?:NET|GROSS|VAT RATE|RATE)\b(?! AMOUNT| TOTAL| PAY| A PAYER)/ },
+  { kind: 'total', pattern: /^\W*(?:TOTAL|SUMME|GESAMT) ?(?:INCL|INC|INKL)\b/ },
+  { kind: 'subtotal', language: 'en', pattern: /^\W*(?:TOTAL )?(?:EXCL|EXC)\b/ },
+  { kind: 'tax', language: 'fr', pattern: /\b(?:TOTAL )?TVA\b/ },
+  { kind: 'tax', language: 'de', pattern: /\b(?:MWST|UST|MEHRWERTSTEUER|STEUER)\b/ },
+  {
+    kind: 'tax',
+    language: 'en',
+    pattern: /\b(?:TOTAL )?(?:VAT|TAX|SALES TAX|GST)\b(?! INVOICE| REG| NO\b| NUMBER| ID)/,
+  },
+  {
+    kind: 'subtotal',
+    language: 'en',
+    pattern: /^\W*(?:SUB ?-? ?TOTAL|MERCHANDISE TOTAL|NET TOTAL)\b/,
+  },
+  { kind: 'subtotal', language: 'de', pattern: /^\W*(?:ZWISCHENSUMME|ZW\.? ?SUMME)\b/ },
+  { kind: 'subtotal', language: 'fr', pattern: /^\W*SOUS ?-? ?TOTAL\b/ },
+  { kind: 'change', language: 'en', pattern: /^\W*(?:CHANGE(?: DUE| GIVEN)?)\b/ },
+  { kind: 'change', language: 'de', pattern: /^\W*(?:RUCKGELD|ZURUCK|WECHSELGELD)\b/ },
+  { kind: 'change', language: 'fr', pattern: /^\W*(?:RENDU|MONNAIE(?: RENDUE)?|A RENDRE)\b/ },
+  {
+    kind: 'total',
+    language: 'en',
+    pattern: /^\W*(?:GRAND TOTAL|TOTAL (?:DUE|AMOUNT|TO PAY)|AMOUNT (?:DUE|PAYABLE)|BALANCE DUE|NET AMOUNT|TO PAY)\b/,
+  },
+  { kind: 'total', language: 'de', pattern: /^\W*(?:SUMME|GESAMT(?:BETRAG|SUMME)?|ZU ZAHLEN|ENDBETRAG|ENDSUMME)\b/ },
+  { kind: 'total', language: 'fr', pattern: /^\W*(?:NET A PAYER|A PAYER|TOTAL TTC|MONTANT (?:DU|TOTAL|TTC))\b/ },
+  { kind: 'total', pattern: /^\W*TOTAL\b/ },
+  {
+    kind: 'tender',
+    language: 'en',
+    pattern:
+      /^\W*(?:CASH|CARD|DEBIT|CREDIT|CONTACTLESS|TENDERED|AMOUNT TENDERED|PAID|PAYMENT|APPLE PAY|GOOGLE PAY|GIFT CARD|CHIP ?& ?PIN)\b/,
+  },
+  {
+    kind: 'tender',
+    language: 'de',
+    pattern: /^\W*(?:BAR(?:GELD)?|GEGEBEN|EC[- ]?KARTE|GIROCARD|KARTE|KARTENZAHLUNG|GEZAHLT)\b/,
+  },
+  { kind: 'tender', language: 'fr', pattern: /^\W*(?:ESPECES|CB|CARTE(?: BANCAIRE| BLEUE)?|PAYE|REGLEMENT|CHEQUE)\b/ },
+  { kind: 'tender', pattern: /^\W*(?:VISA|MASTERCARD|MASTER CARD|MC|AMEX|AMERICAN EXPRESS|DISCOVER|MAESTRO|V PAY)\b/ },
+  { kind: 'deposit', language: 'en', pattern: /\b(?:BOTTLE )?DEPOSIT\b/ },
+  { kind: 'deposit', language: 'de', pattern: /\b(?:PFAND|LEERGUT)\b/ },
+  { kind: 'deposit', language: 'fr', pattern: /\bCONSIGNE\b/ },
+  { kind: 'tip', language: 'en', pattern: /^\W*(?:TIP|GRATUITY|SERVICE(?: CHARGE)?)\b/ },
+  { kind: 'tip', language: 'de', pattern: /^\W*(?:TRINKGELD|BEDIENUNG)\b/ },
+  { kind: 'tip', language: 'fr', pattern: /^\W*(?:POURBOIRE|SERVICE)\b/ },
+  { kind: 'rounding', language: 'en', pattern: /^\W*ROUNDING\b/ },
+  { kind: 'rounding', language: 'de', pattern: /^\W*RUNDUNG\b/ },
+  { kind: 'rounding', language: 'fr', pattern: /^\W*ARRONDI\b/ },
+];
+
+/**
+ * The wordings as matched: the OCR often drops the spaces between a label's words ("TOTALTOPAY",
+ * "APAYER", "SalesTax6.88%", "SUMMEEUR"), so every space is optional and a word ends where its
+ * letters end, digits or a currency code after it.
+ */
+const LETTER_BOUNDARY = String.raw`(?:(?<![A-Z])(?=[A-Z])|(?<=[A-Z])(?![A-Z])|(?<=[A-Z])(?=(?:EUR|GBP|USD|AED)(?![A-Z])))`;
+const TOLERANT_WORDINGS = WORDINGS.map((wording) => ({
+  ...wording,
+  pattern: new RegExp(wording.pattern.source.replace(/ /g, ' ?').replace(/\\b/g, LETTER_BOUNDARY)),
+}));
+
+/** Digits the OCR reads for letters inside a word ("T0TAL", "SUBT0TAL", "TOTAI"). */
+function withLetters(plain: string): string {
+  return plain
+    .replace(/(?<=[A-Z])0|0(?=[A-Z]{2})/g, 'O')
+    .replace(/(?<=[A-Z])[1|](?=[A-Z])/g, 'I')
+    .replace(/\bTOTA[I1|]\b/g, 'TOTAL');
+}
+
+/** Label words long enough that one misread letter cannot make another word of them. */
+const LONG_LABEL_WORDS = [
+  'SUBTOTAL',
+  'ZWISCHENSUMME',
+  'GESAMTBETRAG',
+  'AMOUNT',
+  'BALANCE',
+  'CHANGE',
+  'RUCKGELD',
+  'ESPECES',
+  'MONTANT',
+  'DISCOUNT',
+  'SAVINGS',
+];
+
+/** A row's first word misread by a letter ("ZWISCHENSUHME", "ANOUNT DUE") as the label word it nearly is. */
+function withLabelWordRestored(plain: string): string {
+  return plain.replace(/^(\W*)([A-Z]{6,})/, (whole, lead: string, word: string) => {
+    const near = LONG_LABEL_WORDS.find((label) => editDistance(word, label) <= (label.length >= 10 ? 2 : 1));
+    return near ? `${lead}${near}` : whole;
+  });
+}
+
+/** The label a row's text begins with (or, for discounts, savings, taxes and deposits, holds). */
+export function labelOf(text: string): Label | undefined {
+  const plain = withLabelWordRestored(withLetters(plainText(text)));
+  const wording = TOLERANT_WORDINGS.find(({ pattern }) => pattern.test(plain));
+  if (!wording) return undefined;
+  return wording.language ? { kind: wording.kind, language: wording.language } : { kind: wording.kind };
+}

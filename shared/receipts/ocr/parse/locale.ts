@@ -1,0 +1,122 @@
+import { amountsIn } from './amounts.js';
+import { plainText } from './fold-text.js';
+import { GB_POSTCODE } from './header.js';
+import { labelOf, type Language } from './labels.js';
+
+export type Country = 'GB' | 'US' | 'DE' | 'FR' | 'AE';
+
+export interface Locale {
+  /** ISO 4217, with how sure the evidence makes it. */
+  currency?: { value: string; confidence: number };
+  country?: Country;
+  /** Whether "04/05/2025" is the 4th of May; unknown without evidence of the country. */
+  dayFirst?: boolean;
+  /** With how sure the evidence makes it: the labels' agreement, or the country alone. */
+  language?: { value: Language; confidence: number };
+}
+
+/** A language implied by the country alone, no label worded in it: English is printed in Dubai and Paris too. */
+const LANGUAGE_BY_COUNTRY = 0.6;
+/** However many labels agree, their wording could be a chain's house style. */
+const LANGUAGE_BY_LABELS = 0.95;
+
+const CURRENCY_OF_MARK: Record<string, string> = {
+  '£': 'GBP',
+  GBP: 'GBP',
+  $: 'USD',
+  USD: 'USD',
+  '€': 'EUR',
+  EUR: 'EUR',
+  AED: 'AED',
+  DH: 'AED',
+  DHS: 'AED',
+};
+const CURRENCY_OF_COUNTRY: Record<Country, string> = { GB: 'GBP', US: 'USD', DE: 'EUR', FR: 'EUR', AE: 'AED' };
+const LANGUAGE_OF_COUNTRY: Record<Country, Language> = { GB: 'en', US: 'en', DE: 'de', FR: 'fr', AE: 'en' };
+
+/**
+ * Signs of the country a receipt was printed in: address and postcode (printed with or without
+ * its space), phone prefix, the tax's name and usual rate.
+ */
+const COUNTRY_SIGNS: [Country, RegExp][] = [
+  [
+    'GB',
+    new RegExp(
+      String.raw`\b(?:UNITED KINGDOM|UK|ENGLAND|SCOTLAND|WALES|LONDON)\b|\+44\b|${GB_POSTCODE.source}|\bVAT ?(?:REG|NO)|\bVAT ?20(?:\.0)? ?%`,
+    ),
+  ],
+  ['US', /\b(?:USA|UNITED STATES)\b|\bSALES ?TAX|\+1[ -]\d|, ?[A-Z]{2} ?\d{5}(?:-\d{4})?\b|\(\d{3}\) ?\d{3}-\d{4}/],
+  [
+    'DE',
+    /\b(?:DEUTSCHLAND|GERMANY|BERLIN|MUNCHEN|HAMBURG|KOLN|FRANKFURT|MWST|UST-?ID|STEUERNR|STRASSE)\b|\+49\b|STR\./,
+  ],
+  ['FR', /\b(?:FRANCE|PARIS|LYON|MARSEILLE|TVA|SIRET|SIREN|RUE|AVENUE DE|BOULEVARD)\b|\+33\b/],
+  ['AE', /\b(?:UAE|U\.A\.E|UNITED ARAB EMIRATES|DUBAI|ABU DHABI|SHARJAH|TRN|AED|DHS?)\b|\+971\b|\bVAT ?5 ?%/],
+];
+
+/**
+ * Reads the receipt's locale from its own evidence: the currency printed beside amounts decides
+ * the currency outright; otherwise the country (address, phone prefix, the tax's name) implies
+ * it, with less confidence. The country decides whether dates are day first (everywhere here but
+ * the US). The language is the one most of the labels are worded in.
+ */
+export function readLocale(texts: string[]): Locale {
+  const marks = new Map<string, number>();
+  const countries = new Map<Country, number>();
+  const languages = new Map<Language, number>();
+  for (const text of texts) {
+    for (const amount of amountsIn(text)) {
+      const currency = amount.currency && CURRENCY_OF_MARK[amount.currency.toUpperCase()];
+      if (currency) marks.set(currency, (marks.get(currency) ?? 0) + 1);
+    }
+    const plain = plainText(text);
+    for (const code of plain.match(/\b(?:GBP|USD|EUR|AED)\b/g) ?? [])
+      marks.set(CURRENCY_OF_MARK[code]!, (marks.get(CURRENCY_OF_MARK[code]!) ?? 0) + 1);
+    for (const [country, sign] of COUNTRY_SIGNS)
+      if (sign.test(plain)) countries.set(country, (countries.get(country) ?? 0) + 1);
+    const language = labelOf(text)?.language;
+    if (language) languages.set(language, (languages.get(language) ?? 0) + 1);
+  }
+  const country = leader(countries);
+  const marked = leader(marks);
+  // "$" is printed by every dollar country; a Dhs or € elsewhere on the page outweighs it.
+  const currency = marked
+    ? { value: marked, confidence: marks.size === 1 ? 0.95 : 0.7 }
+    : country
+      ? { value: CURRENCY_OF_COUNTRY[country], confidence: 0.75 }
+      : undefined;
+  const worded = leader(languages);
+  const votes = [...languages.values()].reduce((total, count) => total + count, 0);
+  const language = worded
+    ? { value: worded, confidence: LANGUAGE_BY_LABELS * (languages.get(worded)! / votes) }
+    : country
+      ? { value: LANGUAGE_OF_COUNTRY[country], confidence: LANGUAGE_BY_COUNTRY }
+      : undefined;
+  const dayFirst = dayOrder(country, marked);
+  return {
+    ...(currency ? { currency } : {}),
+    ...(country ? { country } : {}),
+    ...(dayFirst !== undefined ? { dayFirst } : {}),
+    ...(language ? { language } : {}),
+  };
+}
+
+/**
+ * Whether dates are day first: everywhere here but the US, by the country's signs, else by the
+ * currency printed. When the two disagree (a "$" receipt whose stock code looks like a British
+ * postcode, "SKU W1 2AB") one of them is wrong and nothing says which, so the order is left
+ * undecided and a date that reads both ways is left out.
+ */
+function dayOrder(country: Country | undefined, markedCurrency: string | undefined): boolean | undefined {
+  const byCountry = country === undefined ? undefined : country !== 'US';
+  const byCurrency = markedCurrency === undefined ? undefined : markedCurrency !== 'USD';
+  if (byCountry !== undefined && byCurrency !== undefined && byCountry !== byCurrency) return undefined;
+  return byCountry ?? byCurrency;
+}
+
+/** The key counted most often, when one is counted more than any other. */
+function leader<T>(counts: Map<T, number>): T | undefined {
+  const ranked = [...counts].sort((a, b) => b[1] - a[1]);
+  if (!ranked.length || (ranked.length > 1 && ranked[0]![1] === ranked[1]![1])) return undefined;
+  return ranked[0]![0];
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { headerRows, readAddress } from '../../../shared/receipts/ocr/parse/header.js';
+import { readMerchant } from '../../../shared/receipts/ocr/parse/merchant.js';
+import { printedRows } from '../../../shared/receipts/ocr/parse/rows.js';
+import { amountsIn } from '../../../shared/receipts/ocr/parse/amounts.js';
+import { pageOf } from './ocr-layout.js';
+
+const header = (text: string) => headerRows(printedRows(pageOf(text)), (row) => amountsIn(row.text).length > 0);
+
+// Issue 22: "Merchant from the header, cross-checked against the tenant's known merchants and venues when configured."
+describe("reading the merchant's name", () => {
+  it('takes the first name row, skipping titles, phones and addresses', () => {
+    const rows = header('TAX INVOICE\nTel +971 4 123 4567\nSPINNEYS\nAl Wasl Road, Dubai\nBread 4.00');
+    expect(readMerchant(rows)?.value).toBe('SPINNEYS');
+  });
+
+  it('takes the prominent (tall) name over a slogan above it', () => {
+    const rows = header('Fresh food every day\n#THE DELI\n12 Market St\nBread 4.00');
+    expect(readMerchant(rows)?.value).toBe('THE DELI');
+  });
+
+  it('drops stray marks at the edges of the name', () => {
+    const rows = header(': Bistro Lumiere:\nBread 4.00');
+    expect(readMerchant(rows)?.value).toBe('Bistro Lumiere');
+  });
+
+  it("gives a known merchant's configured spelling when the header nearly prints it", () => {
+    const rows = header('MILLER DROGERIE\nHauptstr. 5\nBread 4,00');
+    const known = readMerchant(rows, ['Müller Drogerie', 'Rossmann']);
+    expect(known?.value).toBe('Müller Drogerie');
+    expect(known?.confidence).toBeGreaterThan(0.95);
+  });
+
+  it('keeps the printed name when no known merchant is near it', () => {
+    const rows = header('CORNER SHOP\nBread 4.00');
+    expect(readMerchant(rows, ['Rossmann'])?.value).toBe('CORNER SHOP');
+  });
+
+  // Issue 22: "Merchant from the header, cross-checked against the tenant's known merchants and venues
+  // when configured": a cross-check, so a known name hidden in another word makes no match.
+  it('does not take a known name found inside a longer printed name', () => {
+    const rows = header('EMERALD ISLE CAFE\n4 Harbour Road\nTea 2.50');
+    expect(readMerchant(rows, ['ALDI'])?.value).toBe('EMERALD ISLE CAFE');
+  });
+
+  it('takes a known name printed with specks read as letters beside it', () => {
+    const rows = header('Bistro Lumiere i BR\n8 Rue de la Paix\nCafe 2,50');
+    expect(readMerchant(rows, ['Bistro Lumière'])?.value).toBe('Bistro Lumière');
+  });
+
+  it('takes a known name after a greeting on its row', () => {
+    const rows = header('Willkommen bei\nWillkommen bei ALDI\nBrot 1,20');
+    expect(readMerchant(rows, ['ALDI'])?.value).toBe('ALDI');
+  });
+
+  it('keeps the name printed large when it disagrees with every known name', () => {
+    const rows = header('#THE DELI\nCosta\n12 Market St\nBread 4.00');
+    expect(readMerchant(rows, ['Costa'])?.value).toBe('THE DELI');
+  });
+
+  it('reads the address printed under the name', () => {
+    const rows = header('CORNER SHOP\n12 High Street\nLeeds LS1 4AB\nTel 0113 4960000\nBread 4.00');
+    expect(readAddress(rows)?.value).toBe('12 High Street, Leeds LS1 4AB');
+  });
+});
