@@ -50,9 +50,10 @@ export const queueCatalog = {
   },
   ocr: {
     payload: ReceiptJob,
-    // Mostly fetching: reads queue on the process's one tesseract recognizer (tesseract-reader.ts), so
-    // many jobs at once cost a core no more than two did, and a slow image host holds one slot of
-    // many. Each tenant may hold a few of them (workers/ocr.ts).
+    // Mostly fetching: reads queue on the process's one reader, one read at a time (paddle-reader.ts;
+    // tesseract.js queues on its one recognizer), so many jobs at once cost the cores no more than
+    // one read does, and a slow image host holds one slot of many. Each tenant may hold a few of
+    // them (workers/ocr.ts).
     concurrency: 16,
     defaultJobOptions: {
       attempts: 5,

@@ -4,8 +4,8 @@ import { TtlCache } from '../shared/platform/cache/ttl-cache.js';
 import type { AppContext } from '../shared/context.js';
 import { queueReview } from '../shared/receipts/claim-service.js';
 import { ImageFetcher } from '../shared/receipts/ocr/image-fetcher.js';
+import { createTextReader } from '../shared/receipts/ocr/create-reader.js';
 import { readClaim } from '../shared/receipts/ocr/read-claim.js';
-import { TesseractReader } from '../shared/receipts/ocr/tesseract-reader.js';
 import type { JobHandler } from '../shared/job-catalog.js';
 import { isLastAttempt } from '../shared/platform/queues/worker-runner.js';
 
@@ -29,7 +29,7 @@ export function ocrHandler(context: AppContext): JobHandler<'ocr'> {
   const reading = {
     context,
     fetcher: new ImageFetcher(context.config.fetchAllowPrivateAddresses),
-    reader: new TesseractReader(),
+    reader: createTextReader(context.config.ocrEngine),
   };
   const running = new PerKeyLimit(MAX_OCR_JOBS_PER_TENANT);
   /** Job id → how often this process has turned it away lately. */

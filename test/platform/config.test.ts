@@ -51,6 +51,17 @@ describe('the points expiry sweep', () => {
   });
 });
 
+// docs/operations.md#configuration: OCR_ENGINE, default `paddle`, "which engine reads claims' images: `paddle` … or `tesseract`".
+describe('the OCR engine', () => {
+  it('is PaddleOCR unless told, tesseract.js when told, and nothing else', () => {
+    expect(loadConfig(SECRET).ocrEngine).toBe('paddle');
+    expect(loadConfig({ ...SECRET, OCR_ENGINE: 'tesseract' }).ocrEngine).toBe('tesseract');
+    expect(() => loadConfig({ ...SECRET, OCR_ENGINE: 'easyocr' })).toThrow(
+      new ConfigError('OCR_ENGINE must be one of paddle, tesseract, not "easyocr"'),
+    );
+  });
+});
+
 // docs/operations.md#configuration: "a malformed value stops the start with one line naming the variable".
 describe('connection URLs', () => {
   it.each([

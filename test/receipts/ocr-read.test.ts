@@ -88,7 +88,7 @@ describe('a default-mode claim keeps what OCR read', () => {
     expect(response.status).toBe(200);
     const read = await dataOf<Json>(response);
     expect(read).toMatchObject({
-      engine: 'tesseract.js',
+      engine: 'paddleocr-ppocrv4',
       width: images['/corner-shop.png']!.readUInt32BE(16),
       height: images['/corner-shop.png']!.readUInt32BE(20),
       readAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),

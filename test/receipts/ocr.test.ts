@@ -152,7 +152,7 @@ describe('a default-mode claim, from image to decision', () => {
     throw new Error('the claim was not decided in time');
   }
 
-  it('reads the image with tesseract.js, stores the parse with products mapped, and decides; the same image again is a DUPLICATE', async () => {
+  it('reads the image with the configured OCR engine (PaddleOCR by default), stores the parse with products mapped, and decides; the same image again is a DUPLICATE', async () => {
     // The image is dated 2026-11-20: a wide age limit keeps this test true on any later day.
     const tenant = await harness.createTenant({ configuration: { review: { maxAgeDays: 100_000 } } });
     const admin = await harness.adminToken(tenant, ['admin:receipts', 'admin:users', 'admin:rules']);

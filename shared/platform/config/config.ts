@@ -63,6 +63,8 @@ export interface Config {
    * bytes fails the claim within this, rather than holding an OCR slot for 10 s per attempt.
    */
   imageFetchBudgetMs: number;
+  /** Which OCR engine reads default-mode claims (docs/receipts.md#ocr). */
+  ocrEngine: (typeof OCR_ENGINES)[number];
   /** The longest lifetime `tally token admin --ttl` grants, in seconds (docs/operations.md#cli). */
   adminTokenMaxTtlSeconds: number;
   /**
@@ -79,6 +81,7 @@ export interface Config {
 export type Environment = Record<string, string | undefined>;
 
 const SERVICES = ['all', 'receipts', 'rewards'] as const;
+export const OCR_ENGINES = ['paddle', 'tesseract'] as const;
 /** Where a generated platform secret is kept on a developer machine, under the project's root (git-ignored). */
 export const LOCAL_SECRET_FILE = '.tally/platform-token-secret';
 
@@ -88,6 +91,10 @@ export function loadConfig(env: Environment = process.env): Config {
   const service = env.SERVICE ?? 'all';
   if (!(SERVICES as readonly string[]).includes(service)) {
     throw new ConfigError(`SERVICE must be one of ${SERVICES.join(', ')}, not "${service}"`);
+  }
+  const ocrEngine = env.OCR_ENGINE ?? 'paddle';
+  if (!(OCR_ENGINES as readonly string[]).includes(ocrEngine)) {
+    throw new ConfigError(`OCR_ENGINE must be one of ${OCR_ENGINES.join(', ')}, not "${ocrEngine}"`);
   }
   return {
     port: integer(env, 'PORT', 3000),
@@ -112,6 +119,7 @@ export function loadConfig(env: Environment = process.env): Config {
     pointsAdjustmentBatch: integer(env, 'POINTS_ADJUSTMENT_BATCH', 1000),
     idempotencyLeaseMs: integer(env, 'IDEMPOTENCY_LEASE_MS', 30_000),
     imageFetchBudgetMs: integer(env, 'IMAGE_FETCH_BUDGET_MS', 20_000),
+    ocrEngine: ocrEngine as Config['ocrEngine'],
     adminTokenMaxTtlSeconds: lifetime(env, 'ADMIN_TOKEN_MAX_TTL', '24h'),
     rateLimitRedisTimeoutMs: integer(env, 'RATE_LIMIT_REDIS_TIMEOUT_MS', DEFAULT_REDIS_TIMEOUT_MS),
     ...pointsExpiry(env),

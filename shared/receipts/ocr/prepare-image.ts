@@ -1,0 +1,65 @@
+import sharp from 'sharp';
+
+/**
+ * What is done to a receipt image before an engine reads it. Every step was measured on its own
+ * (test/bench/ocr-engine-comparison.ts, figures in docs/performance.md#ocr); a step stays on by default only
+ * where it helped.
+ */
+export interface ImagePreparation {
+  /** The longest side, in pixels, an image is shrunk to: a phone photo of 3000–4000 px costs the detector seconds and reads no better. */
+  maxSide: number;
+  /** Images whose longest side is below this are enlarged to it: a low-resolution scan's letters are too small for either engine. */
+  minSide: number;
+  /** Grey levels, stretched so the darkest ink is black and the paper white: faded thermal paper gains contrast. */
+  normalise: boolean;
+  /** A median filter of this size (3 or 5) against speckles; 0 for none. */
+  median: number;
+}
+
+export interface PreparedImage {
+  /** RGB, 3 bytes a pixel, rows top to bottom. */
+  pixels: Buffer;
+  width: number;
+  height: number;
+}
+
+/**
+ * Turns the image (any format sharp reads) upright by its EXIF orientation (a phone's photo is
+ * stored sideways with a tag saying so), then applies the preparation. The engines' boxes are in
+ * the prepared image's pixels.
+ */
+export async function prepareImage(image: Buffer, preparation: ImagePreparation): Promise<PreparedImage> {
+  const { width = 0, height = 0, orientation = 1 } = await sharp(image, { failOn: 'error' }).metadata();
+  // The stored size; EXIF orientations 5 to 8 are quarter turns, which swap it.
+  const [uprightWidth, uprightHeight] = orientation >= 5 ? [height, width] : [width, height];
+  const longest = Math.max(uprightWidth, uprightHeight);
+  const scale =
+    longest > preparation.maxSide
+      ? preparation.maxSide / longest
+      : longest < preparation.minSide
+        ? preparation.minSide / longest
+        : 1;
+  let pipeline = sharp(image, { failOn: 'error' }).rotate();
+  if (scale !== 1) {
+    pipeline = pipeline.resize({
+      width: Math.round(uprightWidth * scale),
+      height: Math.round(uprightHeight * scale),
+      kernel: scale < 1 ? 'lanczos3' : 'cubic',
+    });
+  }
+  if (preparation.median > 0) pipeline = pipeline.median(preparation.median);
+  if (preparation.normalise) pipeline = pipeline.greyscale().normalise();
+  const { data, info } = await pipeline.flatten({ background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
+  return {
+    pixels: info.channels === 3 ? data : threeChannels(data, info.channels),
+    width: info.width,
+    height: info.height,
+  };
+}
+
+/** RGB from grey (sharp keeps a greyscale image at one channel), or from grey and alpha. */
+function threeChannels(pixels: Buffer, channels: number): Buffer {
+  const rgb = Buffer.alloc((pixels.length / channels) * 3);
+  for (let from = 0, to = 0; from < pixels.length; from += channels, to += 3) rgb.fill(pixels[from]!, to, to + 3);
+  return rgb;
+}
