@@ -6,6 +6,8 @@ describe('reading amounts', () => {
   it.each([
     ['4,50', '4.50'],
     ['1.234,50', '1234.50'],
+    ['1 290,00', '1290.00'],
+    ['12 345,67 €', '12345.67'],
     ['1,234.50', '1234.50'],
     ["1'234.50", '1234.50'],
     ['$208. 36', '208.36'],
@@ -31,6 +33,11 @@ describe('reading amounts', () => {
   it('reads the price a row ends with, past a VAT code letter ("4.50 A")', () => {
     expect(amountAtEnd('Milk 1L          4.50 A')?.text).toBe('4.50');
     expect(amountAtEnd('Apples Gala 2.80.')?.text).toBe('2.80');
+  });
+
+  it('reads a French row priced past a thousand as one item, not "… 1" at 290,00', () => {
+    expect(amountAtEnd('Coffret champagne x6 ..... 1 290,00')?.text).toBe('1290.00');
+    expect(amountsIn('2 x 4,50 9,00').map((amount) => amount.text)).toEqual(['4.50', '9.00']);
   });
 
   it('does not read a row that ends in words as priced', () => {

@@ -25,11 +25,13 @@ const DECIMAL = String.raw`\s?[.,;:、]`;
  * groups thousands ("1.234,50", "1,234.50", "1'234.50"). A space may follow the decimal separator
  * ("$208. 36": a wide gap in the print). A minus against it ("-1.00", "1.00-") makes it negative,
  * but not a run of dashes from a leader ("TOTAL --57.00"); a VAT code letter after it ("4.50 A")
- * is not part of it.
+ * is not part of it. French receipts group thousands with a space before a decimal comma
+ * ("1 290,00"): read as one amount, not a "1" and 290.00, whose items and total would agree with
+ * each other and be wrong together.
  */
 const AMOUNT = new RegExp(
   String.raw`(?<![\d,:;/]|\d\.)(?<lead>(?<![-.\w])-)?(?<before>${CURRENCY}\s?)?(?<minus>(?<![-.])-)?` +
-    String.raw`(?<number>\d{1,3}(?:[.,']\d{3})+${DECIMAL}\s?\d{2}|\d+${DECIMAL}\s?\d{2})(?![\d%]|[.,:/]\d)` +
+    String.raw`(?<number>\d{1,3}(?:[.,']\d{3})+${DECIMAL}\s?\d{2}|\d{1,3}(?:[ \u00a0\u202f]\d{3})+,\d{2}|\d+${DECIMAL}\s?\d{2})(?![\d%]|[.,:/]\d)` +
     String.raw`(?<trail>-(?![-\d]))?(?<after>\s?${CURRENCY}(?![A-Za-z]))?`,
   'g',
 );
