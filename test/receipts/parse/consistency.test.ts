@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { settleTotals, type Foot } from '../../../shared/receipts/ocr/parse/consistency.js';
+import { emptyFoot, settleTotals, type Foot } from '../../../shared/receipts/ocr/parse/consistency.js';
 
-const foot = (parts: Partial<Foot>): Foot => ({
-  totals: [],
-  subtotals: [],
-  taxes: [],
-  discounts: [],
-  savings: [],
-  charges: [],
-  tenders: [],
-  changes: [],
-  ...parts,
-});
+const foot = (parts: Partial<Foot>): Foot => ({ ...emptyFoot(), ...parts });
 
 // Issue 22: "a consistency check that prefers the reading where items sum to the subtotal and
 // subtotal, discounts, tax and charges reach the total"; "Honest confidence".

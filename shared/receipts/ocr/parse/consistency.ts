@@ -24,6 +24,11 @@ export interface Foot {
   itemsSum?: number;
 }
 
+/** A foot with nothing read yet. */
+export function emptyFoot(): Foot {
+  return { totals: [], subtotals: [], taxes: [], discounts: [], savings: [], charges: [], tenders: [], changes: [] };
+}
+
 export interface Settled {
   total?: Candidate;
   subtotal?: Candidate;

@@ -1,22 +1,13 @@
 import type { ReceiptLineItem } from '../../receipt.entity.js';
 import { amountAtEnd, cents } from './amounts.js';
-import type { Candidate, Foot } from './consistency.js';
+import { emptyFoot, type Candidate, type Foot } from './consistency.js';
 import { datesIn } from './dates.js';
 import type { Label } from './labels.js';
 import type { Row } from './rows.js';
 
 /** The labelled amounts below the header, sorted by what they are, for the consistency check. */
 export function readFoot(labelled: { row: Row; label: Label | undefined }[], items: ReceiptLineItem[]): Foot {
-  const foot: Foot = {
-    totals: [],
-    subtotals: [],
-    taxes: [],
-    discounts: [],
-    savings: [],
-    charges: [],
-    tenders: [],
-    changes: [],
-  };
+  const foot = emptyFoot();
   if (items.length) foot.itemsSum = items.reduce((sum, item) => sum + cents(item.totalPrice ?? 0), 0) / 100;
   for (const { row, label } of labelled) {
     const amount = amountAtEnd(row.text);
