@@ -4,6 +4,7 @@ import type { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageFetcher } from '../../shared/receipts/ocr/image-fetcher.js';
 import { loadParseHints } from '../../shared/receipts/ocr/parse-hints.js';
+import { createTextReader } from '../../shared/receipts/ocr/create-reader.js';
 import { readClaim } from '../../shared/receipts/ocr/read-claim.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
 import { fixtureImage } from '../fixtures/receipts/fixture-image.js';
@@ -22,6 +23,8 @@ import {
 const images: Record<string, Buffer> = {
   '/corner-shop.png': fixtureImage('corner-shop.png'),
   '/bistro-euro.png': fixtureImage('bistro-euro.png'),
+  // A PNG cut short: its header says an image, its data ends early.
+  '/truncated.png': fixtureImage('corner-shop.png').subarray(0, 4000),
 };
 let server: Server;
 let base: string;
@@ -108,6 +111,23 @@ describe('a default-mode claim keeps what OCR read', () => {
     await harness.request(tenant, 'POST', '/v1/venues', { token: admin, body: { name: 'Bistro Lumière' } });
     const id = await claimImage(tenant, admin, '/bistro-euro.png');
     expect(await decided(tenant, admin, id)).toMatchObject({ currency: 'EUR', merchantName: 'Bistro Lumière' });
+  });
+
+  it('sends a claim whose image cannot be decoded to a person at the first attempt, saying so', async () => {
+    const { tenant } = await world();
+    const claim = await storeClaim(harness, tenant, { parsedAt: null, pictureUrl: `${base}/truncated.png` });
+    const reading = {
+      context: harness.context,
+      fetcher: new ImageFetcher(true),
+      reader: createTextReader(harness.context.config.ocrEngine),
+    };
+    await readClaim(reading, tenant.id, claim.id, false);
+    await reading.reader.close();
+    expect(
+      await queryOne(harness, 'select parsed_at is not null as parsed, parse_error from receipt where id = ?', [
+        claim.id,
+      ]),
+    ).toEqual({ parsed: true, parse_error: expect.stringMatching(/^the image could not be decoded \(/) });
   });
 
   it('writes the read once: a job run again for a parsed claim finds it read and reads nothing', async () => {

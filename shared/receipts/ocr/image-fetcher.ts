@@ -4,7 +4,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import { imageSize } from 'image-size';
 import { FilteredRequester } from '../../platform/http/filtered-request.js';
 
-/** The image types tesseract.js reads, known by their bytes (file-type), never by a name or a header. */
+/** The image types the OCR engines read (through sharp), known by their bytes (file-type), never by a name or a header. */
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/bmp']);
 const MAX_REDIRECTS = 5;
 /**

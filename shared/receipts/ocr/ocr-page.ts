@@ -1,6 +1,7 @@
 /**
  * What an OCR engine reads off a receipt image, whatever the engine: lines of words, each with the
- * box it was found in (pixels of the image as given, origin top left) and a confidence from 0 to 1.
+ * box it was found in (pixels of the image as the engine prepared it, origin top left) and a
+ * confidence from 0 to 1.
  * The parser works from these boxes, not only from the text, so rows, columns and the price column
  * can be found by position.
  */

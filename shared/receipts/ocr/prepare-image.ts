@@ -16,6 +16,17 @@ export interface ImagePreparation {
   median: number;
 }
 
+/**
+ * An image sharp cannot decode (truncated, corrupt, not an image at all): the same bytes fail every
+ * time, so the claim goes to a person at once instead of after five fetches and reads.
+ */
+export class UnreadableImageError extends Error {
+  constructor(cause: unknown) {
+    super(`the image could not be decoded (${(cause as Error).message})`, { cause });
+    this.name = 'UnreadableImageError';
+  }
+}
+
 export interface PreparedImage {
   /** RGB, 3 bytes a pixel, rows top to bottom. */
   pixels: Buffer;
@@ -29,6 +40,14 @@ export interface PreparedImage {
  * the prepared image's pixels.
  */
 export async function prepareImage(image: Buffer, preparation: ImagePreparation): Promise<PreparedImage> {
+  try {
+    return await prepare(image, preparation);
+  } catch (error) {
+    throw new UnreadableImageError(error);
+  }
+}
+
+async function prepare(image: Buffer, preparation: ImagePreparation): Promise<PreparedImage> {
   const { width = 0, height = 0, orientation = 1 } = await sharp(image, { failOn: 'error' }).metadata();
   // The stored size; EXIF orientations 5 to 8 are quarter turns, which swap it.
   const [uprightWidth, uprightHeight] = orientation >= 5 ? [height, width] : [width, height];
@@ -42,8 +61,9 @@ export async function prepareImage(image: Buffer, preparation: ImagePreparation)
   let pipeline = sharp(image, { failOn: 'error' }).rotate();
   if (scale !== 1) {
     pipeline = pipeline.resize({
-      width: Math.round(uprightWidth * scale),
-      height: Math.round(uprightHeight * scale),
+      // A sliver (20000 × 1) scaled down would round a side to nothing.
+      width: Math.max(1, Math.round(uprightWidth * scale)),
+      height: Math.max(1, Math.round(uprightHeight * scale)),
       kernel: scale < 1 ? 'lanczos3' : 'cubic',
     });
   }

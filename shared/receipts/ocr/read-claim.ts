@@ -5,6 +5,7 @@ import { Receipt } from '../receipt.entity.js';
 import { ImageFetcher, ImageFetchError, type FetchedImage } from './image-fetcher.js';
 import { loadParseHints } from './parse-hints.js';
 import { parseReceipt } from './parse/parse-receipt.js';
+import { UnreadableImageError } from './prepare-image.js';
 import { ReceiptOcrRead } from '../receipt-ocr-read.entity.js';
 import type { OcrPage, TextReader } from './ocr-page.js';
 
@@ -65,8 +66,10 @@ export async function readClaim(
       if (!(await submitterErased(tx, receipt))) tx.create(ReceiptOcrRead, ocrReadRecord(receipt, page, parsedAt));
     });
   } catch (error) {
-    if (!lastAttempt) throw error;
-    context.logger.error({ err: error, tenantId, receiptId }, 'a claim could not be read on its last attempt');
+    const unreadable = error instanceof UnreadableImageError;
+    if (!lastAttempt && !unreadable) throw error;
+    if (!unreadable)
+      context.logger.error({ err: error, tenantId, receiptId }, 'a claim could not be read on its last attempt');
     await fail(error);
   }
 }
@@ -77,7 +80,7 @@ export async function readClaim(
  * internal host's) is the operator's, in the log.
  */
 function parseErrorOf(error: unknown): string {
-  return error instanceof ImageFetchError
+  return error instanceof ImageFetchError || error instanceof UnreadableImageError
     ? error.message.slice(0, MAX_PARSE_ERROR)
     : 'the image could not be read: the OCR engine or the parse failed on every attempt';
 }
