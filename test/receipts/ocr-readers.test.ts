@@ -43,7 +43,7 @@ describe.each([
     expect(amount!.box.x1).toBeGreaterThan(page.width / 2);
   });
 
-  it('reads images one at a time when asked for several at once, each its own', async () => {
+  it('reads several images asked for at once, each its own', async () => {
     const pages = await Promise.all([reader.readText(image), reader.readText(image)]);
     expect(pages[0]!.lines.map((line) => line.text)).toEqual(pages[1]!.lines.map((line) => line.text));
   });

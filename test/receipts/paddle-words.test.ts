@@ -13,7 +13,7 @@ const level: [number, number][] = [
   [0, 30],
 ];
 
-// paddle-reader.ts: each word is boxed where its characters were read, and a wide gap separates words.
+// shared/receipts/ocr/paddle/words-of-line.ts: each word is boxed where its characters were read, and a wide gap separates words.
 describe("PaddleOCR's words within a line", () => {
   it('splits at spaces, and at a gap of several characters where no space was read', () => {
     const characters = [...read('Oat Milk', 0.01, 0.02), ...read('2.50', 0.85, 0.02)];

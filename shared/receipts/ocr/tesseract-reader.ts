@@ -14,6 +14,13 @@ function languageDataPath(): string {
   return join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
 }
 
+async function startWorker(): Promise<Worker> {
+  const worker = await createWorker('eng', 1, { langPath: languageDataPath(), gzip: true, cacheMethod: 'none' });
+  // Tesseract's own notes ("Estimating resolution as …") would go to the process's output, outside the JSON logs.
+  await worker.setParameters({ debug_file: '/dev/null' });
+  return worker;
+}
+
 const boxOf = ({ x0, y0, x1, y1 }: Bbox): OcrBox => ({ x0, y0, x1, y1 });
 
 /**
@@ -33,13 +40,11 @@ export class TesseractReader implements TextReader {
   constructor(private readonly preparation: ImagePreparation = TESSERACT_PREPARATION) {}
 
   async readText(image: Buffer): Promise<OcrPage> {
-    this.worker ??= createWorker('eng', 1, { langPath: languageDataPath(), gzip: true, cacheMethod: 'none' }).then(
-      async (worker) => {
-        // Tesseract's own notes ("Estimating resolution as …") would go to the process's output, outside the JSON logs.
-        await worker.setParameters({ debug_file: '/dev/null' });
-        return worker;
-      },
-    );
+    // A start that failed is tried again by the next read.
+    this.worker ??= startWorker().catch((error: unknown) => {
+      this.worker = undefined;
+      throw error;
+    });
     const worker = await this.worker;
     const prepared = await prepareImage(image, this.preparation);
     const { width, height } = prepared;

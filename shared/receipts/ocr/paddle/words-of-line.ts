@@ -20,6 +20,14 @@ function boxAround(points: [number, number][]): OcrBox {
   return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
 }
 
+const boxAroundBoxes = (boxed: { box: OcrBox }[]): OcrBox =>
+  boxAround(
+    boxed.flatMap(({ box }): [number, number][] => [
+      [box.x0, box.y0],
+      [box.x1, box.y1],
+    ]),
+  );
+
 /**
  * The distance between neighbouring characters, as a share of the line's length: the median, so
  * a wide gap inside the line (a description far from its price) does not swell it.
@@ -77,15 +85,7 @@ export function rowsOf(segments: OcrWord[][]): OcrLine[] {
     .filter((words) => words.length > 0)
     .map((words) => ({
       words,
-      box: boxAround(
-        words.flatMap(
-          ({ box }) =>
-            [
-              [box.x0, box.y0],
-              [box.x1, box.y1],
-            ] as [number, number][],
-        ),
-      ),
+      box: boxAroundBoxes(words),
     }))
     .sort((a, b) => a.box.y0 + a.box.y1 - (b.box.y0 + b.box.y1));
   const rows: (typeof placed)[] = [];
@@ -103,15 +103,7 @@ export function rowsOf(segments: OcrWord[][]): OcrLine[] {
     const characters = words.reduce((sum, word) => sum + word.text.length, 0);
     return {
       text: words.map((word) => word.text).join(' '),
-      box: boxAround(
-        row.flatMap(
-          ({ box }) =>
-            [
-              [box.x0, box.y0],
-              [box.x1, box.y1],
-            ] as [number, number][],
-        ),
-      ),
+      box: boxAroundBoxes(row),
       confidence: words.reduce((sum, word) => sum + word.confidence * word.text.length, 0) / characters,
       words,
     };
