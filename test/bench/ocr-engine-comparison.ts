@@ -14,7 +14,7 @@ import { TESSERACT_PREPARATION, TesseractReader } from '../../shared/receipts/oc
 import { ROOT } from '../support/root.js';
 import { BENCH_SETS, benchReceipts, type BenchReceipt, type BenchSet } from './ocr-bench-receipts.js';
 import { scoreTokens } from './ocr-key-tokens.js';
-import { median, round } from './stats.js';
+import { median, percentile, round } from './stats.js';
 
 const paddle = (change: (settings: PaddleSettings) => void) => () => {
   const settings = structuredClone(PADDLE_DEFAULTS);
@@ -64,9 +64,6 @@ interface VariantFigures {
   firstReadMs: number;
   peakRssMb: number;
 }
-
-const percentile = (values: number[], share: number) =>
-  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil(share * values.length) - 1)]!;
 
 /** One variant over the receipts, in this process. The first read (models and data loading) is timed apart. */
 async function measure(variant: string, receipts: BenchReceipt[]): Promise<VariantFigures> {
