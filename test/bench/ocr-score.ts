@@ -5,12 +5,14 @@
  * (docs/receipts.md#measuring-accuracy).
  *
  *   --split tune|holdout|all   which receipts (default tune; the holdout is scored only to report)
+ *   --set <dir>                another set drawn by generate-set.ts --seed --out (default the committed one)
  *   --engine paddle|tesseract  which OCR engine (default paddle)
  *   --only <text>              only the receipts whose file name contains it
  *   --verbose                  every wrong field, with what is printed and what was read
  *   --cached                   reuse earlier reads of the same image by the same engine
  *                              (node_modules/.cache/tally-ocr/), for parser work; times are then old
  */
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { receiptSet } from '../fixtures/receipts/receipt-set.js';
 import {
@@ -33,6 +35,7 @@ function options() {
   const { values } = parseArgs({
     options: {
       split: { type: 'string', default: 'tune' },
+      set: { type: 'string' },
       engine: { type: 'string', default: 'paddle' },
       only: { type: 'string' },
       verbose: { type: 'boolean', default: false },
@@ -49,8 +52,8 @@ function options() {
 const print = (line = '') => process.stdout.write(`${line}\n`);
 
 async function main(): Promise<void> {
-  const { split, engine, only, verbose, cached } = options();
-  const receipts = receiptSet(split === 'all' ? undefined : split).filter(
+  const { split, set, engine, only, verbose, cached } = options();
+  const receipts = receiptSet(split === 'all' ? undefined : split, set && resolve(set)).filter(
     (receipt) => only === undefined || receipt.file.includes(only),
   );
   if (!receipts.length)
@@ -60,7 +63,9 @@ async function main(): Promise<void> {
   const reader = OCR_ENGINES[engine]();
   let startMs: number | undefined;
   try {
-    print(`OCR score: ${engine}, ${split} split, ${receipts.length} receipts${cached ? ', cached reads' : ''}`);
+    print(
+      `OCR score: ${engine}, ${split} split, ${receipts.length} receipts${set ? ` drawn in ${set}` : ''}${cached ? ', cached reads' : ''}`,
+    );
     const engineRead = afterWarmUp(reader, timedRead(reader), (ms) => {
       startMs = ms;
     });
