@@ -41,6 +41,30 @@ describe("reading the receipt's locale", () => {
     expect(readLocale(['Leeds LS14AB', 'TOTAL 3.00']).country).toBe('GB');
   });
 
+  // Issue 22: "currency at least 95%", read from "VAT labels ... the address" when no amount
+  // carries a mark (the engine's dictionary has no £ or €).
+  it.each([
+    ['VAT 802 6613 19'],
+    ['VAT802661319'],
+    ['VAT No. GB 284 5519 07'],
+    ['VAT802.661319'],
+    ['ChesterCH1 2HQ'],
+    ['Chester CH1.2HQ'],
+  ])('reads a British VAT number or a misread postcode as Britain: %s', (sign) => {
+    expect(readLocale(['77 Northgate', sign, 'TOTAL 21.92']).currency).toEqual({ value: 'GBP', confidence: 0.75 });
+  });
+
+  it("takes no country from VAT 5%, Britain's reduced rate and the Emirates' only one", () => {
+    expect(readLocale(['VAT 20% incl 3.74', 'VAT5%incl. 0.32']).country).toBe('GB');
+    expect(readLocale(['VAT 5% 1.20', 'TOTAL 25.20']).country).toBeUndefined();
+    expect(readLocale(['TRN 100384729100003', 'VAT 5% 1.20']).country).toBe('AE');
+  });
+
+  it('reads no British postcode inside a capitalised word or a longer tax number', () => {
+    expect(readLocale(['ROCHESTER', 'TOTAL 3.00']).country).toBeUndefined();
+    expect(readLocale(['VAT Reg 100384729100003', 'TRN 100384729100003']).country).not.toBe('GB');
+  });
+
   it('reads the language the labels are worded in', () => {
     expect(readLocale(['Zwischensumme 4,00', 'Summe 4,00', 'Bar 5,00', 'Rückgeld 1,00']).language?.value).toBe('de');
     expect(readLocale(['SOUS-TOTAL 4,00', 'TOTAL 4,00', 'Espèces 5,00']).language?.value).toBe('fr');

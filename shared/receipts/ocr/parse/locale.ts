@@ -36,13 +36,16 @@ const LANGUAGE_OF_COUNTRY: Record<Country, Language> = { GB: 'en', US: 'en', DE:
 
 /**
  * Signs of the country a receipt was printed in: address and postcode (printed with or without
- * its space), phone prefix, the tax's name and usual rate.
+ * its space, or with a dot read for it), phone prefix, the tax's name, number and usual rate. A
+ * British VAT number is nine digits grouped 3-4-2, with or without its label's "Reg" or "No" (the
+ * Emirates' TRN has 15). "VAT 5%" is no sign: it is the Emirates' only rate and Britain's reduced
+ * one, printed beside "VAT 20%" on many British receipts.
  */
 const COUNTRY_SIGNS: [Country, RegExp][] = [
   [
     'GB',
     new RegExp(
-      String.raw`\b(?:UNITED KINGDOM|UK|ENGLAND|SCOTLAND|WALES|LONDON)\b|\+44\b|${GB_POSTCODE.source}|\bVAT ?(?:REG|NO)|\bVAT ?20(?:\.0)? ?%`,
+      String.raw`\b(?:UNITED KINGDOM|UK|ENGLAND|SCOTLAND|WALES|LONDON)\b|\+44\b|${GB_POSTCODE.source}|\b[A-Z]{1,2}\d[A-Z\d]?\.\d[A-Z]{2}\b|\bVAT ?(?:REG|NO)|\bVAT(?:\b\D{0,12}?)?(?:GB ?)?\d{3}[ .]?\d{4}[ .]?\d{2}\b|\bVAT ?20(?:\.0)? ?%`,
     ),
   ],
   ['US', /\b(?:USA|UNITED STATES)\b|\bSALES ?TAX|\+1[ -]\d|, ?[A-Z]{2} ?\d{5}(?:-\d{4})?\b|\(\d{3}\) ?\d{3}-\d{4}/],
@@ -51,8 +54,14 @@ const COUNTRY_SIGNS: [Country, RegExp][] = [
     /\b(?:DEUTSCHLAND|GERMANY|BERLIN|MUNCHEN|HAMBURG|KOLN|FRANKFURT|MWST|UST-?ID|STEUERNR|STRASSE)\b|\+49\b|STR\./,
   ],
   ['FR', /\b(?:FRANCE|PARIS|LYON|MARSEILLE|TVA|SIRET|SIREN|RUE|AVENUE DE|BOULEVARD)\b|\+33\b/],
-  ['AE', /\b(?:UAE|U\.A\.E|UNITED ARAB EMIRATES|DUBAI|ABU DHABI|SHARJAH|TRN|AED|DHS?)\b|\+971\b|\bVAT ?5 ?%/],
+  ['AE', /\b(?:UAE|U\.A\.E|UNITED ARAB EMIRATES|DUBAI|ABU DHABI|SHARJAH|TRN|AED|DHS?)\b|\+971\b/],
 ];
+
+/**
+ * A British postcode the engine glued to its town ("ChesterCH1 2HQ"): only the change of case
+ * shows where it starts, so this one reads the text as printed, not folded to capitals.
+ */
+const GLUED_GB_POSTCODE = /[a-z][A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b/;
 
 /**
  * Reads the receipt's locale from its own evidence: the currency printed beside amounts decides
@@ -73,7 +82,8 @@ export function readLocale(texts: string[]): Locale {
     for (const code of plain.match(/\b(?:GBP|USD|EUR|AED)\b/g) ?? [])
       marks.set(CURRENCY_OF_MARK[code]!, (marks.get(CURRENCY_OF_MARK[code]!) ?? 0) + 1);
     for (const [country, sign] of COUNTRY_SIGNS)
-      if (sign.test(plain)) countries.set(country, (countries.get(country) ?? 0) + 1);
+      if (sign.test(plain) || (country === 'GB' && GLUED_GB_POSTCODE.test(text)))
+        countries.set(country, (countries.get(country) ?? 0) + 1);
     const language = labelOf(text)?.language;
     if (language) languages.set(language, (languages.get(language) ?? 0) + 1);
   }
