@@ -64,12 +64,24 @@ export function listQuery(spec: ListSpec): RequestInput<ListQuery> {
  * the page with `Content-Range`. `scope` narrows further (for example to events with points);
  * `populate` loads the relations the view shows.
  */
-export async function listPage<Entity extends object, View>(
+export function listPage<Entity extends object, View>(
   c: Context<AppEnv>,
   entity: EntityName<Entity>,
   spec: ListSpec,
   query: ListQuery,
   view: (record: Entity) => View,
+  options: { scope?: FilterQuery<Entity>; populate?: string[] } = {},
+): Promise<Answer<View[]>> {
+  return listPageViewed(c, entity, spec, query, (records) => Promise.resolve(records.map(view)), options);
+}
+
+/** listPage, for views that read more for the whole page at once (memberViews). */
+export async function listPageViewed<Entity extends object, View>(
+  c: Context<AppEnv>,
+  entity: EntityName<Entity>,
+  spec: ListSpec,
+  query: ListQuery,
+  views: (records: Entity[]) => Promise<View[]>,
   options: { scope?: FilterQuery<Entity>; populate?: string[] } = {},
 ): Promise<Answer<View[]>> {
   const where = { $and: [{ tenant: c.var.tenant.id }, options.scope ?? {}, query.where] } as FilterQuery<Entity>;
@@ -79,7 +91,7 @@ export async function listPage<Entity extends object, View>(
     orderBy: query.orderBy as never,
     populate: (options.populate ?? []) as never,
   });
-  return answer(records.map(view), {
+  return answer(await views(records), {
     headers: { 'Content-Range': contentRange(spec.resource, query.offset, records.length, total) },
   });
 }

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../shared/context.js';
-import { userView } from '../../shared/users/user-view.js';
-import type { App } from '../app-env.js';
+import { memberView } from '../../shared/users/member-views.js';
+import { entityManager, type App } from '../app-env.js';
 import type { Access } from '../middleware/authorize.js';
 import { defineRoute } from '../routes/define-route.js';
 import { memberOf } from '../routes/member-target.js';
@@ -37,7 +37,7 @@ export function registerGetUser(app: App, context: AppContext): void {
       ...(route.path.endsWith(':id') ? { params: UserIdParams } : {}),
       responses: { 200: { description: 'the member', data: UserResource } },
       errors: [404],
-      handler: async (_input, c) => userView(await memberOf(c)),
+      handler: async (_input, c) => memberView(entityManager(c), await memberOf(c)),
     });
   }
 }

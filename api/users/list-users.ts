@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
 import { User } from '../../shared/users/user.entity.js';
-import { userView } from '../../shared/users/user-view.js';
-import type { App } from '../app-env.js';
-import { listPage, listQuery } from '../lists/list-route.js';
+import { memberViews } from '../../shared/users/member-views.js';
+import { entityManager, type App } from '../app-env.js';
+import { listPageViewed, listQuery } from '../lists/list-route.js';
 import { defineRoute } from '../routes/define-route.js';
 import { USER_EXAMPLE, USER_LIST, UserResource } from './schema.js';
 
@@ -21,6 +21,7 @@ export function registerListUsers(app: App, context: AppContext): void {
     query: listQuery(USER_LIST),
     responses: { 200: { description: 'a page of members; see Content-Range', data: Type.Array(UserResource) } },
     errors: [400],
-    handler: ({ query }, c) => listPage(c, User, USER_LIST, query, userView),
+    handler: ({ query }, c) =>
+      listPageViewed(c, User, USER_LIST, query, (users) => memberViews(entityManager(c), c.var.tenant.id, users)),
   });
 }

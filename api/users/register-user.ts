@@ -2,9 +2,10 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
 import { registerUser } from '../../shared/users/user-service.js';
 import { User } from '../../shared/users/user.entity.js';
-import { userView } from '../../shared/users/user-view.js';
+import { memberView } from '../../shared/users/member-views.js';
 import { changedBy, entityManager, type App } from '../app-env.js';
-import { createsRecordOf } from '../middleware/idempotency.js';
+import { createsRecord } from '../middleware/idempotency.js';
+import { success } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
 import { RegisterUserBody, USER_EXAMPLE, UserResource } from './schema.js';
 
@@ -23,12 +24,20 @@ export function registerRegisterUser(app: App, context: AppContext): void {
     tags: ['Users'],
     access: { admin: 'admin:users', user: true },
     query: Type.Object({ locale: Type.Optional(Type.String({ description: "The member's active locale" })) }),
-    idempotency: createsRecordOf(User, userView),
+    // A replay answers the member registered under the reserved id, with the details a first answer shows.
+    idempotency: createsRecord(async (c, id) => {
+      const em = entityManager(c);
+      const user = await em.findOne(User, { tenant: c.var.tenant.id, id });
+      return user ? success(c, await memberView(em, user), 201) : undefined;
+    }),
     body: RegisterUserBody,
     bodyOptions: { failAs: 'BadRequestError' },
     responses: { 201: { description: 'registered', data: UserResource } },
     errors: [409, 422],
     handler: async ({ body }, c) =>
-      userView(await registerUser(context, entityManager(c), changedBy(c), c.var.principal!, body, c.var.reservedId)),
+      memberView(
+        entityManager(c),
+        await registerUser(context, entityManager(c), changedBy(c), c.var.principal!, body, c.var.reservedId),
+      ),
   });
 }

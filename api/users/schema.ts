@@ -1,6 +1,29 @@
 import { Type } from 'typebox';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
+import { ReferralActivityFields } from '../../shared/referrals/referral-activity-fields.js';
 import { Profile, ProfileChanges } from '../../shared/users/profile.js';
+
+/** A member's answer to one consent type, at registration and on PATCH /users/me/consents. */
+export const ConsentChoice = Type.Object(
+  {
+    type: Type.Object(
+      { id: Type.String({ minLength: 1, description: "the consent type's id" }) },
+      {
+        additionalProperties: false,
+      },
+    ),
+    checked: Type.Boolean({ description: 'true gives the consent, false withholds or withdraws it' }),
+  },
+  { additionalProperties: false, title: 'ConsentChoice' },
+);
+
+export const ConsentChoices = Type.Array(ConsentChoice, { maxItems: 100 });
+
+/** rewards-interface's `referralActivity` of a registration: always REGISTER there. */
+const RegistrationReferralActivity = Type.Object(
+  { ...ReferralActivityFields, activityType: Type.Literal('REGISTER') },
+  { additionalProperties: false, title: 'RegistrationReferralActivity' },
+);
 
 export const RegisterUserBody = Type.Object(
   {
@@ -13,8 +36,18 @@ export const RegisterUserBody = Type.Object(
         maxItems: 100,
       }),
     ),
+    consentsDefinition: Type.Optional(ConsentChoices),
+    referralInviteCode: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: 'the invite code of the member who referred this one' }),
+    ),
+    referralActivity: Type.Optional(RegistrationReferralActivity),
   },
-  { additionalProperties: false, title: 'RegisterUserBody' },
+  {
+    additionalProperties: false,
+    title: 'RegisterUserBody',
+    // rewards-interface: "referralInviteCode ... requires referralActivity", and the other way round.
+    dependentRequired: { referralInviteCode: ['referralActivity'], referralActivity: ['referralInviteCode'] },
+  },
 );
 
 const memberOwnFields = {

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../shared/context.js';
 import { updateUser } from '../../shared/users/user-service.js';
-import { userView } from '../../shared/users/user-view.js';
+import { memberView } from '../../shared/users/member-views.js';
 import { changedBy, entityManager, type App } from '../app-env.js';
 import type { Access } from '../middleware/authorize.js';
 import { defineRoute } from '../routes/define-route.js';
@@ -54,7 +54,10 @@ export function registerUpdateUser(app: App, context: AppContext): void {
       responses: { 200: { description: 'the changed member', data: UserResource } },
       errors: [404, 422],
       handler: async ({ body }, c) =>
-        userView(await updateUser(context, entityManager(c), changedBy(c), await memberOf(c), body)),
+        memberView(
+          entityManager(c),
+          await updateUser(context, entityManager(c), changedBy(c), await memberOf(c), body),
+        ),
     });
   }
 }

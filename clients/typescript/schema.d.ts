@@ -1338,6 +1338,15 @@ export interface components {
             status: "success";
             data: components["schemas"]["CodeSummary"];
         };
+        /** ConsentChoice */
+        ConsentChoice: {
+            type: {
+                /** @description the consent type's id */
+                id: string;
+            };
+            /** @description true gives the consent, false withholds or withdraws it */
+            checked: boolean;
+        };
         /** CreatedEventType */
         CreatedEventType: components["schemas"]["EventType"] & {
             /** @description A private type's secret: shown in this answer only */
@@ -2704,6 +2713,26 @@ export interface components {
             linkedVenues?: {
                 id: string;
             }[];
+            consentsDefinition?: components["schemas"]["ConsentChoice"][];
+            /** @description the invite code of the member who referred this one */
+            referralInviteCode?: string;
+            referralActivity?: components["schemas"]["RegistrationReferralActivity"];
+        };
+        /** RegistrationReferralActivity */
+        RegistrationReferralActivity: {
+            /** @description where the invite was passed on */
+            source: "EMAIL" | "FACEBOOK" | "TWITTER" | "LINKEDIN" | "OTHER";
+            /** @description the person's id at the source, or their device's id with source OTHER */
+            sourceUserId: string;
+            /** @description the kind of client the person used */
+            userAgent?: "IOS" | "ANDROID" | "WEB" | "UNKNOWN";
+            /**
+             * Format: ip
+             * @description the person's IPv4 or IPv6 address
+             */
+            ipAddress?: string;
+            /** @constant */
+            activityType: "REGISTER";
         };
         /** ReportEventBody */
         ReportEventBody: {

@@ -5,16 +5,22 @@ import { EventType } from './event-type.entity.js';
 
 export const ORDER_PLACED = 'ORDER_PLACED';
 export const RECEIPT_REVIEWED = 'RECEIPT_REVIEWED';
+export const REFERRAL_COMPLETED = 'REFERRAL_COMPLETED';
+export const REFERRED_REGISTRATION = 'REFERRED_REGISTRATION';
 
 const money = { type: 'number' };
 const lineItems = { type: 'array', items: { type: 'object' } };
 
+const uuid = { type: 'string', format: 'uuid' };
+
 /**
- * The private types every tenant has, reported by the receipts service through the event queue
- * (docs/events.md#system-event-types, payloads included). They have no secret: nothing outside
- * the platform reports them unless an admin rotates one in.
+ * The private types every tenant has, reported by the platform itself through the event queue
+ * (docs/events.md#system-event-types, payloads included): orders and reviews by the receipts
+ * service, referrals by registration. They have no secret: nothing outside the platform reports
+ * them unless an admin rotates one in. A tenant created before a type was added gets it from the
+ * migration that added it (Migration20261128041500 for the referral types).
  */
-const SYSTEM_EVENT_TYPES: { name: string; description: string; schema: JsonSchema }[] = [
+export const SYSTEM_EVENT_TYPES: { name: string; description: string; schema: JsonSchema }[] = [
   {
     name: ORDER_PLACED,
     description: 'A point-of-sale order was submitted to the receipts service',
@@ -54,6 +60,29 @@ const SYSTEM_EVENT_TYPES: { name: string; description: string; schema: JsonSchem
         lineItems,
         ruleEngineResult: { type: 'object' },
       },
+    },
+  },
+  {
+    name: REFERRAL_COMPLETED,
+    description: "A member invited by the subject registered with the subject's invite code",
+    schema: {
+      type: 'object',
+      required: ['campaignId', 'referredUserId'],
+      properties: {
+        campaignId: uuid,
+        referredUserId: uuid,
+        /** The name of the campaign's tranche this referral reached, when it reached one. */
+        tranche: { type: 'string' },
+      },
+    },
+  },
+  {
+    name: REFERRED_REGISTRATION,
+    description: "The subject registered with another member's invite code",
+    schema: {
+      type: 'object',
+      required: ['campaignId', 'referrerId'],
+      properties: { campaignId: uuid, referrerId: uuid },
     },
   },
 ];

@@ -68,15 +68,18 @@ describe('POST /v1/event_types', () => {
   });
 });
 
-// docs/events.md#system-event-types: "Every tenant has the private system types ORDER_PLACED and RECEIPT_REVIEWED"
+// decisions §5: "Every tenant has the private system types ORDER_PLACED and RECEIPT_REVIEWED";
+// §13: "Every tenant has the private system types REFERRAL_COMPLETED ... and REFERRED_REGISTRATION".
 describe('system event types', () => {
-  it('a new tenant has ORDER_PLACED and RECEIPT_REVIEWED, private', async () => {
+  it('a new tenant has ORDER_PLACED, RECEIPT_REVIEWED, REFERRAL_COMPLETED and REFERRED_REGISTRATION, private', async () => {
     const fresh = await harness.createTenant();
     const response = await harness.request(fresh, 'GET', '/v1/event_types?sort=name&order=ASC');
     const types = await dataOf<{ name: string; isPrivate: boolean }[]>(response);
     expect(types.map((type) => [type.name, type.isPrivate])).toEqual([
       ['ORDER_PLACED', true],
       ['RECEIPT_REVIEWED', true],
+      ['REFERRAL_COMPLETED', true],
+      ['REFERRED_REGISTRATION', true],
     ]);
   });
 });
@@ -86,7 +89,7 @@ describe('GET /v1/event_types and /v1/event_types/{identifier}', () => {
   it('lists with the API key only, never with secrets, with Content-Range', async () => {
     const response = await harness.request(tenant, 'GET', '/v1/event_types?limit=2&sort=name&order=ASC');
     expect(response.status).toBe(200);
-    expect(response.headers.get('content-range')).toBe('event_type 0-1/4');
+    expect(response.headers.get('content-range')).toBe('event_type 0-1/6');
     const text = await response.text();
     expect(text).not.toContain('secret');
     expect(JSON.parse(text).data.map((type: { name: string }) => type.name)).toEqual(['ORDER_PLACED', 'PURCHASE_MADE']);

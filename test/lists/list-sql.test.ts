@@ -72,6 +72,8 @@ describe('every operator, against PostgreSQL', () => {
       'ORDER_PLACED',
       'QUOTED',
       'RECEIPT_REVIEWED',
+      'REFERRAL_COMPLETED',
+      'REFERRED_REGISTRATION',
     ]);
     expect(await namesOf(await eventTypes(filter("isPrivate:(eq:!f),name:(neq:'AXB')")))).toEqual(['A_B', 'PERCENT']);
   });
@@ -84,7 +86,12 @@ describe('every operator, against PostgreSQL', () => {
     expect(
       await subjectsOf(await auditLog(filter("occurredAt:(gt:'2026-01-01T12:00:00Z',lt:'2026-01-03T00:00:00Z')"))),
     ).toEqual(['100%_sure']);
-    expect(await namesOf(await eventTypes(filter("name:(gt:'Q')")))).toEqual(['QUOTED', 'RECEIPT_REVIEWED']);
+    expect(await namesOf(await eventTypes(filter("name:(gt:'Q')")))).toEqual([
+      'QUOTED',
+      'RECEIPT_REVIEWED',
+      'REFERRAL_COMPLETED',
+      'REFERRED_REGISTRATION',
+    ]);
   });
 
   // docs/api-conventions.md#filters: "like: % wildcard, case-insensitive"
@@ -124,7 +131,7 @@ describe('hostile filters come back as data or as 400', () => {
     const response = text.startsWith('actor') ? await auditLog(filter(text)) : await eventTypes(filter(text));
     expect(response.status).toBe(200);
     expect(await dataOf<unknown[]>(response)).toEqual([]);
-    expect((await queryOne(harness, 'select count(*)::int as n from event_type')).n).toBe(6);
+    expect((await queryOne(harness, 'select count(*)::int as n from event_type')).n).toBe(8);
   });
 
   it("a quote inside a value is data: o'brien is found by an exact match", async () => {
@@ -159,9 +166,9 @@ describe('paging and sorting', () => {
     // The database's collation decides where A_B sorts; the page must be that order's slice.
     const all = (await dataOf<{ name: string }[]>(await eventTypes('sort=name&order=ASC'))).map((type) => type.name);
     const response = await eventTypes('limit=2&skip=1&sort=name&order=ASC');
-    expect(response.headers.get('content-range')).toBe('event_type 1-2/6');
+    expect(response.headers.get('content-range')).toBe('event_type 1-2/8');
     expect((await dataOf<{ name: string }[]>(response)).map((type) => type.name)).toEqual(all.slice(1, 3));
-    expect((await eventTypes('skip=100')).headers.get('content-range')).toBe('event_type */6');
+    expect((await eventTypes('skip=100')).headers.get('content-range')).toBe('event_type */8');
     expect((await eventTypes(filter("name:(eq:'NONE')"))).headers.get('content-range')).toBe('event_type */0');
   });
 

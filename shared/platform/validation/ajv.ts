@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { ValidationIssue } from '../errors/app-errors.js';
@@ -10,6 +11,8 @@ import { readableUnions } from './readable-unions.js';
  */
 const ajv = new Ajv2020({ strict: true, allErrors: true, coerceTypes: false, useDefaults: false, verbose: true });
 addFormats.default(ajv);
+// An address of either family, as Node reads one: ajv-formats has ipv4 and ipv6 apart only.
+ajv.addFormat('ip', { type: 'string', validate: (value: string) => isIP(value) !== 0 });
 
 /** Compiled with its unions rewritten to report against the branch the value picks (readable-unions.ts). */
 export function compile<T>(schema: object): ValidateFunction<T> {
@@ -40,6 +43,7 @@ function propertyOf(error: ErrorObject): string {
   const missing = error.params as { missingProperty?: string; additionalProperty?: string };
   if (error.keyword === 'required' && missing.missingProperty) path.push(missing.missingProperty);
   if (error.keyword === 'additionalProperties' && missing.additionalProperty) path.push(missing.additionalProperty);
+  if (error.keyword === 'dependentRequired' && missing.missingProperty) path.push(missing.missingProperty);
   return path.join('.');
 }
 
@@ -58,6 +62,8 @@ function describe(error: ErrorObject, property: string): string {
       return `${name} must be one of ${(params.allowedValues ?? []).map(shown).join(', ')}`;
     case 'const':
       return `${name} must be equal to ${JSON.stringify(params.allowedValue)}`;
+    case 'dependentRequired':
+      return `${name} is required with ${(error.params as { property: string }).property}`;
     case 'type': {
       const types = Array.isArray(params.type) ? params.type : String(params.type).split(',');
       return `${name} must be ${types.join(' or ')}`;
