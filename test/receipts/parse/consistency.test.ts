@@ -96,4 +96,33 @@ describe('settling the totals', () => {
   it('leaves out a total read with low confidence that no arithmetic confirms', () => {
     expect(settleTotals(foot({ totals: [{ value: 8.5, confidence: 0.6 }] })).total).toBeUndefined();
   });
+
+  // Issue 22: "on hard receipts, no wrong total: either right or left empty". Both cases come from
+  // a fresh generated set: a pre-tip total the subtotal and tax reach, paid by card after a tip
+  // whose "GRAND TOTAL" row lost its amount; and a tilted photo pairing TOTAL with the subtotal's
+  // amount, the card paying the real total after a discount.
+  it('leaves out a total the card payment contradicts: more than it, or a little less', () => {
+    const preTip = foot({
+      totals: [{ value: 73.22, confidence: 0.99 }],
+      subtotals: [{ value: 67.8, confidence: 0.99 }],
+      taxes: [5.42],
+      tenders: [83.39],
+    });
+    expect(settleTotals(preTip).total).toBeUndefined();
+    const misPaired = foot({ totals: [{ value: 307, confidence: 0.95 }], itemsSum: 307, tenders: [300.9] });
+    expect(settleTotals(misPaired).total).toBeUndefined();
+  });
+
+  it('keeps a total that cash pays in excess, and one a payment far below says nothing of', () => {
+    const cash = foot({
+      totals: [{ value: 21.5, confidence: 0.99 }],
+      itemsSum: 21.5,
+      tenders: [50],
+      cashTendered: true,
+    });
+    expect(settleTotals(cash).total).toEqual({ value: 21.5, confidence: 0.97 });
+    // "Card Payment 10.29": the VAT amount beside the label on a tilted photo.
+    const taxPairedWithTender = foot({ totals: [{ value: 216, confidence: 0.99 }], itemsSum: 216, tenders: [10.29] });
+    expect(settleTotals(taxPairedWithTender).total).toEqual({ value: 216, confidence: 0.97 });
+  });
 });

@@ -19,6 +19,8 @@ export interface Foot {
   /** Tips, service charges, deposits: added on. */
   charges: number[];
   tenders: number[];
+  /** Whether one of the tenders is cash, which may be handed over in excess of the total. */
+  cashTendered: boolean;
   changes: number[];
   /** The items' prices added up, when there are items. */
   itemsSum?: number;
@@ -26,7 +28,17 @@ export interface Foot {
 
 /** A foot with nothing read yet. */
 export function emptyFoot(): Foot {
-  return { totals: [], subtotals: [], taxes: [], discounts: [], savings: [], charges: [], tenders: [], changes: [] };
+  return {
+    totals: [],
+    subtotals: [],
+    taxes: [],
+    discounts: [],
+    savings: [],
+    charges: [],
+    tenders: [],
+    cashTendered: false,
+    changes: [],
+  };
 }
 
 export interface Settled {
@@ -43,6 +55,8 @@ const CONFIRMED = 0.97;
  * `review.minConfidence` (0.5), so by default a person looks at it before it is paid out.
  */
 const UNCONFIRMED = 0.45;
+/** A payment at least this share of a total, and below it, contradicts it (contradictsPayment). */
+const NEAR_PAYMENT = 0.8;
 /** An unconfirmed amount read less surely than this is left out, not guessed. */
 const CLEAR_READING = 0.9;
 
@@ -50,7 +64,8 @@ const CLEAR_READING = 0.9;
  * Chooses the total and subtotal among the rows labelled so. A total is confirmed when the
  * receipt's own arithmetic reaches it: the subtotal (or the items' sum) less discounts, plus
  * charges and plus the tax when the tax was added, not included; or the tender less the change,
- * or a card paying it exactly. Of competing totals the one confirmed wins; when none is, a single
+ * or a card paying it exactly; and what was paid does not contradict it
+ * (contradictsPayment). Of competing totals the one confirmed wins; when none is, a single
  * clearly read total on a receipt that prints nothing to check it against (no subtotal, tender or
  * item) is kept with a confidence under the review's threshold, and any other is left out: a wrong total is a wrong payout, a missing one is a
  * review by a person. The subtotal follows the same rules, checked against the items' sum and the
@@ -58,7 +73,9 @@ const CLEAR_READING = 0.9;
  */
 export function settleTotals(foot: Foot): Settled {
   const totals = distinct(foot.totals);
-  const confirmed = totals.filter((total) => confirmsTotal(foot, total.value));
+  const confirmed = totals.filter(
+    (total) => confirmsTotal(foot, total.value) && !contradictsPayment(foot, total.value),
+  );
   // A total before a tip is confirmed by the subtotal as well as the total after it; what was paid decides.
   const paid = confirmed.filter((total) => paysTotal(foot, total.value));
   const confirmedTotals = confirmed.length > 1 && paid.length === 1 ? paid : confirmed;
@@ -106,6 +123,22 @@ function confirmsTotal(foot: Foot, value: number): boolean {
     (foot.itemsSum !== undefined && reaches(foot, foot.itemsSum, value)) ||
     paysTotal(foot, value)
   );
+}
+
+/**
+ * Whether what was paid rules this total out: a card pays the total exactly, and only cash is
+ * handed over in excess (given back as change); nobody leaves having paid a little less. A total
+ * the subtotal reaches that the payment contradicts is the total before a tip, or a row misread
+ * or paired with the wrong amount. A payment far below the total says nothing: more likely a tax
+ * amount a tilted photo paired with a tender's label, or one of several payments, than a total
+ * misread by that much.
+ */
+function contradictsPayment(foot: Foot, value: number): boolean {
+  if (!foot.tenders.length) return false;
+  const paid = cents(sum(foot.tenders) - sum(foot.changes));
+  const total = cents(value);
+  if (paid < total) return paid >= NEAR_PAYMENT * total;
+  return paid > total && !foot.cashTendered && !foot.changes.length;
 }
 
 /** The tender less the change, or one tender (a card) alone, pays exactly this. */

@@ -34,6 +34,10 @@ export function readFoot(labelled: { row: Row; label: Label | undefined }[], ite
       case 'rounding':
         foot.charges.push(amount.value);
         break;
+      case 'cash':
+        foot.cashTendered = true;
+        foot.tenders.push(amount.value);
+        break;
       case 'tender':
         foot.tenders.push(amount.value);
         break;

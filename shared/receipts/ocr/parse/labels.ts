@@ -10,6 +10,8 @@ export type LabelKind =
   | 'discount'
   | 'savings'
   | 'tender'
+  /** A tender in cash, which may exceed the total: the difference is given back as change. */
+  | 'cash'
   | 'change'
   | 'deposit'
   | 'tip'
@@ -85,18 +87,20 @@ const WORDINGS: Wording[] = [
   { kind: 'total', language: 'de', pattern: /^\W*(?:SUMME|GESAMT(?:BETRAG|SUMME)?|ZU ZAHLEN|ENDBETRAG|ENDSUMME)\b/ },
   { kind: 'total', language: 'fr', pattern: /^\W*(?:NET A PAYER|A PAYER|TOTAL TTC|MONTANT (?:DU|TOTAL|TTC))\b/ },
   { kind: 'total', pattern: /^\W*TOTAL\b/ },
+  { kind: 'cash', language: 'en', pattern: /^\W*(?:CASH|TENDERED|AMOUNT TENDERED)\b/ },
   {
     kind: 'tender',
     language: 'en',
-    pattern:
-      /^\W*(?:CASH|CARD|DEBIT|CREDIT|CONTACTLESS|TENDERED|AMOUNT TENDERED|PAID|PAYMENT|APPLE PAY|GOOGLE PAY|GIFT CARD|CHIP ?& ?PIN)\b/,
+    pattern: /^\W*(?:CARD|DEBIT|CREDIT|CONTACTLESS|PAID|PAYMENT|APPLE PAY|GOOGLE PAY|GIFT CARD|CHIP ?& ?PIN)\b/,
   },
+  { kind: 'cash', language: 'de', pattern: /^\W*(?:BAR(?:GELD)?|GEGEBEN)\b/ },
   {
     kind: 'tender',
     language: 'de',
-    pattern: /^\W*(?:BAR(?:GELD)?|GEGEBEN|EC[- ]?KARTE|GIROCARD|KARTE|KARTENZAHLUNG|GEZAHLT)\b/,
+    pattern: /^\W*(?:EC[- ]?KARTE|GIROCARD|KARTE|KARTENZAHLUNG|GEZAHLT)\b/,
   },
-  { kind: 'tender', language: 'fr', pattern: /^\W*(?:ESPECES|CB|CARTE(?: BANCAIRE| BLEUE)?|PAYE|REGLEMENT|CHEQUE)\b/ },
+  { kind: 'cash', language: 'fr', pattern: /^\W*ESPECES\b/ },
+  { kind: 'tender', language: 'fr', pattern: /^\W*(?:CB|CARTE(?: BANCAIRE| BLEUE)?|PAYE|REGLEMENT|CHEQUE)\b/ },
   { kind: 'tender', pattern: /^\W*(?:VISA|MASTERCARD|MASTER CARD|MC|AMEX|AMERICAN EXPRESS|DISCOVER|MAESTRO|V PAY)\b/ },
   { kind: 'deposit', language: 'en', pattern: /\b(?:BOTTLE )?DEPOSIT\b/ },
   { kind: 'deposit', language: 'de', pattern: /\b(?:PFAND|LEERGUT)\b/ },
