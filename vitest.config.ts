@@ -8,5 +8,8 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // As in the production image: onnxruntime (the OCR engine) otherwise leaves a telemetry
+    // database under $HOME/.cache and an empty /tmp/mat-debug-<pid>.log for every process that reads.
+    env: { ORT_DISABLE_TELEMETRY: '1' },
   },
 });
