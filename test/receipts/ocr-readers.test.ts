@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TextReader } from '../../shared/receipts/ocr/ocr-page.js';
 import { PaddleReader } from '../../shared/receipts/ocr/paddle-reader.js';
-import { TesseractReader } from '../../shared/receipts/ocr/tesseract-reader.js';
+import { startTesseract, TESSERACT_PREPARATION, TesseractReader } from '../../shared/receipts/ocr/tesseract-reader.js';
 import { fixtureImage } from '../fixtures/receipts/fixture-image.js';
 
 const image = fixtureImage('corner-shop.png');
@@ -46,5 +46,26 @@ describe.each([
   it('reads several images asked for at once, each its own', async () => {
     const pages = await Promise.all([reader.readText(image), reader.readText(image)]);
     expect(pages[0]!.lines.map((line) => line.text)).toEqual(pages[1]!.lines.map((line) => line.text));
+  });
+});
+
+// Like PaddleOCR's (paddle-reader.test.ts): a worker whose first start failed (a language file
+// briefly unreadable) must not answer every later claim with that failure.
+describe('tesseract.js', () => {
+  it('starts its recognizer again on the read after a start that failed', async () => {
+    let attempts = 0;
+    const failingOnce = () => {
+      attempts += 1;
+      return attempts === 1 ? Promise.reject(new Error('language data unreadable')) : startTesseract();
+    };
+    const reader = new TesseractReader(TESSERACT_PREPARATION, failingOnce);
+    try {
+      await expect(reader.readText(image)).rejects.toThrow('language data unreadable');
+      const page = await reader.readText(image);
+      expect(page.lines.map((line) => line.text)).toContain('TOTAL 9.70');
+      expect(attempts).toBe(2);
+    } finally {
+      await reader.close();
+    }
   });
 });

@@ -14,7 +14,7 @@ function languageDataPath(): string {
   return join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
 }
 
-async function startWorker(): Promise<Worker> {
+export async function startTesseract(): Promise<Worker> {
   const worker = await createWorker('eng', 1, { langPath: languageDataPath(), gzip: true, cacheMethod: 'none' });
   // Tesseract's own notes ("Estimating resolution as …") would go to the process's output, outside the JSON logs.
   await worker.setParameters({ debug_file: '/dev/null' });
@@ -37,11 +37,15 @@ export const TESSERACT_PREPARATION: ImagePreparation = { maxSide: 2000, minSide:
 export class TesseractReader implements TextReader {
   private worker: Promise<Worker> | undefined;
 
-  constructor(private readonly preparation: ImagePreparation = TESSERACT_PREPARATION) {}
+  /** `start`: how a recognizer is started; a test makes a first start fail. */
+  constructor(
+    private readonly preparation: ImagePreparation = TESSERACT_PREPARATION,
+    private readonly start: () => Promise<Worker> = startTesseract,
+  ) {}
 
   async readText(image: Buffer): Promise<OcrPage> {
     // A start that failed is tried again by the next read.
-    this.worker ??= startWorker().catch((error: unknown) => {
+    this.worker ??= this.start().catch((error: unknown) => {
       this.worker = undefined;
       throw error;
     });
