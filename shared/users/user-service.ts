@@ -19,6 +19,13 @@ import type { SubjectDirectory } from './subject-directory.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { Venue } from '../venues/venue.entity.js';
 import { eraseOcrReadsOf } from '../receipts/erase-ocr-reads.js';
+import { eraseReferralDetailsOf } from '../referrals/erase-referral-details.js';
+import {
+  recordReferredRegistration,
+  reportReferredRegistration,
+  type ReferralDependencies,
+  type ReferredRegistrationInput,
+} from '../referrals/referred-registration.js';
 import { compile, toValidationIssues } from '../platform/validation/ajv.js';
 import { lookupUser } from './lookup-user.js';
 import {
@@ -33,7 +40,7 @@ import { User, type Profile } from './user.entity.js';
 
 const validateProfile = compile<Profile>(ProfileSchema);
 
-export interface Registration {
+export interface Registration extends ReferredRegistrationInput {
   authIdentifier?: string;
   externalIdentifier?: string;
   isRestricted: boolean;
@@ -63,7 +70,7 @@ export async function registerUser(
   id: string = randomUUID(),
 ): Promise<User> {
   const authIdentifier = chooseAuthIdentifier(principal, input.authIdentifier);
-  return auditedResourceChange(deps, em, by, MEMBER, async (tx) => {
+  const registered = await auditedResourceChange(deps, em, by, MEMBER, async (tx) => {
     const tenant = await lockTenant(tx, by.tenantId);
     checkProfile(tenant, deps.payloadSchemas, input.profile);
     if (await tx.count(User, { tenant: by.tenantId, authIdentifier })) {
@@ -90,8 +97,11 @@ export async function registerUser(
     });
     tenant.nextAccountNumber += 1;
     await tx.flush();
+    await recordReferredRegistration(deps, tx, user, input);
     return { result: user, resourceId: id, before: null, after: memberAuditAfter(user, NO_PERSONAL_DATA) };
   });
+  await reportReferredRegistration(deps, em, registered);
+  return registered;
 }
 
 /** `linkedVenues` name venues of the tenant (/v1/venues), not another tenant's or none at all. */
@@ -151,7 +161,7 @@ export async function findTokenUser(em: EntityManager, tenantId: string, authIde
 type MemberCache = Pick<SubjectDirectory, 'forget'>;
 
 /** Member changes: the audit log (an admin's changes only), the tenant's profile schema, and the member cache. */
-export interface MemberChangeDependencies extends AuditDependencies {
+export interface MemberChangeDependencies extends AuditDependencies, ReferralDependencies {
   payloadSchemas: PayloadSchemaCompiler;
   subjects: MemberCache;
 }
@@ -214,6 +224,7 @@ export async function eraseUser(
     user.erasedAt = new Date();
     await tx.flush();
     await eraseOcrReadsOf(tx, user.tenant.id, user.id);
+    await eraseReferralDetailsOf(tx, user.tenant.id, user.id);
     return {
       result: undefined,
       resourceId: user.id,
