@@ -51,6 +51,7 @@ export async function createCampaign(
   id: string = randomUUID(),
 ): Promise<ReferralCampaign> {
   return auditedResourceChange(deps, em, by, campaigns, async (tx) => {
+    await checkOnlyActive(tx, by.tenantId, id, input.isActive ?? false);
     const campaign = tx.create(ReferralCampaign, {
       id,
       tenant: by.tenantId,
@@ -60,7 +61,6 @@ export async function createCampaign(
       referralCodeType: input.referralCodeType,
       tranches: checkedTranches(input.tranches ?? []),
     });
-    await checkOnlyActive(tx, campaign);
     await tx.flush();
     return { result: campaign, resourceId: id, before: null, after: campaignView(campaign) };
   });
@@ -78,6 +78,7 @@ export async function updateCampaign(
   changes: Partial<CampaignInput>,
 ): Promise<ReferralCampaign> {
   return auditedUpdate(deps, em, by, campaigns, id, async (tx, campaign) => {
+    await checkOnlyActive(tx, by.tenantId, campaign.id, changes.isActive ?? campaign.isActive);
     if (changes.referralCodeType !== undefined && changes.referralCodeType !== campaign.referralCodeType) {
       if (await tx.count(ReferralCode, { campaign: campaign.id }))
         throw new ConflictError(
@@ -94,7 +95,6 @@ export async function updateCampaign(
       },
       ['name', 'linkConfig', 'isActive', 'referralCodeType', 'tranches'],
     );
-    await checkOnlyActive(tx, campaign);
   });
 }
 
@@ -109,19 +109,23 @@ export function activeCampaign(em: EntityManager, tenantId: string): Promise<Ref
 
 /**
  * A tenant runs one campaign at a time: activating another while one is active is 409, naming it
- * (the partial unique index refuses what two racing activations would leave).
+ * (the partial unique index refuses what two racing activations would leave). Checked before the
+ * change is applied: a query after it would flush it first, and the index would answer instead.
  */
-async function checkOnlyActive(tx: EntityManager, campaign: ReferralCampaign): Promise<void> {
-  if (!campaign.isActive) return;
-  const active = await tx.findOne(ReferralCampaign, {
-    tenant: campaign.tenant,
-    isActive: true,
-    id: { $ne: campaign.id },
-  });
+async function checkOnlyActive(
+  tx: EntityManager,
+  tenantId: string,
+  campaignId: string,
+  willBeActive: boolean,
+): Promise<void> {
+  if (!willBeActive) return;
+  const active = await tx.findOne(ReferralCampaign, { tenant: tenantId, isActive: true, id: { $ne: campaignId } });
   if (active)
     throw new ConflictError(
       `Campaign "${active.name}" (${active.id}) is active: deactivate it before activating another`,
-      { data: { fields: ['isActive'], activeCampaignId: active.id } },
+      {
+        data: { fields: ['isActive'], activeCampaignId: active.id },
+      },
     );
 }
 

@@ -30,21 +30,53 @@ export interface ReferralDependencies extends IntrinsicEventDependencies {
   eventIds: EventIdAllocator;
 }
 
+/** What registration does with its referral fields, in three steps around its transaction. */
+export interface ReferredRegistration {
+  /** In the registration's transaction, once the member is created: checks and stores the referral. */
+  record(tx: EntityManager, member: User): Promise<void>;
+  /** After the commit: queues the referral's events. */
+  report(): Promise<void>;
+}
+
+const NOT_REFERRED: ReferredRegistration = { record: async () => {}, report: async () => {} };
+
 /**
- * Records, in the registration's transaction and after the member is created, that `member`
- * registered with an invite code (docs/referrals.md#referred-registrations). The tenant's
- * registrations take turns on its row lock, so the checks and the referrer's count of referrals
- * cannot race; the unique index on (code, source, sourceUserId) stays as the backstop. Both events'
- * ids are allocated here and kept with the referral, for reportReferral to queue after the commit.
+ * A registration with an invite code (docs/referrals.md#referred-registrations). Both events' ids
+ * are allocated first, before the registration's transaction, as reviews take theirs: the
+ * allocator and the event type directory use connections of their own, which registrations queued
+ * on the tenant's row lock, each holding one, could leave none of. Unused ids are gaps, never
+ * reused. `record` runs where the tenant's registrations take turns on its row lock, so the checks
+ * and the referrer's count of referrals cannot race; the unique index on (code, source,
+ * sourceUserId) stays as the backstop. The ids are kept with the referral, so `report` and the
+ * recovery sweep queue the same events, which are registered once.
  */
-export async function recordReferredRegistration(
+export async function prepareReferredRegistration(
   deps: ReferralDependencies,
+  tenantId: string,
+  input: ReferredRegistrationInput,
+): Promise<ReferredRegistration> {
+  const { referralInviteCode: inviteCode, referralActivity: activity } = input;
+  if (inviteCode === undefined || activity === undefined) return NOT_REFERRED;
+  const registrationEventId = await intrinsicEventId(deps, tenantId, REFERRED_REGISTRATION);
+  const completedEventId = await intrinsicEventId(deps, tenantId, REFERRAL_COMPLETED);
+  let referral: Referral | undefined;
+  return {
+    async record(tx, member) {
+      referral = await storeReferral(tx, member, inviteCode, activity, { registrationEventId, completedEventId });
+    },
+    async report() {
+      if (referral) await reportReferral(deps, referral);
+    },
+  };
+}
+
+async function storeReferral(
   tx: EntityManager,
   member: User,
-  input: ReferredRegistrationInput,
-): Promise<void> {
-  const { referralInviteCode: inviteCode, referralActivity: activity } = input;
-  if (inviteCode === undefined || activity === undefined) return;
+  inviteCode: string,
+  activity: NonNullable<ReferredRegistrationInput['referralActivity']>,
+  eventIds: { registrationEventId: number | null; completedEventId: number | null },
+): Promise<Referral> {
   const tenantId = member.tenant.id;
   const code = await tx.findOne(
     ReferralCode,
@@ -59,7 +91,7 @@ export async function recordReferredRegistration(
 
   const campaign = code.campaign;
   const count = (await tx.count(Referral, { campaign: campaign.id, referrer: code.member.id })) + 1;
-  tx.create(Referral, {
+  const referral = tx.create(Referral, {
     id: randomUUID(),
     tenant: tenantId,
     code: code.id,
@@ -71,8 +103,7 @@ export async function recordReferredRegistration(
     userAgent: activity.userAgent ?? null,
     ipAddress: activity.ipAddress ?? null,
     tranche: campaign.tranches.find((tranche) => tranche.referrals === count)?.name ?? null,
-    registrationEventId: await intrinsicEventId(deps, tenantId, REFERRED_REGISTRATION),
-    completedEventId: await intrinsicEventId(deps, tenantId, REFERRAL_COMPLETED),
+    ...eventIds,
   });
   try {
     await tx.flush();
@@ -80,16 +111,7 @@ export async function recordReferredRegistration(
     if (error instanceof UniqueConstraintViolationException) throw alreadySignedUp(activity);
     throw error;
   }
-}
-
-/** After the registration's commit: queues the events of the referral it recorded, if it recorded one. */
-export async function reportReferredRegistration(
-  deps: IntrinsicEventDependencies,
-  em: EntityManager,
-  member: User,
-): Promise<void> {
-  const referral = await em.findOne(Referral, { tenant: member.tenant.id, referred: member.id });
-  if (referral) await reportReferral(deps, referral);
+  return referral;
 }
 
 /**

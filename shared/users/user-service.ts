@@ -21,8 +21,7 @@ import { Venue } from '../venues/venue.entity.js';
 import { eraseOcrReadsOf } from '../receipts/erase-ocr-reads.js';
 import { eraseReferralDetailsOf } from '../referrals/erase-referral-details.js';
 import {
-  recordReferredRegistration,
-  reportReferredRegistration,
+  prepareReferredRegistration,
   type ReferralDependencies,
   type ReferredRegistrationInput,
 } from '../referrals/referred-registration.js';
@@ -59,7 +58,9 @@ export interface UserChanges {
  * Registers a member (docs/users.md#registration): a user token registers its own `sub`; an admin
  * may register anyone and an absent authIdentifier is generated. The tenant row is locked to take
  * the next account number, which also serialises the tenant's registrations, so the duplicate
- * contact check cannot race with another registration.
+ * contact check cannot race with another registration. A registration with an invite code records
+ * its referral in the same transaction and reports its events after the commit
+ * (docs/referrals.md#referred-registrations).
  */
 export async function registerUser(
   deps: MemberChangeDependencies,
@@ -70,6 +71,7 @@ export async function registerUser(
   id: string = randomUUID(),
 ): Promise<User> {
   const authIdentifier = chooseAuthIdentifier(principal, input.authIdentifier);
+  const referral = await prepareReferredRegistration(deps, by.tenantId, input);
   const registered = await auditedResourceChange(deps, em, by, MEMBER, async (tx) => {
     const tenant = await lockTenant(tx, by.tenantId);
     checkProfile(tenant, deps.payloadSchemas, input.profile);
@@ -97,10 +99,10 @@ export async function registerUser(
     });
     tenant.nextAccountNumber += 1;
     await tx.flush();
-    await recordReferredRegistration(deps, tx, user, input);
+    await referral.record(tx, user);
     return { result: user, resourceId: id, before: null, after: memberAuditAfter(user, NO_PERSONAL_DATA) };
   });
-  await reportReferredRegistration(deps, em, registered);
+  await referral.report();
   return registered;
 }
 
