@@ -87,7 +87,7 @@ export const ReferralCodeResource = Type.Object(
 
 export const ReferralCampaignStats = Type.Object(
   {
-    clicks: Type.Integer({ description: 'CLICK activities recorded on the campaign’s codes' }),
+    clicks: Type.Integer({ description: "CLICK activities recorded on the campaign's codes" }),
     registrations: Type.Integer({ description: 'members who registered with one of its codes' }),
     completedTranches: Type.Integer({ description: 'referrals that reached a tranche' }),
   },
