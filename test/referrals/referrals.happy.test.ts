@@ -5,6 +5,7 @@ import {
   createHarness,
   dataOf,
   jsonOf,
+  queryOne,
   registerMember,
   type Harness,
   type Json,
@@ -83,6 +84,15 @@ describe('referral campaigns', () => {
       name: 'Bring friends',
       linkConfig: { imageUrl: 'https://coffee.example/i.png' },
     });
+    // docs/referrals.md: "Creations and changes are in the audit log as referral_campaign.created and referral_campaign.updated".
+    for (const action of ['referral_campaign.created', 'referral_campaign.updated']) {
+      const { job } = await queryOne(
+        harness,
+        "select job from audit_outbox where tenant_id = ? and job->>'action' = ? and job->>'resourceId' = ?",
+        [tenant.id, action, campaign.id],
+      );
+      expect(job.actor.subject).toBe('test-admin');
+    }
   });
 
   it('answers the first response again for a repeated Idempotency-Key', async () => {
