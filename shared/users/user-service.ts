@@ -162,7 +162,7 @@ export async function findTokenUser(em: EntityManager, tenantId: string, authIde
 /** The member cache, which a change or an erasure makes stale for the member's subjects. */
 type MemberCache = Pick<SubjectDirectory, 'forget'>;
 
-/** Member changes: the audit log (an admin's changes only), the tenant's profile schema, and the member cache. */
+/** Member changes: the audit log (an admin's changes only), the tenant's profile schema, the member cache, and the events a referred registration reports. */
 export interface MemberChangeDependencies extends AuditDependencies, ReferralDependencies {
   payloadSchemas: PayloadSchemaCompiler;
   subjects: MemberCache;
