@@ -21,6 +21,9 @@ import { registerPurchaseRoutes } from './purchases/index.js';
 import { registerVoucherRoutes } from './vouchers/index.js';
 import { registerPointsRoutes } from './points/index.js';
 import { registerJobRoutes } from './jobs/index.js';
+import { registerReferralCampaignRoutes } from './referral-campaigns/index.js';
+import { registerReferralCodeRoutes } from './referral-codes/index.js';
+import { registerReferralActivityRoutes } from './referral-activities/index.js';
 import { apiKey } from './middleware/api-key.js';
 import { defaultBodyLimit } from './middleware/body-limit.js';
 import { corsPreflight, tenantCors } from './middleware/cors.js';
@@ -46,6 +49,9 @@ const SERVICES: Record<'platform' | 'rewards' | 'receipts', RouteGroup[]> = {
     registerVoucherRoutes,
     registerPointsRoutes,
     registerJobRoutes,
+    registerReferralCampaignRoutes,
+    registerReferralCodeRoutes,
+    registerReferralActivityRoutes,
   ],
   receipts: [
     registerProductRoutes,

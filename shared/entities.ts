@@ -23,6 +23,10 @@ import { Reward, RewardCode } from './rewards/reward.entity.js';
 import { Voucher } from './rewards/voucher.entity.js';
 import { Purchase } from './rewards/purchase.entity.js';
 import { Job, JobError } from './jobs/job.entity.js';
+import { ReferralCampaign } from './referrals/referral-campaign.entity.js';
+import { ReferralCode } from './referrals/referral-code.entity.js';
+import { Referral } from './referrals/referral.entity.js';
+import { ReferralActivity } from './referrals/referral-activity.entity.js';
 
 /** Every entity the ORM knows; a new feature adds its own here. */
 export const entities = [
@@ -54,4 +58,8 @@ export const entities = [
   Purchase,
   Job,
   JobError,
+  ReferralCampaign,
+  ReferralCode,
+  Referral,
+  ReferralActivity,
 ];

@@ -51,6 +51,11 @@ const TAGS: { name: string; description: string }[] = [
     description:
       "A member's points over time: the history that names the cause of every entry, and admins' adjustments, one at a time or up to 100,000 in one job.",
   },
+  {
+    name: 'Referrals',
+    description:
+      'Members invite members: referral campaigns, invite codes, clicks on invites, and the events a referred registration reports.',
+  },
   { name: 'Jobs', description: 'Long work a request started and answered 202 for, followed until it is done.' },
   { name: 'Vouchers', description: 'Redeeming and validating vouchers at the till.' },
   {

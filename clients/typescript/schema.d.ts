@@ -836,6 +836,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/referral_campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List referral campaigns
+         * @description The tenant's referral campaigns, newest first. A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.
+         */
+        get: operations["listReferralCampaigns"];
+        put?: never;
+        /**
+         * Start a referral campaign
+         * @description A referral campaign: what members' invites show (`linkConfig`), the kind of invite code members get (`referralCodeType`), and the `tranches` a referrer's count of successful referrals reaches, each named in the REFERRAL_COMPLETED event of the referral that reached it. Tranche counts and names are distinct (400 naming the field). A tenant has one active campaign at most: creating an active one while another is active is 409 ConflictError naming it. `isActive` is false unless given.
+         */
+        post: operations["createReferralCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/referral_campaigns/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a referral campaign
+         * @description One referral campaign by its id.
+         */
+        get: operations["getReferralCampaign"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a referral campaign
+         * @description Changes the fields given; `linkConfig` and `tranches` are replaced whole. Activating a campaign while another is active is 409 ConflictError naming the active one; `referralCodeType` changes only while the campaign has issued no invite code (409 otherwise). Codes already issued keep their invite links.
+         */
+        patch: operations["updateReferralCampaign"];
+        trace?: never;
+    };
+    "/v1/referral_campaigns/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a referral campaign's statistics
+         * @description How a campaign is doing: `clicks` recorded on its invite codes, `registrations` of members who used one, and `completedTranches`, the referrals that reached one of its tranches.
+         */
+        get: operations["getReferralCampaignStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/me/referral_code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The invite code of the member the user token speaks for
+         * @description The invite code of the member whose `authIdentifier` is the user token's `sub`, in the active referral campaign, created on the first read (404 when no campaign is active). Its form follows the campaign's `referralCodeType`; a LINK campaign's code also has an `inviteLink` built from `linkConfig.desktopUrl`. `referrer` is the code's owner.
+         */
+        get: operations["getOwnReferralCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/referral_code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member's invite code
+         * @description A member's invite code, the member found by its id, `authIdentifier` or account number, in the active referral campaign, created on the first read (404 when no campaign is active). Its form follows the campaign's `referralCodeType`; a LINK campaign's code also has an `inviteLink` built from `linkConfig.desktopUrl`. `referrer` is the code's owner.
+         */
+        get: operations["getUserReferralCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/referral_activities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a click on an invite
+         * @description Records a click on an invite, counted in its campaign's statistics. Needs the API key alone, so the page an invite leads to can report it. An `inviteCode` of no active campaign is 400 BadRequestError naming it.
+         */
+        post: operations["recordReferralActivity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/products": {
         parameters: {
             query?: never;
@@ -1538,6 +1666,23 @@ export interface components {
                  */
                 rewardId: string;
             })[];
+        };
+        /** CreateReferralCampaignBody */
+        CreateReferralCampaignBody: {
+            name: string;
+            linkConfig: components["schemas"]["ReferralLinkConfig"];
+            /**
+             * @description a tenant has one active campaign at most
+             * @default false
+             */
+            isActive: boolean;
+            /**
+             * @description CODE: a random code; LINK: a random code and an invite link; STATIC_USER_CODE: a code the member keeps in every campaign of this type; STATIC_USER_WORD_CODE: the same, made of three words
+             * @enum {unknown}
+             */
+            referralCodeType: "LINK" | "CODE" | "STATIC_USER_CODE" | "STATIC_USER_WORD_CODE";
+            /** @description counts and names distinct */
+            tranches?: components["schemas"]["ReferralTranche"][];
         };
         /** CreateRewardBody */
         CreateRewardBody: {
@@ -2680,10 +2825,146 @@ export interface components {
             status: "success";
             data: components["schemas"]["ReceiptSummary"][];
         };
+        /** RecordReferralActivityBody */
+        RecordReferralActivityBody: {
+            /** @description the invite code that was clicked */
+            inviteCode: string;
+            /** @constant */
+            activityType: "CLICK";
+            /**
+             * @description where the invite was passed on
+             * @enum {unknown}
+             */
+            source: "EMAIL" | "FACEBOOK" | "TWITTER" | "LINKEDIN" | "OTHER";
+            /** @description the person's id at the source, or their device's id with source OTHER */
+            sourceUserId: string;
+            /**
+             * @description the kind of client the person used
+             * @enum {unknown}
+             */
+            userAgent?: "IOS" | "ANDROID" | "WEB" | "UNKNOWN";
+        };
         /** RedeemBenefitBody */
         RedeemBenefitBody: {
             /** @description the id of the voucher to redeem */
             voucherId: string;
+        };
+        /** ReferralActivity */
+        ReferralActivity: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            activityType: "CLICK";
+            inviteCode: string;
+            source: string;
+            sourceUserId: string;
+            userAgent: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** ReferralActivityAnswer */
+        ReferralActivityAnswer: {
+            /** @constant */
+            status: "success";
+            data: components["schemas"]["ReferralActivity"];
+        };
+        /** ReferralCampaign */
+        ReferralCampaign: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            linkConfig: {
+                title: string;
+                description: string;
+                desktopUrl: string;
+                imageUrl: string | null;
+                iosUrl: string | null;
+                androidUrl: string | null;
+            };
+            isActive: boolean;
+            tranches: components["schemas"]["ReferralTranche"][];
+            /**
+             * @description CODE: a random code; LINK: a random code and an invite link; STATIC_USER_CODE: a code the member keeps in every campaign of this type; STATIC_USER_WORD_CODE: the same, made of three words
+             * @enum {unknown}
+             */
+            referralCodeType: "LINK" | "CODE" | "STATIC_USER_CODE" | "STATIC_USER_WORD_CODE";
+        };
+        /** ReferralCampaignAnswer */
+        ReferralCampaignAnswer: {
+            /** @constant */
+            status: "success";
+            data: components["schemas"]["ReferralCampaign"];
+        };
+        /** ReferralCampaignList */
+        ReferralCampaignList: {
+            /** @constant */
+            status: "success";
+            data: components["schemas"]["ReferralCampaign"][];
+        };
+        /** ReferralCampaignStats */
+        ReferralCampaignStats: {
+            /** @description CLICK activities recorded on the campaign's codes */
+            clicks: number;
+            /** @description members who registered with one of its codes */
+            registrations: number;
+            /** @description referrals that reached a tranche */
+            completedTranches: number;
+        };
+        /** ReferralCampaignStatsAnswer */
+        ReferralCampaignStatsAnswer: {
+            /** @constant */
+            status: "success";
+            data: components["schemas"]["ReferralCampaignStats"];
+        };
+        /** ReferralCode */
+        ReferralCode: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            inviteCode: string;
+            /** @description a LINK campaign's invite link */
+            inviteLink: string | null;
+            campaign: components["schemas"]["ReferralCampaign"];
+            /** @description the code's owner */
+            referrer: {
+                /** Format: uuid */
+                id: string;
+            };
+        };
+        /** ReferralCodeAnswer */
+        ReferralCodeAnswer: {
+            /** @constant */
+            status: "success";
+            data: components["schemas"]["ReferralCode"];
+        };
+        /** ReferralLinkConfig */
+        ReferralLinkConfig: {
+            /** @description the title an invite shows where it is shared */
+            title: string;
+            /** @description the text an invite shows where it is shared */
+            description: string;
+            /**
+             * Format: uri
+             * @description where an invite leads; the invite link of a LINK campaign is built from it
+             */
+            desktopUrl: string;
+            imageUrl?: string | null;
+            iosUrl?: string | null;
+            androidUrl?: string | null;
+        };
+        /** ReferralTranche */
+        ReferralTranche: {
+            /** @description the referrer's count of successful referrals that reaches it */
+            referrals: number;
+            /** @description its name, in REFERRAL_COMPLETED payloads */
+            name: string;
         };
         /** RegisterUserBody */
         RegisterUserBody: {
@@ -2720,11 +3001,17 @@ export interface components {
         };
         /** RegistrationReferralActivity */
         RegistrationReferralActivity: {
-            /** @description where the invite was passed on */
+            /**
+             * @description where the invite was passed on
+             * @enum {unknown}
+             */
             source: "EMAIL" | "FACEBOOK" | "TWITTER" | "LINKEDIN" | "OTHER";
             /** @description the person's id at the source, or their device's id with source OTHER */
             sourceUserId: string;
-            /** @description the kind of client the person used */
+            /**
+             * @description the kind of client the person used
+             * @enum {unknown}
+             */
             userAgent?: "IOS" | "ANDROID" | "WEB" | "UNKNOWN";
             /**
              * Format: ip
@@ -3261,6 +3548,23 @@ export interface components {
                 rewardId: string;
             })[];
         };
+        /** UpdateReferralCampaignBody */
+        UpdateReferralCampaignBody: {
+            name?: string;
+            linkConfig?: components["schemas"]["ReferralLinkConfig"];
+            /**
+             * @description a tenant has one active campaign at most
+             * @default false
+             */
+            isActive: boolean;
+            /**
+             * @description CODE: a random code; LINK: a random code and an invite link; STATIC_USER_CODE: a code the member keeps in every campaign of this type; STATIC_USER_WORD_CODE: the same, made of three words
+             * @enum {unknown}
+             */
+            referralCodeType?: "LINK" | "CODE" | "STATIC_USER_CODE" | "STATIC_USER_WORD_CODE";
+            /** @description counts and names distinct */
+            tranches?: components["schemas"]["ReferralTranche"][];
+        };
         /** UpdateRewardBody */
         UpdateRewardBody: {
             name?: string;
@@ -3421,6 +3725,7 @@ export interface components {
             linkedVenues: {
                 id: string;
             }[];
+            referralCodeUsedForRegistration?: components["schemas"]["ReferralCode"];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -7897,6 +8202,586 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listReferralCampaigns: {
+        parameters: {
+            query?: {
+                /** @description How many items a page holds, at most 1000 */
+                limit?: number;
+                /** @description How many items to pass over before the page starts */
+                skip?: number;
+                /** @description The field the items are ordered by */
+                sort?: "name" | "createdAt" | "updatedAt";
+                /** @description `ASC` (oldest or smallest first) or `DESC`; taken in any case */
+                order?: "ASC" | "DESC";
+                /** @description O-Rison conditions that every item must meet, e.g. `name:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: name, isActive, referralCodeType, createdAt, updatedAt */
+                filter?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of campaigns */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Range": components["headers"]["ContentRange"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": [
+                     *         {
+                     *           "id": "5d6e7f80-9a1b-4c2d-8e3f-405162738495",
+                     *           "name": "Bring a friend",
+                     *           "createdAt": "2026-02-01T09:00:00.000Z",
+                     *           "updatedAt": "2026-02-01T09:00:00.000Z",
+                     *           "linkConfig": {
+                     *             "title": "Join me at Tally Coffee",
+                     *             "description": "Sign up with my code and we both get a treat",
+                     *             "desktopUrl": "https://coffee.example/join",
+                     *             "imageUrl": null,
+                     *             "iosUrl": null,
+                     *             "androidUrl": null
+                     *           },
+                     *           "isActive": true,
+                     *           "tranches": [
+                     *             {
+                     *               "referrals": 1,
+                     *               "name": "first friend"
+                     *             },
+                     *             {
+                     *               "referrals": 5,
+                     *               "name": "five friends"
+                     *             }
+                     *           ],
+                     *           "referralCodeType": "LINK"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReferralCampaignList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createReferralCampaign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Makes a retry safe: the same key and body within 24 h answer the first answer again (with `Idempotent-Replayed: true`) and create nothing twice; another body under the key is 422
+                 * @example 0b9d3f7e-6c2a-4f5e-8d41-7a1c2e9b3f60
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Bring a friend",
+                 *       "linkConfig": {
+                 *         "title": "Join me at Tally Coffee",
+                 *         "description": "Sign up with my code and we both get a treat",
+                 *         "desktopUrl": "https://coffee.example/join",
+                 *         "imageUrl": null,
+                 *         "iosUrl": null,
+                 *         "androidUrl": null
+                 *       },
+                 *       "isActive": true,
+                 *       "tranches": [
+                 *         {
+                 *           "referrals": 1,
+                 *           "name": "first friend"
+                 *         },
+                 *         {
+                 *           "referrals": 5,
+                 *           "name": "five friends"
+                 *         }
+                 *       ],
+                 *       "referralCodeType": "LINK"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateReferralCampaignBody"];
+            };
+        };
+        responses: {
+            /** @description created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "id": "5d6e7f80-9a1b-4c2d-8e3f-405162738495",
+                     *         "name": "Bring a friend",
+                     *         "createdAt": "2026-02-01T09:00:00.000Z",
+                     *         "updatedAt": "2026-02-01T09:00:00.000Z",
+                     *         "linkConfig": {
+                     *           "title": "Join me at Tally Coffee",
+                     *           "description": "Sign up with my code and we both get a treat",
+                     *           "desktopUrl": "https://coffee.example/join",
+                     *           "imageUrl": null,
+                     *           "iosUrl": null,
+                     *           "androidUrl": null
+                     *         },
+                     *         "isActive": true,
+                     *         "tranches": [
+                     *           {
+                     *             "referrals": 1,
+                     *             "name": "first friend"
+                     *           },
+                     *           {
+                     *             "referrals": 5,
+                     *             "name": "five friends"
+                     *           }
+                     *         ],
+                     *         "referralCodeType": "LINK"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReferralCampaignAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getReferralCampaign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /** @description The campaign's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the campaign */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "id": "5d6e7f80-9a1b-4c2d-8e3f-405162738495",
+                     *         "name": "Bring a friend",
+                     *         "createdAt": "2026-02-01T09:00:00.000Z",
+                     *         "updatedAt": "2026-02-01T09:00:00.000Z",
+                     *         "linkConfig": {
+                     *           "title": "Join me at Tally Coffee",
+                     *           "description": "Sign up with my code and we both get a treat",
+                     *           "desktopUrl": "https://coffee.example/join",
+                     *           "imageUrl": null,
+                     *           "iosUrl": null,
+                     *           "androidUrl": null
+                     *         },
+                     *         "isActive": true,
+                     *         "tranches": [
+                     *           {
+                     *             "referrals": 1,
+                     *             "name": "first friend"
+                     *           },
+                     *           {
+                     *             "referrals": 5,
+                     *             "name": "five friends"
+                     *           }
+                     *         ],
+                     *         "referralCodeType": "LINK"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReferralCampaignAnswer"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateReferralCampaign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /** @description The campaign's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "isActive": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateReferralCampaignBody"];
+            };
+        };
+        responses: {
+            /** @description the changed campaign */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "id": "5d6e7f80-9a1b-4c2d-8e3f-405162738495",
+                     *         "name": "Bring a friend",
+                     *         "createdAt": "2026-02-01T09:00:00.000Z",
+                     *         "updatedAt": "2026-02-01T09:00:00.000Z",
+                     *         "linkConfig": {
+                     *           "title": "Join me at Tally Coffee",
+                     *           "description": "Sign up with my code and we both get a treat",
+                     *           "desktopUrl": "https://coffee.example/join",
+                     *           "imageUrl": null,
+                     *           "iosUrl": null,
+                     *           "androidUrl": null
+                     *         },
+                     *         "isActive": false,
+                     *         "tranches": [
+                     *           {
+                     *             "referrals": 1,
+                     *             "name": "first friend"
+                     *           },
+                     *           {
+                     *             "referrals": 5,
+                     *             "name": "five friends"
+                     *           }
+                     *         ],
+                     *         "referralCodeType": "LINK"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReferralCampaignAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getReferralCampaignStats: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /** @description The campaign's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the statistics */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "clicks": 42,
+                     *         "registrations": 7,
+                     *         "completedTranches": 3
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReferralCampaignStatsAnswer"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getOwnReferralCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the member's code record */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "id": "6e7f8091-a2b3-4c4d-9e5f-607182930a1b",
+                     *         "createdAt": "2026-02-02T10:00:00.000Z",
+                     *         "updatedAt": "2026-02-02T10:00:00.000Z",
+                     *         "inviteCode": "K7MQ2XWD",
+                     *         "inviteLink": "https://coffee.example/join?inviteCode=K7MQ2XWD",
+                     *         "campaign": {
+                     *           "id": "5d6e7f80-9a1b-4c2d-8e3f-405162738495",
+                     *           "name": "Bring a friend",
+                     *           "createdAt": "2026-02-01T09:00:00.000Z",
+                     *           "updatedAt": "2026-02-01T09:00:00.000Z",
+                     *           "linkConfig": {
+                     *             "title": "Join me at Tally Coffee",
+                     *             "description": "Sign up with my code and we both get a treat",
+                     *             "desktopUrl": "https://coffee.example/join",
+                     *             "imageUrl": null,
+                     *             "iosUrl": null,
+                     *             "androidUrl": null
+                     *           },
+                     *           "isActive": true,
+                     *           "tranches": [
+                     *             {
+                     *               "referrals": 1,
+                     *               "name": "first friend"
+                     *             },
+                     *             {
+                     *               "referrals": 5,
+                     *               "name": "five friends"
+                     *             }
+                     *           ],
+                     *           "referralCodeType": "LINK"
+                     *         },
+                     *         "referrer": {
+                     *           "id": "3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReferralCodeAnswer"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getUserReferralCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /** @description The member's id, authIdentifier or account number */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the member's code record */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "id": "6e7f8091-a2b3-4c4d-9e5f-607182930a1b",
+                     *         "createdAt": "2026-02-02T10:00:00.000Z",
+                     *         "updatedAt": "2026-02-02T10:00:00.000Z",
+                     *         "inviteCode": "K7MQ2XWD",
+                     *         "inviteLink": "https://coffee.example/join?inviteCode=K7MQ2XWD",
+                     *         "campaign": {
+                     *           "id": "5d6e7f80-9a1b-4c2d-8e3f-405162738495",
+                     *           "name": "Bring a friend",
+                     *           "createdAt": "2026-02-01T09:00:00.000Z",
+                     *           "updatedAt": "2026-02-01T09:00:00.000Z",
+                     *           "linkConfig": {
+                     *             "title": "Join me at Tally Coffee",
+                     *             "description": "Sign up with my code and we both get a treat",
+                     *             "desktopUrl": "https://coffee.example/join",
+                     *             "imageUrl": null,
+                     *             "iosUrl": null,
+                     *             "androidUrl": null
+                     *           },
+                     *           "isActive": true,
+                     *           "tranches": [
+                     *             {
+                     *               "referrals": 1,
+                     *               "name": "first friend"
+                     *             },
+                     *             {
+                     *               "referrals": 5,
+                     *               "name": "five friends"
+                     *             }
+                     *           ],
+                     *           "referralCodeType": "LINK"
+                     *         },
+                     *         "referrer": {
+                     *           "id": "3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReferralCodeAnswer"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    recordReferralActivity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Makes a retry safe: the same key and body within 24 h answer the first answer again (with `Idempotent-Replayed: true`) and create nothing twice; another body under the key is 422
+                 * @example 0b9d3f7e-6c2a-4f5e-8d41-7a1c2e9b3f60
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "inviteCode": "K7MQ2XWD",
+                 *       "activityType": "CLICK",
+                 *       "source": "EMAIL",
+                 *       "sourceUserId": "friend@example.org",
+                 *       "userAgent": "WEB"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RecordReferralActivityBody"];
+            };
+        };
+        responses: {
+            /** @description recorded */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "id": "7f8091a2-b3c4-4d5e-8f60-718293a4b5c6",
+                     *         "inviteCode": "K7MQ2XWD",
+                     *         "activityType": "CLICK",
+                     *         "source": "EMAIL",
+                     *         "sourceUserId": "friend@example.org",
+                     *         "userAgent": "WEB",
+                     *         "createdAt": "2026-02-03T11:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReferralActivityAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -5,16 +5,18 @@ import { jobEvents } from './event-job.js';
 
 /**
  * Ids of the rows of `table` (a cause that allocates its event id before queueing it: a review,
- * an order) whose event is not registered within the window: its job was lost or failed for good.
+ * an order, a referral) whose event, the id in `column`, is not registered within the window: its
+ * job was lost or failed for good.
  */
 export async function idsWithUnregisteredEvents(
   em: EntityManager,
-  table: 'receipt_review' | 'pos_order',
+  table: 'receipt_review' | 'pos_order' | 'referral',
   window: SweepWindow,
+  column: 'event_id' | 'registration_event_id' | 'completed_event_id' = 'event_id',
 ): Promise<string[]> {
   const rows = await em.getConnection().execute<{ id: string }[]>(
-    `select t.id from ${table} t where t.event_id is not null and t.created_at >= ? and t.created_at < ?
-        and not exists (select 1 from event e where e.id = t.event_id) order by t.created_at limit ${window.limit}`,
+    `select t.id from ${table} t where t.${column} is not null and t.created_at >= ? and t.created_at < ?
+        and not exists (select 1 from event e where e.id = t.${column}) order by t.created_at limit ${window.limit}`,
     [window.since, window.before],
   );
   return rows.map((row) => row.id);

@@ -8,6 +8,7 @@ import { recoverStrandedOrders } from '../orders/recover-stranded-orders.js';
 import type { Orm } from '../platform/db/orm.js';
 import type { SweepWindow } from '../platform/queues/stranded-work.js';
 import { recoverStrandedClaims } from '../receipts/recover-stranded-claims.js';
+import { recoverStrandedReferrals } from '../referrals/recover-stranded-referrals.js';
 import { recoverStrandedPartnerOrders } from '../rewards/recover-partner-orders.js';
 
 /** How long work may wait for its next step before it counts as stranded. */
@@ -38,6 +39,7 @@ export function recoveryDependencies(
 const SWEEPS = [
   recoverStrandedClaims,
   recoverStrandedOrders,
+  recoverStrandedReferrals,
   retryFailedReportJobs,
   recoverAuditOutbox,
   recoverStrandedPartnerOrders,
@@ -47,6 +49,7 @@ const SWEEPS = [
 type CountsOf<Sweep extends (typeof SWEEPS)[number]> = Awaited<ReturnType<Sweep>>;
 export type Recovered = CountsOf<typeof recoverStrandedClaims> &
   CountsOf<typeof recoverStrandedOrders> &
+  CountsOf<typeof recoverStrandedReferrals> &
   CountsOf<typeof retryFailedReportJobs> &
   CountsOf<typeof recoverAuditOutbox> &
   CountsOf<typeof recoverStrandedPartnerOrders> &

@@ -1,10 +1,9 @@
 import { Type } from 'typebox';
 
 /** Where an invite was passed on (rewards-interface: referralActivity.source). */
-export const ReferralSource = Type.Union(
-  ['EMAIL', 'FACEBOOK', 'TWITTER', 'LINKEDIN', 'OTHER'].map((source) => Type.Literal(source)),
-  { description: 'where the invite was passed on' },
-);
+export const ReferralSource = Type.Enum(['EMAIL', 'FACEBOOK', 'TWITTER', 'LINKEDIN', 'OTHER'], {
+  description: 'where the invite was passed on',
+});
 
 /**
  * The fields an activity on an invite code carries, at registration (REGISTER) and on a click
@@ -19,10 +18,7 @@ export const ReferralActivityFields = {
     description: "the person's id at the source, or their device's id with source OTHER",
   }),
   userAgent: Type.Optional(
-    Type.Union(
-      ['IOS', 'ANDROID', 'WEB', 'UNKNOWN'].map((agent) => Type.Literal(agent)),
-      { description: 'the kind of client the person used' },
-    ),
+    Type.Enum(['IOS', 'ANDROID', 'WEB', 'UNKNOWN'], { description: 'the kind of client the person used' }),
   ),
   ipAddress: Type.Optional(
     Type.String({ format: 'ip', maxLength: 45, description: "the person's IPv4 or IPv6 address" }),

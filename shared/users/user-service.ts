@@ -19,6 +19,12 @@ import type { SubjectDirectory } from './subject-directory.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { Venue } from '../venues/venue.entity.js';
 import { eraseOcrReadsOf } from '../receipts/erase-ocr-reads.js';
+import { eraseReferralDetailsOf } from '../referrals/erase-referral-details.js';
+import {
+  prepareReferredRegistration,
+  type ReferralDependencies,
+  type ReferredRegistrationInput,
+} from '../referrals/referred-registration.js';
 import { compile, toValidationIssues } from '../platform/validation/ajv.js';
 import { lookupUser } from './lookup-user.js';
 import {
@@ -33,7 +39,7 @@ import { User, type Profile } from './user.entity.js';
 
 const validateProfile = compile<Profile>(ProfileSchema);
 
-export interface Registration {
+export interface Registration extends ReferredRegistrationInput {
   authIdentifier?: string;
   externalIdentifier?: string;
   isRestricted: boolean;
@@ -52,7 +58,9 @@ export interface UserChanges {
  * Registers a member (docs/users.md#registration): a user token registers its own `sub`; an admin
  * may register anyone and an absent authIdentifier is generated. The tenant row is locked to take
  * the next account number, which also serialises the tenant's registrations, so the duplicate
- * contact check cannot race with another registration.
+ * contact check cannot race with another registration. A registration with an invite code records
+ * its referral in the same transaction and reports its events after the commit
+ * (docs/referrals.md#referred-registrations).
  */
 export async function registerUser(
   deps: MemberChangeDependencies,
@@ -63,7 +71,8 @@ export async function registerUser(
   id: string = randomUUID(),
 ): Promise<User> {
   const authIdentifier = chooseAuthIdentifier(principal, input.authIdentifier);
-  return auditedResourceChange(deps, em, by, MEMBER, async (tx) => {
+  const referral = await prepareReferredRegistration(deps, by.tenantId, input);
+  const registered = await auditedResourceChange(deps, em, by, MEMBER, async (tx) => {
     const tenant = await lockTenant(tx, by.tenantId);
     checkProfile(tenant, deps.payloadSchemas, input.profile);
     if (await tx.count(User, { tenant: by.tenantId, authIdentifier })) {
@@ -90,8 +99,11 @@ export async function registerUser(
     });
     tenant.nextAccountNumber += 1;
     await tx.flush();
+    await referral.record(tx, user);
     return { result: user, resourceId: id, before: null, after: memberAuditAfter(user, NO_PERSONAL_DATA) };
   });
+  await referral.report();
+  return registered;
 }
 
 /** `linkedVenues` name venues of the tenant (/v1/venues), not another tenant's or none at all. */
@@ -150,8 +162,8 @@ export async function findTokenUser(em: EntityManager, tenantId: string, authIde
 /** The member cache, which a change or an erasure makes stale for the member's subjects. */
 type MemberCache = Pick<SubjectDirectory, 'forget'>;
 
-/** Member changes: the audit log (an admin's changes only), the tenant's profile schema, and the member cache. */
-export interface MemberChangeDependencies extends AuditDependencies {
+/** Member changes: the audit log (an admin's changes only), the tenant's profile schema, the member cache, and the events a referred registration reports. */
+export interface MemberChangeDependencies extends AuditDependencies, ReferralDependencies {
   payloadSchemas: PayloadSchemaCompiler;
   subjects: MemberCache;
 }
@@ -214,6 +226,7 @@ export async function eraseUser(
     user.erasedAt = new Date();
     await tx.flush();
     await eraseOcrReadsOf(tx, user.tenant.id, user.id);
+    await eraseReferralDetailsOf(tx, user.tenant.id, user.id);
     return {
       result: undefined,
       resourceId: user.id,

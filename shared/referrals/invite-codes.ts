@@ -1,0 +1,54 @@
+import { createHash, randomInt } from 'node:crypto';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
+import type { ReferralCodeType } from './referral-campaign.entity.js';
+
+/** Letters and digits no one misreads for another when copying a code by hand: no 0/O, 1/I/L. */
+const ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+const CODE_LENGTH = 8;
+/** Three of BIP-39's 2,048 English words: about 8.6 billion codes, each word unlike any other. */
+const WORDS_PER_CODE = 3;
+
+/** Who a code is drawn for, and how many draws of this member's code collided already. */
+export interface CodeDraw {
+  tenantId: string;
+  memberId: string;
+  attempt: number;
+}
+
+/**
+ * A member's invite code of `type` (docs/referrals.md#invite-codes). CODE and LINK are random
+ * (crypto); the STATIC types are derived from the tenant's and the member's ids, so the member has
+ * the same code in every campaign of that type and nothing about the person is in it. A collision
+ * within a campaign draws again with the next `attempt`.
+ */
+export function drawInviteCode(type: ReferralCodeType, draw: CodeDraw): string {
+  switch (type) {
+    case 'CODE':
+    case 'LINK':
+      return Array.from({ length: CODE_LENGTH }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
+    case 'STATIC_USER_CODE':
+      return Array.from(memberDigest(draw).subarray(0, CODE_LENGTH), (byte) => ALPHABET[byte % ALPHABET.length]).join(
+        '',
+      );
+    case 'STATIC_USER_WORD_CODE': {
+      const digest = memberDigest(draw);
+      return Array.from({ length: WORDS_PER_CODE }, (_, index) => wordlist[digest.readUInt16BE(index * 2) % 2048]).join(
+        '-',
+      );
+    }
+  }
+}
+
+function memberDigest({ tenantId, memberId, attempt }: CodeDraw): Buffer {
+  return createHash('sha256').update(`${tenantId}:${memberId}:${attempt}`).digest();
+}
+
+/**
+ * A LINK campaign's invite link: its desktop address with the code as the `inviteCode` query
+ * parameter, the address's own query and fragment kept.
+ */
+export function inviteLinkOf(desktopUrl: string, inviteCode: string): string {
+  const url = new URL(desktopUrl);
+  url.searchParams.set('inviteCode', inviteCode);
+  return url.toString();
+}

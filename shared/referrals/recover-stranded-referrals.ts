@@ -1,0 +1,31 @@
+import { eventJobId } from '../events/event-job.js';
+import type { IntrinsicEventDependencies } from '../events/queue-intrinsic-event.js';
+import { idsWithUnregisteredEvents } from '../events/stranded-events.js';
+import type { Queues } from '../job-catalog.js';
+import type { Orm } from '../platform/db/orm.js';
+import { retryIfFailed, type SweepWindow } from '../platform/queues/stranded-work.js';
+import { Referral } from './referral.entity.js';
+import { reportReferral } from './referred-registration.js';
+
+/**
+ * Referrals whose REFERRED_REGISTRATION or REFERRAL_COMPLETED a crash left unqueued (or whose job
+ * failed for good), reported again under the event ids the referral keeps, which the event worker
+ * registers once.
+ */
+export async function recoverStrandedReferrals(
+  deps: IntrinsicEventDependencies & { orm: Orm; queues: Queues },
+  window: SweepWindow,
+) {
+  const em = deps.orm.em.fork();
+  const ids = new Set([
+    ...(await idsWithUnregisteredEvents(em, 'referral', window, 'registration_event_id')),
+    ...(await idsWithUnregisteredEvents(em, 'referral', window, 'completed_event_id')),
+  ]);
+  const referrals = ids.size ? await em.find(Referral, { id: { $in: [...ids] } }) : [];
+  for (const referral of referrals) {
+    for (const eventId of [referral.registrationEventId, referral.completedEventId])
+      if (eventId !== null && eventId !== undefined) await retryIfFailed(deps.queues.events, eventJobId(eventId));
+    await reportReferral(deps, referral);
+  }
+  return { referralEvents: referrals.length };
+}

@@ -1,0 +1,23 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Tenant } from '../tenants/tenant.entity.js';
+import { ReferralCampaign } from './referral-campaign.entity.js';
+import { ReferralCode } from './referral-code.entity.js';
+
+/** A click on an invite (docs/referrals.md#clicks), counted in its campaign's statistics. */
+export const ReferralActivity = defineEntity({
+  name: 'ReferralActivity',
+  tableName: 'referral_activity',
+  indexes: [{ properties: ['campaign'] }],
+  properties: {
+    id: p.uuid().primary(),
+    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    code: p.manyToOne(ReferralCode).deleteRule('cascade'),
+    campaign: p.manyToOne(ReferralCampaign).deleteRule('cascade'),
+    source: p.string(),
+    sourceUserId: p.string(),
+    userAgent: p.string().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+
+export type ReferralActivity = InferEntity<typeof ReferralActivity>;

@@ -1,0 +1,55 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Tenant } from '../tenants/tenant.entity.js';
+
+/** How a campaign's invite codes look (docs/referrals.md#invite-codes). */
+export const REFERRAL_CODE_TYPES = ['LINK', 'CODE', 'STATIC_USER_CODE', 'STATIC_USER_WORD_CODE'] as const;
+export type ReferralCodeType = (typeof REFERRAL_CODE_TYPES)[number];
+
+/** What an invite link shows where it is shared, and where it leads on each kind of device. */
+export interface LinkConfig {
+  title: string;
+  description: string;
+  desktopUrl: string;
+  imageUrl: string | null;
+  iosUrl: string | null;
+  androidUrl: string | null;
+}
+
+/** A step of a campaign: the referrer's `referrals`-th successful referral reaches the tranche `name`. */
+export interface Tranche {
+  referrals: number;
+  name: string;
+}
+
+/**
+ * A referral campaign (docs/referrals.md#referral-campaigns). A tenant has at most one active
+ * campaign, whose codes members hand out: the partial unique index settles two activations racing.
+ */
+export const ReferralCampaign = defineEntity({
+  name: 'ReferralCampaign',
+  tableName: 'referral_campaign',
+  indexes: [
+    { properties: ['tenant', 'createdAt'] },
+    {
+      name: 'referral_campaign_one_active',
+      expression:
+        'create unique index "referral_campaign_one_active" on "referral_campaign" ("tenant_id") where "is_active"',
+    },
+  ],
+  properties: {
+    id: p.uuid().primary(),
+    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    name: p.string(),
+    linkConfig: p.json<LinkConfig>(),
+    isActive: p.boolean(),
+    referralCodeType: p.enum([...REFERRAL_CODE_TYPES]),
+    tranches: p.json<Tranche[]>(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
+  },
+});
+
+export type ReferralCampaign = InferEntity<typeof ReferralCampaign>;

@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '../platform/db/orm.js';
+import { BadRequestError } from '../platform/errors/app-errors.js';
+import { ReferralActivity } from './referral-activity.entity.js';
+import { ReferralCode } from './referral-code.entity.js';
+
+/** POST /v1/referral_activities: the body, always a CLICK there. */
+export interface ClickInput {
+  inviteCode: string;
+  activityType: 'CLICK';
+  source: string;
+  sourceUserId: string;
+  userAgent?: string;
+}
+
+/**
+ * Records a click on an invite of the tenant's active campaign (docs/referrals.md#clicks), which
+ * counts in the campaign's statistics. A code of no active campaign is 400, naming the field.
+ */
+export async function recordClick(
+  em: EntityManager,
+  tenantId: string,
+  input: ClickInput,
+  id: string = randomUUID(),
+): Promise<ReferralActivity> {
+  const code = await em.findOne(ReferralCode, {
+    tenant: tenantId,
+    inviteCode: input.inviteCode,
+    campaign: { isActive: true },
+  });
+  if (!code) {
+    const message = `No active referral campaign has the invite code "${input.inviteCode}"`;
+    throw new BadRequestError(message, {
+      data: {
+        errors: [{ property: 'inviteCode', value: input.inviteCode, constraints: { exists: message }, children: [] }],
+      },
+    });
+  }
+  const click = em.create(ReferralActivity, {
+    id,
+    tenant: tenantId,
+    code: code.id,
+    campaign: code.campaign.id,
+    source: input.source,
+    sourceUserId: input.sourceUserId,
+    userAgent: input.userAgent ?? null,
+  });
+  await em.flush();
+  return click;
+}
+
+export function clickView(click: ReferralActivity) {
+  return {
+    id: click.id,
+    activityType: 'CLICK' as const,
+    inviteCode: click.code.inviteCode,
+    source: click.source,
+    sourceUserId: click.sourceUserId,
+    userAgent: click.userAgent ?? null,
+    createdAt: click.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '../platform/db/orm.js';
+import { NotFoundError } from '../platform/errors/app-errors.js';
+import type { User } from '../users/user.entity.js';
+import { activeCampaign, campaignView } from './campaign-service.js';
+import { drawInviteCode, inviteLinkOf } from './invite-codes.js';
+import type { ReferralCampaign } from './referral-campaign.entity.js';
+import { ReferralCode } from './referral-code.entity.js';
+
+/** How often a member's code is drawn again after colliding with another member's in the campaign. */
+const MAX_DRAWS = 10;
+
+/** rewards-interface's "Referral code record": the code, its campaign and its owner, the referrer. */
+export function referralCodeView(code: ReferralCode, campaign: ReferralCampaign) {
+  return {
+    id: code.id,
+    createdAt: code.createdAt.toISOString(),
+    updatedAt: code.updatedAt.toISOString(),
+    inviteCode: code.inviteCode,
+    inviteLink: code.inviteLink ?? null,
+    campaign: campaignView(campaign),
+    referrer: { id: code.member.id },
+  };
+}
+
+/**
+ * The member's code in the tenant's active campaign (docs/referrals.md#invite-codes), created on
+ * the first read; 404 when no campaign is active. Concurrent first reads insert with ON CONFLICT DO
+ * NOTHING and read back the one that won; an insert that conflicted and left the member without a
+ * code collided with another member's code, and draws again.
+ */
+export async function memberReferralCode(em: EntityManager, tenantId: string, member: User) {
+  const campaign = await activeCampaign(em, tenantId);
+  if (!campaign) throw new NotFoundError('No referral campaign is active: there is no invite code to hand out');
+  for (let attempt = 0; attempt < MAX_DRAWS; attempt++) {
+    const existing = await em.findOne(ReferralCode, { campaign: campaign.id, member: member.id });
+    if (existing) return referralCodeView(existing, campaign);
+    const inviteCode = drawInviteCode(campaign.referralCodeType, { tenantId, memberId: member.id, attempt });
+    const inviteLink =
+      campaign.referralCodeType === 'LINK' ? inviteLinkOf(campaign.linkConfig.desktopUrl, inviteCode) : null;
+    const now = new Date();
+    await em.execute(
+      `insert into referral_code (id, tenant_id, campaign_id, member_id, invite_code, invite_link, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing`,
+      [randomUUID(), tenantId, campaign.id, member.id, inviteCode, inviteLink, now, now],
+    );
+  }
+  throw new Error(`No free invite code for member ${member.id} after ${MAX_DRAWS} draws`);
+}

@@ -1,0 +1,22 @@
+import type { MemberDetailsReader } from '../users/member-views.js';
+import { referralCodeView } from './referral-code-service.js';
+import { Referral } from './referral.entity.js';
+
+/**
+ * The member view's `referralCodeUsedForRegistration` (rewards-interface "User"): the code record,
+ * with its campaign and referrer, a referred member registered with. Members who were not referred
+ * have none.
+ */
+export const referralCodeUsedForRegistration: MemberDetailsReader = async (em, tenantId, userIds) => {
+  const referrals = await em.find(
+    Referral,
+    { tenant: tenantId, referred: { $in: userIds } },
+    { populate: ['code', 'campaign'] },
+  );
+  return new Map(
+    referrals.map((referral) => [
+      referral.referred.id,
+      { referralCodeUsedForRegistration: referralCodeView(referral.code, referral.campaign) },
+    ]),
+  );
+};

@@ -1,0 +1,47 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Tenant } from '../tenants/tenant.entity.js';
+import { User } from '../users/user.entity.js';
+import { ReferralCampaign } from './referral-campaign.entity.js';
+import { ReferralCode } from './referral-code.entity.js';
+
+/**
+ * A registration with an invite code (docs/referrals.md#referred-registrations). A member is
+ * referred once; a source and sourceUserId sign up once per code, the unique index settling two
+ * racing sign-ups. The two events' ids are allocated and stored with it before they are queued,
+ * so queueing them again (the recovery sweep) registers nothing twice.
+ */
+export const Referral = defineEntity({
+  name: 'Referral',
+  tableName: 'referral',
+  uniques: [{ properties: ['referred'] }, { properties: ['code', 'source', 'sourceUserId'] }],
+  indexes: [
+    { properties: ['campaign', 'referrer'] },
+    // The recovery sweep looks for referrals whose events were never registered.
+    {
+      name: 'referral_reported_index',
+      expression: 'create index "referral_reported_index" on "referral" ("created_at")',
+    },
+  ],
+  properties: {
+    id: p.uuid().primary(),
+    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    code: p.manyToOne(ReferralCode).deleteRule('cascade'),
+    campaign: p.manyToOne(ReferralCampaign).deleteRule('cascade'),
+    referrer: p.manyToOne(User).deleteRule('cascade'),
+    referred: p.manyToOne(User).deleteRule('cascade'),
+    source: p.string(),
+    sourceUserId: p.string(),
+    /** Erased with the referred member's profile, as personal data. */
+    userAgent: p.string().nullable(),
+    ipAddress: p.string().nullable(),
+    /** The name of the campaign's tranche this referral reached, if it reached one. */
+    tranche: p.string().nullable(),
+    /** REFERRED_REGISTRATION's id; null when the tenant had the type deactivated. */
+    registrationEventId: p.bigint('number').nullable(),
+    /** REFERRAL_COMPLETED's id; null when the tenant had the type deactivated. */
+    completedEventId: p.bigint('number').nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+
+export type Referral = InferEntity<typeof Referral>;

@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { REFERRAL_COMPLETED, REFERRED_REGISTRATION } from '../event-types/system-event-types.js';
+import type { EventIdAllocator } from '../events/event-ids.js';
+import {
+  intrinsicEventId,
+  queueIntrinsicEvent,
+  type IntrinsicEventDependencies,
+} from '../events/queue-intrinsic-event.js';
+import type { EntityManager } from '../platform/db/orm.js';
+import { BadRequestError, ConflictError } from '../platform/errors/app-errors.js';
+import { withoutAbsent } from '../platform/json/without-absent.js';
+import type { User } from '../users/user.entity.js';
+import { ReferralCode } from './referral-code.entity.js';
+import { Referral } from './referral.entity.js';
+
+/** The registration body's referral fields (rewards-interface: each requires the other). */
+export interface ReferredRegistrationInput {
+  referralInviteCode?: string;
+  referralActivity?: {
+    source: string;
+    sourceUserId: string;
+    activityType: 'REGISTER';
+    userAgent?: string;
+    ipAddress?: string;
+  };
+}
+
+export interface ReferralDependencies extends IntrinsicEventDependencies {
+  eventIds: EventIdAllocator;
+}
+
+/** What registration does with its referral fields, in three steps around its transaction. */
+export interface ReferredRegistration {
+  /** In the registration's transaction, once the member is created: checks and stores the referral. */
+  record(tx: EntityManager, member: User): Promise<void>;
+  /** After the commit: queues the referral's events. */
+  report(): Promise<void>;
+}
+
+const NOT_REFERRED: ReferredRegistration = { record: async () => {}, report: async () => {} };
+
+/**
+ * A registration with an invite code (docs/referrals.md#referred-registrations). Both events' ids
+ * are allocated first, before the registration's transaction, as reviews take theirs: the
+ * allocator and the event type directory use connections of their own, which registrations queued
+ * on the tenant's row lock, each holding one, could leave none of. Unused ids are gaps, never
+ * reused. `record` runs where the tenant's registrations take turns on its row lock, so the checks
+ * and the referrer's count of referrals cannot race; the unique index on (code, source,
+ * sourceUserId) stays as the backstop. The ids are kept with the referral, so `report` and the
+ * recovery sweep queue the same events, which are registered once.
+ */
+export async function prepareReferredRegistration(
+  deps: ReferralDependencies,
+  tenantId: string,
+  input: ReferredRegistrationInput,
+): Promise<ReferredRegistration> {
+  const { referralInviteCode: inviteCode, referralActivity: activity } = input;
+  if (inviteCode === undefined || activity === undefined) return NOT_REFERRED;
+  const registrationEventId = await intrinsicEventId(deps, tenantId, REFERRED_REGISTRATION);
+  const completedEventId = await intrinsicEventId(deps, tenantId, REFERRAL_COMPLETED);
+  let referral: Referral | undefined;
+  return {
+    async record(tx, member) {
+      referral = await storeReferral(tx, member, inviteCode, activity, { registrationEventId, completedEventId });
+    },
+    async report() {
+      if (referral) await reportReferral(deps, referral);
+    },
+  };
+}
+
+async function storeReferral(
+  tx: EntityManager,
+  member: User,
+  inviteCode: string,
+  activity: NonNullable<ReferredRegistrationInput['referralActivity']>,
+  eventIds: { registrationEventId: number | null; completedEventId: number | null },
+): Promise<Referral> {
+  const tenantId = member.tenant.id;
+  const code = await tx.findOne(
+    ReferralCode,
+    { tenant: tenantId, inviteCode, campaign: { isActive: true } },
+    { populate: ['campaign', 'member'] },
+  );
+  if (!code) throw codeError(inviteCode, 'exists', `No active referral campaign has the invite code "${inviteCode}"`);
+  if (isSamePerson(code.member, member))
+    throw codeError(inviteCode, 'notOwn', 'A member cannot register with an invite code of their own');
+  if (await tx.count(Referral, { code: code.id, source: activity.source, sourceUserId: activity.sourceUserId }))
+    throw alreadySignedUp(activity);
+
+  const campaign = code.campaign;
+  const count = (await tx.count(Referral, { campaign: campaign.id, referrer: code.member.id })) + 1;
+  const referral = tx.create(Referral, {
+    id: randomUUID(),
+    tenant: tenantId,
+    code: code.id,
+    campaign: campaign.id,
+    referrer: code.member.id,
+    referred: member.id,
+    source: activity.source,
+    sourceUserId: activity.sourceUserId,
+    userAgent: activity.userAgent ?? null,
+    ipAddress: activity.ipAddress ?? null,
+    tranche: campaign.tranches.find((tranche) => tranche.referrals === count)?.name ?? null,
+    ...eventIds,
+  });
+  try {
+    await tx.flush();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) throw alreadySignedUp(activity);
+    throw error;
+  }
+  return referral;
+}
+
+/**
+ * Queues (again) a referral's REFERRED_REGISTRATION, the new member as subject, and
+ * REFERRAL_COMPLETED, the referrer as subject: their ids are the referral's, so each is
+ * registered once however often this runs.
+ */
+export async function reportReferral(deps: IntrinsicEventDependencies, referral: Referral): Promise<void> {
+  const common = { tenantId: referral.tenant.id, reportedAt: referral.createdAt, occurredAt: null };
+  if (referral.registrationEventId !== null && referral.registrationEventId !== undefined)
+    await queueIntrinsicEvent(deps, {
+      ...common,
+      typeName: REFERRED_REGISTRATION,
+      eventId: referral.registrationEventId,
+      userId: referral.referred.id,
+      payload: { campaignId: referral.campaign.id, referrerId: referral.referrer.id },
+    });
+  if (referral.completedEventId !== null && referral.completedEventId !== undefined)
+    await queueIntrinsicEvent(deps, {
+      ...common,
+      typeName: REFERRAL_COMPLETED,
+      eventId: referral.completedEventId,
+      userId: referral.referrer.id,
+      // docs/events.md#system-event-types: `tranche` is omitted when the referral reached none.
+      payload: withoutAbsent({
+        campaignId: referral.campaign.id,
+        referredUserId: referral.referred.id,
+        tranche: referral.tranche,
+      }),
+    });
+}
+
+/**
+ * One's own code: the code's owner and the new member share an authIdentifier, an email address
+ * (whatever its case) or a telephone number.
+ */
+function isSamePerson(owner: User, member: User): boolean {
+  const same = (a: unknown, b: unknown) => typeof a === 'string' && typeof b === 'string' && a === b;
+  const lower = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : undefined);
+  return (
+    owner.authIdentifier === member.authIdentifier ||
+    same(lower(owner.profile.emailAddress), lower(member.profile.emailAddress)) ||
+    same(owner.profile.telephoneNumber, member.profile.telephoneNumber)
+  );
+}
+
+function codeError(inviteCode: string, rule: string, message: string): BadRequestError {
+  return new BadRequestError(message, {
+    data: {
+      errors: [{ property: 'referralInviteCode', value: inviteCode, constraints: { [rule]: message }, children: [] }],
+    },
+  });
+}
+
+function alreadySignedUp(activity: { source: string; sourceUserId: string }): ConflictError {
+  return new ConflictError(
+    `${activity.source} user "${activity.sourceUserId}" has already signed up with this invite code`,
+    {
+      data: {
+        fields: ['referralActivity.source', 'referralActivity.sourceUserId'],
+        explanation: 'A source and sourceUserId sign up once with a given invite code',
+      },
+    },
+  );
+}
