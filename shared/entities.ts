@@ -23,6 +23,8 @@ import { Reward, RewardCode } from './rewards/reward.entity.js';
 import { Voucher } from './rewards/voucher.entity.js';
 import { Purchase } from './rewards/purchase.entity.js';
 import { Job, JobError } from './jobs/job.entity.js';
+import { ConsentType, ConsentTypeVersion } from './consents/consent-type.entity.js';
+import { MemberConsent } from './consents/member-consent.entity.js';
 
 /** Every entity the ORM knows; a new feature adds its own here. */
 export const entities = [
@@ -54,4 +56,7 @@ export const entities = [
   Purchase,
   Job,
   JobError,
+  ConsentType,
+  ConsentTypeVersion,
+  MemberConsent,
 ];

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
+import { MemberConsentResource } from '../consent-types/schema.js';
 import { ReferralActivityFields } from '../../shared/referrals/referral-activity-fields.js';
 import { Profile, ProfileChanges } from '../../shared/users/profile.js';
 
@@ -85,6 +86,7 @@ export const UserResource = Type.Object(
     profile: Type.Record(Type.String(), Type.Unknown()),
     flags: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     linkedVenues: Type.Array(Type.Object({ id: Type.String() })),
+    consents: Type.Optional(Type.Array(MemberConsentResource, { description: "the member's current consents" })),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
   },

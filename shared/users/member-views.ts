@@ -1,3 +1,4 @@
+import { memberConsentDetails } from '../consents/read-member-consents.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import type { User } from './user.entity.js';
 import { userView } from './user-view.js';
@@ -14,7 +15,7 @@ export type MemberDetailsReader = (
 ) => Promise<Map<string, Record<string, unknown>>>;
 
 /** The details every member view carries, in the order their fields follow the member's own. */
-const MEMBER_DETAILS: MemberDetailsReader[] = [];
+const MEMBER_DETAILS: MemberDetailsReader[] = [memberConsentDetails];
 
 /**
  * Members as the member routes show them (docs/users.md#members): each one's own fields and the

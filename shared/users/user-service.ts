@@ -19,6 +19,8 @@ import type { SubjectDirectory } from './subject-directory.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { Venue } from '../venues/venue.entity.js';
 import { eraseOcrReadsOf } from '../receipts/erase-ocr-reads.js';
+import { eraseConsentTextOf } from '../consents/erase-consent-text.js';
+import { recordRegistrationConsents, type RegistrationConsents } from '../consents/member-consents.js';
 import { compile, toValidationIssues } from '../platform/validation/ajv.js';
 import { lookupUser } from './lookup-user.js';
 import {
@@ -33,7 +35,7 @@ import { User, type Profile } from './user.entity.js';
 
 const validateProfile = compile<Profile>(ProfileSchema);
 
-export interface Registration {
+export interface Registration extends RegistrationConsents {
   authIdentifier?: string;
   externalIdentifier?: string;
   isRestricted: boolean;
@@ -90,6 +92,7 @@ export async function registerUser(
     });
     tenant.nextAccountNumber += 1;
     await tx.flush();
+    await recordRegistrationConsents(tx, user, input);
     return { result: user, resourceId: id, before: null, after: memberAuditAfter(user, NO_PERSONAL_DATA) };
   });
 }
@@ -214,6 +217,7 @@ export async function eraseUser(
     user.erasedAt = new Date();
     await tx.flush();
     await eraseOcrReadsOf(tx, user.tenant.id, user.id);
+    await eraseConsentTextOf(tx, user.tenant.id, user.id);
     return {
       result: undefined,
       resourceId: user.id,
