@@ -202,11 +202,18 @@ describe('registration with consents', () => {
     for (const consents of bad) {
       const response = await register(w, 'bad', consents);
       expect(response.status, JSON.stringify(consents).slice(0, 80)).toBe(400);
-      const errors = (await jsonOf(response)).data.errors as { property: string }[];
+      const body = await jsonOf(response);
+      expect(body.data.name).toBe('BadRequestError');
+      const errors = body.data.errors as { property: string }[];
       expect(errors.every((error) => error.property.startsWith('consentsDefinition'))).toBe(true);
     }
     for (const locale of ['english', 'en_GB', 'x', `en-${'a'.repeat(40)}`]) {
-      expect((await register(w, 'bad', give(w), locale)).status, locale).toBe(400);
+      const response = await register(w, 'bad', give(w), locale);
+      expect(response.status, locale).toBe(400);
+      expect((await jsonOf(response)).data).toMatchObject({
+        name: 'ValidationError',
+        errors: [{ property: 'locale' }],
+      });
     }
     expect(await membersCount(w)).toBe(0);
   });
@@ -373,9 +380,13 @@ describe("a member's consents", () => {
       [{ type: { id: w.news.id }, checked: true, extra: 1 }],
       Array.from({ length: 101 }, () => ({ type: { id: w.news.id }, checked: true })),
     ]) {
-      expect((await patchOwn(w, 'strict', body)).status, JSON.stringify(body).slice(0, 60)).toBe(400);
+      const response = await patchOwn(w, 'strict', body);
+      expect(response.status, JSON.stringify(body).slice(0, 60)).toBe(400);
+      expect((await jsonOf(response)).data.name).toBe('ValidationError');
     }
-    expect((await patchOwn(w, 'strict', give(w, true), 'not_a_locale')).status).toBe(400);
+    const badLocale = await patchOwn(w, 'strict', give(w, true), 'not_a_locale');
+    expect(badLocale.status).toBe(400);
+    expect((await jsonOf(badLocale)).data.errors[0].property).toBe('locale');
     expect(await consentRows(w, member.id)).toHaveLength(1);
   });
 
