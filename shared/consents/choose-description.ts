@@ -16,14 +16,15 @@ export function chooseDescription(
   defaultLocale: string,
   requested: string | undefined,
 ): ChosenDescription {
-  const locale = (requested && closestLocale(Object.keys(descriptions), requested)) ?? defaultLocale;
+  const locale = (requested && closestLocale(Object.keys(descriptions), defaultLocale, requested)) ?? defaultLocale;
   return { locale, description: descriptions[locale]! };
 }
 
-function closestLocale(written: string[], requested: string): string | undefined {
+/** Among several of the requested language, the default locale first, then the others in a fixed order. */
+function closestLocale(written: string[], defaultLocale: string, requested: string): string | undefined {
   const wanted = requested.toLowerCase();
   const language = languageOf(wanted);
-  const sorted = written.toSorted();
+  const sorted = [defaultLocale, ...written.filter((locale) => locale !== defaultLocale).toSorted()];
   return (
     sorted.find((locale) => locale.toLowerCase() === wanted) ??
     sorted.find((locale) => locale.toLowerCase() === language) ??
