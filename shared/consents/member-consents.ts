@@ -31,9 +31,9 @@ export async function recordRegistrationConsents(
 ): Promise<void> {
   const choices = registration.consentsDefinition ?? [];
   const types = await typesChosen(tx, member.tenant.id, choices, 'consentsDefinition', { required: true });
-  const notGiven = [...types.values()].filter(
-    (type) => type.required && !choices.some((choice) => choice.type.id === type.id && choice.checked),
-  );
+  const notGiven = [...types.values()]
+    .filter((type) => type.required && !choices.some((choice) => choice.type.id === type.id && choice.checked))
+    .toSorted((a, b) => a.name.localeCompare(b.name));
   if (notGiven.length) {
     const issues = notGiven.map((type) =>
       issue(
