@@ -3627,7 +3627,7 @@ export interface components {
             linkedVenues: {
                 id: string;
             }[];
-            /** @description the member's current consents */
+            /** @description current consents, if any were given */
             consents?: components["schemas"]["MemberConsent"][];
             /** Format: date-time */
             createdAt: string;

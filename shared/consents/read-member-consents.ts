@@ -70,8 +70,8 @@ export async function consentsWithHistory(
 }
 
 /**
- * The member view's `consents` (shared/users/member-views.ts): each member's current consents,
- * `[]` for a member who never answered, so a client can always read the field.
+ * The member view's `consents` (shared/users/member-views.ts): each member's current consents. A
+ * member who never answered any has none to show, and its view is the plain member's.
  */
 export async function memberConsentDetails(
   em: EntityManager,
@@ -79,7 +79,7 @@ export async function memberConsentDetails(
   memberIds: string[],
 ): Promise<Map<string, Record<string, unknown>>> {
   const current = await currentConsents(em, tenantId, memberIds);
-  return new Map(memberIds.map((id) => [id, { consents: current.get(id) ?? [] }]));
+  return new Map([...current].map(([id, consents]) => [id, { consents }]));
 }
 
 function consentView(row: ConsentRow): ConsentView {

@@ -84,6 +84,30 @@ describe('consent types', () => {
     expect((await harness.request(tenant, 'GET', '/v1/consent_types', { apiKey: null })).status).toBe(403);
   });
 
+  // docs/api-conventions.md#lists: the list helper's limit, sort, order and filter, over the fields the list names.
+  it('the list sorts and filters on the fields it names, and refuses others with 400', async () => {
+    const other = await harness.createTenant();
+    const otherAdmin = await harness.adminToken(other, ['admin:users']);
+    for (const [name, required] of [
+      ['B', false],
+      ['A', true],
+      ['C', false],
+    ] as const)
+      await create({ ...TERMS, name, required }, otherAdmin, other);
+    const page = await harness.request(other, 'GET', '/v1/consent_types?sort=name&order=ASC&limit=2');
+    expect(page.headers.get('Content-Range')).toBe('consent_type 0-1/3');
+    expect((await dataOf<Json[]>(page)).map((type) => type.name)).toEqual(['A', 'B']);
+    const optional = await harness.request(
+      other,
+      'GET',
+      `/v1/consent_types?filter=${encodeURIComponent('required:(eq:!f)')}`,
+    );
+    expect((await dataOf<Json[]>(optional)).map((type) => type.name).toSorted()).toEqual(['B', 'C']);
+    for (const query of ['sort=descriptions', `filter=${encodeURIComponent("descriptions:(eq:'x')")}`, 'limit=0']) {
+      expect((await harness.request(other, 'GET', `/v1/consent_types?${query}`)).status, query).toBe(400);
+    }
+  });
+
   it('GET of an unknown or malformed id is 404', async () => {
     for (const id of [randomUUID(), 'not-a-uuid']) {
       expect((await harness.request(tenant, 'GET', `/v1/consent_types/${id}`)).status).toBe(404);
