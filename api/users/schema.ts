@@ -86,7 +86,7 @@ export const UserResource = Type.Object(
     profile: Type.Record(Type.String(), Type.Unknown()),
     flags: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     linkedVenues: Type.Array(Type.Object({ id: Type.String() })),
-    consents: Type.Optional(Type.Array(MemberConsentResource, { description: 'current consents; absent until one is answered' })),
+    consents: Type.Optional(Type.Array(MemberConsentResource, { description: 'the current ones; absent if none' })),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
   },

@@ -3627,7 +3627,7 @@ export interface components {
             linkedVenues: {
                 id: string;
             }[];
-            /** @description current consents, if any were given */
+            /** @description the current ones; absent if none */
             consents?: components["schemas"]["MemberConsent"][];
             /** Format: date-time */
             createdAt: string;
