@@ -273,6 +273,11 @@ describe("a member's consents", () => {
       token: await harness.userToken(w.tenant, 'reader'),
     });
     expect((await dataOf(own)).consents).toEqual(member.consents);
+    const changed = await harness.request(w.tenant, 'PATCH', `/v1/users/${member.id}`, {
+      token: w.admin,
+      body: { externalIdentifier: 'crm-7' },
+    });
+    expect((await dataOf(changed)).consents).toEqual(member.consents);
   });
 
   // shared/users/member-views.ts: "A member it keeps nothing about is absent from the map": its view is the plain member's.
