@@ -8,6 +8,7 @@ import { registerTenantRoutes } from './tenant/index.js';
 import { handleError, handleNotFound } from './errors/error-handler.js';
 import { registerEventTypeRoutes } from './event-types/index.js';
 import { registerUserRoutes } from './users/index.js';
+import { registerConsentRoutes } from './consent-types/index.js';
 import { registerReactorRoutes } from './reactors/index.js';
 import { registerEventRoutes } from './events/index.js';
 import { registerWebhookRoutes } from './webhooks/index.js';
@@ -41,6 +42,7 @@ const SERVICES: Record<'platform' | 'rewards' | 'receipts', RouteGroup[]> = {
   rewards: [
     registerEventTypeRoutes,
     registerUserRoutes,
+    registerConsentRoutes,
     registerReactorRoutes,
     registerEventRoutes,
     registerWebhookRoutes,

@@ -27,6 +27,8 @@ import { ReferralCampaign } from './referrals/referral-campaign.entity.js';
 import { ReferralCode } from './referrals/referral-code.entity.js';
 import { Referral } from './referrals/referral.entity.js';
 import { ReferralActivity } from './referrals/referral-activity.entity.js';
+import { ConsentType, ConsentTypeVersion } from './consents/consent-type.entity.js';
+import { MemberConsent } from './consents/member-consent.entity.js';
 
 /** Every entity the ORM knows; a new feature adds its own here. */
 export const entities = [
@@ -62,4 +64,7 @@ export const entities = [
   ReferralCode,
   Referral,
   ReferralActivity,
+  ConsentType,
+  ConsentTypeVersion,
+  MemberConsent,
 ];

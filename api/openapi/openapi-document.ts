@@ -43,6 +43,11 @@ const TAGS: { name: string; description: string }[] = [
     description: "Members: registration, profiles and erasure; `/users/me` with the member's own token.",
   },
   {
+    name: 'Consents',
+    description:
+      'What members consent to, with its text per locale and version, and the consents each member gave or withdrew.',
+  },
+  {
     name: 'Wallets',
     description: "A member's points, read from the append-only ledger, and the vouchers the member holds.",
   },

@@ -1,6 +1,7 @@
 import { Type, type TSchema } from 'typebox';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
+import { LocaleTag } from '../../shared/platform/validation/locale-tag.js';
 import { MAX_POOL_CODE_LENGTH, MAX_POOL_CODES_PER_REQUEST } from '../../shared/rewards/code-pool.js';
 import { uuidPath } from '../routes/request-input.js';
 
@@ -72,11 +73,7 @@ const rewardFields = {
     }),
   ),
   defaultLocale: Type.Optional(
-    Type.String({
-      pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$',
-      maxLength: 35,
-      description: 'a language tag such as `en` or `pt-BR`: the locale of `redemptionMessage` (default `en`)',
-    }),
+    LocaleTag('a language tag such as `en` or `pt-BR`: the locale of `redemptionMessage` (default `en`)'),
   ),
   redemptionMessage: Type.Optional(
     Nullable(Type.String({ maxLength: 2000 }), "what the member's app shows when the voucher is redeemed"),

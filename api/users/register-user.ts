@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
+import { LocaleTag } from '../../shared/platform/validation/locale-tag.js';
 import { registerUser } from '../../shared/users/user-service.js';
 import { User } from '../../shared/users/user.entity.js';
 import { memberView } from '../../shared/users/member-views.js';
@@ -23,7 +24,9 @@ export function registerRegisterUser(app: App, context: AppContext): void {
     summary: 'Register a member: a user token registers itself, an admin anyone',
     tags: ['Users'],
     access: { admin: 'admin:users', user: true },
-    query: Type.Object({ locale: Type.Optional(Type.String({ description: "The member's active locale" })) }),
+    query: Type.Object({
+      locale: Type.Optional(LocaleTag("The member's active locale: the consents' text is stored in it")),
+    }),
     // A replay answers the member registered under the reserved id, with the details a first answer shows.
     idempotency: createsRecord(async (c, id) => {
       const em = entityManager(c);
@@ -34,10 +37,17 @@ export function registerRegisterUser(app: App, context: AppContext): void {
     bodyOptions: { failAs: 'BadRequestError' },
     responses: { 201: { description: 'registered', data: UserResource } },
     errors: [409, 422],
-    handler: async ({ body }, c) =>
+    handler: async ({ body, query }, c) =>
       memberView(
         entityManager(c),
-        await registerUser(context, entityManager(c), changedBy(c), c.var.principal!, body, c.var.reservedId),
+        await registerUser(
+          context,
+          entityManager(c),
+          changedBy(c),
+          c.var.principal!,
+          { ...body, locale: query.locale },
+          c.var.reservedId,
+        ),
       ),
   });
 }

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { ReferralCodeResource } from '../referral-campaigns/schema.js';
+import { MemberConsentResource } from '../consent-types/schema.js';
 import { ReferralActivityFields } from '../../shared/referrals/referral-activity-fields.js';
 import { Profile, ProfileChanges } from '../../shared/users/profile.js';
 
@@ -87,6 +88,7 @@ export const UserResource = Type.Object(
     flags: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     linkedVenues: Type.Array(Type.Object({ id: Type.String() })),
     referralCodeUsedForRegistration: Type.Optional(ReferralCodeResource),
+    consents: Type.Optional(Type.Array(MemberConsentResource, { description: 'the current ones; absent if none' })),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
   },

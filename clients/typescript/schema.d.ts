@@ -372,6 +372,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/consent_types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tenant's consent types
+         * @description The tenant's consent types, with their current text; needs the API key only, so a sign-up form can show them. A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.
+         */
+        get: operations["listConsentTypes"];
+        put?: never;
+        /**
+         * Add a consent type
+         * @description Something members consent to at registration and afterwards: its text in each locale and the locale to fall back to (`defaultLocale`, one of the keys of `descriptions`, else 400 naming it). A `required` type must be given to register. The type starts at `version` 1; a name already used in the tenant is 409 ConflictError.
+         */
+        post: operations["createConsentType"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/consent_types/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a consent type
+         * @description One consent type by its id, with its current text; needs the API key only.
+         */
+        get: operations["getConsentType"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a consent type
+         * @description Changes the fields given; the others keep their values. `descriptions` is replaced whole. New text (another `descriptions` or `defaultLocale`) raises `version`: the consents members gave keep the version and the exact text they saw, and their next answer is to the new version.
+         */
+        patch: operations["updateConsentType"];
+        trace?: never;
+    };
+    "/v1/users/me/consents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The consents of the member the user token speaks for
+         * @description The consents of the member whose `authIdentifier` is the user token's `sub`. Each consent type the member answered, in name order: the current answer (the version and the exact text the member was shown, in `locale`) and `history`, the earlier answers, newest first.
+         */
+        get: operations["listOwnConsents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Give or withdraw consents
+         * @description The member of the user token gives or withdraws consents; any consent may be withdrawn, a required one included. Each change is kept with its time, with the type's current version and its text in `?locale=` (else in the same language, else the type's `defaultLocale`); an answer equal to the current one for the current version changes nothing. An unknown consent type, or one named twice, is 400 BadRequestError. Answers the member's consents after the change.
+         */
+        patch: operations["changeOwnConsents"];
+        trace?: never;
+    };
+    "/v1/users/{id}/consents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member's consents
+         * @description A member's consents, the member found by its id, `authIdentifier` or account number. Each consent type the member answered, in name order: the current answer (the version and the exact text the member was shown, in `locale`) and `history`, the earlier answers, newest first.
+         */
+        get: operations["listUserConsents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reactors": {
         parameters: {
             query?: never;
@@ -1466,6 +1558,11 @@ export interface components {
             status: "success";
             data: components["schemas"]["CodeSummary"];
         };
+        /**
+         * ConsentChanges
+         * @description the consents to give (`checked: true`) or withdraw (`checked: false`), each type at most once
+         */
+        ConsentChanges: components["schemas"]["ConsentChoice"][];
         /** ConsentChoice */
         ConsentChoice: {
             type: {
@@ -1474,6 +1571,48 @@ export interface components {
             };
             /** @description true gives the consent, false withholds or withdraws it */
             checked: boolean;
+        };
+        /** ConsentType */
+        ConsentType: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            required: boolean;
+            defaultLocale: string;
+            descriptions: {
+                [key: string]: string;
+            };
+            /** @description the version of the text: 1 when created, raised by each change of `descriptions` or `defaultLocale` */
+            version: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** ConsentTypeAnswer */
+        ConsentTypeAnswer: {
+            /** @constant */
+            status: "success";
+            data: components["schemas"]["ConsentType"];
+        };
+        /** ConsentTypeList */
+        ConsentTypeList: {
+            /** @constant */
+            status: "success";
+            data: components["schemas"]["ConsentType"][];
+        };
+        /** CreateConsentTypeBody */
+        CreateConsentTypeBody: {
+            /** @description unique within the tenant */
+            name: string;
+            /** @description true: a member cannot register without giving this consent */
+            required: boolean;
+            /** @description the locale shown when the member's is not written: one of the keys of `descriptions` */
+            defaultLocale: string;
+            /** @description the text a member agrees to, by locale (`{"en": "…", "fr-CA": "…"}`): each key a language tag, each text 1 to 10000 characters, at most 50 locales */
+            descriptions: {
+                [key: string]: string;
+            };
         };
         /** CreatedEventType */
         CreatedEventType: components["schemas"]["EventType"] & {
@@ -2168,6 +2307,60 @@ export interface components {
             remainingPoints: number;
             /** @description what the period used, as a percentage of the cap, rounded down to two decimals (100 only once the cap is reached, and never more) */
             percentageUsed: number;
+        };
+        /** MemberConsent */
+        MemberConsent: {
+            type: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            };
+            /** @description the version of the type's text the member answered */
+            version: number;
+            /** @description the locale of `description`; null once the member is erased */
+            locale: string | null;
+            /** @description the `?locale=` the member asked for, null when none; differs from `locale` when the text fell back to another */
+            requestedLocale: string | null;
+            /** @description the exact text the member was shown; null once the member is erased */
+            description: string | null;
+            /** @description true: the consent is given; false: withheld or withdrawn */
+            checked: boolean;
+            /**
+             * Format: date-time
+             * @description when the member answered
+             */
+            givenAt: string;
+        };
+        /** MemberConsentWithHistory */
+        MemberConsentWithHistory: {
+            type: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            };
+            /** @description the version of the type's text the member answered */
+            version: number;
+            /** @description the locale of `description`; null once the member is erased */
+            locale: string | null;
+            /** @description the `?locale=` the member asked for, null when none; differs from `locale` when the text fell back to another */
+            requestedLocale: string | null;
+            /** @description the exact text the member was shown; null once the member is erased */
+            description: string | null;
+            /** @description true: the consent is given; false: withheld or withdrawn */
+            checked: boolean;
+            /**
+             * Format: date-time
+             * @description when the member answered
+             */
+            givenAt: string;
+            /** @description the earlier answers to this type, newest first */
+            history: components["schemas"]["MemberConsent"][];
+        };
+        /** MemberConsentWithHistoryList */
+        MemberConsentWithHistoryList: {
+            /** @constant */
+            status: "success";
+            data: components["schemas"]["MemberConsentWithHistory"][];
         };
         /**
          * OcrBox
@@ -3403,6 +3596,19 @@ export interface components {
             /** @description the points still to earn in the window to reach the next tier: its threshold less the window's earnings; 0 at the top tier */
             pointsToNextTier: number;
         };
+        /** UpdateConsentTypeBody */
+        UpdateConsentTypeBody: {
+            /** @description unique within the tenant */
+            name?: string;
+            /** @description true: a member cannot register without giving this consent */
+            required?: boolean;
+            /** @description the locale shown when the member's is not written: one of the keys of `descriptions` */
+            defaultLocale?: string;
+            /** @description the text a member agrees to, by locale (`{"en": "…", "fr-CA": "…"}`): each key a language tag, each text 1 to 10000 characters, at most 50 locales */
+            descriptions?: {
+                [key: string]: string;
+            };
+        };
         /** UpdateEventTypeBody */
         UpdateEventTypeBody: {
             description?: string;
@@ -3726,6 +3932,8 @@ export interface components {
                 id: string;
             }[];
             referralCodeUsedForRegistration?: components["schemas"]["ReferralCode"];
+            /** @description the current ones; absent if none */
+            consents?: components["schemas"]["MemberConsent"][];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -4966,7 +5174,7 @@ export interface operations {
     registerUser: {
         parameters: {
             query?: {
-                /** @description The member's active locale */
+                /** @description The member's active locale: the consents' text is stored in it */
                 locale?: string;
             };
             header?: {
@@ -5828,6 +6036,479 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listConsentTypes: {
+        parameters: {
+            query?: {
+                /** @description How many items a page holds, at most 1000 */
+                limit?: number;
+                /** @description How many items to pass over before the page starts */
+                skip?: number;
+                /** @description The field the items are ordered by */
+                sort?: "name" | "createdAt" | "updatedAt";
+                /** @description `ASC` (oldest or smallest first) or `DESC`; taken in any case */
+                order?: "ASC" | "DESC";
+                /** @description O-Rison conditions that every item must meet, e.g. `name:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: name, required, createdAt, updatedAt */
+                filter?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of consent types; see Content-Range */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Range": components["headers"]["ContentRange"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": [
+                     *         {
+                     *           "id": "5d6e7f80-9a1b-4c2d-8e3f-4a5b6c7d8e9f",
+                     *           "name": "Newsletter",
+                     *           "required": false,
+                     *           "defaultLocale": "en",
+                     *           "descriptions": {
+                     *             "en": "Send me the monthly newsletter by email.",
+                     *             "fr": "Envoyez-moi la lettre d'information mensuelle."
+                     *           },
+                     *           "version": 1,
+                     *           "createdAt": "2026-01-05T09:00:00.000Z",
+                     *           "updatedAt": "2026-01-05T09:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConsentTypeList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createConsentType: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Makes a retry safe: the same key and body within 24 h answer the first answer again (with `Idempotent-Replayed: true`) and create nothing twice; another body under the key is 422
+                 * @example 0b9d3f7e-6c2a-4f5e-8d41-7a1c2e9b3f60
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Newsletter",
+                 *       "required": false,
+                 *       "defaultLocale": "en",
+                 *       "descriptions": {
+                 *         "en": "Send me the monthly newsletter by email.",
+                 *         "fr": "Envoyez-moi la lettre d'information mensuelle."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateConsentTypeBody"];
+            };
+        };
+        responses: {
+            /** @description created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "id": "5d6e7f80-9a1b-4c2d-8e3f-4a5b6c7d8e9f",
+                     *         "name": "Newsletter",
+                     *         "required": false,
+                     *         "defaultLocale": "en",
+                     *         "descriptions": {
+                     *           "en": "Send me the monthly newsletter by email.",
+                     *           "fr": "Envoyez-moi la lettre d'information mensuelle."
+                     *         },
+                     *         "version": 1,
+                     *         "createdAt": "2026-01-05T09:00:00.000Z",
+                     *         "updatedAt": "2026-01-05T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConsentTypeAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getConsentType: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /** @description The consent type's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the consent type */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "id": "5d6e7f80-9a1b-4c2d-8e3f-4a5b6c7d8e9f",
+                     *         "name": "Newsletter",
+                     *         "required": false,
+                     *         "defaultLocale": "en",
+                     *         "descriptions": {
+                     *           "en": "Send me the monthly newsletter by email.",
+                     *           "fr": "Envoyez-moi la lettre d'information mensuelle."
+                     *         },
+                     *         "version": 1,
+                     *         "createdAt": "2026-01-05T09:00:00.000Z",
+                     *         "updatedAt": "2026-01-05T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConsentTypeAnswer"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateConsentType: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /** @description The consent type's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "descriptions": {
+                 *         "en": "Send me the weekly newsletter by email.",
+                 *         "fr": "Envoyez-moi la lettre d'information mensuelle."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateConsentTypeBody"];
+            };
+        };
+        responses: {
+            /** @description the changed consent type */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "id": "5d6e7f80-9a1b-4c2d-8e3f-4a5b6c7d8e9f",
+                     *         "name": "Newsletter",
+                     *         "required": false,
+                     *         "defaultLocale": "en",
+                     *         "descriptions": {
+                     *           "en": "Send me the weekly newsletter by email.",
+                     *           "fr": "Envoyez-moi la lettre d'information mensuelle."
+                     *         },
+                     *         "version": 2,
+                     *         "createdAt": "2026-01-05T09:00:00.000Z",
+                     *         "updatedAt": "2026-01-05T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConsentTypeAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listOwnConsents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a consent per type the member answered, the current answer with the earlier ones */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": [
+                     *         {
+                     *           "type": {
+                     *             "id": "5d6e7f80-9a1b-4c2d-8e3f-4a5b6c7d8e9f",
+                     *             "name": "Newsletter"
+                     *           },
+                     *           "version": 1,
+                     *           "locale": "fr",
+                     *           "requestedLocale": "fr-CA",
+                     *           "description": "Envoyez-moi la lettre d'information mensuelle.",
+                     *           "checked": false,
+                     *           "givenAt": "2026-02-01T18:30:00.000Z",
+                     *           "history": [
+                     *             {
+                     *               "type": {
+                     *                 "id": "5d6e7f80-9a1b-4c2d-8e3f-4a5b6c7d8e9f",
+                     *                 "name": "Newsletter"
+                     *               },
+                     *               "version": 1,
+                     *               "locale": "fr",
+                     *               "requestedLocale": "fr-CA",
+                     *               "description": "Envoyez-moi la lettre d'information mensuelle.",
+                     *               "checked": true,
+                     *               "givenAt": "2026-01-06T10:00:00.000Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MemberConsentWithHistoryList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    changeOwnConsents: {
+        parameters: {
+            query?: {
+                /** @description The member's active locale: the text is stored in it */
+                locale?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example [
+                 *       {
+                 *         "type": {
+                 *           "id": "5d6e7f80-9a1b-4c2d-8e3f-4a5b6c7d8e9f"
+                 *         },
+                 *         "checked": false
+                 *       }
+                 *     ]
+                 */
+                "application/json": components["schemas"]["ConsentChanges"];
+            };
+        };
+        responses: {
+            /** @description a consent per type the member answered, the current answer with the earlier ones */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": [
+                     *         {
+                     *           "type": {
+                     *             "id": "5d6e7f80-9a1b-4c2d-8e3f-4a5b6c7d8e9f",
+                     *             "name": "Newsletter"
+                     *           },
+                     *           "version": 1,
+                     *           "locale": "fr",
+                     *           "requestedLocale": "fr-CA",
+                     *           "description": "Envoyez-moi la lettre d'information mensuelle.",
+                     *           "checked": false,
+                     *           "givenAt": "2026-02-01T18:30:00.000Z",
+                     *           "history": [
+                     *             {
+                     *               "type": {
+                     *                 "id": "5d6e7f80-9a1b-4c2d-8e3f-4a5b6c7d8e9f",
+                     *                 "name": "Newsletter"
+                     *               },
+                     *               "version": 1,
+                     *               "locale": "fr",
+                     *               "requestedLocale": "fr-CA",
+                     *               "description": "Envoyez-moi la lettre d'information mensuelle.",
+                     *               "checked": true,
+                     *               "givenAt": "2026-01-06T10:00:00.000Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MemberConsentWithHistoryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listUserConsents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /** @description The member's id, authIdentifier or account number */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a consent per type the member answered, the current answer with the earlier ones */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": [
+                     *         {
+                     *           "type": {
+                     *             "id": "5d6e7f80-9a1b-4c2d-8e3f-4a5b6c7d8e9f",
+                     *             "name": "Newsletter"
+                     *           },
+                     *           "version": 1,
+                     *           "locale": "fr",
+                     *           "requestedLocale": "fr-CA",
+                     *           "description": "Envoyez-moi la lettre d'information mensuelle.",
+                     *           "checked": false,
+                     *           "givenAt": "2026-02-01T18:30:00.000Z",
+                     *           "history": [
+                     *             {
+                     *               "type": {
+                     *                 "id": "5d6e7f80-9a1b-4c2d-8e3f-4a5b6c7d8e9f",
+                     *                 "name": "Newsletter"
+                     *               },
+                     *               "version": 1,
+                     *               "locale": "fr",
+                     *               "requestedLocale": "fr-CA",
+                     *               "description": "Envoyez-moi la lettre d'information mensuelle.",
+                     *               "checked": true,
+                     *               "givenAt": "2026-01-06T10:00:00.000Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MemberConsentWithHistoryList"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

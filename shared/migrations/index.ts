@@ -28,6 +28,7 @@ import { Migration20261128005843 } from './Migration20261128005843.js';
 import { Migration20261128005848 } from './Migration20261128005848.js';
 import { Migration20261128041500 } from './Migration20261128041500.js';
 import { Migration20261128041855 } from './Migration20261128041855.js';
+import { Migration20261128042007 } from './Migration20261128042007.js';
 
 /** Applied in this order; a new migration is generated with `npx tsx shared/migrations/create-migration.ts` and added here. */
 export const migrationsList: MigrationObject[] = [
@@ -60,4 +61,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128005848', class: Migration20261128005848 },
   { name: 'Migration20261128041500', class: Migration20261128041500 },
   { name: 'Migration20261128041855', class: Migration20261128041855 },
+  { name: 'Migration20261128042007', class: Migration20261128042007 },
 ];

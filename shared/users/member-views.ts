@@ -1,3 +1,4 @@
+import { memberConsentDetails } from '../consents/read-member-consents.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import { referralCodeUsedForRegistration } from '../referrals/referral-member-details.js';
 import type { User } from './user.entity.js';
@@ -15,7 +16,7 @@ export type MemberDetailsReader = (
 ) => Promise<Map<string, Record<string, unknown>>>;
 
 /** The details every member view carries, in the order their fields follow the member's own. */
-const MEMBER_DETAILS: MemberDetailsReader[] = [referralCodeUsedForRegistration];
+const MEMBER_DETAILS: MemberDetailsReader[] = [memberConsentDetails, referralCodeUsedForRegistration];
 
 /**
  * Members as the member routes show them (docs/users.md#members): each one's own fields and the

@@ -25,6 +25,8 @@ import {
   type ReferralDependencies,
   type ReferredRegistrationInput,
 } from '../referrals/referred-registration.js';
+import { eraseConsentTextOf } from '../consents/erase-consent-text.js';
+import { recordRegistrationConsents, type RegistrationConsents } from '../consents/member-consents.js';
 import { compile, toValidationIssues } from '../platform/validation/ajv.js';
 import { lookupUser } from './lookup-user.js';
 import {
@@ -39,7 +41,7 @@ import { User, type Profile } from './user.entity.js';
 
 const validateProfile = compile<Profile>(ProfileSchema);
 
-export interface Registration extends ReferredRegistrationInput {
+export interface Registration extends RegistrationConsents, ReferredRegistrationInput {
   authIdentifier?: string;
   externalIdentifier?: string;
   isRestricted: boolean;
@@ -58,8 +60,9 @@ export interface UserChanges {
  * Registers a member (docs/users.md#registration): a user token registers its own `sub`; an admin
  * may register anyone and an absent authIdentifier is generated. The tenant row is locked to take
  * the next account number, which also serialises the tenant's registrations, so the duplicate
- * contact check cannot race with another registration. A registration with an invite code records
- * its referral in the same transaction and reports its events after the commit
+ * contact check cannot race with another registration. The member's consents
+ * (docs/consents.md#registration) and, with an invite code, its referral are recorded in the same
+ * transaction; the referral's events are reported after the commit
  * (docs/referrals.md#referred-registrations).
  */
 export async function registerUser(
@@ -99,6 +102,7 @@ export async function registerUser(
     });
     tenant.nextAccountNumber += 1;
     await tx.flush();
+    await recordRegistrationConsents(tx, user, input);
     await referral.record(tx, user);
     return { result: user, resourceId: id, before: null, after: memberAuditAfter(user, NO_PERSONAL_DATA) };
   });
@@ -226,6 +230,7 @@ export async function eraseUser(
     user.erasedAt = new Date();
     await tx.flush();
     await eraseOcrReadsOf(tx, user.tenant.id, user.id);
+    await eraseConsentTextOf(tx, user.tenant.id, user.id);
     await eraseReferralDetailsOf(tx, user.tenant.id, user.id);
     return {
       result: undefined,

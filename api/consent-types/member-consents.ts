@@ -1,0 +1,82 @@
+import { Type } from 'typebox';
+import type { AppContext } from '../../shared/context.js';
+import { changeConsents } from '../../shared/consents/member-consents.js';
+import { consentsWithHistory } from '../../shared/consents/read-member-consents.js';
+import { LocaleTag } from '../../shared/platform/validation/locale-tag.js';
+import { entityManager, type App } from '../app-env.js';
+import { defineRoute } from '../routes/define-route.js';
+import { memberOf, memberRoutes } from '../routes/member-target.js';
+import { ConsentChoice, UserIdParams } from '../users/schema.js';
+import { CONSENT_TYPE_EXAMPLE, MEMBER_CONSENTS_EXAMPLE, MemberConsentWithHistory, tags } from './schema.js';
+
+const ConsentChanges = Type.Array(ConsentChoice, {
+  maxItems: 100,
+  title: 'ConsentChanges',
+  description: 'the consents to give (`checked: true`) or withdraw (`checked: false`), each type at most once',
+});
+
+const CONSENTS = {
+  description: 'a consent per type the member answered, the current answer with the earlier ones',
+  data: Type.Array(MemberConsentWithHistory),
+};
+
+const SHOWN =
+  'Each consent type the member answered, in name order: the current answer (the version and the exact text the member was shown, in `locale`) and `history`, the earlier answers, newest first.';
+
+/** docs/consents.md#a-members-consents: a member's consents, read by the member or an admin, changed by the member. */
+export function registerMemberConsents(app: App, context: AppContext): void {
+  const routes = memberRoutes(
+    'consents',
+    {
+      summary: 'The consents of the member the user token speaks for',
+      operationId: 'listOwnConsents',
+      description: `The consents of the member whose \`authIdentifier\` is the user token's \`sub\`. ${SHOWN}`,
+    },
+    {
+      summary: "A member's consents",
+      operationId: 'listUserConsents',
+      description: `A member's consents, the member found by its id, \`authIdentifier\` or account number. ${SHOWN}`,
+    },
+  );
+  for (const route of routes) {
+    defineRoute(app, context, {
+      method: 'get',
+      path: route.path,
+      operationId: route.operationId,
+      summary: route.summary,
+      description: route.description,
+      examples: { response: MEMBER_CONSENTS_EXAMPLE },
+      tags,
+      access: route.access,
+      ...(route.byId ? { params: UserIdParams } : {}),
+      responses: { 200: CONSENTS },
+      errors: [404],
+      handler: async (_input, c) => consentsWithHistory(entityManager(c), c.var.tenant.id, (await memberOf(c)).id),
+    });
+  }
+
+  defineRoute(app, context, {
+    method: 'patch',
+    path: '/v1/users/me/consents',
+    operationId: 'changeOwnConsents',
+    summary: 'Give or withdraw consents',
+    description:
+      "The member of the user token gives or withdraws consents; any consent may be withdrawn, a required one included. Each change is kept with its time, with the type's current version and its text in `?locale=` (else in the same language, else the type's `defaultLocale`); an answer equal to the current one for the current version changes nothing. An unknown consent type, or one named twice, is 400 BadRequestError. Answers the member's consents after the change.",
+    examples: {
+      request: [{ type: { id: CONSENT_TYPE_EXAMPLE.id }, checked: false }],
+      response: MEMBER_CONSENTS_EXAMPLE,
+    },
+    tags,
+    access: { user: true },
+    query: Type.Object({ locale: Type.Optional(LocaleTag("The member's active locale: the text is stored in it")) }),
+    body: ConsentChanges,
+    responses: { 200: CONSENTS },
+    errors: [400, 404],
+    handler: async ({ body, query }, c) => {
+      const em = entityManager(c);
+      const member = await memberOf(c);
+      await changeConsents(em, member, body, query.locale);
+      return consentsWithHistory(em, c.var.tenant.id, member.id);
+    },
+  });
+}

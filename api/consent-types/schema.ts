@@ -1,0 +1,131 @@
+import { Type } from 'typebox';
+import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
+import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
+import { LOCALE_TAG_PATTERN, LocaleTag } from '../../shared/platform/validation/locale-tag.js';
+import { uuidPath } from '../routes/request-input.js';
+
+/** How many locales one consent type is written in, and how long each text may be. */
+const MAX_LOCALES = 50;
+const MAX_DESCRIPTION_LENGTH = 10_000;
+
+const Descriptions = Type.Record(
+  Type.String({ pattern: LOCALE_TAG_PATTERN }),
+  Type.String({ minLength: 1, maxLength: MAX_DESCRIPTION_LENGTH }),
+  {
+    additionalProperties: false,
+    // The key's own bounds are its pattern alone in a record: its length is bounded here.
+    propertyNames: { type: 'string', maxLength: 35 },
+    minProperties: 1,
+    maxProperties: MAX_LOCALES,
+    description:
+      `the text a member agrees to, by locale (\`{"en": "…", "fr-CA": "…"}\`): each key a language tag, each text 1 to ${MAX_DESCRIPTION_LENGTH} ` +
+      `characters, at most ${MAX_LOCALES} locales`,
+  },
+);
+
+export const CreateConsentTypeBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200, description: 'unique within the tenant' }),
+    required: Type.Boolean({ description: 'true: a member cannot register without giving this consent' }),
+    defaultLocale: LocaleTag("the locale shown when the member's is not written: one of the keys of `descriptions`"),
+    descriptions: Descriptions,
+  },
+  { additionalProperties: false, title: 'CreateConsentTypeBody' },
+);
+
+export const UpdateConsentTypeBody = changesSchema(CreateConsentTypeBody, { title: 'UpdateConsentTypeBody' });
+
+export const ConsentTypeResource = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    required: Type.Boolean(),
+    defaultLocale: Type.String(),
+    descriptions: Type.Record(Type.String(), Type.String()),
+    version: Type.Integer({
+      minimum: 1,
+      description:
+        'the version of the text: 1 when created, raised by each change of `descriptions` or `defaultLocale`',
+    }),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
+  { title: 'ConsentType' },
+);
+
+export const ConsentTypeIdParams = uuidPath({ id: "The consent type's id" });
+
+export const CONSENT_TYPE_LIST: ListSpec = {
+  resource: 'consent_type',
+  defaultSort: 'createdAt',
+  fields: {
+    name: { type: 'string', filterable: true, sortable: true },
+    required: { type: 'boolean', filterable: true },
+    createdAt: { type: 'datetime', filterable: true, sortable: true },
+    updatedAt: { type: 'datetime', filterable: true, sortable: true },
+  },
+};
+
+const ConsentFields = {
+  type: Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() }),
+  version: Type.Integer({ description: "the version of the type's text the member answered" }),
+  locale: Type.Union([Type.String(), Type.Null()], {
+    description: 'the locale of `description`; null once the member is erased',
+  }),
+  requestedLocale: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'the `?locale=` the member asked for, null when none; differs from `locale` when the text fell back to another',
+  }),
+  description: Type.Union([Type.String(), Type.Null()], {
+    description: 'the exact text the member was shown; null once the member is erased',
+  }),
+  checked: Type.Boolean({ description: 'true: the consent is given; false: withheld or withdrawn' }),
+  givenAt: Type.String({ format: 'date-time', description: 'when the member answered' }),
+};
+
+/** A member's answer to a consent type: the current one, as the member view shows it, or an earlier one. */
+export const MemberConsentResource = Type.Object(ConsentFields, { title: 'MemberConsent' });
+
+/** The current answer with the earlier ones, as the consents routes show them. */
+export const MemberConsentWithHistory = Type.Object(
+  {
+    ...ConsentFields,
+    history: Type.Array(MemberConsentResource, { description: 'the earlier answers to this type, newest first' }),
+  },
+  { title: 'MemberConsentWithHistory' },
+);
+
+export const tags = ['Consents'];
+
+/** Consent types are part of registering members, so the member admins (`admin:users`) keep them. */
+export const access = { admin: 'admin:users' } as const;
+
+/** A consent type as the examples show it. */
+export const CONSENT_TYPE_EXAMPLE = {
+  id: '5d6e7f80-9a1b-4c2d-8e3f-4a5b6c7d8e9f',
+  name: 'Newsletter',
+  required: false,
+  defaultLocale: 'en',
+  descriptions: {
+    en: 'Send me the monthly newsletter by email.',
+    fr: "Envoyez-moi la lettre d'information mensuelle.",
+  },
+  version: 1,
+  createdAt: '2026-01-05T09:00:00.000Z',
+  updatedAt: '2026-01-05T09:00:00.000Z',
+};
+
+const CONSENT_EXAMPLE = {
+  type: { id: CONSENT_TYPE_EXAMPLE.id, name: CONSENT_TYPE_EXAMPLE.name },
+  version: 1,
+  locale: 'fr',
+  requestedLocale: 'fr-CA',
+  description: CONSENT_TYPE_EXAMPLE.descriptions.fr,
+  checked: false,
+  givenAt: '2026-02-01T18:30:00.000Z',
+};
+
+/** A member's consents as the consents routes show them: withdrawn after it was given. */
+export const MEMBER_CONSENTS_EXAMPLE = [
+  { ...CONSENT_EXAMPLE, history: [{ ...CONSENT_EXAMPLE, checked: true, givenAt: '2026-01-06T10:00:00.000Z' }] },
+];
