@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createHarness,
-  dataOf,
-  jsonOf,
-  queryOne,
-  type Harness,
-  type Json,
-  type TestTenant,
-} from '../support/harness.js';
+import { createHarness, dataOf, jsonOf, queryOne, type Harness, type Json } from '../support/harness.js';
+import { consentWorld, NEWS_TEXT, TERMS_TEXT } from './consent-world.js';
 
 let harness: Harness;
 
@@ -17,80 +10,9 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-const TERMS_TEXT = { en: 'I accept the terms.', fr: "J'accepte les conditions.", 'pt-BR': 'Eu aceito os termos.' };
-const NEWS_TEXT = { en: 'Send me news.', 'fr-CA': 'Envoyez-moi des nouvelles.' };
-
-interface World {
-  tenant: TestTenant;
-  admin: string;
-  terms: Json;
-  news: Json;
-}
-
-/** A tenant of its own (its required type binds every registration there), with a required and an optional type. */
-async function world(): Promise<World> {
-  const tenant = await harness.createTenant();
-  const admin = await harness.adminToken(tenant, ['admin:users']);
-  const create = async (body: Json) =>
-    dataOf(await harness.request(tenant, 'POST', '/v1/consent_types', { token: admin, body }));
-  const terms = await create({ name: 'Terms', required: true, defaultLocale: 'en', descriptions: TERMS_TEXT });
-  const news = await create({ name: 'Newsletter', required: false, defaultLocale: 'en', descriptions: NEWS_TEXT });
-  return { tenant, admin, terms, news };
-}
-
-const profile = (name: string) => ({ familyName: 'Doe', givenName: name, emailAddress: `${name}@example.com` });
-
-function register(w: World, authIdentifier: string, consentsDefinition: Json, locale?: string, headers = {}) {
-  return harness.request(w.tenant, 'POST', `/v1/users${locale ? `?locale=${locale}` : ''}`, {
-    token: w.admin,
-    headers,
-    body: {
-      isRestricted: false,
-      authIdentifier,
-      profile: profile(authIdentifier),
-      ...(consentsDefinition === undefined ? {} : { consentsDefinition }),
-    },
-  });
-}
-
-async function registered(w: World, authIdentifier: string, consentsDefinition: Json, locale?: string): Promise<Json> {
-  const response = await register(w, authIdentifier, consentsDefinition, locale);
-  if (response.status !== 201) throw new Error(`register answered ${response.status}: ${await response.text()}`);
-  return dataOf(response);
-}
-
-const give = (w: World, checkedTerms = true, checkedNews?: boolean) => [
-  { type: { id: w.terms.id }, checked: checkedTerms },
-  ...(checkedNews === undefined ? [] : [{ type: { id: w.news.id }, checked: checkedNews }]),
-];
-
-async function membersCount(w: World): Promise<number> {
-  return (await queryOne(harness, 'select count(*)::int as n from member where tenant_id = ?', [w.tenant.id])).n;
-}
-
-async function consentRows(w: World, memberId: string): Promise<Json[]> {
-  return harness.context.orm.em
-    .fork()
-    .getConnection()
-    .execute(
-      `select consent_type_id, version, locale, requested_locale, description, checked, given_at
-         from member_consent where tenant_id = ? and member_id = ? order by id`,
-      [w.tenant.id, memberId],
-    );
-}
-
-async function ownConsents(w: World, authIdentifier: string): Promise<Json[]> {
-  const token = await harness.userToken(w.tenant, authIdentifier);
-  return dataOf(await harness.request(w.tenant, 'GET', '/v1/users/me/consents', { token }));
-}
-
-function patchOwn(w: World, authIdentifier: string, body: Json, locale?: string) {
-  return harness
-    .userToken(w.tenant, authIdentifier)
-    .then((token) =>
-      harness.request(w.tenant, 'PATCH', `/v1/users/me/consents${locale ? `?locale=${locale}` : ''}`, { token, body }),
-    );
-}
+const { world, register, registered, give, membersCount, consentRows, ownConsents, patchOwn, profile } = consentWorld(
+  () => harness,
+);
 
 // issue 23: "Registration with consentsDefinition: [{type: {id}, checked}] and ?locale=: each consent stored with the
 // locale's description (falling back to the default locale, recorded as such)"
