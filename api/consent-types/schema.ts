@@ -2,11 +2,15 @@ import { Type } from 'typebox';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
 import { LOCALE_TAG_PATTERN, LocaleTag } from '../../shared/platform/validation/locale-tag.js';
-import { uuidPath } from '../routes/request-input.js';
+import { uuidPath, type RequestInput } from '../routes/request-input.js';
 
-/** How many locales one consent type is written in, and how long each text may be. */
-const MAX_LOCALES = 50;
-const MAX_DESCRIPTION_LENGTH = 10_000;
+/**
+ * How many locales one consent type is written in, and how long each text may be: at worst 6 bytes
+ * a character (a control character escaped as `\u0001`), the longest body is 20 × 8,000 × 6 bytes,
+ * 960,000, under the 1 MiB body limit, so a body within the bounds is never 413.
+ */
+const MAX_LOCALES = 20;
+const MAX_DESCRIPTION_LENGTH = 8_000;
 
 const Descriptions = Type.Record(
   Type.String({ pattern: LOCALE_TAG_PATTERN }),
@@ -54,6 +58,36 @@ export const ConsentTypeResource = Type.Object(
 );
 
 export const ConsentTypeIdParams = uuidPath({ id: "The consent type's id" });
+
+/** A version number that names no version is 404, as an id that is no uuid is (uuidPath). */
+export const ConsentTypeVersionParams: RequestInput<{ id: string; version: string }> = {
+  schema: Type.Object({
+    id: Type.String({ format: 'uuid', description: "The consent type's id" }),
+    version: Type.Integer({ minimum: 1, description: 'The version number, as a consent records it' }),
+  }),
+  parse: (raw) => ({ id: raw.id ?? '', version: raw.version ?? '' }),
+};
+
+export const ConsentTypeVersionResource = Type.Object(
+  {
+    version: Type.Integer({ minimum: 1 }),
+    defaultLocale: Type.String(),
+    descriptions: Type.Record(Type.String(), Type.String(), {
+      description: 'the text of this version, by locale',
+    }),
+    createdAt: Type.String({ format: 'date-time', description: 'when the type took this text' }),
+  },
+  { title: 'ConsentTypeVersion' },
+);
+
+export const CONSENT_TYPE_VERSION_LIST: ListSpec = {
+  resource: 'consent_type_version',
+  defaultSort: 'version',
+  fields: {
+    version: { type: 'number', filterable: true, sortable: true },
+    createdAt: { type: 'datetime', filterable: true, sortable: true },
+  },
+};
 
 export const CONSENT_TYPE_LIST: ListSpec = {
   resource: 'consent_type',
@@ -113,6 +147,14 @@ export const CONSENT_TYPE_EXAMPLE = {
   version: 1,
   createdAt: '2026-01-05T09:00:00.000Z',
   updatedAt: '2026-01-05T09:00:00.000Z',
+};
+
+/** The first version of the example type. */
+export const CONSENT_TYPE_VERSION_EXAMPLE = {
+  version: 1,
+  defaultLocale: CONSENT_TYPE_EXAMPLE.defaultLocale,
+  descriptions: CONSENT_TYPE_EXAMPLE.descriptions,
+  createdAt: CONSENT_TYPE_EXAMPLE.createdAt,
 };
 
 const CONSENT_EXAMPLE = {
