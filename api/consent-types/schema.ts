@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { HISTORY_LIMIT } from '../../shared/consents/read-member-consents.js';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
 import { LOCALE_TAG_PATTERN, LocaleTag } from '../../shared/platform/validation/locale-tag.js';
@@ -103,12 +104,13 @@ export const CONSENT_TYPE_LIST: ListSpec = {
 const ConsentFields = {
   type: Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() }),
   version: Type.Integer({ description: "the version of the type's text the member answered" }),
-  locale: Type.Union([Type.String(), Type.Null()], {
-    description: 'the locale of `description`; null once the member is erased',
+  locale: Type.String({
+    description:
+      "the locale of the text the member was shown, one of the version's `descriptions` keys; kept when the member is erased",
   }),
   requestedLocale: Type.Union([Type.String(), Type.Null()], {
     description:
-      'the `?locale=` the member asked for, null when none; differs from `locale` when the text fell back to another',
+      'the `?locale=` the member asked for, as asked; null when none, and once the member is erased; differs from `locale` when the text fell back to another',
   }),
   description: Type.Union([Type.String(), Type.Null()], {
     description: 'the exact text the member was shown; null once the member is erased',
@@ -124,7 +126,14 @@ export const MemberConsentResource = Type.Object(ConsentFields, { title: 'Member
 export const MemberConsentWithHistory = Type.Object(
   {
     ...ConsentFields,
-    history: Type.Array(MemberConsentResource, { description: 'the earlier answers to this type, newest first' }),
+    history: Type.Array(MemberConsentResource, {
+      maxItems: HISTORY_LIMIT,
+      description: `the earlier answers to this type, newest first: the ${HISTORY_LIMIT} latest`,
+    }),
+    historyCount: Type.Integer({
+      minimum: 0,
+      description: `how many earlier answers to this type there are in all; \`history\` holds the ${HISTORY_LIMIT} latest`,
+    }),
   },
   { title: 'MemberConsentWithHistory' },
 );
@@ -169,5 +178,9 @@ const CONSENT_EXAMPLE = {
 
 /** A member's consents as the consents routes show them: withdrawn after it was given. */
 export const MEMBER_CONSENTS_EXAMPLE = [
-  { ...CONSENT_EXAMPLE, history: [{ ...CONSENT_EXAMPLE, checked: true, givenAt: '2026-01-06T10:00:00.000Z' }] },
+  {
+    ...CONSENT_EXAMPLE,
+    history: [{ ...CONSENT_EXAMPLE, checked: true, givenAt: '2026-01-06T10:00:00.000Z' }],
+    historyCount: 1,
+  },
 ];
