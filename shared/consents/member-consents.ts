@@ -9,7 +9,7 @@ import {
   type ValidationIssue,
 } from '../platform/errors/app-errors.js';
 import { usableLocale } from '../platform/validation/locale-tag.js';
-import { User } from '../users/user.entity.js';
+import type { User } from '../users/user.entity.js';
 import { chooseDescription } from './choose-description.js';
 import { ConsentType } from './consent-type.entity.js';
 import { MemberConsent } from './member-consent.entity.js';
@@ -81,9 +81,11 @@ export async function changeConsents(
 ): Promise<void> {
   const tenantId = member.tenant.id;
   await em.transactional(async (tx) => {
-    await tx.execute('select 1 from member where tenant_id = ? and id = ? for no key update', [tenantId, member.id]);
-    const locked = await tx.findOne(User, { tenant: tenantId, id: member.id }, { refresh: true });
-    if (!locked || locked.erasedAt) throw new NotFoundError('This member was erased: it has no consents to change');
+    const [locked] = await tx.execute<{ erased_at: Date | null }[]>(
+      'select erased_at from member where tenant_id = ? and id = ? for no key update',
+      [tenantId, member.id],
+    );
+    if (!locked || locked.erased_at) throw new NotFoundError('This member was erased: it has no consents to change');
     const types = await typesChosen(tx, tenantId, choices, '', {
       invalid: (message, errors) => new ValidationError(message, errors),
     });
@@ -166,6 +168,7 @@ function append(
   requestedLocale: string | undefined,
 ): void {
   const givenAt = new Date();
+  // An empty `?locale=` asks for no locale.
   const asked = requestedLocale || undefined;
   for (const choice of choices) {
     const type = types.get(idOf(choice))!;
