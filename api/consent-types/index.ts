@@ -1,5 +1,6 @@
 import type { AppContext } from '../../shared/context.js';
 import type { App } from '../app-env.js';
+import { registerConsentTypeVersions } from './consent-type-versions.js';
 import { registerCreateConsentType } from './create-consent-type.js';
 import { registerGetConsentType } from './get-consent-type.js';
 import { registerListConsentTypes } from './list-consent-types.js';
@@ -12,5 +13,6 @@ export function registerConsentRoutes(app: App, context: AppContext): void {
   registerListConsentTypes(app, context);
   registerGetConsentType(app, context);
   registerUpdateConsentType(app, context);
+  registerConsentTypeVersions(app, context);
   registerMemberConsents(app, context);
 }

@@ -2,18 +2,12 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
 import { changeConsents } from '../../shared/consents/member-consents.js';
 import { consentsWithHistory } from '../../shared/consents/read-member-consents.js';
-import { LocaleTag } from '../../shared/platform/validation/locale-tag.js';
+import { RequestedLocale } from '../../shared/platform/validation/locale-tag.js';
 import { entityManager, type App } from '../app-env.js';
 import { defineRoute } from '../routes/define-route.js';
 import { memberOf, memberRoutes } from '../routes/member-target.js';
-import { ConsentChoice, UserIdParams } from '../users/schema.js';
+import { ConsentChoices, UserIdParams } from '../users/schema.js';
 import { CONSENT_TYPE_EXAMPLE, MEMBER_CONSENTS_EXAMPLE, MemberConsentWithHistory, tags } from './schema.js';
-
-const ConsentChanges = Type.Array(ConsentChoice, {
-  maxItems: 100,
-  title: 'ConsentChanges',
-  description: 'the consents to give (`checked: true`) or withdraw (`checked: false`), each type at most once',
-});
 
 const CONSENTS = {
   description: 'a consent per type the member answered, the current answer with the earlier ones',
@@ -61,17 +55,23 @@ export function registerMemberConsents(app: App, context: AppContext): void {
     operationId: 'changeOwnConsents',
     summary: 'Give or withdraw consents',
     description:
-      "The member of the user token gives or withdraws consents; any consent may be withdrawn, a required one included. Each change is kept with its time, with the type's current version and its text in `?locale=` (else in the same language, else the type's `defaultLocale`); an answer equal to the current one for the current version changes nothing. An unknown consent type, or one named twice, is 400 BadRequestError. Answers the member's consents after the change.",
+      "The member of the user token gives or withdraws consents; any consent may be withdrawn, a required one included. Each change is kept with its time, with the type's current version and its text in `?locale=` (else in the same language, else the type's `defaultLocale`); an answer equal to the current one for the current version changes nothing. An unknown consent type, or one named twice, is 400 ValidationError; a `version` that is no longer the type's is 409 ConflictError naming the type and its current version. An erased member is 404. Answers the member's consents after the change.",
     examples: {
       request: [{ type: { id: CONSENT_TYPE_EXAMPLE.id }, checked: false }],
       response: MEMBER_CONSENTS_EXAMPLE,
     },
     tags,
     access: { user: true },
-    query: Type.Object({ locale: Type.Optional(LocaleTag("The member's active locale: the text is stored in it")) }),
-    body: ConsentChanges,
+    query: Type.Object({
+      locale: Type.Optional(
+        RequestedLocale(
+          "The member's active locale: the text is stored in it. `_` is read as `-`; a value that is no language tag is kept as asked and the type's default locale is used",
+        ),
+      ),
+    }),
+    body: ConsentChoices,
     responses: { 200: CONSENTS },
-    errors: [400, 404],
+    errors: [400, 404, 409],
     handler: async ({ body, query }, c) => {
       const em = entityManager(c);
       const member = await memberOf(c);

@@ -1,12 +1,17 @@
 import { Type } from 'typebox';
+import { HISTORY_LIMIT } from '../../shared/consents/read-member-consents.js';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
 import { LOCALE_TAG_PATTERN, LocaleTag } from '../../shared/platform/validation/locale-tag.js';
-import { uuidPath } from '../routes/request-input.js';
+import { uuidPath, type RequestInput } from '../routes/request-input.js';
 
-/** How many locales one consent type is written in, and how long each text may be. */
-const MAX_LOCALES = 50;
-const MAX_DESCRIPTION_LENGTH = 10_000;
+/**
+ * How many locales one consent type is written in, and how long each text may be: at worst 6 bytes
+ * a character (a control character escaped as `\u0001`), the longest body is 20 × 8,000 × 6 bytes,
+ * 960,000, under the 1 MiB body limit, so a body within the bounds is never 413.
+ */
+const MAX_LOCALES = 20;
+const MAX_DESCRIPTION_LENGTH = 8_000;
 
 const Descriptions = Type.Record(
   Type.String({ pattern: LOCALE_TAG_PATTERN }),
@@ -55,6 +60,36 @@ export const ConsentTypeResource = Type.Object(
 
 export const ConsentTypeIdParams = uuidPath({ id: "The consent type's id" });
 
+/** A version number that names no version is 404, as an id that is no uuid is (uuidPath). */
+export const ConsentTypeVersionParams: RequestInput<{ id: string; version: string }> = {
+  schema: Type.Object({
+    id: Type.String({ format: 'uuid', description: "The consent type's id" }),
+    version: Type.Integer({ minimum: 1, description: 'The version number, as a consent records it' }),
+  }),
+  parse: (raw) => ({ id: raw.id ?? '', version: raw.version ?? '' }),
+};
+
+export const ConsentTypeVersionResource = Type.Object(
+  {
+    version: Type.Integer({ minimum: 1 }),
+    defaultLocale: Type.String(),
+    descriptions: Type.Record(Type.String(), Type.String(), {
+      description: 'the text of this version, by locale',
+    }),
+    createdAt: Type.String({ format: 'date-time', description: 'when the type took this text' }),
+  },
+  { title: 'ConsentTypeVersion' },
+);
+
+export const CONSENT_TYPE_VERSION_LIST: ListSpec = {
+  resource: 'consent_type_version',
+  defaultSort: 'version',
+  fields: {
+    version: { type: 'number', filterable: true, sortable: true },
+    createdAt: { type: 'datetime', filterable: true, sortable: true },
+  },
+};
+
 export const CONSENT_TYPE_LIST: ListSpec = {
   resource: 'consent_type',
   defaultSort: 'createdAt',
@@ -69,12 +104,13 @@ export const CONSENT_TYPE_LIST: ListSpec = {
 const ConsentFields = {
   type: Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() }),
   version: Type.Integer({ description: "the version of the type's text the member answered" }),
-  locale: Type.Union([Type.String(), Type.Null()], {
-    description: 'the locale of `description`; null once the member is erased',
+  locale: Type.String({
+    description:
+      "the locale of the text the member was shown, one of the version's `descriptions` keys; kept when the member is erased",
   }),
   requestedLocale: Type.Union([Type.String(), Type.Null()], {
     description:
-      'the `?locale=` the member asked for, null when none; differs from `locale` when the text fell back to another',
+      'the `?locale=` the member asked for, as asked; null when none, and once the member is erased; differs from `locale` when the text fell back to another',
   }),
   description: Type.Union([Type.String(), Type.Null()], {
     description: 'the exact text the member was shown; null once the member is erased',
@@ -90,7 +126,14 @@ export const MemberConsentResource = Type.Object(ConsentFields, { title: 'Member
 export const MemberConsentWithHistory = Type.Object(
   {
     ...ConsentFields,
-    history: Type.Array(MemberConsentResource, { description: 'the earlier answers to this type, newest first' }),
+    history: Type.Array(MemberConsentResource, {
+      maxItems: HISTORY_LIMIT,
+      description: `the earlier answers to this type, newest first: the ${HISTORY_LIMIT} latest`,
+    }),
+    historyCount: Type.Integer({
+      minimum: 0,
+      description: `how many earlier answers to this type there are in all; \`history\` holds the ${HISTORY_LIMIT} latest`,
+    }),
   },
   { title: 'MemberConsentWithHistory' },
 );
@@ -115,6 +158,14 @@ export const CONSENT_TYPE_EXAMPLE = {
   updatedAt: '2026-01-05T09:00:00.000Z',
 };
 
+/** The first version of the example type. */
+export const CONSENT_TYPE_VERSION_EXAMPLE = {
+  version: 1,
+  defaultLocale: CONSENT_TYPE_EXAMPLE.defaultLocale,
+  descriptions: CONSENT_TYPE_EXAMPLE.descriptions,
+  createdAt: CONSENT_TYPE_EXAMPLE.createdAt,
+};
+
 const CONSENT_EXAMPLE = {
   type: { id: CONSENT_TYPE_EXAMPLE.id, name: CONSENT_TYPE_EXAMPLE.name },
   version: 1,
@@ -127,5 +178,9 @@ const CONSENT_EXAMPLE = {
 
 /** A member's consents as the consents routes show them: withdrawn after it was given. */
 export const MEMBER_CONSENTS_EXAMPLE = [
-  { ...CONSENT_EXAMPLE, history: [{ ...CONSENT_EXAMPLE, checked: true, givenAt: '2026-01-06T10:00:00.000Z' }] },
+  {
+    ...CONSENT_EXAMPLE,
+    history: [{ ...CONSENT_EXAMPLE, checked: true, givenAt: '2026-01-06T10:00:00.000Z' }],
+    historyCount: 1,
+  },
 ];

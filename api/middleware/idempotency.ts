@@ -92,7 +92,9 @@ export function idempotent(context: AppContext, options: IdempotencyOptions = {}
     }
     const caller = options.caller ? await options.caller(c) : callerOf(c.var.principal, c.req.header('authorization'));
     const key = createHash('sha256').update(`${caller}\n${header}`).digest('hex');
-    const fingerprint = requestFingerprint(c.req.method, c.req.path, await c.req.text());
+    // The query string is part of the request: POST /users?locale=fr and ?locale=en store different text.
+    const target = c.req.path + new URL(c.req.url).search;
+    const fingerprint = requestFingerprint(c.req.method, target, await c.req.text());
     // One reservation for the request, however often it asks for the claim while another holds it.
     let reservation: Promise<string> | undefined;
     const reserve = options.reserve && (() => (reservation ??= options.reserve!()));

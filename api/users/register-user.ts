@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
-import { LocaleTag } from '../../shared/platform/validation/locale-tag.js';
+import { RequestedLocale } from '../../shared/platform/validation/locale-tag.js';
 import { registerUser } from '../../shared/users/user-service.js';
 import { User } from '../../shared/users/user.entity.js';
 import { memberView } from '../../shared/users/member-views.js';
@@ -25,7 +25,11 @@ export function registerRegisterUser(app: App, context: AppContext): void {
     tags: ['Users'],
     access: { admin: 'admin:users', user: true },
     query: Type.Object({
-      locale: Type.Optional(LocaleTag("The member's active locale: the consents' text is stored in it")),
+      locale: Type.Optional(
+        RequestedLocale(
+          "The member's active locale: the consents' text is stored in it. `_` is read as `-`; a value that is no language tag is kept as asked and each type's default locale is used",
+        ),
+      ),
     }),
     // A replay answers the member registered under the reserved id, with the details a first answer shows.
     idempotency: createsRecord(async (c, id) => {

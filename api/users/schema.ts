@@ -15,11 +15,22 @@ export const ConsentChoice = Type.Object(
       },
     ),
     checked: Type.Boolean({ description: 'true gives the consent, false withholds or withdraws it' }),
+    version: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description:
+          "the version of the type's text the member was shown; when it is no longer the current one the request is 409 ConflictError, so the new text is shown and asked again. Without it, the current version is recorded",
+      }),
+    ),
   },
   { additionalProperties: false, title: 'ConsentChoice' },
 );
 
-export const ConsentChoices = Type.Array(ConsentChoice, { maxItems: 100 });
+export const ConsentChoices = Type.Array(ConsentChoice, {
+  maxItems: 100,
+  title: 'ConsentChoices',
+  description: 'the consents to give (`checked: true`) or withhold (`checked: false`), each type at most once',
+});
 
 /** rewards-interface's `referralActivity` of a registration: always REGISTER there. */
 const RegistrationReferralActivity = Type.Object(

@@ -420,6 +420,46 @@ export interface paths {
         patch: operations["updateConsentType"];
         trace?: never;
     };
+    "/v1/consent_types/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a consent type's versions
+         * @description The text of each version a consent type has had, newest first; needs the API key only. A consent's `version` and `locale` find the exact words its member was shown. A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.
+         */
+        get: operations["listConsentTypeVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/consent_types/{id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one version of a consent type
+         * @description The text a consent type had at one version, in every locale it was written in; needs the API key only. An unknown type or version is 404.
+         */
+        get: operations["getConsentTypeVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/users/me/consents": {
         parameters: {
             query?: never;
@@ -439,7 +479,7 @@ export interface paths {
         head?: never;
         /**
          * Give or withdraw consents
-         * @description The member of the user token gives or withdraws consents; any consent may be withdrawn, a required one included. Each change is kept with its time, with the type's current version and its text in `?locale=` (else in the same language, else the type's `defaultLocale`); an answer equal to the current one for the current version changes nothing. An unknown consent type, or one named twice, is 400 BadRequestError. Answers the member's consents after the change.
+         * @description The member of the user token gives or withdraws consents; any consent may be withdrawn, a required one included. Each change is kept with its time, with the type's current version and its text in `?locale=` (else in the same language, else the type's `defaultLocale`); an answer equal to the current one for the current version changes nothing. An unknown consent type, or one named twice, is 400 ValidationError; a `version` that is no longer the type's is 409 ConflictError naming the type and its current version. An erased member is 404. Answers the member's consents after the change.
          */
         patch: operations["changeOwnConsents"];
         trace?: never;
@@ -1558,11 +1598,6 @@ export interface components {
             status: "success";
             data: components["schemas"]["CodeSummary"];
         };
-        /**
-         * ConsentChanges
-         * @description the consents to give (`checked: true`) or withdraw (`checked: false`), each type at most once
-         */
-        ConsentChanges: components["schemas"]["ConsentChoice"][];
         /** ConsentChoice */
         ConsentChoice: {
             type: {
@@ -1571,7 +1606,14 @@ export interface components {
             };
             /** @description true gives the consent, false withholds or withdraws it */
             checked: boolean;
+            /** @description the version of the type's text the member was shown; when it is no longer the current one the request is 409 ConflictError, so the new text is shown and asked again. Without it, the current version is recorded */
+            version?: number;
         };
+        /**
+         * ConsentChoices
+         * @description the consents to give (`checked: true`) or withhold (`checked: false`), each type at most once
+         */
+        ConsentChoices: components["schemas"]["ConsentChoice"][];
         /** ConsentType */
         ConsentType: {
             /** Format: uuid */
@@ -1601,6 +1643,32 @@ export interface components {
             status: "success";
             data: components["schemas"]["ConsentType"][];
         };
+        /** ConsentTypeVersion */
+        ConsentTypeVersion: {
+            version: number;
+            defaultLocale: string;
+            /** @description the text of this version, by locale */
+            descriptions: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description when the type took this text
+             */
+            createdAt: string;
+        };
+        /** ConsentTypeVersionAnswer */
+        ConsentTypeVersionAnswer: {
+            /** @constant */
+            status: "success";
+            data: components["schemas"]["ConsentTypeVersion"];
+        };
+        /** ConsentTypeVersionList */
+        ConsentTypeVersionList: {
+            /** @constant */
+            status: "success";
+            data: components["schemas"]["ConsentTypeVersion"][];
+        };
         /** CreateConsentTypeBody */
         CreateConsentTypeBody: {
             /** @description unique within the tenant */
@@ -1609,7 +1677,7 @@ export interface components {
             required: boolean;
             /** @description the locale shown when the member's is not written: one of the keys of `descriptions` */
             defaultLocale: string;
-            /** @description the text a member agrees to, by locale (`{"en": "…", "fr-CA": "…"}`): each key a language tag, each text 1 to 10000 characters, at most 50 locales */
+            /** @description the text a member agrees to, by locale (`{"en": "…", "fr-CA": "…"}`): each key a language tag, each text 1 to 8000 characters, at most 20 locales */
             descriptions: {
                 [key: string]: string;
             };
@@ -2317,9 +2385,9 @@ export interface components {
             };
             /** @description the version of the type's text the member answered */
             version: number;
-            /** @description the locale of `description`; null once the member is erased */
-            locale: string | null;
-            /** @description the `?locale=` the member asked for, null when none; differs from `locale` when the text fell back to another */
+            /** @description the locale of the text the member was shown, one of the version's `descriptions` keys; kept when the member is erased */
+            locale: string;
+            /** @description the `?locale=` the member asked for, as asked; null when none, and once the member is erased; differs from `locale` when the text fell back to another */
             requestedLocale: string | null;
             /** @description the exact text the member was shown; null once the member is erased */
             description: string | null;
@@ -2340,9 +2408,9 @@ export interface components {
             };
             /** @description the version of the type's text the member answered */
             version: number;
-            /** @description the locale of `description`; null once the member is erased */
-            locale: string | null;
-            /** @description the `?locale=` the member asked for, null when none; differs from `locale` when the text fell back to another */
+            /** @description the locale of the text the member was shown, one of the version's `descriptions` keys; kept when the member is erased */
+            locale: string;
+            /** @description the `?locale=` the member asked for, as asked; null when none, and once the member is erased; differs from `locale` when the text fell back to another */
             requestedLocale: string | null;
             /** @description the exact text the member was shown; null once the member is erased */
             description: string | null;
@@ -2353,8 +2421,10 @@ export interface components {
              * @description when the member answered
              */
             givenAt: string;
-            /** @description the earlier answers to this type, newest first */
+            /** @description the earlier answers to this type, newest first: the 100 latest */
             history: components["schemas"]["MemberConsent"][];
+            /** @description how many earlier answers to this type there are in all; `history` holds the 100 latest */
+            historyCount: number;
         };
         /** MemberConsentWithHistoryList */
         MemberConsentWithHistoryList: {
@@ -3187,7 +3257,7 @@ export interface components {
             linkedVenues?: {
                 id: string;
             }[];
-            consentsDefinition?: components["schemas"]["ConsentChoice"][];
+            consentsDefinition?: components["schemas"]["ConsentChoices"];
             /** @description the invite code of the member who referred this one */
             referralInviteCode?: string;
             referralActivity?: components["schemas"]["RegistrationReferralActivity"];
@@ -3604,7 +3674,7 @@ export interface components {
             required?: boolean;
             /** @description the locale shown when the member's is not written: one of the keys of `descriptions` */
             defaultLocale?: string;
-            /** @description the text a member agrees to, by locale (`{"en": "…", "fr-CA": "…"}`): each key a language tag, each text 1 to 10000 characters, at most 50 locales */
+            /** @description the text a member agrees to, by locale (`{"en": "…", "fr-CA": "…"}`): each key a language tag, each text 1 to 8000 characters, at most 20 locales */
             descriptions?: {
                 [key: string]: string;
             };
@@ -5174,7 +5244,7 @@ export interface operations {
     registerUser: {
         parameters: {
             query?: {
-                /** @description The member's active locale: the consents' text is stored in it */
+                /** @description The member's active locale: the consents' text is stored in it. `_` is read as `-`; a value that is no language tag is kept as asked and each type's default locale is used */
                 locale?: string;
             };
             header?: {
@@ -6299,6 +6369,119 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listConsentTypeVersions: {
+        parameters: {
+            query?: {
+                /** @description How many items a page holds, at most 1000 */
+                limit?: number;
+                /** @description How many items to pass over before the page starts */
+                skip?: number;
+                /** @description The field the items are ordered by */
+                sort?: "version" | "createdAt";
+                /** @description `ASC` (oldest or smallest first) or `DESC`; taken in any case */
+                order?: "ASC" | "DESC";
+                /** @description O-Rison conditions that every item must meet, e.g. `version:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: version, createdAt */
+                filter?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /** @description The consent type's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of versions; see Content-Range */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Range": components["headers"]["ContentRange"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": [
+                     *         {
+                     *           "version": 1,
+                     *           "defaultLocale": "en",
+                     *           "descriptions": {
+                     *             "en": "Send me the monthly newsletter by email.",
+                     *             "fr": "Envoyez-moi la lettre d'information mensuelle."
+                     *           },
+                     *           "createdAt": "2026-01-05T09:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConsentTypeVersionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getConsentTypeVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /** @description The consent type's id */
+                id: string;
+                /** @description The version number, as a consent records it */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the version */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "version": 1,
+                     *         "defaultLocale": "en",
+                     *         "descriptions": {
+                     *           "en": "Send me the monthly newsletter by email.",
+                     *           "fr": "Envoyez-moi la lettre d'information mensuelle."
+                     *         },
+                     *         "createdAt": "2026-01-05T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConsentTypeVersionAnswer"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listOwnConsents: {
         parameters: {
             query?: never;
@@ -6349,7 +6532,8 @@ export interface operations {
                      *               "checked": true,
                      *               "givenAt": "2026-01-06T10:00:00.000Z"
                      *             }
-                     *           ]
+                     *           ],
+                     *           "historyCount": 1
                      *         }
                      *       ]
                      *     }
@@ -6367,7 +6551,7 @@ export interface operations {
     changeOwnConsents: {
         parameters: {
             query?: {
-                /** @description The member's active locale: the text is stored in it */
+                /** @description The member's active locale: the text is stored in it. `_` is read as `-`; a value that is no language tag is kept as asked and the type's default locale is used */
                 locale?: string;
             };
             header?: {
@@ -6389,7 +6573,7 @@ export interface operations {
                  *       }
                  *     ]
                  */
-                "application/json": components["schemas"]["ConsentChanges"];
+                "application/json": components["schemas"]["ConsentChoices"];
             };
         };
         responses: {
@@ -6431,7 +6615,8 @@ export interface operations {
                      *               "checked": true,
                      *               "givenAt": "2026-01-06T10:00:00.000Z"
                      *             }
-                     *           ]
+                     *           ],
+                     *           "historyCount": 1
                      *         }
                      *       ]
                      *     }
@@ -6443,6 +6628,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -6501,7 +6687,8 @@ export interface operations {
                      *               "checked": true,
                      *               "givenAt": "2026-01-06T10:00:00.000Z"
                      *             }
-                     *           ]
+                     *           ],
+                     *           "historyCount": 1
                      *         }
                      *       ]
                      *     }

@@ -38,14 +38,14 @@ export async function createConsentType(
   input: ConsentTypeInput,
   id: string = randomUUID(),
 ): Promise<ConsentType> {
-  checkDescriptions(input.descriptions, input.defaultLocale);
+  const defaultLocale = describedLocale(input.descriptions, input.defaultLocale);
   return auditedResourceChange(deps, em, by, CONSENT_TYPE, async (tx) => {
     const type = tx.create(ConsentType, {
       id,
       tenant: by.tenantId,
       name: input.name,
       required: input.required,
-      defaultLocale: input.defaultLocale,
+      defaultLocale,
       descriptions: input.descriptions,
       version: 1,
     });
@@ -78,10 +78,10 @@ export async function updateConsentType(
     if (!type) throw new NotFoundError(`No consent type "${id}"`);
     const before = consentTypeView(type);
     const descriptions = changes.descriptions ?? type.descriptions;
-    const defaultLocale = changes.defaultLocale ?? type.defaultLocale;
-    checkDescriptions(descriptions, defaultLocale);
+    const defaultLocale = describedLocale(descriptions, changes.defaultLocale ?? type.defaultLocale);
     const newText = defaultLocale !== type.defaultLocale || !sameDescriptions(descriptions, type.descriptions);
-    copyWritableFields(type, changes, ['name', 'required', 'defaultLocale', 'descriptions']);
+    copyWritableFields(type, changes, ['name', 'required', 'descriptions']);
+    type.defaultLocale = defaultLocale;
     if (newText) {
       type.version += 1;
       keepVersion(tx, type);
@@ -103,11 +103,13 @@ function keepVersion(tx: EntityManager, type: ConsentType): void {
 }
 
 /**
- * The default locale must be written (it is what every other locale falls back to), and a locale
- * is written once: `en-GB` and `en-gb` are the same tag.
+ * The default locale as the key of `descriptions` spells it (`EN` given, `en` written): it must be
+ * written, as it is what every other locale falls back to. A locale is written once: `en-GB` and
+ * `en-gb` are the same tag.
  */
-function checkDescriptions(descriptions: ConsentDescriptions, defaultLocale: string): void {
-  if (!Object.hasOwn(descriptions, defaultLocale)) {
+function describedLocale(descriptions: ConsentDescriptions, defaultLocale: string): string {
+  const described = Object.keys(descriptions).find((locale) => locale.toLowerCase() === defaultLocale.toLowerCase());
+  if (described === undefined) {
     throw fieldError(
       'defaultLocale',
       defaultLocale,
@@ -127,6 +129,7 @@ function checkDescriptions(descriptions: ConsentDescriptions, defaultLocale: str
       );
     seen.set(locale.toLowerCase(), locale);
   }
+  return described;
 }
 
 function sameDescriptions(a: ConsentDescriptions, b: ConsentDescriptions): boolean {

@@ -25,10 +25,11 @@ export const MemberConsent = defineEntity({
     member: p.manyToOne(User).deleteRule('cascade'),
     consentType: p.manyToOne(ConsentType),
     version: p.integer(),
-    /** The locale of `description`; null once the member is erased, as are the next two. */
-    locale: p.string().nullable(),
-    /** The locale the member asked for, when it asked; `locale` differs when the text fell back. */
+    /** The locale of `description`, one of the keys of the version's text; kept on erasure. */
+    locale: p.string(),
+    /** The locale the member asked for, when it asked; `locale` differs when the text fell back. Null once the member is erased. */
     requestedLocale: p.string().nullable(),
+    /** The exact text shown; null once the member is erased. */
     description: p.text().nullable(),
     checked: p.boolean(),
     givenAt: p.datetime(),

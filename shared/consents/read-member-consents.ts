@@ -4,7 +4,7 @@ import type { EntityManager } from '../platform/db/orm.js';
 export interface ConsentView {
   type: { id: string; name: string };
   version: number;
-  locale: string | null;
+  locale: string;
   requestedLocale: string | null;
   description: string | null;
   checked: boolean;
@@ -16,7 +16,7 @@ interface ConsentRow {
   consent_type_id: string;
   name: string;
   version: number;
-  locale: string | null;
+  locale: string;
   requested_locale: string | null;
   description: string | null;
   checked: boolean;
@@ -50,23 +50,37 @@ export async function currentConsents(
   return byMember;
 }
 
-/** One member's current consents, each with `history`: its earlier answers, newest first. */
+/** How many earlier answers per type `history` shows: each may copy a 10,000-character text. */
+export const HISTORY_LIMIT = 100;
+
+/**
+ * One member's current consents, each with `history`: its HISTORY_LIMIT latest earlier answers,
+ * newest first, and `historyCount`, how many earlier answers there are in all.
+ */
 export async function consentsWithHistory(
   em: EntityManager,
   tenantId: string,
   memberId: string,
-): Promise<(ConsentView & { history: ConsentView[] })[]> {
-  const rows = await em.execute<ConsentRow[]>(
-    `select ${COLUMNS}
-       from member_consent mc join consent_type ct on ct.id = mc.consent_type_id and ct.tenant_id = mc.tenant_id
-      where mc.tenant_id = ? and mc.member_id = ?
-      order by ct.name, mc.consent_type_id, mc.id desc`,
-    [tenantId, memberId],
+): Promise<(ConsentView & { history: ConsentView[]; historyCount: number })[]> {
+  const rows = await em.execute<(ConsentRow & { answers: number })[]>(
+    `select * from (
+       select ${COLUMNS}, mc.id,
+              row_number() over (partition by mc.consent_type_id order by mc.id desc) as position,
+              count(*) over (partition by mc.consent_type_id)::int as answers
+         from member_consent mc join consent_type ct on ct.id = mc.consent_type_id and ct.tenant_id = mc.tenant_id
+        where mc.tenant_id = ? and mc.member_id = ?
+     ) answered
+      where position <= ?
+      order by name, consent_type_id, id desc`,
+    [tenantId, memberId, HISTORY_LIMIT + 1],
   );
-  const byType = new Map<string, ConsentView[]>();
-  for (const row of rows)
-    byType.set(row.consent_type_id, [...(byType.get(row.consent_type_id) ?? []), consentView(row)]);
-  return [...byType.values()].map(([latest, ...history]) => ({ ...latest!, history }));
+  const byType = new Map<string, (ConsentRow & { answers: number })[]>();
+  for (const row of rows) byType.set(row.consent_type_id, [...(byType.get(row.consent_type_id) ?? []), row]);
+  return [...byType.values()].map(([latest, ...earlier]) => ({
+    ...consentView(latest!),
+    history: earlier.map(consentView),
+    historyCount: latest!.answers - 1,
+  }));
 }
 
 /**

@@ -22,15 +22,15 @@ export type Claim =
   /** Answered within the window, but sealed under a replaced PLATFORM_TOKEN_SECRET: not replayable, and not to be done twice. */
   | { state: 'unreadable' };
 
-/** Method, path and body in canonical JSON (keys sorted), so key order and spacing do not matter. */
-export function requestFingerprint(method: string, path: string, body: string): string {
+/** Method, path with its query string, and body in canonical JSON (keys sorted), so key order and spacing do not matter. */
+export function requestFingerprint(method: string, target: string, body: string): string {
   let canonicalBody = body;
   try {
     canonicalBody = canonicalize(JSON.parse(body)) ?? body;
   } catch {
     // Not JSON: the route will refuse it; fingerprint the raw text so the refusal replays too.
   }
-  return createHash('sha256').update(`${method} ${path}\n${canonicalBody}`).digest('hex');
+  return createHash('sha256').update(`${method} ${target}\n${canonicalBody}`).digest('hex');
 }
 
 /** What a stored answer is sealed to: its tenant and key, so it opens for no other row. */

@@ -10,7 +10,7 @@ export class Migration20261128042007 extends Migration {
     this.addSql(`create table "consent_type_version" ("id" uuid not null, "tenant_id" uuid not null, "consent_type_id" uuid not null, "version" int not null, "default_locale" varchar(255) not null, "descriptions" jsonb not null, "created_at" timestamptz not null, constraint "consent_type_version_pkey" primary key ("id"));`);
     this.addSql(`alter table "consent_type_version" add constraint "consent_type_version_consent_type_id_version_unique" unique ("consent_type_id", "version");`);
 
-    this.addSql(`create table "member_consent" ("id" bigserial primary key, "tenant_id" uuid not null, "member_id" uuid not null, "consent_type_id" uuid not null, "version" int not null, "locale" varchar(255) null, "requested_locale" varchar(255) null, "description" text null, "checked" boolean not null, "given_at" timestamptz not null);`);
+    this.addSql(`create table "member_consent" ("id" bigserial primary key, "tenant_id" uuid not null, "member_id" uuid not null, "consent_type_id" uuid not null, "version" int not null, "locale" varchar(255) not null, "requested_locale" varchar(255) null, "description" text null, "checked" boolean not null, "given_at" timestamptz not null);`);
     this.addSql(`create index "member_consent_current_index" on "member_consent" ("tenant_id", "member_id", "consent_type_id", "id" desc);`);
 
     this.addSql(`alter table "consent_type" add constraint "consent_type_tenant_id_foreign" foreign key ("tenant_id") references "tenant" ("id") on update cascade on delete cascade;`);

@@ -29,4 +29,18 @@ describe('chooseDescription', () => {
     expect(chooseDescription({ 'en-US': 'US', 'en-AU': 'AU' }, 'en-US', 'en-NZ').locale).toBe('en-US');
     expect(chooseDescription({ 'en-US': 'US', 'en-AU': 'AU', fr: 'FR' }, 'fr', 'en-NZ').locale).toBe('en-AU');
   });
+
+  // docs/consents.md#locales: "RFC 4647 lookup: the locale asked for, then with its last subtag dropped, one at a
+  // time (a single-letter subtag left at the end is dropped with it)"
+  it('finds the script and region asked for before another of the same language', () => {
+    const chinese = { en: 'English', 'zh-Hans': '简体', 'zh-Hant': '繁體' };
+    expect(chooseDescription(chinese, 'en', 'zh-Hant-TW').locale).toBe('zh-Hant');
+    expect(chooseDescription(chinese, 'en', 'ZH-HANT-HK').locale).toBe('zh-Hant');
+    expect(chooseDescription(chinese, 'en', 'zh-Hans-CN').locale).toBe('zh-Hans');
+    expect(chooseDescription(chinese, 'en', 'zh').locale).toBe('zh-Hans');
+    expect(chooseDescription({ en: 'plain', 'en-GB': 'GB', 'en-US': 'US' }, 'en', 'en-US-u-ca-gregory').locale).toBe(
+      'en-US',
+    );
+    expect(chooseDescription({ 'de-CH': 'CH', de: 'plain' }, 'de', 'de-CH-x-formal').locale).toBe('de-CH');
+  });
 });

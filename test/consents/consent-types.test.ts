@@ -194,7 +194,7 @@ describe('consent types', () => {
       ['descriptions', { ...TERMS, descriptions: {} }],
       ['descriptions', { ...TERMS, descriptions: 'I accept' }],
       ['descriptions.en', { ...TERMS, descriptions: { en: '' } }],
-      ['descriptions.en', { ...TERMS, descriptions: { en: 'x'.repeat(10_001) } }],
+      ['descriptions.en', { ...TERMS, descriptions: { en: 'x'.repeat(8_001) } }],
       ['descriptions.en', { ...TERMS, descriptions: { en: 3 } }],
       ['descriptions.not a locale', { ...TERMS, descriptions: { en: 'ok', 'not a locale': 'x' } }],
       [
@@ -202,7 +202,7 @@ describe('consent types', () => {
         {
           ...TERMS,
           descriptions: Object.fromEntries(
-            Array.from({ length: 51 }, (_, i) => [`e${String.fromCharCode(97 + (i % 26))}-${i + 10}`, 'x']),
+            Array.from({ length: 21 }, (_, i) => [`e${String.fromCharCode(97 + (i % 26))}-${i + 10}`, 'x']),
           ),
         },
       ],
@@ -222,6 +222,40 @@ describe('consent types', () => {
       const response = await harness.request(tenant, 'PATCH', `/v1/consent_types/${type.id}`, { token: admin, body });
       expect(response.status, JSON.stringify(body)).toBe(400);
     }
+  });
+
+  // docs/consents.md#consent-types: "1 to 20 locales … each text 1 to 8,000 characters: the longest such body fits
+  // under the 1 MiB body limit, so a type within the bounds is never refused as too large"
+  it('a type at its bounds, written in the widest characters, is created, not 413', async () => {
+    const widest = (character: string) =>
+      Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`en-${100 + i}`, character.repeat(8_000)]));
+    for (const [name, character] of [
+      ['Widest emoji', '😀'],
+      ['Widest escapes', '\u0001'],
+    ] as const) {
+      const descriptions = widest(character);
+      const response = await create({ ...TERMS, name, defaultLocale: 'en-100', descriptions });
+      expect(response.status, name).toBe(201);
+      expect((await dataOf<Json>(response)).descriptions).toEqual(descriptions);
+    }
+  });
+
+  // docs/consents.md#consent-types: "Tags are compared without regard to case"; "`defaultLocale` … is stored as the key
+  // of `descriptions` spells it"
+  it('a defaultLocale in another case than its key is taken, stored as the key spells it', async () => {
+    const type = await created({ ...TERMS, name: 'Case', defaultLocale: 'EN' });
+    expect(type).toMatchObject({ defaultLocale: 'en', version: 1 });
+    const changed = await harness.request(tenant, 'PATCH', `/v1/consent_types/${type.id}`, {
+      token: admin,
+      body: { defaultLocale: 'FR', descriptions: { 'fr-ca': 'Oui', Fr: 'Oui.' } },
+    });
+    expect(await dataOf(changed)).toMatchObject({ defaultLocale: 'Fr', version: 2 });
+    // The same default in another case is no new text.
+    const same = await harness.request(tenant, 'PATCH', `/v1/consent_types/${type.id}`, {
+      token: admin,
+      body: { defaultLocale: 'fr' },
+    });
+    expect(await dataOf(same)).toMatchObject({ defaultLocale: 'Fr', version: 2 });
   });
 
   it('a name already used in the tenant is 409 ConflictError, on POST and on PATCH', async () => {

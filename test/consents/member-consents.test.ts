@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createHarness,
-  dataOf,
-  jsonOf,
-  queryOne,
-  type Harness,
-  type Json,
-  type TestTenant,
-} from '../support/harness.js';
+import { createHarness, dataOf, jsonOf, queryOne, type Harness, type Json } from '../support/harness.js';
+import { consentWorld, NEWS_TEXT, TERMS_TEXT } from './consent-world.js';
 
 let harness: Harness;
 
@@ -17,80 +10,9 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-const TERMS_TEXT = { en: 'I accept the terms.', fr: "J'accepte les conditions.", 'pt-BR': 'Eu aceito os termos.' };
-const NEWS_TEXT = { en: 'Send me news.', 'fr-CA': 'Envoyez-moi des nouvelles.' };
-
-interface World {
-  tenant: TestTenant;
-  admin: string;
-  terms: Json;
-  news: Json;
-}
-
-/** A tenant of its own (its required type binds every registration there), with a required and an optional type. */
-async function world(): Promise<World> {
-  const tenant = await harness.createTenant();
-  const admin = await harness.adminToken(tenant, ['admin:users']);
-  const create = async (body: Json) =>
-    dataOf(await harness.request(tenant, 'POST', '/v1/consent_types', { token: admin, body }));
-  const terms = await create({ name: 'Terms', required: true, defaultLocale: 'en', descriptions: TERMS_TEXT });
-  const news = await create({ name: 'Newsletter', required: false, defaultLocale: 'en', descriptions: NEWS_TEXT });
-  return { tenant, admin, terms, news };
-}
-
-const profile = (name: string) => ({ familyName: 'Doe', givenName: name, emailAddress: `${name}@example.com` });
-
-function register(w: World, authIdentifier: string, consentsDefinition: Json, locale?: string, headers = {}) {
-  return harness.request(w.tenant, 'POST', `/v1/users${locale ? `?locale=${locale}` : ''}`, {
-    token: w.admin,
-    headers,
-    body: {
-      isRestricted: false,
-      authIdentifier,
-      profile: profile(authIdentifier),
-      ...(consentsDefinition === undefined ? {} : { consentsDefinition }),
-    },
-  });
-}
-
-async function registered(w: World, authIdentifier: string, consentsDefinition: Json, locale?: string): Promise<Json> {
-  const response = await register(w, authIdentifier, consentsDefinition, locale);
-  if (response.status !== 201) throw new Error(`register answered ${response.status}: ${await response.text()}`);
-  return dataOf(response);
-}
-
-const give = (w: World, checkedTerms = true, checkedNews?: boolean) => [
-  { type: { id: w.terms.id }, checked: checkedTerms },
-  ...(checkedNews === undefined ? [] : [{ type: { id: w.news.id }, checked: checkedNews }]),
-];
-
-async function membersCount(w: World): Promise<number> {
-  return (await queryOne(harness, 'select count(*)::int as n from member where tenant_id = ?', [w.tenant.id])).n;
-}
-
-async function consentRows(w: World, memberId: string): Promise<Json[]> {
-  return harness.context.orm.em
-    .fork()
-    .getConnection()
-    .execute(
-      `select consent_type_id, version, locale, requested_locale, description, checked, given_at
-         from member_consent where tenant_id = ? and member_id = ? order by id`,
-      [w.tenant.id, memberId],
-    );
-}
-
-async function ownConsents(w: World, authIdentifier: string): Promise<Json[]> {
-  const token = await harness.userToken(w.tenant, authIdentifier);
-  return dataOf(await harness.request(w.tenant, 'GET', '/v1/users/me/consents', { token }));
-}
-
-function patchOwn(w: World, authIdentifier: string, body: Json, locale?: string) {
-  return harness
-    .userToken(w.tenant, authIdentifier)
-    .then((token) =>
-      harness.request(w.tenant, 'PATCH', `/v1/users/me/consents${locale ? `?locale=${locale}` : ''}`, { token, body }),
-    );
-}
+const { world, register, registered, give, membersCount, consentRows, ownConsents, patchOwn, profile } = consentWorld(
+  () => harness,
+);
 
 // issue 23: "Registration with consentsDefinition: [{type: {id}, checked}] and ?locale=: each consent stored with the
 // locale's description (falling back to the default locale, recorded as such)"
@@ -186,7 +108,7 @@ describe('registration with consents', () => {
     expect(await membersCount(w)).toBe(0);
   });
 
-  it('refuses bad values of consentsDefinition and of ?locale= with 400', async () => {
+  it('refuses bad values of consentsDefinition, and a ?locale= longer than 64 characters, with 400', async () => {
     const w = await world();
     const bad: Json[] = [
       'yes',
@@ -207,14 +129,9 @@ describe('registration with consents', () => {
       const errors = body.data.errors as { property: string }[];
       expect(errors.every((error) => error.property.startsWith('consentsDefinition'))).toBe(true);
     }
-    for (const locale of ['english', 'en_GB', 'x', `en-${'a'.repeat(40)}`]) {
-      const response = await register(w, 'bad', give(w), locale);
-      expect(response.status, locale).toBe(400);
-      expect((await jsonOf(response)).data).toMatchObject({
-        name: 'ValidationError',
-        errors: [{ property: 'locale' }],
-      });
-    }
+    const response = await register(w, 'bad', give(w), `en-${'a'.repeat(62)}`);
+    expect(response.status).toBe(400);
+    expect((await jsonOf(response)).data).toMatchObject({ name: 'ValidationError', errors: [{ property: 'locale' }] });
     expect(await membersCount(w)).toBe(0);
   });
 
@@ -246,6 +163,38 @@ describe('registration with consents', () => {
     expect(await dataOf(again)).toEqual(member);
     expect(await consentRows(w, member.id)).toHaveLength(2);
   });
+
+  // docs/api-conventions.md#idempotency: "the same key with another request (its query string included) is 422
+  // IdempotencyKeyReusedError"; the query's locale chooses the text stored.
+  it('the same Idempotency-Key with another ?locale= is 422, not the first answer', async () => {
+    const w = await world();
+    const headers = { 'Idempotency-Key': randomUUID() };
+    const first = await register(w, 'query', give(w, true), 'fr', headers);
+    expect(first.status).toBe(201);
+    const again = await register(w, 'query', give(w, true), 'en', headers);
+    expect(again.status).toBe(422);
+    expect((await jsonOf(again)).data.name).toBe('IdempotencyKeyReusedError');
+  });
+
+  // docs/consents.md#registration: "ids are compared without regard to case, as GET /v1/consent_types/{id} does"
+  it('takes the id of a consent type in upper case, as GET /consent_types/{id} does', async () => {
+    const w = await world();
+    const upper = w.terms.id.toUpperCase();
+    expect((await harness.request(w.tenant, 'GET', `/v1/consent_types/${upper}`, { token: w.admin })).status).toBe(200);
+    const member = await registered(w, 'upper', [{ type: { id: upper }, checked: true }], 'en');
+    expect(member.consents).toEqual([
+      expect.objectContaining({ type: { id: w.terms.id, name: 'Terms' }, checked: true }),
+    ]);
+    const changed = await patchOwn(w, 'upper', [{ type: { id: upper }, checked: false }]);
+    expect(changed.status).toBe(200);
+    expect((await dataOf<Json[]>(changed))[0]).toMatchObject({ type: { id: w.terms.id }, checked: false });
+    const twice = await patchOwn(w, 'upper', [
+      { type: { id: upper }, checked: true },
+      { type: { id: w.terms.id }, checked: true },
+    ]);
+    expect(twice.status).toBe(400);
+    expect((await jsonOf(twice)).data.errors.map((error: Json) => error.property)).toEqual(['1.type.id']);
+  });
 });
 
 // issue 23: "GET /v1/users/{id}/consents, GET/PATCH /v1/users/me/consents (a member may withdraw or give a consent;
@@ -258,9 +207,9 @@ describe("a member's consents", () => {
     for (const identifier of [member.id, 'reader', String(member.accountNumber)]) {
       const response = await harness.request(w.tenant, 'GET', `/v1/users/${identifier}/consents`, { token: reader });
       expect(response.status).toBe(200);
-      expect(await dataOf(response)).toEqual([{ ...member.consents[0], history: [] }]);
+      expect(await dataOf(response)).toEqual([{ ...member.consents[0], history: [], historyCount: 0 }]);
     }
-    expect(await ownConsents(w, 'reader')).toEqual([{ ...member.consents[0], history: [] }]);
+    expect(await ownConsents(w, 'reader')).toEqual([{ ...member.consents[0], history: [], historyCount: 0 }]);
     // The member routes: the member view carries the current consents.
     for (const path of [
       `/v1/users/${member.id}`,
@@ -357,7 +306,8 @@ describe("a member's consents", () => {
     });
   });
 
-  it('PATCH refuses unknown, foreign and repeated types with 400, and bad bodies with 400, changing nothing', async () => {
+  // decisions §12: "Body validation elsewhere is 400 ValidationError" (registration's BadRequestError is its own row).
+  it('PATCH refuses unknown, foreign and repeated types with 400 ValidationError, and bad bodies with 400, changing nothing', async () => {
     const w = await world();
     const other = await world();
     const member = await registered(w, 'strict', give(w, true));
@@ -376,7 +326,7 @@ describe("a member's consents", () => {
       const response = await patchOwn(w, 'strict', body);
       expect(response.status).toBe(400);
       const answer = await jsonOf(response);
-      expect(answer.data.name).toBe('BadRequestError');
+      expect(answer.data.name).toBe('ValidationError');
       expect(answer.data.errors.map((error: Json) => error.property)).toEqual([property]);
     }
     for (const body of [
@@ -390,7 +340,7 @@ describe("a member's consents", () => {
       expect(response.status, JSON.stringify(body).slice(0, 60)).toBe(400);
       expect((await jsonOf(response)).data.name).toBe('ValidationError');
     }
-    const badLocale = await patchOwn(w, 'strict', give(w, true), 'not_a_locale');
+    const badLocale = await patchOwn(w, 'strict', give(w, true), 'x'.repeat(65));
     expect(badLocale.status).toBe(400);
     expect((await jsonOf(badLocale)).data.errors[0].property).toBe('locale');
     expect(await consentRows(w, member.id)).toHaveLength(1);
@@ -446,8 +396,76 @@ describe("a member's consents", () => {
 
 // issue 23: "DELETE /v1/users/{id} erases the consents' personal text as decisions §7 says, and keeps what is needed
 // to prove the consent existed (type, version, time)"; decisions §7: "erases the profile (and consents' personal text)"
+// docs/consents.md#a-members-consents: "`history` holds the 100 latest earlier answers to the type, newest first;
+// `historyCount` says how many there are in all"
+describe('history', () => {
+  it('holds the 100 latest earlier answers per type, and says how many there are', async () => {
+    const w = await world();
+    const member = await registered(w, 'talker', give(w, true, true), 'en');
+    // 150 more answers to the newsletter, alternating, the last one withdrawing it.
+    await harness.context.orm.em
+      .fork()
+      .getConnection()
+      .execute(
+        `insert into member_consent (tenant_id, member_id, consent_type_id, version, locale, description, checked, given_at)
+         select ?, ?, ?, 1, 'en', 'Send me news.', n % 2 = 0, now() from generate_series(0, 149) n`,
+        [w.tenant.id, member.id, w.news.id],
+      );
+    const [news, terms] = await ownConsents(w, 'talker');
+    expect(news).toMatchObject({ checked: false, historyCount: 150 });
+    expect(news!.history).toHaveLength(100);
+    expect(news!.history.map((answer: Json) => answer.checked).slice(0, 3)).toEqual([true, false, true]);
+    expect(terms).toMatchObject({ checked: true, history: [], historyCount: 0 });
+  });
+});
+
+// docs/consents.md#erasure: "An erased member is gone: PATCH /v1/users/me/consents is 404 NotFoundError, a change
+// waiting for the member while the erasure commits included, so no personal text is stored again"
+describe('erased members', () => {
+  it('an erased member cannot store consents again: PATCH is 404 and nothing is appended', async () => {
+    const w = await world();
+    const member = await registered(w, 'gone', give(w, true), 'fr');
+    expect((await harness.request(w.tenant, 'DELETE', `/v1/users/${member.id}`, { token: w.admin })).status).toBe(200);
+    const response = await patchOwn(w, 'gone', give(w, true, true), 'fr');
+    expect(response.status).toBe(404);
+    expect((await jsonOf(response)).data.name).toBe('NotFoundError');
+    expect(await consentRows(w, member.id)).toEqual([expect.objectContaining({ description: null })]);
+  });
+
+  it('a PATCH waiting for the member while its erasure commits is 404, and stores no text', async () => {
+    const w = await world();
+    const member = await registered(w, 'racing', give(w, true), 'fr');
+    const knex = harness.context.orm.em.getKnex();
+    const waiting = async () =>
+      (
+        await queryOne(
+          harness,
+          `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+        )
+      ).n;
+    // The test holds the member's row: the erasure queues for it first, then the PATCH behind it.
+    const holder = await knex.transaction();
+    let erasure: Promise<Response>;
+    let change: Promise<Response>;
+    try {
+      await holder.raw('select 1 from member where id = ? for update', [member.id]);
+      erasure = harness.request(w.tenant, 'DELETE', `/v1/users/${member.id}`, { token: w.admin });
+      await expect.poll(waiting, { timeout: 10_000, interval: 20 }).toBe(1);
+      change = patchOwn(w, 'racing', give(w, true, true), 'fr');
+      await expect.poll(waiting, { timeout: 10_000, interval: 20 }).toBe(2);
+    } finally {
+      await holder.commit();
+    }
+    expect((await erasure!).status).toBe(200);
+    expect((await change!).status).toBe(404);
+    expect(await consentRows(w, member.id)).toEqual([expect.objectContaining({ description: null })]);
+  });
+});
+
 describe('erasure', () => {
-  it('DELETE erases the text and locales of every consent row and keeps type, version, answer and time', async () => {
+  // docs/consents.md#erasure: "`locale`, the locale of the type's own text, stays: it is not the member's, and with
+  // the version it finds the exact words the member agreed to"
+  it('DELETE erases the text and the locale asked for of every consent row and keeps type, version, locale, answer and time', async () => {
     const w = await world();
     const member = await registered(w, 'erased', give(w, true, true), 'fr');
     await patchOwn(w, 'erased', [{ type: { id: w.news.id }, checked: false }], 'fr-CA');
@@ -458,7 +476,7 @@ describe('erasure', () => {
     expect(response.status).toBe(200);
 
     const after = await consentRows(w, member.id);
-    expect(after).toEqual(before.map((row) => ({ ...row, locale: null, requested_locale: null, description: null })));
+    expect(after).toEqual(before.map((row) => ({ ...row, requested_locale: null, description: null })));
     // The text of the version the member answered stays provable.
     const version = await queryOne(
       harness,
@@ -473,13 +491,14 @@ describe('erasure', () => {
     expect(terms).toEqual({
       type: { id: w.terms.id, name: 'Terms' },
       version: 1,
-      locale: null,
+      locale: 'fr',
       requestedLocale: null,
       description: null,
       checked: true,
       givenAt: member.consents[1].givenAt,
       history: [],
+      historyCount: 0,
     });
-    expect(news.history).toEqual([expect.objectContaining({ checked: true, description: null, locale: null })]);
+    expect(news.history).toEqual([expect.objectContaining({ checked: true, description: null, locale: 'fr-CA' })]);
   });
 });

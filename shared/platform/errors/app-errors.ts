@@ -50,7 +50,12 @@ export class ValidationError extends AppError {
 
 /** A 400 ValidationError about one field of a body or query, named in its message and in its one item. */
 export function fieldError(property: string, value: unknown, rule: string, message: string): ValidationError {
-  return new ValidationError(message, [{ property, value, constraints: { [rule]: message }, children: [] }]);
+  return new ValidationError(message, [validationIssue(property, value, rule, message)]);
+}
+
+/** One item of `data.errors`: the field, its value, and the rule it breaks with the message saying how. */
+export function validationIssue(property: string, value: unknown, rule: string, message: string): ValidationIssue {
+  return { property, value, constraints: { [rule]: message }, children: [] };
 }
 
 export class BadRequestError extends AppError {
