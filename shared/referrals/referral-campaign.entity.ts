@@ -39,7 +39,8 @@ export const ReferralCampaign = defineEntity({
   properties: {
     id: p.uuid().primary(),
     tenant: p.manyToOne(Tenant).deleteRule('cascade'),
-    name: p.string(),
+    /** As long as validation lets it be (1 to 256 characters), as are sourceUserId and a tranche's name. */
+    name: p.string().length(256),
     linkConfig: p.json<LinkConfig>(),
     isActive: p.boolean(),
     referralCodeType: p.enum([...REFERRAL_CODE_TYPES]),
