@@ -95,6 +95,27 @@ describe('campaign bodies', () => {
     expect(namedFields(await jsonOf(sameName))).toEqual(['tranches[1].name']);
   });
 
+  // docs/referrals.md: "Addresses are `http` or `https`"; "A value outside its bounds is `400 ValidationError` naming the field".
+  it.each([
+    ['desktopUrl', 'http://'],
+    ['desktopUrl', 'http://a:99999/'],
+    ['imageUrl', 'https://:8080/x.png'],
+    ['iosUrl', 'http://999.1.1.1/'],
+  ])('refuses a linkConfig.%s of %s that no browser opens, on POST and PATCH', async (field, address) => {
+    const linkConfig = { title: 't', description: 'd', desktopUrl: 'https://c.example', [field]: address };
+    const created = await postCampaign(campaignBody({ isActive: false, linkConfig }));
+    const patched = await harness.request(tenant, 'PATCH', `/v1/referral_campaigns/${campaign.id}`, {
+      token: admin,
+      body: { linkConfig },
+    });
+    for (const response of [created, patched]) {
+      expect(response.status).toBe(400);
+      const answer = await jsonOf(response);
+      expect(answer.data.name).toBe('ValidationError');
+      expect(namedFields(answer)).toEqual([`linkConfig.${field}`]);
+    }
+  });
+
   it('refuses a field the campaign does not have', async () => {
     const response = await postCampaign({ ...campaignBody({ isActive: false }), tenant: 'another' });
     expect(response.status).toBe(400);
