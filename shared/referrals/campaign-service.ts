@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { AuditDependencies } from '../audit/audit-log.js';
 import {
   auditedResourceChange,
@@ -10,7 +11,13 @@ import type { EntityManager } from '../platform/db/orm.js';
 import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
 import { findTenantRecord } from '../platform/db/tenant-record.js';
 import { ConflictError, fieldError } from '../platform/errors/app-errors.js';
-import { ReferralCampaign, type LinkConfig, type ReferralCodeType, type Tranche } from './referral-campaign.entity.js';
+import {
+  ONE_ACTIVE_INDEX,
+  ReferralCampaign,
+  type LinkConfig,
+  type ReferralCodeType,
+  type Tranche,
+} from './referral-campaign.entity.js';
 import { ReferralCode } from './referral-code.entity.js';
 
 /** The body of POST /v1/referral_campaigns; `linkConfig`'s optional addresses may be left out. */
@@ -50,20 +57,22 @@ export async function createCampaign(
   input: CampaignInput,
   id: string = randomUUID(),
 ): Promise<ReferralCampaign> {
-  return auditedResourceChange(deps, em, by, campaigns, async (tx) => {
-    await checkOnlyActive(tx, by.tenantId, id, input.isActive ?? false);
-    const campaign = tx.create(ReferralCampaign, {
-      id,
-      tenant: by.tenantId,
-      name: input.name,
-      linkConfig: completeLinkConfig(input.linkConfig),
-      isActive: input.isActive ?? false,
-      referralCodeType: input.referralCodeType,
-      tranches: checkedTranches(input.tranches ?? []),
-    });
-    await tx.flush();
-    return { result: campaign, resourceId: id, before: null, after: campaignView(campaign) };
-  });
+  return oneActiveAtATime(em, by.tenantId, () =>
+    auditedResourceChange(deps, em, by, campaigns, async (tx) => {
+      await checkOnlyActive(tx, by.tenantId, id, input.isActive ?? false);
+      const campaign = tx.create(ReferralCampaign, {
+        id,
+        tenant: by.tenantId,
+        name: input.name,
+        linkConfig: completeLinkConfig(input.linkConfig),
+        isActive: input.isActive ?? false,
+        referralCodeType: input.referralCodeType,
+        tranches: checkedTranches(input.tranches ?? []),
+      });
+      await tx.flush();
+      return { result: campaign, resourceId: id, before: null, after: campaignView(campaign) };
+    }),
+  );
 }
 
 /**
@@ -77,25 +86,27 @@ export async function updateCampaign(
   id: string,
   changes: Partial<CampaignInput>,
 ): Promise<ReferralCampaign> {
-  return auditedUpdate(deps, em, by, campaigns, id, async (tx, campaign) => {
-    await checkOnlyActive(tx, by.tenantId, campaign.id, changes.isActive ?? campaign.isActive);
-    if (changes.referralCodeType !== undefined && changes.referralCodeType !== campaign.referralCodeType) {
-      if (await tx.count(ReferralCode, { campaign: campaign.id }))
-        throw new ConflictError(
-          `Campaign "${campaign.name}" has issued invite codes: its referralCodeType can no longer change`,
-          { data: { fields: ['referralCodeType'] } },
-        );
-    }
-    copyWritableFields(
-      campaign,
-      {
-        ...changes,
-        linkConfig: changes.linkConfig && completeLinkConfig(changes.linkConfig),
-        tranches: changes.tranches && checkedTranches(changes.tranches),
-      },
-      ['name', 'linkConfig', 'isActive', 'referralCodeType', 'tranches'],
-    );
-  });
+  return oneActiveAtATime(em, by.tenantId, () =>
+    auditedUpdate(deps, em, by, campaigns, id, async (tx, campaign) => {
+      await checkOnlyActive(tx, by.tenantId, campaign.id, changes.isActive ?? campaign.isActive);
+      if (changes.referralCodeType !== undefined && changes.referralCodeType !== campaign.referralCodeType) {
+        if (await tx.count(ReferralCode, { campaign: campaign.id }))
+          throw new ConflictError(
+            `Campaign "${campaign.name}" has issued invite codes: its referralCodeType can no longer change`,
+            { data: { fields: ['referralCodeType'] } },
+          );
+      }
+      copyWritableFields(
+        campaign,
+        {
+          ...changes,
+          linkConfig: changes.linkConfig && completeLinkConfig(changes.linkConfig),
+          tranches: changes.tranches && checkedTranches(changes.tranches),
+        },
+        ['name', 'linkConfig', 'isActive', 'referralCodeType', 'tranches'],
+      );
+    }),
+  );
 }
 
 export function findCampaign(em: EntityManager, tenantId: string, id: string): Promise<ReferralCampaign> {
@@ -120,13 +131,37 @@ async function checkOnlyActive(
 ): Promise<void> {
   if (!willBeActive) return;
   const active = await tx.findOne(ReferralCampaign, { tenant: tenantId, isActive: true, id: { $ne: campaignId } });
-  if (active)
-    throw new ConflictError(
-      `Campaign "${active.name}" (${active.id}) is active: deactivate it before activating another`,
-      {
-        data: { fields: ['isActive'], activeCampaignId: active.id },
-      },
-    );
+  if (active) throw activeCampaignConflict(active);
+}
+
+/**
+ * Two activations racing both pass `checkOnlyActive`, and the one-active index refuses the later
+ * commit: its answer is the same 409 naming the campaign that won, read once the refused
+ * transaction is over.
+ */
+async function oneActiveAtATime(
+  em: EntityManager,
+  tenantId: string,
+  change: () => Promise<ReferralCampaign>,
+): Promise<ReferralCampaign> {
+  try {
+    return await change();
+  } catch (error) {
+    if (!(error instanceof UniqueConstraintViolationException) || !isOneActiveViolation(error)) throw error;
+    const active = await activeCampaign(em.fork(), tenantId);
+    throw active ? activeCampaignConflict(active) : error;
+  }
+}
+
+function isOneActiveViolation(error: UniqueConstraintViolationException): boolean {
+  return (error as { constraint?: unknown }).constraint === ONE_ACTIVE_INDEX;
+}
+
+function activeCampaignConflict(active: ReferralCampaign): ConflictError {
+  return new ConflictError(
+    `Campaign "${active.name}" (${active.id}) is active: deactivate it before activating another`,
+    { data: { fields: ['isActive'], activeCampaignId: active.id } },
+  );
 }
 
 function completeLinkConfig(config: CampaignInput['linkConfig']): LinkConfig {

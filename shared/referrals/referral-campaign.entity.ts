@@ -21,6 +21,9 @@ export interface Tranche {
   name: string;
 }
 
+/** The partial unique index that leaves a tenant one active campaign at most. */
+export const ONE_ACTIVE_INDEX = 'referral_campaign_one_active';
+
 /**
  * A referral campaign (docs/referrals.md#referral-campaigns). A tenant has at most one active
  * campaign, whose codes members hand out: the partial unique index settles two activations racing.
@@ -31,9 +34,8 @@ export const ReferralCampaign = defineEntity({
   indexes: [
     { properties: ['tenant', 'createdAt'] },
     {
-      name: 'referral_campaign_one_active',
-      expression:
-        'create unique index "referral_campaign_one_active" on "referral_campaign" ("tenant_id") where "is_active"',
+      name: ONE_ACTIVE_INDEX,
+      expression: `create unique index "${ONE_ACTIVE_INDEX}" on "referral_campaign" ("tenant_id") where "is_active"`,
     },
   ],
   properties: {
