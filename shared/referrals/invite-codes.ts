@@ -44,11 +44,14 @@ function memberDigest({ tenantId, memberId, attempt }: CodeDraw): Buffer {
 }
 
 /**
- * A LINK campaign's invite link: its desktop address with the code as the `inviteCode` query
- * parameter, the address's own query and fragment kept.
+ * A LINK campaign's invite link: its desktop address with `inviteCode=<code>` added after the
+ * address's own query, which is kept as written (searchParams would re-encode it: `a=%20b&flag`
+ * becoming `a=+b&flag=`), as is the fragment. An `inviteCode` already in the address stays too.
  */
 export function inviteLinkOf(desktopUrl: string, inviteCode: string): string {
   const url = new URL(desktopUrl);
-  url.searchParams.set('inviteCode', inviteCode);
+  const query = url.search.slice(1);
+  const separator = query === '' || query.endsWith('&') ? '' : '&';
+  url.search = `${query}${separator}inviteCode=${encodeURIComponent(inviteCode)}`;
   return url.toString();
 }
