@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '../platform/db/orm.js';
-import { BadRequestError } from '../platform/errors/app-errors.js';
+import { fieldBadRequestError } from '../platform/errors/app-errors.js';
 import { ReferralActivity } from './referral-activity.entity.js';
 import { ReferralCode } from './referral-code.entity.js';
 
@@ -28,14 +28,13 @@ export async function recordClick(
     inviteCode: input.inviteCode,
     campaign: { isActive: true },
   });
-  if (!code) {
-    const message = `No active referral campaign has the invite code "${input.inviteCode}"`;
-    throw new BadRequestError(message, {
-      data: {
-        errors: [{ property: 'inviteCode', value: input.inviteCode, constraints: { exists: message }, children: [] }],
-      },
-    });
-  }
+  if (!code)
+    throw fieldBadRequestError(
+      'inviteCode',
+      input.inviteCode,
+      'exists',
+      `No active referral campaign has the invite code "${input.inviteCode}"`,
+    );
   const click = em.create(ReferralActivity, {
     id,
     tenant: tenantId,

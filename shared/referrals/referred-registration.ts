@@ -8,7 +8,7 @@ import {
   type IntrinsicEventDependencies,
 } from '../events/queue-intrinsic-event.js';
 import type { EntityManager } from '../platform/db/orm.js';
-import { BadRequestError, ConflictError } from '../platform/errors/app-errors.js';
+import { ConflictError, fieldBadRequestError } from '../platform/errors/app-errors.js';
 import { withoutAbsent } from '../platform/json/without-absent.js';
 import type { User } from '../users/user.entity.js';
 import { ReferralCode } from './referral-code.entity.js';
@@ -83,9 +83,20 @@ async function storeReferral(
     { tenant: tenantId, inviteCode, campaign: { isActive: true } },
     { populate: ['campaign', 'member'] },
   );
-  if (!code) throw codeError(inviteCode, 'exists', `No active referral campaign has the invite code "${inviteCode}"`);
+  if (!code)
+    throw fieldBadRequestError(
+      'referralInviteCode',
+      inviteCode,
+      'exists',
+      `No active referral campaign has the invite code "${inviteCode}"`,
+    );
   if (isSamePerson(code.member, member))
-    throw codeError(inviteCode, 'notOwn', 'A member cannot register with an invite code of their own');
+    throw fieldBadRequestError(
+      'referralInviteCode',
+      inviteCode,
+      'notOwn',
+      'A member cannot register with an invite code of their own',
+    );
   if (await tx.count(Referral, { code: code.id, source: activity.source, sourceUserId: activity.sourceUserId }))
     throw alreadySignedUp(activity);
 
@@ -156,14 +167,6 @@ function isSamePerson(owner: User, member: User): boolean {
     same(lower(owner.profile.emailAddress), lower(member.profile.emailAddress)) ||
     same(owner.profile.telephoneNumber, member.profile.telephoneNumber)
   );
-}
-
-function codeError(inviteCode: string, rule: string, message: string): BadRequestError {
-  return new BadRequestError(message, {
-    data: {
-      errors: [{ property: 'referralInviteCode', value: inviteCode, constraints: { [rule]: message }, children: [] }],
-    },
-  });
 }
 
 function alreadySignedUp(activity: { source: string; sourceUserId: string }): ConflictError {
