@@ -39,6 +39,15 @@ export function drawInviteCode(type: ReferralCodeType, draw: CodeDraw): string {
   }
 }
 
+/**
+ * A code as a person typed it, in the form codes of `type` are issued in: spaces around it
+ * dropped, the alphabet's codes upper case and word codes lower case, so `y86pahyr ` is `Y86PAHYR`.
+ */
+export function issuedFormOf(type: ReferralCodeType, typed: string): string {
+  const code = typed.trim();
+  return type === 'STATIC_USER_WORD_CODE' ? code.toLowerCase() : code.toUpperCase();
+}
+
 function memberDigest({ tenantId, memberId, attempt }: CodeDraw): Buffer {
   return createHash('sha256').update(`${tenantId}:${memberId}:${attempt}`).digest();
 }

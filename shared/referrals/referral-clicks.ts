@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '../platform/db/orm.js';
 import { fieldBadRequestError } from '../platform/errors/app-errors.js';
 import { ReferralActivity } from './referral-activity.entity.js';
-import { ReferralCode } from './referral-code.entity.js';
+import { findActiveInviteCode } from './referral-code-service.js';
 
 /** POST /v1/referral_activities: the body, always a CLICK there. */
 export interface ClickInput {
@@ -23,11 +23,7 @@ export async function recordClick(
   input: ClickInput,
   id: string = randomUUID(),
 ): Promise<ReferralActivity> {
-  const code = await em.findOne(ReferralCode, {
-    tenant: tenantId,
-    inviteCode: input.inviteCode,
-    campaign: { isActive: true },
-  });
+  const code = await findActiveInviteCode(em, tenantId, input.inviteCode);
   if (!code)
     throw fieldBadRequestError(
       'inviteCode',

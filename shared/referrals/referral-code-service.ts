@@ -3,7 +3,7 @@ import type { EntityManager } from '../platform/db/orm.js';
 import { NotFoundError } from '../platform/errors/app-errors.js';
 import type { User } from '../users/user.entity.js';
 import { activeCampaign, campaignView } from './campaign-service.js';
-import { drawInviteCode, inviteLinkOf } from './invite-codes.js';
+import { drawInviteCode, inviteLinkOf, issuedFormOf } from './invite-codes.js';
 import type { ReferralCampaign } from './referral-campaign.entity.js';
 import { ReferralCode } from './referral-code.entity.js';
 
@@ -21,6 +21,26 @@ export function referralCodeView(code: ReferralCode, campaign: ReferralCampaign)
     campaign: campaignView(campaign),
     referrer: { id: code.member.id },
   };
+}
+
+/**
+ * The code of the tenant's active campaign that a person typed (at registration, on a click), with
+ * its owner; null when no active campaign has it. Matched in the form the campaign's codes are
+ * issued in (docs/referrals.md#invite-codes): a campaign's type is its codes' type, since it
+ * changes only while none is issued.
+ */
+export async function findActiveInviteCode(
+  em: EntityManager,
+  tenantId: string,
+  typed: string,
+): Promise<ReferralCode | null> {
+  const campaign = await activeCampaign(em, tenantId);
+  if (!campaign) return null;
+  return em.findOne(
+    ReferralCode,
+    { tenant: tenantId, campaign: campaign.id, inviteCode: issuedFormOf(campaign.referralCodeType, typed) },
+    { populate: ['member'] },
+  );
 }
 
 /**

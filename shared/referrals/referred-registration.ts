@@ -11,7 +11,7 @@ import type { EntityManager } from '../platform/db/orm.js';
 import { ConflictError, fieldBadRequestError } from '../platform/errors/app-errors.js';
 import { withoutAbsent } from '../platform/json/without-absent.js';
 import type { User } from '../users/user.entity.js';
-import { ReferralCode } from './referral-code.entity.js';
+import { findActiveInviteCode } from './referral-code-service.js';
 import { Referral } from './referral.entity.js';
 
 /** The registration body's referral fields (rewards-interface: each requires the other). */
@@ -78,11 +78,7 @@ async function storeReferral(
   eventIds: { registrationEventId: number | null; completedEventId: number | null },
 ): Promise<Referral> {
   const tenantId = member.tenant.id;
-  const code = await tx.findOne(
-    ReferralCode,
-    { tenant: tenantId, inviteCode, campaign: { isActive: true } },
-    { populate: ['campaign', 'member'] },
-  );
+  const code = await findActiveInviteCode(tx, tenantId, inviteCode);
   if (!code)
     throw fieldBadRequestError(
       'referralInviteCode',
