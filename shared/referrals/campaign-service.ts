@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { AuditDependencies } from '../audit/audit-log.js';
 import {
   auditedResourceChange,
@@ -90,6 +90,8 @@ export async function updateCampaign(
     auditedUpdate(deps, em, by, campaigns, id, async (tx, campaign) => {
       await checkOnlyActive(tx, by.tenantId, campaign.id, changes.isActive ?? campaign.isActive);
       if (changes.referralCodeType !== undefined && changes.referralCodeType !== campaign.referralCodeType) {
+        // Held until the commit: a first read of a code waits, then draws the new type (referral-code-service.ts).
+        await tx.lock(campaign, LockMode.PESSIMISTIC_WRITE);
         if (await tx.count(ReferralCode, { campaign: campaign.id }))
           throw new ConflictError(
             `Campaign "${campaign.name}" has issued invite codes: its referralCodeType can no longer change`,
