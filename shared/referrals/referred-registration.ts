@@ -152,14 +152,14 @@ export async function reportReferral(deps: IntrinsicEventDependencies, referral:
 }
 
 /**
- * One's own code: the code's owner and the new member share an authIdentifier, an email address
- * (whatever its case) or a telephone number.
+ * One's own code: the code's owner and the new member share an email address (whatever its case)
+ * or a telephone number. (An owner's authIdentifier is never the new member's: registration
+ * answers a taken one 409 before the referral is looked at.)
  */
 function isSamePerson(owner: User, member: User): boolean {
   const same = (a: unknown, b: unknown) => typeof a === 'string' && typeof b === 'string' && a === b;
   const lower = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : undefined);
   return (
-    owner.authIdentifier === member.authIdentifier ||
     same(lower(owner.profile.emailAddress), lower(member.profile.emailAddress)) ||
     same(owner.profile.telephoneNumber, member.profile.telephoneNumber)
   );

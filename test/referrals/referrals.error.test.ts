@@ -182,6 +182,13 @@ describe('registration with an invite code', () => {
     expect((await register(samePhone)).status).toBe(400);
   });
 
+  // docs/users.md#registration: "An `authIdentifier` already registered in the tenant is `409 ConflictError`".
+  it("answers the code owner's own authIdentifier 409 as a taken one, before the code is looked at", async () => {
+    const response = await register(referredRegistration('owner', inviteCode, 'owner-device'));
+    expect(response.status).toBe(409);
+    expect((await jsonOf(response)).message).toContain('authIdentifier');
+  });
+
   it('answers 409 ConflictError when the same source and sourceUserId sign up again with the code', async () => {
     expect((await register(referredRegistration('first-signup', inviteCode, 'device-1'))).status).toBe(201);
     const again = await register(referredRegistration('second-signup', inviteCode, 'device-1'));
