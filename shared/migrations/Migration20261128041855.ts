@@ -17,7 +17,7 @@ export class Migration20261128041855 extends Migration {
 
     this.addSql(`create table "referral" ("id" uuid not null, "tenant_id" uuid not null, "code_id" uuid not null, "campaign_id" uuid not null, "referrer_id" uuid not null, "referred_id" uuid not null, "source" varchar(255) not null, "source_user_id" varchar(256) not null, "user_agent" varchar(255) null, "ip_address" varchar(255) null, "tranche" varchar(256) null, "registration_event_id" bigint null, "completed_event_id" bigint null, "created_at" timestamptz not null, constraint "referral_pkey" primary key ("id"));`);
     this.addSql(`create index "referral_campaign_id_referrer_id_index" on "referral" ("campaign_id", "referrer_id");`);
-    this.addSql(`create index "referral_reported_index" on "referral" ("created_at");`);
+    this.addSql(`create index "referral_created_at_index" on "referral" ("created_at");`);
     this.addSql(`alter table "referral" add constraint "referral_referred_id_unique" unique ("referred_id");`);
     this.addSql(`alter table "referral" add constraint "referral_code_id_source_source_user_id_unique" unique ("code_id", "source", "source_user_id");`);
 

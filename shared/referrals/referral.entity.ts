@@ -16,11 +16,8 @@ export const Referral = defineEntity({
   uniques: [{ properties: ['referred'] }, { properties: ['code', 'source', 'sourceUserId'] }],
   indexes: [
     { properties: ['campaign', 'referrer'] },
-    // The recovery sweep looks for referrals whose events were never registered.
-    {
-      name: 'referral_reported_index',
-      expression: 'create index "referral_reported_index" on "referral" ("created_at")',
-    },
+    // The recovery sweep looks for referrals whose events were never registered, by creation time.
+    { properties: ['createdAt'] },
   ],
   properties: {
     id: p.uuid().primary(),
