@@ -168,8 +168,11 @@ describe('registration with an invite code', () => {
     const sameEmail = referredRegistration('owner-again', inviteCode);
     sameEmail.profile.emailAddress = 'OWNER@example.com';
     const tenantAllowingDuplicates = await register(sameEmail);
-    // The tenant refuses duplicate contacts anyway; the referral check comes with them allowed.
+    // docs/referrals.md: "With the tenant's default `allowDuplicateContacts: false`, a registration reusing the
+    // referrer's email address or telephone number is refused before this rule, by the contact check: `422
+    // UserExistsError` naming the field. The own-code `400` answers tenants that allow duplicate contacts."
     expect(tenantAllowingDuplicates.status).toBe(422);
+    expect((await jsonOf(tenantAllowingDuplicates)).data.name).toBe('UserExistsError');
     await harness.request(tenant, 'PATCH', '/v1/tenant', {
       token: await harness.adminToken(tenant, ['admin:tenant']),
       body: { configuration: { allowDuplicateContacts: true } },
