@@ -50,23 +50,24 @@ export class ValidationError extends AppError {
 
 /** A 400 ValidationError about one field of a body or query, named in its message and in its one item. */
 export function fieldError(property: string, value: unknown, rule: string, message: string): ValidationError {
-  return new ValidationError(message, [fieldIssue(property, value, rule, message)]);
+  return new ValidationError(message, [validationIssue(property, value, rule, message)]);
 }
 
-/**
- * A 400 BadRequestError about one field whose value is well formed but refused by what it refers
- * to (an invite code no active campaign has), its `data.errors` item as fieldError's.
- */
-export function fieldBadRequestError(property: string, value: unknown, rule: string, message: string): BadRequestError {
-  return new BadRequestError(message, { data: { errors: [fieldIssue(property, value, rule, message)] } });
-}
-
-function fieldIssue(property: string, value: unknown, rule: string, message: string): ValidationIssue {
+/** One item of `data.errors`: the field, its value, and the rule it breaks with the message saying how. */
+export function validationIssue(property: string, value: unknown, rule: string, message: string): ValidationIssue {
   return { property, value, constraints: { [rule]: message }, children: [] };
 }
 
 export class BadRequestError extends AppError {
   readonly httpCode = 400;
+}
+
+/**
+ * fieldError's 400 BadRequestError twin, about one field whose value is well formed but refused by
+ * what it refers to (an invite code no active campaign has), its `data.errors` item as fieldError's.
+ */
+export function fieldBadRequestError(property: string, value: unknown, rule: string, message: string): BadRequestError {
+  return new BadRequestError(message, { data: { errors: [validationIssue(property, value, rule, message)] } });
 }
 
 export class UnauthorizedError extends AppError {
