@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { AuditDependencies } from '../audit/audit-log.js';
 import {
   auditedResourceChange,
@@ -10,7 +11,13 @@ import type { EntityManager } from '../platform/db/orm.js';
 import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
 import { findTenantRecord } from '../platform/db/tenant-record.js';
 import { ConflictError, fieldError } from '../platform/errors/app-errors.js';
-import { ReferralCampaign, type LinkConfig, type ReferralCodeType, type Tranche } from './referral-campaign.entity.js';
+import {
+  ONE_ACTIVE_INDEX,
+  ReferralCampaign,
+  type LinkConfig,
+  type ReferralCodeType,
+  type Tranche,
+} from './referral-campaign.entity.js';
 import { ReferralCode } from './referral-code.entity.js';
 
 /** The body of POST /v1/referral_campaigns; `linkConfig`'s optional addresses may be left out. */
@@ -50,20 +57,22 @@ export async function createCampaign(
   input: CampaignInput,
   id: string = randomUUID(),
 ): Promise<ReferralCampaign> {
-  return auditedResourceChange(deps, em, by, campaigns, async (tx) => {
-    await checkOnlyActive(tx, by.tenantId, id, input.isActive ?? false);
-    const campaign = tx.create(ReferralCampaign, {
-      id,
-      tenant: by.tenantId,
-      name: input.name,
-      linkConfig: completeLinkConfig(input.linkConfig),
-      isActive: input.isActive ?? false,
-      referralCodeType: input.referralCodeType,
-      tranches: checkedTranches(input.tranches ?? []),
-    });
-    await tx.flush();
-    return { result: campaign, resourceId: id, before: null, after: campaignView(campaign) };
-  });
+  return oneActiveAtATime(em, by.tenantId, () =>
+    auditedResourceChange(deps, em, by, campaigns, async (tx) => {
+      await checkOnlyActive(tx, by.tenantId, id, input.isActive ?? false);
+      const campaign = tx.create(ReferralCampaign, {
+        id,
+        tenant: by.tenantId,
+        name: input.name,
+        linkConfig: completeLinkConfig(input.linkConfig),
+        isActive: input.isActive ?? false,
+        referralCodeType: input.referralCodeType,
+        tranches: checkedTranches(input.tranches ?? []),
+      });
+      await tx.flush();
+      return { result: campaign, resourceId: id, before: null, after: campaignView(campaign) };
+    }),
+  );
 }
 
 /**
@@ -77,25 +86,29 @@ export async function updateCampaign(
   id: string,
   changes: Partial<CampaignInput>,
 ): Promise<ReferralCampaign> {
-  return auditedUpdate(deps, em, by, campaigns, id, async (tx, campaign) => {
-    await checkOnlyActive(tx, by.tenantId, campaign.id, changes.isActive ?? campaign.isActive);
-    if (changes.referralCodeType !== undefined && changes.referralCodeType !== campaign.referralCodeType) {
-      if (await tx.count(ReferralCode, { campaign: campaign.id }))
-        throw new ConflictError(
-          `Campaign "${campaign.name}" has issued invite codes: its referralCodeType can no longer change`,
-          { data: { fields: ['referralCodeType'] } },
-        );
-    }
-    copyWritableFields(
-      campaign,
-      {
-        ...changes,
-        linkConfig: changes.linkConfig && completeLinkConfig(changes.linkConfig),
-        tranches: changes.tranches && checkedTranches(changes.tranches),
-      },
-      ['name', 'linkConfig', 'isActive', 'referralCodeType', 'tranches'],
-    );
-  });
+  return oneActiveAtATime(em, by.tenantId, () =>
+    auditedUpdate(deps, em, by, campaigns, id, async (tx, campaign) => {
+      await checkOnlyActive(tx, by.tenantId, campaign.id, changes.isActive ?? campaign.isActive);
+      if (changes.referralCodeType !== undefined && changes.referralCodeType !== campaign.referralCodeType) {
+        // Held until the commit: a first read of a code waits, then draws the new type (referral-code-service.ts).
+        await tx.lock(campaign, LockMode.PESSIMISTIC_WRITE);
+        if (await tx.count(ReferralCode, { campaign: campaign.id }))
+          throw new ConflictError(
+            `Campaign "${campaign.name}" has issued invite codes: its referralCodeType can no longer change`,
+            { data: { fields: ['referralCodeType'] } },
+          );
+      }
+      copyWritableFields(
+        campaign,
+        {
+          ...changes,
+          linkConfig: changes.linkConfig && completeLinkConfig(changes.linkConfig),
+          tranches: changes.tranches && checkedTranches(changes.tranches),
+        },
+        ['name', 'linkConfig', 'isActive', 'referralCodeType', 'tranches'],
+      );
+    }),
+  );
 }
 
 export function findCampaign(em: EntityManager, tenantId: string, id: string): Promise<ReferralCampaign> {
@@ -120,24 +133,65 @@ async function checkOnlyActive(
 ): Promise<void> {
   if (!willBeActive) return;
   const active = await tx.findOne(ReferralCampaign, { tenant: tenantId, isActive: true, id: { $ne: campaignId } });
-  if (active)
-    throw new ConflictError(
-      `Campaign "${active.name}" (${active.id}) is active: deactivate it before activating another`,
-      {
-        data: { fields: ['isActive'], activeCampaignId: active.id },
-      },
-    );
+  if (active) throw activeCampaignConflict(active);
+}
+
+/**
+ * Two activations racing both pass `checkOnlyActive`, and the one-active index refuses the later
+ * commit: its answer is the same 409 naming the campaign that won, read once the refused
+ * transaction is over.
+ */
+async function oneActiveAtATime(
+  em: EntityManager,
+  tenantId: string,
+  change: () => Promise<ReferralCampaign>,
+): Promise<ReferralCampaign> {
+  try {
+    return await change();
+  } catch (error) {
+    if (!(error instanceof UniqueConstraintViolationException) || !isOneActiveViolation(error)) throw error;
+    const active = await activeCampaign(em.fork(), tenantId);
+    throw active ? activeCampaignConflict(active) : error;
+  }
+}
+
+function isOneActiveViolation(error: UniqueConstraintViolationException): boolean {
+  return (error as { constraint?: unknown }).constraint === ONE_ACTIVE_INDEX;
+}
+
+function activeCampaignConflict(active: ReferralCampaign): ConflictError {
+  return new ConflictError(
+    `Campaign "${active.name}" (${active.id}) is active: deactivate it before activating another`,
+    { data: { fields: ['isActive'], activeCampaignId: active.id } },
+  );
 }
 
 function completeLinkConfig(config: CampaignInput['linkConfig']): LinkConfig {
   return {
     title: config.title,
     description: config.description,
-    desktopUrl: config.desktopUrl,
-    imageUrl: config.imageUrl ?? null,
-    iosUrl: config.iosUrl ?? null,
-    androidUrl: config.androidUrl ?? null,
+    desktopUrl: checkedAddress('desktopUrl', config.desktopUrl),
+    imageUrl: config.imageUrl ? checkedAddress('imageUrl', config.imageUrl) : null,
+    iosUrl: config.iosUrl ? checkedAddress('iosUrl', config.iosUrl) : null,
+    androidUrl: config.androidUrl ? checkedAddress('androidUrl', config.androidUrl) : null,
   };
+}
+
+/**
+ * The schema's `uri` format lets through what no browser opens (`http://`, a port past 65535),
+ * and an invite link is built from `desktopUrl` with the WHATWG parser: each address must parse
+ * with it, as http or https with a host, or every read of a LINK code would fail.
+ */
+function checkedAddress(field: keyof LinkConfig, address: string): string {
+  const url = URL.canParse(address) ? new URL(address) : undefined;
+  if (!url || !['http:', 'https:'].includes(url.protocol) || !url.hostname)
+    throw fieldError(
+      `linkConfig.${field}`,
+      address,
+      'webAddress',
+      `linkConfig.${field} is not an http or https address with a host`,
+    );
+  return address;
 }
 
 /**

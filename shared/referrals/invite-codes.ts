@@ -39,16 +39,28 @@ export function drawInviteCode(type: ReferralCodeType, draw: CodeDraw): string {
   }
 }
 
+/**
+ * A code as a person typed it, in the form codes of `type` are issued in: spaces around it
+ * dropped, the alphabet's codes upper case and word codes lower case, so `y86pahyr ` is `Y86PAHYR`.
+ */
+export function issuedFormOf(type: ReferralCodeType, typed: string): string {
+  const code = typed.trim();
+  return type === 'STATIC_USER_WORD_CODE' ? code.toLowerCase() : code.toUpperCase();
+}
+
 function memberDigest({ tenantId, memberId, attempt }: CodeDraw): Buffer {
   return createHash('sha256').update(`${tenantId}:${memberId}:${attempt}`).digest();
 }
 
 /**
- * A LINK campaign's invite link: its desktop address with the code as the `inviteCode` query
- * parameter, the address's own query and fragment kept.
+ * A LINK campaign's invite link: its desktop address with `inviteCode=<code>` added after the
+ * address's own query, which is kept as written (searchParams would re-encode it: `a=%20b&flag`
+ * becoming `a=+b&flag=`), as is the fragment. An `inviteCode` already in the address stays too.
  */
 export function inviteLinkOf(desktopUrl: string, inviteCode: string): string {
   const url = new URL(desktopUrl);
-  url.searchParams.set('inviteCode', inviteCode);
+  const query = url.search.slice(1);
+  const separator = query === '' || query.endsWith('&') ? '' : '&';
+  url.search = `${query}${separator}inviteCode=${encodeURIComponent(inviteCode)}`;
   return url.toString();
 }

@@ -10,7 +10,7 @@ import { reportReferral } from './referred-registration.js';
 /**
  * Referrals whose REFERRED_REGISTRATION or REFERRAL_COMPLETED a crash left unqueued (or whose job
  * failed for good), reported again under the event ids the referral keeps, which the event worker
- * registers once.
+ * registers once. Counted as the other sweeps count: events queued again, up to two a referral.
  */
 export async function recoverStrandedReferrals(
   deps: IntrinsicEventDependencies & { orm: Orm; queues: Queues },
@@ -22,10 +22,15 @@ export async function recoverStrandedReferrals(
     ...(await idsWithUnregisteredEvents(em, 'referral', window, 'completed_event_id')),
   ]);
   const referrals = ids.size ? await em.find(Referral, { id: { $in: [...ids] } }) : [];
+  let referralEvents = 0;
   for (const referral of referrals) {
-    for (const eventId of [referral.registrationEventId, referral.completedEventId])
-      if (eventId !== null && eventId !== undefined) await retryIfFailed(deps.queues.events, eventJobId(eventId));
+    // The events reportReferral queues: those whose type was active when the referral was stored.
+    const eventIds = [referral.registrationEventId, referral.completedEventId].filter(
+      (eventId): eventId is number => eventId !== null && eventId !== undefined,
+    );
+    for (const eventId of eventIds) await retryIfFailed(deps.queues.events, eventJobId(eventId));
     await reportReferral(deps, referral);
+    referralEvents += eventIds.length;
   }
-  return { referralEvents: referrals.length };
+  return { referralEvents };
 }

@@ -14,7 +14,7 @@ export const ReferralActivity = defineEntity({
     code: p.manyToOne(ReferralCode).deleteRule('cascade'),
     campaign: p.manyToOne(ReferralCampaign).deleteRule('cascade'),
     source: p.string(),
-    sourceUserId: p.string(),
+    sourceUserId: p.string().length(256),
     userAgent: p.string().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },

@@ -21,6 +21,9 @@ export interface Tranche {
   name: string;
 }
 
+/** The partial unique index that leaves a tenant one active campaign at most. */
+export const ONE_ACTIVE_INDEX = 'referral_campaign_one_active';
+
 /**
  * A referral campaign (docs/referrals.md#referral-campaigns). A tenant has at most one active
  * campaign, whose codes members hand out: the partial unique index settles two activations racing.
@@ -31,15 +34,15 @@ export const ReferralCampaign = defineEntity({
   indexes: [
     { properties: ['tenant', 'createdAt'] },
     {
-      name: 'referral_campaign_one_active',
-      expression:
-        'create unique index "referral_campaign_one_active" on "referral_campaign" ("tenant_id") where "is_active"',
+      name: ONE_ACTIVE_INDEX,
+      expression: `create unique index "${ONE_ACTIVE_INDEX}" on "referral_campaign" ("tenant_id") where "is_active"`,
     },
   ],
   properties: {
     id: p.uuid().primary(),
     tenant: p.manyToOne(Tenant).deleteRule('cascade'),
-    name: p.string(),
+    /** As long as validation lets it be (1 to 256 characters), as are sourceUserId and a tranche's name. */
+    name: p.string().length(256),
     linkConfig: p.json<LinkConfig>(),
     isActive: p.boolean(),
     referralCodeType: p.enum([...REFERRAL_CODE_TYPES]),

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '../platform/db/orm.js';
-import { BadRequestError } from '../platform/errors/app-errors.js';
+import { fieldBadRequestError } from '../platform/errors/app-errors.js';
 import { ReferralActivity } from './referral-activity.entity.js';
-import { ReferralCode } from './referral-code.entity.js';
+import { findActiveInviteCode } from './referral-code-service.js';
 
 /** POST /v1/referral_activities: the body, always a CLICK there. */
 export interface ClickInput {
@@ -23,19 +23,14 @@ export async function recordClick(
   input: ClickInput,
   id: string = randomUUID(),
 ): Promise<ReferralActivity> {
-  const code = await em.findOne(ReferralCode, {
-    tenant: tenantId,
-    inviteCode: input.inviteCode,
-    campaign: { isActive: true },
-  });
-  if (!code) {
-    const message = `No active referral campaign has the invite code "${input.inviteCode}"`;
-    throw new BadRequestError(message, {
-      data: {
-        errors: [{ property: 'inviteCode', value: input.inviteCode, constraints: { exists: message }, children: [] }],
-      },
-    });
-  }
+  const code = await findActiveInviteCode(em, tenantId, input.inviteCode);
+  if (!code)
+    throw fieldBadRequestError(
+      'inviteCode',
+      input.inviteCode,
+      'exists',
+      `No active referral campaign has the invite code "${input.inviteCode}"`,
+    );
   const click = em.create(ReferralActivity, {
     id,
     tenant: tenantId,

@@ -16,11 +16,8 @@ export const Referral = defineEntity({
   uniques: [{ properties: ['referred'] }, { properties: ['code', 'source', 'sourceUserId'] }],
   indexes: [
     { properties: ['campaign', 'referrer'] },
-    // The recovery sweep looks for referrals whose events were never registered.
-    {
-      name: 'referral_reported_index',
-      expression: 'create index "referral_reported_index" on "referral" ("created_at")',
-    },
+    // The recovery sweep looks for referrals whose events were never registered, by creation time.
+    { properties: ['createdAt'] },
   ],
   properties: {
     id: p.uuid().primary(),
@@ -30,12 +27,12 @@ export const Referral = defineEntity({
     referrer: p.manyToOne(User).deleteRule('cascade'),
     referred: p.manyToOne(User).deleteRule('cascade'),
     source: p.string(),
-    sourceUserId: p.string(),
+    sourceUserId: p.string().length(256),
     /** Erased with the referred member's profile, as personal data. */
     userAgent: p.string().nullable(),
     ipAddress: p.string().nullable(),
     /** The name of the campaign's tranche this referral reached, if it reached one. */
-    tranche: p.string().nullable(),
+    tranche: p.string().length(256).nullable(),
     /** REFERRED_REGISTRATION's id; null when the tenant had the type deactivated. */
     registrationEventId: p.bigint('number').nullable(),
     /** REFERRAL_COMPLETED's id; null when the tenant had the type deactivated. */

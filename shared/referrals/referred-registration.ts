@@ -8,10 +8,10 @@ import {
   type IntrinsicEventDependencies,
 } from '../events/queue-intrinsic-event.js';
 import type { EntityManager } from '../platform/db/orm.js';
-import { BadRequestError, ConflictError } from '../platform/errors/app-errors.js';
+import { ConflictError, fieldBadRequestError } from '../platform/errors/app-errors.js';
 import { withoutAbsent } from '../platform/json/without-absent.js';
 import type { User } from '../users/user.entity.js';
-import { ReferralCode } from './referral-code.entity.js';
+import { findActiveInviteCode } from './referral-code-service.js';
 import { Referral } from './referral.entity.js';
 
 /** The registration body's referral fields (rewards-interface: each requires the other). */
@@ -78,14 +78,21 @@ async function storeReferral(
   eventIds: { registrationEventId: number | null; completedEventId: number | null },
 ): Promise<Referral> {
   const tenantId = member.tenant.id;
-  const code = await tx.findOne(
-    ReferralCode,
-    { tenant: tenantId, inviteCode, campaign: { isActive: true } },
-    { populate: ['campaign', 'member'] },
-  );
-  if (!code) throw codeError(inviteCode, 'exists', `No active referral campaign has the invite code "${inviteCode}"`);
+  const code = await findActiveInviteCode(tx, tenantId, inviteCode);
+  if (!code)
+    throw fieldBadRequestError(
+      'referralInviteCode',
+      inviteCode,
+      'exists',
+      `No active referral campaign has the invite code "${inviteCode}"`,
+    );
   if (isSamePerson(code.member, member))
-    throw codeError(inviteCode, 'notOwn', 'A member cannot register with an invite code of their own');
+    throw fieldBadRequestError(
+      'referralInviteCode',
+      inviteCode,
+      'notOwn',
+      'A member cannot register with an invite code of their own',
+    );
   if (await tx.count(Referral, { code: code.id, source: activity.source, sourceUserId: activity.sourceUserId }))
     throw alreadySignedUp(activity);
 
@@ -145,25 +152,17 @@ export async function reportReferral(deps: IntrinsicEventDependencies, referral:
 }
 
 /**
- * One's own code: the code's owner and the new member share an authIdentifier, an email address
- * (whatever its case) or a telephone number.
+ * One's own code: the code's owner and the new member share an email address (whatever its case)
+ * or a telephone number. (An owner's authIdentifier is never the new member's: registration
+ * answers a taken one 409 before the referral is looked at.)
  */
 function isSamePerson(owner: User, member: User): boolean {
   const same = (a: unknown, b: unknown) => typeof a === 'string' && typeof b === 'string' && a === b;
   const lower = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : undefined);
   return (
-    owner.authIdentifier === member.authIdentifier ||
     same(lower(owner.profile.emailAddress), lower(member.profile.emailAddress)) ||
     same(owner.profile.telephoneNumber, member.profile.telephoneNumber)
   );
-}
-
-function codeError(inviteCode: string, rule: string, message: string): BadRequestError {
-  return new BadRequestError(message, {
-    data: {
-      errors: [{ property: 'referralInviteCode', value: inviteCode, constraints: { [rule]: message }, children: [] }],
-    },
-  });
 }
 
 function alreadySignedUp(activity: { source: string; sourceUserId: string }): ConflictError {

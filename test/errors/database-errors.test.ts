@@ -62,6 +62,19 @@ describe('database failures become typed errors', () => {
     expect(translated?.message).toContain('description');
   });
 
+  // docs/api-conventions.md#errors: "a value longer than its column `400 BadRequestError`".
+  it('a string longer than its column is 400 BadRequestError', async () => {
+    const error = await failureOf(() =>
+      execute(
+        "insert into event_type (id, tenant_id, name, description, is_private, created_at, updated_at) values (?, ?, ?, 'x', true, now(), now())",
+        [randomUUID(), tenant.id, 'N'.repeat(300)],
+      ),
+    );
+    const translated = translateDatabaseError(error);
+    expect(translated).toBeInstanceOf(BadRequestError);
+    expect(translated?.message).toBe('A value is longer than its field takes');
+  });
+
   it('a serialization failure is 409 ConflictError asking for a retry', async () => {
     // Two serializable transactions that each read what the other writes: PostgreSQL aborts one.
     const em = harness.context.orm.em;

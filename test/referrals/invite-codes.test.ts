@@ -17,5 +17,17 @@ describe('invite codes', () => {
     expect(inviteLinkOf('https://coffee.example/join?lang=en#top', 'K7MQ2XWD')).toBe(
       'https://coffee.example/join?lang=en&inviteCode=K7MQ2XWD#top',
     );
+    expect(inviteLinkOf('https://coffee.example/join?a=%20b&flag#top', 'K7MQ2XWD')).toBe(
+      'https://coffee.example/join?a=%20b&flag&inviteCode=K7MQ2XWD#top',
+    );
+    expect(inviteLinkOf('https://coffee.example/join', 'maple-orbit-canyon')).toBe(
+      'https://coffee.example/join?inviteCode=maple-orbit-canyon',
+    );
+  });
+
+  it('"an address that already has an `inviteCode` parameter keeps it, the member\'s code added after it"', () => {
+    expect(inviteLinkOf('https://coffee.example/join?inviteCode=SPRING&', 'K7MQ2XWD')).toBe(
+      'https://coffee.example/join?inviteCode=SPRING&inviteCode=K7MQ2XWD',
+    );
   });
 });

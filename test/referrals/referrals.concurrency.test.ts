@@ -1,8 +1,16 @@
 import type { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
-import { createHarness, dataOf, registerMember, type Harness, type Json, type TestTenant } from '../support/harness.js';
-import { createCampaign, referralOf, referredRegistration, registered } from './support.js';
+import {
+  createHarness,
+  dataOf,
+  jsonOf,
+  registerMember,
+  type Harness,
+  type Json,
+  type TestTenant,
+} from '../support/harness.js';
+import { campaignBody, createCampaign, referralOf, referredRegistration, registered } from './support.js';
 
 let harness: Harness;
 let tenant: TestTenant;
@@ -63,5 +71,41 @@ describe('concurrent referred registrations', () => {
     const responses = await Promise.all(Array.from({ length: 5 }, (_, i) => register(`same-${i}`, 'same-person')));
     const statuses = responses.map((response) => response.status).sort();
     expect(statuses).toEqual([201, 409, 409, 409, 409]);
+  });
+});
+
+// docs/referrals.md: "Creating or activating another while one is active is `409 ConflictError` naming the active one
+// (`data.activeCampaignId`) ... Two activations racing are settled by the database: one of them is 409."
+describe('concurrent activations', () => {
+  it('activates one of several campaigns at once, and answers each of the others 409 naming it', async () => {
+    // A tenant of its own, with no campaign active yet.
+    const racing = await harness.createTenant();
+    const racingAdmin = await harness.adminToken(racing, ['admin:users']);
+    const candidates = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        createCampaign(harness, racing, racingAdmin, { name: `Race ${i}`, isActive: false }),
+      ),
+    );
+    const responses = await Promise.all([
+      ...candidates.map((campaign) =>
+        harness.request(racing, 'PATCH', `/v1/referral_campaigns/${campaign.id}`, {
+          token: racingAdmin,
+          body: { isActive: true },
+        }),
+      ),
+      ...Array.from({ length: 4 }, (_, i) =>
+        harness.request(racing, 'POST', '/v1/referral_campaigns', {
+          token: racingAdmin,
+          body: campaignBody({ name: `Racing creation ${i}` }),
+        }),
+      ),
+    ]);
+    const winners = responses.filter((response) => response.status === 200 || response.status === 201);
+    expect(winners).toHaveLength(1);
+    const winner = await dataOf<Json>(winners[0]!);
+    for (const response of responses.filter((answer) => answer !== winners[0])) {
+      expect(response.status).toBe(409);
+      expect((await jsonOf(response)).data).toMatchObject({ name: 'ConflictError', activeCampaignId: winner.id });
+    }
   });
 });

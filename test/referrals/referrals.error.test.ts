@@ -95,6 +95,27 @@ describe('campaign bodies', () => {
     expect(namedFields(await jsonOf(sameName))).toEqual(['tranches[1].name']);
   });
 
+  // docs/referrals.md: "Addresses are `http` or `https`"; "A value outside its bounds is `400 ValidationError` naming the field".
+  it.each([
+    ['desktopUrl', 'http://'],
+    ['desktopUrl', 'http://a:99999/'],
+    ['imageUrl', 'https://:8080/x.png'],
+    ['iosUrl', 'http://999.1.1.1/'],
+  ])('refuses a linkConfig.%s of %s that no browser opens, on POST and PATCH', async (field, address) => {
+    const linkConfig = { title: 't', description: 'd', desktopUrl: 'https://c.example', [field]: address };
+    const created = await postCampaign(campaignBody({ isActive: false, linkConfig }));
+    const patched = await harness.request(tenant, 'PATCH', `/v1/referral_campaigns/${campaign.id}`, {
+      token: admin,
+      body: { linkConfig },
+    });
+    for (const response of [created, patched]) {
+      expect(response.status).toBe(400);
+      const answer = await jsonOf(response);
+      expect(answer.data.name).toBe('ValidationError');
+      expect(namedFields(answer)).toEqual([`linkConfig.${field}`]);
+    }
+  });
+
   it('refuses a field the campaign does not have', async () => {
     const response = await postCampaign({ ...campaignBody({ isActive: false }), tenant: 'another' });
     expect(response.status).toBe(400);
@@ -147,8 +168,11 @@ describe('registration with an invite code', () => {
     const sameEmail = referredRegistration('owner-again', inviteCode);
     sameEmail.profile.emailAddress = 'OWNER@example.com';
     const tenantAllowingDuplicates = await register(sameEmail);
-    // The tenant refuses duplicate contacts anyway; the referral check comes with them allowed.
+    // docs/referrals.md: "With the tenant's default `allowDuplicateContacts: false`, a registration reusing the
+    // referrer's email address or telephone number is refused before this rule, by the contact check: `422
+    // UserExistsError` naming the field. The own-code `400` answers tenants that allow duplicate contacts."
     expect(tenantAllowingDuplicates.status).toBe(422);
+    expect((await jsonOf(tenantAllowingDuplicates)).data.name).toBe('UserExistsError');
     await harness.request(tenant, 'PATCH', '/v1/tenant', {
       token: await harness.adminToken(tenant, ['admin:tenant']),
       body: { configuration: { allowDuplicateContacts: true } },
@@ -159,6 +183,13 @@ describe('registration with an invite code', () => {
     const samePhone = referredRegistration('owner-phone', inviteCode);
     Object.assign(samePhone.profile, { telephoneNumber: '+441234567890' });
     expect((await register(samePhone)).status).toBe(400);
+  });
+
+  // docs/users.md#registration: "An `authIdentifier` already registered in the tenant is `409 ConflictError`".
+  it("answers the code owner's own authIdentifier 409 as a taken one, before the code is looked at", async () => {
+    const response = await register(referredRegistration('owner', inviteCode, 'owner-device'));
+    expect(response.status).toBe(409);
+    expect((await jsonOf(response)).message).toContain('authIdentifier');
   });
 
   it('answers 409 ConflictError when the same source and sourceUserId sign up again with the code', async () => {

@@ -260,4 +260,27 @@ describe('erasure', () => {
       sourceUserId: 'grace@example.org',
     });
   });
+
+  // docs/referrals.md#clicks: "A click is not tied to a member ... An erasure of a member does not reach click records,
+  // even those whose `sourceUserId` is the member's email address."
+  it("keeps the clicks whose sourceUserId is an erased member's email address", async () => {
+    const clicked = await harness.request(tenant, 'POST', '/v1/referral_activities', {
+      body: {
+        inviteCode: code.inviteCode,
+        activityType: 'CLICK',
+        source: 'EMAIL',
+        sourceUserId: 'leaving@example.com',
+      },
+    });
+    const click = await dataOf<Json>(clicked);
+    const leaving = await registerMember(harness, tenant, admin, 'leaving');
+    const erased = await harness.request(tenant, 'DELETE', `/v1/users/${leaving.id}`, { token: admin });
+    expect(await jsonOf(erased)).toMatchObject({ data: { affected: 1 } });
+    const kept = await queryOne(
+      harness,
+      'select source, source_user_id as "sourceUserId" from referral_activity where id = ?',
+      [click.id],
+    );
+    expect(kept).toEqual({ source: 'EMAIL', sourceUserId: 'leaving@example.com' });
+  });
 });

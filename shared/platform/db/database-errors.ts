@@ -55,6 +55,9 @@ export function translateDatabaseError(error: unknown): AppError | undefined {
       return new BadRequestError('A value holds a NUL character, which cannot be stored or searched for');
     case '22003':
       return new BadRequestError('A number is out of the range this field takes');
+    case '22001':
+      // A string longer than its column: validation should have refused it first, but a client's mistake is no 500.
+      return new BadRequestError('A value is longer than its field takes');
     case '23514':
       return new ConflictError('The change would break a rule of the data (for example a balance below zero)');
     case '40001':

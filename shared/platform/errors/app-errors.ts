@@ -62,6 +62,14 @@ export class BadRequestError extends AppError {
   readonly httpCode = 400;
 }
 
+/**
+ * fieldError's 400 BadRequestError twin, about one field whose value is well formed but refused by
+ * what it refers to (an invite code no active campaign has), its `data.errors` item as fieldError's.
+ */
+export function fieldBadRequestError(property: string, value: unknown, rule: string, message: string): BadRequestError {
+  return new BadRequestError(message, { data: { errors: [validationIssue(property, value, rule, message)] } });
+}
+
 export class UnauthorizedError extends AppError {
   readonly httpCode = 401;
   constructor(message = 'Unauthorized', options: AppErrorOptions = {}) {
