@@ -1,4 +1,4 @@
-import type { MemberDetailsReader } from '../users/member-views.js';
+import type { EntityManager } from '../platform/db/orm.js';
 import { referralCodeView } from './referral-code-service.js';
 import { Referral } from './referral.entity.js';
 
@@ -7,7 +7,11 @@ import { Referral } from './referral.entity.js';
  * with its campaign and referrer, a referred member registered with. Members who were not referred
  * have none.
  */
-export const referralCodeUsedForRegistration: MemberDetailsReader = async (em, tenantId, userIds) => {
+export async function referralCodeUsedForRegistration(
+  em: EntityManager,
+  tenantId: string,
+  userIds: string[],
+): Promise<Map<string, Record<string, unknown>>> {
   const referrals = await em.find(
     Referral,
     { tenant: tenantId, referred: { $in: userIds } },
@@ -19,4 +23,4 @@ export const referralCodeUsedForRegistration: MemberDetailsReader = async (em, t
       { referralCodeUsedForRegistration: referralCodeView(referral.code, referral.campaign) },
     ]),
   );
-};
+}
