@@ -12,7 +12,7 @@ export const Product = defineEntity({
   properties: {
     id: p.uuid().primary(),
     tenant: p.manyToOne(Tenant).deleteRule('cascade'),
-    name: p.string(),
+    name: p.string().length(256),
     identifiers: p.json<string[]>(),
     /** The catalogue price BASKET rules check a line item's unit price against. */
     unitPrice: p.decimal('number').precision(14).scale(4).nullable(),

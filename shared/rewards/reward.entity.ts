@@ -32,7 +32,7 @@ export const Reward = defineEntity({
     id: p.uuid().primary(),
     tenant: p.manyToOne(Tenant).deleteRule('cascade'),
     type: p.enum([...REWARD_TYPES]),
-    name: p.string(),
+    name: p.string().length(256),
     summary: p.text().nullable(),
     pictureUrl: p.text().nullable(),
     /** In points. */

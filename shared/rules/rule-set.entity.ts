@@ -35,7 +35,7 @@ export const RuleSet = defineEntity({
   properties: {
     id: p.uuid().primary(),
     tenant: p.manyToOne(Tenant).deleteRule('cascade'),
-    name: p.string().nullable(),
+    name: p.string().length(256).nullable(),
     isActive: p.boolean(),
     scope: p.json<RuleSetScope>().nullable(),
     rules: p.json<StoredRule[]>(),

@@ -18,7 +18,7 @@ export const Venue = defineEntity({
   properties: {
     id: p.uuid().primary(),
     tenant: p.manyToOne(Tenant).deleteRule('cascade'),
-    name: p.string(),
+    name: p.string().length(256),
     identifiers: p.json<string[]>(),
     position: p.json<GeoPosition>().nullable(),
     radiusMeters: p.integer(),
