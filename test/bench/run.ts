@@ -2,7 +2,7 @@
  * `npm run bench`: the platform's speed and memory on this machine, each figure the median of
  * several runs and set against a baseline measured in the same run (issues 4 and 5, Performance).
  * Needs the local PostgreSQL and Redis, like the tests; takes about five minutes.
- * BENCH_ONLY=events,rules,receipts,ocr,rewards,points runs some sections only.
+ * BENCH_ONLY=events,rules,receipts,ocr,rewards,points,members runs some sections only.
  */
 import { cpus, totalmem } from 'node:os';
 import { createBenchWorld, type BenchWorld } from './bench-world.js';
@@ -15,6 +15,8 @@ import { benchmarkDrain, benchmarkSteady, STEADY_CONNECTIONS, type SteadyFigures
 import { benchmarkRules } from './rules-benchmark.js';
 import { benchmarkRewards, BUYERS, POOL_SIZE } from './rewards-benchmark.js';
 import { benchmarkPoints } from './points-benchmark.js';
+import { benchmarkMembers, REGISTERING_CONNECTIONS } from './members-benchmark.js';
+import type { LoadFigures } from './http-load.js';
 import { median, round } from './stats.js';
 import { waitFor } from './wait-for.js';
 import { receiptSet } from '../fixtures/receipts/receipt-set.js';
@@ -47,12 +49,14 @@ const VALIDATE_SECONDS = 5;
 // Per-request access logs cost a fleet-sized API real CPU; the bench runs at `warn` unless told.
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
 const POINTS_READ_SECONDS = 5;
+const MEMBERS_ROUNDS = 3;
+const MEMBERS_SECONDS = 5;
 const HISTORY_ENTRIES = 10_000;
 const BULK_LINES = 100_000;
 const SWEEP_MEMBERS = 100_000;
 const SWEEP_PER_MEMBER = 10;
 const SWEEP_BATCH = 1000;
-const SECTIONS = (process.env.BENCH_ONLY ?? 'events,rules,receipts,ocr,rewards,points').split(',');
+const SECTIONS = (process.env.BENCH_ONLY ?? 'events,rules,receipts,ocr,rewards,points,members').split(',');
 
 const print = (line = '') => process.stdout.write(`${line}\n`);
 
@@ -61,7 +65,8 @@ async function main(): Promise<void> {
     `Tally benchmark — ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, log level ${LOG_LEVEL}`,
   );
   if (SECTIONS.includes('rules')) await rulesSection();
-  if (!['events', 'receipts', 'ocr', 'rewards', 'points'].some((section) => SECTIONS.includes(section))) return;
+  if (!['events', 'receipts', 'ocr', 'rewards', 'points', 'members'].some((section) => SECTIONS.includes(section)))
+    return;
   const world = await createBenchWorld(MEMBERS, LOG_LEVEL);
   const processes: StackProcess[] = [];
   try {
@@ -73,6 +78,8 @@ async function main(): Promise<void> {
     if (SECTIONS.includes('ocr')) await ocrSection(world, port, processes);
     if (SECTIONS.includes('rewards')) await rewardsSection(world, api, port);
     if (SECTIONS.includes('points')) await pointsSection(world, api, port, processes);
+    // Last: it leaves a referral campaign active and consent types behind.
+    if (SECTIONS.includes('members')) await membersSection(world, api, port);
   } finally {
     await Promise.all(processes.map((process) => process.stop()));
     await world.close();
@@ -177,6 +184,26 @@ async function rewardsSection(world: BenchWorld, api: StackProcess, port: number
     `  validated                             ${round(validations.perSecond, 0)}/s  p50 ${validations.p50Ms} ms  p99 ${validations.p99Ms} ms  (target p99 < 50 ms)`,
   );
   print(`  refused per run                       ${rewards.validations.map((run) => run.refused).join(', ')}`);
+  print(`  API peak memory                       ${round(api.peakRssMb(), 0)} MB`);
+}
+
+async function membersSection(world: BenchWorld, api: StackProcess, port: number): Promise<void> {
+  print(
+    `\nMember registrations (issue 23): ${REGISTERING_CONNECTIONS} connections, median of ${MEMBERS_ROUNDS} runs of ${MEMBERS_SECONDS} s each (API process alone)`,
+  );
+  const members = await benchmarkMembers(world, port, { rounds: MEMBERS_ROUNDS, seconds: MEMBERS_SECONDS });
+  const line = (label: string, runs: LoadFigures[]) => {
+    const figures = summariseLoad(runs);
+    return `  ${label.padEnd(38)}${round(figures.perSecond, 0)}/s  p50 ${figures.p50Ms} ms  p99 ${figures.p99Ms} ms`;
+  };
+  print(line(`ceiling (bare route, ${CONNECTIONS} conn.)`, members.ceiling));
+  print(line('POST /v1/users', members.plain));
+  print(line('  with two consents, ?locale=fr-FR', members.withConsents));
+  print(line('  referred by an invite code', members.referred));
+  const plain = summariseLoad(members.plain).perSecond;
+  print(
+    `  ratio to plain registrations          consents ${round(summariseLoad(members.withConsents).perSecond / plain, 2)}, referred ${round(summariseLoad(members.referred).perSecond / plain, 2)}`,
+  );
   print(`  API peak memory                       ${round(api.peakRssMb(), 0)} MB`);
 }
 
