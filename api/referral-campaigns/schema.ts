@@ -4,8 +4,7 @@ import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
 import { uuidPath } from '../routes/request-input.js';
 
-const WebAddress = (description: string) =>
-  Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048, description });
+const WebAddress = (description: string) => Type.String({ format: 'web-address', maxLength: 2048, description });
 const OptionalAddress = (description: string) => Type.Optional(Type.Union([WebAddress(description), Type.Null()]));
 
 export const LinkConfig = Type.Object(

@@ -3214,7 +3214,7 @@ export interface components {
             /** @description the text an invite shows where it is shared */
             description: string;
             /**
-             * Format: uri
+             * Format: web-address
              * @description where an invite leads; the invite link of a LINK campaign is built from it
              */
             desktopUrl: string;

@@ -170,28 +170,11 @@ function completeLinkConfig(config: CampaignInput['linkConfig']): LinkConfig {
   return {
     title: config.title,
     description: config.description,
-    desktopUrl: checkedAddress('desktopUrl', config.desktopUrl),
-    imageUrl: config.imageUrl ? checkedAddress('imageUrl', config.imageUrl) : null,
-    iosUrl: config.iosUrl ? checkedAddress('iosUrl', config.iosUrl) : null,
-    androidUrl: config.androidUrl ? checkedAddress('androidUrl', config.androidUrl) : null,
+    desktopUrl: config.desktopUrl,
+    imageUrl: config.imageUrl ?? null,
+    iosUrl: config.iosUrl ?? null,
+    androidUrl: config.androidUrl ?? null,
   };
-}
-
-/**
- * The schema's `uri` format lets through what no browser opens (`http://`, a port past 65535),
- * and an invite link is built from `desktopUrl` with the WHATWG parser: each address must parse
- * with it, as http or https with a host, or every read of a LINK code would fail.
- */
-function checkedAddress(field: keyof LinkConfig, address: string): string {
-  const url = URL.canParse(address) ? new URL(address) : undefined;
-  if (!url || !['http:', 'https:'].includes(url.protocol) || !url.hostname)
-    throw fieldError(
-      `linkConfig.${field}`,
-      address,
-      'webAddress',
-      `linkConfig.${field} is not an http or https address with a host`,
-    );
-  return address;
 }
 
 /**

@@ -13,6 +13,18 @@ const ajv = new Ajv2020({ strict: true, allErrors: true, coerceTypes: false, use
 addFormats.default(ajv);
 // An address of either family, as Node reads one: ajv-formats has ipv4 and ipv6 apart only.
 ajv.addFormat('ip', { type: 'string', validate: (value: string) => isIP(value) !== 0 });
+/**
+ * An http or https address a browser opens: `uri` lets through what the WHATWG parser refuses
+ * (`http://`, a port past 65535, `http://999.1.1.1/`), and addresses given to browsers, or built
+ * upon with `new URL`, must parse with it and name a host.
+ */
+ajv.addFormat('web-address', {
+  type: 'string',
+  validate: (value: string) => {
+    const url = URL.canParse(value) ? new URL(value) : undefined;
+    return url !== undefined && ['http:', 'https:'].includes(url.protocol) && url.hostname !== '';
+  },
+});
 
 /** Compiled with its unions rewritten to report against the branch the value picks (readable-unions.ts). */
 export function compile<T>(schema: object): ValidateFunction<T> {
