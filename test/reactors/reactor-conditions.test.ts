@@ -50,4 +50,47 @@ describe('reactor conditions', () => {
     await expect(ReactorConditions.check(script)).rejects.toThrow(ValidationError);
     expect(await new ReactorConditions(script).match(facts)).toBe(false);
   });
+
+  // Issue 31: "POST /v1/events/test_reaction with a payload number sent as {"toString":"x","valueOf":1} answers 500."
+  it('reads a value that is not plain data as no number: that comparison does not hold, and the others still decide', async () => {
+    const crafted = { toString: 'x', valueOf: 1 };
+    const overOrMember = (value: unknown) =>
+      new ReactorConditions({
+        any: [
+          { fact: 'payload', path: '$.total', operator: 'greaterThan', value },
+          { fact: 'payload', path: '$.member', operator: 'equal', value: true },
+        ],
+      });
+    for (const payload of [{ total: crafted }, { total: [1, crafted] }, { total: 5, floor: crafted }]) {
+      const over = overOrMember('floor' in payload ? { fact: 'payload', path: '$.floor' } : 0);
+      expect(await over.match({ ...facts, payload })).toBe(false);
+      expect(await over.match({ ...facts, payload: { ...payload, member: true } })).toBe(true);
+    }
+    // Plain data reads as the engine has always read it: numbers, numeric text, a list of one.
+    for (const total of [5, '5', [5]]) expect(await overOrMember(0).match({ ...facts, payload: { total } })).toBe(true);
+  });
+
+  it("does not hold, rather than throw, when the event's data cannot be evaluated as the conditions say", async () => {
+    // The dry run when saved stops at the first condition; the second takes a payload field as its list of values.
+    const conditions = await ReactorConditions.check({
+      all: [
+        { fact: 'payload', path: '$.kind', operator: 'equal', value: 'listed', priority: 2 },
+        {
+          fact: 'payload',
+          path: '$.tier',
+          operator: 'someValue:equal',
+          value: { fact: 'payload', path: '$.acceptedTiers' },
+          priority: 1,
+        },
+      ],
+    });
+    const payload = { kind: 'listed', tier: 'gold' };
+    expect(await conditions.match({ ...facts, payload: { ...payload, acceptedTiers: 5 } })).toBe(false);
+    expect(await conditions.match({ ...facts, payload: { ...payload, acceptedTiers: ['gold'] } })).toBe(true);
+    const inText = new ReactorConditions({
+      all: [{ fact: 'payload', path: '$.code', operator: 'in', value: 'ABCDEF' }],
+    });
+    expect(await inText.match({ ...facts, payload: { code: { toString: 'x' } } })).toBe(false);
+    expect(await inText.match({ ...facts, payload: { code: 'CD' } })).toBe(true);
+  });
 });

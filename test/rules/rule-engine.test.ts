@@ -39,6 +39,15 @@ const totalOver = (amount: number) => ({
 const always = { all: [{ fact: 'request', path: '$.transaction.total', operator: 'greaterThanInclusive', value: 0 }] };
 
 describe('running a rule set (docs/receipts.md#running-a-rule-set)', () => {
+  // Issue 31: a number sent as {"toString":"x","valueOf":1} threw in the engine's numeric comparisons.
+  it('reads a transaction value that is not plain data as no number: its comparison fails, and the run goes on', async () => {
+    const run = await runRules([rule('big', 1, totalOver(10), [['big', true]], [['big', false]])], {
+      ...transaction,
+      total: { toString: 'x', valueOf: 1 },
+    });
+    expect(run.result).toEqual({ big: false });
+  });
+
   it('"Higher priority runs first"; "a later key does not overwrite an earlier one"; failure parameters count too', async () => {
     const run = await runRules(
       [
