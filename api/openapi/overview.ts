@@ -36,6 +36,8 @@ outside the form its parameter declares (an id that is no uuid, a number past it
 Request bodies are closed: a field the schema does not name is refused. Bodies are at most 1 MB (300 kB for \`POST /v1/events\`,
 6 MB for \`POST /v1/rewards/{id}/codes\`); more is \`413\`.
 
+Every JSON answer is \`Content-Type: application/json; charset=utf-8\`.
+
 Every answer carries \`X-Request-Id\`: send your own (up to 128 letters, digits, \`.\`, \`:\`,
 \`_\` or \`-\`) to find your request in our logs, or read the one we made.
 

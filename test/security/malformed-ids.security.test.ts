@@ -95,7 +95,7 @@ describe('a malformed id in the path', () => {
     expect(undeclared).toEqual([]);
   });
 
-  it('is 404 NotFoundError on every route of the document, in every position, never a 5xx', async () => {
+  it('is 404 NotFoundError on every route of the document, in every position, never a 5xx, and says its charset', async () => {
     const operations = operationsWithPathParameters();
     expect(operations.length).toBeGreaterThan(50);
     const faults: string[] = [];
@@ -117,6 +117,9 @@ describe('a malformed id in the path', () => {
           const name = (JSON.parse(answer) as { data?: { name?: string } }).data?.name;
           if (response.status !== 404 || name !== 'NotFoundError')
             faults.push(`${method} ${url.slice(0, 120)}: ${response.status} ${answer.slice(0, 200)}`);
+          // decisions §14: "Every JSON answer is `Content-Type: application/json; charset=utf-8`."
+          if (response.headers.get('content-type') !== 'application/json; charset=utf-8')
+            faults.push(`${method} ${url.slice(0, 120)}: Content-Type ${response.headers.get('content-type')}`);
         }
       }
     }
