@@ -1,6 +1,7 @@
 import type { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
+import { CRAFTED_NUMBER, LISTED_TIER_CONDITIONS } from '../support/payload-traps.js';
 import { createHarness, dataOf, jsonOf, registerMember, type Harness, type TestTenant } from '../support/harness.js';
 
 let harness: Harness;
@@ -9,9 +10,6 @@ let admin: string;
 let typedSecret: string;
 let openSecret: string;
 let workers: Worker[] = [];
-
-/** A number as the probe sent it: an object naming its own toString and valueOf, which JavaScript cannot read as text. */
-const CRAFTED = { toString: 'x', valueOf: 1 };
 
 const points = (value: string) => ({ operation: 'SUM', arguments: [{ type: 'NUMBER', value }] });
 
@@ -43,22 +41,9 @@ beforeAll(async () => {
       reactions: [{ type: 'POINTS', points: points('100') }],
     },
     {
-      // Saved after a dry run on empty facts, which stops at the first condition: the second
-      // takes a payload field as the list of values to compare with.
       name: 'Listed kind',
       eventType: 'ANYTHING_HAPPENED',
-      conditions: {
-        all: [
-          { fact: 'payload', path: '$.kind', operator: 'equal', value: 'listed', priority: 2 },
-          {
-            fact: 'payload',
-            path: '$.tier',
-            operator: 'someValue:equal',
-            value: { fact: 'payload', path: '$.acceptedTiers' },
-            priority: 1,
-          },
-        ],
-      },
+      conditions: LISTED_TIER_CONDITIONS,
       reactions: [{ type: 'POINTS', points: points('50') }],
     },
     { name: 'Anything at all', eventType: 'ANYTHING_HAPPENED', reactions: [{ type: 'POINTS', points: points('5') }] },
@@ -75,7 +60,7 @@ afterAll(async () => {
 });
 
 /** A payload a schema-less type admits, which its reactors' conditions cannot read as they were written to. */
-const craftedPayload = { total: CRAFTED, kind: 'listed', tier: 'gold', acceptedTiers: 5 };
+const craftedPayload = { total: CRAFTED_NUMBER, kind: 'listed', tier: 'gold', acceptedTiers: 5 };
 
 const dryRun = (body: object) => harness.request(tenant, 'POST', '/v1/events/test_reaction', { token: admin, body });
 
@@ -83,7 +68,7 @@ const dryRun = (body: object) => harness.request(tenant, 'POST', '/v1/events/tes
 // answers 500 … a dry run validates its payload against the type's schema like a real report."
 describe('a payload the reactors cannot read as they expect', () => {
   it("is refused by a dry run as a report is, 400 Malformed payload, when the type's schema says number", async () => {
-    const body = { type: 'PURCHASE_MADE', subject: 'member-1', payload: { total: CRAFTED } };
+    const body = { type: 'PURCHASE_MADE', subject: 'member-1', payload: { total: CRAFTED_NUMBER } };
     const reported = await harness.request(tenant, 'POST', '/v1/events', { token: typedSecret, body });
     const tested = await dryRun(body);
     for (const response of [reported, tested]) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../shared/platform/errors/app-errors.js';
 import { ReactorConditions } from '../../shared/reactors/reactor-conditions.js';
+import { CRAFTED_NUMBER, LISTED_TIER_CONDITIONS } from '../support/payload-traps.js';
 
 const facts = {
   event: { type: 'PURCHASE_MADE', occurredAt: '2026-11-01T10:00:00Z' },
@@ -53,7 +54,6 @@ describe('reactor conditions', () => {
 
   // Issue 31: "POST /v1/events/test_reaction with a payload number sent as {"toString":"x","valueOf":1} answers 500."
   it('reads a value that is not plain data as no number: that comparison does not hold, and the others still decide', async () => {
-    const crafted = { toString: 'x', valueOf: 1 };
     const overOrMember = (value: unknown) =>
       new ReactorConditions({
         any: [
@@ -61,7 +61,11 @@ describe('reactor conditions', () => {
           { fact: 'payload', path: '$.member', operator: 'equal', value: true },
         ],
       });
-    for (const payload of [{ total: crafted }, { total: [1, crafted] }, { total: 5, floor: crafted }]) {
+    for (const payload of [
+      { total: CRAFTED_NUMBER },
+      { total: [1, CRAFTED_NUMBER] },
+      { total: 5, floor: CRAFTED_NUMBER },
+    ]) {
       const over = overOrMember('floor' in payload ? { fact: 'payload', path: '$.floor' } : 0);
       expect(await over.match({ ...facts, payload })).toBe(false);
       expect(await over.match({ ...facts, payload: { ...payload, member: true } })).toBe(true);
@@ -71,19 +75,7 @@ describe('reactor conditions', () => {
   });
 
   it("does not hold, rather than throw, when the event's data cannot be evaluated as the conditions say", async () => {
-    // The dry run when saved stops at the first condition; the second takes a payload field as its list of values.
-    const conditions = await ReactorConditions.check({
-      all: [
-        { fact: 'payload', path: '$.kind', operator: 'equal', value: 'listed', priority: 2 },
-        {
-          fact: 'payload',
-          path: '$.tier',
-          operator: 'someValue:equal',
-          value: { fact: 'payload', path: '$.acceptedTiers' },
-          priority: 1,
-        },
-      ],
-    });
+    const conditions = await ReactorConditions.check(LISTED_TIER_CONDITIONS);
     const payload = { kind: 'listed', tier: 'gold' };
     expect(await conditions.match({ ...facts, payload: { ...payload, acceptedTiers: 5 } })).toBe(false);
     expect(await conditions.match({ ...facts, payload: { ...payload, acceptedTiers: ['gold'] } })).toBe(true);

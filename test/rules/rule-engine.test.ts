@@ -4,6 +4,7 @@ import { basketConditions } from '../../shared/rules/basket-rule.js';
 import { checkRuleDefinition, type ProductLookup } from '../../shared/rules/check-rule-definition.js';
 import type { ExecutableRule, RuleDefinition } from '../../shared/rules/rule-definition.js';
 import { CompiledRules, runRules } from '../../shared/rules/rule-engine.js';
+import { CRAFTED_NUMBER } from '../support/payload-traps.js';
 
 const transaction = {
   total: 11.5,
