@@ -33,8 +33,8 @@ A success is \`{"status": "success", "data": …}\`. A failure is
 with \`data.errors\`, one item per field (\`property\`, \`value\`, \`constraints\`). An id of
 another tenant is \`404\`, exactly like an id that does not exist, and so is an id in the path
 outside the form its parameter declares (an id that is no uuid, a number past its range).
-Request bodies are closed: a field the schema does not name is refused. Bodies are at most 1 MB (300 kB for \`POST /v1/events\`,
-6 MB for \`POST /v1/rewards/{id}/codes\`); more is \`413\`.
+Request bodies are closed: a field the schema does not name is refused. Bodies are at most 1 MB
+(300 kB for \`POST /v1/events\`, 6 MB for \`POST /v1/rewards/{id}/codes\`); more is \`413\`.
 
 Every JSON answer is \`Content-Type: application/json; charset=utf-8\`.
 
