@@ -44,7 +44,7 @@ describe('running a rule set (docs/receipts.md#running-a-rule-set)', () => {
   it('reads a transaction value that is not plain data as no number: its comparison fails, and the run goes on', async () => {
     const run = await runRules([rule('big', 1, totalOver(10), [['big', true]], [['big', false]])], {
       ...transaction,
-      total: { toString: 'x', valueOf: 1 },
+      total: CRAFTED_NUMBER,
     });
     expect(run.result).toEqual({ big: false });
   });
