@@ -88,6 +88,11 @@ export default tseslint.config(
           selector: "CallExpression[callee.property.name='assign'][callee.object.name!='Object']",
           message: 'Copy named writable fields with copyWritableFields(), never a whole object',
         },
+        {
+          // Issue 31: every JSON answer says its charset; Hono's c.json names none.
+          selector: "CallExpression[callee.object.name='c'][callee.property.name='json']",
+          message: 'Answer JSON with jsonAnswer() (api/routes/answer.ts), which says its charset',
+        },
       ],
     },
   },

@@ -3,7 +3,8 @@ import { HISTORY_LIMIT } from '../../shared/consents/read-member-consents.js';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
 import { LOCALE_TAG_PATTERN, LocaleTag } from '../../shared/platform/validation/locale-tag.js';
-import { uuidPath, type RequestInput } from '../routes/request-input.js';
+import { INTEGER_COLUMN_MAX } from '../../shared/platform/db/integer-columns.js';
+import { uuidPath } from '../routes/request-input.js';
 
 /**
  * How many locales one consent type is written in, and how long each text may be: at worst 6 bytes
@@ -60,14 +61,14 @@ export const ConsentTypeResource = Type.Object(
 
 export const ConsentTypeIdParams = uuidPath({ id: "The consent type's id" });
 
-/** A version number that names no version is 404, as an id that is no uuid is (uuidPath). */
-export const ConsentTypeVersionParams: RequestInput<{ id: string; version: string }> = {
-  schema: Type.Object({
-    id: Type.String({ format: 'uuid', description: "The consent type's id" }),
-    version: Type.Integer({ minimum: 1, description: 'The version number, as a consent records it' }),
+export const ConsentTypeVersionParams = Type.Object({
+  id: Type.String({ format: 'uuid', description: "The consent type's id" }),
+  version: Type.Integer({
+    minimum: 1,
+    maximum: INTEGER_COLUMN_MAX,
+    description: 'The version number, as a consent records it',
   }),
-  parse: (raw) => ({ id: raw.id ?? '', version: raw.version ?? '' }),
-};
+});
 
 export const ConsentTypeVersionResource = Type.Object(
   {

@@ -6,6 +6,7 @@ import { AppError, InternalError, NotFoundError, ValidationError } from '../../s
 import { translateDatabaseError } from '../../shared/platform/db/database-errors.js';
 import type { Logger } from '../../shared/platform/logging/logger.js';
 import { requestLogger, type AppEnv } from '../app-env.js';
+import { jsonAnswer } from '../routes/answer.js';
 
 /**
  * The one place where an error becomes the envelope of docs/api-conventions.md#errors:
@@ -22,7 +23,7 @@ export function handleError(error: unknown, c: Context<AppEnv>): Response {
     requestLogger(c).warn({ cause: { name, code, reason: message } }, appError.message);
   }
   for (const [name, value] of Object.entries(appError.headers)) c.header(name, value);
-  return c.json(envelope(appError), appError.httpCode as ContentfulStatusCode);
+  return jsonAnswer(c, envelope(appError), appError.httpCode as ContentfulStatusCode);
 }
 
 /**

@@ -58,7 +58,9 @@ export const CreatedEventType = Type.Intersect(
 export const RotatedSecret = Type.Object({ secret: Type.String() }, { title: 'EventTypeSecret' });
 
 export const IdentifierParams = Type.Object({
-  identifier: Type.String({ description: "The event type's uuid or its name" }),
+  identifier: Type.Union([Type.String({ format: 'uuid' }), EventTypeName], {
+    description: "The event type's uuid or its name",
+  }),
 });
 
 export const EVENT_TYPE_LIST: ListSpec = {

@@ -4,7 +4,7 @@ import { Event } from '../../shared/events/event.entity.js';
 import { storedEventView } from '../../shared/events/event-view.js';
 import { entityManager, type App } from '../app-env.js';
 import { defineRoute } from '../routes/define-route.js';
-import { EVENT_EXAMPLE, EventResource, eventIdParams, tags } from './schema.js';
+import { EVENT_EXAMPLE, EventResource, EventIdParams, tags } from './schema.js';
 
 export function registerGetEvent(app: App, context: AppContext): void {
   const serviceSubject = context.config.publicBaseUrl;
@@ -18,7 +18,7 @@ export function registerGetEvent(app: App, context: AppContext): void {
     summary: 'Read a registered event',
     tags,
     access: { admin: 'admin:events' },
-    params: eventIdParams((digits) => `No registered event ${digits}`),
+    params: EventIdParams,
     responses: { 200: { description: 'the event', data: EventResource } },
     errors: [404],
     handler: async ({ params }, c) => {
@@ -27,7 +27,7 @@ export function registerGetEvent(app: App, context: AppContext): void {
         { tenant: c.var.tenant.id, id: params.id },
         { populate: ['type', 'user'] },
       );
-      if (!event) throw new NotFoundError(`No registered event ${c.req.param('id')}`);
+      if (!event) throw new NotFoundError(`No registered event ${params.id}`);
       return storedEventView(event, serviceSubject);
     },
   });

@@ -8,7 +8,7 @@ import type { App } from '../app-env.js';
 import { answer } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
 import type { RequestInput } from '../routes/request-input.js';
-import { eventIdParams, ReactionResult, REACTIONS_EXAMPLE, tags } from './schema.js';
+import { EventIdParams, ReactionResult, REACTIONS_EXAMPLE, tags } from './schema.js';
 
 const DEFAULT_WAIT_MS = 5000;
 const MAX_WAIT_MS = 30_000;
@@ -50,7 +50,7 @@ export function registerGetReactions(app: App, context: AppContext): void {
     summary: 'The reactions an event triggered, waiting for its registration',
     tags,
     access: 'apiKey',
-    params: eventIdParams((digits) => `No event ${digits} was accepted`),
+    params: EventIdParams,
     query: WaitQuery,
     responses: {
       200: { description: 'registered', data: ReactionResult },

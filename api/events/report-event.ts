@@ -8,7 +8,7 @@ import { reportEvent, type ReportDependencies } from '../../shared/events/report
 import { entityManager, type App, type AppEnv } from '../app-env.js';
 import { callerOf } from '../middleware/idempotency.js';
 import { EVENT_BODY_LIMIT } from '../middleware/body-limit.js';
-import { success } from '../routes/answer.js';
+import { JSON_CONTENT_TYPE, success } from '../routes/answer.js';
 import { defineRoute, routeHandler, routeMiddleware, type RouteDefinition } from '../routes/define-route.js';
 import type { JsonInput } from '../validation/json-body.js';
 import { ACCEPTED_EVENT_EXAMPLE, EventResource, REPORTED_EVENT_EXAMPLE, ReportEventBody, tags } from './schema.js';
@@ -47,7 +47,7 @@ function reportEventDefinition(
       c.req.valid('json'),
       reservedId === undefined ? undefined : Number(reservedId),
     );
-    return c.body(acceptedEventAnswer(event, dependencies.serviceSubject), 201, { 'Content-Type': 'application/json' });
+    return c.body(acceptedEventAnswer(event, dependencies.serviceSubject), 201, { 'Content-Type': JSON_CONTENT_TYPE });
   };
   return {
     method: 'post',

@@ -1,11 +1,9 @@
 import { Type, type Static } from 'typebox';
-import { NotFoundError } from '../../shared/platform/errors/app-errors.js';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { PointsReaction, VoucherReaction, WebhookReaction } from '../../shared/reactors/reaction.js';
 import { EVENT_TYPE_EXAMPLE, EventTypeName, EventTypeResource } from '../event-types/schema.js';
 import { POINTS_REACTION_EXAMPLE, REACTOR_EXAMPLE } from '../reactors/schema.js';
 import { USER_EXAMPLE, UserResource } from '../users/schema.js';
-import type { RequestInput } from '../routes/request-input.js';
 
 /** The body of POST /v1/events (docs/events.md#reporting). */
 export const ReportEventBody = Type.Object(
@@ -92,19 +90,12 @@ export const TestReactionResult = Type.Object(
 );
 
 /**
- * An event's id in the path (digits, by the route's pattern). Digits no event id can be (beyond a
- * JavaScript number's exact integers, and PostgreSQL's bigint) name no event: `notFound` says so.
+ * An event's id in the path: a bigint, read as a JavaScript number, whose exact integers end below
+ * PostgreSQL's bigint; the sequence never comes near either.
  */
-export function eventIdParams(notFound: (digits: string) => string): RequestInput<{ id: number }> {
-  return {
-    schema: Type.Object({ id: Type.Integer({ minimum: 1, description: "The event's id", examples: [1042] }) }),
-    parse: (raw) => {
-      const id = Number(raw.id);
-      if (!Number.isSafeInteger(id)) throw new NotFoundError(notFound(raw.id ?? ''));
-      return { id };
-    },
-  };
-}
+export const EventIdParams = Type.Object({
+  id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: "The event's id", examples: [1042] }),
+});
 
 export const EVENT_LIST: ListSpec = {
   resource: 'event',

@@ -19,7 +19,7 @@ export function registerTestReaction(app: App, context: AppContext): void {
     path: '/v1/events/test_reaction',
     operationId: 'testEventReaction',
     description:
-      "Runs the reactors of an event's type on the event you send, and answers what they would grant and deliver, without reporting, storing or delivering anything: a dry run for building reactors.",
+      "Runs the reactors of an event's type on the event you send, and answers what they would grant and deliver, without reporting, storing or delivering anything: a dry run for building reactors. The type, the payload (against the type's schema) and the subject are checked as a report's are.",
     examples: {
       request: REPORTED_EVENT_EXAMPLE,
       response: {

@@ -17,7 +17,7 @@ import type { Principal } from '../../shared/platform/auth/principal.js';
 import type { AppContext } from '../../shared/context.js';
 import { Sealer } from '../../shared/platform/secrets/sealer.js';
 import { entityManager, requestLogger, type AppEnv } from '../app-env.js';
-import { success } from '../routes/answer.js';
+import { JSON_CONTENT_TYPE, success } from '../routes/answer.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const WAIT_FOR_FIRST_MS = 10_000;
@@ -108,9 +108,7 @@ export function idempotent(context: AppContext, options: IdempotencyOptions = {}
     if (claim.state === 'mismatch') throw new IdempotencyKeyReusedError();
     if (claim.state === 'replay') {
       c.header('Idempotent-Replayed', 'true');
-      return c.body(claim.body, claim.status as ContentfulStatusCode, {
-        'Content-Type': 'application/json; charset=utf-8',
-      });
+      return c.body(claim.body, claim.status as ContentfulStatusCode, { 'Content-Type': JSON_CONTENT_TYPE });
     }
     if (claim.state === 'in-progress')
       throw new ConflictError('A request with this Idempotency-Key is still being processed: retry later');

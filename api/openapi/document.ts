@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { secureHeaders } from 'hono/secure-headers';
 import type { App } from '../app-env.js';
+import { jsonAnswer } from '../routes/answer.js';
 import { openApiDocument } from './openapi-document.js';
 
 /**
@@ -13,7 +14,9 @@ import { openApiDocument } from './openapi-document.js';
  */
 export function registerDocumentation(app: App, publicBaseUrl: string): void {
   let document: object | undefined;
-  app.get('/v1/openapi.json', async (c) => c.json((document ??= await openApiDocument(app, publicBaseUrl))));
+  app.get('/v1/openapi.json', async (c) =>
+    jsonAnswer(c, (document ??= await openApiDocument(app, publicBaseUrl)), 200),
+  );
 
   const assets = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   const asset = (file: string, type: string) => {

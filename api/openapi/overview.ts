@@ -31,9 +31,12 @@ A success is \`{"status": "success", "data": …}\`. A failure is
 \`{"status": "fail" | "error", "message": "…", "data": {"name": "ValidationError", "httpCode": 400, …}}\`:
 \`fail\` for a 4xx, \`error\` for a 5xx. A body that breaks its schema is \`400 ValidationError\`
 with \`data.errors\`, one item per field (\`property\`, \`value\`, \`constraints\`). An id of
-another tenant is \`404\`, exactly like an id that does not exist. Request bodies are closed: a
-field the schema does not name is refused. Bodies are at most 1 MB (300 kB for \`POST /v1/events\`,
-6 MB for \`POST /v1/rewards/{id}/codes\`); more is \`413\`.
+another tenant is \`404\`, exactly like an id that does not exist, and so is an id in the path
+outside the form its parameter declares (an id that is no uuid, a number past its range).
+Request bodies are closed: a field the schema does not name is refused. Bodies are at most 1 MB
+(300 kB for \`POST /v1/events\`, 6 MB for \`POST /v1/rewards/{id}/codes\`); more is \`413\`.
+
+Every JSON answer is \`Content-Type: application/json; charset=utf-8\`.
 
 Every answer carries \`X-Request-Id\`: send your own (up to 128 letters, digits, \`.\`, \`:\`,
 \`_\` or \`-\`) to find your request in our logs, or read the one we made.

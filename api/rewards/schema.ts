@@ -1,4 +1,5 @@
 import { Type, type TSchema } from 'typebox';
+import { INTEGER_COLUMN_MAX } from '../../shared/platform/db/integer-columns.js';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
 import { LocaleTag } from '../../shared/platform/validation/locale-tag.js';
@@ -54,7 +55,7 @@ const rewardFields = {
   ),
   stock: Type.Optional(
     Nullable(
-      Type.Integer({ minimum: 0, maximum: 2_147_483_647 }),
+      Type.Integer({ minimum: 0, maximum: INTEGER_COLUMN_MAX }),
       'how many are left to hand out; null: no limit. Each purchase or grant takes one',
     ),
   ),

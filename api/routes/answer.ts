@@ -23,6 +23,19 @@ export function answer<Data>(
   return new Answer(data, options.status, options.headers);
 }
 
+/** What every JSON answer says it is (docs/api-conventions.md#errors): Hono's `c.json` names no charset. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** A JSON answer, success or error: the one writer of JSON bodies, so each says its charset. */
+export function jsonAnswer(
+  c: Context,
+  body: unknown,
+  status: ContentfulStatusCode,
+  headers?: Record<string, string>,
+): Response {
+  return c.body(JSON.stringify(body), status, { ...headers, 'Content-Type': JSON_CONTENT_TYPE });
+}
+
 /** The success envelope of docs/api-conventions.md#errors, built here and nowhere else. */
 export function success(
   c: Context<AppEnv>,
@@ -30,7 +43,7 @@ export function success(
   status: ContentfulStatusCode,
   headers?: Record<string, string>,
 ): Response {
-  return c.json({ status: 'success', data }, status, headers);
+  return jsonAnswer(c, { status: 'success', data }, status, headers);
 }
 
 /** What a DELETE answers: how many records it removed (one, or 404 before it). */

@@ -10,7 +10,14 @@ import { describe, type RouteDocumentation } from '../openapi/describe.js';
 import { jsonBody, type JsonBodyOptions, type JsonInput } from '../validation/json-body.js';
 import { Answer, success } from './answer.js';
 import { openApiParameters } from './openapi-parameters.js';
-import { isRequestInput, schemaInput, type InputDefinition, type InputOf, type RequestInput } from './request-input.js';
+import {
+  isRequestInput,
+  pathParameters,
+  schemaInput,
+  type InputDefinition,
+  type InputOf,
+  type RequestInput,
+} from './request-input.js';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -23,7 +30,7 @@ export interface RouteInput<Body, Params, Query> {
 
 export interface RouteDefinition<
   Body extends TSchema | undefined,
-  Params extends InputDefinition | undefined,
+  Params extends TObject | undefined,
   Query extends InputDefinition | undefined,
 > {
   method: Method;
@@ -42,6 +49,7 @@ export interface RouteDefinition<
   access: RouteDocumentation['access'];
   /** POST /v1/events: who may report depends on the event type, so its service checks the token. */
   accessCheckedBy?: 'service';
+  /** The path parameters, each declaring its format: a value outside it is 404 (`pathParameters`). */
   params?: Params;
   query?: Query;
   body?: Body;
@@ -87,12 +95,12 @@ const NONE = Object.freeze({});
  */
 export function defineRoute<
   Body extends TSchema | undefined = undefined,
-  Params extends InputDefinition | undefined = undefined,
+  Params extends TObject | undefined = undefined,
   Query extends InputDefinition | undefined = undefined,
 >(app: App, context: AppContext, route: RouteDefinition<Body, Params, Query>): void {
-  const { params, query } = inputsOf(route);
+  const query = queryOf(route);
   const parameters = [
-    ...(params ? openApiParameters(params.schema, 'path') : []),
+    ...(route.params ? openApiParameters(route.params, 'path') : []),
     ...(query ? openApiParameters(query.schema, 'query') : []),
   ];
   const documentation = describe({
@@ -108,13 +116,13 @@ export function defineRoute<
     ...(route.idempotency ? { idempotent: true } : {}),
     examples: route.examples,
   });
-  const chain = [documentation, ...routeMiddleware(context, route), routeHandler(route, { params, query })];
+  const chain = [documentation, ...routeMiddleware(context, route), routeHandler(route, query)];
   app.on(route.method.toUpperCase(), route.path, ...(chain as [MiddlewareHandler<AppEnv>]));
 }
 
-type AnyRoute = RouteDefinition<TSchema | undefined, InputDefinition | undefined, InputDefinition | undefined>;
+type AnyRoute = RouteDefinition<TSchema | undefined, TObject | undefined, InputDefinition | undefined>;
 
-/** The route's own middleware, in order: authorization, body limit, Idempotency-Key, body. */
+/** The route's own middleware, in order: authorization, body limit, path parameters, Idempotency-Key, body. */
 export function routeMiddleware(
   context: AppContext,
   route: Omit<AnyRoute, 'handler' | 'rawHandler' | 'examples'>,
@@ -123,21 +131,25 @@ export function routeMiddleware(
   if (typeof route.access === 'object' && route.accessCheckedBy !== 'service')
     chain.push(authorize(context, route.access));
   if (route.bodyLimit !== undefined) chain.push(routeBodyLimit(route.bodyLimit));
+  if (route.params) chain.push(pathParameters(route.params));
   if (route.idempotency) chain.push(idempotent(context, route.idempotency));
   if (route.body) chain.push(jsonBody(route.body, route.bodyOptions) as MiddlewareHandler<AppEnv>);
   return chain;
 }
 
-/** The raw handler as it is, or the handler wrapped: its inputs parsed before, its answer enveloped after. */
-export function routeHandler(route: AnyRoute, inputs = inputsOf(route)): MiddlewareHandler<AppEnv> {
+/**
+ * The raw handler as it is, or the handler wrapped: its query parsed before (its path parameters
+ * and body were, by its middleware), its answer enveloped after.
+ */
+export function routeHandler(route: AnyRoute, query = queryOf(route)): MiddlewareHandler<AppEnv> {
   if (route.rawHandler) return route.rawHandler as MiddlewareHandler<AppEnv>;
   const { handler } = route;
   if (!handler) throw new Error(`${route.method.toUpperCase()} ${route.path} has neither handler nor rawHandler`);
-  const [parseParams, parseQuery] = [inputs.params?.parse, inputs.query?.parse];
+  const parseQuery = query?.parse;
+  const [hasParams, hasBody] = [route.params !== undefined, route.body !== undefined];
   const status = Math.min(...Object.keys(route.responses).map(Number)) as ContentfulStatusCode;
-  const hasBody = route.body !== undefined;
   return async (c) => {
-    const params = parseParams ? parseParams(c.req.param()) : NONE;
+    const params: unknown = hasParams ? c.req.valid('param' as never) : NONE;
     const query = parseQuery ? parseQuery(c.req.query()) : NONE;
     const body: unknown = hasBody ? c.req.valid('json' as never) : undefined;
     const result = await handler({ body, params, query } as never, c);
@@ -147,14 +159,7 @@ export function routeHandler(route: AnyRoute, inputs = inputsOf(route)): Middlew
   };
 }
 
-function inputsOf(route: Pick<AnyRoute, 'params' | 'query'>): {
-  params?: RequestInput<unknown>;
-  query?: RequestInput<unknown>;
-} {
-  return {
-    ...(route.params
-      ? { params: isRequestInput(route.params) ? route.params : schemaInput(route.params, 'path') }
-      : {}),
-    ...(route.query ? { query: isRequestInput(route.query) ? route.query : schemaInput(route.query, 'query') } : {}),
-  };
+function queryOf(route: Pick<AnyRoute, 'query'>): RequestInput<unknown> | undefined {
+  if (!route.query) return undefined;
+  return isRequestInput(route.query) ? route.query : schemaInput(route.query);
 }

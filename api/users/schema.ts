@@ -106,8 +106,9 @@ export const UserResource = Type.Object(
   { title: 'User' },
 );
 
+/** Any of a member's identifiers: the authIdentifier's bounds hold an id and an account number too. */
 export const UserIdParams = Type.Object({
-  id: Type.String({ description: "The member's id, authIdentifier or account number" }),
+  id: Type.String({ minLength: 1, maxLength: 256, description: "The member's id, authIdentifier or account number" }),
 });
 
 export const USER_LIST: ListSpec = {

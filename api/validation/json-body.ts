@@ -2,11 +2,9 @@ import type { MiddlewareHandler } from 'hono';
 import type { Static, TSchema } from 'typebox';
 import { BadRequestError, ValidationError, type ValidationIssue } from '../../shared/platform/errors/app-errors.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../shared/platform/json/nesting-depth.js';
-import { unstorableTextAt } from '../../shared/platform/json/unstorable-text.js';
+import { UNSTORABLE_TEXT_RULE, unstorableTextAt } from '../../shared/platform/json/unstorable-text.js';
 import { compile, toValidationIssues } from '../../shared/platform/validation/ajv.js';
 import type { AppEnv } from '../app-env.js';
-
-const UNSTORABLE_TEXT = 'text may not hold NUL characters or unpaired surrogates';
 
 function isUnknownTopLevelField(issue: ValidationIssue): boolean {
   return 'additionalProperties' in issue.constraints && !issue.property.includes('.');
@@ -83,8 +81,8 @@ export function jsonBody<S extends TSchema>(
     const unstorable = unstorableTextAt(value, text);
     if (unstorable !== undefined) {
       const property = unstorable || '(body)';
-      throw fail(`Invalid body: ${property}: ${UNSTORABLE_TEXT}`, [
-        { property, value: undefined, constraints: { storable: UNSTORABLE_TEXT }, children: [] },
+      throw fail(`Invalid body: ${property}: ${UNSTORABLE_TEXT_RULE}`, [
+        { property, value: undefined, constraints: { storable: UNSTORABLE_TEXT_RULE }, children: [] },
       ]);
     }
     c.req.addValidatedData('json', value as object);

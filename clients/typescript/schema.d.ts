@@ -593,7 +593,7 @@ export interface paths {
         put?: never;
         /**
          * The reactions an event would trigger, without reporting it
-         * @description Runs the reactors of an event's type on the event you send, and answers what they would grant and deliver, without reporting, storing or delivering anything: a dry run for building reactors.
+         * @description Runs the reactors of an event's type on the event you send, and answers what they would grant and deliver, without reporting, storing or delivering anything: a dry run for building reactors. The type, the payload (against the type's schema) and the subject are checked as a report's are.
          */
         post: operations["testEventReaction"];
         delete?: never;

@@ -21,13 +21,10 @@ export async function findConsentTypeVersion(
   em: EntityManager,
   tenantId: string,
   id: string,
-  version: string,
+  version: number,
 ): Promise<ConsentTypeVersion> {
   const type = await findConsentType(em, tenantId, id);
-  // A path segment that is no version number names no version, like an id that is no uuid.
-  const found = /^[1-9]\d{0,8}$/.test(version)
-    ? await em.findOne(ConsentTypeVersion, { tenant: tenantId, consentType: type.id, version: Number(version) })
-    : null;
+  const found = await em.findOne(ConsentTypeVersion, { tenant: tenantId, consentType: type.id, version });
   if (!found) throw new NotFoundError(`The consent type "${type.id}" has no version "${version}"`);
   return found;
 }

@@ -1,9 +1,5 @@
-import { Engine, type TopLevelCondition } from 'json-rules-engine';
-import {
-  CONDITION_ENGINE_OPTIONS,
-  conditionPathProblems,
-  type RuleConditions,
-} from '../platform/conditions/conditions.js';
+import type { TopLevelCondition } from 'json-rules-engine';
+import { conditionEngine, conditionPathProblems, type RuleConditions } from '../platform/conditions/conditions.js';
 import { BadRequestError } from '../platform/errors/app-errors.js';
 import { REVIEW_REASONS, REVIEW_VERDICTS } from '../receipts/review-enums.js';
 import { basketConditions } from './basket-rule.js';
@@ -124,7 +120,7 @@ async function checkConditions(
 ): Promise<void> {
   const problems = conditionPathProblems(conditions);
   if (problems.length) refuse(`ruleProperties.conditions: ${problems.join('; ')}`);
-  const engine = new Engine([], CONDITION_ENGINE_OPTIONS);
+  const engine = conditionEngine();
   for (const operator of operators) engine.addOperator(operator.name, operator.evaluate);
   try {
     engine.addRule({ conditions: conditions as unknown as TopLevelCondition, event: { type: 'rule' } });

@@ -1,5 +1,5 @@
-import { Engine, type TopLevelCondition } from 'json-rules-engine';
-import { CONDITION_ENGINE_OPTIONS } from '../platform/conditions/conditions.js';
+import type { Engine, TopLevelCondition } from 'json-rules-engine';
+import { conditionEngine } from '../platform/conditions/conditions.js';
 import { REQUEST_FACT, STOP_KEY, type ExecutableRule } from './rule-definition.js';
 
 export interface RuleOutcome {
@@ -54,7 +54,7 @@ export class CompiledRules {
   }
 
   private build(group: ExecutableRule[]): Engine {
-    const engine = new Engine([], CONDITION_ENGINE_OPTIONS);
+    const engine = conditionEngine();
     for (const operator of this.operators) engine.addOperator(operator.name, operator.evaluate);
     group.forEach((rule, index) =>
       engine.addRule({

@@ -92,10 +92,13 @@ describe('the error envelope', () => {
     expect(chunksPulled).toBeLessThan(40);
   });
 
-  it('a NUL character in a path value is 400 BadRequestError, not 500', async () => {
-    const response = await harness.request(tenant, 'GET', '/v1/event_types/A%00B', { token: adminToken });
-    expect(response.status).toBe(400);
-    expect(await jsonOf(response)).toMatchObject({ status: 'fail', data: { name: 'BadRequestError', httpCode: 400 } });
+  it('a NUL character is never a 500: in a query value 400 BadRequestError, in a path 404 like any id no record has', async () => {
+    const query = await harness.request(tenant, 'GET', "/v1/event_types?filter=name:(eq:'A%00B')");
+    expect(query.status).toBe(400);
+    expect(await jsonOf(query)).toMatchObject({ status: 'fail', data: { name: 'BadRequestError', httpCode: 400 } });
+    const path = await harness.request(tenant, 'GET', '/v1/event_types/A%00B', { token: adminToken });
+    expect(path.status).toBe(404);
+    expect(await jsonOf(path)).toMatchObject({ status: 'fail', data: { name: 'NotFoundError', httpCode: 404 } });
   });
 
   it('an unknown route is 404 NotFoundError in the envelope', async () => {

@@ -4,6 +4,7 @@ import { basketConditions } from '../../shared/rules/basket-rule.js';
 import { checkRuleDefinition, type ProductLookup } from '../../shared/rules/check-rule-definition.js';
 import type { ExecutableRule, RuleDefinition } from '../../shared/rules/rule-definition.js';
 import { CompiledRules, runRules } from '../../shared/rules/rule-engine.js';
+import { CRAFTED_NUMBER } from '../support/payload-traps.js';
 
 const transaction = {
   total: 11.5,
@@ -39,6 +40,15 @@ const totalOver = (amount: number) => ({
 const always = { all: [{ fact: 'request', path: '$.transaction.total', operator: 'greaterThanInclusive', value: 0 }] };
 
 describe('running a rule set (docs/receipts.md#running-a-rule-set)', () => {
+  // Issue 31: a number sent as {"toString":"x","valueOf":1} threw in the engine's numeric comparisons.
+  it('reads a transaction value that is not plain data as no number: its comparison fails, and the run goes on', async () => {
+    const run = await runRules([rule('big', 1, totalOver(10), [['big', true]], [['big', false]])], {
+      ...transaction,
+      total: CRAFTED_NUMBER,
+    });
+    expect(run.result).toEqual({ big: false });
+  });
+
   it('"Higher priority runs first"; "a later key does not overwrite an earlier one"; failure parameters count too', async () => {
     const run = await runRules(
       [

@@ -51,7 +51,7 @@ export function translateDatabaseError(error: unknown): AppError | undefined {
         `A required value is missing${failure.column ? `: ${camelCase(failure.column)}` : ''}`,
       );
     case '08P01':
-      // What pg's protocol refuses of a value from the path or the query: a NUL character (bodies are checked before).
+      // What pg's protocol refuses of a value from the query: a NUL character (bodies and paths are checked before).
       return new BadRequestError('A value holds a NUL character, which cannot be stored or searched for');
     case '22003':
       return new BadRequestError('A number is out of the range this field takes');
