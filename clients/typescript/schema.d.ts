@@ -11444,7 +11444,7 @@ export interface operations {
                 sort?: "createdAt" | "updatedAt" | "notionallyServedAt" | "total" | "subtotal";
                 /** @description `ASC` (oldest or smallest first) or `DESC`; taken in any case */
                 order?: "ASC" | "DESC";
-                /** @description O-Rison conditions that every item must meet, e.g. `status:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: status, createdAt, updatedAt, notionallyServedAt, total, subtotal, serviceDate, merchantName, formatSlug, barcode, currency, submitter.authIdentifier */
+                /** @description O-Rison conditions that every item must meet, e.g. `status:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: status, id, createdAt, updatedAt, notionallyServedAt, total, subtotal, correctedTotal, ocrConfidence, serviceDate, serviceTime, merchantName, formatSlug, barcode, transactionId, locationIdentifier, currency, submitter.authIdentifier */
                 filter?: string;
             };
             header?: {
