@@ -233,6 +233,20 @@ export const RECEIPT_LIST: ListSpec = {
   },
 };
 
+/** GET /receipts/{id}/reviews (docs/receipts.md#manual-reviews): one receipt's reviews. */
+export const REVIEW_LIST: ListSpec = {
+  resource: 'review',
+  defaultSort: 'createdAt',
+  fields: {
+    verdict: { type: 'string', filterable: true },
+    id: { type: 'uuid', filterable: true },
+    reason: { type: 'string', filterable: true },
+    isAutomated: { type: 'boolean', filterable: true },
+    createdAt: { type: 'datetime', filterable: true, sortable: true },
+    'reviwer.authIdentifier': { type: 'string', path: 'reviewer.authIdentifier', filterable: true },
+  },
+};
+
 /** Reading and reviewing receipts is for admins; claiming is for members too (claim-receipt.ts). */
 export const admin = { admin: 'admin:receipts' } as const;
 export const tags = ['Receipts'];

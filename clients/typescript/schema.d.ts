@@ -1440,8 +1440,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A receipt's reviews, oldest first
-         * @description Every review of a receipt, automated and human, oldest first; an automated review lists each check and what it found.
+         * A receipt's reviews, newest first
+         * @description Every review of a receipt, automated and human, newest first; an automated review lists each check and what it found. A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.
          */
         get: operations["listReceiptReviews"];
         put?: never;
@@ -11729,7 +11729,18 @@ export interface operations {
     };
     listReceiptReviews: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description How many items a page holds, at most 1000 */
+                limit?: number;
+                /** @description How many items to pass over before the page starts */
+                skip?: number;
+                /** @description The field the items are ordered by */
+                sort?: "createdAt";
+                /** @description `ASC` (oldest or smallest first) or `DESC`; taken in any case */
+                order?: "ASC" | "DESC";
+                /** @description O-Rison conditions that every item must meet, e.g. `verdict:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: verdict, id, reason, isAutomated, createdAt, reviwer.authIdentifier */
+                filter?: string;
+            };
             header?: {
                 /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
@@ -11742,13 +11753,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the reviews */
+            /** @description a page of reviews */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Range": components["headers"]["ContentRange"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11756,6 +11768,18 @@ export interface operations {
                      * @example {
                      *       "status": "success",
                      *       "data": [
+                     *         {
+                     *           "id": "4c5d6e7f-8a9b-4c0d-9e1f-2a3b4c5d6e7f",
+                     *           "verdict": "AUTHORIZE",
+                     *           "reason": "VERIFIED",
+                     *           "createdAt": "2026-02-02T09:00:00.000Z",
+                     *           "isAutomated": false,
+                     *           "reviwer": {
+                     *             "authIssuer": "tally",
+                     *             "authIdentifier": "reviewer@example.org"
+                     *           },
+                     *           "comment": "Checked against the till roll"
+                     *         },
                      *         {
                      *           "id": "3b4c5d6e-7f8a-4b9c-8d0e-1f2a3b4c5d6e",
                      *           "verdict": "ABSTAIN",
@@ -11774,18 +11798,6 @@ export interface operations {
                      *           "ruleEngineResult": {
                      *             "bonusPoints": 50
                      *           }
-                     *         },
-                     *         {
-                     *           "id": "4c5d6e7f-8a9b-4c0d-9e1f-2a3b4c5d6e7f",
-                     *           "verdict": "AUTHORIZE",
-                     *           "reason": "VERIFIED",
-                     *           "createdAt": "2026-02-02T09:00:00.000Z",
-                     *           "isAutomated": false,
-                     *           "reviwer": {
-                     *             "authIssuer": "tally",
-                     *             "authIdentifier": "reviewer@example.org"
-                     *           },
-                     *           "comment": "Checked against the till roll"
                      *         }
                      *       ]
                      *     }
@@ -11793,6 +11805,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReviewList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
