@@ -1260,8 +1260,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A rule set's rules, in order
-         * @description The rules of one set, in the order they run (higher priority first).
+         * A rule set's rules, in the order they run
+         * @description The rules of one set, by default in the order they run (higher priority first). A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.
          */
         get: operations["listRuleSetRules"];
         put?: never;
@@ -10710,7 +10710,18 @@ export interface operations {
     };
     listRuleSetRules: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description How many items a page holds, at most 1000 */
+                limit?: number;
+                /** @description How many items to pass over before the page starts */
+                skip?: number;
+                /** @description The field the items are ordered by */
+                sort?: "name" | "priority" | "createdAt" | "updatedAt";
+                /** @description `ASC` (oldest or smallest first) or `DESC`; taken in any case */
+                order?: "ASC" | "DESC";
+                /** @description O-Rison conditions that every item must meet, e.g. `name:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: name, id, type, priority, createdAt, updatedAt */
+                filter?: string;
+            };
             header?: {
                 /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
@@ -10723,13 +10734,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the rules */
+            /** @description a page of rules */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Range": components["headers"]["ContentRange"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10776,6 +10788,7 @@ export interface operations {
                     "application/json": components["schemas"]["RuleList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
