@@ -27,6 +27,7 @@ export function registerListReviews(app: App, context: AppContext): void {
           isAutomated: true,
           reviwer: null,
           comment: null,
+          correctedTotal: null,
           checks: [{ check: 'duplicate', passed: true }],
           ruleSetId: '2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e',
           ruleEngineResult: { bonusPoints: 50 },

@@ -1447,7 +1447,7 @@ export interface paths {
         put?: never;
         /**
          * Review a receipt: AUTHORIZE or REJECT sets its status; ABSTAIN is recorded and changes nothing
-         * @description A person's review of a receipt: AUTHORIZE or REJECT sets the receipt's status and becomes its deciding review; ABSTAIN is recorded and changes nothing. The reviewer is the admin token's subject.
+         * @description A person's review of a receipt: AUTHORIZE or REJECT sets the receipt's status and becomes its deciding review, and its `correctedTotal`, when given, becomes the receipt's; ABSTAIN is recorded and changes nothing. The reviewer is the admin token's subject. A receipt whose member was erased takes no `comment` (400).
          */
         post: operations["reviewReceipt"];
         delete?: never;
@@ -3001,6 +3001,8 @@ export interface components {
             servedAt: string | null;
             total: number | null;
             subtotal: number | null;
+            /** @description The total a person read off the receipt: that of the last AUTHORIZE or REJECT review that gave one; `total` stays as read */
+            correctedTotal: number | null;
             currency: string | null;
             barcode: string | null;
             transactionId: string | null;
@@ -3078,6 +3080,7 @@ export interface components {
             ocrConfidence: string;
             total: number | null;
             subtotal: number | null;
+            /** @description The total a person read off the receipt: that of the last AUTHORIZE or REJECT review that gave one; `total` stays as read */
             correctedTotal: number | null;
             currency: string | null;
             barcode: string | null;
@@ -3309,7 +3312,10 @@ export interface components {
                 authIdentifier: string;
                 name?: string;
             } | null;
+            /** @description The reviewer's note; null when none, and once the member is erased */
             comment: string | null;
+            /** @description The total the reviewer read off the receipt; null when the review gave none */
+            correctedTotal: number | null;
             /** @description automated reviews: each check in order and what it found */
             checks?: {
                 check: string;
@@ -3338,6 +3344,8 @@ export interface components {
             verdict: "ABSTAIN" | "REJECT" | "AUTHORIZE";
             reason: "OTHER" | "VERIFIED" | "VALID_DATA" | "FLAGGED_FOR_SPOT_CHECK" | "DUPLICATE" | "INVALID_MERCHANT" | "INVALID_DATE" | "INSUFFICIENT_DATA" | "SUSPICIOUS" | "SUSPICIOUS_CONTEXT" | "RULE_ENGINE_THREW_ERROR" | "INVALID_VENUE" | "FORMAT_SUBMISSION_LIMIT_EXCEEDED" | "MERCHANT_SUBMISSION_LIMIT_EXCEEDED" | "NO_QUALIFYING_PRODUCTS" | "INVALID_MULTIPAGE_CLAIM" | "TEST";
             comment?: string;
+            /** @description The total as the reviewer reads it off the receipt; an AUTHORIZE or REJECT makes it the receipt's `correctedTotal` */
+            correctedTotal?: number;
         };
         /** Reward */
         Reward: {
@@ -11493,9 +11501,9 @@ export interface operations {
                      *           "serviceDate": "2026-02-01",
                      *           "serviceTime": "11:58",
                      *           "ocrConfidence": "0.94",
-                     *           "total": 42.5,
+                     *           "total": 24.5,
                      *           "subtotal": 35.42,
-                     *           "correctedTotal": null,
+                     *           "correctedTotal": 42.5,
                      *           "currency": "EUR",
                      *           "barcode": null
                      *         }
@@ -11621,7 +11629,8 @@ export interface operations {
                      *             "authIssuer": "tally",
                      *             "authIdentifier": "reviewer@example.org"
                      *           },
-                     *           "comment": "Checked against the till roll"
+                     *           "comment": "Checked against the till roll: the total was misread",
+                     *           "correctedTotal": 42.5
                      *         },
                      *         "createdAt": "2026-02-01T12:00:00.000Z",
                      *         "updatedAt": "2026-02-02T09:00:00.000Z",
@@ -11633,8 +11642,9 @@ export interface operations {
                      *         "serviceDate": "2026-02-01",
                      *         "serviceTime": "11:58",
                      *         "servedAt": "2026-02-01T10:58:00.000Z",
-                     *         "total": 42.5,
+                     *         "total": 24.5,
                      *         "subtotal": 35.42,
+                     *         "correctedTotal": 42.5,
                      *         "currency": "EUR",
                      *         "barcode": null,
                      *         "transactionId": "T-20260201-0042",
@@ -11791,7 +11801,8 @@ export interface operations {
                      *             "authIssuer": "tally",
                      *             "authIdentifier": "reviewer@example.org"
                      *           },
-                     *           "comment": "Checked against the till roll"
+                     *           "comment": "Checked against the till roll: the total was misread",
+                     *           "correctedTotal": 42.5
                      *         },
                      *         {
                      *           "id": "3b4c5d6e-7f8a-4b9c-8d0e-1f2a3b4c5d6e",
@@ -11801,6 +11812,7 @@ export interface operations {
                      *           "isAutomated": true,
                      *           "reviwer": null,
                      *           "comment": null,
+                     *           "correctedTotal": null,
                      *           "checks": [
                      *             {
                      *               "check": "duplicate",
@@ -11850,7 +11862,8 @@ export interface operations {
                  * @example {
                  *       "verdict": "AUTHORIZE",
                  *       "reason": "VERIFIED",
-                 *       "comment": "Checked against the till roll"
+                 *       "comment": "Checked against the till roll: the total was misread",
+                 *       "correctedTotal": 42.5
                  *     }
                  */
                 "application/json": components["schemas"]["ReviewReceiptBody"];
@@ -11881,7 +11894,8 @@ export interface operations {
                      *           "authIssuer": "tally",
                      *           "authIdentifier": "reviewer@example.org"
                      *         },
-                     *         "comment": "Checked against the till roll"
+                     *         "comment": "Checked against the till roll: the total was misread",
+                     *         "correctedTotal": 42.5
                      *       }
                      *     }
                      */

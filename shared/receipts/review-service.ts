@@ -7,7 +7,7 @@ import { auditedResourceChange, type ChangedBy } from '../audit/audited-resource
 import type { Metrics } from '../platform/metrics/metrics.js';
 import type { EntityManager, Orm } from '../platform/db/orm.js';
 import { isUuid } from '../platform/db/tenant-record.js';
-import { NotFoundError } from '../platform/errors/app-errors.js';
+import { fieldBadRequestError, NotFoundError } from '../platform/errors/app-errors.js';
 import { RECEIPT_REVIEWED } from '../event-types/system-event-types.js';
 import type { EventIdAllocator } from '../events/event-ids.js';
 import {
@@ -27,6 +27,7 @@ import { claimedView, type ClaimedView } from './receipt-views.js';
 import { Review, type Reviewer } from './review.entity.js';
 import type { ReviewReason, ReviewVerdict } from './review-enums.js';
 import { storeReviewOfUnreviewedClaim } from './store-unreviewed-claim-review.js';
+import { submitterErased } from './submitter-erased.js';
 
 /** What reviews need; the audit log's for a manual review, an admin's change. */
 export interface ReviewDependencies extends ReviewerDependencies, IntrinsicEventDependencies, AuditDependencies {
@@ -63,6 +64,7 @@ export interface ManualReviewInput {
   verdict: ReviewVerdict;
   reason: ReviewReason;
   comment?: string;
+  correctedTotal?: number;
 }
 
 /**
@@ -176,6 +178,7 @@ function automatedReview(tenantId: string, receipt: Receipt, decision: Automated
     isAutomated: true,
     reviewer: null,
     comment: null,
+    correctedTotal: null,
     eventId: null,
     statusVersion: null,
     ...decision,
@@ -191,7 +194,8 @@ async function storedAutomatedReview(deps: ReviewDependencies, receipt: Receipt)
 
 /**
  * POST /receipts/{id}/reviews: an admin's review, applied under the claim's lock and audited as
- * `receipt.reviewed` with the claim's status before and after (the comment stays in the review).
+ * `receipt.reviewed` with the claim's status and corrected total before and after (the comment,
+ * which may name the member, stays in the review, which erasure reaches: erase-review-comments.ts).
  */
 export async function reviewManually(
   deps: ReviewDependencies,
@@ -212,7 +216,8 @@ export async function reviewManually(
     async (em) => {
       const locked = await lockReceipt(em, tenantId, receiptId);
       if (!locked) throw new NotFoundError(`No receipt "${receiptId}"`);
-      const before = { status: locked.status };
+      if (input.comment !== undefined && (await submitterErased(em, locked))) throw commentOnErasedMember(receiptId);
+      const before = { status: locked.status, correctedTotal: locked.correctedTotal ?? null };
       const created = em.create(Review, {
         id,
         tenant: tenantId,
@@ -222,6 +227,7 @@ export async function reviewManually(
         isAutomated: false,
         reviewer,
         comment: input.comment ?? null,
+        correctedTotal: input.correctedTotal ?? null,
         checks: [],
         ruleSetId: null,
         ruleEngineResult: null,
@@ -229,7 +235,14 @@ export async function reviewManually(
         statusVersion: null,
       });
       applyReview(locked, created, eventId);
-      const after = { status: locked.status, reviewId: id, verdict: input.verdict, reason: input.reason };
+      applyCorrection(locked, created);
+      const after = {
+        status: locked.status,
+        correctedTotal: locked.correctedTotal ?? null,
+        reviewId: id,
+        verdict: input.verdict,
+        reason: input.reason,
+      };
       return {
         result: { receipt: locked, review: created },
         resourceId: locked.id,
@@ -242,6 +255,30 @@ export async function reviewManually(
   deps.reviewsStored.inc({ verdict: review.verdict, reviewer: 'manual' });
   await reportReview(deps, receipt, review);
   return review;
+}
+
+/**
+ * A member's erasure takes the comments on their receipts' reviews (docs/users.md#erasure); one
+ * written after it would bring personal data back. The member's row is read under a share lock, so
+ * a review and an erasure under way take turns: whichever commits second sees the other.
+ */
+function commentOnErasedMember(receiptId: string) {
+  return fieldBadRequestError(
+    'comment',
+    undefined,
+    'erased',
+    `The member who claimed receipt "${receiptId}" was erased: a review of it takes no comment, which could name them again`,
+  );
+}
+
+/**
+ * decisions §14: the receipt shows the correctedTotal of the review that decides it, from then on.
+ * A review without one leaves an earlier correction standing; an ABSTAIN "changes nothing"
+ * (decisions §9), so its total is only kept on the review, for the person who decides.
+ */
+function applyCorrection(receipt: Receipt, review: Review): void {
+  if (review.verdict === 'ABSTAIN' || review.correctedTotal === null || review.correctedTotal === undefined) return;
+  receipt.correctedTotal = review.correctedTotal;
 }
 
 /** The claim, locked for the transaction; its submitter is a reference, its id all reviews need. */
@@ -280,7 +317,8 @@ function applyReview(
 /**
  * RECEIPT_REVIEWED for a review that changed the status (payload:
  * docs/events.md#system-event-types; absent values omitted), queued again as often as asked: its id
- * is the review's event id.
+ * is the review's event id. `total` is the receipt's as read; `correctedTotal`, a person's, is the
+ * review's own or else the correction standing, and never stands in for `total`.
  */
 export async function reportReview(
   deps: IntrinsicEventDependencies & { orm: Orm },
@@ -298,6 +336,7 @@ export async function reportReview(
     reason: review.reason,
     total: receipt.total,
     subtotal: receipt.subtotal,
+    correctedTotal: review.correctedTotal ?? receipt.correctedTotal,
     currency: receipt.currency,
     merchantName: receipt.merchantName,
     serviceDate: receipt.serviceDate,

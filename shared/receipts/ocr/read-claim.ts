@@ -1,5 +1,4 @@
 import type { AppContext } from '../../context.js';
-import type { EntityManager } from '../../platform/db/orm.js';
 import { parsedReceiptColumns } from '../claim-service.js';
 import { Receipt } from '../receipt.entity.js';
 import { ImageFetcher, ImageFetchError, type FetchedImage } from './image-fetcher.js';
@@ -7,6 +6,7 @@ import { loadParseHints } from './parse-hints.js';
 import { parseReceipt } from './parse/parse-receipt.js';
 import { UnreadableImageError } from './prepare-image.js';
 import { ReceiptOcrRead } from '../receipt-ocr-read.entity.js';
+import { submitterErased } from '../submitter-erased.js';
 import type { OcrPage, TextReader } from './ocr-page.js';
 
 /** The longest error text kept on a claim. */
@@ -83,15 +83,6 @@ function parseErrorOf(error: unknown): string {
   return error instanceof ImageFetchError || error instanceof UnreadableImageError
     ? error.message.slice(0, MAX_PARSE_ERROR)
     : 'the image could not be read: the OCR engine or the parse failed on every attempt';
-}
-
-/** Whether the claim's submitter was erased, waiting for an erasure under way to end (erase-ocr-reads.ts). */
-async function submitterErased(tx: EntityManager, receipt: Receipt): Promise<boolean> {
-  const [submitter] = await tx.execute<{ erased_at: Date | null }[]>(
-    'select erased_at from member where tenant_id = ? and id = ? for share',
-    [receipt.tenant.id, receipt.submitter.id],
-  );
-  return Boolean(submitter?.erased_at);
 }
 
 /** The page as the claim's OCR read keeps it: its lines without their words (receipt-ocr-read.entity.ts). */
