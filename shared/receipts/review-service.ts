@@ -3,11 +3,9 @@ import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Counter } from 'prom-client';
 import type { AppContext } from '../context.js';
 import type { AuditDependencies } from '../audit/audit-log.js';
-import { auditedResourceChange, type ChangedBy } from '../audit/audited-resource-change.js';
 import type { Metrics } from '../platform/metrics/metrics.js';
 import type { EntityManager, Orm } from '../platform/db/orm.js';
 import { isUuid } from '../platform/db/tenant-record.js';
-import { fieldBadRequestError, NotFoundError } from '../platform/errors/app-errors.js';
 import { RECEIPT_REVIEWED } from '../event-types/system-event-types.js';
 import type { EventIdAllocator } from '../events/event-ids.js';
 import {
@@ -24,10 +22,8 @@ import {
 } from './automated-review.js';
 import { Receipt } from './receipt.entity.js';
 import { claimedView, type ClaimedView } from './receipt-views.js';
-import { Review, type Reviewer } from './review.entity.js';
-import type { ReviewReason, ReviewVerdict } from './review-enums.js';
+import { Review } from './review.entity.js';
 import { storeReviewOfUnreviewedClaim } from './store-unreviewed-claim-review.js';
-import { submitterErased } from './submitter-erased.js';
 
 /** What reviews need; the audit log's for a manual review, an admin's change. */
 export interface ReviewDependencies extends ReviewerDependencies, IntrinsicEventDependencies, AuditDependencies {
@@ -58,13 +54,6 @@ export function reviewDependencies(context: AppContext): ReviewDependencies {
     clock: context.clock,
     reviewsStored: reviewCounter(context.metrics),
   };
-}
-
-export interface ManualReviewInput {
-  verdict: ReviewVerdict;
-  reason: ReviewReason;
-  comment?: string;
-  correctedTotal?: number;
 }
 
 /**
@@ -192,97 +181,8 @@ async function storedAutomatedReview(deps: ReviewDependencies, receipt: Receipt)
   return review ? { receipt, review } : undefined;
 }
 
-/**
- * POST /receipts/{id}/reviews: an admin's review, applied under the claim's lock and audited as
- * `receipt.reviewed` with the claim's status and corrected total before and after (the comment,
- * which may name the member, stays in the review, which erasure reaches: erase-review-comments.ts).
- */
-export async function reviewManually(
-  deps: ReviewDependencies,
-  by: ChangedBy,
-  receiptId: string,
-  reviewer: Reviewer,
-  input: ManualReviewInput,
-  id: string = randomUUID(),
-): Promise<Review> {
-  const { tenantId } = by;
-  // Taken before the transaction, for the reason reviewAutomatically gives; unused ids are gaps, never reused.
-  const eventId = await intrinsicEventId(deps, tenantId, RECEIPT_REVIEWED);
-  const { receipt, review } = await auditedResourceChange(
-    deps,
-    deps.orm.em.fork(),
-    by,
-    { resourceType: 'receipt' },
-    async (em) => {
-      const locked = await lockReceipt(em, tenantId, receiptId);
-      if (!locked) throw new NotFoundError(`No receipt "${receiptId}"`);
-      if (input.comment !== undefined && (await submitterErased(em, locked))) throw commentOnErasedMember(receiptId);
-      const before = { status: locked.status, correctedTotal: locked.correctedTotal ?? null };
-      const created = em.create(Review, {
-        id,
-        tenant: tenantId,
-        receipt: locked,
-        verdict: input.verdict,
-        reason: input.reason,
-        isAutomated: false,
-        reviewer,
-        comment: input.comment ?? null,
-        correctedTotal: input.correctedTotal ?? null,
-        checks: [],
-        ruleSetId: null,
-        ruleEngineResult: null,
-        eventId: null,
-        statusVersion: null,
-      });
-      applyReview(locked, created, eventId);
-      applyCorrection(locked, created);
-      const after = {
-        status: locked.status,
-        correctedTotal: locked.correctedTotal ?? null,
-        reviewId: id,
-        verdict: input.verdict,
-        reason: input.reason,
-      };
-      return {
-        result: { receipt: locked, review: created },
-        resourceId: locked.id,
-        action: 'receipt.reviewed',
-        before,
-        after,
-      };
-    },
-  );
-  deps.reviewsStored.inc({ verdict: review.verdict, reviewer: 'manual' });
-  await reportReview(deps, receipt, review);
-  return review;
-}
-
-/**
- * A member's erasure takes the comments on their receipts' reviews (docs/users.md#erasure); one
- * written after it would bring personal data back. The member's row is read under a share lock, so
- * a review and an erasure under way take turns: whichever commits second sees the other.
- */
-function commentOnErasedMember(receiptId: string) {
-  return fieldBadRequestError(
-    'comment',
-    undefined,
-    'erased',
-    `The member who claimed receipt "${receiptId}" was erased: a review of it takes no comment, which could name them again`,
-  );
-}
-
-/**
- * decisions §14: the receipt shows the correctedTotal of the review that decides it, from then on.
- * A review without one leaves an earlier correction standing; an ABSTAIN "changes nothing"
- * (decisions §9), so its total is only kept on the review, for the person who decides.
- */
-function applyCorrection(receipt: Receipt, review: Review): void {
-  if (review.verdict === 'ABSTAIN' || review.correctedTotal === null || review.correctedTotal === undefined) return;
-  receipt.correctedTotal = review.correctedTotal;
-}
-
 /** The claim, locked for the transaction; its submitter is a reference, its id all reviews need. */
-async function lockReceipt(em: EntityManager, tenantId: string, receiptId: string): Promise<Receipt | null> {
+export async function lockReceipt(em: EntityManager, tenantId: string, receiptId: string): Promise<Receipt | null> {
   if (!isUuid(receiptId)) return null;
   return em.findOne(Receipt, { tenant: tenantId, id: receiptId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
 }
@@ -295,7 +195,7 @@ async function lockReceipt(em: EntityManager, tenantId: string, receiptId: strin
  * that changes no status (authorizing an authorized claim) reports nothing, so it grants nothing
  * twice. The event id is allocated beforehand, outside the transaction.
  */
-function applyReview(
+export function applyReview(
   receipt: Pick<Receipt, 'status' | 'statusVersion' | 'paramountReviewId'>,
   review: Review,
   eventId: number | null,
