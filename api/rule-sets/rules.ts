@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
+import { pageInMemory } from '../../shared/platform/lists/page-in-memory.js';
 import { RuleSet } from '../../shared/rules/rule-set.entity.js';
 import { addRule, deleteRule, findRule, findRuleSet, updateRule } from '../../shared/rules/rule-set-service.js';
 import { changedBy, entityManager, type App } from '../app-env.js';
-import { pageInMemory } from '../../shared/platform/lists/page-in-memory.js';
 import { listQuery, pageAnswer } from '../lists/list-route.js';
 import { createsRecord } from '../middleware/idempotency.js';
 import { Deleted, DELETED_ONE, success } from '../routes/answer.js';
