@@ -28,7 +28,7 @@ const MAX_TENANT_TURN_DELAY_MS = 10_000;
 export function ocrHandler(context: AppContext): JobHandler<'ocr'> {
   const reading = {
     context,
-    fetcher: new ImageFetcher(context.config.fetchAllowPrivateAddresses),
+    fetcher: new ImageFetcher(context.config.fetchAllowPrivateAddresses, context.clock),
     reader: createTextReader(context.config.ocrEngine),
   };
   const running = new PerKeyLimit(MAX_OCR_JOBS_PER_TENANT);

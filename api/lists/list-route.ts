@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import { Type } from 'typebox';
 import { contentRange } from '../../shared/platform/lists/content-range.js';
-import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
+import type { ListSpec, Page } from '../../shared/platform/lists/list-spec.js';
 import {
   DEFAULT_LIMIT,
   MAX_LIMIT,
@@ -91,7 +91,12 @@ export async function listPageViewed<Entity extends object, View>(
     orderBy: query.orderBy as never,
     populate: (options.populate ?? []) as never,
   });
-  return answer(await views(records), {
-    headers: { 'Content-Range': contentRange(spec.resource, query.offset, records.length, total) },
+  return pageAnswer(spec, query, { items: await views(records), total });
+}
+
+/** A page as a list answers it: its items, and `Content-Range` saying where they sit in the whole. */
+export function pageAnswer<View>(spec: ListSpec, query: ListQuery, page: Page<View>): Answer<View[]> {
+  return answer(page.items, {
+    headers: { 'Content-Range': contentRange(spec.resource, query.offset, page.items.length, page.total) },
   });
 }

@@ -1,9 +1,13 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
-import { receiptReviews } from '../../shared/receipts/receipt-reads.js';
+import { findTenantRecord } from '../../shared/platform/db/tenant-record.js';
+import { Receipt } from '../../shared/receipts/receipt.entity.js';
+import { reviewView } from '../../shared/receipts/receipt-views.js';
+import { Review } from '../../shared/receipts/review.entity.js';
 import { entityManager, type App } from '../app-env.js';
+import { listPage, listQuery } from '../lists/list-route.js';
 import { defineRoute } from '../routes/define-route.js';
-import { admin, ReceiptIdParams, REVIEW_EXAMPLE, ReviewResource, tags } from './schema.js';
+import { admin, ReceiptIdParams, REVIEW_EXAMPLE, REVIEW_LIST, ReviewResource, tags } from './schema.js';
 
 export function registerListReviews(app: App, context: AppContext): void {
   defineRoute(app, context, {
@@ -11,9 +15,10 @@ export function registerListReviews(app: App, context: AppContext): void {
     path: '/v1/receipts/:id/reviews',
     operationId: 'listReceiptReviews',
     description:
-      'Every review of a receipt, automated and human, oldest first; an automated review lists each check and what it found.',
+      'Every review of a receipt, automated and human, newest first; an automated review lists each check and what it found. A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.',
     examples: {
       response: [
+        REVIEW_EXAMPLE,
         {
           id: '3b4c5d6e-7f8a-4b9c-8d0e-1f2a3b4c5d6e',
           verdict: 'ABSTAIN',
@@ -22,19 +27,23 @@ export function registerListReviews(app: App, context: AppContext): void {
           isAutomated: true,
           reviwer: null,
           comment: null,
+          correctedTotal: null,
           checks: [{ check: 'duplicate', passed: true }],
           ruleSetId: '2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e',
           ruleEngineResult: { bonusPoints: 50 },
         },
-        REVIEW_EXAMPLE,
       ],
     },
-    summary: "A receipt's reviews, oldest first",
+    summary: "A receipt's reviews, newest first",
     tags,
     access: admin,
     params: ReceiptIdParams,
-    responses: { 200: { description: 'the reviews', data: Type.Array(ReviewResource) } },
-    errors: [404],
-    handler: ({ params }, c) => receiptReviews(entityManager(c), c.var.tenant.id, params.id),
+    query: listQuery(REVIEW_LIST),
+    responses: { 200: { description: 'a page of reviews', data: Type.Array(ReviewResource) } },
+    errors: [400, 404],
+    handler: async ({ params, query }, c) => {
+      const receipt = await findTenantRecord(entityManager(c), Receipt, c.var.tenant.id, params.id, 'receipt');
+      return listPage(c, Review, REVIEW_LIST, query, reviewView, { scope: { receipt: receipt.id } });
+    },
   });
 }

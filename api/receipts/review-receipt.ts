@@ -3,7 +3,8 @@ import type { Principal } from '../../shared/platform/auth/principal.js';
 import type { AppContext } from '../../shared/context.js';
 import { reviewView } from '../../shared/receipts/receipt-views.js';
 import { Review } from '../../shared/receipts/review.entity.js';
-import { reviewDependencies, reviewManually } from '../../shared/receipts/review-service.js';
+import { reviewManually } from '../../shared/receipts/manual-review.js';
+import { reviewDependencies } from '../../shared/receipts/review-service.js';
 import { changedBy, type App } from '../app-env.js';
 import { createsRecordOf } from '../middleware/idempotency.js';
 import { defineRoute } from '../routes/define-route.js';
@@ -16,9 +17,14 @@ export function registerReviewReceipt(app: App, context: AppContext): void {
     path: '/v1/receipts/:id/reviews',
     operationId: 'reviewReceipt',
     description:
-      "A person's review of a receipt: AUTHORIZE or REJECT sets the receipt's status and becomes its deciding review; ABSTAIN is recorded and changes nothing. The reviewer is the admin token's subject.",
+      "A person's review of a receipt: AUTHORIZE or REJECT sets the receipt's status and becomes its deciding review, and its `correctedTotal`, when given, becomes the receipt's; ABSTAIN is recorded and changes nothing. The reviewer is the admin token's subject. A receipt whose member was erased takes no `comment` (400).",
     examples: {
-      request: { verdict: 'AUTHORIZE', reason: 'VERIFIED', comment: 'Checked against the till roll' },
+      request: {
+        verdict: 'AUTHORIZE',
+        reason: 'VERIFIED',
+        comment: 'Checked against the till roll: the total was misread',
+        correctedTotal: 42.5,
+      },
       response: REVIEW_EXAMPLE,
     },
     summary: 'Review a receipt: AUTHORIZE or REJECT sets its status; ABSTAIN is recorded and changes nothing',

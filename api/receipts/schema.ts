@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
-import { PARSED_FIELDS } from '../../shared/receipts/parsed-claim.js';
+import { MAX_AMOUNT, PARSED_FIELDS } from '../../shared/receipts/parsed-claim.js';
 import { RECEIPT_STATUSES, REVIEW_REASONS, REVIEW_VERDICTS } from '../../shared/receipts/review-enums.js';
 import { uuidPath } from '../routes/request-input.js';
 
@@ -98,7 +98,12 @@ export const ReviewResource = Type.Object(
           'Who reviewed the receipt (null for an automated review); the field is spelled so for compatibility',
       },
     ),
-    comment: Type.Union([Type.String(), Type.Null()]),
+    comment: Type.Union([Type.String(), Type.Null()], {
+      description: "The reviewer's note; null when none, and once the member is erased",
+    }),
+    correctedTotal: Type.Union([Type.Number(), Type.Null()], {
+      description: 'The total the reviewer read off the receipt; null when the review gave none',
+    }),
     checks: Type.Optional(
       Type.Array(Type.Object({ check: Type.String(), passed: Type.Boolean(), detail: Type.Optional(Type.String()) }), {
         description: 'automated reviews: each check in order and what it found',
@@ -124,6 +129,11 @@ const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217' })
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
+const CorrectedTotal = Type.Union([Type.Number(), Type.Null()], {
+  description:
+    'The total a person read off the receipt: that of the last AUTHORIZE or REJECT review that gave one; `total` stays as read',
+});
+
 export const ReceiptResource = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
@@ -139,6 +149,7 @@ export const ReceiptResource = Type.Object(
     servedAt: Nullable(Type.String({ format: 'date-time' })),
     total: Nullable(Type.Number()),
     subtotal: Nullable(Type.Number()),
+    correctedTotal: CorrectedTotal,
     currency: Nullable(Currency),
     barcode: Nullable(Type.String()),
     transactionId: Nullable(Type.String()),
@@ -167,7 +178,7 @@ export const ReceiptListItem = Type.Object(
     ocrConfidence: Type.String(),
     total: Nullable(Type.Number()),
     subtotal: Nullable(Type.Number()),
-    correctedTotal: Nullable(Type.Number()),
+    correctedTotal: CorrectedTotal,
     currency: Nullable(Currency),
     barcode: Nullable(Type.String()),
   },
@@ -194,12 +205,20 @@ export const OcrReadResource = Type.Object(
   { title: 'ReceiptOcrRead' },
 );
 
-/** POST /receipts/{id}/reviews (docs/receipts.md#manual-reviews): `{verdict, reason}`; a comment may go with them. */
+/** POST /receipts/{id}/reviews (docs/receipts.md#manual-reviews): `{verdict, reason}`; a comment and a corrected total may go with them. */
 export const ReviewBody = Type.Object(
   {
     verdict: enumOf(REVIEW_VERDICTS),
     reason: enumOf(REVIEW_REASONS),
     comment: Type.Optional(Type.String({ maxLength: 2000 })),
+    correctedTotal: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        exclusiveMaximum: MAX_AMOUNT,
+        description:
+          "The total as the reviewer reads it off the receipt; an AUTHORIZE or REJECT makes it the receipt's `correctedTotal`",
+      }),
+    ),
   },
   { additionalProperties: false, title: 'ReviewReceiptBody' },
 );
@@ -210,18 +229,40 @@ export const RECEIPT_LIST: ListSpec = {
   resource: 'receipt',
   defaultSort: 'createdAt',
   fields: {
+    // The first field is the filter's example in the OpenAPI document: one whose 'X' is a fair value.
     status: { type: 'string', filterable: true },
+    id: { type: 'uuid', filterable: true },
     createdAt: { type: 'datetime', filterable: true, sortable: true },
     updatedAt: { type: 'datetime', filterable: true, sortable: true },
     notionallyServedAt: { type: 'datetime', path: 'servedAt', filterable: true, sortable: true },
     total: { type: 'number', filterable: true, sortable: true },
     subtotal: { type: 'number', filterable: true, sortable: true },
+    correctedTotal: { type: 'number', filterable: true },
+    // Shown as a string, as the interface has it, but compared as the number it is (0 to 1).
+    ocrConfidence: { type: 'number', filterable: true },
     serviceDate: { type: 'string', filterable: true },
+    serviceTime: { type: 'string', filterable: true },
     merchantName: { type: 'string', filterable: true },
     formatSlug: { type: 'string', filterable: true },
     barcode: { type: 'string', filterable: true },
+    transactionId: { type: 'string', filterable: true },
+    locationIdentifier: { type: 'string', filterable: true },
     currency: { type: 'string', filterable: true },
     'submitter.authIdentifier': { type: 'string', filterable: true },
+  },
+};
+
+/** GET /receipts/{id}/reviews (docs/receipts.md#manual-reviews): one receipt's reviews. */
+export const REVIEW_LIST: ListSpec = {
+  resource: 'review',
+  defaultSort: 'createdAt',
+  fields: {
+    verdict: { type: 'string', filterable: true },
+    id: { type: 'uuid', filterable: true },
+    reason: { type: 'string', filterable: true },
+    isAutomated: { type: 'boolean', filterable: true },
+    createdAt: { type: 'datetime', filterable: true, sortable: true },
+    'reviwer.authIdentifier': { type: 'string', path: 'reviewer.authIdentifier', filterable: true },
   },
 };
 
@@ -237,5 +278,6 @@ export const REVIEW_EXAMPLE = {
   createdAt: '2026-02-02T09:00:00.000Z',
   isAutomated: false,
   reviwer: { authIssuer: 'tally', authIdentifier: 'reviewer@example.org' },
-  comment: 'Checked against the till roll',
+  comment: 'Checked against the till roll: the total was misread',
+  correctedTotal: 42.5,
 };

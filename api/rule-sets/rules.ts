@@ -1,8 +1,10 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
+import { pageInMemory } from '../../shared/platform/lists/page-in-memory.js';
 import { RuleSet } from '../../shared/rules/rule-set.entity.js';
 import { addRule, deleteRule, findRule, findRuleSet, updateRule } from '../../shared/rules/rule-set-service.js';
 import { changedBy, entityManager, type App } from '../app-env.js';
+import { listQuery, pageAnswer } from '../lists/list-route.js';
 import { createsRecord } from '../middleware/idempotency.js';
 import { Deleted, DELETED_ONE, success } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
@@ -10,6 +12,7 @@ import {
   access,
   RULE_DEFINITION_EXAMPLE,
   RULE_EXAMPLE,
+  RULE_LIST,
   RULE_SETS_PATH,
   RuleDefinitionBody,
   RuleParams,
@@ -26,15 +29,20 @@ export function registerRuleRoutes(app: App, context: AppContext): void {
     method: 'get',
     path: rulesPath,
     operationId: 'listRuleSetRules',
-    description: 'The rules of one set, in the order they run (higher priority first).',
+    description:
+      'The rules of one set, by default in the order they run (higher priority first). A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.',
     examples: { response: [RULE_EXAMPLE] },
-    summary: "A rule set's rules, in order",
+    summary: "A rule set's rules, in the order they run",
     tags,
     access,
     params: RuleSetIdParams,
-    responses: { 200: { description: 'the rules', data: Type.Array(RuleResource) } },
-    errors: [404],
-    handler: async ({ params }, c) => (await findRuleSet(entityManager(c), c.var.tenant.id, params.id)).rules,
+    query: listQuery(RULE_LIST),
+    responses: { 200: { description: 'a page of rules', data: Type.Array(RuleResource) } },
+    errors: [400, 404],
+    handler: async ({ params, query }, c) => {
+      const set = await findRuleSet(entityManager(c), c.var.tenant.id, params.id);
+      return pageAnswer(RULE_LIST, query, pageInMemory(set.rules, query));
+    },
   });
   defineRoute(app, context, {
     method: 'post',

@@ -181,6 +181,24 @@ export const RULE_SET_LIST: ListSpec = {
   },
 };
 
+/**
+ * GET …/rule-sets/{id}/rules: the rules of one set, read from the set's row (page-in-memory.ts). By
+ * default in the order they run, higher priority first, rather than newest first: a set's rules are
+ * read as the program they make.
+ */
+export const RULE_LIST: ListSpec = {
+  resource: 'rule',
+  defaultSort: 'priority',
+  fields: {
+    name: { type: 'string', filterable: true, sortable: true },
+    id: { type: 'uuid', filterable: true },
+    type: { type: 'string', filterable: true },
+    priority: { type: 'number', filterable: true, sortable: true },
+    createdAt: { type: 'datetime', filterable: true, sortable: true },
+    updatedAt: { type: 'datetime', filterable: true, sortable: true },
+  },
+};
+
 /** What every route of the transactions rule engine shares. */
 export const RULE_SETS_PATH = '/v1/transactions-rule-engine/rule-sets';
 export const access = { admin: 'admin:rules' } as const;

@@ -1260,8 +1260,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A rule set's rules, in order
-         * @description The rules of one set, in the order they run (higher priority first).
+         * A rule set's rules, in the order they run
+         * @description The rules of one set, by default in the order they run (higher priority first). A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.
          */
         get: operations["listRuleSetRules"];
         put?: never;
@@ -1440,14 +1440,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A receipt's reviews, oldest first
-         * @description Every review of a receipt, automated and human, oldest first; an automated review lists each check and what it found.
+         * A receipt's reviews, newest first
+         * @description Every review of a receipt, automated and human, newest first; an automated review lists each check and what it found. A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.
          */
         get: operations["listReceiptReviews"];
         put?: never;
         /**
          * Review a receipt: AUTHORIZE or REJECT sets its status; ABSTAIN is recorded and changes nothing
-         * @description A person's review of a receipt: AUTHORIZE or REJECT sets the receipt's status and becomes its deciding review; ABSTAIN is recorded and changes nothing. The reviewer is the admin token's subject.
+         * @description A person's review of a receipt: AUTHORIZE or REJECT sets the receipt's status and becomes its deciding review, and its `correctedTotal`, when given, becomes the receipt's; ABSTAIN is recorded and changes nothing. The reviewer is the admin token's subject. A receipt whose member was erased takes no `comment` (400).
          */
         post: operations["reviewReceipt"];
         delete?: never;
@@ -3001,6 +3001,8 @@ export interface components {
             servedAt: string | null;
             total: number | null;
             subtotal: number | null;
+            /** @description The total a person read off the receipt: that of the last AUTHORIZE or REJECT review that gave one; `total` stays as read */
+            correctedTotal: number | null;
             currency: string | null;
             barcode: string | null;
             transactionId: string | null;
@@ -3078,6 +3080,7 @@ export interface components {
             ocrConfidence: string;
             total: number | null;
             subtotal: number | null;
+            /** @description The total a person read off the receipt: that of the last AUTHORIZE or REJECT review that gave one; `total` stays as read */
             correctedTotal: number | null;
             currency: string | null;
             barcode: string | null;
@@ -3309,7 +3312,10 @@ export interface components {
                 authIdentifier: string;
                 name?: string;
             } | null;
+            /** @description The reviewer's note; null when none, and once the member is erased */
             comment: string | null;
+            /** @description The total the reviewer read off the receipt; null when the review gave none */
+            correctedTotal: number | null;
             /** @description automated reviews: each check in order and what it found */
             checks?: {
                 check: string;
@@ -3338,6 +3344,8 @@ export interface components {
             verdict: "ABSTAIN" | "REJECT" | "AUTHORIZE";
             reason: "OTHER" | "VERIFIED" | "VALID_DATA" | "FLAGGED_FOR_SPOT_CHECK" | "DUPLICATE" | "INVALID_MERCHANT" | "INVALID_DATE" | "INSUFFICIENT_DATA" | "SUSPICIOUS" | "SUSPICIOUS_CONTEXT" | "RULE_ENGINE_THREW_ERROR" | "INVALID_VENUE" | "FORMAT_SUBMISSION_LIMIT_EXCEEDED" | "MERCHANT_SUBMISSION_LIMIT_EXCEEDED" | "NO_QUALIFYING_PRODUCTS" | "INVALID_MULTIPAGE_CLAIM" | "TEST";
             comment?: string;
+            /** @description The total as the reviewer reads it off the receipt; an AUTHORIZE or REJECT makes it the receipt's `correctedTotal` */
+            correctedTotal?: number;
         };
         /** Reward */
         Reward: {
@@ -10710,7 +10718,18 @@ export interface operations {
     };
     listRuleSetRules: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description How many items a page holds, at most 1000 */
+                limit?: number;
+                /** @description How many items to pass over before the page starts */
+                skip?: number;
+                /** @description The field the items are ordered by */
+                sort?: "name" | "priority" | "createdAt" | "updatedAt";
+                /** @description `ASC` (oldest or smallest first) or `DESC`; taken in any case */
+                order?: "ASC" | "DESC";
+                /** @description O-Rison conditions that every item must meet, e.g. `name:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: name, id, type, priority, createdAt, updatedAt */
+                filter?: string;
+            };
             header?: {
                 /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
@@ -10723,13 +10742,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the rules */
+            /** @description a page of rules */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Range": components["headers"]["ContentRange"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10776,6 +10796,7 @@ export interface operations {
                     "application/json": components["schemas"]["RuleList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -11444,7 +11465,7 @@ export interface operations {
                 sort?: "createdAt" | "updatedAt" | "notionallyServedAt" | "total" | "subtotal";
                 /** @description `ASC` (oldest or smallest first) or `DESC`; taken in any case */
                 order?: "ASC" | "DESC";
-                /** @description O-Rison conditions that every item must meet, e.g. `status:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: status, createdAt, updatedAt, notionallyServedAt, total, subtotal, serviceDate, merchantName, formatSlug, barcode, currency, submitter.authIdentifier */
+                /** @description O-Rison conditions that every item must meet, e.g. `status:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: status, id, createdAt, updatedAt, notionallyServedAt, total, subtotal, correctedTotal, ocrConfidence, serviceDate, serviceTime, merchantName, formatSlug, barcode, transactionId, locationIdentifier, currency, submitter.authIdentifier */
                 filter?: string;
             };
             header?: {
@@ -11480,9 +11501,9 @@ export interface operations {
                      *           "serviceDate": "2026-02-01",
                      *           "serviceTime": "11:58",
                      *           "ocrConfidence": "0.94",
-                     *           "total": 42.5,
+                     *           "total": 24.5,
                      *           "subtotal": 35.42,
-                     *           "correctedTotal": null,
+                     *           "correctedTotal": 42.5,
                      *           "currency": "EUR",
                      *           "barcode": null
                      *         }
@@ -11608,7 +11629,8 @@ export interface operations {
                      *             "authIssuer": "tally",
                      *             "authIdentifier": "reviewer@example.org"
                      *           },
-                     *           "comment": "Checked against the till roll"
+                     *           "comment": "Checked against the till roll: the total was misread",
+                     *           "correctedTotal": 42.5
                      *         },
                      *         "createdAt": "2026-02-01T12:00:00.000Z",
                      *         "updatedAt": "2026-02-02T09:00:00.000Z",
@@ -11620,8 +11642,9 @@ export interface operations {
                      *         "serviceDate": "2026-02-01",
                      *         "serviceTime": "11:58",
                      *         "servedAt": "2026-02-01T10:58:00.000Z",
-                     *         "total": 42.5,
+                     *         "total": 24.5,
                      *         "subtotal": 35.42,
+                     *         "correctedTotal": 42.5,
                      *         "currency": "EUR",
                      *         "barcode": null,
                      *         "transactionId": "T-20260201-0042",
@@ -11729,7 +11752,18 @@ export interface operations {
     };
     listReceiptReviews: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description How many items a page holds, at most 1000 */
+                limit?: number;
+                /** @description How many items to pass over before the page starts */
+                skip?: number;
+                /** @description The field the items are ordered by */
+                sort?: "createdAt";
+                /** @description `ASC` (oldest or smallest first) or `DESC`; taken in any case */
+                order?: "ASC" | "DESC";
+                /** @description O-Rison conditions that every item must meet, e.g. `verdict:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: verdict, id, reason, isAutomated, createdAt, reviwer.authIdentifier */
+                filter?: string;
+            };
             header?: {
                 /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
@@ -11742,13 +11776,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the reviews */
+            /** @description a page of reviews */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Range": components["headers"]["ContentRange"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11756,25 +11791,6 @@ export interface operations {
                      * @example {
                      *       "status": "success",
                      *       "data": [
-                     *         {
-                     *           "id": "3b4c5d6e-7f8a-4b9c-8d0e-1f2a3b4c5d6e",
-                     *           "verdict": "ABSTAIN",
-                     *           "reason": "FLAGGED_FOR_SPOT_CHECK",
-                     *           "createdAt": "2026-02-01T12:00:03.000Z",
-                     *           "isAutomated": true,
-                     *           "reviwer": null,
-                     *           "comment": null,
-                     *           "checks": [
-                     *             {
-                     *               "check": "duplicate",
-                     *               "passed": true
-                     *             }
-                     *           ],
-                     *           "ruleSetId": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
-                     *           "ruleEngineResult": {
-                     *             "bonusPoints": 50
-                     *           }
-                     *         },
                      *         {
                      *           "id": "4c5d6e7f-8a9b-4c0d-9e1f-2a3b4c5d6e7f",
                      *           "verdict": "AUTHORIZE",
@@ -11785,7 +11801,28 @@ export interface operations {
                      *             "authIssuer": "tally",
                      *             "authIdentifier": "reviewer@example.org"
                      *           },
-                     *           "comment": "Checked against the till roll"
+                     *           "comment": "Checked against the till roll: the total was misread",
+                     *           "correctedTotal": 42.5
+                     *         },
+                     *         {
+                     *           "id": "3b4c5d6e-7f8a-4b9c-8d0e-1f2a3b4c5d6e",
+                     *           "verdict": "ABSTAIN",
+                     *           "reason": "FLAGGED_FOR_SPOT_CHECK",
+                     *           "createdAt": "2026-02-01T12:00:03.000Z",
+                     *           "isAutomated": true,
+                     *           "reviwer": null,
+                     *           "comment": null,
+                     *           "correctedTotal": null,
+                     *           "checks": [
+                     *             {
+                     *               "check": "duplicate",
+                     *               "passed": true
+                     *             }
+                     *           ],
+                     *           "ruleSetId": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *           "ruleEngineResult": {
+                     *             "bonusPoints": 50
+                     *           }
                      *         }
                      *       ]
                      *     }
@@ -11793,6 +11830,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReviewList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -11824,7 +11862,8 @@ export interface operations {
                  * @example {
                  *       "verdict": "AUTHORIZE",
                  *       "reason": "VERIFIED",
-                 *       "comment": "Checked against the till roll"
+                 *       "comment": "Checked against the till roll: the total was misread",
+                 *       "correctedTotal": 42.5
                  *     }
                  */
                 "application/json": components["schemas"]["ReviewReceiptBody"];
@@ -11855,7 +11894,8 @@ export interface operations {
                      *           "authIssuer": "tally",
                      *           "authIdentifier": "reviewer@example.org"
                      *         },
-                     *         "comment": "Checked against the till roll"
+                     *         "comment": "Checked against the till roll: the total was misread",
+                     *         "correctedTotal": 42.5
                      *       }
                      *     }
                      */

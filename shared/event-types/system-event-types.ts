@@ -53,6 +53,8 @@ export const SYSTEM_EVENT_TYPES: { name: string; description: string; schema: Js
         reason: { type: 'string' },
         total: money,
         subtotal: money,
+        /** A person's reading of the total (decisions §14), beside the total as read. */
+        correctedTotal: money,
         currency: { type: 'string' },
         merchantName: { type: 'string' },
         serviceDate: { type: 'string' },

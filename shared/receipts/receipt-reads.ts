@@ -4,7 +4,7 @@ import { NotFoundError } from '../platform/errors/app-errors.js';
 import type { User } from '../users/user.entity.js';
 import { Receipt } from './receipt.entity.js';
 import { ReceiptOcrRead } from './receipt-ocr-read.entity.js';
-import { claimedView, receiptView, reviewView, type ClaimedView } from './receipt-views.js';
+import { claimedView, receiptView, type ClaimedView } from './receipt-views.js';
 import { Review } from './review.entity.js';
 
 /** A claim's answer when no decision came with the wait: its status and paramount review as stored now. */
@@ -29,21 +29,6 @@ export async function readReceiptView(
     await paramountReviewOf(em, tenantId, receipt),
     (receipt.submitter as User).authIdentifier,
   );
-}
-
-/** GET /receipts/{id}/reviews: the tenant's receipt's reviews, oldest first, or 404. */
-export async function receiptReviews(
-  em: EntityManager,
-  tenantId: string,
-  id: string,
-): Promise<ReturnType<typeof reviewView>[]> {
-  const receipt = await findTenantRecord(em, Receipt, tenantId, id, 'receipt', ['submitter']);
-  const list = await em.find(
-    Review,
-    { tenant: tenantId, receipt: receipt.id },
-    { orderBy: { createdAt: 'asc', id: 'asc' } },
-  );
-  return list.map(reviewView);
 }
 
 /**

@@ -14,6 +14,7 @@ export function reviewView(review: Review) {
     isAutomated: review.isAutomated,
     reviwer: review.reviewer ?? null,
     comment: review.comment ?? null,
+    correctedTotal: review.correctedTotal ?? null,
     ...(review.isAutomated
       ? {
           checks: review.checks,
@@ -51,6 +52,7 @@ export function receiptView(receipt: Receipt, paramountReview: Review | null, su
     servedAt: receipt.servedAt?.toISOString() ?? null,
     total: receipt.total ?? null,
     subtotal: receipt.subtotal ?? null,
+    correctedTotal: receipt.correctedTotal ?? null,
     currency: receipt.currency ?? null,
     barcode: receipt.barcode ?? null,
     transactionId: receipt.transactionId ?? null,

@@ -80,6 +80,11 @@ export const Receipt = defineEntity({
     parseError: p.text().nullable(),
     /** Time spent fetching the image so far, over every attempt: a claim's fetches share one budget (IMAGE_FETCH_BUDGET_MS). */
     imageFetchMs: p.integer().default(0),
+    /**
+     * When the attempt fetching the image now began, stored before it fetches and cleared once its
+     * time is added to imageFetchMs: an attempt that finds it set follows one cut short (a crash).
+     */
+    imageFetchStartedAt: p.datetime().nullable(),
     pictureUrl: p.text().nullable(),
     /** SHA-256 of the image's bytes, for the DUPLICATE check. */
     imageHash: p.string().nullable(),

@@ -3,11 +3,9 @@ import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Counter } from 'prom-client';
 import type { AppContext } from '../context.js';
 import type { AuditDependencies } from '../audit/audit-log.js';
-import { auditedResourceChange, type ChangedBy } from '../audit/audited-resource-change.js';
 import type { Metrics } from '../platform/metrics/metrics.js';
 import type { EntityManager, Orm } from '../platform/db/orm.js';
 import { isUuid } from '../platform/db/tenant-record.js';
-import { NotFoundError } from '../platform/errors/app-errors.js';
 import { RECEIPT_REVIEWED } from '../event-types/system-event-types.js';
 import type { EventIdAllocator } from '../events/event-ids.js';
 import {
@@ -24,8 +22,7 @@ import {
 } from './automated-review.js';
 import { Receipt } from './receipt.entity.js';
 import { claimedView, type ClaimedView } from './receipt-views.js';
-import { Review, type Reviewer } from './review.entity.js';
-import type { ReviewReason, ReviewVerdict } from './review-enums.js';
+import { Review } from './review.entity.js';
 import { storeReviewOfUnreviewedClaim } from './store-unreviewed-claim-review.js';
 
 /** What reviews need; the audit log's for a manual review, an admin's change. */
@@ -57,12 +54,6 @@ export function reviewDependencies(context: AppContext): ReviewDependencies {
     clock: context.clock,
     reviewsStored: reviewCounter(context.metrics),
   };
-}
-
-export interface ManualReviewInput {
-  verdict: ReviewVerdict;
-  reason: ReviewReason;
-  comment?: string;
 }
 
 /**
@@ -176,6 +167,7 @@ function automatedReview(tenantId: string, receipt: Receipt, decision: Automated
     isAutomated: true,
     reviewer: null,
     comment: null,
+    correctedTotal: null,
     eventId: null,
     statusVersion: null,
     ...decision,
@@ -189,63 +181,8 @@ async function storedAutomatedReview(deps: ReviewDependencies, receipt: Receipt)
   return review ? { receipt, review } : undefined;
 }
 
-/**
- * POST /receipts/{id}/reviews: an admin's review, applied under the claim's lock and audited as
- * `receipt.reviewed` with the claim's status before and after (the comment stays in the review).
- */
-export async function reviewManually(
-  deps: ReviewDependencies,
-  by: ChangedBy,
-  receiptId: string,
-  reviewer: Reviewer,
-  input: ManualReviewInput,
-  id: string = randomUUID(),
-): Promise<Review> {
-  const { tenantId } = by;
-  // Taken before the transaction, for the reason reviewAutomatically gives; unused ids are gaps, never reused.
-  const eventId = await intrinsicEventId(deps, tenantId, RECEIPT_REVIEWED);
-  const { receipt, review } = await auditedResourceChange(
-    deps,
-    deps.orm.em.fork(),
-    by,
-    { resourceType: 'receipt' },
-    async (em) => {
-      const locked = await lockReceipt(em, tenantId, receiptId);
-      if (!locked) throw new NotFoundError(`No receipt "${receiptId}"`);
-      const before = { status: locked.status };
-      const created = em.create(Review, {
-        id,
-        tenant: tenantId,
-        receipt: locked,
-        verdict: input.verdict,
-        reason: input.reason,
-        isAutomated: false,
-        reviewer,
-        comment: input.comment ?? null,
-        checks: [],
-        ruleSetId: null,
-        ruleEngineResult: null,
-        eventId: null,
-        statusVersion: null,
-      });
-      applyReview(locked, created, eventId);
-      const after = { status: locked.status, reviewId: id, verdict: input.verdict, reason: input.reason };
-      return {
-        result: { receipt: locked, review: created },
-        resourceId: locked.id,
-        action: 'receipt.reviewed',
-        before,
-        after,
-      };
-    },
-  );
-  deps.reviewsStored.inc({ verdict: review.verdict, reviewer: 'manual' });
-  await reportReview(deps, receipt, review);
-  return review;
-}
-
 /** The claim, locked for the transaction; its submitter is a reference, its id all reviews need. */
-async function lockReceipt(em: EntityManager, tenantId: string, receiptId: string): Promise<Receipt | null> {
+export async function lockReceipt(em: EntityManager, tenantId: string, receiptId: string): Promise<Receipt | null> {
   if (!isUuid(receiptId)) return null;
   return em.findOne(Receipt, { tenant: tenantId, id: receiptId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
 }
@@ -258,7 +195,7 @@ async function lockReceipt(em: EntityManager, tenantId: string, receiptId: strin
  * that changes no status (authorizing an authorized claim) reports nothing, so it grants nothing
  * twice. The event id is allocated beforehand, outside the transaction.
  */
-function applyReview(
+export function applyReview(
   receipt: Pick<Receipt, 'status' | 'statusVersion' | 'paramountReviewId'>,
   review: Review,
   eventId: number | null,
@@ -280,7 +217,8 @@ function applyReview(
 /**
  * RECEIPT_REVIEWED for a review that changed the status (payload:
  * docs/events.md#system-event-types; absent values omitted), queued again as often as asked: its id
- * is the review's event id.
+ * is the review's event id. `total` is the receipt's as read; `correctedTotal`, a person's, is the
+ * review's own or else the correction standing, and never stands in for `total`.
  */
 export async function reportReview(
   deps: IntrinsicEventDependencies & { orm: Orm },
@@ -298,6 +236,7 @@ export async function reportReview(
     reason: review.reason,
     total: receipt.total,
     subtotal: receipt.subtotal,
+    correctedTotal: review.correctedTotal ?? receipt.correctedTotal,
     currency: receipt.currency,
     merchantName: receipt.merchantName,
     serviceDate: receipt.serviceDate,

@@ -52,6 +52,8 @@ export const Review = defineEntity({
     isAutomated: p.boolean(),
     reviewer: p.json<Reviewer>().nullable(),
     comment: p.text().nullable(),
+    /** The total a person read off the receipt (docs/receipts.md#manual-reviews); an automated review has none. */
+    correctedTotal: p.decimal('number').precision(14).scale(4).nullable(),
     checks: p.json<CheckOutcome[]>(),
     ruleSetId: p.uuid().nullable(),
     ruleEngineResult: p.json<RuleEngineResult>().nullable(),

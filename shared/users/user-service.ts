@@ -19,6 +19,7 @@ import type { SubjectDirectory } from './subject-directory.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { Venue } from '../venues/venue.entity.js';
 import { eraseOcrReadsOf } from '../receipts/erase-ocr-reads.js';
+import { eraseReviewCommentsOf } from '../receipts/erase-review-comments.js';
 import { eraseReferralDetailsOf } from '../referrals/erase-referral-details.js';
 import {
   prepareReferredRegistration,
@@ -211,8 +212,9 @@ export async function updateUser(
 
 /**
  * DELETE erases the profile only; ids, account number, events and ledger stay
- * (docs/users.md#erasure). The flags go with it (they tell what the profile held), and so does the
- * raw text read off the member's receipts, whose parsed fields stay (erase-ocr-reads.ts);
+ * (docs/users.md#erasure). The flags go with it (they tell what the profile held), and so do the
+ * raw text read off the member's receipts, whose parsed fields stay (erase-ocr-reads.ts), and the
+ * comments on their reviews (erase-review-comments.ts);
  * externalIdentifier is identifier data, which stays, so nothing that refers to the member breaks.
  */
 export async function eraseUser(
@@ -230,6 +232,7 @@ export async function eraseUser(
     user.erasedAt = new Date();
     await tx.flush();
     await eraseOcrReadsOf(tx, user.tenant.id, user.id);
+    await eraseReviewCommentsOf(tx, user.tenant.id, user.id);
     await eraseConsentTextOf(tx, user.tenant.id, user.id);
     await eraseReferralDetailsOf(tx, user.tenant.id, user.id);
     return {

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../shared/platform/async/clock.js';
 import { ImageFetcher, ImageFetchError } from '../../shared/receipts/ocr/image-fetcher.js';
 import { MAX_OCR_JOBS_PER_TENANT } from '../../workers/ocr.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
@@ -74,8 +75,8 @@ afterAll(async () => {
 
 // docs/receipts.md#ocr: "https, or any address when private fetch is allowed; at most 10 MB, 10 s, image types only, redirects re-checked".
 describe("fetching a claim's image", () => {
-  const failure = async (fetcher: ImageFetcher, url: string) => {
-    const error = await fetcher.fetch(url).then(
+  const failure = async (fetcher: ImageFetcher, url: string, timeoutMs = 10_000) => {
+    const error = await fetcher.fetch(url, timeoutMs).then(
       () => undefined,
       (caught: unknown) => caught,
     );
@@ -99,7 +100,7 @@ describe("fetching a claim's image", () => {
 
   it('fetches an image, following redirects, and knows it by its bytes', async () => {
     const fetcher = new ImageFetcher(true);
-    const image = await fetcher.fetch(`${base}/moved`);
+    const image = await fetcher.fetch(`${base}/moved`, 10_000);
     expect(image).toMatchObject({ mime: 'image/png', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(image.bytes.equals(receiptImage)).toBe(true);
   });
@@ -121,10 +122,10 @@ describe("fetching a claim's image", () => {
     expect(refused.permanent).toBe(permanent);
   });
 
-  it('gives up on an image over the size limit, or one not sent in time', async () => {
-    const tight = new ImageFetcher(true, { maxBytes: 1000, timeoutMs: 300 });
+  it('gives up on an image over the size limit, or one not sent in the time it is given', async () => {
+    const tight = new ImageFetcher(true, systemClock, { maxBytes: 1000 });
     expect((await failure(tight, `${base}/corner-shop.png`)).message).toMatch(/larger than 1000 bytes/);
-    const slow = await failure(tight, `${base}/silent`);
+    const slow = await failure(tight, `${base}/silent`, 300);
     expect(slow.message).toMatch(/within 300 ms/);
     expect(slow.permanent).toBe(false);
   });

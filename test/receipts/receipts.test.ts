@@ -475,7 +475,7 @@ describe('the automated checks', () => {
       paramountReview: { isAutomated: false, verdict: 'AUTHORIZE' },
     });
     const reviews = await dataOf<Json[]>(
-      await harness.request(tenant, 'GET', `/v1/receipts/${receipt.id}/reviews`, { token: admin }),
+      await harness.request(tenant, 'GET', `/v1/receipts/${receipt.id}/reviews?order=ASC`, { token: admin }),
     );
     expect(reviews.map((entry: Json) => entry.isAutomated)).toEqual([false, true]);
   });
@@ -667,7 +667,7 @@ describe('manual reviews', () => {
     expect(events.map((event: Json) => event.payload.status)).toEqual(['AUTHORIZED', 'REJECTED']);
 
     const reviews = await dataOf<Json[]>(
-      await harness.request(tenant, 'GET', `/v1/receipts/${decided.id}/reviews`, { token: admin }),
+      await harness.request(tenant, 'GET', `/v1/receipts/${decided.id}/reviews?order=ASC`, { token: admin }),
     );
     expect(reviews.map((entry: Json) => [entry.verdict, entry.isAutomated])).toEqual([
       ['ABSTAIN', true],

@@ -54,7 +54,7 @@ describe('every outbound request refuses private and loopback addresses in every
       const host = forms().find(([form]) => form === name)![1];
       const before = connections;
       await expect(poster.post(`http://${host}/hook`, '{}', {})).rejects.toThrow(/not allowed/);
-      const image = await images.fetch(`https://${host}/receipt.png`).then(
+      const image = await images.fetch(`https://${host}/receipt.png`, 2000).then(
         () => undefined,
         (error: unknown) => error as { permanent: boolean; message: string },
       );

@@ -59,8 +59,9 @@ export interface Config {
    */
   idempotencyLeaseMs: number;
   /**
-   * The time one claim's image may take to fetch, over all its attempts: a host that trickles
-   * bytes fails the claim within this, rather than holding an OCR slot for 10 s per attempt.
+   * The time one claim's image may take to fetch, over all its attempts and redirects (decisions §9:
+   * 10 s): a host that never answers, trickles bytes or redirects slowly fails the claim within
+   * this, rather than holding an OCR slot for it on every attempt.
    */
   imageFetchBudgetMs: number;
   /** Which OCR engine reads default-mode claims (docs/receipts.md#ocr). */
@@ -118,7 +119,7 @@ export function loadConfig(env: Environment = process.env): Config {
     partnerRetryBaseMs: optionalInteger(env, 'PARTNER_RETRY_BASE_MS'),
     pointsAdjustmentBatch: integer(env, 'POINTS_ADJUSTMENT_BATCH', 1000),
     idempotencyLeaseMs: integer(env, 'IDEMPOTENCY_LEASE_MS', 30_000),
-    imageFetchBudgetMs: integer(env, 'IMAGE_FETCH_BUDGET_MS', 20_000),
+    imageFetchBudgetMs: integer(env, 'IMAGE_FETCH_BUDGET_MS', 10_000),
     ocrEngine: ocrEngine as Config['ocrEngine'],
     adminTokenMaxTtlSeconds: lifetime(env, 'ADMIN_TOKEN_MAX_TTL', '24h'),
     rateLimitRedisTimeoutMs: integer(env, 'RATE_LIMIT_REDIS_TIMEOUT_MS', DEFAULT_REDIS_TIMEOUT_MS),

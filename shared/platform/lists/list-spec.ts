@@ -17,3 +17,9 @@ export interface ListSpec {
   fields: Record<string, ListField>;
   defaultSort: string;
 }
+
+/** One page of a list, and how many items the filter keeps over every page (for `Content-Range`). */
+export interface Page<Item> {
+  items: Item[];
+  total: number;
+}

@@ -1,7 +1,7 @@
 import { filterToQuery, type FilterQueryObject } from './filter-to-query.js';
 import type { ListSpec } from './list-spec.js';
 import { fieldError } from '../errors/app-errors.js';
-import { parseFilter } from './parse-filter.js';
+import { parseFilter, type FilterCondition } from './parse-filter.js';
 
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 1000;
@@ -12,6 +12,9 @@ export interface ListQuery {
   /** Nested for dotted paths, with the id as a tie-breaker so pages never overlap. */
   orderBy: Record<string, unknown>;
   where: FilterQueryObject;
+  /** The same order and filter, checked, for a list read in memory (page-in-memory.ts). */
+  sort: { path: string; descending: boolean };
+  conditions: FilterCondition[];
 }
 
 /** limit, skip, sort, order and filter of docs/api-conventions.md#lists against one endpoint's allow-list. */
@@ -33,8 +36,15 @@ export function parseListQuery(query: Record<string, string | undefined>, spec: 
 
   const path = field?.path ?? sort;
   const orderBy = path === 'id' ? { id: order } : { ...nestOrder(path, order), id: order };
-  const where = query.filter ? filterToQuery(parseFilter(query.filter, spec)) : {};
-  return { limit, offset, orderBy, where };
+  const conditions = query.filter ? parseFilter(query.filter, spec) : [];
+  return {
+    limit,
+    offset,
+    orderBy,
+    where: filterToQuery(conditions),
+    sort: { path, descending: order === 'DESC' },
+    conditions,
+  };
 }
 
 function wholeNumber(

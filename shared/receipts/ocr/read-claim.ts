@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import type { Clock } from '../../platform/async/clock.js';
 import type { EntityManager } from '../../platform/db/orm.js';
 import { parsedReceiptColumns } from '../claim-service.js';
 import { Receipt } from '../receipt.entity.js';
@@ -7,14 +8,16 @@ import { loadParseHints } from './parse-hints.js';
 import { parseReceipt } from './parse/parse-receipt.js';
 import { UnreadableImageError } from './prepare-image.js';
 import { ReceiptOcrRead } from '../receipt-ocr-read.entity.js';
+import { submitterErased } from '../submitter-erased.js';
 import type { OcrPage, TextReader } from './ocr-page.js';
 
 /** The longest error text kept on a claim. */
 const MAX_PARSE_ERROR = 500;
 
 export interface ClaimReading {
-  context: Pick<AppContext, 'orm' | 'products' | 'config' | 'logger'>;
-  fetcher: ImageFetcher;
+  /** `clock` times the fetches against the claim's budget; the fetcher's timers should read the same. */
+  context: Pick<AppContext, 'orm' | 'products' | 'config' | 'logger' | 'clock'>;
+  fetcher: Pick<ImageFetcher, 'fetch'>;
   reader: TextReader;
 }
 
@@ -45,13 +48,11 @@ export async function readClaim(
     unread.parsedAt = new Date();
     await em.flush();
   };
-  const image = await fetchWithinBudget(context.config.imageFetchBudgetMs, fetcher, receipt).catch(
-    async (error: unknown) => {
-      await em.flush(); // the time spent, whatever comes next
-      if (!(error instanceof ImageFetchError && error.permanent) && !lastAttempt) throw error;
-      await fail(error);
-    },
-  );
+  const budget = { budgetMs: context.config.imageFetchBudgetMs, clock: context.clock };
+  const image = await fetchWithinBudget(em, budget, fetcher, receipt).catch(async (error: unknown) => {
+    if (!(error instanceof ImageFetchError && error.permanent) && !lastAttempt) throw error;
+    await fail(error);
+  });
   if (!image) return;
   try {
     const page = await reader.readText(image.bytes);
@@ -85,15 +86,6 @@ function parseErrorOf(error: unknown): string {
     : 'the image could not be read: the OCR engine or the parse failed on every attempt';
 }
 
-/** Whether the claim's submitter was erased, waiting for an erasure under way to end (erase-ocr-reads.ts). */
-async function submitterErased(tx: EntityManager, receipt: Receipt): Promise<boolean> {
-  const [submitter] = await tx.execute<{ erased_at: Date | null }[]>(
-    'select erased_at from member where tenant_id = ? and id = ? for share',
-    [receipt.tenant.id, receipt.submitter.id],
-  );
-  return Boolean(submitter?.erased_at);
-}
-
 /** The page as the claim's OCR read keeps it: its lines without their words (receipt-ocr-read.entity.ts). */
 function ocrReadRecord(receipt: Receipt, page: OcrPage, readAt: Date) {
   return {
@@ -108,26 +100,54 @@ function ocrReadRecord(receipt: Receipt, page: OcrPage, readAt: Date) {
   };
 }
 
+interface FetchBudget {
+  budgetMs: number;
+  clock: Clock;
+}
+
 /**
- * One attempt at the claim's image, within what is left of its time budget, counting the time it
- * took onto the receipt. An attempt with no time left is a permanent failure: a host that trickles
- * bytes gets the budget once, not ten seconds per attempt.
+ * One attempt at the claim's image within what is left of its budget: decisions §9 gives an image
+ * 10 s, and that is the claim's whole time for it, every attempt and redirect included, so a host
+ * that never answers, trickles its bytes or redirects slowly holds an OCR slot for it once. The
+ * time is kept on the claim's row, which every attempt reads however it was queued (a retry, the
+ * recovery sweep's new job after Redis lost the old one): the attempt's start is stored before it
+ * fetches and its duration added once it ends. One that finds a start stored follows an attempt
+ * cut short (a crash): that one ran at most until now, and at most what was left to it, which is
+ * charged. An attempt with nothing left fails for good, as does a timeout that spends the budget.
  */
-async function fetchWithinBudget(budgetMs: number, fetcher: ImageFetcher, receipt: Receipt): Promise<FetchedImage> {
-  const left = budgetMs - receipt.imageFetchMs;
-  if (left <= 0)
+async function fetchWithinBudget(
+  em: EntityManager,
+  { budgetMs, clock }: FetchBudget,
+  fetcher: ClaimReading['fetcher'],
+  receipt: Receipt,
+): Promise<FetchedImage> {
+  if (receipt.imageFetchStartedAt) {
+    const cutShortMs = clock.now() - receipt.imageFetchStartedAt.getTime();
+    receipt.imageFetchMs += Math.max(0, Math.min(cutShortMs, budgetMs - receipt.imageFetchMs));
+    receipt.imageFetchStartedAt = null;
+  }
+  const leftMs = budgetMs - receipt.imageFetchMs;
+  if (leftMs <= 0) {
+    await em.flush();
     throw new ImageFetchError(
       `${receipt.pictureUrl}: the image did not arrive within ${budgetMs} ms over every attempt`,
       true,
     );
-  const started = Date.now();
-  try {
-    return await fetcher.fetch(receipt.pictureUrl ?? '', left);
-  } catch (error) {
-    receipt.imageFetchMs += Date.now() - started;
-    if (error instanceof ImageFetchError && !error.permanent && receipt.imageFetchMs >= budgetMs) {
-      throw new ImageFetchError(`${error.message}; the claim's ${budgetMs} ms for its image are spent`, true);
-    }
-    throw error;
   }
+  const started = clock.now();
+  receipt.imageFetchStartedAt = new Date(started);
+  await em.flush();
+  const outcome = await fetcher.fetch(receipt.pictureUrl ?? '', leftMs).then(
+    (image) => ({ image }),
+    (error: unknown) => ({ error }),
+  );
+  receipt.imageFetchMs += Math.max(0, clock.now() - started);
+  receipt.imageFetchStartedAt = null;
+  await em.flush();
+  if ('image' in outcome) return outcome.image;
+  const { error } = outcome;
+  if (error instanceof ImageFetchError && !error.permanent && receipt.imageFetchMs >= budgetMs) {
+    throw new ImageFetchError(`${error.message}; the claim's ${budgetMs} ms for its image are spent`, true);
+  }
+  throw error;
 }
