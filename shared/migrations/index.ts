@@ -30,6 +30,7 @@ import { Migration20261128041500 } from './Migration20261128041500.js';
 import { Migration20261128041855 } from './Migration20261128041855.js';
 import { Migration20261128042007 } from './Migration20261128042007.js';
 import { Migration20261128051443 } from './Migration20261128051443.js';
+import { Migration20261128093307 } from './Migration20261128093307.js';
 
 /** Applied in this order; a new migration is generated with `npx tsx shared/migrations/create-migration.ts` and added here. */
 export const migrationsList: MigrationObject[] = [
@@ -64,4 +65,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128041855', class: Migration20261128041855 },
   { name: 'Migration20261128042007', class: Migration20261128042007 },
   { name: 'Migration20261128051443', class: Migration20261128051443 },
+  { name: 'Migration20261128093307', class: Migration20261128093307 },
 ];

@@ -71,14 +71,16 @@ export interface CodeSummary {
   available: number;
 }
 
+/** The counts of one reward's codes (tenant, reward), read from reward_code's (reward_id, tenant_id, reserved_at) index alone. */
+export const CODE_SUMMARY_SQL = `select count(*)::int as total, count(reserved_at)::int as reserved
+  from reward_code where tenant_id = ? and reward_id = ?`;
+
 /** A reward's codes counted (docs/rewards.md#codes): all of them, those vouchers took, those still free. */
 export async function codeSummary(em: EntityManager, tenantId: string, rewardId: string): Promise<CodeSummary> {
   const reward = await findReward(em, tenantId, rewardId);
-  const [counts] = await em.getConnection().execute<{ total: number; reserved: number }[]>(
-    `select count(*)::int as total, count(reserved_at)::int as reserved
-         from reward_code where tenant_id = ? and reward_id = ?`,
-    [tenantId, reward.id],
-  );
+  const [counts] = await em
+    .getConnection()
+    .execute<{ total: number; reserved: number }[]>(CODE_SUMMARY_SQL, [tenantId, reward.id]);
   const { total, reserved } = counts!;
   return { total, reserved, available: total - reserved };
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actorOf } from '../../shared/audit/audit-log.js';
 import { givePoints } from '../support/rewards-setup.js';
 import { purchase } from '../../shared/rewards/purchase-service.js';
+import { CODE_SUMMARY_SQL } from '../../shared/rewards/code-pool.js';
 import {
   createHarness,
   dataOf,
@@ -247,6 +248,26 @@ describe('GET /v1/rewards/{id}/codes/summary', () => {
     expect(await summary(id)).toEqual({ total: 3, reserved: 1, available: 2 });
   });
 
+  // Issue 31: "GET …/codes/summary scans the tenant's codes (no index on reward_code(reward_id))".
+  it("reads one reward's codes through an index on reward_id, not every code of the tenant", async () => {
+    const rewards = await Promise.all(Array.from({ length: 20 }, () => reward()));
+    // 1,000 codes for each of 20 rewards, and the statistics of a table that holds them.
+    await harness.context.orm.em.getConnection().execute(
+      `insert into reward_code (id, tenant_id, reward_id, code_hash, sealed_code, created_at)
+       select gen_random_uuid(), ?, reward_id::uuid, md5(reward_id || n), 'sealed', now()
+         from jsonb_array_elements_text(?::jsonb) as reward_id, generate_series(1, 1000) as n`,
+      [tenant.id, JSON.stringify(rewards)],
+    );
+    await harness.context.orm.em.getConnection().execute('analyze reward_code');
+    const [{ 'QUERY PLAN': plan }] = await harness.context.orm.em
+      .getConnection()
+      .execute(`explain (format json) ${CODE_SUMMARY_SQL}`, [tenant.id, rewards[7]]);
+    const nodes = planNodes(plan[0].Plan);
+    expect(nodes.filter((node) => node['Node Type'] === 'Seq Scan')).toEqual([]);
+    expect(nodes.some((node) => String(node['Index Cond'] ?? '').includes('reward_id'))).toBe(true);
+    expect(await summary(rewards[7]!)).toEqual({ total: 1000, reserved: 0, available: 1000 });
+  });
+
   it('counts the codes generated for a reward without a pool, all reserved', async () => {
     const id = await reward();
     expect(await summary(id)).toEqual({ total: 0, reserved: 0, available: 0 });
@@ -255,3 +276,10 @@ describe('GET /v1/rewards/{id}/codes/summary', () => {
     expect(await summary(id)).toEqual({ total: 2, reserved: 2, available: 0 });
   });
 });
+
+type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
+
+/** A plan's node and all those below it. */
+function planNodes(node: PlanNode): PlanNode[] {
+  return [node, ...(node.Plans ?? []).flatMap(planNodes)];
+}
