@@ -259,9 +259,10 @@ describe('GET /v1/rewards/{id}/codes/summary', () => {
       [tenant.id, JSON.stringify(rewards)],
     );
     await harness.context.orm.em.getConnection().execute('analyze reward_code');
-    const [{ 'QUERY PLAN': plan }] = await harness.context.orm.em
-      .getConnection()
-      .execute(`explain (format json) ${CODE_SUMMARY_SQL}`, [tenant.id, rewards[7]]);
+    const { 'QUERY PLAN': plan } = await queryOne(harness, `explain (format json) ${CODE_SUMMARY_SQL}`, [
+      tenant.id,
+      rewards[7],
+    ]);
     const nodes = planNodes(plan[0].Plan);
     expect(nodes.filter((node) => node['Node Type'] === 'Seq Scan')).toEqual([]);
     expect(nodes.some((node) => String(node['Index Cond'] ?? '').includes('reward_id'))).toBe(true);
