@@ -23,8 +23,9 @@ export interface CodesAdded {
 /**
  * Adds codes to a VOUCHER reward's pool (docs/rewards.md#codes) in one transaction with its audit
  * entry (`reward.codes_added`, the counts only: the entry must not hand out what the pool keeps
- * sealed). Each code is stored as its keyed hash and sealed, never in the clear. A code already
- * in any of the tenant's pools, or given twice in the request, is a duplicate and left out: the
+ * sealed). Each code is stored as its keyed hash (of its printed form, voucher-codes.ts) and
+ * sealed as given, never in the clear. A code already in any of the tenant's pools, or given twice
+ * in the request, in any case and with any dashes, is a duplicate and left out: the
  * unique (tenant, hash) index decides, in the one insert of the whole batch, so two uploads racing
  * with the same code add it once. The reward takes its codes from the pool from then on.
  */
@@ -40,13 +41,15 @@ export async function addPoolCodes(
     const reward = await findReward(tx, by.tenantId, rewardId);
     if (reward.type !== 'VOUCHER')
       throw new BadRequestError(`Only a VOUCHER reward takes codes; this one is ${reward.type}`);
-    const rows = [...new Set(codes)].map((code) => {
+    // Codes that differ only in case, dashes or spaces are one code: the first given is kept, as given.
+    const byKey = new Map<string, string>();
+    for (const code of codes) {
+      const key = deps.voucherCodes.hash(by.tenantId, code);
+      if (!byKey.has(key)) byKey.set(key, code);
+    }
+    const rows = [...byKey].map(([key, code]) => {
       const id = randomUUID();
-      return {
-        id,
-        code_hash: deps.voucherCodes.hash(by.tenantId, code),
-        sealed_code: deps.voucherCodes.seal(by.tenantId, id, code),
-      };
+      return { id, code_hash: key, sealed_code: deps.voucherCodes.seal(by.tenantId, id, code) };
     });
     const trx = tx.getTransactionContext<Knex.Transaction>()!;
     const inserted = await trx.raw<{ rowCount: number }>(

@@ -75,6 +75,23 @@ describe('POST /v1/rewards/{id}/codes', () => {
     expect(await summary(second)).toEqual({ total: 1, reserved: 0, available: 1 });
   });
 
+  // docs/rewards.md#codes: "a code is matched in any case and with any dashes or spaces: codes that differ only in
+  // those are one code", and it is kept as it was given.
+  it('counts codes that differ only in case, dashes or spaces as one: a duplicate in the request and in a later upload', async () => {
+    const id = await reward();
+    expect(await dataOf(await upload(id, ['Esp-7k2M-QX9a', 'ESP7K2MQX9A', ' esp 7k2m qx9a']))).toEqual({
+      added: 1,
+      duplicates: 2,
+    });
+    expect(await dataOf(await upload(await reward(), ['ESP7-K2MQ-X9A']))).toEqual({ added: 0, duplicates: 1 });
+    const { id: codeId, sealed_code } = await queryOne(
+      harness,
+      'select id, sealed_code from reward_code where tenant_id = ? and reward_id = ?',
+      [tenant.id, id],
+    );
+    expect(harness.context.voucherCodes.open(tenant.id, codeId, sealed_code)).toBe('Esp-7k2M-QX9a');
+  });
+
   it("does not count another tenant's same code as a duplicate", async () => {
     await upload(await reward(), ['SHARED-1']);
     const theirs = await rewardIn(other, otherAdmin);
@@ -123,6 +140,7 @@ describe('POST /v1/rewards/{id}/codes', () => {
     ['codes', 'CODE-1'],
     ['codes', unique('many', 10_001)],
     ['codes.0', ['']],
+    ['codes.1', ['ok', ' - -']],
     ['codes.1', ['ok', 'z'.repeat(129)]],
     ['codes.0', [42]],
   ])('refuses bad %s', async (property, codes) => {
