@@ -369,16 +369,7 @@ describe('POST /v1/commands/validate_voucher', () => {
   it('matches, exactly as given, a code uploaded while codes were matched only so', async () => {
     const member = await newMember();
     const reward = await rewardFor(harness, tenant);
-    // Stored under the key of the code as given, as uploads stored codes then.
-    const id = randomUUID();
-    const codes = harness.context.voucherCodes;
-    await harness.context.orm.em
-      .fork()
-      .getConnection()
-      .execute(
-        `insert into reward_code (id, tenant_id, reward_id, code_hash, sealed_code, created_at) values (?, ?, ?, ?, ?, now())`,
-        [id, tenant.id, reward, codes.lookupKeys(tenant.id, 'old-Code')[1], codes.seal(tenant.id, id, 'old-Code')],
-      );
+    await poolCodeFor(harness, tenant, reward, 'old-Code', 'exact');
     await givePool(reward);
     await voucherFor(harness, tenant, member.id, reward);
     expect(await errorOf(await validate('OLD-CODE'))).toEqual([404, 'NotFoundError']);
