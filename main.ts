@@ -59,7 +59,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 /**
- * The first lines of a start (docs/operations.md#running): where the API, its reference and the
+ * The first lines of a start (docs/operations.md#logs): where the API, its reference and the
  * metrics are, or a worker-only process's operator routes; METRICS_PORT moves the metrics apart.
  */
 function logWhereItIs(

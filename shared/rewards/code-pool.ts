@@ -25,7 +25,7 @@ export interface CodesAdded {
  * entry (`reward.codes_added`, the counts only: the entry must not hand out what the pool keeps
  * sealed). Each code is stored as its keyed hash (of its printed form, voucher-codes.ts) and
  * sealed as given, never in the clear. A code already in any of the tenant's pools, or given twice
- * in the request, in any case and with any dashes, is a duplicate and left out: the
+ * in the request, in any case and with any dashes or spaces, is a duplicate and left out: the
  * unique (tenant, hash) index decides, in the one insert of the whole batch, so two uploads racing
  * with the same code add it once. The reward takes its codes from the pool from then on.
  */

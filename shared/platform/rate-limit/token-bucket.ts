@@ -23,8 +23,8 @@ export const DEFAULT_RATE_LIMIT: RateLimit = { perSecond: 100, burst: 400 };
  * seconds to fill it) and answers in its format: `{consumed, msBeforeNext}`, where consumed = size
  * − tokens left (whole numbers: Redis truncates Lua numbers), and a refusal reports size + take
  * consumed without taking anything; a negative take gives tokens back (rate-limiter-flexible's
- * `reward`), never past the bucket's size. The clock is Redis's own, so every API replica refills the same
- * bucket at the same rate.
+ * `reward`), never past the bucket's size. The clock is Redis's own, so every API replica refills
+ * the same bucket at the same rate.
  */
 const TOKEN_BUCKET_SCRIPT = `
 local take = tonumber(ARGV[1])
