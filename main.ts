@@ -15,7 +15,7 @@ import {
   prepareDatabase,
 } from './shared/platform/db/dependency-check.js';
 import { migrate } from './shared/platform/db/orm.js';
-import { createLogger } from './shared/platform/logging/logger.js';
+import { createLogger, type Logger } from './shared/platform/logging/logger.js';
 import { isQueueName, queueNames, type QueueName } from './shared/job-catalog.js';
 import { schedulePointsExpiry } from './workers/points-expiry.js';
 import { scheduleRecovery } from './workers/recovery.js';
@@ -26,34 +26,27 @@ async function main(argv: string[]): Promise<void> {
   if (!['all', 'api', 'worker'].includes(mode)) throw new ConfigError(`Unknown mode "${mode}": use all, api or worker`);
   const queues = chooseQueues(queueArguments);
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, 1, config.logFormat);
 
   await checkDependencies(config.databaseUrl, config.redisUrl);
   await prepareDatabase(config.databaseUrl);
   const context = await createContext(config, logger);
-  if (mode === 'all') {
-    const applied = await migrate(context.orm);
-    if (applied.length) logger.info({ migrations: applied }, 'database migrated');
-  }
+  const applied = mode === 'all' ? await migrate(context.orm) : [];
 
   const api: RunningApi = mode === 'worker' ? await startOperations(context) : await startApi(context);
   const workers: Worker[] = mode === 'api' ? [] : startWorkers(context, queues);
   const { metricsPort } = config;
   const metrics = metricsPort === undefined ? undefined : await startMetricsServer(context, metricsPort);
-  if (metrics) logger.info({ address: `http://localhost:${metrics.port}/metrics` }, 'metrics served apart');
   if (workers.length && queues.includes('recovery')) await scheduleRecovery(context);
   if (workers.length && queues.includes('points-expiry')) await schedulePointsExpiry(context);
-  if (mode === 'worker')
+  logWhereItIs(logger, mode, config.service, api.port, metrics?.port);
+  const newest = applied.at(-1);
+  if (newest)
     logger.info(
-      { address: `http://localhost:${api.port}` },
-      `Tally worker operations (/health, /ready, /metrics) on http://localhost:${api.port}`,
+      { migrations: applied.length, newest },
+      `database migrated: ${applied.length} migrations applied, the newest ${newest}`,
     );
-  else
-    logger.info(
-      { address: `http://localhost:${api.port}`, routes: config.service },
-      `Tally API listening on http://localhost:${api.port}`,
-    );
-  if (workers.length) logger.info({ queues: mode === 'api' ? [] : queues }, 'workers started');
+  if (workers.length) logger.info({ queues }, `workers started: ${queues.join(', ')}`);
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -63,6 +56,30 @@ async function main(argv: string[]): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/**
+ * The first lines of a start (docs/operations.md#logs): where the API, its reference and the
+ * metrics are, or a worker-only process's operator routes; METRICS_PORT moves the metrics apart.
+ */
+function logWhereItIs(
+  logger: Logger,
+  mode: string,
+  service: string,
+  port: number,
+  metricsPort: number | undefined,
+): void {
+  const address = `http://localhost:${port}`;
+  const metrics = `http://localhost:${metricsPort ?? port}/metrics`;
+  if (mode === 'worker') {
+    logger.info({ address, metrics }, `Tally worker operations (/health, /ready) on ${address}, metrics on ${metrics}`);
+    return;
+  }
+  const reference = `${address}/docs`;
+  logger.info(
+    { address, reference, metrics, routes: service },
+    `Tally API listening on ${address}: its reference on ${reference}, metrics on ${metrics}`,
+  );
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../shared/context.js';
-import { actorOf, auditedChange } from '../../shared/audit/audit-log.js';
+import { actorOf } from '../../shared/audit/audit-log.js';
+import { addEventType } from '../../shared/event-types/audited-event-type-changes.js';
 import { EventType } from '../../shared/event-types/event-type.entity.js';
-import { createEventType } from '../../shared/event-types/event-type-service.js';
 import { eventTypeView } from '../../shared/event-types/event-type-view.js';
 import { entityManager, type App } from '../app-env.js';
 import { createsRecordOf } from '../middleware/idempotency.js';
@@ -33,19 +33,13 @@ export function registerCreateEventType(app: App, context: AppContext): void {
     responses: { 201: { description: 'created', data: CreatedEventType } },
     errors: [409, 422],
     handler: async ({ body }, c) => {
-      const { eventType, secret } = await auditedChange(
+      const { eventType, secret } = await addEventType(
         context,
         entityManager(c),
-        (em) => createEventType(em, context.payloadSchemas, c.var.tenant.id, body, c.var.reservedId),
-        (created) => ({
-          tenantId: c.var.tenant.id,
-          actor: actorOf(c.var.principal),
-          action: 'event_type.created',
-          resourceType: 'event_type',
-          resourceId: created.eventType.id,
-          before: null,
-          after: created.eventType,
-        }),
+        actorOf(c.var.principal),
+        c.var.tenant.id,
+        body,
+        c.var.reservedId,
       );
       return { ...eventType, ...(secret ? { secret } : {}) };
     },

@@ -37,7 +37,7 @@ const TAGS: { name: string; description: string }[] = [
     name: 'Events',
     description: 'Reporting what members do, and reading what it earned: the hot path of the platform.',
   },
-  { name: 'Reactors', description: 'Rules that turn registered events into points and webhook deliveries.' },
+  { name: 'Reactors', description: 'Rules that turn registered events into points, webhook deliveries and vouchers.' },
   {
     name: 'Users',
     description: "Members: registration, profiles and erasure; `/users/me` with the member's own token.",

@@ -4,7 +4,7 @@
  * says for the project; a change of those rules changes both.
  */
 export const OVERVIEW = `Tally is a multi-tenant loyalty platform. Your systems report what members do (events, orders,
-receipts); reactors you configure turn events into points and webhook deliveries; every point is an
+receipts); reactors you configure turn events into points, webhook deliveries and vouchers; every point is an
 entry in an append-only ledger, read as a member's wallet.
 
 ## Authentication

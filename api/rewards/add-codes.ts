@@ -17,7 +17,7 @@ export function registerAddCodes(app: App, context: AppContext): void {
     path: '/v1/rewards/:id/codes',
     operationId: 'addRewardCodes',
     description:
-      "Uploads codes to a `VOUCHER` reward's pool, up to 10,000 a request (a body of up to 6 MB). From then on each voucher of the reward takes a code from the pool, and an empty pool refuses purchases with 409 `VoucherCodePoolExhaustedError`. A code already in any of the tenant's pools, or repeated in the request, is a duplicate: left out and counted. Codes are kept sealed, never in the clear. A reward of another type is 400.",
+      "Uploads codes to a `VOUCHER` reward's pool, up to 10,000 a request (a body of up to 6 MB). From then on each voucher of the reward takes a code from the pool, and an empty pool refuses purchases with 409 `VoucherCodePoolExhaustedError`. A code is kept as given and matched in any case and with any dashes or spaces, so a code already in any of the tenant's pools, or repeated in the request, in those or others, is a duplicate: left out and counted. Codes are kept sealed, never in the clear. A reward of another type is 400.",
     examples: {
       request: { codes: ['ESP-7K2M-QX9A', 'ESP-3HRT-8WPE', 'ESP-3HRT-8WPE'] },
       response: { added: 2, duplicates: 1 },

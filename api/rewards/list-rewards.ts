@@ -16,7 +16,7 @@ export function registerListRewards(app: App, context: AppContext): void {
     path: '/v1/rewards',
     operationId: 'listRewards',
     description:
-      "With an `admin:rewards` token, the tenant's rewards. With a member's token, what that member can buy now: `VOUCHER` rewards that are purchasable, inside their `availableFrom`–`availableUntil` window, with stock left and, for a reward with a code pool, a free code in it; each with `affordable`, true when the member's balance covers the price. A page of the list either way: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.",
+      "With an `admin:rewards` token, the tenant's rewards. With a member's token, what that member can buy now: `VOUCHER` rewards, and the partner products of the partners the tenant has an endpoint for (`configuration.partners`), that are purchasable, inside their `availableFrom`–`availableUntil` window, with stock left and, for a reward with a code pool, a free code in it; each with `affordable`, true when the member's balance covers the price. A page of the list either way: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.",
     examples: { response: [{ ...REWARD_EXAMPLE, affordable: true }] },
     summary: "List rewards: the catalogue, or with a member's token what the member can buy now",
     tags,

@@ -4,6 +4,7 @@ import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
 import { LocaleTag } from '../../shared/platform/validation/locale-tag.js';
 import { MAX_POOL_CODE_LENGTH, MAX_POOL_CODES_PER_REQUEST } from '../../shared/rewards/code-pool.js';
+import { VOUCHER_CODE_PATTERN } from '../../shared/rewards/voucher-codes.js';
 import { uuidPath } from '../routes/request-input.js';
 
 const Nullable = <T extends TSchema>(schema: T, description: string) =>
@@ -152,10 +153,11 @@ export const RewardIdParams = uuidPath({ id: "The reward's id" });
 
 export const AddCodesBody = Type.Object(
   {
-    codes: Type.Array(Type.String({ minLength: 1, maxLength: MAX_POOL_CODE_LENGTH }), {
+    codes: Type.Array(Type.String({ minLength: 1, maxLength: MAX_POOL_CODE_LENGTH, pattern: VOUCHER_CODE_PATTERN }), {
       minItems: 1,
       maxItems: MAX_POOL_CODES_PER_REQUEST,
-      description: 'the codes, exactly as printed (matched with case)',
+      description:
+        'the codes as printed, kept as given; matched in any case and with any dashes or spaces, so codes that differ only in those are one code',
     }),
   },
   { additionalProperties: false, title: 'AddCodesBody' },

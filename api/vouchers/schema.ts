@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { REWARD_TYPES } from '../../shared/rewards/reward.entity.js';
+import { VOUCHER_CODE_PATTERN } from '../../shared/rewards/voucher-codes.js';
 import { USER_EXAMPLE, UserResource } from '../users/schema.js';
 
 const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
@@ -82,7 +83,9 @@ export const ValidateVoucherBody = Type.Object(
     code: Type.String({
       minLength: 1,
       maxLength: 200,
-      description: 'the code as the member shows it, matched exactly (case and dashes included)',
+      pattern: VOUCHER_CODE_PATTERN,
+      description:
+        'the code as the member shows it, in any case and with any dashes or spaces (`abcd efgh jkmn` is `ABCD-EFGH-JKMN`)',
     }),
   },
   { additionalProperties: false, title: 'ValidateVoucherBody' },

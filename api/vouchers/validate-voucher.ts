@@ -12,13 +12,13 @@ export function registerValidateVoucher(app: App, context: AppContext): void {
     operationId: 'validateVoucher',
     summary: 'Validate (burn) a voucher code at the till',
     description:
-      'The till burns the code the member shows: `burnedAt` is set and the voucher leaves the wallet. A voucher the ' +
-      'member has not redeemed may be validated too (the member is at the till with its code): it is redeemed and ' +
-      'burned at once. An unknown code, or a pool code no voucher holds, is 404; a code validated already 409 ' +
-      '`VoucherAlreadyValidatedError`; a voucher past `expiresAt`, or redeemed and past its redemption window, 410 ' +
-      '`VoucherExpiredError`. A code is burned once: of two tills validating it at the same moment, one is answered ' +
-      "200 and the other 409. The answer carries the code and the reward's `discounts`, for the till to apply. " +
-      'Audited as `voucher.validated`, without the code.',
+      'The till burns the code the member shows, typed in any case and with any dashes or spaces: `burnedAt` is set ' +
+      'and the voucher leaves the wallet. A voucher the member has not redeemed may be validated too (the member is ' +
+      'at the till with its code): it is redeemed and burned at once. An unknown code, or a pool code no voucher ' +
+      'holds, is 404; a code validated already 409 `VoucherAlreadyValidatedError`; a voucher past `expiresAt`, or ' +
+      'redeemed and past its redemption window, 410 `VoucherExpiredError`. A code is burned once: of two tills ' +
+      'validating it at the same moment, one is answered 200 and the other 409. The answer carries the code and ' +
+      "the reward's `discounts`, for the till to apply. Audited as `voucher.validated`, without the code.",
     examples: { request: { code: VALIDATED_VOUCHER_EXAMPLE.code.value }, response: VALIDATED_VOUCHER_EXAMPLE },
     tags,
     access: { admin: 'admin:vouchers' },

@@ -723,7 +723,7 @@ export interface paths {
         };
         /**
          * List rewards: the catalogue, or with a member's token what the member can buy now
-         * @description With an `admin:rewards` token, the tenant's rewards. With a member's token, what that member can buy now: `VOUCHER` rewards that are purchasable, inside their `availableFrom`–`availableUntil` window, with stock left and, for a reward with a code pool, a free code in it; each with `affordable`, true when the member's balance covers the price. A page of the list either way: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.
+         * @description With an `admin:rewards` token, the tenant's rewards. With a member's token, what that member can buy now: `VOUCHER` rewards, and the partner products of the partners the tenant has an endpoint for (`configuration.partners`), that are purchasable, inside their `availableFrom`–`availableUntil` window, with stock left and, for a reward with a code pool, a free code in it; each with `affordable`, true when the member's balance covers the price. A page of the list either way: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.
          */
         get: operations["listRewards"];
         put?: never;
@@ -773,7 +773,7 @@ export interface paths {
         put?: never;
         /**
          * Add codes to a reward's pool
-         * @description Uploads codes to a `VOUCHER` reward's pool, up to 10,000 a request (a body of up to 6 MB). From then on each voucher of the reward takes a code from the pool, and an empty pool refuses purchases with 409 `VoucherCodePoolExhaustedError`. A code already in any of the tenant's pools, or repeated in the request, is a duplicate: left out and counted. Codes are kept sealed, never in the clear. A reward of another type is 400.
+         * @description Uploads codes to a `VOUCHER` reward's pool, up to 10,000 a request (a body of up to 6 MB). From then on each voucher of the reward takes a code from the pool, and an empty pool refuses purchases with 409 `VoucherCodePoolExhaustedError`. A code is kept as given and matched in any case and with any dashes or spaces, so a code already in any of the tenant's pools, or repeated in the request, in those or others, is a duplicate: left out and counted. Codes are kept sealed, never in the clear. A reward of another type is 400.
          */
         post: operations["addRewardCodes"];
         delete?: never;
@@ -859,7 +859,7 @@ export interface paths {
         put?: never;
         /**
          * Validate (burn) a voucher code at the till
-         * @description The till burns the code the member shows: `burnedAt` is set and the voucher leaves the wallet. A voucher the member has not redeemed may be validated too (the member is at the till with its code): it is redeemed and burned at once. An unknown code, or a pool code no voucher holds, is 404; a code validated already 409 `VoucherAlreadyValidatedError`; a voucher past `expiresAt`, or redeemed and past its redemption window, 410 `VoucherExpiredError`. A code is burned once: of two tills validating it at the same moment, one is answered 200 and the other 409. The answer carries the code and the reward's `discounts`, for the till to apply. Audited as `voucher.validated`, without the code.
+         * @description The till burns the code the member shows, typed in any case and with any dashes or spaces: `burnedAt` is set and the voucher leaves the wallet. A voucher the member has not redeemed may be validated too (the member is at the till with its code): it is redeemed and burned at once. An unknown code, or a pool code no voucher holds, is 404; a code validated already 409 `VoucherAlreadyValidatedError`; a voucher past `expiresAt`, or redeemed and past its redemption window, 410 `VoucherExpiredError`. A code is burned once: of two tills validating it at the same moment, one is answered 200 and the other 409. The answer carries the code and the reward's `discounts`, for the till to apply. Audited as `voucher.validated`, without the code.
          */
         post: operations["validateVoucher"];
         delete?: never;
@@ -1503,7 +1503,7 @@ export interface components {
     schemas: {
         /** AddCodesBody */
         AddCodesBody: {
-            /** @description the codes, exactly as printed (matched with case) */
+            /** @description the codes as printed, kept as given; matched in any case and with any dashes or spaces, so codes that differ only in those are one code */
             codes: string[];
         };
         /** AuditEntry */
@@ -4031,7 +4031,7 @@ export interface components {
         };
         /** ValidateVoucherBody */
         ValidateVoucherBody: {
-            /** @description the code as the member shows it, matched exactly (case and dashes included) */
+            /** @description the code as the member shows it, in any case and with any dashes or spaces (`abcd efgh jkmn` is `ABCD-EFGH-JKMN`) */
             code: string;
         };
         /** Venue */

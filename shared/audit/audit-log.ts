@@ -33,7 +33,7 @@ export interface AuditDependencies {
   /** Only the audit queue is used: the CLI opens that one alone. */
   queues: Pick<Queues, 'audit'>;
   logger: Logger;
-  /** What the enqueue timeout is measured on. */
+  /** What the enqueue timeout is measured on, and the time a change is recorded as made. */
   clock: Clock;
 }
 
@@ -58,7 +58,7 @@ export async function auditedChange<T>(
     const done = await change(transaction);
     const described = describe(done);
     if (!described) return done;
-    job = { id: randomUUID(), ...described, occurredAt: new Date().toISOString() };
+    job = { id: randomUUID(), ...described, occurredAt: new Date(deps.clock.now()).toISOString() };
     transaction.create(AuditOutbox, { id: job.id, tenant: job.tenantId, job, createdAt: new Date(job.occurredAt) });
     return done;
   });

@@ -3,7 +3,13 @@ import { auditedResourceChange } from '../audit/audited-resource-change.js';
 import type { Actor } from '../audit/audit-job.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import type { EventTypeDirectory } from './event-type-directory.js';
-import { rotateEventTypeSecret, updateEventType, type EventTypeChanges } from './event-type-service.js';
+import {
+  createEventType,
+  rotateEventTypeSecret,
+  updateEventType,
+  type EventTypeChanges,
+  type NewEventType,
+} from './event-type-service.js';
 import type { EventTypeView } from './event-type-view.js';
 import type { PayloadSchemaCompiler } from '../platform/validation/payload-schema.js';
 
@@ -15,6 +21,25 @@ export interface EventTypeChangeDependencies extends AuditDependencies {
 
 /** Its process cache is keyed by name, so each change forgets the type itself. */
 const EVENT_TYPE = { resourceType: 'event_type' };
+
+/**
+ * An admin's new event type, with its audit entry in the same transaction. Nothing is forgotten
+ * after it: the process caches found types only, so a report names the new type at once. The
+ * answer carries a private type's secret, which the entry leaves out.
+ */
+export async function addEventType(
+  deps: EventTypeChangeDependencies,
+  em: EntityManager,
+  actor: Actor,
+  tenantId: string,
+  input: NewEventType,
+  id?: string,
+): Promise<{ eventType: EventTypeView; secret?: string }> {
+  return auditedResourceChange(deps, em, { tenantId, actor }, EVENT_TYPE, async (tx) => {
+    const created = await createEventType(tx, deps.payloadSchemas, tenantId, input, id);
+    return { result: created, resourceId: created.eventType.id, before: null, after: created.eventType };
+  });
+}
 
 /**
  * An admin's change of an event type, as one step wherever it is made from: the change and its

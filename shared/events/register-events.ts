@@ -208,7 +208,7 @@ interface VoucherToGrant {
 /**
  * Gives the vouchers of the VOUCHER reactions of the events this run inserted
  * (docs/events.md#reactions), and stores each outcome on its event's reaction. Each grant runs in
- * a savepoint of its own, so a refusal (the pool empty, the stock gone, the reward deleted) undoes
+ * a savepoint of its own, so a refusal (the pool empty, the stock gone) undoes
  * that grant alone and is recorded as FAILED with its reason: the event, its points and its other
  * vouchers are registered all the same. Grants go in reward order, so concurrent batches take the
  * rewards' stock rows in one order and wait for one another rather than deadlock.

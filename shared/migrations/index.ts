@@ -30,6 +30,7 @@ import { Migration20261128041500 } from './Migration20261128041500.js';
 import { Migration20261128041855 } from './Migration20261128041855.js';
 import { Migration20261128042007 } from './Migration20261128042007.js';
 import { Migration20261128051443 } from './Migration20261128051443.js';
+import { Migration20261128093307 } from './Migration20261128093307.js';
 import { Migration20261128094052 } from './Migration20261128094052.js';
 import { Migration20261128100628 } from './Migration20261128100628.js';
 
@@ -66,6 +67,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128041855', class: Migration20261128041855 },
   { name: 'Migration20261128042007', class: Migration20261128042007 },
   { name: 'Migration20261128051443', class: Migration20261128051443 },
+  { name: 'Migration20261128093307', class: Migration20261128093307 },
   { name: 'Migration20261128094052', class: Migration20261128094052 },
   { name: 'Migration20261128100628', class: Migration20261128100628 },
 ];

@@ -1,5 +1,6 @@
 import { createHash, randomInt } from 'node:crypto';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { inPrintedForm } from '../platform/text/printed-code.js';
 import type { ReferralCodeType } from './referral-campaign.entity.js';
 
 /** Letters and digits no one misreads for another when copying a code by hand: no 0/O, 1/I/L. */
@@ -44,8 +45,7 @@ export function drawInviteCode(type: ReferralCodeType, draw: CodeDraw): string {
  * dropped, the alphabet's codes upper case and word codes lower case, so `y86pahyr ` is `Y86PAHYR`.
  */
 export function issuedFormOf(type: ReferralCodeType, typed: string): string {
-  const code = typed.trim();
-  return type === 'STATIC_USER_WORD_CODE' ? code.toLowerCase() : code.toUpperCase();
+  return inPrintedForm(typed, { letterCase: type === 'STATIC_USER_WORD_CODE' ? 'lower' : 'upper' });
 }
 
 function memberDigest({ tenantId, memberId, attempt }: CodeDraw): Buffer {

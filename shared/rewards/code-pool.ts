@@ -23,8 +23,9 @@ export interface CodesAdded {
 /**
  * Adds codes to a VOUCHER reward's pool (docs/rewards.md#codes) in one transaction with its audit
  * entry (`reward.codes_added`, the counts only: the entry must not hand out what the pool keeps
- * sealed). Each code is stored as its keyed hash and sealed, never in the clear. A code already
- * in any of the tenant's pools, or given twice in the request, is a duplicate and left out: the
+ * sealed). Each code is stored as its keyed hash (of its printed form, voucher-codes.ts) and
+ * sealed as given, never in the clear. A code already in any of the tenant's pools, or given twice
+ * in the request, in any case and with any dashes or spaces, is a duplicate and left out: the
  * unique (tenant, hash) index decides, in the one insert of the whole batch, so two uploads racing
  * with the same code add it once. The reward takes its codes from the pool from then on.
  */
@@ -40,13 +41,15 @@ export async function addPoolCodes(
     const reward = await findReward(tx, by.tenantId, rewardId);
     if (reward.type !== 'VOUCHER')
       throw new BadRequestError(`Only a VOUCHER reward takes codes; this one is ${reward.type}`);
-    const rows = [...new Set(codes)].map((code) => {
+    // Codes that differ only in case, dashes or spaces are one code: the first given is kept, as given.
+    const byKey = new Map<string, string>();
+    for (const code of codes) {
+      const key = deps.voucherCodes.hash(by.tenantId, code);
+      if (!byKey.has(key)) byKey.set(key, code);
+    }
+    const rows = [...byKey].map(([key, code]) => {
       const id = randomUUID();
-      return {
-        id,
-        code_hash: deps.voucherCodes.hash(by.tenantId, code),
-        sealed_code: deps.voucherCodes.seal(by.tenantId, id, code),
-      };
+      return { id, code_hash: key, sealed_code: deps.voucherCodes.seal(by.tenantId, id, code) };
     });
     const trx = tx.getTransactionContext<Knex.Transaction>()!;
     const inserted = await trx.raw<{ rowCount: number }>(
@@ -71,14 +74,16 @@ export interface CodeSummary {
   available: number;
 }
 
+/** The counts of one reward's codes (tenant, reward), read from reward_code's (reward_id, tenant_id, reserved_at) index alone. */
+export const CODE_SUMMARY_SQL = `select count(*)::int as total, count(reserved_at)::int as reserved
+  from reward_code where tenant_id = ? and reward_id = ?`;
+
 /** A reward's codes counted (docs/rewards.md#codes): all of them, those vouchers took, those still free. */
 export async function codeSummary(em: EntityManager, tenantId: string, rewardId: string): Promise<CodeSummary> {
   const reward = await findReward(em, tenantId, rewardId);
-  const [counts] = await em.getConnection().execute<{ total: number; reserved: number }[]>(
-    `select count(*)::int as total, count(reserved_at)::int as reserved
-         from reward_code where tenant_id = ? and reward_id = ?`,
-    [tenantId, reward.id],
-  );
+  const [counts] = await em
+    .getConnection()
+    .execute<{ total: number; reserved: number }[]>(CODE_SUMMARY_SQL, [tenantId, reward.id]);
   const { total, reserved } = counts!;
   return { total, reserved, available: total - reserved };
 }

@@ -69,6 +69,9 @@ export const RewardCode = defineEntity({
   tableName: 'reward_code',
   uniques: [{ properties: ['tenant', 'codeHash'] }],
   indexes: [
+    // A reward's codes counted (its code summary) from the index alone, and its codes found by the
+    // reward's foreign key; reward_id first, as that lookup names no tenant.
+    { properties: ['reward', 'tenant', 'reservedAt'] },
     {
       name: 'reward_code_available_index',
       expression: `create index "reward_code_available_index" on "reward_code" ("reward_id") where "reserved_at" is null`,

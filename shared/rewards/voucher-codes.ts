@@ -1,10 +1,22 @@
 import { createHmac, hkdfSync, randomInt } from 'node:crypto';
 import { Sealer } from '../platform/secrets/sealer.js';
+import { inPrintedForm, type CodeForm } from '../platform/text/printed-code.js';
 
 /** Generated codes avoid 0/O, 1/I/L: read off a phone and typed at a till, they must not be mistaken. */
 const ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
 /** 12 characters of 31: about 59 bits, so a code cannot be guessed, in groups of four to be read out. */
 const GENERATED_LENGTH = 12;
+
+/**
+ * Generated codes' printed form, in which every code, uploaded ones too, is matched
+ * (docs/rewards.md#codes): a code typed in another case, or with other dashes or spaces, is the
+ * same code. A generated code is already in it, so the keys of codes generated before codes were
+ * matched so are the keys they have now.
+ */
+export const VOUCHER_CODE_FORM: CodeForm = { letterCase: 'upper', groupLength: 4 };
+
+/** A code given to upload or to validate holds a character besides dashes and spaces: nothing is left of it otherwise. */
+export const VOUCHER_CODE_PATTERN = '[^\\s-]';
 
 /**
  * How voucher codes are kept (docs/rewards.md#codes): a database dump does not hand them out. Each
@@ -22,9 +34,22 @@ export class VoucherCodes {
     this.sealer = new Sealer(platformSecret, 'voucher-code');
   }
 
-  /** The code's lookup key in its tenant. Codes match exactly, as printed: case and all. */
+  /** The code's lookup key in its tenant: that of its printed form, whatever case, dashes and spaces it was given with. */
   hash(tenantId: string, code: string): string {
-    return createHmac('sha256', this.hashKey).update(`${tenantId}\n${code}`).digest('hex');
+    return this.keyOf(tenantId, inPrintedForm(code, VOUCHER_CODE_FORM));
+  }
+
+  /**
+   * The keys a till's code may be stored under: its printed form's first, then, for a code uploaded
+   * before codes were matched in that form, the code exactly as given (its key then). The database
+   * never holds the secret these keys are made with, so no migration could make the old keys anew.
+   */
+  lookupKeys(tenantId: string, code: string): [printed: string, exact: string] {
+    return [this.hash(tenantId, code), this.keyOf(tenantId, code)];
+  }
+
+  private keyOf(tenantId: string, text: string): string {
+    return createHmac('sha256', this.hashKey).update(`${tenantId}\n${text}`).digest('hex');
   }
 
   seal(tenantId: string, codeId: string, code: string): string {
@@ -39,10 +64,6 @@ export class VoucherCodes {
 
 /** A new random code for a reward without a pool: `XXXX-XXXX-XXXX` from an unambiguous alphabet. */
 export function generateCode(): string {
-  let code = '';
-  for (let index = 0; index < GENERATED_LENGTH; index++) {
-    if (index > 0 && index % 4 === 0) code += '-';
-    code += ALPHABET[randomInt(ALPHABET.length)];
-  }
-  return code;
+  const characters = Array.from({ length: GENERATED_LENGTH }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
+  return inPrintedForm(characters, VOUCHER_CODE_FORM);
 }

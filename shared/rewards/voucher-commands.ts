@@ -78,7 +78,7 @@ export async function redeemBenefit(
 
 export interface ValidateRequest {
   tenantId: string;
-  /** The code as the member shows it, matched exactly. */
+  /** The code as the member shows it, matched in its printed form (case, dashes and spaces aside). */
   code: string;
   actor: Actor;
 }
@@ -102,9 +102,12 @@ export async function validateVoucher(
     em,
     async (tx) => {
       const trx = tx.getTransactionContext<Knex.Transaction>()!;
+      const [printed, exact] = deps.codes.lookupKeys(request.tenantId, request.code);
+      // A code stored under its printed form's key is the one meant, before one uploaded under its exact one.
       const found = await trx.raw<{ rows: VoucherRow[] }>(
-        `${VOUCHER_SELECT} ${VOUCHER_FROM} where c.tenant_id = ? and c.code_hash = ?`,
-        [request.tenantId, deps.codes.hash(request.tenantId, request.code)],
+        `${VOUCHER_SELECT} ${VOUCHER_FROM} where c.tenant_id = ? and c.code_hash in (?, ?)
+          order by c.code_hash = ? desc limit 1`,
+        [request.tenantId, printed, exact, printed],
       );
       const [before] = found.rows;
       if (!before) throw new NotFoundError('No voucher holds this code');

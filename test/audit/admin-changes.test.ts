@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addEventType } from '../../shared/event-types/audited-event-type-changes.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
 import {
   createHarness,
@@ -225,6 +226,52 @@ describe.each(CRUD)('$resourceType', ({ resourceType, path, create, update, view
   it('a change of a record that does not exist (404) leaves no entry', async () => {
     await expectRefusedUnaudited('PATCH', `${path}/${randomUUID()}`, update, 404);
     await expectRefusedUnaudited('DELETE', `${path}/${randomUUID()}`, undefined, 404);
+  });
+});
+
+// docs/architecture.md#rules-the-code-keeps: "An admin change of one resource goes through
+// `auditedResourceChange`: the change and its audit entry in one transaction", whoever calls the service.
+describe('event types', () => {
+  it('a type created through its service, as the CLI or a worker would, is audited as event_type.created, without its secret', async () => {
+    const { eventType, secret } = await addEventType(harness.context, harness.context.orm.em.fork(), ACTOR, tenant.id, {
+      name: 'SERVICE_MADE',
+      description: 'made without HTTP',
+      isPrivate: true,
+    });
+    const [entry] = await entriesAbout(eventType.id, 1);
+    expect(entry).toMatchObject({ action: 'event_type.created', actor: ACTOR, before: null, after: eventType });
+    expect(JSON.stringify(entry)).not.toContain(secret);
+  });
+
+  it('a type whose audit entry cannot be written is not created', async () => {
+    const connection = harness.context.orm.em.getConnection();
+    // The outbox refuses this one entry, as a full disk or a lost connection would refuse it.
+    await connection.execute(`
+      create function refuse_unauditable() returns trigger language plpgsql as $$
+      begin
+        if new.job->'after'->>'name' = 'UNAUDITABLE' then raise exception 'the audit write failed'; end if;
+        return new;
+      end $$`);
+    await connection.execute(
+      'create trigger refuse_unauditable before insert on audit_outbox for each row execute function refuse_unauditable()',
+    );
+    try {
+      const creating = addEventType(harness.context, harness.context.orm.em.fork(), ACTOR, tenant.id, {
+        name: 'UNAUDITABLE',
+        description: 'x',
+        isPrivate: false,
+      });
+      await expect(creating).rejects.toThrow('the audit write failed');
+      const { n } = await queryOne(
+        harness,
+        "select count(*)::int as n from event_type where tenant_id = ? and name = 'UNAUDITABLE'",
+        [tenant.id],
+      );
+      expect(n).toBe(0);
+    } finally {
+      await connection.execute('drop trigger refuse_unauditable on audit_outbox');
+      await connection.execute('drop function refuse_unauditable()');
+    }
   });
 });
 

@@ -131,6 +131,25 @@ describe('an admin change and its audit entry', () => {
     }
   });
 
+  it("an entry's occurredAt is the time of the service's clock, as every other time the service records", async () => {
+    const clock = new ManualClock();
+    clock.advance(Date.parse('2031-02-03T04:05:06.789Z'));
+    await auditedChange(
+      { queues: harness.context.queues, logger: harness.context.logger, clock },
+      harness.context.orm.em.fork(),
+      async () => undefined,
+      () => change('test.clocked'),
+    );
+    const { job, created_at } = await queryOne(
+      harness,
+      "select job, created_at from audit_outbox where job->>'action' = 'test.clocked'",
+    );
+    // Not left for the audit workers of the tests below.
+    await harness.context.queues.audit.remove(job.id);
+    expect(job.occurredAt).toBe('2031-02-03T04:05:06.789Z');
+    expect(new Date(created_at).toISOString()).toBe('2031-02-03T04:05:06.789Z');
+  });
+
   it('a change that fails stages no entry: the change and its entry commit together', async () => {
     const failing = auditedChange(
       harness.context,

@@ -63,6 +63,23 @@ describe('the OCR engine', () => {
 });
 
 // docs/operations.md#configuration: "a malformed value stops the start with one line naming the variable".
+// docs/operations.md#logs: "LOG_FORMAT: `pretty` … when unset, at a terminal in development; `json` otherwise".
+describe('the log format', () => {
+  it('is lines for a person at a terminal in development, JSON lines without one or outside development', () => {
+    expect(loadConfig(SECRET, true).logFormat).toBe('pretty');
+    expect(loadConfig(SECRET, false).logFormat).toBe('json');
+    expect(loadConfig({ ...SECRET, NODE_ENV: 'production' }, true).logFormat).toBe('json');
+  });
+
+  it('is LOG_FORMAT when set, and nothing but json or pretty', () => {
+    expect(loadConfig({ ...SECRET, LOG_FORMAT: 'json' }, true).logFormat).toBe('json');
+    expect(loadConfig({ ...SECRET, LOG_FORMAT: 'pretty' }, false).logFormat).toBe('pretty');
+    expect(() => loadConfig({ ...SECRET, LOG_FORMAT: 'text' })).toThrow(
+      new ConfigError('LOG_FORMAT must be one of json, pretty, not "text"'),
+    );
+  });
+});
+
 describe('connection URLs', () => {
   it.each([
     ['DATABASE_URL', 'notaurl', 'DATABASE_URL is not a URL: expected one such as postgres://user@127.0.0.1:5432/tally'],

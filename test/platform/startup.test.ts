@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintAdminToken } from '../../shared/platform/auth/admin-token.js';
 import { dropDatabase } from '../../shared/platform/db/ensure-database.js';
@@ -9,7 +11,7 @@ import { createDatabase } from '../../shared/database.js';
 import { createTenant } from '../../shared/tenants/tenant-service.js';
 import { PayloadSchemaCompiler } from '../../shared/platform/validation/payload-schema.js';
 import { jsonOf } from '../support/harness.js';
-import { finished, runEntry, spawnEntry } from '../support/run-process.js';
+import { finished, ROOT, runEntry, spawnEntry } from '../support/run-process.js';
 import { databaseUrl, TEST_REDIS_URL } from '../support/test-database.js';
 import { deleteKeysWithPrefix } from '../support/redis-keys.js';
 
@@ -137,12 +139,25 @@ describe('a full start and a graceful stop', { timeout: 90_000 }, () => {
 
   it('creates and migrates the database, serves /ready, logs the address, and drains on SIGTERM with exit 0', async () => {
     const port = 20000 + Math.floor(Math.random() * 20000);
-    const started = await startMain(['all'], { PORT: String(port) }, 'listening');
+    const started = await startMain(['all'], { PORT: String(port) }, 'workers started');
     const { child, done } = started;
-    expect(started.logs()).toContain(`http://localhost:${port}`);
-    expect(started.logs()).toContain('database migrated');
-    // Every log line is JSON.
-    for (const line of started.logs().trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
+    // Without a terminal (a pipe here, a log collector in production), every log line is JSON, the first ones
+    // saying where the API, its reference and the metrics are, then how many migrations were applied.
+    const lines = started
+      .logs()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines[0]).toMatchObject({
+      address: `http://localhost:${port}`,
+      reference: `http://localhost:${port}/docs`,
+      metrics: `http://localhost:${port}/metrics`,
+    });
+    expect(lines[1]).toMatchObject({
+      msg: expect.stringMatching(/^database migrated: \d+ migrations applied/),
+      migrations: expect.any(Number),
+      newest: expect.stringMatching(/^Migration\d+$/),
+    });
 
     const ready = await fetch(`http://127.0.0.1:${port}/ready`);
     expect(ready.status).toBe(200);
@@ -194,6 +209,54 @@ describe('a full start and a graceful stop', { timeout: 90_000 }, () => {
     expect(started.logs()).toContain('stopped');
   });
 
+  // docs/operations.md#logs: at a terminal, with LOG_FORMAT unset, "lines for a person", the first saying where
+  // the API, its reference and the metrics are.
+  it('at a terminal, logs lines for a person: where the API, its reference and the metrics are, then the migrations counted', async () => {
+    const terminalUrl = `${url}_terminal`;
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    // `script` gives the process a pseudo-terminal for its stdout, as a person's shell would.
+    const child = spawn('script', ['-q', '-e', '-c', 'exec "$TALLY_NODE" --import tsx main.ts all', '/dev/null'], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        ...env,
+        DATABASE_URL: terminalUrl,
+        PORT: String(port),
+        LOG_LEVEL: 'info',
+        TALLY_NODE: process.execPath,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const done = finished(child);
+    try {
+      let output = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stdout!.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          if (output.includes('workers started')) resolve();
+        });
+        void done.then((result) => reject(new Error(`exited ${result.code} at: ${output}${result.stderr}`)));
+      });
+      const lines = stripVTControlCharacters(output).trim().split(/\r?\n/);
+      const address = `http://localhost:${port}`;
+      expect(lines.slice(0, 2)).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^\\[\\d\\d:\\d\\d:\\d\\d\\] INFO: Tally API listening on ${address}: its reference on ${address}/docs, metrics on ${address}/metrics routes=all$`,
+          ),
+        ),
+        expect.stringMatching(/ INFO: database migrated: \d+ migrations applied, the newest Migration\d+$/),
+      ]);
+      for (const line of lines) expect(() => JSON.parse(line)).toThrow();
+      // The terminal's process group, as Ctrl-C would reach it: the server drains and stops.
+      child.kill('SIGINT');
+      expect((await done).code).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+      await dropDatabase(terminalUrl);
+    }
+  });
+
   it('serves only one service when SERVICE is set', async () => {
     const port = 20000 + Math.floor(Math.random() * 20000);
     const { child, done } = await startMain(['api'], { PORT: String(port), SERVICE: 'receipts' }, 'listening');
@@ -226,10 +289,11 @@ describe('a full start and a graceful stop', { timeout: 90_000 }, () => {
     const lines = logs()
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as { msg: string; address?: string; level: string });
-    const addressOf = (msg: string) => new URL(lines.find((line) => line.msg.startsWith(msg))!.address!).port;
-    const metricsPort = addressOf('metrics served apart');
-    const publicPort = addressOf('Tally API listening');
+      .map((line) => JSON.parse(line) as { msg: string; address?: string; metrics?: string; level: string });
+    const listening = lines.find((line) => line.msg.startsWith('Tally API listening'))!;
+    const metricsPort = new URL(listening.metrics!).port;
+    const publicPort = new URL(listening.address!).port;
+    expect(metricsPort).not.toBe(publicPort);
     expect(lines.every((line) => typeof line.level === 'string')).toBe(true);
     expect((await fetch(`http://127.0.0.1:${publicPort}/metrics`)).status).toBe(404);
     const scraped = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actorOf } from '../../shared/audit/audit-log.js';
 import { givePoints } from '../support/rewards-setup.js';
 import { purchase } from '../../shared/rewards/purchase-service.js';
+import { CODE_SUMMARY_SQL } from '../../shared/rewards/code-pool.js';
 import {
   createHarness,
   dataOf,
@@ -74,6 +75,23 @@ describe('POST /v1/rewards/{id}/codes', () => {
     expect(await summary(second)).toEqual({ total: 1, reserved: 0, available: 1 });
   });
 
+  // docs/rewards.md#codes: "a code is matched in any case and with any dashes or spaces: codes that differ only in
+  // those are one code", and it is kept as it was given.
+  it('counts codes that differ only in case, dashes or spaces as one: a duplicate in the request and in a later upload', async () => {
+    const id = await reward();
+    expect(await dataOf(await upload(id, ['Esp-7k2M-QX9a', 'ESP7K2MQX9A', ' esp 7k2m qx9a']))).toEqual({
+      added: 1,
+      duplicates: 2,
+    });
+    expect(await dataOf(await upload(await reward(), ['ESP7-K2MQ-X9A']))).toEqual({ added: 0, duplicates: 1 });
+    const { id: codeId, sealed_code } = await queryOne(
+      harness,
+      'select id, sealed_code from reward_code where tenant_id = ? and reward_id = ?',
+      [tenant.id, id],
+    );
+    expect(harness.context.voucherCodes.open(tenant.id, codeId, sealed_code)).toBe('Esp-7k2M-QX9a');
+  });
+
   it("does not count another tenant's same code as a duplicate", async () => {
     await upload(await reward(), ['SHARED-1']);
     const theirs = await rewardIn(other, otherAdmin);
@@ -122,6 +140,7 @@ describe('POST /v1/rewards/{id}/codes', () => {
     ['codes', 'CODE-1'],
     ['codes', unique('many', 10_001)],
     ['codes.0', ['']],
+    ['codes.1', ['ok', ' - -']],
     ['codes.1', ['ok', 'z'.repeat(129)]],
     ['codes.0', [42]],
   ])('refuses bad %s', async (property, codes) => {
@@ -247,6 +266,27 @@ describe('GET /v1/rewards/{id}/codes/summary', () => {
     expect(await summary(id)).toEqual({ total: 3, reserved: 1, available: 2 });
   });
 
+  // Issue 31: "GET …/codes/summary scans the tenant's codes (no index on reward_code(reward_id))".
+  it("reads one reward's codes through an index on reward_id, not every code of the tenant", async () => {
+    const rewards = await Promise.all(Array.from({ length: 20 }, () => reward()));
+    // 1,000 codes for each of 20 rewards, and the statistics of a table that holds them.
+    await harness.context.orm.em.getConnection().execute(
+      `insert into reward_code (id, tenant_id, reward_id, code_hash, sealed_code, created_at)
+       select gen_random_uuid(), ?, reward_id::uuid, md5(reward_id || n), 'sealed', now()
+         from jsonb_array_elements_text(?::jsonb) as reward_id, generate_series(1, 1000) as n`,
+      [tenant.id, JSON.stringify(rewards)],
+    );
+    await harness.context.orm.em.getConnection().execute('analyze reward_code');
+    const { 'QUERY PLAN': plan } = await queryOne(harness, `explain (format json) ${CODE_SUMMARY_SQL}`, [
+      tenant.id,
+      rewards[7],
+    ]);
+    const nodes = planNodes(plan[0].Plan);
+    expect(nodes.filter((node) => node['Node Type'] === 'Seq Scan')).toEqual([]);
+    expect(nodes.some((node) => String(node['Index Cond'] ?? '').includes('reward_id'))).toBe(true);
+    expect(await summary(rewards[7]!)).toEqual({ total: 1000, reserved: 0, available: 1000 });
+  });
+
   it('counts the codes generated for a reward without a pool, all reserved', async () => {
     const id = await reward();
     expect(await summary(id)).toEqual({ total: 0, reserved: 0, available: 0 });
@@ -255,3 +295,10 @@ describe('GET /v1/rewards/{id}/codes/summary', () => {
     expect(await summary(id)).toEqual({ total: 2, reserved: 2, available: 0 });
   });
 });
+
+type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
+
+/** A plan's node and all those below it. */
+function planNodes(node: PlanNode): PlanNode[] {
+  return [node, ...(node.Plans ?? []).flatMap(planNodes)];
+}

@@ -68,6 +68,11 @@ const redeem = (voucherId: string, token: string) =>
 const validate = (code: string, token = till) =>
   harness.request(tenant, 'POST', '/v1/commands/validate_voucher', { token, body: { code } });
 
+/** The reward takes its vouchers' codes from the codes stored for it, as after an upload. */
+async function givePool(rewardId: string): Promise<void> {
+  await queryOne(harness, 'update reward set has_pool = true where id = ? returning id', [rewardId]);
+}
+
 async function errorOf(response: Response): Promise<[number, string]> {
   const body = await jsonOf(response);
   return [response.status, body.data.name];
@@ -337,6 +342,50 @@ describe('POST /v1/commands/validate_voucher', () => {
     expect([view.redeemedAt, view.burnedAt, view.code.value, view.code.validatedAt]).toEqual([now, now, code, now]);
   });
 
+  // docs/rewards.md#codes: "a code is matched in any case and with any dashes or spaces …; it is shown as it was
+  // generated or uploaded".
+  it('matches a generated code typed in lower case with spaces for its dashes, and answers it as generated', async () => {
+    const member = await newMember();
+    const voucherId = await voucherFor(harness, tenant, member.id, await rewardFor(harness, tenant));
+    const code = await codeOf(harness, voucherId);
+    expect(code).toMatch(/^\w{4}-\w{4}-\w{4}$/);
+    const typed = ` ${code.toLowerCase().replaceAll('-', ' ')} `;
+    const validated = await validate(typed);
+    expect(validated.status).toBe(200);
+    expect((await dataOf<Json>(validated)).code.value).toBe(code);
+  });
+
+  it('matches an uploaded code whatever its case and dashes, and answers it as uploaded', async () => {
+    const member = await newMember();
+    const reward = await rewardFor(harness, tenant);
+    await poolCodeFor(harness, tenant, reward, 'Summer-24-aB');
+    await givePool(reward);
+    await voucherFor(harness, tenant, member.id, reward);
+    const validated = await validate('SUMMER24AB');
+    expect(validated.status).toBe(200);
+    expect((await dataOf<Json>(validated)).code.value).toBe('Summer-24-aB');
+  });
+
+  it('matches, exactly as given, a code uploaded while codes were matched only so', async () => {
+    const member = await newMember();
+    const reward = await rewardFor(harness, tenant);
+    await poolCodeFor(harness, tenant, reward, 'old-Code', 'exact');
+    await givePool(reward);
+    await voucherFor(harness, tenant, member.id, reward);
+    expect(await errorOf(await validate('OLD-CODE'))).toEqual([404, 'NotFoundError']);
+    const validated = await validate('old-Code');
+    expect(validated.status).toBe(200);
+    expect((await dataOf<Json>(validated)).code.value).toBe('old-Code');
+  });
+
+  // docs/api-conventions.md#request-bodies: a bad field is 400 ValidationError naming it.
+  it('refuses a code of dashes and spaces alone: 400 naming code', async () => {
+    const response = await validate(' - -');
+    expect(response.status).toBe(400);
+    const { data } = await jsonOf(response);
+    expect([data.name, data.errors.map((issue: Json) => issue.property)]).toEqual(['ValidationError', ['code']]);
+  });
+
   // "Two tills validating one code at the same moment: one gets 200, the other 409."
   it('of one code by several tills at once answers exactly one 200, the rest 409', async () => {
     const member = await newMember();
@@ -386,6 +435,7 @@ describe('the audit log', () => {
     const code = await codeOf(harness, voucherId);
     expect((await redeem(voucherId, member.token)).status).toBe(200);
     expect((await redeem(voucherId, member.token)).status).toBe(200);
+    clock.advance(MINUTE_MS); // the entries' occurredAt is the service's clock: the burn comes after the redemption
     expect((await validate(code)).status).toBe(200);
     const filter = encodeURIComponent(`resourceId:(eq:'${voucherId}')`);
     let entries: Json[] = [];

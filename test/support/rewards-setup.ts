@@ -99,15 +99,26 @@ export async function codeOf(harness: Harness, voucherId: string): Promise<strin
   return code;
 }
 
-/** A code in the reward's pool that no voucher has taken yet, stored as the upload stores it (hashed and sealed). */
-export async function poolCodeFor(harness: Harness, tenant: TestTenant, rewardId: string, code: string): Promise<void> {
+/**
+ * A code in the reward's pool that no voucher has taken yet, stored as the upload stores it (hashed
+ * and sealed): under its printed form's key, or, `exact`, under the key of the code as given, as
+ * uploads stored codes before codes were matched in their printed form.
+ */
+export async function poolCodeFor(
+  harness: Harness,
+  tenant: TestTenant,
+  rewardId: string,
+  code: string,
+  key: 'printed' | 'exact' = 'printed',
+): Promise<void> {
   const id = randomUUID();
   const codes = harness.context.voucherCodes;
+  const [printed, exact] = codes.lookupKeys(tenant.id, code);
   await harness.context.orm.em
     .fork()
     .getConnection()
     .execute(
       `insert into reward_code (id, tenant_id, reward_id, code_hash, sealed_code, created_at) values (?, ?, ?, ?, ?, now())`,
-      [id, tenant.id, rewardId, codes.hash(tenant.id, code), codes.seal(tenant.id, id, code)],
+      [id, tenant.id, rewardId, key === 'printed' ? printed : exact, codes.seal(tenant.id, id, code)],
     );
 }

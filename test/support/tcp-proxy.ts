@@ -14,6 +14,11 @@ export interface TcpProxy {
    * resolves once it happened. Other connections pass as before.
    */
   holdFrom(text: string): Promise<void>;
+  /**
+   * Ends a hold as a slow server would: what the held connections sent reaches the server now, in
+   * order, late, and their traffic passes again (`restore` instead drops it, as a lost server).
+   */
+  release(): void;
   /** How many chunks clients have sent since the call that hold `text` (the statements that name a table, say). */
   countSent(text: string): () => number;
   close(): Promise<void>;
@@ -28,7 +33,8 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const sockets = new Set<Socket>();
   let mode: 'pass' | 'drop' | 'silent' = 'pass';
   let hold: { text: string; held: () => void } | undefined;
-  const heldSockets = new Set<Socket>();
+  /** Each held connection, with what sends on what it held. */
+  const heldSockets = new Map<Socket, () => void>();
   const counters: { text: string; count: number }[] = [];
   const track = (socket: Socket) => {
     sockets.add(socket);
@@ -42,14 +48,19 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     const upstream = connect(target.port, target.host);
     track(upstream);
     let holding = false;
+    const held: Buffer[] = [];
     client.on('data', (chunk: Buffer) => {
       for (const counter of counters) if (chunk.includes(counter.text)) counter.count += 1;
       if (!holding && hold && chunk.includes(hold.text)) {
         holding = true;
-        heldSockets.add(client);
+        heldSockets.set(client, () => {
+          holding = false;
+          for (const late of held.splice(0)) upstream.write(late);
+        });
         hold.held();
       }
-      if (!holding) upstream.write(chunk);
+      if (holding) held.push(chunk);
+      else upstream.write(chunk);
     });
     client.once('end', () => upstream.end());
     upstream.pipe(client);
@@ -74,10 +85,15 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     stall: () => switchTo('silent'),
     restore: async () => {
       hold = undefined;
-      for (const socket of heldSockets) socket.destroy();
+      for (const socket of heldSockets.keys()) socket.destroy();
       await switchTo('pass');
     },
     holdFrom: (text) => new Promise<void>((held) => (hold = { text, held })),
+    release: () => {
+      hold = undefined;
+      for (const sendHeld of heldSockets.values()) sendHeld();
+      heldSockets.clear();
+    },
     countSent: (text) => {
       const counter = { text, count: 0 };
       counters.push(counter);

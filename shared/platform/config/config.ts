@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LOG_FORMATS, type LogFormat } from '../logging/logger.js';
 import { DEFAULT_REDIS_TIMEOUT_MS } from '../rate-limit/redis-fallback.js';
 
 /** Settings of one process, read once from the environment at start (docs/operations.md#configuration). */
@@ -16,6 +17,7 @@ export interface Config {
   publicBaseUrl: string;
   platformTokenSecret: string;
   logLevel: string;
+  logFormat: LogFormat;
   fetchAllowPrivateAddresses: boolean;
   /** Which service's routes this process serves. */
   service: 'all' | 'receipts' | 'rewards';
@@ -88,7 +90,8 @@ export const LOCAL_SECRET_FILE = '.tally/platform-token-secret';
 
 export class ConfigError extends Error {}
 
-export function loadConfig(env: Environment = process.env): Config {
+/** `stdoutIsTerminal`: whether a person reads the process's stdout, which picks the logs' format when LOG_FORMAT is unset. */
+export function loadConfig(env: Environment = process.env, stdoutIsTerminal = process.stdout.isTTY === true): Config {
   const service = env.SERVICE ?? 'all';
   if (!(SERVICES as readonly string[]).includes(service)) {
     throw new ConfigError(`SERVICE must be one of ${SERVICES.join(', ')}, not "${service}"`);
@@ -106,6 +109,7 @@ export function loadConfig(env: Environment = process.env): Config {
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, ''),
     platformTokenSecret: platformTokenSecret(env),
     logLevel: env.LOG_LEVEL ?? 'info',
+    logFormat: logFormat(env, stdoutIsTerminal),
     fetchAllowPrivateAddresses: boolean(env, 'FETCH_ALLOW_PRIVATE_ADDRESSES', false),
     service: service as Config['service'],
     redisPrefix: env.REDIS_PREFIX ?? 'tally',
@@ -125,6 +129,18 @@ export function loadConfig(env: Environment = process.env): Config {
     rateLimitRedisTimeoutMs: integer(env, 'RATE_LIMIT_REDIS_TIMEOUT_MS', DEFAULT_REDIS_TIMEOUT_MS),
     ...pointsExpiry(env),
   };
+}
+
+/**
+ * docs/operations.md#logs: LOG_FORMAT when set; else lines for a person when one reads stdout (a
+ * terminal) in development, and JSON lines for whatever collects them anywhere else.
+ */
+function logFormat(env: Environment, stdoutIsTerminal: boolean): LogFormat {
+  const format = env.LOG_FORMAT;
+  if (format === undefined || format === '') return stdoutIsTerminal && isDevelopment(env) ? 'pretty' : 'json';
+  if (!(LOG_FORMATS as readonly string[]).includes(format))
+    throw new ConfigError(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}, not "${format}"`);
+  return format as LogFormat;
 }
 
 /**

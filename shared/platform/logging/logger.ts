@@ -1,12 +1,22 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { prettyLines } from './pretty-lines.js';
 
 export type { Logger };
 
+/** JSON lines for machines, or lines for a person at a terminal (docs/operations.md#logs). */
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 /**
- * Structured JSON logs, on stdout by default; every request and job logs through a child carrying
- * its id. The CLI logs to stderr (fd 2), keeping its stdout for its JSON answer; tests pass a stream.
+ * Structured logs, JSON lines by default, on stdout by default; every request and job logs through
+ * a child carrying its id. The CLI logs to stderr (fd 2), keeping its stdout for its JSON answer;
+ * tests pass a stream.
  */
-export function createLogger(level: string, destination: 1 | 2 | DestinationStream = 1): Logger {
+export function createLogger(
+  level: string,
+  destination: 1 | 2 | DestinationStream = 1,
+  format: LogFormat = 'json',
+): Logger {
   return pino(
     {
       level,
@@ -27,6 +37,10 @@ export function createLogger(level: string, destination: 1 | 2 | DestinationStre
         censor: '[redacted]',
       },
     },
-    typeof destination === 'number' ? pino.destination({ fd: destination, sync: destination === 2 }) : destination,
+    format === 'pretty'
+      ? prettyLines(destination)
+      : typeof destination === 'number'
+        ? pino.destination({ fd: destination, sync: destination === 2 })
+        : destination,
   );
 }

@@ -22,8 +22,9 @@ export const DEFAULT_RATE_LIMIT: RateLimit = { perSecond: 100, burst: 400 };
  * arguments (points to take, whole seconds of the duration, points = bucket size, duration =
  * seconds to fill it) and answers in its format: `{consumed, msBeforeNext}`, where consumed = size
  * − tokens left (whole numbers: Redis truncates Lua numbers), and a refusal reports size + take
- * consumed without taking anything. The clock is Redis's own, so every API replica refills the same
- * bucket at the same rate.
+ * consumed without taking anything; a negative take gives tokens back (rate-limiter-flexible's
+ * `reward`), never past the bucket's size. The clock is Redis's own, so every API replica refills
+ * the same bucket at the same rate.
  */
 const TOKEN_BUCKET_SCRIPT = `
 local take = tonumber(ARGV[1])
@@ -41,7 +42,7 @@ if tokens < take then
   redis.call('PEXPIRE', KEYS[1], ttl)
   return {size + take, math.ceil((take - tokens) / rate)}
 end
-tokens = tokens - take
+tokens = math.min(size, tokens - take)
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', now)
 redis.call('PEXPIRE', KEYS[1], ttl)
 return {math.ceil(size - tokens), math.ceil((size - tokens) / rate)}
@@ -173,10 +174,12 @@ export class TokenBuckets {
   private async consume(limiters: Limiters, key: string, count: number): Promise<RateLimiterRes> {
     if (this.hasBeenUp() && this.redis.status !== 'ready')
       return this.consumeLocally(limiters, key, count, 'unavailable');
+    const shared = limiters.shared.consume(key, count);
     try {
-      return await withTimeout(limiters.shared.consume(key, count), this.fallback.timeoutMs, this.fallback.clock);
+      return await withTimeout(shared, this.fallback.timeoutMs, this.fallback.clock);
     } catch (error) {
       if (error instanceof RateLimiterRes) throw error;
+      if (error instanceof TimeoutError) giveBackWhenTaken(limiters.shared, shared, key, count);
       return this.consumeLocally(limiters, key, count, error instanceof TimeoutError ? 'timeout' : 'unavailable');
     }
   }
@@ -200,6 +203,20 @@ export class TokenBuckets {
       throw refusal;
     }
   }
+}
+
+/**
+ * A take that lost to the bound was sent all the same, and a slow Redis still runs it: then the
+ * request would cost a token in Redis's bucket besides the one this process's bucket took when it
+ * decided. Its tokens are given back to Redis once it answers, so a request costs one token, in the
+ * bucket that answered it. A take Redis refused took nothing; a give-back that fails (Redis gone
+ * meanwhile) leaves the token spent, as it was before.
+ */
+function giveBackWhenTaken(bucket: RateLimiterRedis, take: Promise<RateLimiterRes>, key: string, count: number): void {
+  take.then(
+    () => bucket.reward(key, count).catch(() => undefined),
+    () => undefined,
+  );
 }
 
 function decision(allowed: boolean, limit: RateLimit, result: RateLimiterRes, takenAfter = 0): RateLimitDecision {
