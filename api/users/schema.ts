@@ -98,6 +98,13 @@ export const UserResource = Type.Object(
     profile: Type.Record(Type.String(), Type.Unknown()),
     flags: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     linkedVenues: Type.Array(Type.Object({ id: Type.String() })),
+    fingerprint: Type.Optional(
+      Type.String({
+        pattern: '^[0-9a-f]{32}$',
+        description:
+          "a stable identifier of the member within the tenant that reveals nothing of it: a keyed hash of the tenant's and the member's ids, 32 hex characters. It stays through profile changes; an erased member has none",
+      }),
+    ),
     referralCodeUsedForRegistration: Type.Optional(ReferralCodeResource),
     consents: Type.Optional(Type.Array(MemberConsentResource, { description: 'the current ones; absent if none' })),
     createdAt: Type.String({ format: 'date-time' }),
@@ -139,6 +146,7 @@ export const USER_EXAMPLE = {
   profile: { givenName: 'Ada', familyName: 'Lovelace', emailAddress: 'ada@example.org' },
   flags: {},
   linkedVenues: [],
+  fingerprint: '5f0c8e41b2d97a36c1e04f8b9a2d6e17',
   createdAt: '2026-01-06T10:00:00.000Z',
   updatedAt: '2026-01-06T10:00:00.000Z',
 };

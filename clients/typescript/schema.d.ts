@@ -4001,6 +4001,8 @@ export interface components {
             linkedVenues: {
                 id: string;
             }[];
+            /** @description a stable identifier of the member within the tenant that reveals nothing of it: a keyed hash of the tenant's and the member's ids, 32 hex characters. It stays through profile changes; an erased member has none */
+            fingerprint?: string;
             referralCodeUsedForRegistration?: components["schemas"]["ReferralCode"];
             /** @description the current ones; absent if none */
             consents?: components["schemas"]["MemberConsent"][];
@@ -5225,6 +5227,7 @@ export interface operations {
                      *           },
                      *           "flags": {},
                      *           "linkedVenues": [],
+                     *           "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
                      *           "createdAt": "2026-01-06T10:00:00.000Z",
                      *           "updatedAt": "2026-01-06T10:00:00.000Z"
                      *         }
@@ -5303,6 +5306,7 @@ export interface operations {
                      *         },
                      *         "flags": {},
                      *         "linkedVenues": [],
+                     *         "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
                      *         "createdAt": "2026-01-06T10:00:00.000Z",
                      *         "updatedAt": "2026-01-06T10:00:00.000Z"
                      *       }
@@ -5359,6 +5363,7 @@ export interface operations {
                      *         },
                      *         "flags": {},
                      *         "linkedVenues": [],
+                     *         "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
                      *         "createdAt": "2026-01-06T10:00:00.000Z",
                      *         "updatedAt": "2026-01-06T10:00:00.000Z"
                      *       }
@@ -5424,6 +5429,7 @@ export interface operations {
                      *         },
                      *         "flags": {},
                      *         "linkedVenues": [],
+                     *         "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
                      *         "createdAt": "2026-01-06T10:00:00.000Z",
                      *         "updatedAt": "2026-01-06T10:00:00.000Z"
                      *       }
@@ -5483,6 +5489,7 @@ export interface operations {
                      *         },
                      *         "flags": {},
                      *         "linkedVenues": [],
+                     *         "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
                      *         "createdAt": "2026-01-06T10:00:00.000Z",
                      *         "updatedAt": "2026-01-06T10:00:00.000Z"
                      *       }
@@ -5594,6 +5601,7 @@ export interface operations {
                      *         },
                      *         "flags": {},
                      *         "linkedVenues": [],
+                     *         "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
                      *         "createdAt": "2026-01-06T10:00:00.000Z",
                      *         "updatedAt": "2026-01-06T10:00:00.000Z"
                      *       }
@@ -5685,6 +5693,7 @@ export interface operations {
                      *               },
                      *               "flags": {},
                      *               "linkedVenues": [],
+                     *               "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
                      *               "createdAt": "2026-01-06T10:00:00.000Z",
                      *               "updatedAt": "2026-01-06T10:00:00.000Z"
                      *             }
@@ -5779,6 +5788,7 @@ export interface operations {
                      *               },
                      *               "flags": {},
                      *               "linkedVenues": [],
+                     *               "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
                      *               "createdAt": "2026-01-06T10:00:00.000Z",
                      *               "updatedAt": "2026-01-06T10:00:00.000Z"
                      *             }
@@ -7182,6 +7192,7 @@ export interface operations {
                      *             },
                      *             "flags": {},
                      *             "linkedVenues": [],
+                     *             "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
                      *             "createdAt": "2026-01-06T10:00:00.000Z",
                      *             "updatedAt": "2026-01-06T10:00:00.000Z"
                      *           },
@@ -7278,6 +7289,7 @@ export interface operations {
                      *           },
                      *           "flags": {},
                      *           "linkedVenues": [],
+                     *           "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
                      *           "createdAt": "2026-01-06T10:00:00.000Z",
                      *           "updatedAt": "2026-01-06T10:00:00.000Z"
                      *         },
@@ -7443,6 +7455,7 @@ export interface operations {
                      *           },
                      *           "flags": {},
                      *           "linkedVenues": [],
+                     *           "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
                      *           "createdAt": "2026-01-06T10:00:00.000Z",
                      *           "updatedAt": "2026-01-06T10:00:00.000Z"
                      *         },
@@ -8572,6 +8585,7 @@ export interface operations {
                      *           },
                      *           "flags": {},
                      *           "linkedVenues": [],
+                     *           "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
                      *           "createdAt": "2026-01-06T10:00:00.000Z",
                      *           "updatedAt": "2026-01-06T10:00:00.000Z"
                      *         }
@@ -8672,6 +8686,7 @@ export interface operations {
                      *           },
                      *           "flags": {},
                      *           "linkedVenues": [],
+                     *           "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
                      *           "createdAt": "2026-01-06T10:00:00.000Z",
                      *           "updatedAt": "2026-01-06T10:00:00.000Z"
                      *         }
@@ -11926,6 +11941,7 @@ export interface operations {
                  *           },
                  *           "flags": {},
                  *           "linkedVenues": [],
+                 *           "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
                  *           "createdAt": "2026-01-06T10:00:00.000Z",
                  *           "updatedAt": "2026-01-06T10:00:00.000Z"
                  *         },

@@ -1,4 +1,5 @@
-import { createHmac, hkdfSync, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
+import { KeyedHash } from '../platform/secrets/keyed-hash.js';
 import { Sealer } from '../platform/secrets/sealer.js';
 
 /** Generated codes avoid 0/O, 1/I/L: read off a phone and typed at a till, they must not be mistaken. */
@@ -14,17 +15,17 @@ const GENERATED_LENGTH = 12;
  * redemption and for the till that validates it.
  */
 export class VoucherCodes {
-  private readonly hashKey: Buffer;
+  private readonly codeHash: KeyedHash<'voucher-code-hash'>;
   private readonly sealer: Sealer;
 
   constructor(platformSecret: string) {
-    this.hashKey = Buffer.from(hkdfSync('sha256', platformSecret, 'tally', 'voucher-code-hash', 32));
+    this.codeHash = new KeyedHash(platformSecret, 'voucher-code-hash');
     this.sealer = new Sealer(platformSecret, 'voucher-code');
   }
 
   /** The code's lookup key in its tenant. Codes match exactly, as printed: case and all. */
   hash(tenantId: string, code: string): string {
-    return createHmac('sha256', this.hashKey).update(`${tenantId}\n${code}`).digest('hex');
+    return this.codeHash.hex(tenantId, code);
   }
 
   seal(tenantId: string, codeId: string, code: string): string {

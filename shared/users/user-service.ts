@@ -36,6 +36,7 @@ import {
   NO_PERSONAL_DATA,
   personalDataOf,
 } from './member-audit.js';
+import { memberFingerprint, type FingerprintKey } from './member-fingerprint.js';
 import { Profile as ProfileSchema } from './profile.js';
 import { User, type Profile } from './user.entity.js';
 
@@ -98,6 +99,7 @@ export async function registerUser(
       profile: input.profile,
       flags: input.profile.gender ? { genderProvided: input.profile.gender !== 'UNKNOWN' } : null,
       linkedVenues: input.linkedVenues ?? [],
+      fingerprint: memberFingerprint(deps.fingerprintKey, by.tenantId, id),
       erasedAt: null,
     });
     tenant.nextAccountNumber += 1;
@@ -166,10 +168,14 @@ export async function findTokenUser(em: EntityManager, tenantId: string, authIde
 /** The member cache, which a change or an erasure makes stale for the member's subjects. */
 type MemberCache = Pick<SubjectDirectory, 'forget'>;
 
-/** Member changes: the audit log (an admin's changes only), the tenant's profile schema, the member cache, and the events a referred registration reports. */
+/**
+ * Member changes: the audit log (an admin's changes only), the tenant's profile schema, the member
+ * cache, the key of members' fingerprints, and the events a referred registration reports.
+ */
 export interface MemberChangeDependencies extends AuditDependencies, ReferralDependencies {
   payloadSchemas: PayloadSchemaCompiler;
   subjects: MemberCache;
+  fingerprintKey: FingerprintKey;
 }
 
 /** Audited without personal data (member-audit.ts); the member cache is keyed by subject, so each service forgets the member itself. */
@@ -211,8 +217,9 @@ export async function updateUser(
 
 /**
  * DELETE erases the profile only; ids, account number, events and ledger stay
- * (docs/users.md#erasure). The flags go with it (they tell what the profile held), and so does the
- * raw text read off the member's receipts, whose parsed fields stay (erase-ocr-reads.ts);
+ * (docs/users.md#erasure). The flags go with it (they tell what the profile held), as does the
+ * fingerprint (decisions §14), and so does the raw text read off the member's receipts, whose
+ * parsed fields stay (erase-ocr-reads.ts);
  * externalIdentifier is identifier data, which stays, so nothing that refers to the member breaks.
  */
 export async function eraseUser(
@@ -227,6 +234,7 @@ export async function eraseUser(
     const personal = personalDataOf(user);
     user.profile = {};
     user.flags = null;
+    user.fingerprint = null;
     user.erasedAt = new Date();
     await tx.flush();
     await eraseOcrReadsOf(tx, user.tenant.id, user.id);
