@@ -29,6 +29,7 @@ import { DecisionWaiter } from './receipts/decision-waiter.js';
 import { partnerOrderWaiter, type PartnerOrderWaiter } from './rewards/partner-orders.js';
 import { KeyedHash } from './platform/secrets/keyed-hash.js';
 import type { FingerprintKey } from './users/member-fingerprint.js';
+import type { SourceUserKey } from './referrals/source-user-hash.js';
 
 /**
  * What routes and workers need, built once at start and passed down (docs/architecture.md#layout): no module
@@ -74,6 +75,8 @@ export interface AppContext {
   voucherCodes: VoucherCodes;
   /** The key of members' fingerprints (docs/users.md#fingerprint). */
   fingerprintKey: FingerprintKey;
+  /** The key referrals and clicks keep a sourceUserId under (docs/referrals.md#who-is-kept). */
+  sourceUserKey: SourceUserKey;
 }
 
 export async function createContext(config: Config, logger: Logger, clock: Clock = systemClock): Promise<AppContext> {
@@ -120,6 +123,7 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
     decisions: new DecisionWaiter(queues.reviews, config.redisUrl, redisConnections, logger, clock),
     voucherCodes: new VoucherCodes(config.platformTokenSecret),
     fingerprintKey: new KeyedHash(config.platformTokenSecret, 'member-fingerprint'),
+    sourceUserKey: new KeyedHash(config.platformTokenSecret, 'referral-source-user'),
     partnerOrders: partnerOrderWaiter({ queues, config, redisConnections, logger, clock }),
   };
 }

@@ -1087,7 +1087,7 @@ export interface paths {
         put?: never;
         /**
          * Record a click on an invite
-         * @description Records a click on an invite, counted in its campaign's statistics. Needs the API key alone, so the page an invite leads to can report it. An `inviteCode` of no active campaign is 400 BadRequestError naming it.
+         * @description Records a click on an invite, counted in its campaign's statistics. Needs the API key alone, so the page an invite leads to can report it. `sourceUserId` is kept only as a keyed hash, and not shown in the answer. An `inviteCode` of no active campaign is 400 BadRequestError naming it.
          */
         post: operations["recordReferralActivity"];
         delete?: never;
@@ -3112,7 +3112,10 @@ export interface components {
             /** @description the id of the voucher to redeem */
             voucherId: string;
         };
-        /** ReferralActivity */
+        /**
+         * ReferralActivity
+         * @description A click on an invite. Its `sourceUserId` is not shown: it is kept only as a keyed hash.
+         */
         ReferralActivity: {
             /** Format: uuid */
             id: string;
@@ -3120,7 +3123,6 @@ export interface components {
             activityType: "CLICK";
             inviteCode: string;
             source: string;
-            sourceUserId: string;
             userAgent: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -9650,10 +9652,9 @@ export interface operations {
                      *       "status": "success",
                      *       "data": {
                      *         "id": "7f8091a2-b3c4-4d5e-8f60-718293a4b5c6",
-                     *         "inviteCode": "K7MQ2XWD",
                      *         "activityType": "CLICK",
+                     *         "inviteCode": "K7MQ2XWD",
                      *         "source": "EMAIL",
-                     *         "sourceUserId": "friend@example.org",
                      *         "userAgent": "WEB",
                      *         "createdAt": "2026-02-03T11:00:00.000Z"
                      *       }

@@ -31,6 +31,7 @@ import { Migration20261128041855 } from './Migration20261128041855.js';
 import { Migration20261128042007 } from './Migration20261128042007.js';
 import { Migration20261128051443 } from './Migration20261128051443.js';
 import { Migration20261128091806 } from './Migration20261128091806.js';
+import { Migration20261128091837 } from './Migration20261128091837.js';
 import type { MigrationSecrets } from './migration-secrets.js';
 
 /**
@@ -70,4 +71,5 @@ export const migrationsList = (secrets: MigrationSecrets): MigrationObject[] => 
   { name: 'Migration20261128042007', class: Migration20261128042007 },
   { name: 'Migration20261128051443', class: Migration20261128051443 },
   { name: 'Migration20261128091806', class: Migration20261128091806(secrets) },
+  { name: 'Migration20261128091837', class: Migration20261128091837(secrets) },
 ];
