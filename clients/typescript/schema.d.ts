@@ -602,6 +602,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/users/me/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The activity of the member the user token speaks for
+         * @description The registered events whose subject is the member of the user token, but for those of types with `omitFromUserActivity: true`. Newest first, as `GET /v1/events` lists them, with its `limit`, `skip`, `sort`, `order`, `filter` and `pointsOnlyEvents`; `Content-Range: event a-b/n`.
+         */
+        get: operations["listOwnEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member's events
+         * @description The registered events whose subject is the member, found by its id, `authIdentifier` or account number; every type, `omitFromUserActivity` or not. Newest first, as `GET /v1/events` lists them, with its `limit`, `skip`, `sort`, `order`, `filter` and `pointsOnlyEvents`; `Content-Range: event a-b/n`.
+         */
+        get: operations["listUserEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events/{id}": {
         parameters: {
             query?: never;
@@ -7397,6 +7437,193 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listOwnEvents: {
+        parameters: {
+            query?: {
+                /** @description How many items a page holds, at most 1000 */
+                limit?: number;
+                /** @description How many items to pass over before the page starts */
+                skip?: number;
+                /** @description The field the items are ordered by */
+                sort?: "id" | "reportedAt" | "occurredAt" | "registeredAt" | "reactedAt";
+                /** @description `ASC` (oldest or smallest first) or `DESC`; taken in any case */
+                order?: "ASC" | "DESC";
+                /** @description O-Rison conditions that every item must meet, e.g. `id:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: id, reportedAt, occurredAt, registeredAt, reactedAt, type.name, subject.id, subject.authIdentifier, subject.accountNumber */
+                filter?: string;
+                /** @description `true` keeps only the events that granted points */
+                pointsOnlyEvents?: boolean;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of events; see Content-Range */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Range": components["headers"]["ContentRange"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": [
+                     *         {
+                     *           "id": 1042,
+                     *           "type": {
+                     *             "id": "6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f",
+                     *             "name": "PURCHASE",
+                     *             "description": "A purchase in a shop",
+                     *             "isPrivate": false,
+                     *             "omitFromUserActivity": false,
+                     *             "isActive": true,
+                     *             "createdAt": "2026-01-05T09:00:00.000Z",
+                     *             "updatedAt": "2026-01-05T09:00:00.000Z"
+                     *           },
+                     *           "subject": {
+                     *             "id": "3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *             "accountNumber": 17,
+                     *             "authIdentifier": "member-17",
+                     *             "externalIdentifier": null,
+                     *             "isRestricted": false,
+                     *             "profile": {
+                     *               "givenName": "Ada",
+                     *               "familyName": "Lovelace",
+                     *               "emailAddress": "ada@example.org"
+                     *             },
+                     *             "flags": {},
+                     *             "linkedVenues": [],
+                     *             "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
+                     *             "createdAt": "2026-01-06T10:00:00.000Z",
+                     *             "updatedAt": "2026-01-06T10:00:00.000Z"
+                     *           },
+                     *           "reportedAt": "2026-02-01T12:00:00.000Z",
+                     *           "registeredAt": "2026-02-01T12:00:00.120Z",
+                     *           "reactedAt": "2026-02-01T12:00:00.130Z",
+                     *           "occurredAt": "2026-02-01T11:59:30.000Z",
+                     *           "payload": {
+                     *             "total": 42.5,
+                     *             "shop": "Main Street"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listUserEvents: {
+        parameters: {
+            query?: {
+                /** @description How many items a page holds, at most 1000 */
+                limit?: number;
+                /** @description How many items to pass over before the page starts */
+                skip?: number;
+                /** @description The field the items are ordered by */
+                sort?: "id" | "reportedAt" | "occurredAt" | "registeredAt" | "reactedAt";
+                /** @description `ASC` (oldest or smallest first) or `DESC`; taken in any case */
+                order?: "ASC" | "DESC";
+                /** @description O-Rison conditions that every item must meet, e.g. `id:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: id, reportedAt, occurredAt, registeredAt, reactedAt, type.name, subject.id, subject.authIdentifier, subject.accountNumber */
+                filter?: string;
+                /** @description `true` keeps only the events that granted points */
+                pointsOnlyEvents?: boolean;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /** @description The member's id, authIdentifier or account number */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of events; see Content-Range */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Range": components["headers"]["ContentRange"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": [
+                     *         {
+                     *           "id": 1042,
+                     *           "type": {
+                     *             "id": "6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f",
+                     *             "name": "PURCHASE",
+                     *             "description": "A purchase in a shop",
+                     *             "isPrivate": false,
+                     *             "omitFromUserActivity": false,
+                     *             "isActive": true,
+                     *             "createdAt": "2026-01-05T09:00:00.000Z",
+                     *             "updatedAt": "2026-01-05T09:00:00.000Z"
+                     *           },
+                     *           "subject": {
+                     *             "id": "3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *             "accountNumber": 17,
+                     *             "authIdentifier": "member-17",
+                     *             "externalIdentifier": null,
+                     *             "isRestricted": false,
+                     *             "profile": {
+                     *               "givenName": "Ada",
+                     *               "familyName": "Lovelace",
+                     *               "emailAddress": "ada@example.org"
+                     *             },
+                     *             "flags": {},
+                     *             "linkedVenues": [],
+                     *             "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
+                     *             "createdAt": "2026-01-06T10:00:00.000Z",
+                     *             "updatedAt": "2026-01-06T10:00:00.000Z"
+                     *           },
+                     *           "reportedAt": "2026-02-01T12:00:00.000Z",
+                     *           "registeredAt": "2026-02-01T12:00:00.120Z",
+                     *           "reactedAt": "2026-02-01T12:00:00.130Z",
+                     *           "occurredAt": "2026-02-01T11:59:30.000Z",
+                     *           "payload": {
+                     *             "total": 42.5,
+                     *             "shop": "Main Street"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
