@@ -32,6 +32,13 @@ export const ConsentChoices = Type.Array(ConsentChoice, {
   description: 'the consents to give (`checked: true`) or withhold (`checked: false`), each type at most once',
 });
 
+/** The tenant's venues a member is linked to (docs/users.md#members), set at registration and by an admin's PATCH. */
+const LinkedVenues = Type.Array(Type.Object({ id: Type.String({ minLength: 1 }) }, { additionalProperties: false }), {
+  maxItems: 100,
+  description:
+    "the venues of the tenant the member is linked to, replaced whole; an id that is no venue of the tenant's is 400",
+});
+
 /** rewards-interface's `referralActivity` of a registration: always REGISTER there. */
 const RegistrationReferralActivity = Type.Object(
   { ...ReferralActivityFields, activityType: Type.Literal('REGISTER') },
@@ -44,11 +51,7 @@ export const RegisterUserBody = Type.Object(
     profile: Profile,
     authIdentifier: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
     externalIdentifier: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
-    linkedVenues: Type.Optional(
-      Type.Array(Type.Object({ id: Type.String({ minLength: 1 }) }, { additionalProperties: false }), {
-        maxItems: 100,
-      }),
-    ),
+    linkedVenues: Type.Optional(LinkedVenues),
     consentsDefinition: Type.Optional(ConsentChoices),
     referralInviteCode: Type.Optional(
       Type.String({ minLength: 1, maxLength: 64, description: 'the invite code of the member who referred this one' }),
@@ -73,15 +76,18 @@ export const UpdateUserBody = Type.Object(
   {
     isRestricted: Type.Optional(Type.Boolean()),
     externalIdentifier: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 256 }), Type.Null()])),
+    linkedVenues: Type.Optional(LinkedVenues),
     ...memberOwnFields,
   },
   { additionalProperties: false, title: 'UpdateUserBody' },
 );
 
 /**
- * PATCH /users/me: a member changes its profile and flags. `isRestricted` is changed by admins only
- * (docs/users.md#changes), and `externalIdentifier` is the tenant's own reference to the member (a CRM's
- * id), which the member cannot rewrite either.
+ * PATCH /users/me: decisions §14, "a member's own token may change `profile` and `flags` only".
+ * `isRestricted` is changed by admins only (docs/users.md#changes), `externalIdentifier` is the
+ * tenant's own reference to the member (a CRM's id) and `linkedVenues` the tenant's venues, which
+ * the member cannot rewrite either: sent here, each is a field the body does not take, 400
+ * ValidationError naming it.
  */
 export const UpdateOwnUserBody = Type.Object(memberOwnFields, {
   title: 'UpdateOwnUserBody',

@@ -218,8 +218,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change the member the user token speaks for (not isRestricted, which admins set)
-         * @description The member whose `authIdentifier` is the user token's `sub` changes its own profile and flags. The profile merges field by field; `attributes` and `flags` are replaced whole. Profile faults are 400 BadRequestError naming the field.
+         * Change the profile and flags of the member the user token speaks for
+         * @description The member whose `authIdentifier` is the user token's `sub` changes its own profile and flags, and nothing else: `isRestricted`, `externalIdentifier` and `linkedVenues`, which admins set, are 400 ValidationError naming the field. The profile merges field by field; `attributes` and `flags` are replaced whole. Profile faults are 400 BadRequestError naming the field.
          */
         patch: operations["updateOwnUser"];
         trace?: never;
@@ -247,7 +247,7 @@ export interface paths {
         head?: never;
         /**
          * Change a member; profile merges, attributes and flags are replaced whole
-         * @description Changes a member found by its id, `authIdentifier` or account number: the profile merges field by field, `attributes` and `flags` are replaced whole; `isRestricted` and `externalIdentifier` are set here only. Profile faults are 400 BadRequestError naming the field.
+         * @description Changes a member found by its id, `authIdentifier` or account number: the profile merges field by field, `attributes`, `flags` and `linkedVenues` are replaced whole; `isRestricted`, `externalIdentifier` and `linkedVenues` are set here only. Profile faults are 400 BadRequestError naming the field; a `linkedVenues` id that is no venue of the tenant's is 400 ValidationError.
          */
         patch: operations["updateUser"];
         trace?: never;
@@ -3296,6 +3296,7 @@ export interface components {
             };
             authIdentifier?: string;
             externalIdentifier?: string;
+            /** @description the venues of the tenant the member is linked to, replaced whole; an id that is no venue of the tenant's is 400 */
             linkedVenues?: {
                 id: string;
             }[];
@@ -3979,6 +3980,10 @@ export interface components {
         UpdateUserBody: {
             isRestricted?: boolean;
             externalIdentifier?: string | null;
+            /** @description the venues of the tenant the member is linked to, replaced whole; an id that is no venue of the tenant's is 400 */
+            linkedVenues?: {
+                id: string;
+            }[];
             profile?: {
                 familyName?: string;
                 givenName?: string;

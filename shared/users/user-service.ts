@@ -53,6 +53,7 @@ export interface Registration extends RegistrationConsents, ReferredRegistration
 export interface UserChanges {
   isRestricted?: boolean;
   externalIdentifier?: string | null;
+  linkedVenues?: { id: string }[];
   profile?: Profile;
   flags?: Record<string, unknown>;
 }
@@ -182,8 +183,8 @@ export interface MemberChangeDependencies extends AuditDependencies, ReferralDep
 const MEMBER = { resourceType: 'user' };
 
 /**
- * PATCH: `profile` merges member by member; `attributes` and `flags` are replaced whole
- * (docs/users.md#changes). Like registration, it locks the tenant row, so a registration or
+ * PATCH: `profile` merges member by member; `attributes`, `flags` and `linkedVenues` are replaced
+ * whole (docs/users.md#changes). Like registration, it locks the tenant row, so a registration or
  * another PATCH cannot take the same email or telephone between the check and the write.
  */
 export async function updateUser(
@@ -207,6 +208,10 @@ export async function updateUser(
     if (changes.flags !== undefined) user.flags = changes.flags;
     if (changes.isRestricted !== undefined) user.isRestricted = changes.isRestricted;
     if (changes.externalIdentifier !== undefined) user.externalIdentifier = changes.externalIdentifier;
+    if (changes.linkedVenues !== undefined) {
+      await checkLinkedVenues(tx, user.tenant.id, changes.linkedVenues);
+      user.linkedVenues = changes.linkedVenues;
+    }
     await tx.flush();
     const action = memberUpdateAction(before.isRestricted, user);
     return { result: user, resourceId: user.id, action, before, after: memberAuditAfter(user, personal) };
