@@ -3,6 +3,7 @@ import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { ReferralCodeResource } from '../referral-campaigns/schema.js';
 import { MemberConsentResource } from '../consent-types/schema.js';
 import { ReferralActivityFields } from '../../shared/referrals/referral-activity-fields.js';
+import type { MemberReference } from '../../shared/users/lookup-user.js';
 import { Profile, ProfileChanges } from '../../shared/users/profile.js';
 
 /** A member's answer to one consent type, at registration and on PATCH /users/me/consents. */
@@ -119,8 +120,33 @@ export const UserResource = Type.Object(
   { title: 'User' },
 );
 
+/**
+ * A member named in a body (a purchase's `subject`, an order's or a claim's `submitter`) by exactly
+ * one of its identifiers, saying which (docs/users.md#identifiers): one object rather than a union
+ * of three, so a wrong one is told what is wrong with it (an unknown key, two keys, a bad value)
+ * and not each of three shapes it failed.
+ */
+export function MemberReferenceBody(title: string, description: string) {
+  return Type.Unsafe<MemberReference>(
+    Type.Object(
+      {
+        id: Type.Optional(Type.String({ format: 'uuid', description: "the member's id, which is its wallet's id" })),
+        authIdentifier: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+        accountNumber: Type.Optional(Type.Integer({ minimum: 1 })),
+      },
+      {
+        additionalProperties: false,
+        minProperties: 1,
+        maxProperties: 1,
+        title,
+        description: `${description}: by exactly one of \`id\` (the member's id, its wallet's id), \`authIdentifier\` or \`accountNumber\``,
+      },
+    ),
+  );
+}
+
 export const UserIdParams = Type.Object({
-  id: Type.String({ description: "The member's id, authIdentifier or account number" }),
+  id: Type.String({ description: "The member's id (its wallet's id), authIdentifier or account number" }),
 });
 
 export const USER_LIST: ListSpec = {

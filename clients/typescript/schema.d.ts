@@ -1610,6 +1610,19 @@ export interface components {
         };
         /** ClaimReceiptBody */
         ClaimReceiptBody: components["schemas"]["ImageClaim"] | components["schemas"]["PreparsedClaim"];
+        /**
+         * ClaimSubmitter
+         * @description The member the receipt is claimed for, required with an admin token; with a user token, left out or the token's own member: by exactly one of `id` (the member's id, its wallet's id), `authIdentifier` or `accountNumber`
+         */
+        ClaimSubmitter: {
+            /**
+             * Format: uuid
+             * @description the member's id, which is its wallet's id
+             */
+            id?: string;
+            authIdentifier?: string;
+            accountNumber?: number;
+        };
         /** CodesAdded */
         CodesAdded: {
             /** @description codes now in the pool */
@@ -2313,9 +2326,7 @@ export interface components {
             useParser: true;
             /** Format: uri */
             pictureUrl: string;
-            submitter?: {
-                authIdentifier: string;
-            };
+            submitter?: components["schemas"]["ClaimSubmitter"];
             submissionPosition?: {
                 longitude: number;
                 latitude: number;
@@ -2530,6 +2541,19 @@ export interface components {
             status: "success";
             data: components["schemas"]["Order"][];
         };
+        /**
+         * OrderSubmitter
+         * @description The member who bought, left out for a customer who is not one; the order shows its `authIdentifier`: by exactly one of `id` (the member's id, its wallet's id), `authIdentifier` or `accountNumber`
+         */
+        OrderSubmitter: {
+            /**
+             * Format: uuid
+             * @description the member's id, which is its wallet's id
+             */
+            id?: string;
+            authIdentifier?: string;
+            accountNumber?: number;
+        };
         /** PartnerPurchase */
         PartnerPurchase: {
             /** Format: uuid */
@@ -2626,9 +2650,7 @@ export interface components {
             lineItems: components["schemas"]["OrderLineItem"][];
             /** Format: date-time */
             occurredAt?: string;
-            submitter?: {
-                authIdentifier: string;
-            };
+            submitter?: components["schemas"]["OrderSubmitter"];
         };
         /**
          * PointsAdjustmentCause
@@ -2772,9 +2794,7 @@ export interface components {
             /** @description How sure the reading is, from 0 to 1 */
             ocrConfidence: number;
             lineItems: components["schemas"]["ReceiptLineItem"][];
-            submitter?: {
-                authIdentifier: string;
-            };
+            submitter?: components["schemas"]["ClaimSubmitter"];
             /** Format: uri */
             pictureUrl?: string;
             serviceDate?: {
@@ -2881,10 +2901,13 @@ export interface components {
         };
         /**
          * PurchaseSubject
-         * @description The member to buy for, by exactly one of `id`, `authIdentifier` or `accountNumber`: required with an admin token, refused with a user token
+         * @description The member to buy for, required with an admin token and refused with a user token: by exactly one of `id` (the member's id, its wallet's id), `authIdentifier` or `accountNumber`
          */
         PurchaseSubject: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the member's id, which is its wallet's id
+             */
             id?: string;
             authIdentifier?: string;
             accountNumber?: number;
@@ -5503,7 +5526,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /** @description The member's id (its wallet's id), authIdentifier or account number */
                 id: string;
             };
             cookie?: never;
@@ -5560,7 +5583,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /** @description The member's id (its wallet's id), authIdentifier or account number */
                 id: string;
             };
             cookie?: never;
@@ -5603,7 +5626,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /** @description The member's id (its wallet's id), authIdentifier or account number */
                 id: string;
             };
             cookie?: never;
@@ -5772,7 +5795,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /** @description The member's id (its wallet's id), authIdentifier or account number */
                 id: string;
             };
             cookie?: never;
@@ -5948,7 +5971,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /** @description The member's id (its wallet's id), authIdentifier or account number */
                 id: string;
             };
             cookie?: never;
@@ -6117,7 +6140,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /** @description The member's id (its wallet's id), authIdentifier or account number */
                 id: string;
             };
             cookie?: never;
@@ -6699,7 +6722,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /** @description The member's id (its wallet's id), authIdentifier or account number */
                 id: string;
             };
             cookie?: never;
@@ -7559,7 +7582,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /** @description The member's id (its wallet's id), authIdentifier or account number */
                 id: string;
             };
             cookie?: never;
@@ -9052,7 +9075,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /** @description The member's id (its wallet's id), authIdentifier or account number */
                 id: string;
             };
             cookie?: never;
@@ -9141,7 +9164,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /** @description The member's id (its wallet's id), authIdentifier or account number */
                 id: string;
             };
             cookie?: never;
@@ -9770,7 +9793,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /** @description The member's id (its wallet's id), authIdentifier or account number */
                 id: string;
             };
             cookie?: never;

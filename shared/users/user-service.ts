@@ -28,7 +28,7 @@ import {
 import { eraseConsentTextOf } from '../consents/erase-consent-text.js';
 import { recordRegistrationConsents, type RegistrationConsents } from '../consents/member-consents.js';
 import { compile, toValidationIssues } from '../platform/validation/ajv.js';
-import { lookupUser } from './lookup-user.js';
+import { lookupReferencedUser, lookupUser } from './lookup-user.js';
 import {
   memberAuditAfter,
   memberAuditView,
@@ -143,25 +143,9 @@ export async function findUser(em: EntityManager, tenantId: string, identifier: 
   return user;
 }
 
-/** A member named by exactly one of its identifiers, saying which (docs/users.md#identifiers). */
-export type MemberReference = { id: string } | { authIdentifier: string } | { accountNumber: number };
-
-/** The member a reference names, within the tenant; 404 when there is none. */
-export async function findReferencedUser(
-  em: EntityManager,
-  tenantId: string,
-  reference: MemberReference,
-): Promise<User> {
-  const [field, value] = Object.entries(reference)[0] as [string, string | number];
-  const user =
-    field === 'id' && !isUuid(String(value)) ? null : await em.findOne(User, { tenant: tenantId, [field]: value });
-  if (!user) throw new NotFoundError(`No member with ${field} "${value}"`);
-  return user;
-}
-
 /** The member a user token speaks for; docs/api-conventions.md#authentication says how to answer when there is none. */
 export async function findTokenUser(em: EntityManager, tenantId: string, authIdentifier: string): Promise<User> {
-  const user = await em.findOne(User, { tenant: tenantId, authIdentifier });
+  const user = await lookupReferencedUser(em, tenantId, { authIdentifier });
   if (!user) throw new NotFoundError('No member is registered for this token: register with POST /v1/users');
   return user;
 }
