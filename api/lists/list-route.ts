@@ -91,7 +91,19 @@ export async function listPageViewed<Entity extends object, View>(
     orderBy: query.orderBy as never,
     populate: (options.populate ?? []) as never,
   });
-  return answer(await views(records), {
-    headers: { 'Content-Range': contentRange(spec.resource, query.offset, records.length, total) },
+  return pageAnswer(spec, query, { items: await views(records), total });
+}
+
+/**
+ * A page a feature read with its own query (a member's points history, its consents), answered as
+ * listPage answers: the items, and `Content-Range` for where they sit among `total`.
+ */
+export function pageAnswer<View>(
+  spec: ListSpec,
+  query: ListQuery,
+  page: { items: View[]; total: number },
+): Answer<View[]> {
+  return answer(page.items, {
+    headers: { 'Content-Range': contentRange(spec.resource, query.offset, page.items.length, page.total) },
   });
 }

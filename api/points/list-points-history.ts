@@ -1,10 +1,8 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
 import { readPointsHistory } from '../../shared/ledger/points-history.js';
-import { contentRange } from '../../shared/platform/lists/content-range.js';
 import { entityManager, type App } from '../app-env.js';
-import { listQuery } from '../lists/list-route.js';
-import { answer } from '../routes/answer.js';
+import { listQuery, pageAnswer } from '../lists/list-route.js';
 import { defineRoute } from '../routes/define-route.js';
 import { memberOf, memberRoutes } from '../routes/member-target.js';
 import { UserIdParams } from '../users/schema.js';
@@ -47,15 +45,12 @@ export function registerListPointsHistory(app: App, context: AppContext): void {
         200: { description: 'a page of ledger entries; see Content-Range', data: Type.Array(PointsHistoryItem) },
       },
       errors: [400, 404],
-      handler: async ({ query }, c) => {
-        const member = await memberOf(c);
-        const page = await readPointsHistory(entityManager(c), c.var.tenant.id, member.id, query);
-        return answer(page.items, {
-          headers: {
-            'Content-Range': contentRange(POINTS_HISTORY_LIST.resource, query.offset, page.items.length, page.total),
-          },
-        });
-      },
+      handler: async ({ query }, c) =>
+        pageAnswer(
+          POINTS_HISTORY_LIST,
+          query,
+          await readPointsHistory(entityManager(c), c.var.tenant.id, (await memberOf(c)).id, query),
+        ),
     });
   }
 }

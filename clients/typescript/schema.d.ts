@@ -469,7 +469,7 @@ export interface paths {
         };
         /**
          * The consents of the member the user token speaks for
-         * @description The consents of the member whose `authIdentifier` is the user token's `sub`. Each consent type the member answered, in name order: the current answer (the version and the exact text the member was shown, in `locale`) and `history`, the earlier answers, newest first.
+         * @description The consents of the member whose `authIdentifier` is the user token's `sub`. A consent per type the member answered: the current answer (the version and the exact text the member was shown, in `locale`) and `history`, the earlier answers, newest first. A page of the list, the newest answers first: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range: consent a-b/n` says where the page sits in the whole.
          */
         get: operations["listOwnConsents"];
         put?: never;
@@ -479,7 +479,7 @@ export interface paths {
         head?: never;
         /**
          * Give or withdraw consents
-         * @description The member of the user token gives or withdraws consents; any consent may be withdrawn, a required one included. Each change is kept with its time, with the type's current version and its text in `?locale=` (else in the same language, else the type's `defaultLocale`); an answer equal to the current one for the current version changes nothing. An unknown consent type, or one named twice, is 400 ValidationError; a `version` that is no longer the type's is 409 ConflictError naming the type and its current version. An erased member is 404. Answers the member's consents after the change.
+         * @description The member of the user token gives or withdraws consents; any consent may be withdrawn, a required one included. Each change is kept with its time, with the type's current version and its text in `?locale=` (else in the same language, else the type's `defaultLocale`); an answer equal to the current one for the current version changes nothing. An unknown consent type, or one named twice, is 400 ValidationError; a `version` that is no longer the type's is 409 ConflictError naming the type and its current version. An erased member is 404. Answers the member's consents to the types the request named, in its order, as the GET shows them.
          */
         patch: operations["changeOwnConsents"];
         trace?: never;
@@ -493,7 +493,7 @@ export interface paths {
         };
         /**
          * A member's consents
-         * @description A member's consents, the member found by its id, `authIdentifier` or account number. Each consent type the member answered, in name order: the current answer (the version and the exact text the member was shown, in `locale`) and `history`, the earlier answers, newest first.
+         * @description A member's consents, the member found by its id, `authIdentifier` or account number. A consent per type the member answered: the current answer (the version and the exact text the member was shown, in `locale`) and `history`, the earlier answers, newest first. A page of the list, the newest answers first: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range: consent a-b/n` says where the page sits in the whole.
          */
         get: operations["listUserConsents"];
         put?: never;
@@ -6564,7 +6564,18 @@ export interface operations {
     };
     listOwnConsents: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description How many items a page holds, at most 1000 */
+                limit?: number;
+                /** @description How many items to pass over before the page starts */
+                skip?: number;
+                /** @description The field the items are ordered by */
+                sort?: "type.name" | "version" | "givenAt";
+                /** @description `ASC` (oldest or smallest first) or `DESC`; taken in any case */
+                order?: "ASC" | "DESC";
+                /** @description O-Rison conditions that every item must meet, e.g. `type.id:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: type.id, type.name, version, locale, checked, givenAt */
+                filter?: string;
+            };
             header?: {
                 /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
@@ -6574,13 +6585,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description a consent per type the member answered, the current answer with the earlier ones */
+            /** @description a page of consents; see Content-Range */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Range": components["headers"]["ContentRange"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6621,6 +6633,7 @@ export interface operations {
                     "application/json": components["schemas"]["MemberConsentWithHistoryList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -6716,7 +6729,18 @@ export interface operations {
     };
     listUserConsents: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description How many items a page holds, at most 1000 */
+                limit?: number;
+                /** @description How many items to pass over before the page starts */
+                skip?: number;
+                /** @description The field the items are ordered by */
+                sort?: "type.name" | "version" | "givenAt";
+                /** @description `ASC` (oldest or smallest first) or `DESC`; taken in any case */
+                order?: "ASC" | "DESC";
+                /** @description O-Rison conditions that every item must meet, e.g. `type.id:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: type.id, type.name, version, locale, checked, givenAt */
+                filter?: string;
+            };
             header?: {
                 /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
@@ -6729,13 +6753,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description a consent per type the member answered, the current answer with the earlier ones */
+            /** @description a page of consents; see Content-Range */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Range": components["headers"]["ContentRange"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6776,6 +6801,7 @@ export interface operations {
                     "application/json": components["schemas"]["MemberConsentWithHistoryList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
