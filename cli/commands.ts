@@ -110,7 +110,7 @@ async function migrateCommand(_options: Options, config: Config): Promise<unknow
   ]);
   await checkDependencies(config.databaseUrl, config.redisUrl);
   await prepareDatabase(config.databaseUrl);
-  const orm = await createDatabase(config.databaseUrl, cliLogger());
+  const orm = await createDatabase(config.databaseUrl, cliLogger(), { platformSecret: config.platformTokenSecret });
   try {
     return { applied: await migrate(orm) };
   } finally {

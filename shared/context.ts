@@ -27,6 +27,9 @@ import { VenueDirectory } from './venues/venue-directory.js';
 import { TransactionRuleEngine } from './rules/transaction-rule-engine.js';
 import { DecisionWaiter } from './receipts/decision-waiter.js';
 import { partnerOrderWaiter, type PartnerOrderWaiter } from './rewards/partner-orders.js';
+import { KeyedHash } from './platform/secrets/keyed-hash.js';
+import type { FingerprintKey } from './users/member-fingerprint.js';
+import type { SourceUserKey } from './referrals/source-user-hash.js';
 
 /**
  * What routes and workers need, built once at start and passed down (docs/architecture.md#layout): no module
@@ -70,10 +73,14 @@ export interface AppContext {
   partnerOrders: PartnerOrderWaiter;
   /** How voucher codes are hashed, sealed and opened (docs/rewards.md#codes). */
   voucherCodes: VoucherCodes;
+  /** The key of members' fingerprints (docs/users.md#fingerprint). */
+  fingerprintKey: FingerprintKey;
+  /** The key referrals and clicks keep a sourceUserId under (docs/referrals.md#who-is-kept). */
+  sourceUserKey: SourceUserKey;
 }
 
 export async function createContext(config: Config, logger: Logger, clock: Clock = systemClock): Promise<AppContext> {
-  const orm = await createDatabase(config.databaseUrl, logger);
+  const orm = await createDatabase(config.databaseUrl, logger, { platformSecret: config.platformTokenSecret });
   const redisConnections = new RedisConnectionLog(logger, clock);
   const redis = createRedis(config.redisUrl, 'tally-commands', {
     autoPipelining: true,
@@ -115,6 +122,8 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
     ruleEngine: new TransactionRuleEngine(orm, products, venues, config.cacheTtlMs),
     decisions: new DecisionWaiter(queues.reviews, config.redisUrl, redisConnections, logger, clock),
     voucherCodes: new VoucherCodes(config.platformTokenSecret),
+    fingerprintKey: new KeyedHash(config.platformTokenSecret, 'member-fingerprint'),
+    sourceUserKey: new KeyedHash(config.platformTokenSecret, 'referral-source-user'),
     partnerOrders: partnerOrderWaiter({ queues, config, redisConnections, logger, clock }),
   };
 }

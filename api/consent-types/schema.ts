@@ -102,6 +102,23 @@ export const CONSENT_TYPE_LIST: ListSpec = {
   },
 };
 
+/**
+ * A member's consents as a list (decisions §14): its current answer to each type it answered,
+ * newest first by default, `Content-Range: consent a-b/n`.
+ */
+export const MEMBER_CONSENT_LIST: ListSpec = {
+  resource: 'consent',
+  defaultSort: 'givenAt',
+  fields: {
+    'type.id': { type: 'uuid', path: 'consentType.id', filterable: true },
+    'type.name': { type: 'string', path: 'consentType.name', filterable: true, sortable: true },
+    version: { type: 'number', filterable: true, sortable: true },
+    locale: { type: 'string', filterable: true },
+    checked: { type: 'boolean', filterable: true },
+    givenAt: { type: 'datetime', filterable: true, sortable: true },
+  },
+};
+
 const ConsentFields = {
   type: Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() }),
   version: Type.Integer({ description: "the version of the type's text the member answered" }),

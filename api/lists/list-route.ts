@@ -94,7 +94,10 @@ export async function listPageViewed<Entity extends object, View>(
   return pageAnswer(spec, query, { items: await views(records), total });
 }
 
-/** A page as a list answers it: its items, and `Content-Range` saying where they sit in the whole. */
+/**
+ * A page as a list answers it (a feature's own query too: a member's points history, its consents,
+ * the rules of a set): its items, and `Content-Range` for where they sit in the whole.
+ */
 export function pageAnswer<View>(spec: ListSpec, query: ListQuery, page: Page<View>): Answer<View[]> {
   return answer(page.items, {
     headers: { 'Content-Range': contentRange(spec.resource, query.offset, page.items.length, page.total) },

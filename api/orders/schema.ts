@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { uuidPath } from '../routes/request-input.js';
+import { MemberReferenceBody } from '../users/schema.js';
 
 const Money = Type.Number({ minimum: 0, maximum: 1e9 });
 const Code = Type.String({ minLength: 1, maxLength: 128 });
@@ -34,7 +35,10 @@ export const PlaceOrderBody = Type.Object(
     lineItems: Type.Array(OrderLineItem, { maxItems: 500 }),
     occurredAt: Type.Optional(Type.String({ format: 'date-time' })),
     submitter: Type.Optional(
-      Type.Object({ authIdentifier: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }),
+      MemberReferenceBody(
+        'OrderSubmitter',
+        'The member who bought, left out for a customer who is not one; the order shows its `authIdentifier`',
+      ),
     ),
   },
   { additionalProperties: false, title: 'PlaceOrderBody' },

@@ -45,14 +45,12 @@ export function registerListPointsHistory(app: App, context: AppContext): void {
         200: { description: 'a page of ledger entries; see Content-Range', data: Type.Array(PointsHistoryItem) },
       },
       errors: [400, 404],
-      handler: async ({ query }, c) => {
-        const member = await memberOf(c);
-        return pageAnswer(
+      handler: async ({ query }, c) =>
+        pageAnswer(
           POINTS_HISTORY_LIST,
           query,
-          await readPointsHistory(entityManager(c), c.var.tenant.id, member.id, query),
-        );
-      },
+          await readPointsHistory(entityManager(c), c.var.tenant.id, (await memberOf(c)).id, query),
+        ),
     });
   }
 }

@@ -1,30 +1,11 @@
 import { Type } from 'typebox';
 import { PURCHASE_RESOURCE_TYPES, type PurchaseResourceType } from '../../shared/rewards/purchase.entity.js';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
-import type { MemberReference } from '../../shared/users/user-service.js';
+import { MemberReferenceBody } from '../users/schema.js';
 
-/** Exactly one identifier of the member an admin buys for, saying which it is. */
-/**
- * Exactly one identifier of the member an admin buys for, saying which: one object rather than a
- * union of three, so a wrong subject is told what is wrong with it (an unknown key, two keys, a bad
- * value) and not each of three shapes it failed.
- */
-const Subject = Type.Unsafe<MemberReference>(
-  Type.Object(
-    {
-      id: Type.Optional(Type.String({ format: 'uuid' })),
-      authIdentifier: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
-      accountNumber: Type.Optional(Type.Integer({ minimum: 1 })),
-    },
-    {
-      additionalProperties: false,
-      minProperties: 1,
-      maxProperties: 1,
-      title: 'PurchaseSubject',
-      description:
-        'The member to buy for, by exactly one of `id`, `authIdentifier` or `accountNumber`: required with an admin token, refused with a user token',
-    },
-  ),
+const Subject = MemberReferenceBody(
+  'PurchaseSubject',
+  'The member to buy for, required with an admin token and refused with a user token',
 );
 
 /** The body of POST /v1/purchases (docs/rewards.md#purchases). */

@@ -3,6 +3,7 @@ import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { MAX_AMOUNT, PARSED_FIELDS } from '../../shared/receipts/parsed-claim.js';
 import { RECEIPT_STATUSES, REVIEW_REASONS, REVIEW_VERDICTS } from '../../shared/receipts/review-enums.js';
 import { uuidPath } from '../routes/request-input.js';
+import { MemberReferenceBody } from '../users/schema.js';
 
 /** A union of literals typed as the literals themselves (`'AUTHORIZE' | …`), which TypeBox infers from a mapped array as `never`. */
 const enumOf = <const Values extends readonly string[]>(values: Values) =>
@@ -16,6 +17,11 @@ const Confidence = Type.Number({
 const Submitter = Type.Object(
   { authIdentifier: Type.String({ minLength: 1, maxLength: 256 }) },
   { additionalProperties: false },
+);
+/** Whom an admin claims for; a receipt shows its submitter's `authIdentifier` (Submitter). */
+const ClaimSubmitter = MemberReferenceBody(
+  'ClaimSubmitter',
+  "The member the receipt is claimed for, required with an admin token; with a user token, left out or the token's own member",
 );
 const SubmissionPosition = Type.Object(
   { longitude: Type.Number({ minimum: -180, maximum: 180 }), latitude: Type.Number({ minimum: -90, maximum: 90 }) },
@@ -56,7 +62,7 @@ const ImageClaimBody = Type.Object(
   {
     useParser: Type.Literal(true),
     pictureUrl: PictureUrl,
-    submitter: Type.Optional(Submitter),
+    submitter: Type.Optional(ClaimSubmitter),
     submissionPosition: Type.Optional(SubmissionPosition),
     metadata: Type.Optional(Metadata),
   },
@@ -69,7 +75,7 @@ const PreparsedClaimBody = Type.Object(
     useParser: Type.Literal(false),
     ocrConfidence: Confidence,
     lineItems: Type.Array(LineItem, { maxItems: 500 }),
-    submitter: Type.Optional(Submitter),
+    submitter: Type.Optional(ClaimSubmitter),
     pictureUrl: Type.Optional(PictureUrl),
     ...Object.fromEntries(PARSED_FIELDS.map((name) => [name, Type.Optional(ParsedField)])),
     formatSlug: Type.Optional(Type.String({ maxLength: 128 })),

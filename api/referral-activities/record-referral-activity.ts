@@ -28,11 +28,13 @@ const ReferralActivityResource = Type.Object(
     activityType: Type.Literal('CLICK'),
     inviteCode: Type.String(),
     source: Type.String(),
-    sourceUserId: Type.String(),
     userAgent: Type.Union([Type.String(), Type.Null()]),
     createdAt: Type.String({ format: 'date-time' }),
   },
-  { title: 'ReferralActivity' },
+  {
+    title: 'ReferralActivity',
+    description: 'A click on an invite. Its `sourceUserId` is not shown: it is kept only as a keyed hash.',
+  },
 );
 
 const EXAMPLE = {
@@ -49,12 +51,15 @@ export function registerRecordReferralActivity(app: App, context: AppContext): v
     path: '/v1/referral_activities',
     operationId: 'recordReferralActivity',
     description:
-      "Records a click on an invite, counted in its campaign's statistics. Needs the API key alone, so the page an invite leads to can report it. An `inviteCode` of no active campaign is 400 BadRequestError naming it.",
+      "Records a click on an invite, counted in its campaign's statistics. Needs the API key alone, so the page an invite leads to can report it. `sourceUserId` is kept only as a keyed hash, and not shown in the answer. An `inviteCode` of no active campaign is 400 BadRequestError naming it.",
     examples: {
       request: EXAMPLE,
       response: {
         id: '7f8091a2-b3c4-4d5e-8f60-718293a4b5c6',
-        ...EXAMPLE,
+        activityType: EXAMPLE.activityType,
+        inviteCode: EXAMPLE.inviteCode,
+        source: EXAMPLE.source,
+        userAgent: EXAMPLE.userAgent,
         createdAt: '2026-02-03T11:00:00.000Z',
       },
     },
@@ -73,6 +78,6 @@ export function registerRecordReferralActivity(app: App, context: AppContext): v
     responses: { 201: { description: 'recorded', data: ReferralActivityResource } },
     errors: [400],
     handler: async ({ body }, c) =>
-      clickView(await recordClick(entityManager(c), c.var.tenant.id, body, c.var.reservedId)),
+      clickView(await recordClick(entityManager(c), context.sourceUserKey, c.var.tenant.id, body, c.var.reservedId)),
   });
 }

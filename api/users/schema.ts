@@ -3,6 +3,7 @@ import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { ReferralCodeResource } from '../referral-campaigns/schema.js';
 import { MemberConsentResource } from '../consent-types/schema.js';
 import { ReferralActivityFields } from '../../shared/referrals/referral-activity-fields.js';
+import type { MemberReference } from '../../shared/users/lookup-user.js';
 import { Profile, ProfileChanges } from '../../shared/users/profile.js';
 
 /** A member's answer to one consent type, at registration and on PATCH /users/me/consents. */
@@ -32,6 +33,13 @@ export const ConsentChoices = Type.Array(ConsentChoice, {
   description: 'the consents to give (`checked: true`) or withhold (`checked: false`), each type at most once',
 });
 
+/** The tenant's venues a member is linked to (docs/users.md#members), set at registration and by an admin's PATCH. */
+const LinkedVenues = Type.Array(Type.Object({ id: Type.String({ minLength: 1 }) }, { additionalProperties: false }), {
+  maxItems: 100,
+  description:
+    "the venues of the tenant the member is linked to, replaced whole; an id that is no venue of the tenant's is 400",
+});
+
 /** rewards-interface's `referralActivity` of a registration: always REGISTER there. */
 const RegistrationReferralActivity = Type.Object(
   { ...ReferralActivityFields, activityType: Type.Literal('REGISTER') },
@@ -44,11 +52,7 @@ export const RegisterUserBody = Type.Object(
     profile: Profile,
     authIdentifier: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
     externalIdentifier: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
-    linkedVenues: Type.Optional(
-      Type.Array(Type.Object({ id: Type.String({ minLength: 1 }) }, { additionalProperties: false }), {
-        maxItems: 100,
-      }),
-    ),
+    linkedVenues: Type.Optional(LinkedVenues),
     consentsDefinition: Type.Optional(ConsentChoices),
     referralInviteCode: Type.Optional(
       Type.String({ minLength: 1, maxLength: 64, description: 'the invite code of the member who referred this one' }),
@@ -73,15 +77,18 @@ export const UpdateUserBody = Type.Object(
   {
     isRestricted: Type.Optional(Type.Boolean()),
     externalIdentifier: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 256 }), Type.Null()])),
+    linkedVenues: Type.Optional(LinkedVenues),
     ...memberOwnFields,
   },
   { additionalProperties: false, title: 'UpdateUserBody' },
 );
 
 /**
- * PATCH /users/me: a member changes its profile and flags. `isRestricted` is changed by admins only
- * (docs/users.md#changes), and `externalIdentifier` is the tenant's own reference to the member (a CRM's
- * id), which the member cannot rewrite either.
+ * PATCH /users/me: decisions §14, "a member's own token may change `profile` and `flags` only".
+ * `isRestricted` is changed by admins only (docs/users.md#changes), `externalIdentifier` is the
+ * tenant's own reference to the member (a CRM's id) and `linkedVenues` the tenant's venues, which
+ * the member cannot rewrite either: sent here, each is a field the body does not take, 400
+ * ValidationError naming it.
  */
 export const UpdateOwnUserBody = Type.Object(memberOwnFields, {
   title: 'UpdateOwnUserBody',
@@ -98,6 +105,13 @@ export const UserResource = Type.Object(
     profile: Type.Record(Type.String(), Type.Unknown()),
     flags: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     linkedVenues: Type.Array(Type.Object({ id: Type.String() })),
+    fingerprint: Type.Optional(
+      Type.String({
+        pattern: '^[0-9a-f]{32}$',
+        description:
+          "a stable identifier of the member within the tenant that reveals nothing of it: a keyed hash of the tenant's and the member's ids, 32 hex characters. It stays through profile changes; an erased member has none",
+      }),
+    ),
     referralCodeUsedForRegistration: Type.Optional(ReferralCodeResource),
     consents: Type.Optional(Type.Array(MemberConsentResource, { description: 'the current ones; absent if none' })),
     createdAt: Type.String({ format: 'date-time' }),
@@ -106,9 +120,38 @@ export const UserResource = Type.Object(
   { title: 'User' },
 );
 
+/**
+ * A member named in a body (a purchase's `subject`, an order's or a claim's `submitter`) by exactly
+ * one of its identifiers, saying which (docs/users.md#identifiers): one object rather than a union
+ * of three, so a wrong one is told what is wrong with it (an unknown key, two keys, a bad value)
+ * and not each of three shapes it failed.
+ */
+export function MemberReferenceBody(title: string, description: string) {
+  return Type.Unsafe<MemberReference>(
+    Type.Object(
+      {
+        id: Type.Optional(Type.String({ format: 'uuid', description: "the member's id, which is its wallet's id" })),
+        authIdentifier: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+        accountNumber: Type.Optional(Type.Integer({ minimum: 1 })),
+      },
+      {
+        additionalProperties: false,
+        minProperties: 1,
+        maxProperties: 1,
+        title,
+        description: `${description}: by exactly one of \`id\` (the member's id, its wallet's id), \`authIdentifier\` or \`accountNumber\``,
+      },
+    ),
+  );
+}
+
 /** Any of a member's identifiers: the authIdentifier's bounds hold an id and an account number too. */
 export const UserIdParams = Type.Object({
-  id: Type.String({ minLength: 1, maxLength: 256, description: "The member's id, authIdentifier or account number" }),
+  id: Type.String({
+    minLength: 1,
+    maxLength: 256,
+    description: "The member's id (its wallet's id), authIdentifier or account number",
+  }),
 });
 
 export const USER_LIST: ListSpec = {
@@ -140,6 +183,7 @@ export const USER_EXAMPLE = {
   profile: { givenName: 'Ada', familyName: 'Lovelace', emailAddress: 'ada@example.org' },
   flags: {},
   linkedVenues: [],
+  fingerprint: '5f0c8e41b2d97a36c1e04f8b9a2d6e17',
   createdAt: '2026-01-06T10:00:00.000Z',
   updatedAt: '2026-01-06T10:00:00.000Z',
 };

@@ -19,10 +19,10 @@ export function registerUpdateUser(app: App, context: AppContext): void {
     {
       path: '/v1/users/me',
       access: { user: true },
-      summary: 'Change the member the user token speaks for (not isRestricted, which admins set)',
+      summary: 'Change the profile and flags of the member the user token speaks for',
       operationId: 'updateOwnUser',
       description:
-        "The member whose `authIdentifier` is the user token's `sub` changes its own profile and flags. The profile merges field by field; `attributes` and `flags` are replaced whole. Profile faults are 400 BadRequestError naming the field.",
+        "The member whose `authIdentifier` is the user token's `sub` changes its own profile and flags, and nothing else: `isRestricted`, `externalIdentifier` and `linkedVenues`, which admins set, are 400 ValidationError naming the field. The profile merges field by field; `attributes` and `flags` are replaced whole. Profile faults are 400 BadRequestError naming the field.",
       body: UpdateOwnUserBody,
     },
     {
@@ -31,7 +31,7 @@ export function registerUpdateUser(app: App, context: AppContext): void {
       summary: 'Change a member; profile merges, attributes and flags are replaced whole',
       operationId: 'updateUser',
       description:
-        'Changes a member found by its id, `authIdentifier` or account number: the profile merges field by field, `attributes` and `flags` are replaced whole; `isRestricted` and `externalIdentifier` are set here only. Profile faults are 400 BadRequestError naming the field.',
+        "Changes a member found by its id, `authIdentifier` or account number: the profile merges field by field, `attributes`, `flags` and `linkedVenues` are replaced whole; `isRestricted`, `externalIdentifier` and `linkedVenues` are set here only. Profile faults are 400 BadRequestError naming the field; a `linkedVenues` id that is no venue of the tenant's is 400 ValidationError.",
       body: UpdateUserBody,
     },
   ];

@@ -218,8 +218,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change the member the user token speaks for (not isRestricted, which admins set)
-         * @description The member whose `authIdentifier` is the user token's `sub` changes its own profile and flags. The profile merges field by field; `attributes` and `flags` are replaced whole. Profile faults are 400 BadRequestError naming the field.
+         * Change the profile and flags of the member the user token speaks for
+         * @description The member whose `authIdentifier` is the user token's `sub` changes its own profile and flags, and nothing else: `isRestricted`, `externalIdentifier` and `linkedVenues`, which admins set, are 400 ValidationError naming the field. The profile merges field by field; `attributes` and `flags` are replaced whole. Profile faults are 400 BadRequestError naming the field.
          */
         patch: operations["updateOwnUser"];
         trace?: never;
@@ -247,7 +247,7 @@ export interface paths {
         head?: never;
         /**
          * Change a member; profile merges, attributes and flags are replaced whole
-         * @description Changes a member found by its id, `authIdentifier` or account number: the profile merges field by field, `attributes` and `flags` are replaced whole; `isRestricted` and `externalIdentifier` are set here only. Profile faults are 400 BadRequestError naming the field.
+         * @description Changes a member found by its id, `authIdentifier` or account number: the profile merges field by field, `attributes`, `flags` and `linkedVenues` are replaced whole; `isRestricted`, `externalIdentifier` and `linkedVenues` are set here only. Profile faults are 400 BadRequestError naming the field; a `linkedVenues` id that is no venue of the tenant's is 400 ValidationError.
          */
         patch: operations["updateUser"];
         trace?: never;
@@ -469,7 +469,7 @@ export interface paths {
         };
         /**
          * The consents of the member the user token speaks for
-         * @description The consents of the member whose `authIdentifier` is the user token's `sub`. Each consent type the member answered, in name order: the current answer (the version and the exact text the member was shown, in `locale`) and `history`, the earlier answers, newest first.
+         * @description The consents of the member whose `authIdentifier` is the user token's `sub`. A consent per type the member answered: the current answer (the version and the exact text the member was shown, in `locale`) and `history`, the earlier answers, newest first. A page of the list, the newest answers first: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range: consent a-b/n` says where the page sits in the whole.
          */
         get: operations["listOwnConsents"];
         put?: never;
@@ -479,7 +479,7 @@ export interface paths {
         head?: never;
         /**
          * Give or withdraw consents
-         * @description The member of the user token gives or withdraws consents; any consent may be withdrawn, a required one included. Each change is kept with its time, with the type's current version and its text in `?locale=` (else in the same language, else the type's `defaultLocale`); an answer equal to the current one for the current version changes nothing. An unknown consent type, or one named twice, is 400 ValidationError; a `version` that is no longer the type's is 409 ConflictError naming the type and its current version. An erased member is 404. Answers the member's consents after the change.
+         * @description The member of the user token gives or withdraws consents; any consent may be withdrawn, a required one included. Each change is kept with its time, with the type's current version and its text in `?locale=` (else in the same language, else the type's `defaultLocale`); an answer equal to the current one for the current version changes nothing. An unknown consent type, or one named twice, is 400 ValidationError; a `version` that is no longer the type's is 409 ConflictError naming the type and its current version. An erased member is 404. Answers the member's consents to the types the request named, in its order, as the GET shows them.
          */
         patch: operations["changeOwnConsents"];
         trace?: never;
@@ -493,7 +493,7 @@ export interface paths {
         };
         /**
          * A member's consents
-         * @description A member's consents, the member found by its id, `authIdentifier` or account number. Each consent type the member answered, in name order: the current answer (the version and the exact text the member was shown, in `locale`) and `history`, the earlier answers, newest first.
+         * @description A member's consents, the member found by its id, `authIdentifier` or account number. A consent per type the member answered: the current answer (the version and the exact text the member was shown, in `locale`) and `history`, the earlier answers, newest first. A page of the list, the newest answers first: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range: consent a-b/n` says where the page sits in the whole.
          */
         get: operations["listUserConsents"];
         put?: never;
@@ -596,6 +596,46 @@ export interface paths {
          * @description Runs the reactors of an event's type on the event you send, and answers what they would grant and deliver, without reporting, storing or delivering anything: a dry run for building reactors. The type, the payload (against the type's schema) and the subject are checked as a report's are.
          */
         post: operations["testEventReaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/me/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The activity of the member the user token speaks for
+         * @description The registered events whose subject is the member of the user token, but for those of types with `omitFromUserActivity: true`. Newest first, as `GET /v1/events` lists them, with its `limit`, `skip`, `sort`, `order`, `filter` and `pointsOnlyEvents`; `Content-Range: event a-b/n`.
+         */
+        get: operations["listOwnEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member's events
+         * @description The registered events whose subject is the member, found by its id, `authIdentifier` or account number; every type, `omitFromUserActivity` or not. Newest first, as `GET /v1/events` lists them, with its `limit`, `skip`, `sort`, `order`, `filter` and `pointsOnlyEvents`; `Content-Range: event a-b/n`.
+         */
+        get: operations["listUserEvents"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1087,7 +1127,7 @@ export interface paths {
         put?: never;
         /**
          * Record a click on an invite
-         * @description Records a click on an invite, counted in its campaign's statistics. Needs the API key alone, so the page an invite leads to can report it. An `inviteCode` of no active campaign is 400 BadRequestError naming it.
+         * @description Records a click on an invite, counted in its campaign's statistics. Needs the API key alone, so the page an invite leads to can report it. `sourceUserId` is kept only as a keyed hash, and not shown in the answer. An `inviteCode` of no active campaign is 400 BadRequestError naming it.
          */
         post: operations["recordReferralActivity"];
         delete?: never;
@@ -1570,6 +1610,19 @@ export interface components {
         };
         /** ClaimReceiptBody */
         ClaimReceiptBody: components["schemas"]["ImageClaim"] | components["schemas"]["PreparsedClaim"];
+        /**
+         * ClaimSubmitter
+         * @description The member the receipt is claimed for, required with an admin token; with a user token, left out or the token's own member: by exactly one of `id` (the member's id, its wallet's id), `authIdentifier` or `accountNumber`
+         */
+        ClaimSubmitter: {
+            /**
+             * Format: uuid
+             * @description the member's id, which is its wallet's id
+             */
+            id?: string;
+            authIdentifier?: string;
+            accountNumber?: number;
+        };
         /** CodesAdded */
         CodesAdded: {
             /** @description codes now in the pool */
@@ -2273,9 +2326,7 @@ export interface components {
             useParser: true;
             /** Format: uri */
             pictureUrl: string;
-            submitter?: {
-                authIdentifier: string;
-            };
+            submitter?: components["schemas"]["ClaimSubmitter"];
             submissionPosition?: {
                 longitude: number;
                 latitude: number;
@@ -2490,6 +2541,19 @@ export interface components {
             status: "success";
             data: components["schemas"]["Order"][];
         };
+        /**
+         * OrderSubmitter
+         * @description The member who bought, left out for a customer who is not one; the order shows its `authIdentifier`: by exactly one of `id` (the member's id, its wallet's id), `authIdentifier` or `accountNumber`
+         */
+        OrderSubmitter: {
+            /**
+             * Format: uuid
+             * @description the member's id, which is its wallet's id
+             */
+            id?: string;
+            authIdentifier?: string;
+            accountNumber?: number;
+        };
         /** PartnerPurchase */
         PartnerPurchase: {
             /** Format: uuid */
@@ -2586,9 +2650,7 @@ export interface components {
             lineItems: components["schemas"]["OrderLineItem"][];
             /** Format: date-time */
             occurredAt?: string;
-            submitter?: {
-                authIdentifier: string;
-            };
+            submitter?: components["schemas"]["OrderSubmitter"];
         };
         /**
          * PointsAdjustmentCause
@@ -2732,9 +2794,7 @@ export interface components {
             /** @description How sure the reading is, from 0 to 1 */
             ocrConfidence: number;
             lineItems: components["schemas"]["ReceiptLineItem"][];
-            submitter?: {
-                authIdentifier: string;
-            };
+            submitter?: components["schemas"]["ClaimSubmitter"];
             /** Format: uri */
             pictureUrl?: string;
             serviceDate?: {
@@ -2841,10 +2901,13 @@ export interface components {
         };
         /**
          * PurchaseSubject
-         * @description The member to buy for, by exactly one of `id`, `authIdentifier` or `accountNumber`: required with an admin token, refused with a user token
+         * @description The member to buy for, required with an admin token and refused with a user token: by exactly one of `id` (the member's id, its wallet's id), `authIdentifier` or `accountNumber`
          */
         PurchaseSubject: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the member's id, which is its wallet's id
+             */
             id?: string;
             authIdentifier?: string;
             accountNumber?: number;
@@ -3115,7 +3178,10 @@ export interface components {
             /** @description the id of the voucher to redeem */
             voucherId: string;
         };
-        /** ReferralActivity */
+        /**
+         * ReferralActivity
+         * @description A click on an invite. Its `sourceUserId` is not shown: it is kept only as a keyed hash.
+         */
         ReferralActivity: {
             /** Format: uuid */
             id: string;
@@ -3123,7 +3189,6 @@ export interface components {
             activityType: "CLICK";
             inviteCode: string;
             source: string;
-            sourceUserId: string;
             userAgent: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -3257,6 +3322,7 @@ export interface components {
             };
             authIdentifier?: string;
             externalIdentifier?: string;
+            /** @description the venues of the tenant the member is linked to, replaced whole; an id that is no venue of the tenant's is 400 */
             linkedVenues?: {
                 id: string;
             }[];
@@ -3945,6 +4011,10 @@ export interface components {
         UpdateUserBody: {
             isRestricted?: boolean;
             externalIdentifier?: string | null;
+            /** @description the venues of the tenant the member is linked to, replaced whole; an id that is no venue of the tenant's is 400 */
+            linkedVenues?: {
+                id: string;
+            }[];
             profile?: {
                 familyName?: string;
                 givenName?: string;
@@ -4009,6 +4079,8 @@ export interface components {
             linkedVenues: {
                 id: string;
             }[];
+            /** @description a stable identifier of the member within the tenant that reveals nothing of it: a keyed hash of the tenant's and the member's ids, 32 hex characters. It stays through profile changes; an erased member has none */
+            fingerprint?: string;
             referralCodeUsedForRegistration?: components["schemas"]["ReferralCode"];
             /** @description the current ones; absent if none */
             consents?: components["schemas"]["MemberConsent"][];
@@ -5233,6 +5305,7 @@ export interface operations {
                      *           },
                      *           "flags": {},
                      *           "linkedVenues": [],
+                     *           "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
                      *           "createdAt": "2026-01-06T10:00:00.000Z",
                      *           "updatedAt": "2026-01-06T10:00:00.000Z"
                      *         }
@@ -5311,6 +5384,7 @@ export interface operations {
                      *         },
                      *         "flags": {},
                      *         "linkedVenues": [],
+                     *         "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
                      *         "createdAt": "2026-01-06T10:00:00.000Z",
                      *         "updatedAt": "2026-01-06T10:00:00.000Z"
                      *       }
@@ -5367,6 +5441,7 @@ export interface operations {
                      *         },
                      *         "flags": {},
                      *         "linkedVenues": [],
+                     *         "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
                      *         "createdAt": "2026-01-06T10:00:00.000Z",
                      *         "updatedAt": "2026-01-06T10:00:00.000Z"
                      *       }
@@ -5432,6 +5507,7 @@ export interface operations {
                      *         },
                      *         "flags": {},
                      *         "linkedVenues": [],
+                     *         "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
                      *         "createdAt": "2026-01-06T10:00:00.000Z",
                      *         "updatedAt": "2026-01-06T10:00:00.000Z"
                      *       }
@@ -5458,7 +5534,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /** @description The member's id (its wallet's id), authIdentifier or account number */
                 id: string;
             };
             cookie?: never;
@@ -5491,6 +5567,7 @@ export interface operations {
                      *         },
                      *         "flags": {},
                      *         "linkedVenues": [],
+                     *         "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
                      *         "createdAt": "2026-01-06T10:00:00.000Z",
                      *         "updatedAt": "2026-01-06T10:00:00.000Z"
                      *       }
@@ -5514,7 +5591,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /** @description The member's id (its wallet's id), authIdentifier or account number */
                 id: string;
             };
             cookie?: never;
@@ -5557,7 +5634,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /** @description The member's id (its wallet's id), authIdentifier or account number */
                 id: string;
             };
             cookie?: never;
@@ -5602,6 +5679,7 @@ export interface operations {
                      *         },
                      *         "flags": {},
                      *         "linkedVenues": [],
+                     *         "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
                      *         "createdAt": "2026-01-06T10:00:00.000Z",
                      *         "updatedAt": "2026-01-06T10:00:00.000Z"
                      *       }
@@ -5693,6 +5771,7 @@ export interface operations {
                      *               },
                      *               "flags": {},
                      *               "linkedVenues": [],
+                     *               "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
                      *               "createdAt": "2026-01-06T10:00:00.000Z",
                      *               "updatedAt": "2026-01-06T10:00:00.000Z"
                      *             }
@@ -5724,7 +5803,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /** @description The member's id (its wallet's id), authIdentifier or account number */
                 id: string;
             };
             cookie?: never;
@@ -5787,6 +5866,7 @@ export interface operations {
                      *               },
                      *               "flags": {},
                      *               "linkedVenues": [],
+                     *               "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
                      *               "createdAt": "2026-01-06T10:00:00.000Z",
                      *               "updatedAt": "2026-01-06T10:00:00.000Z"
                      *             }
@@ -5899,7 +5979,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /** @description The member's id (its wallet's id), authIdentifier or account number */
                 id: string;
             };
             cookie?: never;
@@ -6068,7 +6148,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /** @description The member's id (its wallet's id), authIdentifier or account number */
                 id: string;
             };
             cookie?: never;
@@ -6492,7 +6572,18 @@ export interface operations {
     };
     listOwnConsents: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description How many items a page holds, at most 1000 */
+                limit?: number;
+                /** @description How many items to pass over before the page starts */
+                skip?: number;
+                /** @description The field the items are ordered by */
+                sort?: "type.name" | "version" | "givenAt";
+                /** @description `ASC` (oldest or smallest first) or `DESC`; taken in any case */
+                order?: "ASC" | "DESC";
+                /** @description O-Rison conditions that every item must meet, e.g. `type.id:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: type.id, type.name, version, locale, checked, givenAt */
+                filter?: string;
+            };
             header?: {
                 /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
@@ -6502,13 +6593,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description a consent per type the member answered, the current answer with the earlier ones */
+            /** @description a page of consents; see Content-Range */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Range": components["headers"]["ContentRange"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6549,6 +6641,7 @@ export interface operations {
                     "application/json": components["schemas"]["MemberConsentWithHistoryList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -6644,26 +6737,38 @@ export interface operations {
     };
     listUserConsents: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description How many items a page holds, at most 1000 */
+                limit?: number;
+                /** @description How many items to pass over before the page starts */
+                skip?: number;
+                /** @description The field the items are ordered by */
+                sort?: "type.name" | "version" | "givenAt";
+                /** @description `ASC` (oldest or smallest first) or `DESC`; taken in any case */
+                order?: "ASC" | "DESC";
+                /** @description O-Rison conditions that every item must meet, e.g. `type.id:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: type.id, type.name, version, locale, checked, givenAt */
+                filter?: string;
+            };
             header?: {
                 /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /** @description The member's id (its wallet's id), authIdentifier or account number */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description a consent per type the member answered, the current answer with the earlier ones */
+            /** @description a page of consents; see Content-Range */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Range": components["headers"]["ContentRange"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6704,6 +6809,7 @@ export interface operations {
                     "application/json": components["schemas"]["MemberConsentWithHistoryList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -7190,6 +7296,7 @@ export interface operations {
                      *             },
                      *             "flags": {},
                      *             "linkedVenues": [],
+                     *             "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
                      *             "createdAt": "2026-01-06T10:00:00.000Z",
                      *             "updatedAt": "2026-01-06T10:00:00.000Z"
                      *           },
@@ -7286,6 +7393,7 @@ export interface operations {
                      *           },
                      *           "flags": {},
                      *           "linkedVenues": [],
+                     *           "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
                      *           "createdAt": "2026-01-06T10:00:00.000Z",
                      *           "updatedAt": "2026-01-06T10:00:00.000Z"
                      *         },
@@ -7395,6 +7503,193 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listOwnEvents: {
+        parameters: {
+            query?: {
+                /** @description How many items a page holds, at most 1000 */
+                limit?: number;
+                /** @description How many items to pass over before the page starts */
+                skip?: number;
+                /** @description The field the items are ordered by */
+                sort?: "id" | "reportedAt" | "occurredAt" | "registeredAt" | "reactedAt";
+                /** @description `ASC` (oldest or smallest first) or `DESC`; taken in any case */
+                order?: "ASC" | "DESC";
+                /** @description O-Rison conditions that every item must meet, e.g. `id:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: id, reportedAt, occurredAt, registeredAt, reactedAt, type.name, subject.id, subject.authIdentifier, subject.accountNumber */
+                filter?: string;
+                /** @description `true` keeps only the events that granted points */
+                pointsOnlyEvents?: boolean;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of events; see Content-Range */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Range": components["headers"]["ContentRange"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": [
+                     *         {
+                     *           "id": 1042,
+                     *           "type": {
+                     *             "id": "6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f",
+                     *             "name": "PURCHASE",
+                     *             "description": "A purchase in a shop",
+                     *             "isPrivate": false,
+                     *             "omitFromUserActivity": false,
+                     *             "isActive": true,
+                     *             "createdAt": "2026-01-05T09:00:00.000Z",
+                     *             "updatedAt": "2026-01-05T09:00:00.000Z"
+                     *           },
+                     *           "subject": {
+                     *             "id": "3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *             "accountNumber": 17,
+                     *             "authIdentifier": "member-17",
+                     *             "externalIdentifier": null,
+                     *             "isRestricted": false,
+                     *             "profile": {
+                     *               "givenName": "Ada",
+                     *               "familyName": "Lovelace",
+                     *               "emailAddress": "ada@example.org"
+                     *             },
+                     *             "flags": {},
+                     *             "linkedVenues": [],
+                     *             "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
+                     *             "createdAt": "2026-01-06T10:00:00.000Z",
+                     *             "updatedAt": "2026-01-06T10:00:00.000Z"
+                     *           },
+                     *           "reportedAt": "2026-02-01T12:00:00.000Z",
+                     *           "registeredAt": "2026-02-01T12:00:00.120Z",
+                     *           "reactedAt": "2026-02-01T12:00:00.130Z",
+                     *           "occurredAt": "2026-02-01T11:59:30.000Z",
+                     *           "payload": {
+                     *             "total": 42.5,
+                     *             "shop": "Main Street"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listUserEvents: {
+        parameters: {
+            query?: {
+                /** @description How many items a page holds, at most 1000 */
+                limit?: number;
+                /** @description How many items to pass over before the page starts */
+                skip?: number;
+                /** @description The field the items are ordered by */
+                sort?: "id" | "reportedAt" | "occurredAt" | "registeredAt" | "reactedAt";
+                /** @description `ASC` (oldest or smallest first) or `DESC`; taken in any case */
+                order?: "ASC" | "DESC";
+                /** @description O-Rison conditions that every item must meet, e.g. `id:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: id, reportedAt, occurredAt, registeredAt, reactedAt, type.name, subject.id, subject.authIdentifier, subject.accountNumber */
+                filter?: string;
+                /** @description `true` keeps only the events that granted points */
+                pointsOnlyEvents?: boolean;
+            };
+            header?: {
+                /** @description Your id for this request (1 to 128 letters, digits, `.`, `:`, `_` or `-`), echoed in the answer and in our logs; without it one is made */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /** @description The member's id (its wallet's id), authIdentifier or account number */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of events; see Content-Range */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Range": components["headers"]["ContentRange"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": [
+                     *         {
+                     *           "id": 1042,
+                     *           "type": {
+                     *             "id": "6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f",
+                     *             "name": "PURCHASE",
+                     *             "description": "A purchase in a shop",
+                     *             "isPrivate": false,
+                     *             "omitFromUserActivity": false,
+                     *             "isActive": true,
+                     *             "createdAt": "2026-01-05T09:00:00.000Z",
+                     *             "updatedAt": "2026-01-05T09:00:00.000Z"
+                     *           },
+                     *           "subject": {
+                     *             "id": "3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *             "accountNumber": 17,
+                     *             "authIdentifier": "member-17",
+                     *             "externalIdentifier": null,
+                     *             "isRestricted": false,
+                     *             "profile": {
+                     *               "givenName": "Ada",
+                     *               "familyName": "Lovelace",
+                     *               "emailAddress": "ada@example.org"
+                     *             },
+                     *             "flags": {},
+                     *             "linkedVenues": [],
+                     *             "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
+                     *             "createdAt": "2026-01-06T10:00:00.000Z",
+                     *             "updatedAt": "2026-01-06T10:00:00.000Z"
+                     *           },
+                     *           "reportedAt": "2026-02-01T12:00:00.000Z",
+                     *           "registeredAt": "2026-02-01T12:00:00.120Z",
+                     *           "reactedAt": "2026-02-01T12:00:00.130Z",
+                     *           "occurredAt": "2026-02-01T11:59:30.000Z",
+                     *           "payload": {
+                     *             "total": 42.5,
+                     *             "shop": "Main Street"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getEvent: {
         parameters: {
             query?: never;
@@ -7451,6 +7746,7 @@ export interface operations {
                      *           },
                      *           "flags": {},
                      *           "linkedVenues": [],
+                     *           "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
                      *           "createdAt": "2026-01-06T10:00:00.000Z",
                      *           "updatedAt": "2026-01-06T10:00:00.000Z"
                      *         },
@@ -8580,6 +8876,7 @@ export interface operations {
                      *           },
                      *           "flags": {},
                      *           "linkedVenues": [],
+                     *           "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
                      *           "createdAt": "2026-01-06T10:00:00.000Z",
                      *           "updatedAt": "2026-01-06T10:00:00.000Z"
                      *         }
@@ -8680,6 +8977,7 @@ export interface operations {
                      *           },
                      *           "flags": {},
                      *           "linkedVenues": [],
+                     *           "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
                      *           "createdAt": "2026-01-06T10:00:00.000Z",
                      *           "updatedAt": "2026-01-06T10:00:00.000Z"
                      *         }
@@ -8811,7 +9109,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /** @description The member's id (its wallet's id), authIdentifier or account number */
                 id: string;
             };
             cookie?: never;
@@ -8900,7 +9198,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /** @description The member's id (its wallet's id), authIdentifier or account number */
                 id: string;
             };
             cookie?: never;
@@ -9529,7 +9827,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /** @description The member's id (its wallet's id), authIdentifier or account number */
                 id: string;
             };
             cookie?: never;
@@ -9643,10 +9941,9 @@ export interface operations {
                      *       "status": "success",
                      *       "data": {
                      *         "id": "7f8091a2-b3c4-4d5e-8f60-718293a4b5c6",
-                     *         "inviteCode": "K7MQ2XWD",
                      *         "activityType": "CLICK",
+                     *         "inviteCode": "K7MQ2XWD",
                      *         "source": "EMAIL",
-                     *         "sourceUserId": "friend@example.org",
                      *         "userAgent": "WEB",
                      *         "createdAt": "2026-02-03T11:00:00.000Z"
                      *       }
@@ -11966,6 +12263,7 @@ export interface operations {
                  *           },
                  *           "flags": {},
                  *           "linkedVenues": [],
+                 *           "fingerprint": "5f0c8e41b2d97a36c1e04f8b9a2d6e17",
                  *           "createdAt": "2026-01-06T10:00:00.000Z",
                  *           "updatedAt": "2026-01-06T10:00:00.000Z"
                  *         },

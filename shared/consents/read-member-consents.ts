@@ -1,4 +1,7 @@
+import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '../platform/db/orm.js';
+import type { ListQuery } from '../platform/lists/parse-list-query.js';
+import { MemberConsent } from './member-consent.entity.js';
 
 /** One answer a member gave to a consent type, as the API shows it (docs/consents.md#a-members-consents). */
 export interface ConsentView {
@@ -53,34 +56,78 @@ export async function currentConsents(
 /** How many earlier answers per type `history` shows: each may copy a 10,000-character text. */
 export const HISTORY_LIMIT = 100;
 
+export type ConsentWithHistory = ConsentView & { history: ConsentView[]; historyCount: number };
+
 /**
- * One member's current consents, each with `history`: its HISTORY_LIMIT latest earlier answers,
- * newest first, and `historyCount`, how many earlier answers there are in all.
+ * The member's current answer to each consent type: no later answer of the member's to the same
+ * type (the member_consent_current_index finds one), so a member's consents are a list of its
+ * MemberConsent rows like any other (docs/api-conventions.md#lists). Made anew for each query:
+ * MikroORM uses a raw fragment once.
+ */
+function currentAnswers() {
+  return {
+    [raw(
+      (alias: string) =>
+        `(not exists (select 1 from member_consent later where later.tenant_id = ${alias}.tenant_id
+           and later.member_id = ${alias}.member_id and later.consent_type_id = ${alias}.consent_type_id
+           and later.id > ${alias}.id))`,
+    )]: true,
+  };
+}
+
+/**
+ * One page of a member's consents (docs/consents.md#a-members-consents): the list helper's
+ * filter, sort and paging over the member's current answers, then those answers with their
+ * history.
+ */
+export async function memberConsentsPage(
+  em: EntityManager,
+  tenantId: string,
+  memberId: string,
+  query: ListQuery,
+): Promise<{ items: ConsentWithHistory[]; total: number }> {
+  const [current, total] = await em.findAndCount(
+    MemberConsent,
+    { $and: [{ tenant: tenantId, member: memberId }, currentAnswers(), query.where] } as never,
+    { limit: query.limit, offset: query.offset, orderBy: query.orderBy as never, fields: ['id', 'consentType'] },
+  );
+  const typeIds = current.map((consent) => consent.consentType.id);
+  return { items: await consentsWithHistory(em, tenantId, memberId, typeIds), total };
+}
+
+/**
+ * The member's current consents to these types, in their order, each with `history`: its
+ * HISTORY_LIMIT latest earlier answers, newest first, and `historyCount`, how many earlier answers
+ * there are in all. A type the member never answered is left out.
  */
 export async function consentsWithHistory(
   em: EntityManager,
   tenantId: string,
   memberId: string,
-): Promise<(ConsentView & { history: ConsentView[]; historyCount: number })[]> {
+  typeIds: string[],
+): Promise<ConsentWithHistory[]> {
+  if (typeIds.length === 0) return [];
   const rows = await em.execute<(ConsentRow & { answers: number })[]>(
     `select * from (
        select ${COLUMNS}, mc.id,
               row_number() over (partition by mc.consent_type_id order by mc.id desc) as position,
               count(*) over (partition by mc.consent_type_id)::int as answers
          from member_consent mc join consent_type ct on ct.id = mc.consent_type_id and ct.tenant_id = mc.tenant_id
-        where mc.tenant_id = ? and mc.member_id = ?
+        where mc.tenant_id = ? and mc.member_id = ? and mc.consent_type_id = any(?::uuid[])
      ) answered
       where position <= ?
-      order by name, consent_type_id, id desc`,
-    [tenantId, memberId, HISTORY_LIMIT + 1],
+      order by consent_type_id, id desc`,
+    // One array literal, one parameter: type ids are uuids, which need no quoting.
+    [tenantId, memberId, `{${typeIds.join(',')}}`, HISTORY_LIMIT + 1],
   );
   const byType = new Map<string, (ConsentRow & { answers: number })[]>();
   for (const row of rows) byType.set(row.consent_type_id, [...(byType.get(row.consent_type_id) ?? []), row]);
-  return [...byType.values()].map(([latest, ...earlier]) => ({
-    ...consentView(latest!),
-    history: earlier.map(consentView),
-    historyCount: latest!.answers - 1,
-  }));
+  return typeIds.flatMap((typeId) => {
+    const answers = byType.get(typeId.toLowerCase());
+    if (!answers) return [];
+    const [latest, ...earlier] = answers;
+    return [{ ...consentView(latest!), history: earlier.map(consentView), historyCount: latest!.answers - 1 }];
+  });
 }
 
 /**

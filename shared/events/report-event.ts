@@ -113,7 +113,7 @@ async function resolveSubject(
     // only that: a `sub` that happens to be another member's id or account number names nobody
     // else.
     return notFound(
-      await deps.subjects.findByAuthIdentifier(tenantId, tokenUser!),
+      await deps.subjects.findReferenced(tenantId, { authIdentifier: tokenUser! }),
       'No member is registered for this token: register with POST /v1/users',
     );
   }

@@ -3,7 +3,7 @@
  * the latest committed migration) to the entities' current shape. Add the new file to index.ts.
  * Run: npx tsx shared/migrations/create-migration.ts
  */
-import { createDatabase, databaseModel } from '../database.js';
+import { createDatabase, MIGRATIONS_PATH } from '../database.js';
 import { migrate } from '../platform/db/orm.js';
 import { ensureDatabase } from '../platform/db/ensure-database.js';
 
@@ -12,7 +12,7 @@ await ensureDatabase(databaseUrl);
 const orm = await createDatabase(databaseUrl);
 try {
   await migrate(orm);
-  const created = await orm.getMigrator().createMigration(databaseModel.migrationsPath, false, false);
+  const created = await orm.getMigrator().createMigration(MIGRATIONS_PATH, false, false);
   console.log(created.fileName ? `created ${created.fileName}` : 'entities and database agree: nothing to create');
 } finally {
   await orm.close();

@@ -30,12 +30,18 @@ import { Migration20261128041500 } from './Migration20261128041500.js';
 import { Migration20261128041855 } from './Migration20261128041855.js';
 import { Migration20261128042007 } from './Migration20261128042007.js';
 import { Migration20261128051443 } from './Migration20261128051443.js';
+import { Migration20261128091806 } from './Migration20261128091806.js';
+import { Migration20261128091837 } from './Migration20261128091837.js';
 import { Migration20261128093307 } from './Migration20261128093307.js';
 import { Migration20261128094052 } from './Migration20261128094052.js';
 import { Migration20261128100628 } from './Migration20261128100628.js';
+import type { MigrationSecrets } from './migration-secrets.js';
 
-/** Applied in this order; a new migration is generated with `npx tsx shared/migrations/create-migration.ts` and added here. */
-export const migrationsList: MigrationObject[] = [
+/**
+ * Applied in this order; a new migration is generated with `npx tsx shared/migrations/create-migration.ts`
+ * and added here. Those that rewrite stored values under a key are given the platform secret.
+ */
+export const migrationsList = (secrets: MigrationSecrets): MigrationObject[] => [
   { name: 'Migration20261123011726', class: Migration20261123011726 },
   { name: 'Migration20261123015353', class: Migration20261123015353 },
   { name: 'Migration20261123015715', class: Migration20261123015715 },
@@ -67,6 +73,8 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128041855', class: Migration20261128041855 },
   { name: 'Migration20261128042007', class: Migration20261128042007 },
   { name: 'Migration20261128051443', class: Migration20261128051443 },
+  { name: 'Migration20261128091806', class: Migration20261128091806(secrets) },
+  { name: 'Migration20261128091837', class: Migration20261128091837(secrets) },
   { name: 'Migration20261128093307', class: Migration20261128093307 },
   { name: 'Migration20261128094052', class: Migration20261128094052 },
   { name: 'Migration20261128100628', class: Migration20261128100628 },

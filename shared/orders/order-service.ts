@@ -9,7 +9,7 @@ import {
   type IntrinsicEventDependencies,
 } from '../events/queue-intrinsic-event.js';
 import type { ProductCatalogues } from '../products/product-catalogue.js';
-import { submittingMember } from '../users/lookup-user.js';
+import { findReferencedUser, type MemberReference } from '../users/lookup-user.js';
 import type { User } from '../users/user.entity.js';
 import { Order, type OrderLineItem } from './order.entity.js';
 import { withoutAbsent } from '../platform/json/without-absent.js';
@@ -26,7 +26,7 @@ export interface OrderInput {
   cashierId?: string;
   lineItems: OrderLineItem[];
   occurredAt?: string;
-  submitter?: { authIdentifier: string };
+  submitter?: MemberReference;
 }
 
 export interface OrderDependencies extends IntrinsicEventDependencies {
@@ -73,7 +73,7 @@ export async function placeOrder(
     await reportOrderPlaced(deps, tenantId, existing);
     return { order: existing, created: false };
   }
-  const submitter = input.submitter ? await submittingMember(em, tenantId, input.submitter.authIdentifier) : null;
+  const submitter = input.submitter ? await findReferencedUser(em, tenantId, input.submitter) : null;
 
   const catalogue = await deps.products.forTenant(tenantId);
   const order = em.create(Order, {

@@ -1,4 +1,5 @@
 import { stringify as canonicalize } from 'safe-stable-stringify';
+import { referencesMember } from '../users/lookup-user.js';
 import type { User } from '../users/user.entity.js';
 import type { Order, OrderLineItem } from './order.entity.js';
 import type { OrderInput } from './order-service.js';
@@ -11,8 +12,9 @@ const AMOUNT_TOLERANCE = 0.00005 + 1e-9;
  * its (locationId, transactionId), in the body's order; none when it is the same order sent again.
  * Each field is compared as it is stored, so a retry of the very same body is always the same:
  * amounts to 4 decimal places, `occurredAt` as an instant (`09:15+01:00` is `08:15Z`), an absent
- * optional field as null, line items in order, each by the fields the client sent (the product a
- * line was mapped to from the catalogue is the platform's, not the client's).
+ * optional field as null, the submitter as the member it names (by id, authIdentifier or account
+ * number alike), line items in order, each by the fields the client sent (the product a line was
+ * mapped to from the catalogue is the platform's, not the client's).
  */
 export function differingFields(order: Order, input: OrderInput): string[] {
   const same: Record<string, boolean> = {
@@ -22,11 +24,15 @@ export function differingFields(order: Order, input: OrderInput): string[] {
     cashierId: (order.cashierId ?? null) === (input.cashierId ?? null),
     lineItems: sameLineItems(order.lineItems, input.lineItems),
     occurredAt: (order.occurredAt?.getTime() ?? null) === (input.occurredAt ? Date.parse(input.occurredAt) : null),
-    submitter:
-      ((order.submitter as User | null | undefined)?.authIdentifier ?? null) ===
-      (input.submitter?.authIdentifier ?? null),
+    submitter: sameSubmitter(order.submitter as User | null | undefined, input.submitter),
   };
   return Object.keys(same).filter((field) => !same[field]);
+}
+
+/** The same member, however the submission names it (its id, authIdentifier or account number), or none both times. */
+function sameSubmitter(stored: User | null | undefined, sent: OrderInput['submitter']): boolean {
+  if (!stored || !sent) return !stored && !sent;
+  return referencesMember(sent, stored);
 }
 
 function sameAmount(stored: number | null | undefined, sent: number | undefined): boolean {

@@ -2,7 +2,7 @@ import type { Principal } from '../platform/auth/principal.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import { fieldError, NotFoundError, UnauthorizedError } from '../platform/errors/app-errors.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
-import { unknownSubmitter } from '../users/lookup-user.js';
+import { referencesMember, unknownMember, type MemberReference } from '../users/lookup-user.js';
 import type { SubjectDirectory } from '../users/subject-directory.js';
 import type { User } from '../users/user.entity.js';
 import { createClaim, type ClaimDependencies, type ImageClaim, type PreparsedClaim } from './claim-service.js';
@@ -12,7 +12,7 @@ import type { ClaimedView } from './receipt-views.js';
 import { claimAsStored } from './receipt-reads.js';
 
 interface ClaimRequestCommon {
-  submitter?: { authIdentifier: string };
+  submitter?: MemberReference;
   submissionPosition?: SubmissionPosition;
   metadata?: ReceiptMetadata;
 }
@@ -58,29 +58,26 @@ async function claimant(
   subjects: SubjectDirectory,
   tenantId: string,
   principal: Principal,
-  body: { useParser: boolean; submitter?: { authIdentifier: string } },
+  body: { useParser: boolean; submitter?: MemberReference },
 ): Promise<User> {
   // From the member cache: shoppers and tills claim for the same members over and over.
   if (principal.kind === 'user') {
     if (!body.useParser)
       throw new UnauthorizedError('A preparsed claim takes an admin token with the scope admin:receipts');
-    if (body.submitter && body.submitter.authIdentifier !== principal.authIdentifier)
+    const user = await subjects.findReferenced(tenantId, { authIdentifier: principal.authIdentifier });
+    if (!user) throw new NotFoundError('No member is registered for this token: register with POST /v1/users');
+    if (body.submitter && !referencesMember(body.submitter, user))
       throw fieldError(
         'submitter',
         body.submitter,
         'ownUser',
         'A user token claims for its own user: leave submitter out',
       );
-    const user = await subjects.findByAuthIdentifier(tenantId, principal.authIdentifier);
-    if (!user) throw new NotFoundError('No member is registered for this token: register with POST /v1/users');
     return user;
   }
   if (!body.submitter)
     throw fieldError('submitter', undefined, 'required', 'With an admin token, submitter names the claiming member');
-  return (
-    (await subjects.findByAuthIdentifier(tenantId, body.submitter.authIdentifier)) ??
-    unknownSubmitter(body.submitter.authIdentifier)
-  );
+  return (await subjects.findReferenced(tenantId, body.submitter)) ?? unknownMember(body.submitter);
 }
 
 function preparsed(

@@ -14,7 +14,8 @@ export const ReferralActivity = defineEntity({
     code: p.manyToOne(ReferralCode).deleteRule('cascade'),
     campaign: p.manyToOne(ReferralCampaign).deleteRule('cascade'),
     source: p.string(),
-    sourceUserId: p.string().length(256),
+    /** The sourceUserId (often an email address) as a keyed hash, never in the clear (source-user-hash.ts). */
+    sourceUserHash: p.string().length(64),
     userAgent: p.string().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },

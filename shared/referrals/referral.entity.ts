@@ -6,14 +6,14 @@ import { ReferralCode } from './referral-code.entity.js';
 
 /**
  * A registration with an invite code (docs/referrals.md#referred-registrations). A member is
- * referred once; a source and sourceUserId sign up once per code, the unique index settling two
- * racing sign-ups. The two events' ids are allocated and stored with it before they are queued,
+ * referred once; a source and sourceUserId sign up once per code, the unique index on the pair's
+ * keyed hash settling two racing sign-ups. The two events' ids are allocated and stored with it before they are queued,
  * so queueing them again (the recovery sweep) registers nothing twice.
  */
 export const Referral = defineEntity({
   name: 'Referral',
   tableName: 'referral',
-  uniques: [{ properties: ['referred'] }, { properties: ['code', 'source', 'sourceUserId'] }],
+  uniques: [{ properties: ['referred'] }, { properties: ['code', 'source', 'sourceUserHash'] }],
   indexes: [
     { properties: ['campaign', 'referrer'] },
     // The recovery sweep looks for referrals whose events were never registered, by creation time.
@@ -27,7 +27,8 @@ export const Referral = defineEntity({
     referrer: p.manyToOne(User).deleteRule('cascade'),
     referred: p.manyToOne(User).deleteRule('cascade'),
     source: p.string(),
-    sourceUserId: p.string().length(256),
+    /** The sourceUserId (often an email address) as a keyed hash, never in the clear (source-user-hash.ts). */
+    sourceUserHash: p.string().length(64),
     /** Erased with the referred member's profile, as personal data. */
     userAgent: p.string().nullable(),
     ipAddress: p.string().nullable(),

@@ -13,6 +13,7 @@ import { withoutAbsent } from '../platform/json/without-absent.js';
 import type { User } from '../users/user.entity.js';
 import { findActiveInviteCode } from './referral-code-service.js';
 import { Referral } from './referral.entity.js';
+import { hashedSourceUser, type SourceUserKey } from './source-user-hash.js';
 
 /** The registration body's referral fields (rewards-interface: each requires the other). */
 export interface ReferredRegistrationInput {
@@ -28,6 +29,7 @@ export interface ReferredRegistrationInput {
 
 export interface ReferralDependencies extends IntrinsicEventDependencies {
   eventIds: EventIdAllocator;
+  sourceUserKey: SourceUserKey;
 }
 
 /** What registration does with its referral fields, in three steps around its transaction. */
@@ -46,8 +48,8 @@ const NOT_REFERRED: ReferredRegistration = { record: async () => {}, report: asy
  * allocator and the event type directory use connections of their own, which registrations queued
  * on the tenant's row lock, each holding one, could leave none of. Unused ids are gaps, never
  * reused. `record` runs where the tenant's registrations take turns on its row lock, so the checks
- * and the referrer's count of referrals cannot race; the unique index on (code, source,
- * sourceUserId) stays as the backstop. The ids are kept with the referral, so `report` and the
+ * and the referrer's count of referrals cannot race; the unique index on (code, source, the
+ * sourceUserId's keyed hash) stays as the backstop. The ids are kept with the referral, so `report` and the
  * recovery sweep queue the same events, which are registered once.
  */
 export async function prepareReferredRegistration(
@@ -59,10 +61,14 @@ export async function prepareReferredRegistration(
   if (inviteCode === undefined || activity === undefined) return NOT_REFERRED;
   const registrationEventId = await intrinsicEventId(deps, tenantId, REFERRED_REGISTRATION);
   const completedEventId = await intrinsicEventId(deps, tenantId, REFERRAL_COMPLETED);
+  const sourceUserHash = hashedSourceUser(deps.sourceUserKey, tenantId, activity.sourceUserId);
   let referral: Referral | undefined;
   return {
     async record(tx, member) {
-      referral = await storeReferral(tx, member, inviteCode, activity, { registrationEventId, completedEventId });
+      referral = await storeReferral(tx, member, inviteCode, activity, sourceUserHash, {
+        registrationEventId,
+        completedEventId,
+      });
     },
     async report() {
       if (referral) await reportReferral(deps, referral);
@@ -75,6 +81,7 @@ async function storeReferral(
   member: User,
   inviteCode: string,
   activity: NonNullable<ReferredRegistrationInput['referralActivity']>,
+  sourceUserHash: string,
   eventIds: { registrationEventId: number | null; completedEventId: number | null },
 ): Promise<Referral> {
   const tenantId = member.tenant.id;
@@ -93,7 +100,7 @@ async function storeReferral(
       'notOwn',
       'A member cannot register with an invite code of their own',
     );
-  if (await tx.count(Referral, { code: code.id, source: activity.source, sourceUserId: activity.sourceUserId }))
+  if (await tx.count(Referral, { code: code.id, source: activity.source, sourceUserHash }))
     throw alreadySignedUp(activity);
 
   const campaign = code.campaign;
@@ -106,7 +113,7 @@ async function storeReferral(
     referrer: code.member.id,
     referred: member.id,
     source: activity.source,
-    sourceUserId: activity.sourceUserId,
+    sourceUserHash,
     userAgent: activity.userAgent ?? null,
     ipAddress: activity.ipAddress ?? null,
     tranche: campaign.tranches.find((tranche) => tranche.referrals === count)?.name ?? null,

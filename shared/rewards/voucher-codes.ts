@@ -1,4 +1,5 @@
-import { createHmac, hkdfSync, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
+import { KeyedHash } from '../platform/secrets/keyed-hash.js';
 import { Sealer } from '../platform/secrets/sealer.js';
 import { inPrintedForm, type CodeForm } from '../platform/text/printed-code.js';
 
@@ -26,11 +27,11 @@ export const VOUCHER_CODE_PATTERN = '[^\\s-]';
  * redemption and for the till that validates it.
  */
 export class VoucherCodes {
-  private readonly hashKey: Buffer;
+  private readonly codeHash: KeyedHash<'voucher-code-hash'>;
   private readonly sealer: Sealer;
 
   constructor(platformSecret: string) {
-    this.hashKey = Buffer.from(hkdfSync('sha256', platformSecret, 'tally', 'voucher-code-hash', 32));
+    this.codeHash = new KeyedHash(platformSecret, 'voucher-code-hash');
     this.sealer = new Sealer(platformSecret, 'voucher-code');
   }
 
@@ -49,7 +50,7 @@ export class VoucherCodes {
   }
 
   private keyOf(tenantId: string, text: string): string {
-    return createHmac('sha256', this.hashKey).update(`${tenantId}\n${text}`).digest('hex');
+    return this.codeHash.hex(tenantId, text);
   }
 
   seal(tenantId: string, codeId: string, code: string): string {

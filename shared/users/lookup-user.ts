@@ -63,11 +63,44 @@ export async function lookupUsers(
   });
 }
 
-/** The member a `submitter: {authIdentifier}` names (orders, admin receipt claims), or 404. */
-export async function submittingMember(em: EntityManager, tenantId: string, authIdentifier: string): Promise<User> {
-  return (await em.findOne(User, { tenant: tenantId, authIdentifier })) ?? unknownSubmitter(authIdentifier);
+/**
+ * A member named by exactly one of its identifiers, saying which (docs/users.md#identifiers): its
+ * id (its wallet's id), its authIdentifier or its account number.
+ */
+export type MemberReference = { id: string } | { authIdentifier: string } | { accountNumber: number };
+
+/**
+ * The member a reference names within the tenant, or null: by that identifier alone, so an
+ * authIdentifier that looks like another member's id or account number still names its own member.
+ */
+export async function lookupReferencedUser(
+  em: EntityManager,
+  tenantId: string,
+  reference: MemberReference,
+): Promise<User | null> {
+  if ('id' in reference) return isUuid(reference.id) ? em.findOne(User, { tenant: tenantId, id: reference.id }) : null;
+  if ('authIdentifier' in reference)
+    return em.findOne(User, { tenant: tenantId, authIdentifier: reference.authIdentifier });
+  return em.findOne(User, { tenant: tenantId, accountNumber: reference.accountNumber });
 }
 
-export function unknownSubmitter(authIdentifier: string): never {
-  throw new NotFoundError(`No member has the authIdentifier "${authIdentifier}"`);
+/** Whether the reference names this member: an order's stored submitter against a submission's. */
+export function referencesMember(reference: MemberReference, member: User): boolean {
+  if ('id' in reference) return reference.id.toLowerCase() === member.id;
+  if ('authIdentifier' in reference) return reference.authIdentifier === member.authIdentifier;
+  return reference.accountNumber === member.accountNumber;
+}
+
+/** The member a reference names, or 404 naming what named nobody. */
+export async function findReferencedUser(
+  em: EntityManager,
+  tenantId: string,
+  reference: MemberReference,
+): Promise<User> {
+  return (await lookupReferencedUser(em, tenantId, reference)) ?? unknownMember(reference);
+}
+
+export function unknownMember(reference: MemberReference): never {
+  const [field, value] = Object.entries(reference)[0] as [string, string | number];
+  throw new NotFoundError(`No member has the ${field} "${value}"`);
 }

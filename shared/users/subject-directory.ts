@@ -1,7 +1,7 @@
 import { TtlCache } from '../platform/cache/ttl-cache.js';
 import type { Orm } from '../platform/db/orm.js';
 import { Batcher } from '../platform/queues/batcher.js';
-import { lookupUsers } from './lookup-user.js';
+import { lookupReferencedUser, lookupUsers, type MemberReference } from './lookup-user.js';
 import { User } from './user.entity.js';
 
 interface SubjectLookup {
@@ -39,10 +39,13 @@ export class SubjectDirectory {
     return this.cached(cacheKey(tenantId, subject), () => this.lookups.add({ tenantId, subject }));
   }
 
-  /** The member a user token's sub names (a public event's reporter, a receipt claim's), or an admin's `submitter`: by authIdentifier only. */
-  async findByAuthIdentifier(tenantId: string, authIdentifier: string): Promise<User | undefined> {
-    return this.cached(authIdentifierKey(tenantId, authIdentifier), () =>
-      this.orm.em.fork().findOne(User, { tenant: tenantId, authIdentifier }),
+  /**
+   * The member a reference names (lookup-user.ts): a user token's sub (a public event's reporter, a
+   * receipt claim's) by its authIdentifier, or an admin's `submitter` by the identifier it says.
+   */
+  async findReferenced(tenantId: string, reference: MemberReference): Promise<User | undefined> {
+    return this.cached(referenceKey(tenantId, reference), () =>
+      lookupReferencedUser(this.orm.em.fork(), tenantId, reference),
     );
   }
 
@@ -71,19 +74,28 @@ export class SubjectDirectory {
     return found;
   }
 
-  /** After the member changed (PATCH, erasure): under every form its subject may take. */
+  /** After the member changed (PATCH, erasure): under every form its subject and its references may take. */
   forget(user: Pick<User, 'id' | 'authIdentifier' | 'accountNumber'> & { tenant: { id: string } }): void {
     const tenantId = user.tenant.id;
     for (const subject of [user.id, user.authIdentifier, String(user.accountNumber), user.accountNumber]) {
       this.cache.delete(cacheKey(tenantId, subject));
     }
-    this.cache.delete(authIdentifierKey(tenantId, user.authIdentifier));
+    for (const reference of [
+      { id: user.id },
+      { authIdentifier: user.authIdentifier },
+      { accountNumber: user.accountNumber },
+    ])
+      this.cache.delete(referenceKey(tenantId, reference));
   }
 }
 
-/** Apart from the subjects' keys: an authIdentifier that looks like another member's id or account number is still only an authIdentifier. */
-function authIdentifierKey(tenantId: string, authIdentifier: string): string {
-  return `${tenantId}:authIdentifier:${authIdentifier}`;
+/**
+ * Apart from the subjects' keys: a reference names its member by the one identifier it says, so an
+ * authIdentifier that looks like another member's id or account number is still only an authIdentifier.
+ */
+function referenceKey(tenantId: string, reference: MemberReference): string {
+  const [field, value] = Object.entries(reference)[0] as [string, string | number];
+  return `${tenantId}:${field}:${field === 'id' ? String(value).toLowerCase() : value}`;
 }
 
 /** A string and a number subject differ: `"42"` may be an authIdentifier, `42` is an account number. */

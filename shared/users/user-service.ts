@@ -29,7 +29,7 @@ import {
 import { eraseConsentTextOf } from '../consents/erase-consent-text.js';
 import { recordRegistrationConsents, type RegistrationConsents } from '../consents/member-consents.js';
 import { compile, toValidationIssues } from '../platform/validation/ajv.js';
-import { lookupUser } from './lookup-user.js';
+import { lookupReferencedUser, lookupUser } from './lookup-user.js';
 import {
   memberAuditAfter,
   memberAuditView,
@@ -37,6 +37,7 @@ import {
   NO_PERSONAL_DATA,
   personalDataOf,
 } from './member-audit.js';
+import { memberFingerprint, type FingerprintKey } from './member-fingerprint.js';
 import { Profile as ProfileSchema } from './profile.js';
 import { User, type Profile } from './user.entity.js';
 
@@ -53,6 +54,7 @@ export interface Registration extends RegistrationConsents, ReferredRegistration
 export interface UserChanges {
   isRestricted?: boolean;
   externalIdentifier?: string | null;
+  linkedVenues?: { id: string }[];
   profile?: Profile;
   flags?: Record<string, unknown>;
 }
@@ -99,6 +101,7 @@ export async function registerUser(
       profile: input.profile,
       flags: input.profile.gender ? { genderProvided: input.profile.gender !== 'UNKNOWN' } : null,
       linkedVenues: input.linkedVenues ?? [],
+      fingerprint: memberFingerprint(deps.fingerprintKey, by.tenantId, id),
       erasedAt: null,
     });
     tenant.nextAccountNumber += 1;
@@ -141,25 +144,9 @@ export async function findUser(em: EntityManager, tenantId: string, identifier: 
   return user;
 }
 
-/** A member named by exactly one of its identifiers, saying which (docs/users.md#identifiers). */
-export type MemberReference = { id: string } | { authIdentifier: string } | { accountNumber: number };
-
-/** The member a reference names, within the tenant; 404 when there is none. */
-export async function findReferencedUser(
-  em: EntityManager,
-  tenantId: string,
-  reference: MemberReference,
-): Promise<User> {
-  const [field, value] = Object.entries(reference)[0] as [string, string | number];
-  const user =
-    field === 'id' && !isUuid(String(value)) ? null : await em.findOne(User, { tenant: tenantId, [field]: value });
-  if (!user) throw new NotFoundError(`No member with ${field} "${value}"`);
-  return user;
-}
-
 /** The member a user token speaks for; docs/api-conventions.md#authentication says how to answer when there is none. */
 export async function findTokenUser(em: EntityManager, tenantId: string, authIdentifier: string): Promise<User> {
-  const user = await em.findOne(User, { tenant: tenantId, authIdentifier });
+  const user = await lookupReferencedUser(em, tenantId, { authIdentifier });
   if (!user) throw new NotFoundError('No member is registered for this token: register with POST /v1/users');
   return user;
 }
@@ -167,18 +154,22 @@ export async function findTokenUser(em: EntityManager, tenantId: string, authIde
 /** The member cache, which a change or an erasure makes stale for the member's subjects. */
 type MemberCache = Pick<SubjectDirectory, 'forget'>;
 
-/** Member changes: the audit log (an admin's changes only), the tenant's profile schema, the member cache, and the events a referred registration reports. */
+/**
+ * Member changes: the audit log (an admin's changes only), the tenant's profile schema, the member
+ * cache, the key of members' fingerprints, and the events a referred registration reports.
+ */
 export interface MemberChangeDependencies extends AuditDependencies, ReferralDependencies {
   payloadSchemas: PayloadSchemaCompiler;
   subjects: MemberCache;
+  fingerprintKey: FingerprintKey;
 }
 
 /** Audited without personal data (member-audit.ts); the member cache is keyed by subject, so each service forgets the member itself. */
 const MEMBER = { resourceType: 'user' };
 
 /**
- * PATCH: `profile` merges member by member; `attributes` and `flags` are replaced whole
- * (docs/users.md#changes). Like registration, it locks the tenant row, so a registration or
+ * PATCH: `profile` merges member by member; `attributes`, `flags` and `linkedVenues` are replaced
+ * whole (docs/users.md#changes). Like registration, it locks the tenant row, so a registration or
  * another PATCH cannot take the same email or telephone between the check and the write.
  */
 export async function updateUser(
@@ -202,6 +193,10 @@ export async function updateUser(
     if (changes.flags !== undefined) user.flags = changes.flags;
     if (changes.isRestricted !== undefined) user.isRestricted = changes.isRestricted;
     if (changes.externalIdentifier !== undefined) user.externalIdentifier = changes.externalIdentifier;
+    if (changes.linkedVenues !== undefined) {
+      await checkLinkedVenues(tx, user.tenant.id, changes.linkedVenues);
+      user.linkedVenues = changes.linkedVenues;
+    }
     await tx.flush();
     const action = memberUpdateAction(before.isRestricted, user);
     return { result: user, resourceId: user.id, action, before, after: memberAuditAfter(user, personal) };
@@ -212,9 +207,9 @@ export async function updateUser(
 
 /**
  * DELETE erases the profile only; ids, account number, events and ledger stay
- * (docs/users.md#erasure). The flags go with it (they tell what the profile held), and so do the
- * raw text read off the member's receipts, whose parsed fields stay (erase-ocr-reads.ts), and the
- * comments on their reviews (erase-review-comments.ts);
+ * (docs/users.md#erasure). The flags go with it (they tell what the profile held), as does the
+ * fingerprint (decisions §14), and so do the raw text read off the member's receipts, whose parsed
+ * fields stay (erase-ocr-reads.ts), and the comments on their reviews (erase-review-comments.ts);
  * externalIdentifier is identifier data, which stays, so nothing that refers to the member breaks.
  */
 export async function eraseUser(
@@ -229,6 +224,7 @@ export async function eraseUser(
     const personal = personalDataOf(user);
     user.profile = {};
     user.flags = null;
+    user.fingerprint = null;
     user.erasedAt = new Date();
     await tx.flush();
     await eraseOcrReadsOf(tx, user.tenant.id, user.id);

@@ -1,12 +1,16 @@
 import type { User } from './user.entity.js';
 
-/** A member as the API shows it (docs/users.md#members). */
+/**
+ * A member as the API shows it (docs/users.md#members), alone and as an event's subject; its
+ * fingerprint until it is erased.
+ */
 export function userView(user: User) {
   return {
     ...memberStanding(user),
     profile: user.profile,
     ...(user.flags ? { flags: user.flags } : {}),
     linkedVenues: user.linkedVenues,
+    ...(user.fingerprint ? { fingerprint: user.fingerprint } : {}),
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
   };

@@ -30,6 +30,8 @@ export const User = defineEntity({
     profile: p.json<Profile>(),
     flags: p.json<Record<string, unknown>>().nullable(),
     linkedVenues: p.json<{ id: string }[]>(),
+    /** docs/users.md#fingerprint: given at registration, removed by erasure. */
+    fingerprint: p.string().length(32).nullable(),
     /** Set when the profile was erased (DELETE): ids, account number, events and ledger stay. */
     erasedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),

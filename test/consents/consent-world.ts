@@ -74,9 +74,12 @@ export function consentWorld(harnessOf: () => Harness) {
       );
   }
 
+  /** GET /v1/users/me/consents in name order (the list's default is newest first), as the tests read them. */
   async function ownConsents(w: World, authIdentifier: string): Promise<Json[]> {
     const token = await harnessOf().userToken(w.tenant, authIdentifier);
-    return dataOf(await harnessOf().request(w.tenant, 'GET', '/v1/users/me/consents', { token }));
+    return dataOf(
+      await harnessOf().request(w.tenant, 'GET', '/v1/users/me/consents?sort=type.name&order=ASC', { token }),
+    );
   }
 
   /** PATCH /v1/users/me/consents with the member's own token; `locale` as in register. */

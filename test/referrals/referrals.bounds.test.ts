@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, dataOf, registerMember, type Harness, type Json, type TestTenant } from '../support/harness.js';
-import { campaignBody, createCampaign, referralOf, referredRegistration } from './support.js';
+import {
+  createHarness,
+  dataOf,
+  queryOne,
+  registerMember,
+  type Harness,
+  type Json,
+  type TestTenant,
+} from '../support/harness.js';
+import { campaignBody, createCampaign, referralOf, referredRegistration, storedSourceUser } from './support.js';
 
 let harness: Harness;
 let tenant: TestTenant;
@@ -55,7 +63,10 @@ describe('values at the documented bound', () => {
     });
     expect(response.status).toBe(201);
     const referral = await referralOf(harness, (await dataOf<Json>(response)).id);
-    expect(referral).toMatchObject({ sourceUserId: longest('s'), tranche: longest('t') });
+    expect(referral).toMatchObject({
+      sourceUserHash: storedSourceUser(harness, tenant, longest('s')),
+      tranche: longest('t'),
+    });
   });
 
   it('records a click whose sourceUserId has 256 characters', async () => {
@@ -63,6 +74,9 @@ describe('values at the documented bound', () => {
       body: { inviteCode, activityType: 'CLICK', source: 'OTHER', sourceUserId: longest('c') },
     });
     expect(response.status).toBe(201);
-    expect((await dataOf<Json>(response)).sourceUserId).toBe(longest('c'));
+    const click = await queryOne(harness, 'select source_user_hash from referral_activity where id = ?', [
+      (await dataOf<Json>(response)).id,
+    ]);
+    expect(click.source_user_hash).toBe(storedSourceUser(harness, tenant, longest('c')));
   });
 });

@@ -11,7 +11,14 @@ import {
   type Json,
   type TestTenant,
 } from '../support/harness.js';
-import { campaignBody, createCampaign, referralOf, referredRegistration, registered } from './support.js';
+import {
+  campaignBody,
+  createCampaign,
+  referralOf,
+  referredRegistration,
+  registered,
+  storedSourceUser,
+} from './support.js';
 
 let harness: Harness;
 let tenant: TestTenant;
@@ -246,9 +253,10 @@ describe('clicks and statistics', () => {
   });
 });
 
-// decisions §7: "DELETE /users/{id} erases the profile"; the referral's device details go with it, source and sourceUserId stay.
+// decisions §7: "DELETE /users/{id} erases the profile"; the referral's device details go with it.
+// Issue 31: "A click record and a referral keep sourceUserId (often an email address) after erasure: store a keyed hash instead."
 describe('erasure', () => {
-  it("nulls the referral's ipAddress and userAgent of an erased referred member", async () => {
+  it("nulls the referral's ipAddress and userAgent of an erased referred member; its source and hashed sourceUserId stay", async () => {
     const friend = await dataOf<Json>(await harness.request(tenant, 'GET', '/v1/users/friend-1', { token: admin }));
     expect(await referralOf(harness, friend.id)).toMatchObject({ ipAddress: '2001:db8::7', userAgent: 'IOS' });
     const erased = await harness.request(tenant, 'DELETE', '/v1/users/friend-1', { token: admin });
@@ -257,13 +265,12 @@ describe('erasure', () => {
       ipAddress: null,
       userAgent: null,
       source: 'EMAIL',
-      sourceUserId: 'grace@example.org',
+      sourceUserHash: storedSourceUser(harness, tenant, 'grace@example.org'),
     });
   });
 
-  // docs/referrals.md#clicks: "A click is not tied to a member ... An erasure of a member does not reach click records,
-  // even those whose `sourceUserId` is the member's email address."
-  it("keeps the clicks whose sourceUserId is an erased member's email address", async () => {
+  // docs/referrals.md#who-is-kept: "neither a referral nor a click keeps a sourceUserId: each keeps a keyed hash of it".
+  it("leaves no referral or click holding an erased member's email address", async () => {
     const clicked = await harness.request(tenant, 'POST', '/v1/referral_activities', {
       body: {
         inviteCode: code.inviteCode,
@@ -272,15 +279,25 @@ describe('erasure', () => {
         sourceUserId: 'leaving@example.com',
       },
     });
-    const click = await dataOf<Json>(clicked);
-    const leaving = await registerMember(harness, tenant, admin, 'leaving');
+    expect(clicked.status).toBe(201);
+    expect(await dataOf(clicked)).not.toHaveProperty('sourceUserId');
+    const leaving = await dataOf<Json>(
+      await harness.request(tenant, 'POST', '/v1/users', {
+        token: admin,
+        body: {
+          ...referredRegistration('leaving', code.inviteCode, 'leaving@example.com'),
+          profile: { familyName: 'L', givenName: 'Leaving', emailAddress: 'leaving@example.com' },
+        },
+      }),
+    );
     const erased = await harness.request(tenant, 'DELETE', `/v1/users/${leaving.id}`, { token: admin });
     expect(await jsonOf(erased)).toMatchObject({ data: { affected: 1 } });
-    const kept = await queryOne(
+    const holding = await queryOne(
       harness,
-      'select source, source_user_id as "sourceUserId" from referral_activity where id = ?',
-      [click.id],
+      `select (select count(*) from referral_activity r where tenant_id = ? and row_to_json(r)::text ilike '%leaving@example.com%')::int as clicks,
+              (select count(*) from referral r where tenant_id = ? and row_to_json(r)::text ilike '%leaving@example.com%')::int as referrals`,
+      [tenant.id, tenant.id],
     );
-    expect(kept).toEqual({ source: 'EMAIL', sourceUserId: 'leaving@example.com' });
+    expect(holding).toEqual({ clicks: 0, referrals: 0 });
   });
 });

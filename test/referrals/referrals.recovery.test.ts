@@ -3,6 +3,7 @@ import type { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recoverStranded, recoveryDependencies } from '../../shared/recovery/recover-stranded.js';
 import { Referral } from '../../shared/referrals/referral.entity.js';
+import { hashedSourceUser } from '../../shared/referrals/source-user-hash.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
 import {
   createHarness,
@@ -65,7 +66,7 @@ describe('a referral whose events a crash left unqueued', () => {
       referrer: referrer.id,
       referred: referred.id,
       source: 'EMAIL',
-      sourceUserId: 'lost@example.org',
+      sourceUserHash: hashedSourceUser(harness.context.sourceUserKey, tenant.id, 'lost@example.org'),
       userAgent: null,
       ipAddress: null,
       tranche: 'first friend',

@@ -1,3 +1,4 @@
+import { hashedSourceUser } from '../../shared/referrals/source-user-hash.js';
 import { dataOf, queryOne, type Harness, type Json, type TestTenant } from '../support/harness.js';
 
 /** A campaign body as decisions §13 describes it, with the fields a test changes. */
@@ -54,7 +55,7 @@ export function referredRegistration(authIdentifier: string, inviteCode: string,
 export function referralOf(harness: Harness, memberId: string): Promise<Json> {
   return queryOne(
     harness,
-    'select id, tranche, registration_event_id::int as "registrationEventId", completed_event_id::int as "completedEventId", ip_address as "ipAddress", user_agent as "userAgent", source, source_user_id as "sourceUserId" from referral where referred_id = ?',
+    'select id, tranche, registration_event_id::int as "registrationEventId", completed_event_id::int as "completedEventId", ip_address as "ipAddress", user_agent as "userAgent", source, source_user_hash as "sourceUserHash" from referral where referred_id = ?',
     [memberId],
   );
 }
@@ -64,4 +65,9 @@ export async function registered(harness: Harness, tenant: TestTenant, eventId: 
   const response = await harness.request(tenant, 'GET', `/v1/events/${eventId}/reactions?wait=10000`);
   if (response.status !== 200) throw new Error(`event ${eventId} not registered: ${response.status}`);
   return dataOf(response);
+}
+
+/** A sourceUserId as referrals and clicks keep it: its keyed hash, never the value. */
+export function storedSourceUser(harness: Harness, tenant: TestTenant, sourceUserId: string): string {
+  return hashedSourceUser(harness.context.sourceUserKey, tenant.id, sourceUserId);
 }

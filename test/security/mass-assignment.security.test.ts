@@ -129,6 +129,7 @@ describe('PATCH bodies are closed: ids, the tenant and timestamps are never writ
 });
 
 // docs/users.md#changes: "isRestricted is changed by admins only; a user token sending it to PATCH /v1/users/me is 400 ValidationError."
+// decisions §14: "A member's own token may change `profile` and `flags` only."
 describe('a member cannot change admin-owned fields of its own record', () => {
   it('PATCH /v1/users/me with isRestricted is 400 ValidationError and the member stays restricted', async () => {
     const restricted = await harness.request(tenant, 'POST', '/v1/users', {
@@ -159,12 +160,27 @@ describe('a member cannot change admin-owned fields of its own record', () => {
       (await dataOf<{ isRestricted: boolean }>(await harness.request(tenant, 'GET', '/v1/users/me', { token })))
         .isRestricted,
     ).toBe(true);
-    // The member's own fields still change.
-    const own = await harness.request(tenant, 'PATCH', '/v1/users/me', { token, body: { profile: { city: 'Leeds' } } });
+    // The tenant's venues the member is linked to are the tenant's to set too.
+    const venues = await harness.request(tenant, 'PATCH', '/v1/users/me', {
+      token,
+      body: { profile: { city: 'York' }, linkedVenues: [] },
+    });
+    expect(venues.status).toBe(400);
+    expect(await jsonOf(venues)).toMatchObject({
+      data: { name: 'ValidationError', errors: [{ property: 'linkedVenues' }] },
+    });
+    // The member's own fields still change: its profile, attributes included, and its flags.
+    const own = await harness.request(tenant, 'PATCH', '/v1/users/me', {
+      token,
+      body: { profile: { city: 'Leeds', attributes: { newsletter: 'weekly' } }, flags: { genderProvided: false } },
+    });
     expect(own.status).toBe(200);
-    expect(await dataOf<{ isRestricted: boolean; profile: { city: string } }>(own)).toMatchObject({
+    expect(await dataOf(own)).toMatchObject({
       isRestricted: true,
-      profile: { city: 'Leeds' },
+      externalIdentifier: null,
+      linkedVenues: [],
+      profile: { city: 'Leeds', attributes: { newsletter: 'weekly' } },
+      flags: { genderProvided: false },
     });
   });
 });

@@ -74,13 +74,25 @@ describe('registration: bad profiles are 400 BadRequestError with data.errors', 
     expect(response.status).toBe(201);
   });
 
-  it('a missing isRestricted or profile', async () => {
-    const response = await harness.request(tenant, 'POST', '/v1/users', {
+  it('a missing isRestricted or profile, or a value of the wrong type', async () => {
+    const missing = await harness.request(tenant, 'POST', '/v1/users', {
       token: admin,
       body: { authIdentifier: 'x' },
     });
+    await expectBadRequest(missing, 'isRestricted');
+    expect((await jsonOf(await register(undefined, 'x'))).data.errors[0].property).toBe('profile');
+    const wrongType = await register(withConsent(valid), 'wrong-type', { isRestricted: 'no' });
+    await expectBadRequest(wrongType, 'isRestricted');
+  });
+
+  // docs/users.md#registration: "Only a field the body does not take at its top level is 400 ValidationError, as on every route".
+  it('a field the body does not take is 400 ValidationError naming it, one the profile does not take a BadRequestError', async () => {
+    const response = await register(withConsent(valid), 'extra', { loyaltyTier: 'gold' });
     expect(response.status).toBe(400);
-    expect((await jsonOf(response)).data.name).toBe('BadRequestError');
+    expect(await jsonOf(response)).toMatchObject({
+      data: { name: 'ValidationError', errors: [{ property: 'loyaltyTier' }] },
+    });
+    await expectBadRequest(await register(withConsent({ ...valid, tier: 'gold' }), 'extra-profile'), 'profile.tier');
   });
 
   it("a profile that fails the tenant's profileSchema (a required custom attribute)", async () => {

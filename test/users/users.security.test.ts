@@ -97,4 +97,32 @@ describe("linkedVenues name the tenant's own venues", () => {
     expect(linked.status).toBe(201);
     expect((await dataOf<{ linkedVenues: { id: string }[] }>(linked)).linkedVenues).toEqual([{ id: ours.id }]);
   });
+
+  // docs/users.md#changes: PATCH /v1/users/{id} "takes … linkedVenues …, replaced whole"; "a member cannot change … linkedVenues".
+  it('an admin relinks a member with PATCH, checked the same way; the links are replaced whole', async () => {
+    const admin = await harness.adminToken(tenant, ['admin:users', 'admin:rules']);
+    const venue = async (name: string) =>
+      (
+        await dataOf<{ id: string }>(
+          await harness.request(tenant, 'POST', '/v1/venues', { token: admin, body: { name } }),
+        )
+      ).id;
+    const [north, south] = [await venue('North'), await venue('South')];
+    const relink = (linkedVenues: { id: string }[]) =>
+      harness.request(tenant, 'PATCH', `/v1/users/${userId}`, { token: admin, body: { linkedVenues } });
+    const linked = await relink([{ id: north }, { id: south }]);
+    expect(linked.status).toBe(200);
+    expect((await dataOf<{ linkedVenues: { id: string }[] }>(linked)).linkedVenues).toEqual([
+      { id: north },
+      { id: south },
+    ]);
+    const unknown = '6f1c8f1e-0000-4000-8000-000000000000';
+    const refused = await relink([{ id: south }, { id: unknown }]);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      data: { name: 'ValidationError', errors: [{ property: 'linkedVenues', value: [unknown] }] },
+    });
+    const replaced = await relink([{ id: south }]);
+    expect((await dataOf<{ linkedVenues: { id: string }[] }>(replaced)).linkedVenues).toEqual([{ id: south }]);
+  });
 });

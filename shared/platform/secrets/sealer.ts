@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { derivedKey } from './derived-key.js';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -15,7 +16,7 @@ export class Sealer {
   private readonly key: Buffer;
 
   constructor(platformSecret: string, purpose: 'idempotency-response' | 'webhook-secret' | 'voucher-code') {
-    this.key = Buffer.from(hkdfSync('sha256', platformSecret, 'tally', purpose, 32));
+    this.key = derivedKey(platformSecret, purpose);
   }
 
   seal(text: string, context: string): string {
