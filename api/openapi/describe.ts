@@ -109,7 +109,7 @@ export const ERROR_RESPONSES: Record<number, { name: string; description: string
     name: 'Unprocessable',
     description:
       'The request is well-formed but cannot be done: an Idempotency-Key reused with another body ' +
-      '(IdempotencyKeyReusedError), a member already registered (UserExistsError), a rule the engine refuses ' +
+      '(IdempotencyKeyReusedError), a member already registered (UserExistsError), a rule set the engine cannot run on the transaction ' +
       '(RuleEngineError), tenant configuration that cannot be used (TenantConfigurationError), a balance too small ' +
       "(InsufficientPointsError), a spend beyond the period's spend cap (PointsCapExceededError), a reward not for sale (RewardNotPurchasableError) or not available now (RewardUnavailableError)",
     error: 'IdempotencyKeyReusedError',

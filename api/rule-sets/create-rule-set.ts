@@ -10,6 +10,7 @@ import {
   access,
   CreatedRuleSet,
   CreateRuleSetBody,
+  RULE_CHECK,
   RULE_DEFINITION_EXAMPLE,
   RULE_SET_EXAMPLE,
   RULE_SETS_PATH,
@@ -21,8 +22,7 @@ export function registerCreateRuleSet(app: App, context: AppContext): void {
     method: 'post',
     path: RULE_SETS_PATH,
     operationId: 'createRuleSet',
-    description:
-      'Creates a rule set, with its rules when `ruleDefinitions` is given. Each rule is checked as it is stored (422 RuleEngineError naming it). The active set whose `scope` matches a transaction best decides its receipts.',
+    description: `Creates a rule set, with its rules when \`ruleDefinitions\` is given. The active set whose \`scope\` matches a transaction best decides its receipts. ${RULE_CHECK}`,
     examples: {
       request: { name: 'Every shop', isActive: true, scope: null, ruleDefinitions: [RULE_DEFINITION_EXAMPLE] },
       response: {

@@ -9,7 +9,7 @@ export function registerExecuteRuleSet(app: App, context: AppContext): void {
     path: '/v1/transactions-rule-engine/execute',
     operationId: 'executeRuleSet',
     description:
-      "Runs a rule set on the transaction you send and answers the result and each rule's outcome, storing nothing: for trying rules before a receipt meets them. Without `ruleSetId`, the active set that applies to the transaction runs.",
+      "Runs a rule set on the transaction you send and answers the result and each rule's outcome, storing nothing: for trying rules before a receipt meets them. Without `ruleSetId`, the active set that applies to the transaction runs; none applying is 404. A set the engine cannot run on the transaction (a rule stored before a check refused it) is 422 RuleEngineError.",
     examples: {
       request: {
         transaction: {

@@ -185,6 +185,13 @@ export const RULE_SET_LIST: ListSpec = {
 export const RULE_SETS_PATH = '/v1/transactions-rule-engine/rule-sets';
 export const access = { admin: 'admin:rules' } as const;
 export const tags = ['Transactions rule engine'];
+/**
+ * How a rule the check refuses is answered, in the description of every route that stores rules:
+ * 400 BadRequestError, as the receipts interface answers a priority mismatch. RuleEngineError (422)
+ * is the engine failing to run a stored set on a transaction, which only execute answers.
+ */
+export const RULE_CHECK =
+  'Each rule is checked as it is stored: a CUSTOM rule whose `name` or `priority` differs from its `ruleProperties.event.type` or `ruleProperties.priority`, conditions that do not build or evaluate, or a catalogue price check with no catalogue price to read is 400 BadRequestError naming the rule and the field.';
 
 /** A rule as the examples send it, then as they show it stored, alone and in its set. */
 export const RULE_DEFINITION_EXAMPLE: Static<typeof RuleDefinitionBody> = {

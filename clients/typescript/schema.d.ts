@@ -1215,7 +1215,7 @@ export interface paths {
         put?: never;
         /**
          * Create a rule set
-         * @description Creates a rule set, with its rules when `ruleDefinitions` is given. Each rule is checked as it is stored (422 RuleEngineError naming it). The active set whose `scope` matches a transaction best decides its receipts.
+         * @description Creates a rule set, with its rules when `ruleDefinitions` is given. The active set whose `scope` matches a transaction best decides its receipts. Each rule is checked as it is stored: a CUSTOM rule whose `name` or `priority` differs from its `ruleProperties.event.type` or `ruleProperties.priority`, conditions that do not build or evaluate, or a catalogue price check with no catalogue price to read is 400 BadRequestError naming the rule and the field.
          */
         post: operations["createRuleSet"];
         delete?: never;
@@ -1247,7 +1247,7 @@ export interface paths {
         head?: never;
         /**
          * Change a rule set; ruleDefinitions, when given, replace its rules
-         * @description Changes the fields given. `ruleDefinitions`, when given, replace every rule of the set at once.
+         * @description Changes the fields given. `ruleDefinitions`, when given, replace every rule of the set at once. Each rule is checked as it is stored: a CUSTOM rule whose `name` or `priority` differs from its `ruleProperties.event.type` or `ruleProperties.priority`, conditions that do not build or evaluate, or a catalogue price check with no catalogue price to read is 400 BadRequestError naming the rule and the field.
          */
         patch: operations["updateRuleSet"];
         trace?: never;
@@ -1267,7 +1267,7 @@ export interface paths {
         put?: never;
         /**
          * Add a rule to a rule set
-         * @description Adds a rule to a set, checked as it is stored (422 RuleEngineError naming what is wrong).
+         * @description Adds a rule to a set. Each rule is checked as it is stored: a CUSTOM rule whose `name` or `priority` differs from its `ruleProperties.event.type` or `ruleProperties.priority`, conditions that do not build or evaluate, or a catalogue price check with no catalogue price to read is 400 BadRequestError naming the rule and the field.
          */
         post: operations["createRuleSetRule"];
         delete?: never;
@@ -1299,7 +1299,7 @@ export interface paths {
         head?: never;
         /**
          * Change a rule; the result is checked as a new rule would be
-         * @description Changes the fields given; the rule that results is checked as a new rule would be.
+         * @description Changes the fields given; the rule that results is checked whole, as a new rule would be. Each rule is checked as it is stored: a CUSTOM rule whose `name` or `priority` differs from its `ruleProperties.event.type` or `ruleProperties.priority`, conditions that do not build or evaluate, or a catalogue price check with no catalogue price to read is 400 BadRequestError naming the rule and the field.
          */
         patch: operations["updateRuleSetRule"];
         trace?: never;
@@ -1315,7 +1315,7 @@ export interface paths {
         put?: never;
         /**
          * Run a rule set on a transaction without storing anything
-         * @description Runs a rule set on the transaction you send and answers the result and each rule's outcome, storing nothing: for trying rules before a receipt meets them. Without `ruleSetId`, the active set that applies to the transaction runs.
+         * @description Runs a rule set on the transaction you send and answers the result and each rule's outcome, storing nothing: for trying rules before a receipt meets them. Without `ruleSetId`, the active set that applies to the transaction runs; none applying is 404. A set the engine cannot run on the transaction (a rule stored before a check refused it) is 422 RuleEngineError.
          */
         post: operations["executeRuleSet"];
         delete?: never;
@@ -4450,7 +4450,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The request is well-formed but cannot be done: an Idempotency-Key reused with another body (IdempotencyKeyReusedError), a member already registered (UserExistsError), a rule the engine refuses (RuleEngineError), tenant configuration that cannot be used (TenantConfigurationError), a balance too small (InsufficientPointsError), a spend beyond the period's spend cap (PointsCapExceededError), a reward not for sale (RewardNotPurchasableError) or not available now (RewardUnavailableError) */
+        /** @description The request is well-formed but cannot be done: an Idempotency-Key reused with another body (IdempotencyKeyReusedError), a member already registered (UserExistsError), a rule set the engine cannot run on the transaction (RuleEngineError), tenant configuration that cannot be used (TenantConfigurationError), a balance too small (InsufficientPointsError), a spend beyond the period's spend cap (PointsCapExceededError), a reward not for sale (RewardNotPurchasableError) or not available now (RewardUnavailableError) */
         Unprocessable: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
