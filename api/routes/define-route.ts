@@ -42,6 +42,8 @@ export interface RouteDefinition<
   access: RouteDocumentation['access'];
   /** POST /v1/events: who may report depends on the event type, so its service checks the token. */
   accessCheckedBy?: 'service';
+  /** The bearer may also be a private event type's secret, which the service checks (POST /v1/events). */
+  eventTypeSecret?: true;
   params?: Params;
   query?: Query;
   body?: Body;
@@ -101,6 +103,7 @@ export function defineRoute<
     description: route.description,
     tags: route.tags,
     access: route.access,
+    ...(route.eventTypeSecret ? { eventTypeSecret: true } : {}),
     ...(route.body ? { body: route.body } : {}),
     ...(parameters.length ? { parameters } : {}),
     responses: route.responses,
