@@ -58,17 +58,6 @@ export const ConsentTypeResource = Type.Object(
   { title: 'ConsentType' },
 );
 
-export const ConsentTypeIdParams = uuidPath({ id: "The consent type's id" });
-
-/** A version number that names no version is 404, as an id that is no uuid is (uuidPath). */
-export const ConsentTypeVersionParams: RequestInput<{ id: string; version: string }> = {
-  schema: Type.Object({
-    id: Type.String({ format: 'uuid', description: "The consent type's id" }),
-    version: Type.Integer({ minimum: 1, description: 'The version number, as a consent records it' }),
-  }),
-  parse: (raw) => ({ id: raw.id ?? '', version: raw.version ?? '' }),
-};
-
 export const ConsentTypeVersionResource = Type.Object(
   {
     version: Type.Integer({ minimum: 1 }),
@@ -184,3 +173,20 @@ export const MEMBER_CONSENTS_EXAMPLE = [
     historyCount: 1,
   },
 ];
+
+export const ConsentTypeIdParams = uuidPath({
+  id: { description: "The consent type's id", example: CONSENT_TYPE_EXAMPLE.id },
+});
+
+/** A version number that names no version is 404, as an id that is no uuid is (uuidPath). */
+export const ConsentTypeVersionParams: RequestInput<{ id: string; version: string }> = {
+  schema: Type.Object({
+    id: Type.String({ format: 'uuid', description: "The consent type's id", examples: [CONSENT_TYPE_EXAMPLE.id] }),
+    version: Type.Integer({
+      minimum: 1,
+      description: 'The version number, as a consent records it',
+      examples: [CONSENT_TYPE_VERSION_EXAMPLE.version],
+    }),
+  }),
+  parse: (raw) => ({ id: raw.id ?? '', version: raw.version ?? '' }),
+};

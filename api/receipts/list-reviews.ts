@@ -3,6 +3,7 @@ import type { AppContext } from '../../shared/context.js';
 import { receiptReviews } from '../../shared/receipts/receipt-reads.js';
 import { entityManager, type App } from '../app-env.js';
 import { defineRoute } from '../routes/define-route.js';
+import { RULE_SET_EXAMPLE } from '../rule-sets/schema.js';
 import { admin, ReceiptIdParams, REVIEW_EXAMPLE, ReviewResource, tags } from './schema.js';
 
 export function registerListReviews(app: App, context: AppContext): void {
@@ -23,7 +24,7 @@ export function registerListReviews(app: App, context: AppContext): void {
           reviwer: null,
           comment: null,
           checks: [{ check: 'duplicate', passed: true }],
-          ruleSetId: '2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e',
+          ruleSetId: RULE_SET_EXAMPLE.id,
           ruleEngineResult: { bonusPoints: 50 },
         },
         REVIEW_EXAMPLE,

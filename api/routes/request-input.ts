@@ -57,18 +57,18 @@ function typed(raw: string, type: unknown): unknown {
 }
 
 /**
- * Uuid path parameters, each with what it names, documented as uuids but not refused here: a
- * malformed id names nothing, so the service answers it 404 like any unknown id
- * (shared/db/tenant-record.ts), as it always has.
+ * Uuid path parameters, each with what it names and the id of that resource in the document's
+ * examples, documented as uuids but not refused here: a malformed id names nothing, so the service
+ * answers it 404 like any unknown id (shared/db/tenant-record.ts), as it always has.
  */
 export function uuidPath<Names extends string>(
-  descriptions: Record<Names, string>,
+  parameters: Record<Names, { description: string; example: string }>,
 ): RequestInput<Record<Names, string>> {
   const schema = Type.Object(
     Object.fromEntries(
-      Object.entries<string>(descriptions).map(([name, description]) => [
+      Object.entries<{ description: string; example: string }>(parameters).map(([name, { description, example }]) => [
         name,
-        Type.String({ format: 'uuid', description }),
+        Type.String({ format: 'uuid', description, examples: [example] }),
       ]),
     ),
   );

@@ -5,7 +5,9 @@ import { createRuleSet, ruleSetTenantView, ruleSetView } from '../../shared/rule
 import { changedBy, entityManager, type App, type AppEnv } from '../app-env.js';
 import { createsRecord } from '../middleware/idempotency.js';
 import { success } from '../routes/answer.js';
+import { EVENT_TYPE_EXAMPLE } from '../event-types/schema.js';
 import { defineRoute } from '../routes/define-route.js';
+import { TENANT_EXAMPLE } from '../tenant/schema.js';
 import {
   access,
   CreatedRuleSet,
@@ -28,13 +30,13 @@ export function registerCreateRuleSet(app: App, context: AppContext): void {
       response: {
         ...RULE_SET_EXAMPLE,
         tenant: {
-          id: '0f1e2d3c-4b5a-4968-8776-655443322110',
-          name: 'Acme Coffee',
-          slug: 'acme-coffee',
-          authentication: { issuer: 'https://id.example.org', algorithm: 'HS256' },
-          key: 'tly_3f9a',
-          eventSecrets: {},
-          configuration: {},
+          id: TENANT_EXAMPLE.id,
+          name: TENANT_EXAMPLE.name,
+          slug: TENANT_EXAMPLE.slug,
+          authentication: TENANT_EXAMPLE.authentication,
+          key: TENANT_EXAMPLE.keyPrefix,
+          eventSecrets: { [EVENT_TYPE_EXAMPLE.name]: null },
+          configuration: TENANT_EXAMPLE.configuration,
         },
       },
     },

@@ -11,6 +11,7 @@ import {
   RULE_CHECK,
   RULE_DEFINITION_EXAMPLE,
   RULE_EXAMPLE,
+  RULE_PROPERTIES_EXAMPLE,
   RULE_SETS_PATH,
   RuleDefinitionBody,
   RuleParams,
@@ -78,7 +79,11 @@ export function registerRuleRoutes(app: App, context: AppContext): void {
     path: `${rulesPath}/:ruleId`,
     operationId: 'updateRuleSetRule',
     description: `Changes the fields given; the rule that results is checked whole, as a new rule would be. ${RULE_CHECK}`,
-    examples: { request: { priority: 20 }, response: { ...RULE_EXAMPLE, priority: 20 } },
+    examples: {
+      // A CUSTOM rule's priority is also in its ruleProperties: a change of one is a change of both.
+      request: { priority: 20, ruleProperties: { ...RULE_PROPERTIES_EXAMPLE, priority: 20 } },
+      response: { ...RULE_EXAMPLE, priority: 20, ruleProperties: { ...RULE_PROPERTIES_EXAMPLE, priority: 20 } },
+    },
     summary: 'Change a rule; the result is checked as a new rule would be',
     tags,
     access,

@@ -106,10 +106,6 @@ export const UserResource = Type.Object(
   { title: 'User' },
 );
 
-export const UserIdParams = Type.Object({
-  id: Type.String({ description: "The member's id, authIdentifier or account number" }),
-});
-
 export const USER_LIST: ListSpec = {
   resource: 'user',
   defaultSort: 'createdAt',
@@ -274,3 +270,7 @@ export const WALLET_PREDICTION_EXAMPLE = {
     },
   },
 };
+
+export const UserIdParams = Type.Object({
+  id: Type.String({ description: "The member's id, authIdentifier or account number", examples: [USER_EXAMPLE.id] }),
+});

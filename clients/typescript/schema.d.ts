@@ -4923,7 +4923,7 @@ export interface operations {
                      *           "id": "6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f",
                      *           "name": "PURCHASE",
                      *           "description": "A purchase in a shop",
-                     *           "isPrivate": false,
+                     *           "isPrivate": true,
                      *           "omitFromUserActivity": false,
                      *           "isActive": true,
                      *           "createdAt": "2026-01-05T09:00:00.000Z",
@@ -4962,7 +4962,7 @@ export interface operations {
                  * @example {
                  *       "name": "PURCHASE",
                  *       "description": "A purchase in a shop",
-                 *       "isPrivate": false,
+                 *       "isPrivate": true,
                  *       "schema": {
                  *         "type": "object",
                  *         "properties": {
@@ -4998,11 +4998,12 @@ export interface operations {
                      *         "id": "6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f",
                      *         "name": "PURCHASE",
                      *         "description": "A purchase in a shop",
-                     *         "isPrivate": false,
+                     *         "isPrivate": true,
                      *         "omitFromUserActivity": false,
                      *         "isActive": true,
                      *         "createdAt": "2026-01-05T09:00:00.000Z",
-                     *         "updatedAt": "2026-01-05T09:00:00.000Z"
+                     *         "updatedAt": "2026-01-05T09:00:00.000Z",
+                     *         "secret": "ets_2c41d9e07f5a4b6c8d3e1f0a9b8c7d6e"
                      *       }
                      *     }
                      */
@@ -5027,7 +5028,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The event type's uuid or its name */
+                /**
+                 * @description The event type's uuid or its name
+                 * @example PURCHASE
+                 */
                 identifier: string;
             };
             cookie?: never;
@@ -5051,7 +5055,7 @@ export interface operations {
                      *         "id": "6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f",
                      *         "name": "PURCHASE",
                      *         "description": "A purchase in a shop",
-                     *         "isPrivate": false,
+                     *         "isPrivate": true,
                      *         "omitFromUserActivity": false,
                      *         "isActive": true,
                      *         "createdAt": "2026-01-05T09:00:00.000Z",
@@ -5077,7 +5081,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The event type's uuid or its name */
+                /**
+                 * @description The event type's uuid or its name
+                 * @example PURCHASE
+                 */
                 identifier: string;
             };
             cookie?: never;
@@ -5110,7 +5117,7 @@ export interface operations {
                      *         "id": "6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f",
                      *         "name": "PURCHASE",
                      *         "description": "A purchase in a shop",
-                     *         "isPrivate": false,
+                     *         "isPrivate": true,
                      *         "omitFromUserActivity": false,
                      *         "isActive": false,
                      *         "createdAt": "2026-01-05T09:00:00.000Z",
@@ -5138,7 +5145,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The event type's uuid or its name */
+                /**
+                 * @description The event type's uuid or its name
+                 * @example PURCHASE
+                 */
                 identifier: string;
             };
             cookie?: never;
@@ -5450,7 +5460,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /**
+                 * @description The member's id, authIdentifier or account number
+                 * @example 3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -5506,7 +5519,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /**
+                 * @description The member's id, authIdentifier or account number
+                 * @example 3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -5549,7 +5565,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /**
+                 * @description The member's id, authIdentifier or account number
+                 * @example 3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -5663,14 +5682,14 @@ export interface operations {
                      *             "burnedAt": null,
                      *             "code": null,
                      *             "reward": {
-                     *               "id": "7f1e2d3c-4b5a-4697-8877-665544332211",
+                     *               "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
                      *               "type": "VOUCHER",
-                     *               "name": "Free coffee",
-                     *               "pictureUrl": "https://cdn.example.org/rewards/coffee.png",
+                     *               "name": "Free espresso",
+                     *               "pictureUrl": "https://images.example.org/rewards/espresso.png",
                      *               "purchasable": true,
-                     *               "summary": "Any hot drink, any size",
+                     *               "summary": "One espresso at any of our shops",
                      *               "defaultLocale": "en",
-                     *               "redemptionMessage": "Show this code to the barista"
+                     *               "redemptionMessage": "Show this code at the till"
                      *             },
                      *             "owner": {
                      *               "id": "3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
@@ -5716,7 +5735,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /**
+                 * @description The member's id, authIdentifier or account number
+                 * @example 3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -5757,14 +5779,14 @@ export interface operations {
                      *             "burnedAt": null,
                      *             "code": null,
                      *             "reward": {
-                     *               "id": "7f1e2d3c-4b5a-4697-8877-665544332211",
+                     *               "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
                      *               "type": "VOUCHER",
-                     *               "name": "Free coffee",
-                     *               "pictureUrl": "https://cdn.example.org/rewards/coffee.png",
+                     *               "name": "Free espresso",
+                     *               "pictureUrl": "https://images.example.org/rewards/espresso.png",
                      *               "purchasable": true,
-                     *               "summary": "Any hot drink, any size",
+                     *               "summary": "One espresso at any of our shops",
                      *               "defaultLocale": "en",
-                     *               "redemptionMessage": "Show this code to the barista"
+                     *               "redemptionMessage": "Show this code at the till"
                      *             },
                      *             "owner": {
                      *               "id": "3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
@@ -5891,7 +5913,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /**
+                 * @description The member's id, authIdentifier or account number
+                 * @example 3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6011,20 +6036,20 @@ export interface operations {
                      *       "status": "success",
                      *       "data": [
                      *         {
-                     *           "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *           "id": "b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e",
                      *           "user": {
                      *             "id": "3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
                      *           },
                      *           "resource": {
                      *             "type": "REWARD",
-                     *             "id": "0f1e2d3c-4b5a-4697-8877-665544332211",
-                     *             "name": "Free coffee"
+                     *             "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *             "name": "Free espresso"
                      *           },
                      *           "benefit": {
                      *             "type": "VOUCHER",
-                     *             "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+                     *             "id": "0c9b8a7f-6e5d-4c3b-a2a1-908f7e6d5c4b"
                      *           },
-                     *           "points": 250,
+                     *           "points": 300,
                      *           "completedAt": "2026-02-14T10:30:00.000Z"
                      *         }
                      *       ]
@@ -6060,7 +6085,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /**
+                 * @description The member's id, authIdentifier or account number
+                 * @example 3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6083,20 +6111,20 @@ export interface operations {
                      *       "status": "success",
                      *       "data": [
                      *         {
-                     *           "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *           "id": "b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e",
                      *           "user": {
                      *             "id": "3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
                      *           },
                      *           "resource": {
                      *             "type": "REWARD",
-                     *             "id": "0f1e2d3c-4b5a-4697-8877-665544332211",
-                     *             "name": "Free coffee"
+                     *             "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *             "name": "Free espresso"
                      *           },
                      *           "benefit": {
                      *             "type": "VOUCHER",
-                     *             "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+                     *             "id": "0c9b8a7f-6e5d-4c3b-a2a1-908f7e6d5c4b"
                      *           },
-                     *           "points": 250,
+                     *           "points": 300,
                      *           "completedAt": "2026-02-14T10:30:00.000Z"
                      *         }
                      *       ]
@@ -6257,7 +6285,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The consent type's id */
+                /**
+                 * @description The consent type's id
+                 * @example 5d6e7f80-9a1b-4c2d-8e3f-4a5b6c7d8e9f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6309,7 +6340,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The consent type's id */
+                /**
+                 * @description The consent type's id
+                 * @example 5d6e7f80-9a1b-4c2d-8e3f-4a5b6c7d8e9f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6388,7 +6422,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The consent type's id */
+                /**
+                 * @description The consent type's id
+                 * @example 5d6e7f80-9a1b-4c2d-8e3f-4a5b6c7d8e9f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6440,9 +6477,15 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The consent type's id */
+                /**
+                 * @description The consent type's id
+                 * @example 5d6e7f80-9a1b-4c2d-8e3f-4a5b6c7d8e9f
+                 */
                 id: string;
-                /** @description The version number, as a consent records it */
+                /**
+                 * @description The version number, as a consent records it
+                 * @example 1
+                 */
                 version: number;
             };
             cookie?: never;
@@ -6642,7 +6685,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /**
+                 * @description The member's id, authIdentifier or account number
+                 * @example 3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6919,7 +6965,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The reactor's id */
+                /**
+                 * @description The reactor's id
+                 * @example 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6995,7 +7044,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The reactor's id */
+                /**
+                 * @description The reactor's id
+                 * @example 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -7038,7 +7090,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The reactor's id */
+                /**
+                 * @description The reactor's id
+                 * @example 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -7163,7 +7218,7 @@ export interface operations {
                      *             "id": "6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f",
                      *             "name": "PURCHASE",
                      *             "description": "A purchase in a shop",
-                     *             "isPrivate": false,
+                     *             "isPrivate": true,
                      *             "omitFromUserActivity": false,
                      *             "isActive": true,
                      *             "createdAt": "2026-01-05T09:00:00.000Z",
@@ -7259,7 +7314,7 @@ export interface operations {
                      *           "id": "6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f",
                      *           "name": "PURCHASE",
                      *           "description": "A purchase in a shop",
-                     *           "isPrivate": false,
+                     *           "isPrivate": true,
                      *           "omitFromUserActivity": false,
                      *           "isActive": true,
                      *           "createdAt": "2026-01-05T09:00:00.000Z",
@@ -7424,7 +7479,7 @@ export interface operations {
                      *           "id": "6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f",
                      *           "name": "PURCHASE",
                      *           "description": "A purchase in a shop",
-                     *           "isPrivate": false,
+                     *           "isPrivate": true,
                      *           "omitFromUserActivity": false,
                      *           "isActive": true,
                      *           "createdAt": "2026-01-05T09:00:00.000Z",
@@ -7686,7 +7741,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The webhook's id */
+                /**
+                 * @description The webhook's id
+                 * @example c4d5e6f7-0a1b-4c2d-8e3f-4a5b6c7d8e9f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -7736,7 +7794,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The webhook's id */
+                /**
+                 * @description The webhook's id
+                 * @example c4d5e6f7-0a1b-4c2d-8e3f-4a5b6c7d8e9f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -7779,7 +7840,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The webhook's id */
+                /**
+                 * @description The webhook's id
+                 * @example c4d5e6f7-0a1b-4c2d-8e3f-4a5b6c7d8e9f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -7851,7 +7915,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The webhook's id */
+                /**
+                 * @description The webhook's id
+                 * @example c4d5e6f7-0a1b-4c2d-8e3f-4a5b6c7d8e9f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -7951,7 +8018,7 @@ export interface operations {
                      *           "cost": 0.85,
                      *           "purchasable": true,
                      *           "availableFrom": "2026-02-01T00:00:00.000Z",
-                     *           "availableUntil": "2026-12-31T23:59:59.000Z",
+                     *           "availableUntil": null,
                      *           "stock": 500,
                      *           "voucherValidityDays": 30,
                      *           "redemptionWindowMinutes": 15,
@@ -8011,7 +8078,7 @@ export interface operations {
                  *       "cost": 0.85,
                  *       "purchasable": true,
                  *       "availableFrom": "2026-02-01T00:00:00.000Z",
-                 *       "availableUntil": "2026-12-31T23:59:59.000Z",
+                 *       "availableUntil": null,
                  *       "stock": 500,
                  *       "voucherValidityDays": 30,
                  *       "redemptionWindowMinutes": 15,
@@ -8056,7 +8123,7 @@ export interface operations {
                      *         "cost": 0.85,
                      *         "purchasable": true,
                      *         "availableFrom": "2026-02-01T00:00:00.000Z",
-                     *         "availableUntil": "2026-12-31T23:59:59.000Z",
+                     *         "availableUntil": null,
                      *         "stock": 500,
                      *         "voucherValidityDays": 30,
                      *         "redemptionWindowMinutes": 15,
@@ -8097,7 +8164,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The reward's id */
+                /**
+                 * @description The reward's id
+                 * @example 7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -8127,7 +8197,7 @@ export interface operations {
                      *         "cost": 0.85,
                      *         "purchasable": true,
                      *         "availableFrom": "2026-02-01T00:00:00.000Z",
-                     *         "availableUntil": "2026-12-31T23:59:59.000Z",
+                     *         "availableUntil": null,
                      *         "stock": 500,
                      *         "voucherValidityDays": 30,
                      *         "redemptionWindowMinutes": 15,
@@ -8165,7 +8235,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The reward's id */
+                /**
+                 * @description The reward's id
+                 * @example 7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -8205,7 +8278,7 @@ export interface operations {
                      *         "cost": 0.85,
                      *         "purchasable": true,
                      *         "availableFrom": "2026-02-01T00:00:00.000Z",
-                     *         "availableUntil": "2026-12-31T23:59:59.000Z",
+                     *         "availableUntil": null,
                      *         "stock": 800,
                      *         "voucherValidityDays": 30,
                      *         "redemptionWindowMinutes": 15,
@@ -8250,7 +8323,10 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description The reward's id */
+                /**
+                 * @description The reward's id
+                 * @example 7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -8312,7 +8388,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The reward's id */
+                /**
+                 * @description The reward's id
+                 * @example 7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -8388,20 +8467,20 @@ export interface operations {
                      *       "status": "success",
                      *       "data": [
                      *         {
-                     *           "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *           "id": "b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e",
                      *           "user": {
                      *             "id": "3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
                      *           },
                      *           "resource": {
                      *             "type": "REWARD",
-                     *             "id": "0f1e2d3c-4b5a-4697-8877-665544332211",
-                     *             "name": "Free coffee"
+                     *             "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *             "name": "Free espresso"
                      *           },
                      *           "benefit": {
                      *             "type": "VOUCHER",
-                     *             "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+                     *             "id": "0c9b8a7f-6e5d-4c3b-a2a1-908f7e6d5c4b"
                      *           },
-                     *           "points": 250,
+                     *           "points": 300,
                      *           "completedAt": "2026-02-14T10:30:00.000Z"
                      *         }
                      *       ]
@@ -8438,7 +8517,7 @@ export interface operations {
                  * @example {
                  *       "resource": {
                  *         "type": "REWARD",
-                 *         "id": "0f1e2d3c-4b5a-4697-8877-665544332211"
+                 *         "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d"
                  *       }
                  *     }
                  */
@@ -8461,19 +8540,19 @@ export interface operations {
                      * @example {
                      *       "status": "success",
                      *       "data": {
-                     *         "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *         "id": "b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e",
                      *         "user": {
                      *           "id": "3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
                      *         },
                      *         "resource": {
                      *           "type": "REWARD",
-                     *           "id": "0f1e2d3c-4b5a-4697-8877-665544332211"
+                     *           "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d"
                      *         },
                      *         "benefit": {
                      *           "type": "VOUCHER",
-                     *           "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+                     *           "id": "0c9b8a7f-6e5d-4c3b-a2a1-908f7e6d5c4b"
                      *         },
-                     *         "points": 250,
+                     *         "points": 300,
                      *         "completedAt": "2026-02-14T10:30:00.000Z"
                      *       }
                      *     }
@@ -8542,20 +8621,20 @@ export interface operations {
                      *           "value": "K7QM-3XNP-W9TD"
                      *         },
                      *         "reward": {
-                     *           "id": "7f1e2d3c-4b5a-4697-8877-665544332211",
+                     *           "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
                      *           "type": "VOUCHER",
-                     *           "name": "Free coffee",
-                     *           "pictureUrl": "https://cdn.example.org/rewards/coffee.png",
+                     *           "name": "Free espresso",
+                     *           "pictureUrl": "https://images.example.org/rewards/espresso.png",
                      *           "purchasable": true,
-                     *           "summary": "Any hot drink, any size",
+                     *           "summary": "One espresso at any of our shops",
                      *           "defaultLocale": "en",
-                     *           "redemptionMessage": "Show this code to the barista",
+                     *           "redemptionMessage": "Show this code at the till",
                      *           "discounts": [
                      *             {
                      *               "type": "FIXED",
-                     *               "value": "3.50",
-                     *               "sku": "DISC-COFFEE",
-                     *               "productSku": "COFFEE"
+                     *               "value": "2.50",
+                     *               "sku": "DISC-ESPRESSO",
+                     *               "productSku": "SKU-ESPRESSO"
                      *             }
                      *           ]
                      *         },
@@ -8642,20 +8721,20 @@ export interface operations {
                      *           "value": "K7QM-3XNP-W9TD"
                      *         },
                      *         "reward": {
-                     *           "id": "7f1e2d3c-4b5a-4697-8877-665544332211",
+                     *           "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
                      *           "type": "VOUCHER",
-                     *           "name": "Free coffee",
-                     *           "pictureUrl": "https://cdn.example.org/rewards/coffee.png",
+                     *           "name": "Free espresso",
+                     *           "pictureUrl": "https://images.example.org/rewards/espresso.png",
                      *           "purchasable": true,
-                     *           "summary": "Any hot drink, any size",
+                     *           "summary": "One espresso at any of our shops",
                      *           "defaultLocale": "en",
-                     *           "redemptionMessage": "Show this code to the barista",
+                     *           "redemptionMessage": "Show this code at the till",
                      *           "discounts": [
                      *             {
                      *               "type": "FIXED",
-                     *               "value": "3.50",
-                     *               "sku": "DISC-COFFEE",
-                     *               "productSku": "COFFEE"
+                     *               "value": "2.50",
+                     *               "sku": "DISC-ESPRESSO",
+                     *               "productSku": "SKU-ESPRESSO"
                      *             }
                      *           ]
                      *         },
@@ -8743,31 +8822,30 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *           "id": "d2e3f4a5-b6c7-4d8e-9f0a-1b2c3d4e5f6a",
                      *           "kind": "SPEND",
-                     *           "points": -250,
+                     *           "points": -300,
                      *           "createdAt": "2026-02-12T09:00:00.000Z",
                      *           "expiresAt": null,
                      *           "cause": {
                      *             "type": "PURCHASE",
-                     *             "purchaseId": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
-                     *             "rewardId": "0f1e2d3c-4b5a-4697-8877-665544332211",
-                     *             "rewardName": "Free coffee"
+                     *             "purchaseId": "b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e",
+                     *             "rewardId": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *             "rewardName": "Free espresso"
                      *           }
                      *         },
                      *         {
-                     *           "id": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *           "id": "e3f4a5b6-c7d8-4e9f-8a1b-2c3d4e5f6a7b",
                      *           "kind": "EARN",
-                     *           "points": 30,
-                     *           "requestedPoints": 45,
-                     *           "createdAt": "2026-02-10T18:20:00.000Z",
-                     *           "expiresAt": "2027-02-10T18:20:00.000Z",
+                     *           "points": 425,
+                     *           "createdAt": "2026-02-01T12:00:00.120Z",
+                     *           "expiresAt": "2027-02-01T12:00:00.120Z",
                      *           "cause": {
                      *             "type": "EVENT",
-                     *             "eventId": 1048577,
-                     *             "eventType": "ORDER_PLACED",
-                     *             "reactorId": "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f",
-                     *             "reactorName": "Points per order"
+                     *             "eventId": 1042,
+                     *             "eventType": "PURCHASE",
+                     *             "reactorId": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *             "reactorName": "Ten points a euro"
                      *           }
                      *         }
                      *       ]
@@ -8803,7 +8881,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /**
+                 * @description The member's id, authIdentifier or account number
+                 * @example 3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -8838,31 +8919,30 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *           "id": "d2e3f4a5-b6c7-4d8e-9f0a-1b2c3d4e5f6a",
                      *           "kind": "SPEND",
-                     *           "points": -250,
+                     *           "points": -300,
                      *           "createdAt": "2026-02-12T09:00:00.000Z",
                      *           "expiresAt": null,
                      *           "cause": {
                      *             "type": "PURCHASE",
-                     *             "purchaseId": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
-                     *             "rewardId": "0f1e2d3c-4b5a-4697-8877-665544332211",
-                     *             "rewardName": "Free coffee"
+                     *             "purchaseId": "b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e",
+                     *             "rewardId": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *             "rewardName": "Free espresso"
                      *           }
                      *         },
                      *         {
-                     *           "id": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *           "id": "e3f4a5b6-c7d8-4e9f-8a1b-2c3d4e5f6a7b",
                      *           "kind": "EARN",
-                     *           "points": 30,
-                     *           "requestedPoints": 45,
-                     *           "createdAt": "2026-02-10T18:20:00.000Z",
-                     *           "expiresAt": "2027-02-10T18:20:00.000Z",
+                     *           "points": 425,
+                     *           "createdAt": "2026-02-01T12:00:00.120Z",
+                     *           "expiresAt": "2027-02-01T12:00:00.120Z",
                      *           "cause": {
                      *             "type": "EVENT",
-                     *             "eventId": 1048577,
-                     *             "eventType": "ORDER_PLACED",
-                     *             "reactorId": "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f",
-                     *             "reactorName": "Points per order"
+                     *             "eventId": 1042,
+                     *             "eventType": "PURCHASE",
+                     *             "reactorId": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *             "reactorName": "Ten points a euro"
                      *           }
                      *         }
                      *       ]
@@ -8892,7 +8972,10 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /**
+                 * @description The member's id, authIdentifier or account number
+                 * @example 3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -9025,7 +9108,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The job's id, as the request that started it answered */
+                /**
+                 * @description The job's id, as the request that started it answered
+                 * @example 5d1c1f9e-6a43-4f7e-9a3e-0c2b8a6f4d11
+                 */
                 id: string;
             };
             cookie?: never;
@@ -9113,7 +9199,7 @@ export interface operations {
                      *       "status": "success",
                      *       "data": [
                      *         {
-                     *           "id": "5d6e7f80-9a1b-4c2d-8e3f-405162738495",
+                     *           "id": "c7d8e9f0-1a2b-4c3d-8e4f-5a6b7c8d9e0f",
                      *           "name": "Bring a friend",
                      *           "createdAt": "2026-02-01T09:00:00.000Z",
                      *           "updatedAt": "2026-02-01T09:00:00.000Z",
@@ -9212,7 +9298,7 @@ export interface operations {
                      * @example {
                      *       "status": "success",
                      *       "data": {
-                     *         "id": "5d6e7f80-9a1b-4c2d-8e3f-405162738495",
+                     *         "id": "c7d8e9f0-1a2b-4c3d-8e4f-5a6b7c8d9e0f",
                      *         "name": "Bring a friend",
                      *         "createdAt": "2026-02-01T09:00:00.000Z",
                      *         "updatedAt": "2026-02-01T09:00:00.000Z",
@@ -9259,7 +9345,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The campaign's id */
+                /**
+                 * @description The campaign's id
+                 * @example c7d8e9f0-1a2b-4c3d-8e4f-5a6b7c8d9e0f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -9280,7 +9369,7 @@ export interface operations {
                      * @example {
                      *       "status": "success",
                      *       "data": {
-                     *         "id": "5d6e7f80-9a1b-4c2d-8e3f-405162738495",
+                     *         "id": "c7d8e9f0-1a2b-4c3d-8e4f-5a6b7c8d9e0f",
                      *         "name": "Bring a friend",
                      *         "createdAt": "2026-02-01T09:00:00.000Z",
                      *         "updatedAt": "2026-02-01T09:00:00.000Z",
@@ -9325,7 +9414,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The campaign's id */
+                /**
+                 * @description The campaign's id
+                 * @example c7d8e9f0-1a2b-4c3d-8e4f-5a6b7c8d9e0f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -9355,7 +9447,7 @@ export interface operations {
                      * @example {
                      *       "status": "success",
                      *       "data": {
-                     *         "id": "5d6e7f80-9a1b-4c2d-8e3f-405162738495",
+                     *         "id": "c7d8e9f0-1a2b-4c3d-8e4f-5a6b7c8d9e0f",
                      *         "name": "Bring a friend",
                      *         "createdAt": "2026-02-01T09:00:00.000Z",
                      *         "updatedAt": "2026-02-01T09:00:00.000Z",
@@ -9403,7 +9495,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The campaign's id */
+                /**
+                 * @description The campaign's id
+                 * @example c7d8e9f0-1a2b-4c3d-8e4f-5a6b7c8d9e0f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -9472,7 +9567,7 @@ export interface operations {
                      *         "inviteCode": "K7MQ2XWD",
                      *         "inviteLink": "https://coffee.example/join?inviteCode=K7MQ2XWD",
                      *         "campaign": {
-                     *           "id": "5d6e7f80-9a1b-4c2d-8e3f-405162738495",
+                     *           "id": "c7d8e9f0-1a2b-4c3d-8e4f-5a6b7c8d9e0f",
                      *           "name": "Bring a friend",
                      *           "createdAt": "2026-02-01T09:00:00.000Z",
                      *           "updatedAt": "2026-02-01T09:00:00.000Z",
@@ -9521,7 +9616,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id, authIdentifier or account number */
+                /**
+                 * @description The member's id, authIdentifier or account number
+                 * @example 3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -9548,7 +9646,7 @@ export interface operations {
                      *         "inviteCode": "K7MQ2XWD",
                      *         "inviteLink": "https://coffee.example/join?inviteCode=K7MQ2XWD",
                      *         "campaign": {
-                     *           "id": "5d6e7f80-9a1b-4c2d-8e3f-405162738495",
+                     *           "id": "c7d8e9f0-1a2b-4c3d-8e4f-5a6b7c8d9e0f",
                      *           "name": "Bring a friend",
                      *           "createdAt": "2026-02-01T09:00:00.000Z",
                      *           "updatedAt": "2026-02-01T09:00:00.000Z",
@@ -9798,7 +9896,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The product's id */
+                /**
+                 * @description The product's id
+                 * @example 5d6e7f80-9a1b-4c2d-8e3f-405162738495
+                 */
                 id: string;
             };
             cookie?: never;
@@ -9850,7 +9951,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The product's id */
+                /**
+                 * @description The product's id
+                 * @example 5d6e7f80-9a1b-4c2d-8e3f-405162738495
+                 */
                 id: string;
             };
             cookie?: never;
@@ -9893,7 +9997,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The product's id */
+                /**
+                 * @description The product's id
+                 * @example 5d6e7f80-9a1b-4c2d-8e3f-405162738495
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10098,7 +10205,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The venue's id */
+                /**
+                 * @description The venue's id
+                 * @example 7e8f9a0b-1c2d-4e3f-8a4b-5c6d7e8f9a0b
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10152,7 +10262,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The venue's id */
+                /**
+                 * @description The venue's id
+                 * @example 7e8f9a0b-1c2d-4e3f-8a4b-5c6d7e8f9a0b
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10195,7 +10308,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The venue's id */
+                /**
+                 * @description The venue's id
+                 * @example 7e8f9a0b-1c2d-4e3f-8a4b-5c6d7e8f9a0b
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10299,7 +10415,7 @@ export interface operations {
                      *             {
                      *               "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
                      *               "type": "CUSTOM",
-                     *               "name": "Total of at least 20",
+                     *               "name": "LARGE_BASKET",
                      *               "priority": 10,
                      *               "ruleProperties": {
                      *                 "conditions": {
@@ -10313,8 +10429,9 @@ export interface operations {
                      *                   ]
                      *                 },
                      *                 "event": {
-                     *                   "type": "large-basket"
-                     *                 }
+                     *                   "type": "LARGE_BASKET"
+                     *                 },
+                     *                 "priority": 10
                      *               },
                      *               "resultParams": {
                      *                 "success": [
@@ -10371,7 +10488,7 @@ export interface operations {
                  *       "ruleDefinitions": [
                  *         {
                  *           "type": "CUSTOM",
-                 *           "name": "Total of at least 20",
+                 *           "name": "LARGE_BASKET",
                  *           "priority": 10,
                  *           "ruleProperties": {
                  *             "conditions": {
@@ -10385,8 +10502,9 @@ export interface operations {
                  *               ]
                  *             },
                  *             "event": {
-                 *               "type": "large-basket"
-                 *             }
+                 *               "type": "LARGE_BASKET"
+                 *             },
+                 *             "priority": 10
                  *           },
                  *           "resultParams": {
                  *             "success": [
@@ -10428,7 +10546,7 @@ export interface operations {
                      *           {
                      *             "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
                      *             "type": "CUSTOM",
-                     *             "name": "Total of at least 20",
+                     *             "name": "LARGE_BASKET",
                      *             "priority": 10,
                      *             "ruleProperties": {
                      *               "conditions": {
@@ -10442,8 +10560,9 @@ export interface operations {
                      *                 ]
                      *               },
                      *               "event": {
-                     *                 "type": "large-basket"
-                     *               }
+                     *                 "type": "LARGE_BASKET"
+                     *               },
+                     *               "priority": 10
                      *             },
                      *             "resultParams": {
                      *               "success": [
@@ -10462,16 +10581,31 @@ export interface operations {
                      *         "createdAt": "2026-01-10T08:00:00.000Z",
                      *         "updatedAt": "2026-01-10T08:00:00.000Z",
                      *         "tenant": {
-                     *           "id": "0f1e2d3c-4b5a-4968-8776-655443322110",
-                     *           "name": "Acme Coffee",
-                     *           "slug": "acme-coffee",
+                     *           "id": "0d9f8e7c-6b5a-4c3d-8e2f-1a0b9c8d7e6f",
+                     *           "name": "Northwind Coffee",
+                     *           "slug": "northwind",
                      *           "authentication": {
-                     *             "issuer": "https://id.example.org",
-                     *             "algorithm": "HS256"
+                     *             "algorithm": "HS256",
+                     *             "issuer": "https://auth.northwind.example"
                      *           },
-                     *           "key": "tly_3f9a",
-                     *           "eventSecrets": {},
-                     *           "configuration": {}
+                     *           "key": "tly_nw4k",
+                     *           "eventSecrets": {
+                     *             "PURCHASE": null
+                     *           },
+                     *           "configuration": {
+                     *             "review": {
+                     *               "maxAgeDays": 30,
+                     *               "minConfidence": 0.8
+                     *             },
+                     *             "rateLimit": {
+                     *               "perSecond": 200,
+                     *               "burst": 400
+                     *             },
+                     *             "corsOrigins": [
+                     *               "https://shop.northwind.example"
+                     *             ],
+                     *             "timezone": "Europe/London"
+                     *           }
                      *         }
                      *       }
                      *     }
@@ -10496,7 +10630,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The rule set's id */
+                /**
+                 * @description The rule set's id
+                 * @example 2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10525,7 +10662,7 @@ export interface operations {
                      *           {
                      *             "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
                      *             "type": "CUSTOM",
-                     *             "name": "Total of at least 20",
+                     *             "name": "LARGE_BASKET",
                      *             "priority": 10,
                      *             "ruleProperties": {
                      *               "conditions": {
@@ -10539,8 +10676,9 @@ export interface operations {
                      *                 ]
                      *               },
                      *               "event": {
-                     *                 "type": "large-basket"
-                     *               }
+                     *                 "type": "LARGE_BASKET"
+                     *               },
+                     *               "priority": 10
                      *             },
                      *             "resultParams": {
                      *               "success": [
@@ -10579,7 +10717,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The rule set's id */
+                /**
+                 * @description The rule set's id
+                 * @example 2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10622,7 +10763,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The rule set's id */
+                /**
+                 * @description The rule set's id
+                 * @example 2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10660,7 +10804,7 @@ export interface operations {
                      *           {
                      *             "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
                      *             "type": "CUSTOM",
-                     *             "name": "Total of at least 20",
+                     *             "name": "LARGE_BASKET",
                      *             "priority": 10,
                      *             "ruleProperties": {
                      *               "conditions": {
@@ -10674,8 +10818,9 @@ export interface operations {
                      *                 ]
                      *               },
                      *               "event": {
-                     *                 "type": "large-basket"
-                     *               }
+                     *                 "type": "LARGE_BASKET"
+                     *               },
+                     *               "priority": 10
                      *             },
                      *             "resultParams": {
                      *               "success": [
@@ -10716,7 +10861,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The rule set's id */
+                /**
+                 * @description The rule set's id
+                 * @example 2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10740,7 +10888,7 @@ export interface operations {
                      *         {
                      *           "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
                      *           "type": "CUSTOM",
-                     *           "name": "Total of at least 20",
+                     *           "name": "LARGE_BASKET",
                      *           "priority": 10,
                      *           "ruleProperties": {
                      *             "conditions": {
@@ -10754,8 +10902,9 @@ export interface operations {
                      *               ]
                      *             },
                      *             "event": {
-                     *               "type": "large-basket"
-                     *             }
+                     *               "type": "LARGE_BASKET"
+                     *             },
+                     *             "priority": 10
                      *           },
                      *           "resultParams": {
                      *             "success": [
@@ -10796,7 +10945,10 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description The rule set's id */
+                /**
+                 * @description The rule set's id
+                 * @example 2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10806,7 +10958,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "type": "CUSTOM",
-                 *       "name": "Total of at least 20",
+                 *       "name": "LARGE_BASKET",
                  *       "priority": 10,
                  *       "ruleProperties": {
                  *         "conditions": {
@@ -10820,8 +10972,9 @@ export interface operations {
                  *           ]
                  *         },
                  *         "event": {
-                 *           "type": "large-basket"
-                 *         }
+                 *           "type": "LARGE_BASKET"
+                 *         },
+                 *         "priority": 10
                  *       },
                  *       "resultParams": {
                  *         "success": [
@@ -10855,7 +11008,7 @@ export interface operations {
                      *       "data": {
                      *         "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
                      *         "type": "CUSTOM",
-                     *         "name": "Total of at least 20",
+                     *         "name": "LARGE_BASKET",
                      *         "priority": 10,
                      *         "ruleProperties": {
                      *           "conditions": {
@@ -10869,8 +11022,9 @@ export interface operations {
                      *             ]
                      *           },
                      *           "event": {
-                     *             "type": "large-basket"
-                     *           }
+                     *             "type": "LARGE_BASKET"
+                     *           },
+                     *           "priority": 10
                      *         },
                      *         "resultParams": {
                      *           "success": [
@@ -10908,9 +11062,15 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The rule set's id */
+                /**
+                 * @description The rule set's id
+                 * @example 2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e
+                 */
                 id: string;
-                /** @description The rule's id */
+                /**
+                 * @description The rule's id
+                 * @example 1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
                 ruleId: string;
             };
             cookie?: never;
@@ -10933,7 +11093,7 @@ export interface operations {
                      *       "data": {
                      *         "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
                      *         "type": "CUSTOM",
-                     *         "name": "Total of at least 20",
+                     *         "name": "LARGE_BASKET",
                      *         "priority": 10,
                      *         "ruleProperties": {
                      *           "conditions": {
@@ -10947,8 +11107,9 @@ export interface operations {
                      *             ]
                      *           },
                      *           "event": {
-                     *             "type": "large-basket"
-                     *           }
+                     *             "type": "LARGE_BASKET"
+                     *           },
+                     *           "priority": 10
                      *         },
                      *         "resultParams": {
                      *           "success": [
@@ -10983,9 +11144,15 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The rule set's id */
+                /**
+                 * @description The rule set's id
+                 * @example 2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e
+                 */
                 id: string;
-                /** @description The rule's id */
+                /**
+                 * @description The rule's id
+                 * @example 1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
                 ruleId: string;
             };
             cookie?: never;
@@ -11028,9 +11195,15 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The rule set's id */
+                /**
+                 * @description The rule set's id
+                 * @example 2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e
+                 */
                 id: string;
-                /** @description The rule's id */
+                /**
+                 * @description The rule's id
+                 * @example 1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
                 ruleId: string;
             };
             cookie?: never;
@@ -11039,7 +11212,23 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "priority": 20
+                 *       "priority": 20,
+                 *       "ruleProperties": {
+                 *         "conditions": {
+                 *           "all": [
+                 *             {
+                 *               "fact": "request",
+                 *               "path": "$.transaction.total",
+                 *               "operator": "greaterThanInclusive",
+                 *               "value": 20
+                 *             }
+                 *           ]
+                 *         },
+                 *         "event": {
+                 *           "type": "LARGE_BASKET"
+                 *         },
+                 *         "priority": 20
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["UpdateRuleBody"];
@@ -11062,7 +11251,7 @@ export interface operations {
                      *       "data": {
                      *         "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
                      *         "type": "CUSTOM",
-                     *         "name": "Total of at least 20",
+                     *         "name": "LARGE_BASKET",
                      *         "priority": 20,
                      *         "ruleProperties": {
                      *           "conditions": {
@@ -11076,8 +11265,9 @@ export interface operations {
                      *             ]
                      *           },
                      *           "event": {
-                     *             "type": "large-basket"
-                     *           }
+                     *             "type": "LARGE_BASKET"
+                     *           },
+                     *           "priority": 20
                      *         },
                      *         "resultParams": {
                      *           "success": [
@@ -11160,7 +11350,7 @@ export interface operations {
                      *         "rules": [
                      *           {
                      *             "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
-                     *             "name": "Total of at least 20",
+                     *             "name": "LARGE_BASKET",
                      *             "priority": 10,
                      *             "outcome": "success"
                      *           }
@@ -11377,7 +11567,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The order's id */
+                /**
+                 * @description The order's id
+                 * @example 8f9a0b1c-2d3e-4f5a-8b6c-7d8e9f0a1b2c
+                 */
                 id: string;
             };
             cookie?: never;
@@ -11575,7 +11768,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The receipt's id */
+                /**
+                 * @description The receipt's id
+                 * @example e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b
+                 */
                 id: string;
             };
             cookie?: never;
@@ -11666,7 +11862,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The receipt's id */
+                /**
+                 * @description The receipt's id
+                 * @example e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b
+                 */
                 id: string;
             };
             cookie?: never;
@@ -11735,7 +11934,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The receipt's id */
+                /**
+                 * @description The receipt's id
+                 * @example e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b
+                 */
                 id: string;
             };
             cookie?: never;
@@ -11813,7 +12015,10 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description The receipt's id */
+                /**
+                 * @description The receipt's id
+                 * @example e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b
+                 */
                 id: string;
             };
             cookie?: never;
@@ -11907,7 +12112,7 @@ export interface operations {
                  *           "id": "6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f",
                  *           "name": "PURCHASE",
                  *           "description": "A purchase in a shop",
-                 *           "isPrivate": false,
+                 *           "isPrivate": true,
                  *           "omitFromUserActivity": false,
                  *           "isActive": true,
                  *           "createdAt": "2026-01-05T09:00:00.000Z",
