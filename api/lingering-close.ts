@@ -41,7 +41,11 @@ export function lingerOnClose(server: HttpServer, bounds: LingeringBounds): void
   });
 }
 
-/** How often a lingering connection's bytes are compared with its bounds (more often for a shorter timeout). */
+/**
+ * How often a lingering connection's bytes are compared with its bounds (more often for a shorter
+ * timeout): Node's parser reads a body it has discarded without a JS event per read, so its count
+ * is read at intervals, and what arrives within one past a bound is read too.
+ */
 const CHECK_EVERY_MS = 100;
 
 /**
