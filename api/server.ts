@@ -1,10 +1,11 @@
 import { Server as HttpServer, type ServerResponse } from 'node:http';
 import { Server as NetServer } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import { ConfigError } from '../shared/platform/config/config.js';
+import { ConfigError, type Config } from '../shared/platform/config/config.js';
 import type { AppContext } from '../shared/context.js';
 import type { App } from './app-env.js';
 import { createApp, createOperationsApp } from './app.js';
+import { lingerOnClose } from './lingering-close.js';
 
 export interface RunningApi {
   server: ServerType;
@@ -18,7 +19,7 @@ export interface RunningApi {
 }
 
 export function startApi(context: AppContext, port = context.config.port): Promise<RunningApi> {
-  return serveApp(createApp(context), port, 'PORT');
+  return serveApp(createApp(context), context.config, port, 'PORT');
 }
 
 /**
@@ -26,16 +27,21 @@ export function startApi(context: AppContext, port = context.config.port): Promi
  * can probe it and Prometheus can scrape its job outcomes.
  */
 export function startOperations(context: AppContext, port = context.config.workerPort): Promise<RunningApi> {
-  return serveApp(createOperationsApp(context), port, 'WORKER_PORT');
+  return serveApp(createOperationsApp(context), context.config, port, 'WORKER_PORT');
 }
 
 /** `setting`: the variable that sets this port, named when the port is taken. */
-function serveApp(app: App, port: number, setting: 'PORT' | 'WORKER_PORT'): Promise<RunningApi> {
+function serveApp(app: App, config: Config, port: number, setting: 'PORT' | 'WORKER_PORT'): Promise<RunningApi> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, port, hostname: '0.0.0.0' }, (info) => {
       resolve({ server, port: info.port, close });
     });
     const close = drainOnClose(server as HttpServer);
+    lingerOnClose(server as HttpServer, {
+      timeMs: config.lingeringTimeMs,
+      timeoutMs: config.lingeringTimeoutMs,
+      bytes: config.lingeringBytes,
+    });
     // A port already taken is a start-up failure with one line, like an unreachable database.
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(

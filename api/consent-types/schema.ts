@@ -59,17 +59,6 @@ export const ConsentTypeResource = Type.Object(
   { title: 'ConsentType' },
 );
 
-export const ConsentTypeIdParams = uuidPath({ id: "The consent type's id" });
-
-export const ConsentTypeVersionParams = Type.Object({
-  id: Type.String({ format: 'uuid', description: "The consent type's id" }),
-  version: Type.Integer({
-    minimum: 1,
-    maximum: INTEGER_COLUMN_MAX,
-    description: 'The version number, as a consent records it',
-  }),
-});
-
 export const ConsentTypeVersionResource = Type.Object(
   {
     version: Type.Integer({ minimum: 1 }),
@@ -202,3 +191,17 @@ export const MEMBER_CONSENTS_EXAMPLE = [
     historyCount: 1,
   },
 ];
+
+export const ConsentTypeIdParams = uuidPath({
+  id: { description: "The consent type's id", example: CONSENT_TYPE_EXAMPLE.id },
+});
+
+export const ConsentTypeVersionParams = Type.Object({
+  id: Type.String({ format: 'uuid', description: "The consent type's id", examples: [CONSENT_TYPE_EXAMPLE.id] }),
+  version: Type.Integer({
+    minimum: 1,
+    maximum: INTEGER_COLUMN_MAX,
+    description: 'The version number, as a consent records it',
+    examples: [CONSENT_TYPE_VERSION_EXAMPLE.version],
+  }),
+});

@@ -19,10 +19,11 @@ export function registerCreateEventType(app: App, context: AppContext): void {
       request: {
         name: 'PURCHASE',
         description: 'A purchase in a shop',
-        isPrivate: false,
+        isPrivate: true,
         schema: { type: 'object', properties: { total: { type: 'number' } }, required: ['total'] },
       },
-      response: EVENT_TYPE_EXAMPLE,
+      // The till reports purchases with this secret, naming the member in `subject`.
+      response: { ...EVENT_TYPE_EXAMPLE, secret: 'ets_2c41d9e07f5a4b6c8d3e1f0a9b8c7d6e' },
     },
     summary: "Create an event type; a private type's secret is in this answer only",
     tags,

@@ -57,12 +57,6 @@ export const CreatedEventType = Type.Intersect(
 
 export const RotatedSecret = Type.Object({ secret: Type.String() }, { title: 'EventTypeSecret' });
 
-export const IdentifierParams = Type.Object({
-  identifier: Type.Union([Type.String({ format: 'uuid' }), EventTypeName], {
-    description: "The event type's uuid or its name",
-  }),
-});
-
 export const EVENT_TYPE_LIST: ListSpec = {
   resource: 'event_type',
   defaultSort: 'createdAt',
@@ -83,9 +77,16 @@ export const EVENT_TYPE_EXAMPLE = {
   id: '6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f',
   name: 'PURCHASE',
   description: 'A purchase in a shop',
-  isPrivate: false,
+  isPrivate: true,
   omitFromUserActivity: false,
   isActive: true,
   createdAt: '2026-01-05T09:00:00.000Z',
   updatedAt: '2026-01-05T09:00:00.000Z',
 };
+
+export const IdentifierParams = Type.Object({
+  identifier: Type.Union([Type.String({ format: 'uuid' }), EventTypeName], {
+    description: "The event type's uuid or its name",
+    examples: [EVENT_TYPE_EXAMPLE.name],
+  }),
+});

@@ -60,6 +60,7 @@ function reportEventDefinition(
     tags,
     access: { user: true },
     accessCheckedBy: 'service',
+    eventTypeSecret: true,
     bodyLimit: EVENT_BODY_LIMIT,
     idempotency: {
       reserve: async () => String(await context.eventIds.allocate()),

@@ -2,7 +2,7 @@ import type { AppContext } from '../../shared/context.js';
 import { findJob } from '../../shared/jobs/bulk-adjustments.js';
 import { entityManager, type App } from '../app-env.js';
 import { defineRoute } from '../routes/define-route.js';
-import { access, JobIdParams, JobResource, tags } from './schema.js';
+import { access, JOB_ID_EXAMPLE, JobIdParams, JobResource, tags } from './schema.js';
 
 export function registerGetJob(app: App, context: AppContext): void {
   defineRoute(app, context, {
@@ -14,7 +14,7 @@ export function registerGetJob(app: App, context: AppContext): void {
       "How far a job started by a request answered 202 (a bulk points adjustment) got: its status, how many lines it holds, how many were applied and how many failed, with each failed line's number and reason. Poll it until `status` is `completed` or `failed`. Another tenant's job is 404.",
     examples: {
       response: {
-        id: '5d1c1f9e-6a43-4f7e-9a3e-0c2b8a6f4d11',
+        id: JOB_ID_EXAMPLE,
         kind: 'POINTS_ADJUSTMENT',
         status: 'completed',
         total: 3,

@@ -20,6 +20,8 @@ export interface RouteDocumentation {
   tags: string[];
   /** 'public' for the operational routes; 'apiKey' for /v1 routes that take no token. */
   access: 'public' | 'apiKey' | Access;
+  /** The bearer may also be a private event type's secret (POST /v1/events). */
+  eventTypeSecret?: true;
   body?: TSchema;
   parameters?: object[];
   /** Success answers: status → description and the schema of `data`, which has a `title` (a named schema). */
@@ -109,7 +111,7 @@ export const ERROR_RESPONSES: Record<number, { name: string; description: string
     name: 'Unprocessable',
     description:
       'The request is well-formed but cannot be done: an Idempotency-Key reused with another body ' +
-      '(IdempotencyKeyReusedError), a member already registered (UserExistsError), a rule the engine refuses ' +
+      '(IdempotencyKeyReusedError), a member already registered (UserExistsError), a rule set the engine cannot run on the transaction ' +
       '(RuleEngineError), tenant configuration that cannot be used (TenantConfigurationError), a balance too small ' +
       "(InsufficientPointsError), a spend beyond the period's spend cap (PointsCapExceededError), a reward not for sale (RewardNotPurchasableError) or not available now (RewardUnavailableError)",
     error: 'IdempotencyKeyReusedError',
@@ -194,7 +196,7 @@ export function describe(documentation: RouteDocumentation): MiddlewareHandler {
     summary: documentation.summary,
     description: documentation.description,
     tags: documentation.tags,
-    security: security(access),
+    security: security(access, documentation.eventTypeSecret),
     parameters: parameters as never,
     ...(documentation.body
       ? {
@@ -232,9 +234,17 @@ function nameOf(schema: TSchema): string | undefined {
   return (schema as { title?: string }).title;
 }
 
-function security(access: RouteDocumentation['access']) {
+/**
+ * Who may call, as OpenAPI security requirements: one per kind of bearer the route takes, each
+ * beside the API key, so a route open to an admin token and a member's token lists both
+ * alternatives (the schemes are in openapi-document.ts).
+ */
+function security(access: RouteDocumentation['access'], eventTypeSecret = false): Record<string, string[]>[] {
   if (access === 'public') return [];
   if (access === 'apiKey') return [{ ApiKey: [] }];
-  const scopes = access.admin ? [access.admin] : [];
-  return [{ ApiKey: [], BearerAuth: scopes }];
+  return [
+    ...(access.admin ? [{ ApiKey: [], AdminToken: [access.admin] }] : []),
+    ...(access.user ? [{ ApiKey: [], MemberToken: [] }] : []),
+    ...(eventTypeSecret ? [{ ApiKey: [], EventTypeSecret: [] }] : []),
+  ];
 }

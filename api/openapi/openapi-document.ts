@@ -169,13 +169,25 @@ export async function openApiDocument(app: App, publicBaseUrl: string): Promise<
             name: 'X-Api-Key',
             description: "The tenant's API key (`tly_…`), on every /v1 request",
           },
-          BearerAuth: {
+          AdminToken: {
             type: 'http',
             scheme: 'bearer',
             bearerFormat: 'JWT',
             description:
-              "An admin token (`tally token admin`, with the scope the operation names), an end user's token " +
-              "from the tenant's identity provider, or a private event type's secret",
+              'An admin token minted with `tally token admin` for this tenant, carrying the scope the operation names ' +
+              '(`admin:X` also grants `read:X`)',
+          },
+          MemberToken: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description:
+              "A member's own token from the tenant's identity provider: its `sub` is the member's `authIdentifier`",
+          },
+          EventTypeSecret: {
+            type: 'http',
+            scheme: 'bearer',
+            description: "A private event type's secret (`ets_…`), to report events of that type",
           },
         },
       },

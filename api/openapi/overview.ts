@@ -23,6 +23,9 @@ Some routes also need a bearer token in \`Authorization: Bearer <token>\`:
   \`authIdentifier\`. The \`/v1/users/me\` routes take one.
 - **Private event types** are reported with \`Bearer <the type's secret>\`.
 
+Each operation's security names what it takes: \`AdminToken\` with its scope, \`MemberToken\`, or
+\`EventTypeSecret\`, each beside \`ApiKey\`; an operation that lists two takes either.
+
 A missing, invalid, expired or under-scoped token is \`401 UnauthorizedError\`.
 
 ## Answers and errors

@@ -78,8 +78,6 @@ export const ORDER_LIST: ListSpec = {
   },
 };
 
-export const OrderIdParams = uuidPath({ id: "The order's id" });
-
 export const access = { admin: 'admin:orders' } as const;
 export const tags = ['Orders'];
 
@@ -100,3 +98,5 @@ export const ORDER_EXAMPLE = {
   eventId: 1043,
   createdAt: '2026-02-01T12:00:00.000Z',
 };
+
+export const OrderIdParams = uuidPath({ id: { description: "The order's id", example: ORDER_EXAMPLE.id } });

@@ -4,6 +4,7 @@ import { parseAdjustmentCsv } from '../../shared/jobs/adjustment-lines.js';
 import { createAdjustmentJob, queueAdjustmentJob } from '../../shared/jobs/bulk-adjustments.js';
 import { entityManager, type App } from '../app-env.js';
 import { createsRecord } from '../middleware/idempotency.js';
+import { JOB_ID_EXAMPLE } from '../jobs/schema.js';
 import { defineRoute } from '../routes/define-route.js';
 import { success } from '../routes/answer.js';
 import { BulkAdjustmentAccepted, BulkAdjustmentBody, bulkAccess, tags } from './schema.js';
@@ -30,7 +31,7 @@ export function registerBulkAdjustments(app: App, context: AppContext): void {
           { member: '10042', points: -200, reason: 'Duplicate receipt' },
         ],
       },
-      response: { jobId: '5d1c1f9e-6a43-4f7e-9a3e-0c2b8a6f4d11' },
+      response: { jobId: JOB_ID_EXAMPLE },
     },
     tags,
     access: bulkAccess,

@@ -2,6 +2,10 @@ import { Type } from 'typebox';
 export { BulkAdjustmentBody } from '../../shared/jobs/adjustment-lines.js';
 import { LEDGER_KINDS } from '../../shared/ledger/ledger-entry.entity.js';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
+import { EVENT_EXAMPLE } from '../events/schema.js';
+import { PURCHASE_EXAMPLE } from '../purchases/schema.js';
+import { REACTOR_EXAMPLE } from '../reactors/schema.js';
+import { REWARD_EXAMPLE } from '../rewards/schema.js';
 
 export const tags = ['Points'];
 
@@ -132,31 +136,31 @@ export const ADJUSTMENT_EXAMPLE = {
 export const POINTS_HISTORY_EXAMPLE = [
   ADJUSTMENT_EXAMPLE,
   {
-    id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+    id: 'd2e3f4a5-b6c7-4d8e-9f0a-1b2c3d4e5f6a',
     kind: 'SPEND' as const,
-    points: -250,
+    points: -PURCHASE_EXAMPLE.points,
     createdAt: '2026-02-12T09:00:00.000Z',
     expiresAt: null,
     cause: {
       type: 'PURCHASE' as const,
-      purchaseId: '7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d',
-      rewardId: '0f1e2d3c-4b5a-4697-8877-665544332211',
-      rewardName: 'Free coffee',
+      purchaseId: PURCHASE_EXAMPLE.id,
+      rewardId: REWARD_EXAMPLE.id,
+      rewardName: REWARD_EXAMPLE.name,
     },
   },
+  // The examples' event, as its reactor granted it (an EARN cut by an earn cap also shows `requestedPoints`).
   {
-    id: '2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e',
+    id: 'e3f4a5b6-c7d8-4e9f-8a1b-2c3d4e5f6a7b',
     kind: 'EARN' as const,
-    points: 30,
-    requestedPoints: 45,
-    createdAt: '2026-02-10T18:20:00.000Z',
-    expiresAt: '2027-02-10T18:20:00.000Z',
+    points: 425,
+    createdAt: '2026-02-01T12:00:00.120Z',
+    expiresAt: '2027-02-01T12:00:00.120Z',
     cause: {
       type: 'EVENT' as const,
-      eventId: 1048577,
-      eventType: 'ORDER_PLACED',
-      reactorId: '3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f',
-      reactorName: 'Points per order',
+      eventId: EVENT_EXAMPLE.id,
+      eventType: EVENT_EXAMPLE.type.name,
+      reactorId: REACTOR_EXAMPLE.id,
+      reactorName: REACTOR_EXAMPLE.name,
     },
   },
 ];

@@ -38,8 +38,6 @@ export const ProductResource = Type.Object(
   { title: 'Product' },
 );
 
-export const ProductIdParams = uuidPath({ id: "The product's id" });
-
 export const PRODUCT_LIST: ListSpec = {
   resource: 'product',
   defaultSort: 'createdAt',
@@ -66,3 +64,5 @@ export const PRODUCT_EXAMPLE = {
   createdAt: '2026-01-09T08:00:00.000Z',
   updatedAt: '2026-01-09T08:00:00.000Z',
 };
+
+export const ProductIdParams = uuidPath({ id: { description: "The product's id", example: PRODUCT_EXAMPLE.id } });

@@ -1,7 +1,9 @@
 import { Type } from 'typebox';
 import { PURCHASE_RESOURCE_TYPES, type PurchaseResourceType } from '../../shared/rewards/purchase.entity.js';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
-import { MemberReferenceBody } from '../users/schema.js';
+import { MemberReferenceBody, USER_EXAMPLE } from '../users/schema.js';
+import { REWARD_EXAMPLE } from '../rewards/schema.js';
+import { WALLET_VOUCHER_EXAMPLE } from '../vouchers/schema.js';
 
 const Subject = MemberReferenceBody(
   'PurchaseSubject',
@@ -102,17 +104,18 @@ export const tags = ['Purchases'];
 
 /** A purchase as the examples show it: bought, and read back in a list. */
 export const PURCHASE_EXAMPLE = {
-  id: '7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d',
-  user: { id: '3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d' },
-  resource: { type: 'REWARD' as const, id: '0f1e2d3c-4b5a-4697-8877-665544332211' },
-  benefit: { type: 'VOUCHER' as const, id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d' },
-  points: 250,
+  id: 'b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e',
+  user: { id: USER_EXAMPLE.id },
+  resource: { type: 'REWARD' as const, id: REWARD_EXAMPLE.id },
+  // The voucher bought is the one the wallet and the voucher commands show.
+  benefit: { type: 'VOUCHER' as const, id: WALLET_VOUCHER_EXAMPLE.id },
+  points: REWARD_EXAMPLE.price,
   completedAt: '2026-02-14T10:30:00.000Z',
 };
 
 /** A page of purchases as the examples show it: each names the reward bought. */
 export const PURCHASE_LIST_EXAMPLE = [
-  { ...PURCHASE_EXAMPLE, resource: { ...PURCHASE_EXAMPLE.resource, name: 'Free coffee' } },
+  { ...PURCHASE_EXAMPLE, resource: { ...PURCHASE_EXAMPLE.resource, name: REWARD_EXAMPLE.name } },
 ];
 export const PURCHASE_LIST_PAGE =
   'A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.';

@@ -37,8 +37,6 @@ export const ReactorResource = Type.Object(
   { title: 'Reactor' },
 );
 
-export const ReactorIdParams = uuidPath({ id: "The reactor's id" });
-
 export const REACTOR_LIST: ListSpec = {
   resource: 'reactor',
   defaultSort: 'createdAt',
@@ -81,3 +79,5 @@ export const REACTOR_EXAMPLE = {
   createdAt: '2026-01-07T08:00:00.000Z',
   updatedAt: '2026-01-07T08:00:00.000Z',
 };
+
+export const ReactorIdParams = uuidPath({ id: { description: "The reactor's id", example: REACTOR_EXAMPLE.id } });

@@ -6,7 +6,7 @@ import { entityManager, type App } from '../app-env.js';
 import { createsRecord } from '../middleware/idempotency.js';
 import { success } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
-import { ClaimBody, ClaimedReceipt, tags } from './schema.js';
+import { ClaimBody, ClaimedReceipt, RECEIPT_ID_EXAMPLE, tags } from './schema.js';
 
 export function registerClaimReceipt(app: App, context: AppContext): void {
   const claims = {
@@ -29,7 +29,7 @@ export function registerClaimReceipt(app: App, context: AppContext): void {
         submitter: { authIdentifier: 'member-17' },
         metadata: { source: 'mobile-app', campaignId: 'spring-2026' },
       },
-      response: { id: 'e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b', status: 'PENDING', paramountReview: null },
+      response: { id: RECEIPT_ID_EXAMPLE, status: 'PENDING', paramountReview: null },
     },
     summary:
       'Claim a receipt: an image to read (answered at once) or preparsed data (answered with the automated decision when it comes in time)',

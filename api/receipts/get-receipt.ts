@@ -1,8 +1,9 @@
 import type { AppContext } from '../../shared/context.js';
 import { readReceiptView } from '../../shared/receipts/receipt-reads.js';
 import { entityManager, type App } from '../app-env.js';
+import { PRODUCT_EXAMPLE } from '../products/schema.js';
 import { defineRoute } from '../routes/define-route.js';
-import { admin, ReceiptIdParams, ReceiptResource, REVIEW_EXAMPLE, tags } from './schema.js';
+import { admin, ReceiptIdParams, ReceiptResource, REVIEW_EXAMPLE, RECEIPT_ID_EXAMPLE, tags } from './schema.js';
 
 export function registerGetReceipt(app: App, context: AppContext): void {
   defineRoute(app, context, {
@@ -13,7 +14,7 @@ export function registerGetReceipt(app: App, context: AppContext): void {
       'One receipt with everything read from it and its deciding review (`paramountReview`, null until it is reviewed).',
     examples: {
       response: {
-        id: 'e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b',
+        id: RECEIPT_ID_EXAMPLE,
         status: 'AUTHORIZED',
         paramountReview: REVIEW_EXAMPLE,
         createdAt: '2026-02-01T12:00:00.000Z',
@@ -35,7 +36,7 @@ export function registerGetReceipt(app: App, context: AppContext): void {
             quantity: 2,
             description: 'ESPRESSO BEANS 1KG',
             totalPrice: 37.8,
-            productId: '5d6e7f80-9a1b-4c2d-8e3f-405162738495',
+            productId: PRODUCT_EXAMPLE.id,
             confidence: 0.91,
           },
         ],

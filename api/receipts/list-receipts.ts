@@ -5,7 +5,7 @@ import { receiptListItemView } from '../../shared/receipts/receipt-views.js';
 import type { App } from '../app-env.js';
 import { listPage, listQuery } from '../lists/list-route.js';
 import { defineRoute } from '../routes/define-route.js';
-import { admin, RECEIPT_LIST, ReceiptListItem, tags } from './schema.js';
+import { admin, RECEIPT_LIST, ReceiptListItem, RECEIPT_ID_EXAMPLE, tags } from './schema.js';
 
 export function registerListReceipts(app: App, context: AppContext): void {
   defineRoute(app, context, {
@@ -17,7 +17,7 @@ export function registerListReceipts(app: App, context: AppContext): void {
     examples: {
       response: [
         {
-          id: 'e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b',
+          id: RECEIPT_ID_EXAMPLE,
           createdAt: '2026-02-01T12:00:00.000Z',
           updatedAt: '2026-02-02T09:00:00.000Z',
           status: 'AUTHORIZED',

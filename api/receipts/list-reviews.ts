@@ -7,6 +7,7 @@ import { Review } from '../../shared/receipts/review.entity.js';
 import { entityManager, type App } from '../app-env.js';
 import { listPage, listQuery } from '../lists/list-route.js';
 import { defineRoute } from '../routes/define-route.js';
+import { RULE_SET_EXAMPLE } from '../rule-sets/schema.js';
 import { admin, ReceiptIdParams, REVIEW_EXAMPLE, REVIEW_LIST, ReviewResource, tags } from './schema.js';
 
 export function registerListReviews(app: App, context: AppContext): void {
@@ -29,7 +30,7 @@ export function registerListReviews(app: App, context: AppContext): void {
           comment: null,
           correctedTotal: null,
           checks: [{ check: 'duplicate', passed: true }],
-          ruleSetId: '2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e',
+          ruleSetId: RULE_SET_EXAMPLE.id,
           ruleEngineResult: { bonusPoints: 50 },
         },
       ],

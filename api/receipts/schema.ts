@@ -229,7 +229,10 @@ export const ReviewBody = Type.Object(
   { additionalProperties: false, title: 'ReviewReceiptBody' },
 );
 
-export const ReceiptIdParams = uuidPath({ id: "The receipt's id" });
+/** The claim of the examples: made, read, listed and reviewed. */
+export const RECEIPT_ID_EXAMPLE = 'e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b';
+
+export const ReceiptIdParams = uuidPath({ id: { description: "The receipt's id", example: RECEIPT_ID_EXAMPLE } });
 
 export const RECEIPT_LIST: ListSpec = {
   resource: 'receipt',

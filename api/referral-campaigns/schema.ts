@@ -93,8 +93,6 @@ export const ReferralCampaignStats = Type.Object(
   { title: 'ReferralCampaignStats' },
 );
 
-export const ReferralCampaignIdParams = uuidPath({ id: "The campaign's id" });
-
 export const REFERRAL_CAMPAIGN_LIST: ListSpec = {
   resource: 'referral_campaign',
   defaultSort: 'createdAt',
@@ -111,7 +109,7 @@ export const access = { admin: 'admin:users' } as const;
 export const tags = ['Referrals'];
 
 export const REFERRAL_CAMPAIGN_EXAMPLE = {
-  id: '5d6e7f80-9a1b-4c2d-8e3f-405162738495',
+  id: 'c7d8e9f0-1a2b-4c3d-8e4f-5a6b7c8d9e0f',
   name: 'Bring a friend',
   createdAt: '2026-02-01T09:00:00.000Z',
   updatedAt: '2026-02-01T09:00:00.000Z',
@@ -140,3 +138,7 @@ export const REFERRAL_CODE_EXAMPLE = {
   campaign: REFERRAL_CAMPAIGN_EXAMPLE,
   referrer: { id: '3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d' },
 };
+
+export const ReferralCampaignIdParams = uuidPath({
+  id: { description: "The campaign's id", example: REFERRAL_CAMPAIGN_EXAMPLE.id },
+});

@@ -149,8 +149,6 @@ export const ListedReward = Type.Object(
   { title: 'ListedReward' },
 );
 
-export const RewardIdParams = uuidPath({ id: "The reward's id" });
-
 export const AddCodesBody = Type.Object(
   {
     codes: Type.Array(Type.String({ minLength: 1, maxLength: MAX_POOL_CODE_LENGTH, pattern: VOUCHER_CODE_PATTERN }), {
@@ -211,7 +209,7 @@ export const REWARD_EXAMPLE = {
   cost: 0.85,
   purchasable: true,
   availableFrom: '2026-02-01T00:00:00.000Z',
-  availableUntil: '2026-12-31T23:59:59.000Z',
+  availableUntil: null,
   stock: 500,
   voucherValidityDays: 30,
   redemptionWindowMinutes: 15,
@@ -222,3 +220,5 @@ export const REWARD_EXAMPLE = {
   createdAt: '2026-01-09T08:00:00.000Z',
   updatedAt: '2026-01-09T08:00:00.000Z',
 };
+
+export const RewardIdParams = uuidPath({ id: { description: "The reward's id", example: REWARD_EXAMPLE.id } });

@@ -49,6 +49,8 @@ export interface RouteDefinition<
   access: RouteDocumentation['access'];
   /** POST /v1/events: who may report depends on the event type, so its service checks the token. */
   accessCheckedBy?: 'service';
+  /** The bearer may also be a private event type's secret, which the service checks (POST /v1/events). */
+  eventTypeSecret?: true;
   /** The path parameters, each declaring its format: a value outside it is 404 (`pathParameters`). */
   params?: Params;
   query?: Query;
@@ -109,6 +111,7 @@ export function defineRoute<
     description: route.description,
     tags: route.tags,
     access: route.access,
+    ...(route.eventTypeSecret ? { eventTypeSecret: true } : {}),
     ...(route.body ? { body: route.body } : {}),
     ...(parameters.length ? { parameters } : {}),
     responses: route.responses,

@@ -121,13 +121,15 @@ function constraintsOf(issues: ValidationIssue[]): string[] {
   return issues.flatMap((issue) => Object.values(issue.constraints));
 }
 
-/** Uuid path parameters, each with its description. */
-export function uuidPath<Names extends string>(descriptions: Record<Names, string>): TObject<Record<Names, TString>> {
+/** Uuid path parameters, each with what it names and the id of that resource in the document's examples. */
+export function uuidPath<Names extends string>(
+  parameters: Record<Names, { description: string; example: string }>,
+): TObject<Record<Names, TString>> {
   return Type.Object(
     Object.fromEntries(
-      Object.entries<string>(descriptions).map(([name, description]) => [
+      Object.entries<{ description: string; example: string }>(parameters).map(([name, { description, example }]) => [
         name,
-        Type.String({ format: 'uuid', description }),
+        Type.String({ format: 'uuid', description, examples: [example] }),
       ]),
     ) as Record<Names, TString>,
   );

@@ -5,11 +5,14 @@ import { createRuleSet, ruleSetTenantView, ruleSetView } from '../../shared/rule
 import { changedBy, entityManager, type App, type AppEnv } from '../app-env.js';
 import { createsRecord } from '../middleware/idempotency.js';
 import { success } from '../routes/answer.js';
+import { EVENT_TYPE_EXAMPLE } from '../event-types/schema.js';
 import { defineRoute } from '../routes/define-route.js';
+import { TENANT_EXAMPLE } from '../tenant/schema.js';
 import {
   access,
   CreatedRuleSet,
   CreateRuleSetBody,
+  RULE_CHECK,
   RULE_DEFINITION_EXAMPLE,
   RULE_SET_EXAMPLE,
   RULE_SETS_PATH,
@@ -21,20 +24,19 @@ export function registerCreateRuleSet(app: App, context: AppContext): void {
     method: 'post',
     path: RULE_SETS_PATH,
     operationId: 'createRuleSet',
-    description:
-      'Creates a rule set, with its rules when `ruleDefinitions` is given. Each rule is checked as it is stored (422 RuleEngineError naming it). The active set whose `scope` matches a transaction best decides its receipts.',
+    description: `Creates a rule set, with its rules when \`ruleDefinitions\` is given. The active set whose \`scope\` matches a transaction best decides its receipts. ${RULE_CHECK}`,
     examples: {
       request: { name: 'Every shop', isActive: true, scope: null, ruleDefinitions: [RULE_DEFINITION_EXAMPLE] },
       response: {
         ...RULE_SET_EXAMPLE,
         tenant: {
-          id: '0f1e2d3c-4b5a-4968-8776-655443322110',
-          name: 'Acme Coffee',
-          slug: 'acme-coffee',
-          authentication: { issuer: 'https://id.example.org', algorithm: 'HS256' },
-          key: 'tly_3f9a',
-          eventSecrets: {},
-          configuration: {},
+          id: TENANT_EXAMPLE.id,
+          name: TENANT_EXAMPLE.name,
+          slug: TENANT_EXAMPLE.slug,
+          authentication: TENANT_EXAMPLE.authentication,
+          key: TENANT_EXAMPLE.keyPrefix,
+          eventSecrets: { [EVENT_TYPE_EXAMPLE.name]: null },
+          configuration: TENANT_EXAMPLE.configuration,
         },
       },
     },

@@ -1,7 +1,8 @@
 import type { AppContext } from '../../shared/context.js';
 import type { App } from '../app-env.js';
+import { PRODUCT_EXAMPLE } from '../products/schema.js';
 import { defineRoute } from '../routes/define-route.js';
-import { access, ExecuteBody, RuleSetRunResource, tags } from './schema.js';
+import { access, ExecuteBody, RULE_EXAMPLE, RULE_SET_EXAMPLE, RuleSetRunResource, tags } from './schema.js';
 
 export function registerExecuteRuleSet(app: App, context: AppContext): void {
   defineRoute(app, context, {
@@ -9,7 +10,7 @@ export function registerExecuteRuleSet(app: App, context: AppContext): void {
     path: '/v1/transactions-rule-engine/execute',
     operationId: 'executeRuleSet',
     description:
-      "Runs a rule set on the transaction you send and answers the result and each rule's outcome, storing nothing: for trying rules before a receipt meets them. Without `ruleSetId`, the active set that applies to the transaction runs.",
+      "Runs a rule set on the transaction you send and answers the result and each rule's outcome, storing nothing: for trying rules before a receipt meets them. Without `ruleSetId`, the active set that applies to the transaction runs; none applying is 404. A set the engine cannot run on the transaction (a rule stored before a check refused it) is 422 RuleEngineError.",
     examples: {
       request: {
         transaction: {
@@ -20,23 +21,16 @@ export function registerExecuteRuleSet(app: App, context: AppContext): void {
             {
               quantity: 2,
               description: 'Espresso beans 1 kg',
-              productId: '5d6e7f80-9a1b-4c2d-8e3f-405162738495',
+              productId: PRODUCT_EXAMPLE.id,
               totalPrice: 37.8,
             },
           ],
         },
       },
       response: {
-        ruleSetId: '2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e',
+        ruleSetId: RULE_SET_EXAMPLE.id,
         result: { bonusPoints: 50 },
-        rules: [
-          {
-            id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
-            name: 'Total of at least 20',
-            priority: 10,
-            outcome: 'success',
-          },
-        ],
+        rules: [{ id: RULE_EXAMPLE.id, name: RULE_EXAMPLE.name, priority: RULE_EXAMPLE.priority, outcome: 'success' }],
         stopped: false,
       },
     },

@@ -10,9 +10,11 @@ import { Deleted, DELETED_ONE, success } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
 import {
   access,
+  RULE_CHECK,
   RULE_DEFINITION_EXAMPLE,
   RULE_EXAMPLE,
   RULE_LIST,
+  RULE_PROPERTIES_EXAMPLE,
   RULE_SETS_PATH,
   RuleDefinitionBody,
   RuleParams,
@@ -48,7 +50,7 @@ export function registerRuleRoutes(app: App, context: AppContext): void {
     method: 'post',
     path: rulesPath,
     operationId: 'createRuleSetRule',
-    description: 'Adds a rule to a set, checked as it is stored (422 RuleEngineError naming what is wrong).',
+    description: `Adds a rule to a set. ${RULE_CHECK}`,
     examples: { request: RULE_DEFINITION_EXAMPLE, response: RULE_EXAMPLE },
     summary: 'Add a rule to a rule set',
     tags,
@@ -84,8 +86,12 @@ export function registerRuleRoutes(app: App, context: AppContext): void {
     method: 'patch',
     path: `${rulesPath}/:ruleId`,
     operationId: 'updateRuleSetRule',
-    description: 'Changes the fields given; the rule that results is checked as a new rule would be.',
-    examples: { request: { priority: 20 }, response: { ...RULE_EXAMPLE, priority: 20 } },
+    description: `Changes the fields given; the rule that results is checked whole, as a new rule would be. ${RULE_CHECK}`,
+    examples: {
+      // A CUSTOM rule's priority is also in its ruleProperties: a change of one is a change of both.
+      request: { priority: 20, ruleProperties: { ...RULE_PROPERTIES_EXAMPLE, priority: 20 } },
+      response: { ...RULE_EXAMPLE, priority: 20, ruleProperties: { ...RULE_PROPERTIES_EXAMPLE, priority: 20 } },
+    },
     summary: 'Change a rule; the result is checked as a new rule would be',
     tags,
     access,

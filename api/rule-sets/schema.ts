@@ -167,9 +167,6 @@ export const RuleSetRunResource = Type.Object(
   { title: 'RuleSetRun' },
 );
 
-export const RuleSetIdParams = uuidPath({ id: "The rule set's id" });
-export const RuleParams = uuidPath({ id: "The rule set's id", ruleId: "The rule's id" });
-
 export const RULE_SET_LIST: ListSpec = {
   resource: 'rule-set',
   defaultSort: 'createdAt',
@@ -203,18 +200,29 @@ export const RULE_LIST: ListSpec = {
 export const RULE_SETS_PATH = '/v1/transactions-rule-engine/rule-sets';
 export const access = { admin: 'admin:rules' } as const;
 export const tags = ['Transactions rule engine'];
+/**
+ * How a rule the check refuses is answered, in the description of every route that stores rules:
+ * 400 BadRequestError, as the receipts interface answers a priority mismatch. RuleEngineError (422)
+ * is the engine failing to run a stored set on a transaction, which only execute answers.
+ */
+export const RULE_CHECK =
+  'Each rule is checked as it is stored: a CUSTOM rule whose `name` or `priority` differs from its `ruleProperties.event.type` or `ruleProperties.priority`, conditions that do not build or evaluate, or a catalogue price check with no catalogue price to read is 400 BadRequestError naming the rule and the field.';
+
+/** A CUSTOM rule's name and priority are repeated in its ruleProperties (docs/receipts.md#rule-definitions). */
+export const RULE_PROPERTIES_EXAMPLE = {
+  conditions: {
+    all: [{ fact: 'request', path: '$.transaction.total', operator: 'greaterThanInclusive', value: 20 }],
+  },
+  event: { type: 'LARGE_BASKET' },
+  priority: 10,
+};
 
 /** A rule as the examples send it, then as they show it stored, alone and in its set. */
 export const RULE_DEFINITION_EXAMPLE: Static<typeof RuleDefinitionBody> = {
   type: 'CUSTOM',
-  name: 'Total of at least 20',
-  priority: 10,
-  ruleProperties: {
-    conditions: {
-      all: [{ fact: 'request', path: '$.transaction.total', operator: 'greaterThanInclusive', value: 20 }],
-    },
-    event: { type: 'large-basket' },
-  },
+  name: RULE_PROPERTIES_EXAMPLE.event.type,
+  priority: RULE_PROPERTIES_EXAMPLE.priority,
+  ruleProperties: RULE_PROPERTIES_EXAMPLE,
   resultParams: { success: [{ key: 'bonusPoints', value: 50 }], failure: [] },
 };
 
@@ -235,3 +243,10 @@ export const RULE_SET_EXAMPLE = {
   createdAt: '2026-01-10T08:00:00.000Z',
   updatedAt: '2026-01-10T08:00:00.000Z',
 };
+
+const ruleSetId = { description: "The rule set's id", example: RULE_SET_EXAMPLE.id };
+export const RuleSetIdParams = uuidPath({ id: ruleSetId });
+export const RuleParams = uuidPath({
+  id: ruleSetId,
+  ruleId: { description: "The rule's id", example: RULE_EXAMPLE.id },
+});

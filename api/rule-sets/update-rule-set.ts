@@ -4,6 +4,7 @@ import { changedBy, entityManager, type App } from '../app-env.js';
 import { defineRoute } from '../routes/define-route.js';
 import {
   access,
+  RULE_CHECK,
   RULE_SET_EXAMPLE,
   RULE_SETS_PATH,
   RuleSetIdParams,
@@ -17,7 +18,7 @@ export function registerUpdateRuleSet(app: App, context: AppContext): void {
     method: 'patch',
     path: `${RULE_SETS_PATH}/:id`,
     operationId: 'updateRuleSet',
-    description: 'Changes the fields given. `ruleDefinitions`, when given, replace every rule of the set at once.',
+    description: `Changes the fields given. \`ruleDefinitions\`, when given, replace every rule of the set at once. ${RULE_CHECK}`,
     examples: { request: { isActive: false }, response: { ...RULE_SET_EXAMPLE, isActive: false } },
     summary: 'Change a rule set; ruleDefinitions, when given, replace its rules',
     tags,

@@ -145,15 +145,6 @@ export function MemberReferenceBody(title: string, description: string) {
   );
 }
 
-/** Any of a member's identifiers: the authIdentifier's bounds hold an id and an account number too. */
-export const UserIdParams = Type.Object({
-  id: Type.String({
-    minLength: 1,
-    maxLength: 256,
-    description: "The member's id (its wallet's id), authIdentifier or account number",
-  }),
-});
-
 export const USER_LIST: ListSpec = {
   resource: 'user',
   defaultSort: 'createdAt',
@@ -319,3 +310,13 @@ export const WALLET_PREDICTION_EXAMPLE = {
     },
   },
 };
+
+/** Any of a member's identifiers: the authIdentifier's bounds hold an id and an account number too. */
+export const UserIdParams = Type.Object({
+  id: Type.String({
+    minLength: 1,
+    maxLength: 256,
+    description: "The member's id (its wallet's id), authIdentifier or account number",
+    examples: [USER_EXAMPLE.id],
+  }),
+});

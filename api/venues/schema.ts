@@ -44,8 +44,6 @@ export const VenueResource = Type.Object(
   { title: 'Venue' },
 );
 
-export const VenueIdParams = uuidPath({ id: "The venue's id" });
-
 export const VENUE_LIST: ListSpec = {
   resource: 'venue',
   defaultSort: 'createdAt',
@@ -70,3 +68,5 @@ export const VENUE_EXAMPLE = {
   createdAt: '2026-01-09T09:00:00.000Z',
   updatedAt: '2026-01-09T09:00:00.000Z',
 };
+
+export const VenueIdParams = uuidPath({ id: { description: "The venue's id", example: VENUE_EXAMPLE.id } });

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { REWARD_TYPES } from '../../shared/rewards/reward.entity.js';
 import { VOUCHER_CODE_PATTERN } from '../../shared/rewards/voucher-codes.js';
+import { REWARD_EXAMPLE } from '../rewards/schema.js';
 import { USER_EXAMPLE, UserResource } from '../users/schema.js';
 
 const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
@@ -93,16 +94,12 @@ export const ValidateVoucherBody = Type.Object(
 
 export const tags = ['Vouchers'];
 
-const REWARD_EXAMPLE = {
-  id: '7f1e2d3c-4b5a-4697-8877-665544332211',
-  type: 'VOUCHER',
-  name: 'Free coffee',
-  pictureUrl: 'https://cdn.example.org/rewards/coffee.png',
-  purchasable: true,
-  summary: 'Any hot drink, any size',
-  defaultLocale: 'en',
-  redemptionMessage: 'Show this code to the barista',
-};
+/** The reward of the examples, as a wallet's voucher shows it: the fields of VoucherReward, discounts aside. */
+const VOUCHER_REWARD_EXAMPLE = Object.fromEntries(
+  Object.keys(VoucherReward.properties)
+    .filter((field) => field !== 'discounts')
+    .map((field) => [field, REWARD_EXAMPLE[field as keyof typeof REWARD_EXAMPLE]]),
+);
 
 /** A voucher in a wallet: unredeemed, its code hidden. */
 export const WALLET_VOUCHER_EXAMPLE = {
@@ -113,7 +110,7 @@ export const WALLET_VOUCHER_EXAMPLE = {
   expiresAt: '2027-03-01T09:30:00.000Z',
   burnedAt: null,
   code: null,
-  reward: REWARD_EXAMPLE,
+  reward: VOUCHER_REWARD_EXAMPLE,
   owner: USER_EXAMPLE,
 };
 
@@ -129,10 +126,7 @@ export const REDEEMED_VOUCHER_EXAMPLE = {
     validatedAt: null,
     value: 'K7QM-3XNP-W9TD',
   },
-  reward: {
-    ...REWARD_EXAMPLE,
-    discounts: [{ type: 'FIXED', value: '3.50', sku: 'DISC-COFFEE', productSku: 'COFFEE' }],
-  },
+  reward: { ...VOUCHER_REWARD_EXAMPLE, discounts: REWARD_EXAMPLE.discounts },
 };
 
 /** The same voucher validated: burned, gone from the wallet. */

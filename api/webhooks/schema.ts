@@ -79,8 +79,6 @@ export const DELIVERY_LIST: ListSpec = {
   },
 };
 
-export const WebhookIdParams = uuidPath({ id: "The webhook's id" });
-
 export const access = { admin: 'admin:tenant' } as const;
 export const tags = ['Webhooks'];
 
@@ -174,3 +172,5 @@ export const WEBHOOK_EXAMPLE = {
   createdAt: '2026-01-08T08:00:00.000Z',
   updatedAt: '2026-01-08T08:00:00.000Z',
 };
+
+export const WebhookIdParams = uuidPath({ id: { description: "The webhook's id", example: WEBHOOK_EXAMPLE.id } });

@@ -1255,7 +1255,7 @@ export interface paths {
         put?: never;
         /**
          * Create a rule set
-         * @description Creates a rule set, with its rules when `ruleDefinitions` is given. Each rule is checked as it is stored (422 RuleEngineError naming it). The active set whose `scope` matches a transaction best decides its receipts.
+         * @description Creates a rule set, with its rules when `ruleDefinitions` is given. The active set whose `scope` matches a transaction best decides its receipts. Each rule is checked as it is stored: a CUSTOM rule whose `name` or `priority` differs from its `ruleProperties.event.type` or `ruleProperties.priority`, conditions that do not build or evaluate, or a catalogue price check with no catalogue price to read is 400 BadRequestError naming the rule and the field.
          */
         post: operations["createRuleSet"];
         delete?: never;
@@ -1287,7 +1287,7 @@ export interface paths {
         head?: never;
         /**
          * Change a rule set; ruleDefinitions, when given, replace its rules
-         * @description Changes the fields given. `ruleDefinitions`, when given, replace every rule of the set at once.
+         * @description Changes the fields given. `ruleDefinitions`, when given, replace every rule of the set at once. Each rule is checked as it is stored: a CUSTOM rule whose `name` or `priority` differs from its `ruleProperties.event.type` or `ruleProperties.priority`, conditions that do not build or evaluate, or a catalogue price check with no catalogue price to read is 400 BadRequestError naming the rule and the field.
          */
         patch: operations["updateRuleSet"];
         trace?: never;
@@ -1307,7 +1307,7 @@ export interface paths {
         put?: never;
         /**
          * Add a rule to a rule set
-         * @description Adds a rule to a set, checked as it is stored (422 RuleEngineError naming what is wrong).
+         * @description Adds a rule to a set. Each rule is checked as it is stored: a CUSTOM rule whose `name` or `priority` differs from its `ruleProperties.event.type` or `ruleProperties.priority`, conditions that do not build or evaluate, or a catalogue price check with no catalogue price to read is 400 BadRequestError naming the rule and the field.
          */
         post: operations["createRuleSetRule"];
         delete?: never;
@@ -1339,7 +1339,7 @@ export interface paths {
         head?: never;
         /**
          * Change a rule; the result is checked as a new rule would be
-         * @description Changes the fields given; the rule that results is checked as a new rule would be.
+         * @description Changes the fields given; the rule that results is checked whole, as a new rule would be. Each rule is checked as it is stored: a CUSTOM rule whose `name` or `priority` differs from its `ruleProperties.event.type` or `ruleProperties.priority`, conditions that do not build or evaluate, or a catalogue price check with no catalogue price to read is 400 BadRequestError naming the rule and the field.
          */
         patch: operations["updateRuleSetRule"];
         trace?: never;
@@ -1355,7 +1355,7 @@ export interface paths {
         put?: never;
         /**
          * Run a rule set on a transaction without storing anything
-         * @description Runs a rule set on the transaction you send and answers the result and each rule's outcome, storing nothing: for trying rules before a receipt meets them. Without `ruleSetId`, the active set that applies to the transaction runs.
+         * @description Runs a rule set on the transaction you send and answers the result and each rule's outcome, storing nothing: for trying rules before a receipt meets them. Without `ruleSetId`, the active set that applies to the transaction runs; none applying is 404. A set the engine cannot run on the transaction (a rule stored before a check refused it) is 422 RuleEngineError.
          */
         post: operations["executeRuleSet"];
         delete?: never;
@@ -4530,7 +4530,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The request is well-formed but cannot be done: an Idempotency-Key reused with another body (IdempotencyKeyReusedError), a member already registered (UserExistsError), a rule the engine refuses (RuleEngineError), tenant configuration that cannot be used (TenantConfigurationError), a balance too small (InsufficientPointsError), a spend beyond the period's spend cap (PointsCapExceededError), a reward not for sale (RewardNotPurchasableError) or not available now (RewardUnavailableError) */
+        /** @description The request is well-formed but cannot be done: an Idempotency-Key reused with another body (IdempotencyKeyReusedError), a member already registered (UserExistsError), a rule set the engine cannot run on the transaction (RuleEngineError), tenant configuration that cannot be used (TenantConfigurationError), a balance too small (InsufficientPointsError), a spend beyond the period's spend cap (PointsCapExceededError), a reward not for sale (RewardNotPurchasableError) or not available now (RewardUnavailableError) */
         Unprocessable: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
@@ -5003,7 +5003,7 @@ export interface operations {
                      *           "id": "6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f",
                      *           "name": "PURCHASE",
                      *           "description": "A purchase in a shop",
-                     *           "isPrivate": false,
+                     *           "isPrivate": true,
                      *           "omitFromUserActivity": false,
                      *           "isActive": true,
                      *           "createdAt": "2026-01-05T09:00:00.000Z",
@@ -5042,7 +5042,7 @@ export interface operations {
                  * @example {
                  *       "name": "PURCHASE",
                  *       "description": "A purchase in a shop",
-                 *       "isPrivate": false,
+                 *       "isPrivate": true,
                  *       "schema": {
                  *         "type": "object",
                  *         "properties": {
@@ -5078,11 +5078,12 @@ export interface operations {
                      *         "id": "6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f",
                      *         "name": "PURCHASE",
                      *         "description": "A purchase in a shop",
-                     *         "isPrivate": false,
+                     *         "isPrivate": true,
                      *         "omitFromUserActivity": false,
                      *         "isActive": true,
                      *         "createdAt": "2026-01-05T09:00:00.000Z",
-                     *         "updatedAt": "2026-01-05T09:00:00.000Z"
+                     *         "updatedAt": "2026-01-05T09:00:00.000Z",
+                     *         "secret": "ets_2c41d9e07f5a4b6c8d3e1f0a9b8c7d6e"
                      *       }
                      *     }
                      */
@@ -5107,7 +5108,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The event type's uuid or its name */
+                /**
+                 * @description The event type's uuid or its name
+                 * @example PURCHASE
+                 */
                 identifier: string;
             };
             cookie?: never;
@@ -5131,7 +5135,7 @@ export interface operations {
                      *         "id": "6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f",
                      *         "name": "PURCHASE",
                      *         "description": "A purchase in a shop",
-                     *         "isPrivate": false,
+                     *         "isPrivate": true,
                      *         "omitFromUserActivity": false,
                      *         "isActive": true,
                      *         "createdAt": "2026-01-05T09:00:00.000Z",
@@ -5157,7 +5161,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The event type's uuid or its name */
+                /**
+                 * @description The event type's uuid or its name
+                 * @example PURCHASE
+                 */
                 identifier: string;
             };
             cookie?: never;
@@ -5190,7 +5197,7 @@ export interface operations {
                      *         "id": "6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f",
                      *         "name": "PURCHASE",
                      *         "description": "A purchase in a shop",
-                     *         "isPrivate": false,
+                     *         "isPrivate": true,
                      *         "omitFromUserActivity": false,
                      *         "isActive": false,
                      *         "createdAt": "2026-01-05T09:00:00.000Z",
@@ -5218,7 +5225,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The event type's uuid or its name */
+                /**
+                 * @description The event type's uuid or its name
+                 * @example PURCHASE
+                 */
                 identifier: string;
             };
             cookie?: never;
@@ -5534,7 +5544,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id (its wallet's id), authIdentifier or account number */
+                /**
+                 * @description The member's id (its wallet's id), authIdentifier or account number
+                 * @example 3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -5591,7 +5604,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id (its wallet's id), authIdentifier or account number */
+                /**
+                 * @description The member's id (its wallet's id), authIdentifier or account number
+                 * @example 3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -5634,7 +5650,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id (its wallet's id), authIdentifier or account number */
+                /**
+                 * @description The member's id (its wallet's id), authIdentifier or account number
+                 * @example 3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -5749,14 +5768,14 @@ export interface operations {
                      *             "burnedAt": null,
                      *             "code": null,
                      *             "reward": {
-                     *               "id": "7f1e2d3c-4b5a-4697-8877-665544332211",
+                     *               "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
                      *               "type": "VOUCHER",
-                     *               "name": "Free coffee",
-                     *               "pictureUrl": "https://cdn.example.org/rewards/coffee.png",
+                     *               "name": "Free espresso",
+                     *               "pictureUrl": "https://images.example.org/rewards/espresso.png",
                      *               "purchasable": true,
-                     *               "summary": "Any hot drink, any size",
+                     *               "summary": "One espresso at any of our shops",
                      *               "defaultLocale": "en",
-                     *               "redemptionMessage": "Show this code to the barista"
+                     *               "redemptionMessage": "Show this code at the till"
                      *             },
                      *             "owner": {
                      *               "id": "3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
@@ -5803,7 +5822,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id (its wallet's id), authIdentifier or account number */
+                /**
+                 * @description The member's id (its wallet's id), authIdentifier or account number
+                 * @example 3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -5844,14 +5866,14 @@ export interface operations {
                      *             "burnedAt": null,
                      *             "code": null,
                      *             "reward": {
-                     *               "id": "7f1e2d3c-4b5a-4697-8877-665544332211",
+                     *               "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
                      *               "type": "VOUCHER",
-                     *               "name": "Free coffee",
-                     *               "pictureUrl": "https://cdn.example.org/rewards/coffee.png",
+                     *               "name": "Free espresso",
+                     *               "pictureUrl": "https://images.example.org/rewards/espresso.png",
                      *               "purchasable": true,
-                     *               "summary": "Any hot drink, any size",
+                     *               "summary": "One espresso at any of our shops",
                      *               "defaultLocale": "en",
-                     *               "redemptionMessage": "Show this code to the barista"
+                     *               "redemptionMessage": "Show this code at the till"
                      *             },
                      *             "owner": {
                      *               "id": "3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
@@ -5979,7 +6001,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id (its wallet's id), authIdentifier or account number */
+                /**
+                 * @description The member's id (its wallet's id), authIdentifier or account number
+                 * @example 3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6099,20 +6124,20 @@ export interface operations {
                      *       "status": "success",
                      *       "data": [
                      *         {
-                     *           "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *           "id": "b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e",
                      *           "user": {
                      *             "id": "3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
                      *           },
                      *           "resource": {
                      *             "type": "REWARD",
-                     *             "id": "0f1e2d3c-4b5a-4697-8877-665544332211",
-                     *             "name": "Free coffee"
+                     *             "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *             "name": "Free espresso"
                      *           },
                      *           "benefit": {
                      *             "type": "VOUCHER",
-                     *             "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+                     *             "id": "0c9b8a7f-6e5d-4c3b-a2a1-908f7e6d5c4b"
                      *           },
-                     *           "points": 250,
+                     *           "points": 300,
                      *           "completedAt": "2026-02-14T10:30:00.000Z"
                      *         }
                      *       ]
@@ -6148,7 +6173,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id (its wallet's id), authIdentifier or account number */
+                /**
+                 * @description The member's id (its wallet's id), authIdentifier or account number
+                 * @example 3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6171,20 +6199,20 @@ export interface operations {
                      *       "status": "success",
                      *       "data": [
                      *         {
-                     *           "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *           "id": "b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e",
                      *           "user": {
                      *             "id": "3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
                      *           },
                      *           "resource": {
                      *             "type": "REWARD",
-                     *             "id": "0f1e2d3c-4b5a-4697-8877-665544332211",
-                     *             "name": "Free coffee"
+                     *             "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *             "name": "Free espresso"
                      *           },
                      *           "benefit": {
                      *             "type": "VOUCHER",
-                     *             "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+                     *             "id": "0c9b8a7f-6e5d-4c3b-a2a1-908f7e6d5c4b"
                      *           },
-                     *           "points": 250,
+                     *           "points": 300,
                      *           "completedAt": "2026-02-14T10:30:00.000Z"
                      *         }
                      *       ]
@@ -6345,7 +6373,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The consent type's id */
+                /**
+                 * @description The consent type's id
+                 * @example 5d6e7f80-9a1b-4c2d-8e3f-4a5b6c7d8e9f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6397,7 +6428,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The consent type's id */
+                /**
+                 * @description The consent type's id
+                 * @example 5d6e7f80-9a1b-4c2d-8e3f-4a5b6c7d8e9f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6476,7 +6510,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The consent type's id */
+                /**
+                 * @description The consent type's id
+                 * @example 5d6e7f80-9a1b-4c2d-8e3f-4a5b6c7d8e9f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6528,9 +6565,15 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The consent type's id */
+                /**
+                 * @description The consent type's id
+                 * @example 5d6e7f80-9a1b-4c2d-8e3f-4a5b6c7d8e9f
+                 */
                 id: string;
-                /** @description The version number, as a consent records it */
+                /**
+                 * @description The version number, as a consent records it
+                 * @example 1
+                 */
                 version: number;
             };
             cookie?: never;
@@ -6754,7 +6797,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id (its wallet's id), authIdentifier or account number */
+                /**
+                 * @description The member's id (its wallet's id), authIdentifier or account number
+                 * @example 3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -7033,7 +7079,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The reactor's id */
+                /**
+                 * @description The reactor's id
+                 * @example 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -7109,7 +7158,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The reactor's id */
+                /**
+                 * @description The reactor's id
+                 * @example 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -7152,7 +7204,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The reactor's id */
+                /**
+                 * @description The reactor's id
+                 * @example 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -7277,7 +7332,7 @@ export interface operations {
                      *             "id": "6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f",
                      *             "name": "PURCHASE",
                      *             "description": "A purchase in a shop",
-                     *             "isPrivate": false,
+                     *             "isPrivate": true,
                      *             "omitFromUserActivity": false,
                      *             "isActive": true,
                      *             "createdAt": "2026-01-05T09:00:00.000Z",
@@ -7374,7 +7429,7 @@ export interface operations {
                      *           "id": "6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f",
                      *           "name": "PURCHASE",
                      *           "description": "A purchase in a shop",
-                     *           "isPrivate": false,
+                     *           "isPrivate": true,
                      *           "omitFromUserActivity": false,
                      *           "isActive": true,
                      *           "createdAt": "2026-01-05T09:00:00.000Z",
@@ -7549,7 +7604,7 @@ export interface operations {
                      *             "id": "6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f",
                      *             "name": "PURCHASE",
                      *             "description": "A purchase in a shop",
-                     *             "isPrivate": false,
+                     *             "isPrivate": true,
                      *             "omitFromUserActivity": false,
                      *             "isActive": true,
                      *             "createdAt": "2026-01-05T09:00:00.000Z",
@@ -7616,7 +7671,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id (its wallet's id), authIdentifier or account number */
+                /**
+                 * @description The member's id (its wallet's id), authIdentifier or account number
+                 * @example 3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -7644,7 +7702,7 @@ export interface operations {
                      *             "id": "6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f",
                      *             "name": "PURCHASE",
                      *             "description": "A purchase in a shop",
-                     *             "isPrivate": false,
+                     *             "isPrivate": true,
                      *             "omitFromUserActivity": false,
                      *             "isActive": true,
                      *             "createdAt": "2026-01-05T09:00:00.000Z",
@@ -7727,7 +7785,7 @@ export interface operations {
                      *           "id": "6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f",
                      *           "name": "PURCHASE",
                      *           "description": "A purchase in a shop",
-                     *           "isPrivate": false,
+                     *           "isPrivate": true,
                      *           "omitFromUserActivity": false,
                      *           "isActive": true,
                      *           "createdAt": "2026-01-05T09:00:00.000Z",
@@ -7990,7 +8048,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The webhook's id */
+                /**
+                 * @description The webhook's id
+                 * @example c4d5e6f7-0a1b-4c2d-8e3f-4a5b6c7d8e9f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -8040,7 +8101,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The webhook's id */
+                /**
+                 * @description The webhook's id
+                 * @example c4d5e6f7-0a1b-4c2d-8e3f-4a5b6c7d8e9f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -8083,7 +8147,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The webhook's id */
+                /**
+                 * @description The webhook's id
+                 * @example c4d5e6f7-0a1b-4c2d-8e3f-4a5b6c7d8e9f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -8155,7 +8222,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The webhook's id */
+                /**
+                 * @description The webhook's id
+                 * @example c4d5e6f7-0a1b-4c2d-8e3f-4a5b6c7d8e9f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -8255,7 +8325,7 @@ export interface operations {
                      *           "cost": 0.85,
                      *           "purchasable": true,
                      *           "availableFrom": "2026-02-01T00:00:00.000Z",
-                     *           "availableUntil": "2026-12-31T23:59:59.000Z",
+                     *           "availableUntil": null,
                      *           "stock": 500,
                      *           "voucherValidityDays": 30,
                      *           "redemptionWindowMinutes": 15,
@@ -8315,7 +8385,7 @@ export interface operations {
                  *       "cost": 0.85,
                  *       "purchasable": true,
                  *       "availableFrom": "2026-02-01T00:00:00.000Z",
-                 *       "availableUntil": "2026-12-31T23:59:59.000Z",
+                 *       "availableUntil": null,
                  *       "stock": 500,
                  *       "voucherValidityDays": 30,
                  *       "redemptionWindowMinutes": 15,
@@ -8360,7 +8430,7 @@ export interface operations {
                      *         "cost": 0.85,
                      *         "purchasable": true,
                      *         "availableFrom": "2026-02-01T00:00:00.000Z",
-                     *         "availableUntil": "2026-12-31T23:59:59.000Z",
+                     *         "availableUntil": null,
                      *         "stock": 500,
                      *         "voucherValidityDays": 30,
                      *         "redemptionWindowMinutes": 15,
@@ -8401,7 +8471,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The reward's id */
+                /**
+                 * @description The reward's id
+                 * @example 7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -8431,7 +8504,7 @@ export interface operations {
                      *         "cost": 0.85,
                      *         "purchasable": true,
                      *         "availableFrom": "2026-02-01T00:00:00.000Z",
-                     *         "availableUntil": "2026-12-31T23:59:59.000Z",
+                     *         "availableUntil": null,
                      *         "stock": 500,
                      *         "voucherValidityDays": 30,
                      *         "redemptionWindowMinutes": 15,
@@ -8469,7 +8542,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The reward's id */
+                /**
+                 * @description The reward's id
+                 * @example 7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -8509,7 +8585,7 @@ export interface operations {
                      *         "cost": 0.85,
                      *         "purchasable": true,
                      *         "availableFrom": "2026-02-01T00:00:00.000Z",
-                     *         "availableUntil": "2026-12-31T23:59:59.000Z",
+                     *         "availableUntil": null,
                      *         "stock": 800,
                      *         "voucherValidityDays": 30,
                      *         "redemptionWindowMinutes": 15,
@@ -8554,7 +8630,10 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description The reward's id */
+                /**
+                 * @description The reward's id
+                 * @example 7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -8616,7 +8695,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The reward's id */
+                /**
+                 * @description The reward's id
+                 * @example 7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -8692,20 +8774,20 @@ export interface operations {
                      *       "status": "success",
                      *       "data": [
                      *         {
-                     *           "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *           "id": "b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e",
                      *           "user": {
                      *             "id": "3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
                      *           },
                      *           "resource": {
                      *             "type": "REWARD",
-                     *             "id": "0f1e2d3c-4b5a-4697-8877-665544332211",
-                     *             "name": "Free coffee"
+                     *             "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *             "name": "Free espresso"
                      *           },
                      *           "benefit": {
                      *             "type": "VOUCHER",
-                     *             "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+                     *             "id": "0c9b8a7f-6e5d-4c3b-a2a1-908f7e6d5c4b"
                      *           },
-                     *           "points": 250,
+                     *           "points": 300,
                      *           "completedAt": "2026-02-14T10:30:00.000Z"
                      *         }
                      *       ]
@@ -8742,7 +8824,7 @@ export interface operations {
                  * @example {
                  *       "resource": {
                  *         "type": "REWARD",
-                 *         "id": "0f1e2d3c-4b5a-4697-8877-665544332211"
+                 *         "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d"
                  *       }
                  *     }
                  */
@@ -8765,19 +8847,19 @@ export interface operations {
                      * @example {
                      *       "status": "success",
                      *       "data": {
-                     *         "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *         "id": "b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e",
                      *         "user": {
                      *           "id": "3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
                      *         },
                      *         "resource": {
                      *           "type": "REWARD",
-                     *           "id": "0f1e2d3c-4b5a-4697-8877-665544332211"
+                     *           "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d"
                      *         },
                      *         "benefit": {
                      *           "type": "VOUCHER",
-                     *           "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+                     *           "id": "0c9b8a7f-6e5d-4c3b-a2a1-908f7e6d5c4b"
                      *         },
-                     *         "points": 250,
+                     *         "points": 300,
                      *         "completedAt": "2026-02-14T10:30:00.000Z"
                      *       }
                      *     }
@@ -8846,20 +8928,20 @@ export interface operations {
                      *           "value": "K7QM-3XNP-W9TD"
                      *         },
                      *         "reward": {
-                     *           "id": "7f1e2d3c-4b5a-4697-8877-665544332211",
+                     *           "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
                      *           "type": "VOUCHER",
-                     *           "name": "Free coffee",
-                     *           "pictureUrl": "https://cdn.example.org/rewards/coffee.png",
+                     *           "name": "Free espresso",
+                     *           "pictureUrl": "https://images.example.org/rewards/espresso.png",
                      *           "purchasable": true,
-                     *           "summary": "Any hot drink, any size",
+                     *           "summary": "One espresso at any of our shops",
                      *           "defaultLocale": "en",
-                     *           "redemptionMessage": "Show this code to the barista",
+                     *           "redemptionMessage": "Show this code at the till",
                      *           "discounts": [
                      *             {
                      *               "type": "FIXED",
-                     *               "value": "3.50",
-                     *               "sku": "DISC-COFFEE",
-                     *               "productSku": "COFFEE"
+                     *               "value": "2.50",
+                     *               "sku": "DISC-ESPRESSO",
+                     *               "productSku": "SKU-ESPRESSO"
                      *             }
                      *           ]
                      *         },
@@ -8947,20 +9029,20 @@ export interface operations {
                      *           "value": "K7QM-3XNP-W9TD"
                      *         },
                      *         "reward": {
-                     *           "id": "7f1e2d3c-4b5a-4697-8877-665544332211",
+                     *           "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
                      *           "type": "VOUCHER",
-                     *           "name": "Free coffee",
-                     *           "pictureUrl": "https://cdn.example.org/rewards/coffee.png",
+                     *           "name": "Free espresso",
+                     *           "pictureUrl": "https://images.example.org/rewards/espresso.png",
                      *           "purchasable": true,
-                     *           "summary": "Any hot drink, any size",
+                     *           "summary": "One espresso at any of our shops",
                      *           "defaultLocale": "en",
-                     *           "redemptionMessage": "Show this code to the barista",
+                     *           "redemptionMessage": "Show this code at the till",
                      *           "discounts": [
                      *             {
                      *               "type": "FIXED",
-                     *               "value": "3.50",
-                     *               "sku": "DISC-COFFEE",
-                     *               "productSku": "COFFEE"
+                     *               "value": "2.50",
+                     *               "sku": "DISC-ESPRESSO",
+                     *               "productSku": "SKU-ESPRESSO"
                      *             }
                      *           ]
                      *         },
@@ -9049,31 +9131,30 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *           "id": "d2e3f4a5-b6c7-4d8e-9f0a-1b2c3d4e5f6a",
                      *           "kind": "SPEND",
-                     *           "points": -250,
+                     *           "points": -300,
                      *           "createdAt": "2026-02-12T09:00:00.000Z",
                      *           "expiresAt": null,
                      *           "cause": {
                      *             "type": "PURCHASE",
-                     *             "purchaseId": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
-                     *             "rewardId": "0f1e2d3c-4b5a-4697-8877-665544332211",
-                     *             "rewardName": "Free coffee"
+                     *             "purchaseId": "b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e",
+                     *             "rewardId": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *             "rewardName": "Free espresso"
                      *           }
                      *         },
                      *         {
-                     *           "id": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *           "id": "e3f4a5b6-c7d8-4e9f-8a1b-2c3d4e5f6a7b",
                      *           "kind": "EARN",
-                     *           "points": 30,
-                     *           "requestedPoints": 45,
-                     *           "createdAt": "2026-02-10T18:20:00.000Z",
-                     *           "expiresAt": "2027-02-10T18:20:00.000Z",
+                     *           "points": 425,
+                     *           "createdAt": "2026-02-01T12:00:00.120Z",
+                     *           "expiresAt": "2027-02-01T12:00:00.120Z",
                      *           "cause": {
                      *             "type": "EVENT",
-                     *             "eventId": 1048577,
-                     *             "eventType": "ORDER_PLACED",
-                     *             "reactorId": "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f",
-                     *             "reactorName": "Points per order"
+                     *             "eventId": 1042,
+                     *             "eventType": "PURCHASE",
+                     *             "reactorId": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *             "reactorName": "Ten points a euro"
                      *           }
                      *         }
                      *       ]
@@ -9109,7 +9190,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id (its wallet's id), authIdentifier or account number */
+                /**
+                 * @description The member's id (its wallet's id), authIdentifier or account number
+                 * @example 3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -9144,31 +9228,30 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *           "id": "d2e3f4a5-b6c7-4d8e-9f0a-1b2c3d4e5f6a",
                      *           "kind": "SPEND",
-                     *           "points": -250,
+                     *           "points": -300,
                      *           "createdAt": "2026-02-12T09:00:00.000Z",
                      *           "expiresAt": null,
                      *           "cause": {
                      *             "type": "PURCHASE",
-                     *             "purchaseId": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
-                     *             "rewardId": "0f1e2d3c-4b5a-4697-8877-665544332211",
-                     *             "rewardName": "Free coffee"
+                     *             "purchaseId": "b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e",
+                     *             "rewardId": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *             "rewardName": "Free espresso"
                      *           }
                      *         },
                      *         {
-                     *           "id": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *           "id": "e3f4a5b6-c7d8-4e9f-8a1b-2c3d4e5f6a7b",
                      *           "kind": "EARN",
-                     *           "points": 30,
-                     *           "requestedPoints": 45,
-                     *           "createdAt": "2026-02-10T18:20:00.000Z",
-                     *           "expiresAt": "2027-02-10T18:20:00.000Z",
+                     *           "points": 425,
+                     *           "createdAt": "2026-02-01T12:00:00.120Z",
+                     *           "expiresAt": "2027-02-01T12:00:00.120Z",
                      *           "cause": {
                      *             "type": "EVENT",
-                     *             "eventId": 1048577,
-                     *             "eventType": "ORDER_PLACED",
-                     *             "reactorId": "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f",
-                     *             "reactorName": "Points per order"
+                     *             "eventId": 1042,
+                     *             "eventType": "PURCHASE",
+                     *             "reactorId": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *             "reactorName": "Ten points a euro"
                      *           }
                      *         }
                      *       ]
@@ -9198,7 +9281,10 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description The member's id (its wallet's id), authIdentifier or account number */
+                /**
+                 * @description The member's id (its wallet's id), authIdentifier or account number
+                 * @example 3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -9331,7 +9417,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The job's id, as the request that started it answered */
+                /**
+                 * @description The job's id, as the request that started it answered
+                 * @example 5d1c1f9e-6a43-4f7e-9a3e-0c2b8a6f4d11
+                 */
                 id: string;
             };
             cookie?: never;
@@ -9419,7 +9508,7 @@ export interface operations {
                      *       "status": "success",
                      *       "data": [
                      *         {
-                     *           "id": "5d6e7f80-9a1b-4c2d-8e3f-405162738495",
+                     *           "id": "c7d8e9f0-1a2b-4c3d-8e4f-5a6b7c8d9e0f",
                      *           "name": "Bring a friend",
                      *           "createdAt": "2026-02-01T09:00:00.000Z",
                      *           "updatedAt": "2026-02-01T09:00:00.000Z",
@@ -9518,7 +9607,7 @@ export interface operations {
                      * @example {
                      *       "status": "success",
                      *       "data": {
-                     *         "id": "5d6e7f80-9a1b-4c2d-8e3f-405162738495",
+                     *         "id": "c7d8e9f0-1a2b-4c3d-8e4f-5a6b7c8d9e0f",
                      *         "name": "Bring a friend",
                      *         "createdAt": "2026-02-01T09:00:00.000Z",
                      *         "updatedAt": "2026-02-01T09:00:00.000Z",
@@ -9565,7 +9654,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The campaign's id */
+                /**
+                 * @description The campaign's id
+                 * @example c7d8e9f0-1a2b-4c3d-8e4f-5a6b7c8d9e0f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -9586,7 +9678,7 @@ export interface operations {
                      * @example {
                      *       "status": "success",
                      *       "data": {
-                     *         "id": "5d6e7f80-9a1b-4c2d-8e3f-405162738495",
+                     *         "id": "c7d8e9f0-1a2b-4c3d-8e4f-5a6b7c8d9e0f",
                      *         "name": "Bring a friend",
                      *         "createdAt": "2026-02-01T09:00:00.000Z",
                      *         "updatedAt": "2026-02-01T09:00:00.000Z",
@@ -9631,7 +9723,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The campaign's id */
+                /**
+                 * @description The campaign's id
+                 * @example c7d8e9f0-1a2b-4c3d-8e4f-5a6b7c8d9e0f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -9661,7 +9756,7 @@ export interface operations {
                      * @example {
                      *       "status": "success",
                      *       "data": {
-                     *         "id": "5d6e7f80-9a1b-4c2d-8e3f-405162738495",
+                     *         "id": "c7d8e9f0-1a2b-4c3d-8e4f-5a6b7c8d9e0f",
                      *         "name": "Bring a friend",
                      *         "createdAt": "2026-02-01T09:00:00.000Z",
                      *         "updatedAt": "2026-02-01T09:00:00.000Z",
@@ -9709,7 +9804,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The campaign's id */
+                /**
+                 * @description The campaign's id
+                 * @example c7d8e9f0-1a2b-4c3d-8e4f-5a6b7c8d9e0f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -9778,7 +9876,7 @@ export interface operations {
                      *         "inviteCode": "K7MQ2XWD",
                      *         "inviteLink": "https://coffee.example/join?inviteCode=K7MQ2XWD",
                      *         "campaign": {
-                     *           "id": "5d6e7f80-9a1b-4c2d-8e3f-405162738495",
+                     *           "id": "c7d8e9f0-1a2b-4c3d-8e4f-5a6b7c8d9e0f",
                      *           "name": "Bring a friend",
                      *           "createdAt": "2026-02-01T09:00:00.000Z",
                      *           "updatedAt": "2026-02-01T09:00:00.000Z",
@@ -9827,7 +9925,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The member's id (its wallet's id), authIdentifier or account number */
+                /**
+                 * @description The member's id (its wallet's id), authIdentifier or account number
+                 * @example 3b2a1c0d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -9854,7 +9955,7 @@ export interface operations {
                      *         "inviteCode": "K7MQ2XWD",
                      *         "inviteLink": "https://coffee.example/join?inviteCode=K7MQ2XWD",
                      *         "campaign": {
-                     *           "id": "5d6e7f80-9a1b-4c2d-8e3f-405162738495",
+                     *           "id": "c7d8e9f0-1a2b-4c3d-8e4f-5a6b7c8d9e0f",
                      *           "name": "Bring a friend",
                      *           "createdAt": "2026-02-01T09:00:00.000Z",
                      *           "updatedAt": "2026-02-01T09:00:00.000Z",
@@ -10103,7 +10204,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The product's id */
+                /**
+                 * @description The product's id
+                 * @example 5d6e7f80-9a1b-4c2d-8e3f-405162738495
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10155,7 +10259,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The product's id */
+                /**
+                 * @description The product's id
+                 * @example 5d6e7f80-9a1b-4c2d-8e3f-405162738495
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10198,7 +10305,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The product's id */
+                /**
+                 * @description The product's id
+                 * @example 5d6e7f80-9a1b-4c2d-8e3f-405162738495
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10403,7 +10513,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The venue's id */
+                /**
+                 * @description The venue's id
+                 * @example 7e8f9a0b-1c2d-4e3f-8a4b-5c6d7e8f9a0b
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10457,7 +10570,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The venue's id */
+                /**
+                 * @description The venue's id
+                 * @example 7e8f9a0b-1c2d-4e3f-8a4b-5c6d7e8f9a0b
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10500,7 +10616,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The venue's id */
+                /**
+                 * @description The venue's id
+                 * @example 7e8f9a0b-1c2d-4e3f-8a4b-5c6d7e8f9a0b
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10604,7 +10723,7 @@ export interface operations {
                      *             {
                      *               "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
                      *               "type": "CUSTOM",
-                     *               "name": "Total of at least 20",
+                     *               "name": "LARGE_BASKET",
                      *               "priority": 10,
                      *               "ruleProperties": {
                      *                 "conditions": {
@@ -10618,8 +10737,9 @@ export interface operations {
                      *                   ]
                      *                 },
                      *                 "event": {
-                     *                   "type": "large-basket"
-                     *                 }
+                     *                   "type": "LARGE_BASKET"
+                     *                 },
+                     *                 "priority": 10
                      *               },
                      *               "resultParams": {
                      *                 "success": [
@@ -10676,7 +10796,7 @@ export interface operations {
                  *       "ruleDefinitions": [
                  *         {
                  *           "type": "CUSTOM",
-                 *           "name": "Total of at least 20",
+                 *           "name": "LARGE_BASKET",
                  *           "priority": 10,
                  *           "ruleProperties": {
                  *             "conditions": {
@@ -10690,8 +10810,9 @@ export interface operations {
                  *               ]
                  *             },
                  *             "event": {
-                 *               "type": "large-basket"
-                 *             }
+                 *               "type": "LARGE_BASKET"
+                 *             },
+                 *             "priority": 10
                  *           },
                  *           "resultParams": {
                  *             "success": [
@@ -10733,7 +10854,7 @@ export interface operations {
                      *           {
                      *             "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
                      *             "type": "CUSTOM",
-                     *             "name": "Total of at least 20",
+                     *             "name": "LARGE_BASKET",
                      *             "priority": 10,
                      *             "ruleProperties": {
                      *               "conditions": {
@@ -10747,8 +10868,9 @@ export interface operations {
                      *                 ]
                      *               },
                      *               "event": {
-                     *                 "type": "large-basket"
-                     *               }
+                     *                 "type": "LARGE_BASKET"
+                     *               },
+                     *               "priority": 10
                      *             },
                      *             "resultParams": {
                      *               "success": [
@@ -10767,16 +10889,31 @@ export interface operations {
                      *         "createdAt": "2026-01-10T08:00:00.000Z",
                      *         "updatedAt": "2026-01-10T08:00:00.000Z",
                      *         "tenant": {
-                     *           "id": "0f1e2d3c-4b5a-4968-8776-655443322110",
-                     *           "name": "Acme Coffee",
-                     *           "slug": "acme-coffee",
+                     *           "id": "0d9f8e7c-6b5a-4c3d-8e2f-1a0b9c8d7e6f",
+                     *           "name": "Northwind Coffee",
+                     *           "slug": "northwind",
                      *           "authentication": {
-                     *             "issuer": "https://id.example.org",
-                     *             "algorithm": "HS256"
+                     *             "algorithm": "HS256",
+                     *             "issuer": "https://auth.northwind.example"
                      *           },
-                     *           "key": "tly_3f9a",
-                     *           "eventSecrets": {},
-                     *           "configuration": {}
+                     *           "key": "tly_nw4k",
+                     *           "eventSecrets": {
+                     *             "PURCHASE": null
+                     *           },
+                     *           "configuration": {
+                     *             "review": {
+                     *               "maxAgeDays": 30,
+                     *               "minConfidence": 0.8
+                     *             },
+                     *             "rateLimit": {
+                     *               "perSecond": 200,
+                     *               "burst": 400
+                     *             },
+                     *             "corsOrigins": [
+                     *               "https://shop.northwind.example"
+                     *             ],
+                     *             "timezone": "Europe/London"
+                     *           }
                      *         }
                      *       }
                      *     }
@@ -10801,7 +10938,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The rule set's id */
+                /**
+                 * @description The rule set's id
+                 * @example 2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10830,7 +10970,7 @@ export interface operations {
                      *           {
                      *             "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
                      *             "type": "CUSTOM",
-                     *             "name": "Total of at least 20",
+                     *             "name": "LARGE_BASKET",
                      *             "priority": 10,
                      *             "ruleProperties": {
                      *               "conditions": {
@@ -10844,8 +10984,9 @@ export interface operations {
                      *                 ]
                      *               },
                      *               "event": {
-                     *                 "type": "large-basket"
-                     *               }
+                     *                 "type": "LARGE_BASKET"
+                     *               },
+                     *               "priority": 10
                      *             },
                      *             "resultParams": {
                      *               "success": [
@@ -10884,7 +11025,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The rule set's id */
+                /**
+                 * @description The rule set's id
+                 * @example 2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10927,7 +11071,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The rule set's id */
+                /**
+                 * @description The rule set's id
+                 * @example 2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10965,7 +11112,7 @@ export interface operations {
                      *           {
                      *             "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
                      *             "type": "CUSTOM",
-                     *             "name": "Total of at least 20",
+                     *             "name": "LARGE_BASKET",
                      *             "priority": 10,
                      *             "ruleProperties": {
                      *               "conditions": {
@@ -10979,8 +11126,9 @@ export interface operations {
                      *                 ]
                      *               },
                      *               "event": {
-                     *                 "type": "large-basket"
-                     *               }
+                     *                 "type": "LARGE_BASKET"
+                     *               },
+                     *               "priority": 10
                      *             },
                      *             "resultParams": {
                      *               "success": [
@@ -11032,7 +11180,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The rule set's id */
+                /**
+                 * @description The rule set's id
+                 * @example 2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e
+                 */
                 id: string;
             };
             cookie?: never;
@@ -11057,7 +11208,7 @@ export interface operations {
                      *         {
                      *           "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
                      *           "type": "CUSTOM",
-                     *           "name": "Total of at least 20",
+                     *           "name": "LARGE_BASKET",
                      *           "priority": 10,
                      *           "ruleProperties": {
                      *             "conditions": {
@@ -11071,8 +11222,9 @@ export interface operations {
                      *               ]
                      *             },
                      *             "event": {
-                     *               "type": "large-basket"
-                     *             }
+                     *               "type": "LARGE_BASKET"
+                     *             },
+                     *             "priority": 10
                      *           },
                      *           "resultParams": {
                      *             "success": [
@@ -11114,7 +11266,10 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description The rule set's id */
+                /**
+                 * @description The rule set's id
+                 * @example 2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e
+                 */
                 id: string;
             };
             cookie?: never;
@@ -11124,7 +11279,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "type": "CUSTOM",
-                 *       "name": "Total of at least 20",
+                 *       "name": "LARGE_BASKET",
                  *       "priority": 10,
                  *       "ruleProperties": {
                  *         "conditions": {
@@ -11138,8 +11293,9 @@ export interface operations {
                  *           ]
                  *         },
                  *         "event": {
-                 *           "type": "large-basket"
-                 *         }
+                 *           "type": "LARGE_BASKET"
+                 *         },
+                 *         "priority": 10
                  *       },
                  *       "resultParams": {
                  *         "success": [
@@ -11173,7 +11329,7 @@ export interface operations {
                      *       "data": {
                      *         "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
                      *         "type": "CUSTOM",
-                     *         "name": "Total of at least 20",
+                     *         "name": "LARGE_BASKET",
                      *         "priority": 10,
                      *         "ruleProperties": {
                      *           "conditions": {
@@ -11187,8 +11343,9 @@ export interface operations {
                      *             ]
                      *           },
                      *           "event": {
-                     *             "type": "large-basket"
-                     *           }
+                     *             "type": "LARGE_BASKET"
+                     *           },
+                     *           "priority": 10
                      *         },
                      *         "resultParams": {
                      *           "success": [
@@ -11226,9 +11383,15 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The rule set's id */
+                /**
+                 * @description The rule set's id
+                 * @example 2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e
+                 */
                 id: string;
-                /** @description The rule's id */
+                /**
+                 * @description The rule's id
+                 * @example 1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
                 ruleId: string;
             };
             cookie?: never;
@@ -11251,7 +11414,7 @@ export interface operations {
                      *       "data": {
                      *         "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
                      *         "type": "CUSTOM",
-                     *         "name": "Total of at least 20",
+                     *         "name": "LARGE_BASKET",
                      *         "priority": 10,
                      *         "ruleProperties": {
                      *           "conditions": {
@@ -11265,8 +11428,9 @@ export interface operations {
                      *             ]
                      *           },
                      *           "event": {
-                     *             "type": "large-basket"
-                     *           }
+                     *             "type": "LARGE_BASKET"
+                     *           },
+                     *           "priority": 10
                      *         },
                      *         "resultParams": {
                      *           "success": [
@@ -11301,9 +11465,15 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The rule set's id */
+                /**
+                 * @description The rule set's id
+                 * @example 2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e
+                 */
                 id: string;
-                /** @description The rule's id */
+                /**
+                 * @description The rule's id
+                 * @example 1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
                 ruleId: string;
             };
             cookie?: never;
@@ -11346,9 +11516,15 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The rule set's id */
+                /**
+                 * @description The rule set's id
+                 * @example 2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e
+                 */
                 id: string;
-                /** @description The rule's id */
+                /**
+                 * @description The rule's id
+                 * @example 1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
                 ruleId: string;
             };
             cookie?: never;
@@ -11357,7 +11533,23 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "priority": 20
+                 *       "priority": 20,
+                 *       "ruleProperties": {
+                 *         "conditions": {
+                 *           "all": [
+                 *             {
+                 *               "fact": "request",
+                 *               "path": "$.transaction.total",
+                 *               "operator": "greaterThanInclusive",
+                 *               "value": 20
+                 *             }
+                 *           ]
+                 *         },
+                 *         "event": {
+                 *           "type": "LARGE_BASKET"
+                 *         },
+                 *         "priority": 20
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["UpdateRuleBody"];
@@ -11380,7 +11572,7 @@ export interface operations {
                      *       "data": {
                      *         "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
                      *         "type": "CUSTOM",
-                     *         "name": "Total of at least 20",
+                     *         "name": "LARGE_BASKET",
                      *         "priority": 20,
                      *         "ruleProperties": {
                      *           "conditions": {
@@ -11394,8 +11586,9 @@ export interface operations {
                      *             ]
                      *           },
                      *           "event": {
-                     *             "type": "large-basket"
-                     *           }
+                     *             "type": "LARGE_BASKET"
+                     *           },
+                     *           "priority": 20
                      *         },
                      *         "resultParams": {
                      *           "success": [
@@ -11478,7 +11671,7 @@ export interface operations {
                      *         "rules": [
                      *           {
                      *             "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
-                     *             "name": "Total of at least 20",
+                     *             "name": "LARGE_BASKET",
                      *             "priority": 10,
                      *             "outcome": "success"
                      *           }
@@ -11695,7 +11888,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The order's id */
+                /**
+                 * @description The order's id
+                 * @example 8f9a0b1c-2d3e-4f5a-8b6c-7d8e9f0a1b2c
+                 */
                 id: string;
             };
             cookie?: never;
@@ -11893,7 +12089,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The receipt's id */
+                /**
+                 * @description The receipt's id
+                 * @example e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b
+                 */
                 id: string;
             };
             cookie?: never;
@@ -11986,7 +12185,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The receipt's id */
+                /**
+                 * @description The receipt's id
+                 * @example e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b
+                 */
                 id: string;
             };
             cookie?: never;
@@ -12066,7 +12268,10 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
-                /** @description The receipt's id */
+                /**
+                 * @description The receipt's id
+                 * @example e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b
+                 */
                 id: string;
             };
             cookie?: never;
@@ -12148,7 +12353,10 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description The receipt's id */
+                /**
+                 * @description The receipt's id
+                 * @example e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b
+                 */
                 id: string;
             };
             cookie?: never;
@@ -12244,7 +12452,7 @@ export interface operations {
                  *           "id": "6f1c0d2e-8a3b-4c5d-9e7f-0a1b2c3d4e5f",
                  *           "name": "PURCHASE",
                  *           "description": "A purchase in a shop",
-                 *           "isPrivate": false,
+                 *           "isPrivate": true,
                  *           "omitFromUserActivity": false,
                  *           "isActive": true,
                  *           "createdAt": "2026-01-05T09:00:00.000Z",

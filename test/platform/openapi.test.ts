@@ -2,6 +2,15 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, type Json, jsonOf } from '../support/harness.js';
+import {
+  operationsOf,
+  resolved,
+  type Media,
+  type Operation,
+  type Parameter,
+  type Response,
+  type Schema,
+} from '../support/openapi-operations.js';
 
 let harness: Harness;
 
@@ -9,56 +18,6 @@ beforeAll(async () => {
   harness = await createHarness();
 });
 afterAll(() => harness.close());
-
-interface Schema {
-  $ref?: string;
-  type?: string;
-  properties?: Record<string, unknown>;
-}
-interface Media {
-  schema: Schema;
-  example?: unknown;
-}
-interface Parameter {
-  $ref?: string;
-  name: string;
-  in: string;
-  description?: string;
-}
-interface Response {
-  $ref?: string;
-  description: string;
-  headers?: Record<string, unknown>;
-  content?: Record<string, Media>;
-}
-interface Operation {
-  operationId?: string;
-  summary?: string;
-  description?: string;
-  security?: Record<string, string[]>[];
-  requestBody?: { content: Record<string, Media> };
-  responses: Record<string, Response>;
-  parameters?: Parameter[];
-}
-
-/** What a local `$ref` (`#/components/…`) points at, or the node itself when it is no reference. */
-function resolved(document: Json, node: unknown): unknown {
-  const reference = (node as { $ref?: string } | undefined)?.$ref;
-  if (!reference) return node;
-  return reference
-    .slice(2)
-    .split('/')
-    .reduce((at: Json, key) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], document);
-}
-
-function operationsOf(document: Json): [string, Operation][] {
-  return Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, operation]): [string, Operation] => [
-      `${method.toUpperCase()} ${path}`,
-      operation,
-    ]),
-  );
-}
 
 // docs/operations.md#operator-endpoints: "GET /v1/openapi.json (OpenAPI 3.1 of every route), GET /docs (a rendered reference of it)"
 describe('the OpenAPI document', () => {
@@ -79,7 +38,7 @@ describe('the OpenAPI document', () => {
     expect(new Set(documented)).toEqual(new Set(routes));
 
     const create = document.paths['/v1/event_types'].post as Operation;
-    expect(create.security).toEqual([{ ApiKey: [], BearerAuth: ['admin:event_types'] }]);
+    expect(create.security).toEqual([{ ApiKey: [], AdminToken: ['admin:event_types'] }]);
     const body = resolved(document, create.requestBody!.content['application/json']!.schema) as Schema;
     expect(Object.keys(body.properties!)).toEqual(
       expect.arrayContaining(['name', 'description', 'isPrivate', 'schema']),
@@ -198,7 +157,7 @@ describe('the API reference teaches', () => {
     const faults: string[] = [];
     const ids = new Set<string>();
     let examples = 0;
-    for (const [name, operation] of operationsOf(document)) {
+    for (const { name, operation } of operationsOf(document)) {
       if (!operation.operationId || !/^[a-z][a-zA-Z]+$/.test(operation.operationId))
         faults.push(`${name}: operationId ${operation.operationId}`);
       else if (ids.has(operation.operationId)) faults.push(`${name}: operationId ${operation.operationId} twice`);
@@ -221,7 +180,7 @@ describe('the API reference teaches', () => {
 
   it('describes every parameter and declares the request and answer headers', () => {
     const faults: string[] = [];
-    for (const [name, operation] of operationsOf(document)) {
+    for (const { name, operation } of operationsOf(document)) {
       const parameters = (operation.parameters ?? []).map((parameter) => resolved(document, parameter) as Parameter);
       for (const parameter of parameters)
         if (!parameter.description) faults.push(`${name}: parameter ${parameter.name} has no description`);
@@ -251,7 +210,7 @@ describe('the API reference teaches', () => {
 
   it('gives every body and answer a named schema, never an inline anonymous object', () => {
     const inline: string[] = [];
-    for (const [name, operation] of operationsOf(document)) {
+    for (const { name, operation } of operationsOf(document)) {
       const media = [
         ...Object.entries(operation.requestBody?.content ?? {}).map(
           ([type, content]) => [`body ${type}`, content] as const,
@@ -279,7 +238,7 @@ describe('the API reference teaches', () => {
       const validate = ajv.compile({ $ref: `https://tally.invalid/openapi.json${media.schema.$ref}` });
       if (!validate(media.example)) refusals.push(`${where}: ${ajv.errorsText(validate.errors)}`);
     };
-    for (const [name, operation] of operationsOf(document)) {
+    for (const { name, operation } of operationsOf(document)) {
       check(`${name} body`, operation.requestBody?.content['application/json']);
       for (const [status, response] of Object.entries(operation.responses))
         check(`${name} ${status}`, (resolved(document, response) as Response).content?.['application/json']);

@@ -138,6 +138,46 @@ describe('POST /transactions-rule-engine/rule-sets', () => {
   });
 });
 
+// Issue 31: "The rule routes' descriptions promise 422 RuleEngineError; the server answers 400." The receipts
+// interface answers a rule that fails its check 400 BadRequestError (decisions.md §3: RuleEngineError is the engine
+// failing to run a set): each route that stores rules answers it, and says so in the reference.
+/** An operation of the served OpenAPI document, by its operationId. */
+async function documentedOperation(operationId: string): Promise<Json> {
+  const document = await jsonOf(await harness.request(null, 'GET', '/v1/openapi.json'));
+  const operations = Object.values(document.paths as Record<string, Record<string, Json>>).flatMap(Object.values);
+  return operations.find((candidate) => candidate.operationId === operationId);
+}
+
+describe('a refused rule answers what the reference of its route declares', () => {
+  const refused = customRule('NAMED', 2, totalOver(1));
+  refused.ruleProperties.event.type = 'ANOTHER_NAME';
+
+  it.each([
+    ['createRuleSet', 'POST', () => SETS, { isActive: false, ruleDefinitions: [refused] }],
+    ['updateRuleSet', 'PATCH', (set: Json) => `${SETS}/${set.id}`, { ruleDefinitions: [refused] }],
+    ['createRuleSetRule', 'POST', (set: Json) => `${SETS}/${set.id}/rules`, refused],
+    [
+      'updateRuleSetRule',
+      'PATCH',
+      (set: Json) => `${SETS}/${set.id}/rules/${set.rules[0].id}`,
+      { ruleProperties: refused.ruleProperties },
+    ],
+  ] as const)('%s', async (operationId, method, path, body) => {
+    const set = await dataOf<Json>(
+      await post(SETS, { isActive: false, ruleDefinitions: [customRule('KEPT', 2, totalOver(1))] }),
+    );
+    const response = await harness.request(tenant, method, path(set), { token: admin, body });
+    const { data } = await jsonOf(response);
+    expect(data.message).toContain('differs from ruleProperties.event.type "ANOTHER_NAME"');
+    expect(`${response.status} ${data.name}`).toBe('400 BadRequestError');
+
+    const operation = await documentedOperation(operationId);
+    expect(Object.keys(operation.responses)).toContain(String(response.status));
+    expect(operation.description).toContain(`${response.status} ${data.name}`);
+    expect(operation.description).not.toContain('RuleEngineError');
+  });
+});
+
 describe('reading, changing and deleting rule sets and their rules (docs/receipts.md#rule-sets)', () => {
   it('GET lists each set with its rules; another tenant sees none', async () => {
     const created = await dataOf<Json>(
@@ -467,6 +507,7 @@ describe('POST /transactions-rule-engine/execute', () => {
       name: 'RuleEngineError',
       message: expect.stringContaining('Unknown operator'),
     });
+    expect((await documentedOperation('executeRuleSet')).description).toContain('422 RuleEngineError');
   });
 });
 

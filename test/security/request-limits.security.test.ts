@@ -10,7 +10,8 @@ let admin: string;
 let secret: string;
 
 beforeAll(async () => {
-  harness = await createHarness();
+  // A closing connection is read 1 MB at most after its 413 (LINGERING_BYTES), so a body far over that is not read to its end.
+  harness = await createHarness({ lingeringBytes: 1024 * 1024 });
   tenant = await harness.createTenant();
   admin = await harness.adminToken(tenant, ['admin:event_types', 'admin:users', 'admin:reactors', 'admin:rules']);
   secret = (
@@ -106,6 +107,8 @@ describe('JSON nesting depth', () => {
   });
 });
 
+const DECLARED = 4 * 1024 * 1024 * 1024;
+
 /** Sends `declared` bytes of body after the head, as fast as the server takes them, until it closes the connection; tells what came back and how much was sent. */
 function sendHugeBody(
   port: number,
@@ -113,7 +116,8 @@ function sendHugeBody(
   headers: Record<string, string>,
 ): Promise<{ answer: string; sent: number }> {
   return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
+    // Half-open: the server's FIN after its 413 does not stop this client writing; only the server's bound does.
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     let answer = '';
     let sent = 0;
@@ -140,17 +144,19 @@ function sendHugeBody(
 }
 
 // Issue 17, low: "A 50 MB body with a Content-Length gets 413 in 4 ms but the server then reads and
-// discards all 50 MB (about 6 s), even without an API key: close the connection after the 413."
+// discards all 50 MB (about 6 s), even without an API key: close the connection after the 413." Issue 31 has it
+// read for a bounded time and size first, so that the client reads the 413 (oversized-uploads.security.test.ts).
 describe('a body declared over the limit', () => {
-  it('is answered 413 and the connection is closed, not read to its end, with or without an API key', async () => {
+  it('is answered 413 and the connection is closed within LINGERING_BYTES, not read to its end, with or without an API key', async () => {
     const api = await startApi(harness.context, 0);
     try {
       const withKey: Record<string, string> = { 'X-Api-Key': tenant.key, Authorization: `Bearer ${admin}` };
       for (const headers of [withKey, {}]) {
-        const { answer, sent } = await sendHugeBody(api.port, 50 * 1024 * 1024, headers);
+        // Far more than the bound, and than a tenth of a second carries: the bound is checked ten times a second.
+        const { answer, sent } = await sendHugeBody(api.port, DECLARED, headers);
         expect(answer).toMatch(/^HTTP\/1\.1 413 /);
         expect(answer.toLowerCase()).toContain('connection: close');
-        expect(sent).toBeLessThan(50 * 1024 * 1024);
+        expect(sent).toBeLessThan(DECLARED);
       }
     } finally {
       await api.close();

@@ -79,6 +79,14 @@ export interface Config {
   pointsExpiryEveryMs: number;
   /** Lots the expiry sweep expires per transaction: a killed sweep loses at most one batch's work. */
   pointsExpiryBatchSize: number;
+  /**
+   * How long a connection closed after its answer while the client still sends its body (a 413) is
+   * read and its bytes discarded, so that the client reads the answer (api/lingering-close.ts): at
+   * most `lingeringTimeMs` in all, `lingeringTimeoutMs` without a byte, `lingeringBytes` bytes.
+   */
+  lingeringTimeMs: number;
+  lingeringTimeoutMs: number;
+  lingeringBytes: number;
 }
 
 export type Environment = Record<string, string | undefined>;
@@ -128,6 +136,9 @@ export function loadConfig(env: Environment = process.env, stdoutIsTerminal = pr
     adminTokenMaxTtlSeconds: lifetime(env, 'ADMIN_TOKEN_MAX_TTL', '24h'),
     rateLimitRedisTimeoutMs: integer(env, 'RATE_LIMIT_REDIS_TIMEOUT_MS', DEFAULT_REDIS_TIMEOUT_MS),
     ...pointsExpiry(env),
+    lingeringTimeMs: integer(env, 'LINGERING_TIME_MS', 30_000),
+    lingeringTimeoutMs: integer(env, 'LINGERING_TIMEOUT_MS', 5_000),
+    lingeringBytes: integer(env, 'LINGERING_BYTES', 64 * 1024 * 1024),
   };
 }
 

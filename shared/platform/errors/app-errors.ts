@@ -96,7 +96,8 @@ export class PayloadTooLargeError extends AppError {
   readonly httpCode = 413;
   constructor(limitBytes: number) {
     // The rest of the body is still on its way: closing the connection after the answer spares
-    // reading and discarding it (50 MB took 6 s), which anyone could make us do without a key.
+    // reading and discarding it all (50 MB took 6 s), which anyone could make us do without a key.
+    // It is read a bounded while first, so that the client reads this answer (api/lingering-close.ts).
     super(`Request body is larger than the limit of ${limitBytes} bytes`, {
       data: { limit: limitBytes },
       headers: { Connection: 'close' },
