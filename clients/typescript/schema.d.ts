@@ -2341,7 +2341,10 @@ export interface components {
         Job: {
             /** Format: uuid */
             id: string;
-            /** @description POINTS_ADJUSTMENT: a bulk points adjustment */
+            /**
+             * @description POINTS_ADJUSTMENT: a bulk points adjustment
+             * @enum {string}
+             */
             kind: "POINTS_ADJUSTMENT";
             /** @description queued until a worker takes it; running; completed once every line was handled (failed lines included); failed when it could not go on (what `done` counts is applied) */
             status: "queued" | "running" | "completed" | "failed";
