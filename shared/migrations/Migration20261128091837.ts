@@ -18,7 +18,8 @@ export const Migration20261128091837: KeyedMigration = (secrets) =>
         await rewriteColumn<{ id: string; tenant_id: string; source_user_id: string }>(this, {
           table,
           column: 'source_user_hash',
-          pending: `select "id", "tenant_id", "source_user_id" from "${table}" where "source_user_hash" is null`,
+          columns: ['tenant_id', 'source_user_id'],
+          pending: `"source_user_hash" is null`,
           value: (row) => hashedSourceUser(key(), row.tenant_id, row.source_user_id),
         });
         await this.execute(`alter table "${table}" alter column "source_user_hash" set not null;`);
