@@ -1301,7 +1301,7 @@ export interface paths {
         };
         /**
          * A rule set's rules, in the order they run
-         * @description The rules of one set, by default in the order they run (higher priority first). A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.
+         * @description The rules of one set, by default in the order they run (higher priority first, equal priorities in the set's order). A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.
          */
         get: operations["listRuleSetRules"];
         put?: never;

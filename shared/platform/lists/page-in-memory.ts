@@ -7,19 +7,17 @@ import type { ListQuery } from './parse-list-query.js';
  * row each: the list query of docs/api-conventions.md#lists applied in memory, meaning what the SQL
  * of filter-to-query.ts means. A missing value meets no condition but `eq !n` (as SQL's null meets
  * no comparison), `like` is case-insensitive with `%` its only wildcard, and a sort puts missing
- * values last going up and first going down (PostgreSQL's default), ties ordered by `id`.
+ * values last going up and first going down (PostgreSQL's default). Ties keep the order the items
+ * are held in, going up as going down (a stable sort): a rule set's rules of equal priority run in
+ * the set's order, which decides whose result key wins, and are listed so. Pages never overlap, as
+ * the order held is the same from one read to the next.
  */
 export function pageInMemory<Item extends object>(items: readonly Item[], query: ListQuery): Page<Item> {
   const kept = items.filter((item) =>
     query.conditions.every((condition) => meets(valueAt(item, condition.path), condition)),
   );
   const direction = query.sort.descending ? -1 : 1;
-  const sorted = kept.sort(
-    (a, b) =>
-      direction *
-      (compare(valueAt(a, query.sort.path), valueAt(b, query.sort.path)) ||
-        compare(valueAt(a, 'id'), valueAt(b, 'id'))),
-  );
+  const sorted = kept.sort((a, b) => direction * compare(valueAt(a, query.sort.path), valueAt(b, query.sort.path)));
   return { items: sorted.slice(query.offset, query.offset + query.limit), total: kept.length };
 }
 
