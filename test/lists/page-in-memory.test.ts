@@ -120,6 +120,16 @@ describe('a list read in memory sorts and pages as the list helper does', () => 
     expect(reversed.items.map((item) => item.name)).toEqual(['100%', 'A_B', 'quoted', 'AXB']);
   });
 
+  it("text by code point (PostgreSQL's C collation), characters beyond U+FFFF after those below it", () => {
+    const texts = ['😀', '～', 'z'].map((name, index) => ({ ...ITEMS[index]!, name }));
+    const sorted = (query: Record<string, string>) =>
+      pageInMemory(texts, parseListQuery({ sort: 'name', order: 'ASC', ...query }, SPEC)).items.map(
+        (item) => item.name,
+      );
+    expect(sorted({})).toEqual(['z', '～', '😀']);
+    expect(sorted({ filter: "name:(gt:'～')" })).toEqual(['😀']);
+  });
+
   it('limit and skip take a page of what the filter kept; total counts all of it', () => {
     expect(page({ sort: 'at', order: 'ASC', skip: '1', limit: '2' })).toEqual({ names: ['AXB', '100%'], total: 4 });
     expect(page({ filter: 'rank:(eq:2)', skip: '1' })).toEqual({ names: ['100%'], total: 2 });

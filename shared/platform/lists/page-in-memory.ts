@@ -66,12 +66,16 @@ function comparableAs(fieldType: FilterCondition['fieldType'], value: unknown): 
   return value;
 }
 
-/** Missing values after every other, numbers by size, anything else as text. */
+/**
+ * Missing values after every other, numbers by size, anything else as text by Unicode code point
+ * (the order of its UTF-8 bytes, PostgreSQL's C collation), not by UTF-16 code unit, which puts
+ * characters beyond U+FFFF (emoji) before U+E000 to U+FFFF. A table's list follows its database's
+ * collation instead, which the operator chooses and Node cannot reproduce (docs/api-conventions.md#lists).
+ */
 function compare(a: unknown, b: unknown): number {
   if (isMissing(a) || isMissing(b)) return Number(isMissing(a)) - Number(isMissing(b));
   if (typeof a === 'number' && typeof b === 'number') return a - b;
-  const [left, right] = [String(a), String(b)];
-  return left < right ? -1 : left > right ? 1 : 0;
+  return Buffer.compare(Buffer.from(String(a)), Buffer.from(String(b)));
 }
 
 /** escapeLike's meaning (filter-to-query.ts): `%` is any text, everything else itself. */
