@@ -3410,7 +3410,7 @@ export interface components {
             verdict: "ABSTAIN" | "REJECT" | "AUTHORIZE";
             reason: "OTHER" | "VERIFIED" | "VALID_DATA" | "FLAGGED_FOR_SPOT_CHECK" | "DUPLICATE" | "INVALID_MERCHANT" | "INVALID_DATE" | "INSUFFICIENT_DATA" | "SUSPICIOUS" | "SUSPICIOUS_CONTEXT" | "RULE_ENGINE_THREW_ERROR" | "INVALID_VENUE" | "FORMAT_SUBMISSION_LIMIT_EXCEEDED" | "MERCHANT_SUBMISSION_LIMIT_EXCEEDED" | "NO_QUALIFYING_PRODUCTS" | "INVALID_MULTIPAGE_CLAIM" | "TEST";
             comment?: string;
-            /** @description The total as the reviewer reads it off the receipt; an AUTHORIZE or REJECT makes it the receipt's `correctedTotal` */
+            /** @description The total as the reviewer reads it off the receipt, kept to 4 decimal places; an AUTHORIZE or REJECT makes it the receipt's `correctedTotal` */
             correctedTotal?: number;
         };
         /** Reward */

@@ -93,6 +93,24 @@ describe('a manual review with a corrected total', () => {
     ).toMatchObject({ totalPoints: 42 });
   });
 
+  it('is kept to 4 decimal places, rounded as PostgreSQL rounds: the answer and RECEIPT_REVIEWED carry what the receipt shows', async () => {
+    const { tenant, get, review, reviewEvents } = await world();
+    const claim = await storeClaim(harness, tenant, { total: 12.5 });
+    const answered = await review(claim.id, { verdict: 'AUTHORIZE', reason: 'VERIFIED', correctedTotal: 10.123456 });
+    expect(answered.status).toBe(201);
+    expect(await dataOf(answered)).toMatchObject({ correctedTotal: 10.1235 });
+    expect(await get(`/v1/receipts/${claim.id}`)).toMatchObject({
+      correctedTotal: 10.1235,
+      paramountReview: { correctedTotal: 10.1235 },
+    });
+    const [event] = await reviewEvents(1);
+    expect(event.payload).toMatchObject({ correctedTotal: 10.1235 });
+    // 1.00005 lies just below the half as a binary number; PostgreSQL rounds its decimal text, up.
+    const halfway = await review(claim.id, { verdict: 'REJECT', reason: 'SUSPICIOUS', correctedTotal: 1.00005 });
+    expect(await dataOf(halfway)).toMatchObject({ correctedTotal: 1.0001 });
+    expect(await get(`/v1/receipts/${claim.id}`)).toMatchObject({ correctedTotal: 1.0001 });
+  });
+
   it('stands through a later review that gives none; an ABSTAIN changes nothing (decisions §9), its total kept on the review only', async () => {
     const { tenant, get, review, reviewEvents } = await world();
     const claim = await storeClaim(harness, tenant, { total: 12.5 });
