@@ -41,9 +41,10 @@ const setSchema = (tenantId: string, schema: Json) =>
 // platform was upgraded", and so do the properties a type's payload gained.
 describe("RECEIPT_REVIEWED's schema in tenants created before its payload gained currency and correctedTotal", () => {
   it('gains them from the migration; a property the copy already has, changed by its admin or not, stays', async () => {
-    const [beforeCurrency, beforeCorrection, customised, current] = await Promise.all(
-      Array.from({ length: 4 }, () => harness.createTenant()),
-    );
+    const beforeCurrency = await harness.createTenant();
+    const beforeCorrection = await harness.createTenant();
+    const customised = await harness.createTenant();
+    const current = await harness.createTenant();
     await harness.context.orm.getMigrator().down({ to: MIGRATION });
     await setSchema(beforeCurrency.id, schemaWithout('currency', 'correctedTotal'));
     await setSchema(beforeCorrection.id, schemaWithout('correctedTotal'));
