@@ -27,6 +27,6 @@ export class Migration20261128115000 extends Migration {
     );
   }
 
-  /** Nothing to undo: the code before it reports both properties too, as its schema says. */
+  /** Nothing to undo: the code before it reports both properties too, so the schemas say what its payloads hold. */
   override async down(): Promise<void> {}
 }
