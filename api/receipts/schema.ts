@@ -222,7 +222,7 @@ export const ReviewBody = Type.Object(
         minimum: 0,
         exclusiveMaximum: MAX_AMOUNT,
         description:
-          "The total as the reviewer reads it off the receipt; an AUTHORIZE or REJECT makes it the receipt's `correctedTotal`",
+          "The total as the reviewer reads it off the receipt, kept to 4 decimal places; an AUTHORIZE or REJECT makes it the receipt's `correctedTotal`",
       }),
     ),
   },

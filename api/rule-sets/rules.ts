@@ -32,7 +32,7 @@ export function registerRuleRoutes(app: App, context: AppContext): void {
     path: rulesPath,
     operationId: 'listRuleSetRules',
     description:
-      'The rules of one set, by default in the order they run (higher priority first). A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.',
+      "The rules of one set, by default in the order they run (higher priority first, equal priorities in the set's order). A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.",
     examples: { response: [RULE_EXAMPLE] },
     summary: "A rule set's rules, in the order they run",
     tags,

@@ -1301,7 +1301,7 @@ export interface paths {
         };
         /**
          * A rule set's rules, in the order they run
-         * @description The rules of one set, by default in the order they run (higher priority first). A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.
+         * @description The rules of one set, by default in the order they run (higher priority first, equal priorities in the set's order). A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.
          */
         get: operations["listRuleSetRules"];
         put?: never;
@@ -3413,7 +3413,7 @@ export interface components {
             verdict: "ABSTAIN" | "REJECT" | "AUTHORIZE";
             reason: "OTHER" | "VERIFIED" | "VALID_DATA" | "FLAGGED_FOR_SPOT_CHECK" | "DUPLICATE" | "INVALID_MERCHANT" | "INVALID_DATE" | "INSUFFICIENT_DATA" | "SUSPICIOUS" | "SUSPICIOUS_CONTEXT" | "RULE_ENGINE_THREW_ERROR" | "INVALID_VENUE" | "FORMAT_SUBMISSION_LIMIT_EXCEEDED" | "MERCHANT_SUBMISSION_LIMIT_EXCEEDED" | "NO_QUALIFYING_PRODUCTS" | "INVALID_MULTIPAGE_CLAIM" | "TEST";
             comment?: string;
-            /** @description The total as the reviewer reads it off the receipt; an AUTHORIZE or REJECT makes it the receipt's `correctedTotal` */
+            /** @description The total as the reviewer reads it off the receipt, kept to 4 decimal places; an AUTHORIZE or REJECT makes it the receipt's `correctedTotal` */
             correctedTotal?: number;
         };
         /** Reward */

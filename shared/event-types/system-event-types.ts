@@ -17,8 +17,10 @@ const uuid = { type: 'string', format: 'uuid' };
  * The private types every tenant has, reported by the platform itself through the event queue
  * (docs/events.md#system-event-types, payloads included): orders and reviews by the receipts
  * service, referrals by registration. They have no secret: nothing outside the platform reports
- * them unless an admin rotates one in. A tenant created before a type was added gets it from the
- * migration that added it (Migration20261128041500 for the referral types).
+ * them unless an admin rotates one in. Each tenant keeps its own copy of a schema, made when it is
+ * created: a tenant created before a type was added gets it from the migration that added it
+ * (Migration20261128041500 for the referral types), and before a payload gained a property, that
+ * property from the migration that added it (Migration20261128115000 for RECEIPT_REVIEWED's).
  */
 export const SYSTEM_EVENT_TYPES: { name: string; description: string; schema: JsonSchema }[] = [
   {

@@ -14,7 +14,8 @@ export const Migration20261128091806: KeyedMigration = (secrets) =>
       await rewriteColumn<{ id: string; tenant_id: string }>(this, {
         table: 'member',
         column: 'fingerprint',
-        pending: `select "id", "tenant_id" from "member" where "fingerprint" is null and "erased_at" is null`,
+        columns: ['tenant_id'],
+        pending: `"fingerprint" is null and "erased_at" is null`,
         value: (member) => memberFingerprint(key(), member.tenant_id, member.id),
       });
     }

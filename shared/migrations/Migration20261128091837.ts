@@ -18,7 +18,8 @@ export const Migration20261128091837: KeyedMigration = (secrets) =>
         await rewriteColumn<{ id: string; tenant_id: string; source_user_id: string }>(this, {
           table,
           column: 'source_user_hash',
-          pending: `select "id", "tenant_id", "source_user_id" from "${table}" where "source_user_hash" is null`,
+          columns: ['tenant_id', 'source_user_id'],
+          pending: `"source_user_hash" is null`,
           value: (row) => hashedSourceUser(key(), row.tenant_id, row.source_user_id),
         });
         await this.execute(`alter table "${table}" alter column "source_user_hash" set not null;`);
@@ -30,7 +31,12 @@ export const Migration20261128091837: KeyedMigration = (secrets) =>
       for (const table of TABLES) this.addSql(`alter table "${table}" drop column "source_user_id";`);
     }
 
-    /** The values cannot come back: `source_user_id` holds their hashes, which keep the once-per-code rule. */
+    /**
+     * The values cannot come back: `source_user_id` is given their hashes, so that the column and its
+     * unique index are whole again, and no more. The code before this stores and compares the values
+     * as sent, which never equal a hash: a `source` and `sourceUserId` that signed up with a code
+     * before the rollback can sign up with it once more.
+     */
     override async down(): Promise<void> {
       for (const table of TABLES) {
         this.addSql(`alter table "${table}" add column "source_user_id" varchar(256) null;`);

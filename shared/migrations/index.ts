@@ -35,6 +35,7 @@ import { Migration20261128091837 } from './Migration20261128091837.js';
 import { Migration20261128093307 } from './Migration20261128093307.js';
 import { Migration20261128094052 } from './Migration20261128094052.js';
 import { Migration20261128100628 } from './Migration20261128100628.js';
+import { Migration20261128115000 } from './Migration20261128115000.js';
 import type { MigrationSecrets } from './migration-secrets.js';
 
 /**
@@ -78,4 +79,5 @@ export const migrationsList = (secrets: MigrationSecrets): MigrationObject[] => 
   { name: 'Migration20261128093307', class: Migration20261128093307 },
   { name: 'Migration20261128094052', class: Migration20261128094052 },
   { name: 'Migration20261128100628', class: Migration20261128100628 },
+  { name: 'Migration20261128115000', class: Migration20261128115000 },
 ];

@@ -40,21 +40,30 @@ export function keyWhenNeeded<Purpose extends KeyPurpose>(
 const BATCH_SIZE = 1000;
 
 /**
- * Sets `column` of the rows `pending` selects (their `id` among the columns it reads), a batch at a
- * time, to what `value` computes of each, in the migration's transaction. `pending` must no longer
- * select a row once it is rewritten, so each batch reads the next rows.
+ * Sets `column` of the rows of `table` that `pending` (a condition) selects to what `value`
+ * computes of each, reading `columns` besides the id, a batch at a time, in the migration's
+ * transaction. Each batch goes on from the last id of the one before: the rows already read, and
+ * those `pending` passes over (an erased member), are never scanned again, so the migration's time
+ * grows with the table, not with its square, while it holds its ALTER TABLE's lock.
  */
 export async function rewriteColumn<Row extends { id: string }>(
   migration: Pick<Migration, 'execute'>,
-  rewrite: { table: string; column: string; pending: string; value: (row: Row) => string },
+  rewrite: { table: string; column: string; columns: string[]; pending: string; value: (row: Row) => string },
 ): Promise<void> {
+  const read = ['id', ...rewrite.columns].map((column) => `"${column}"`).join(', ');
+  let last: string | undefined;
   for (;;) {
-    const rows = (await migration.execute(`${rewrite.pending} order by "id" limit ${BATCH_SIZE}`)) as Row[];
+    const after = last === undefined ? '' : ' and "id" > ?';
+    const rows = (await migration.execute(
+      `select ${read} from "${rewrite.table}" where (${rewrite.pending})${after} order by "id" limit ${BATCH_SIZE}`,
+      last === undefined ? [] : [last],
+    )) as Row[];
     if (rows.length === 0) return;
     await migration.execute(
       `update "${rewrite.table}" t set "${rewrite.column}" = v.value
          from (values ${rows.map(() => '(?::uuid, ?)').join(', ')}) as v(id, value) where t.id = v.id`,
       rows.flatMap((row) => [row.id, rewrite.value(row)]),
     );
+    last = rows.at(-1)!.id;
   }
 }

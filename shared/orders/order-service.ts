@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '../platform/db/orm.js';
+import { storedAmount } from '../platform/db/stored-amount.js';
 import { ORDER_PLACED } from '../event-types/system-event-types.js';
 import type { EventIdAllocator } from '../events/event-ids.js';
 import {
@@ -82,8 +83,9 @@ export async function placeOrder(
     transactionId: input.transactionId,
     locationId: input.locationId,
     cashierId: input.cashierId ?? null,
-    total: input.total,
-    subtotal: input.subtotal ?? null,
+    // As their columns keep them: the 201 and ORDER_PLACED carry what a retry's 200 reads back.
+    total: storedAmount(input.total),
+    subtotal: input.subtotal === undefined ? null : storedAmount(input.subtotal),
     currency: input.currency ?? null,
     lineItems: catalogue.mapLineItems(input.lineItems),
     occurredAt: input.occurredAt ? new Date(input.occurredAt) : null,

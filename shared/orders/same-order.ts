@@ -1,11 +1,9 @@
 import { stringify as canonicalize } from 'safe-stable-stringify';
+import { storedAmount } from '../platform/db/stored-amount.js';
 import { referencesMember } from '../users/lookup-user.js';
 import type { User } from '../users/user.entity.js';
 import type { Order, OrderLineItem } from './order.entity.js';
 import type { OrderInput } from './order-service.js';
-
-/** Amounts are stored to 4 decimal places (order.entity.ts): two that store alike are the same. */
-const AMOUNT_TOLERANCE = 0.00005 + 1e-9;
 
 /**
  * docs/receipts.md#orders: the fields of a submission that differ from the order already stored for
@@ -35,9 +33,10 @@ function sameSubmitter(stored: User | null | undefined, sent: OrderInput['submit
   return referencesMember(sent, stored);
 }
 
+/** Amounts are stored to 4 decimal places (order.entity.ts): two that store alike are the same. */
 function sameAmount(stored: number | null | undefined, sent: number | undefined): boolean {
   if (stored === null || stored === undefined || sent === undefined) return (stored ?? null) === (sent ?? null);
-  return Math.abs(Number(stored) - sent) < AMOUNT_TOLERANCE;
+  return Number(stored) === storedAmount(sent);
 }
 
 function sameLineItems(stored: OrderLineItem[], sent: OrderLineItem[]): boolean {

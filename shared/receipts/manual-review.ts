@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { auditedResourceChange, type ChangedBy } from '../audit/audited-resource-change.js';
 import { RECEIPT_REVIEWED } from '../event-types/system-event-types.js';
 import { intrinsicEventId } from '../events/queue-intrinsic-event.js';
+import { storedAmount } from '../platform/db/stored-amount.js';
 import { fieldBadRequestError, NotFoundError } from '../platform/errors/app-errors.js';
 import type { Receipt } from './receipt.entity.js';
 import { Review, type Reviewer } from './review.entity.js';
@@ -51,7 +52,8 @@ export async function reviewManually(
         isAutomated: false,
         reviewer,
         comment: input.comment ?? null,
-        correctedTotal: input.correctedTotal ?? null,
+        // As its column keeps it: the answer, the audit and RECEIPT_REVIEWED carry what is read back later.
+        correctedTotal: input.correctedTotal === undefined ? null : storedAmount(input.correctedTotal),
         checks: [],
         ruleSetId: null,
         ruleEngineResult: null,

@@ -104,18 +104,35 @@ describe('a list read in memory filters as PostgreSQL does (test/lists/list-sql.
   });
 });
 
+// docs/api-conventions.md#lists: a list read in memory keeps ties in the order it holds its items (a rule set's
+// rules of equal priority in the order they run), where a table's list orders them by id.
 describe('a list read in memory sorts and pages as the list helper does', () => {
-  it('by the default sort, going down: missing values first, ties by id', () => {
-    expect(page({})).toEqual({ names: ['AXB', 'quoted', '100%', 'A_B'], total: 4 });
+  it('by the default sort, going down: missing values first, ties in the order held', () => {
+    expect(page({})).toEqual({ names: ['AXB', 'quoted', 'A_B', '100%'], total: 4 });
   });
 
-  it('going up: missing values last, ties by id', () => {
+  it('going up: missing values last, ties in the order held', () => {
     expect(page({ order: 'asc' }).names).toEqual(['A_B', '100%', 'quoted', 'AXB']);
+  });
+
+  it('ties in the order held, whatever their ids', () => {
+    const reversed = pageInMemory([...ITEMS].reverse(), parseListQuery({ order: 'asc' }, SPEC));
+    expect(reversed.items.map((item) => item.name)).toEqual(['100%', 'A_B', 'quoted', 'AXB']);
+  });
+
+  it("text by code point (PostgreSQL's C collation), characters beyond U+FFFF after those below it", () => {
+    const texts = ['😀', '～', 'z'].map((name, index) => ({ ...ITEMS[index]!, name }));
+    const sorted = (query: Record<string, string>) =>
+      pageInMemory(texts, parseListQuery({ sort: 'name', order: 'ASC', ...query }, SPEC)).items.map(
+        (item) => item.name,
+      );
+    expect(sorted({})).toEqual(['z', '～', '😀']);
+    expect(sorted({ filter: "name:(gt:'～')" })).toEqual(['😀']);
   });
 
   it('limit and skip take a page of what the filter kept; total counts all of it', () => {
     expect(page({ sort: 'at', order: 'ASC', skip: '1', limit: '2' })).toEqual({ names: ['AXB', '100%'], total: 4 });
-    expect(page({ filter: 'rank:(eq:2)', skip: '1' })).toEqual({ names: ['A_B'], total: 2 });
+    expect(page({ filter: 'rank:(eq:2)', skip: '1' })).toEqual({ names: ['100%'], total: 2 });
     expect(page({ skip: '10' })).toEqual({ names: [], total: 4 });
   });
 });

@@ -176,6 +176,22 @@ describe('POST /v1/orders (docs/receipts.md#orders)', () => {
     expect(await dataOf(retry)).toEqual(first);
   });
 
+  it('amounts are kept to 4 decimal places, rounded as PostgreSQL rounds, and answered and reported as kept', async () => {
+    const body = order({ total: 10.123456, subtotal: 9.99995 });
+    const placed = await placeOrder(body);
+    expect(placed.status).toBe(201);
+    const first = await dataOf<Json>(placed);
+    expect(first).toMatchObject({ total: 10.1235, subtotal: 10 });
+    const read = await dataOf<Json>(await harness.request(tenant, 'GET', `/v1/orders/${first.id}`, { token: till }));
+    expect(read).toMatchObject({ total: 10.1235, subtotal: 10 });
+    expect(await dataOf(await placeOrder(body))).toEqual(first);
+    await harness.request(tenant, 'GET', `/v1/events/${first.eventId}/reactions?wait=5000`);
+    const event = await dataOf<Json>(
+      await harness.request(tenant, 'GET', `/v1/events/${first.eventId}`, { token: admin }),
+    );
+    expect(event.payload).toMatchObject({ total: 10.1235, subtotal: 10 });
+  });
+
   it('"same" compares what is stored: the instant, amounts to 4 places, absent as null, the catalogue\'s product mapping aside', async () => {
     await harness.request(tenant, 'POST', '/v1/products', {
       token: admin,

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jwtVerify } from 'jose';
@@ -7,6 +7,8 @@ import { Queue } from 'bullmq';
 import { dropDatabase, ensureDatabase } from '../../shared/platform/db/ensure-database.js';
 import pg from 'pg';
 import { createDatabase } from '../../shared/database.js';
+import { KeyedHash } from '../../shared/platform/secrets/keyed-hash.js';
+import { memberFingerprint } from '../../shared/users/member-fingerprint.js';
 import { queuePrefix } from '../../shared/platform/queues/queue-factory.js';
 import { createRedis } from '../../shared/platform/redis/redis.js';
 import { TenantDirectory } from '../../shared/tenants/tenant-directory.js';
@@ -24,6 +26,8 @@ const env = {
   REDIS_PREFIX: `test-cli-${randomBytes(4).toString('hex')}`,
 };
 const tally = (...args: string[]) => runEntry('cli/tally.ts', args, env);
+/** The first migration that rewrites stored values under a key derived from the platform secret. */
+const FINGERPRINT_MIGRATION = 'Migration20261128091806';
 
 /** docs/operations.md#cli: the CLI "prints JSON on stdout and nothing else there". */
 async function json(...args: string[]) {
@@ -256,6 +260,50 @@ describe('the tally CLI', { timeout: 90_000 }, () => {
       expect(JSON.parse(listed.stdout)).toEqual([]);
     } finally {
       await dropDatabase(empty);
+    }
+  });
+
+  // docs/operations.md#the-platform-secret: "migrations that rewrite stored values under a key are given it too
+  // (`npm start`, `tally migrate`)".
+  it('tally migrate gives the platform secret to the migrations that rewrite under a key: a member registered before fingerprints gets one', async () => {
+    const behind = databaseUrl(`tally_test_cli_behind_${randomBytes(4).toString('hex')}`);
+    await ensureDatabase(behind, inject('templateDatabase'));
+    const [tenantId, memberId] = [randomUUID(), randomUUID()];
+    try {
+      const orm = await createDatabase(behind);
+      try {
+        // Down to it, inclusive: the database as it was before members had fingerprints.
+        await orm.getMigrator().down({ to: FINGERPRINT_MIGRATION });
+        const connection = orm.em.getConnection();
+        await connection.execute(
+          `insert into tenant (id, name, slug, api_key_prefix, api_key_hash, configuration, created_at, updated_at)
+             values (?, 'Before', 'before', 'tk_before', 'not a key', '{}', now(), now())`,
+          [tenantId],
+        );
+        await connection.execute(
+          `insert into member (id, tenant_id, account_number, auth_identifier, is_restricted, profile, linked_venues, created_at, updated_at)
+             values (?, ?, 1, 'ada', false, '{}', '[]', now(), now())`,
+          [memberId, tenantId],
+        );
+      } finally {
+        await orm.close();
+      }
+
+      const migrated = await runEntry('cli/tally.ts', ['migrate'], { ...env, DATABASE_URL: behind });
+      expect(migrated.code, migrated.stderr).toBe(0);
+      expect(JSON.parse(migrated.stdout).applied).toContain(FINGERPRINT_MIGRATION);
+      const client = new pg.Client({ connectionString: behind });
+      await client.connect();
+      try {
+        const { rows } = await client.query('select fingerprint from member where id = $1', [memberId]);
+        expect(rows).toEqual([
+          { fingerprint: memberFingerprint(new KeyedHash(secret, 'member-fingerprint'), tenantId, memberId) },
+        ]);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await dropDatabase(behind);
     }
   });
 

@@ -52,13 +52,21 @@ async function world() {
   return { tenant, admin, get, review, reviewEvents };
 }
 
-/** Each review of the receipt, oldest first: what erasure may take (comment) and what it leaves. */
-const reviewsOf = async (get: (path: string) => Promise<Json>, receiptId: string) =>
-  ((await get(`/v1/receipts/${receiptId}/reviews?order=ASC`)) as Json[]).map((entry) => ({
-    verdict: entry.verdict,
-    comment: entry.comment,
-    correctedTotal: entry.correctedTotal,
-  }));
+/** The id of a review, as its POST answered it. */
+const idOf = async (posted: Promise<Response>) => (await dataOf<{ id: string }>(await posted)).id;
+
+/**
+ * The receipt's reviews, which must be those of `ids`, in the order of `ids` (the order they were
+ * posted): what erasure may take (comment) and what it leaves. The list orders reviews by time, and
+ * two posted within one millisecond by their random ids, so it cannot tell which came first.
+ */
+async function reviewsOf(get: (path: string) => Promise<Json>, receiptId: string, ids: string[]) {
+  const listed = (await get(`/v1/receipts/${receiptId}/reviews?limit=100`)) as Json[];
+  expect(listed.map((entry) => entry.id).sort()).toEqual([...ids].sort());
+  return ids
+    .map((id) => listed.find((entry) => entry.id === id))
+    .map((entry) => ({ verdict: entry.verdict, comment: entry.comment, correctedTotal: entry.correctedTotal }));
+}
 
 // decisions §14: "POST /v1/receipts/{id}/reviews also takes correctedTotal (number ≥ 0, optional) and comment
 // (string ≤ 2,000, optional); the receipt then shows correctedTotal, and RECEIPT_REVIEWED carries it in its payload."
@@ -93,20 +101,41 @@ describe('a manual review with a corrected total', () => {
     ).toMatchObject({ totalPoints: 42 });
   });
 
+  it('is kept to 4 decimal places, rounded as PostgreSQL rounds: the answer and RECEIPT_REVIEWED carry what the receipt shows', async () => {
+    const { tenant, get, review, reviewEvents } = await world();
+    const claim = await storeClaim(harness, tenant, { total: 12.5 });
+    const answered = await review(claim.id, { verdict: 'AUTHORIZE', reason: 'VERIFIED', correctedTotal: 10.123456 });
+    expect(answered.status).toBe(201);
+    expect(await dataOf(answered)).toMatchObject({ correctedTotal: 10.1235 });
+    expect(await get(`/v1/receipts/${claim.id}`)).toMatchObject({
+      correctedTotal: 10.1235,
+      paramountReview: { correctedTotal: 10.1235 },
+    });
+    const [event] = await reviewEvents(1);
+    expect(event.payload).toMatchObject({ correctedTotal: 10.1235 });
+    // 1.00005 lies just below the half as a binary number; PostgreSQL rounds its decimal text, up.
+    const halfway = await review(claim.id, { verdict: 'REJECT', reason: 'SUSPICIOUS', correctedTotal: 1.00005 });
+    expect(await dataOf(halfway)).toMatchObject({ correctedTotal: 1.0001 });
+    expect(await get(`/v1/receipts/${claim.id}`)).toMatchObject({ correctedTotal: 1.0001 });
+  });
+
   it('stands through a later review that gives none; an ABSTAIN changes nothing (decisions §9), its total kept on the review only', async () => {
     const { tenant, get, review, reviewEvents } = await world();
     const claim = await storeClaim(harness, tenant, { total: 12.5 });
     const correctedTotal = async () => (await get(`/v1/receipts/${claim.id}`)).correctedTotal;
 
-    await review(claim.id, { verdict: 'AUTHORIZE', reason: 'VERIFIED', correctedTotal: 42.5 });
-    await review(claim.id, { verdict: 'REJECT', reason: 'SUSPICIOUS' });
+    const posted: string[] = [];
+    const reviewed = async (body: object) => posted.push(await idOf(review(claim.id, body)));
+
+    await reviewed({ verdict: 'AUTHORIZE', reason: 'VERIFIED', correctedTotal: 42.5 });
+    await reviewed({ verdict: 'REJECT', reason: 'SUSPICIOUS' });
     expect(await correctedTotal()).toBe(42.5);
-    await review(claim.id, { verdict: 'ABSTAIN', reason: 'OTHER', correctedTotal: 99 });
+    await reviewed({ verdict: 'ABSTAIN', reason: 'OTHER', correctedTotal: 99 });
     expect(await correctedTotal()).toBe(42.5);
-    await review(claim.id, { verdict: 'AUTHORIZE', reason: 'VERIFIED', correctedTotal: 0 });
+    await reviewed({ verdict: 'AUTHORIZE', reason: 'VERIFIED', correctedTotal: 0 });
     expect(await correctedTotal()).toBe(0);
 
-    expect((await reviewsOf(get, claim.id)).map((entry) => [entry.verdict, entry.correctedTotal])).toEqual([
+    expect((await reviewsOf(get, claim.id, posted)).map((entry) => [entry.verdict, entry.correctedTotal])).toEqual([
       ['AUTHORIZE', 42.5],
       ['REJECT', null],
       ['ABSTAIN', 99],
@@ -147,18 +176,23 @@ describe("erasure and the comments on a member's receipts", () => {
     const { tenant, admin, get, review } = await world();
     const erased = await storeClaim(harness, tenant, {}, 'shopper');
     const kept = await storeClaim(harness, tenant, {}, 'neighbour');
+    const posted = new Map<string, string[]>();
     for (const claim of [erased, kept]) {
-      await review(claim.id, { verdict: 'ABSTAIN', reason: 'OTHER', comment: 'Called Jo on 0123 456 789' });
-      await review(claim.id, { verdict: 'AUTHORIZE', reason: 'VERIFIED', correctedTotal: 20, comment: 'Jo confirmed' });
+      posted.set(claim.id, [
+        await idOf(review(claim.id, { verdict: 'ABSTAIN', reason: 'OTHER', comment: 'Called Jo on 0123 456 789' })),
+        await idOf(
+          review(claim.id, { verdict: 'AUTHORIZE', reason: 'VERIFIED', correctedTotal: 20, comment: 'Jo confirmed' }),
+        ),
+      ]);
     }
     expect((await harness.request(tenant, 'DELETE', '/v1/users/shopper', { token: admin })).status).toBe(200);
 
-    expect(await reviewsOf(get, erased.id)).toEqual([
+    expect(await reviewsOf(get, erased.id, posted.get(erased.id)!)).toEqual([
       { verdict: 'ABSTAIN', comment: null, correctedTotal: null },
       { verdict: 'AUTHORIZE', comment: null, correctedTotal: 20 },
     ]);
     expect(await get(`/v1/receipts/${erased.id}`)).toMatchObject({ status: 'AUTHORIZED', correctedTotal: 20 });
-    expect((await reviewsOf(get, kept.id)).map((entry) => entry.comment)).toEqual([
+    expect((await reviewsOf(get, kept.id, posted.get(kept.id)!)).map((entry) => entry.comment)).toEqual([
       'Called Jo on 0123 456 789',
       'Jo confirmed',
     ]);

@@ -56,18 +56,37 @@ async function page(query: string): Promise<{ names: string[]; range: string | n
   };
 }
 
-/** Rules of equal priority come in the order of their ids, as every list breaks ties. */
-const byId = (...names: string[]) => names.sort((a, b) => (rules[a].id < rules[b].id ? -1 : 1));
-
 // decisions §14: "GET /v1/transactions-rule-engine/rule-sets/{id}/rules … are lists like every other (list
 // helper, Content-Range)". decisions §3: "Every list: limit (default 10, maximum 1000, larger is 400), skip
 // (default 0), sort, order (ASC/DESC), filter (O-Rison, §4), and the header Content-Range".
 describe("a rule set's rules are a list like every other", () => {
   it('in the order they run (higher priority first) unless asked otherwise, the whole of them in Content-Range', async () => {
     expect(await page('')).toEqual({
-      names: ['LARGE', ...byId('Oat milk', 'MEDIUM').reverse(), 'LATER', 'SMALL'],
+      // Oat milk and MEDIUM share a priority: they run, and are listed, in the set's order.
+      names: ['LARGE', 'Oat milk', 'MEDIUM', 'LATER', 'SMALL'],
       range: 'rule 0-4/5',
     });
+  });
+
+  it('of equal priority, in the order the engine runs them, which decides whose result key wins', async () => {
+    // Eight rules of one priority setting the same key: their ids, random, say nothing of the order they run in.
+    const tied = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'].map((name) =>
+      customRule(name, 5, totalOver(0), [{ key: 'winner', value: name }]),
+    );
+    const created = await harness.request(tenant, 'POST', SETS, {
+      token: admin,
+      body: { isActive: false, ruleDefinitions: [customRule('FIRST', 9, totalOver(0)), ...tied] },
+    });
+    const { id } = await dataOf<Json>(created);
+    const executed = await harness.request(tenant, 'POST', '/v1/transactions-rule-engine/execute', {
+      token: admin,
+      body: { transaction: { total: 10 }, ruleSetId: id },
+    });
+    const ran = await dataOf<Json>(executed);
+    expect(ran.result).toEqual({ winner: 'A' });
+    const listed = await dataOf<Json[]>(await list('?limit=100', `${SETS}/${id}/rules`));
+    expect(listed.map((rule) => rule.name)).toEqual(['FIRST', 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H']);
+    expect(listed.map((rule) => rule.id)).toEqual(ran.rules.map((rule: Json) => rule.id));
   });
 
   it('limit and skip give a page; sort and order turn it round', async () => {

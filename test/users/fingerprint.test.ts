@@ -1,6 +1,8 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../shared/database.js';
+import { KeyedHash } from '../../shared/platform/secrets/keyed-hash.js';
 import { memberFingerprint } from '../../shared/users/member-fingerprint.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
 import {
@@ -65,8 +67,14 @@ describe("a member's fingerprint", () => {
     const member = await registerMember(harness, tenant, admin, 'ada');
     expect(member.fingerprint).toMatch(FINGERPRINT);
     expect(member.fingerprint).toBe(memberFingerprint(harness.context.fingerprintKey, tenant.id, member.id));
-    // Nothing a reader holds recomputes it: neither the id nor a plain hash of it.
+    // Nothing a reader holds recomputes it: neither the id, nor a plain hash of tenant and id, nor the key of
+    // another secret (test/platform/derived-keys.test.ts pins the key).
     expect(member.id.replace(/-/g, '')).not.toBe(member.fingerprint);
+    expect(createHash('sha256').update(`${tenant.id}\n${member.id}`).digest('hex').slice(0, 32)).not.toBe(
+      member.fingerprint,
+    );
+    const otherSecret = new KeyedHash(randomBytes(32).toString('base64url'), 'member-fingerprint');
+    expect(memberFingerprint(otherSecret, tenant.id, member.id)).not.toBe(member.fingerprint);
     expect((await read(`/v1/users/${member.id}`)).fingerprint).toBe(member.fingerprint);
     expect((await read('/v1/users/me', await harness.userToken(tenant, 'ada'))).fingerprint).toBe(member.fingerprint);
     const listed = await read(`/v1/users?filter=${encodeURIComponent("authIdentifier:(eq:'ada')")}`);

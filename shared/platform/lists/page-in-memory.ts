@@ -7,19 +7,17 @@ import type { ListQuery } from './parse-list-query.js';
  * row each: the list query of docs/api-conventions.md#lists applied in memory, meaning what the SQL
  * of filter-to-query.ts means. A missing value meets no condition but `eq !n` (as SQL's null meets
  * no comparison), `like` is case-insensitive with `%` its only wildcard, and a sort puts missing
- * values last going up and first going down (PostgreSQL's default), ties ordered by `id`.
+ * values last going up and first going down (PostgreSQL's default). Ties keep the order the items
+ * are held in, going up as going down (a stable sort): a rule set's rules of equal priority run in
+ * the set's order, which decides whose result key wins, and are listed so. Pages never overlap, as
+ * the order held is the same from one read to the next.
  */
 export function pageInMemory<Item extends object>(items: readonly Item[], query: ListQuery): Page<Item> {
   const kept = items.filter((item) =>
     query.conditions.every((condition) => meets(valueAt(item, condition.path), condition)),
   );
   const direction = query.sort.descending ? -1 : 1;
-  const sorted = kept.sort(
-    (a, b) =>
-      direction *
-      (compare(valueAt(a, query.sort.path), valueAt(b, query.sort.path)) ||
-        compare(valueAt(a, 'id'), valueAt(b, 'id'))),
-  );
+  const sorted = kept.sort((a, b) => direction * compare(valueAt(a, query.sort.path), valueAt(b, query.sort.path)));
   return { items: sorted.slice(query.offset, query.offset + query.limit), total: kept.length };
 }
 
@@ -68,12 +66,16 @@ function comparableAs(fieldType: FilterCondition['fieldType'], value: unknown): 
   return value;
 }
 
-/** Missing values after every other, numbers by size, anything else as text. */
+/**
+ * Missing values after every other, numbers by size, anything else as text by Unicode code point
+ * (the order of its UTF-8 bytes, PostgreSQL's C collation), not by UTF-16 code unit, which puts
+ * characters beyond U+FFFF (emoji) before U+E000 to U+FFFF. A table's list follows its database's
+ * collation instead, which the operator chooses and Node cannot reproduce (docs/api-conventions.md#lists).
+ */
 function compare(a: unknown, b: unknown): number {
   if (isMissing(a) || isMissing(b)) return Number(isMissing(a)) - Number(isMissing(b));
   if (typeof a === 'number' && typeof b === 'number') return a - b;
-  const [left, right] = [String(a), String(b)];
-  return left < right ? -1 : left > right ? 1 : 0;
+  return Buffer.compare(Buffer.from(String(a)), Buffer.from(String(b)));
 }
 
 /** escapeLike's meaning (filter-to-query.ts): `%` is any text, everything else itself. */
