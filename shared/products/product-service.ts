@@ -10,6 +10,7 @@ import {
 import type { EntityManager } from '../platform/db/orm.js';
 import type { TenantCache } from '../platform/cache/tenant-cache.js';
 import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
+import { storedAmount } from '../platform/db/stored-amount.js';
 import { ConflictError } from '../platform/errors/app-errors.js';
 import { identifierKey, Product, ProductIdentifier } from './product.entity.js';
 import { findTenantRecord } from '../platform/db/tenant-record.js';
@@ -59,7 +60,7 @@ export async function createProduct(
       tenant: by.tenantId,
       name: input.name,
       identifiers: input.identifiers,
-      unitPrice: input.unitPrice ?? null,
+      unitPrice: input.unitPrice == null ? null : storedAmount(input.unitPrice),
       isActive: input.isActive ?? true,
     });
     await claimIdentifiers(tx, by.tenantId, product, input.identifiers);
@@ -79,7 +80,9 @@ export async function updateProduct(
   changes: Partial<ProductInput>,
 ): Promise<Product> {
   return auditedUpdate(deps, em, by, products(deps), id, async (tx, product) => {
-    copyWritableFields(product, changes, ['name', 'identifiers', 'unitPrice', 'isActive']);
+    copyWritableFields(product, changes, ['name', 'identifiers', 'isActive']);
+    if (changes.unitPrice !== undefined)
+      product.unitPrice = changes.unitPrice === null ? null : storedAmount(changes.unitPrice);
     if (changes.identifiers) {
       await tx.nativeDelete(ProductIdentifier, { tenant: by.tenantId, product: product.id });
       await claimIdentifiers(tx, by.tenantId, product, changes.identifiers);

@@ -8,6 +8,7 @@ import {
   type TenantRecords,
 } from '../audit/audited-resource-change.js';
 import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
+import { storedAmount } from '../platform/db/stored-amount.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import { findTenantRecord } from '../platform/db/tenant-record.js';
 import { fieldError } from '../platform/errors/app-errors.js';
@@ -86,7 +87,7 @@ export async function createReward(
       summary: input.summary ?? null,
       pictureUrl: input.pictureUrl ?? null,
       price: input.price,
-      cost: input.cost ?? 0,
+      cost: storedAmount(input.cost ?? 0),
       purchasable: input.purchasable ?? true,
       availableFrom,
       availableUntil,
@@ -133,7 +134,6 @@ export async function updateReward(
       'summary',
       'pictureUrl',
       'price',
-      'cost',
       'purchasable',
       'stock',
       'voucherValidityDays',
@@ -143,6 +143,7 @@ export async function updateReward(
       'discounts',
       'partnerProductId',
     ]);
+    if (changes.cost !== undefined) reward.cost = storedAmount(changes.cost);
     checkPartnerProduct(reward.type, reward.partnerProductId ?? null);
     if (changes.availableFrom !== undefined) reward.availableFrom = dateOrNull(changes.availableFrom);
     if (changes.availableUntil !== undefined) reward.availableUntil = dateOrNull(changes.availableUntil);

@@ -231,6 +231,14 @@ describe('GET and PATCH /v1/rewards/{id}', () => {
     expect(job).toMatchObject({ before: reward, after: changed });
   });
 
+  it('keeps cost to 4 decimal places, rounded as PostgreSQL rounds, and answers it as kept', async () => {
+    const reward = await created({ ...coffee, cost: 1.123456 });
+    expect(reward.cost).toBe(1.1235);
+    const changed = await dataOf<Json>(await call('PATCH', `/v1/rewards/${reward.id}`, { cost: 2.00005 }));
+    expect(changed.cost).toBe(2.0001);
+    expect((await dataOf<Json>(await call('GET', `/v1/rewards/${reward.id}`))).cost).toBe(2.0001);
+  });
+
   it('cannot change the type', async () => {
     const reward = await created(coffee);
     expect(await refusal('PATCH', `/v1/rewards/${reward.id}`, { type: 'PARTNER1_PRODUCT' })).toEqual(['type']);

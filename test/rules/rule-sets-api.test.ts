@@ -525,6 +525,16 @@ describe('/v1/products and /v1/venues', () => {
     expect(await dataOf(same)).toMatchObject({ identifiers: ['SKU-LOAF', 'Sourdough loaf', 'LOAF-2'], unitPrice: 4 });
   });
 
+  it("keeps a product's unitPrice to 4 decimal places, rounded as PostgreSQL rounds, and answers it as kept", async () => {
+    const created = await dataOf<Json>(
+      await post('/v1/products', { name: 'Spelt', identifiers: ['SKU-SPELT'], unitPrice: 3.123456 }),
+    );
+    expect(created.unitPrice).toBe(3.1235);
+    const changed = await dataOf<Json>(await patch(`/v1/products/${created.id}`, { unitPrice: 4.99995 }));
+    expect(changed.unitPrice).toBe(5);
+    expect((await dataOf<Json>(await get(`/v1/products/${created.id}`))).unitPrice).toBe(5);
+  });
+
   it('lists, reads and deletes products and venues within the tenant', async () => {
     const list = await get(`/v1/products?filter=${encodeURIComponent("name:(like:'sourdough%')")}`);
     expect(await dataOf(list)).toEqual([expect.objectContaining({ id: loafId })]);
