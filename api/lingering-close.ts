@@ -25,17 +25,31 @@ export interface LingeringBounds {
  */
 export function lingerOnClose(server: HttpServer, bounds: LingeringBounds): void {
   const requests = new WeakMap<Socket, IncomingMessage>();
-  server.prependListener('request', (request: IncomingMessage) => requests.set(request.socket, request));
+  const lingering = new WeakSet<Socket>();
+  // Node's parser reads on past a refused body and emits what the client pipelined behind it as a
+  // request of its own, which every listener would run though the answer said the connection
+  // closes: so it is stopped here, before any listener sees it, and its connection cut (the client
+  // has sent all its body by then). Node offers no hook that runs before the listeners.
+  const emit = server.emit.bind(server) as (event: string | symbol, ...args: unknown[]) => boolean;
+  server.emit = ((event: string | symbol, ...args: unknown[]) => {
+    if (event !== 'request') return emit(event, ...args);
+    const { socket } = args[0] as IncomingMessage;
+    if (lingering.has(socket)) {
+      socket.destroy();
+      return false;
+    }
+    requests.set(socket, args[0] as IncomingMessage);
+    return emit(event, ...args);
+  }) as HttpServer['emit'];
   server.on('connection', (socket: Socket) => {
     const destroySoon = socket.destroySoon.bind(socket);
-    let lingering = false;
     // Called by Node once an answer that closes the connection is written, and again by
     // @hono/node-server when the unread body it drains does not end within its own bound.
     socket.destroySoon = () => {
-      if (lingering) return;
+      if (lingering.has(socket)) return;
       const request = requests.get(socket);
       if (!request || request.complete) return destroySoon();
-      lingering = true;
+      lingering.add(socket);
       linger(socket, request, bounds);
     };
   });

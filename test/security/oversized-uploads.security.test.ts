@@ -123,24 +123,29 @@ describe('a client that writes a body over its limit at full speed, and reads on
 
 /**
  * A server that answers every request 413 with `Connection: close` before reading its body, as the
- * API does, lingering within `bounds`; `closed` resolves when it has closed a connection.
+ * API does, lingering within `bounds`; `closed` resolves when it has closed a connection, and `run`
+ * lists the requests it answered.
  */
 async function lingeringServer(bounds: LingeringBounds) {
-  const server = createServer((_request, response) => {
+  const run: string[] = [];
+  const server = createServer((request, response) => {
+    run.push(`${request.method} ${request.url}`);
     response.writeHead(413, { 'Content-Type': 'application/json', 'Content-Length': '2', Connection: 'close' });
     response.end('{}');
   });
   const closed = new Promise<void>((resolve) => server.on('connection', (socket) => socket.on('close', resolve)));
   lingerOnClose(server, bounds);
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  return { port: (server.address() as AddressInfo).port, server, closed };
+  return { port: (server.address() as AddressInfo).port, server, closed, run };
 }
+
+/** Bounds that a test's connection never reaches. */
+const far: LingeringBounds = { timeMs: 600_000, timeoutMs: 600_000, bytes: Number.MAX_SAFE_INTEGER };
 
 // docs/operations.md#configuration: LINGERING_TIME_MS, LINGERING_TIMEOUT_MS and LINGERING_BYTES bound what a closing
 // connection is read, so a client that never stops writing, or stops and never closes, cannot hold it. Each case
 // below ends only by the bound it names (the others are far off): the test waits for the server to close it.
 describe('the lingering read is bounded', () => {
-  const far = { timeMs: 600_000, timeoutMs: 600_000, bytes: Number.MAX_SAFE_INTEGER };
   it.each([
     ['LINGERING_BYTES: a client that never stops writing', { ...far, bytes: 2 * MB }, {}],
     ['LINGERING_TIME_MS: a client that never stops writing', { ...far, timeMs: 200 }, {}],
@@ -165,6 +170,27 @@ describe('the lingering read is bounded', () => {
     const { socket } = upload({ port, path: '/', size: 3 * MB, framing: 'length', closesAfterAnswer: false });
     try {
       await closed;
+    } finally {
+      socket.destroy();
+      server.close();
+    }
+  });
+});
+
+describe('after a refused body', () => {
+  it('a request the client pipelined behind its body is neither run nor answered', async () => {
+    const { port, server, run } = await lingeringServer(far);
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    let answer = '';
+    socket.on('data', (data: Buffer) => (answer += data.toString('latin1')));
+    socket.on('end', () => socket.end());
+    const body = ' '.repeat(MB);
+    const second = 'DELETE /v1/everything HTTP/1.1\r\nHost: tally.test\r\nContent-Length: 0\r\n\r\n';
+    socket.write(`POST /first HTTP/1.1\r\nHost: tally.test\r\nContent-Length: ${body.length}\r\n\r\n${body}${second}`);
+    try {
+      await new Promise((closed) => socket.on('close', closed));
+      expect(run).toEqual(['POST /first']);
+      expect(answer.match(/^HTTP\/1\.1 /gm)).toHaveLength(1);
     } finally {
       socket.destroy();
       server.close();
