@@ -37,7 +37,8 @@ with \`data.errors\`, one item per field (\`property\`, \`value\`, \`constraints
 another tenant is \`404\`, exactly like an id that does not exist, and so is an id in the path
 outside the form its parameter declares (an id that is no uuid, a number past its range).
 Request bodies are closed: a field the schema does not name is refused. Bodies are at most 1 MB
-(300 kB for \`POST /v1/events\`, 6 MB for \`POST /v1/rewards/{id}/codes\`); more is \`413\`.
+(300 kB for \`POST /v1/events\` and its dry run, 6 MB for \`POST /v1/rewards/{id}/codes\`, 16 MB
+for \`POST /v1/points-adjustments/bulk\`); more is \`413\`.
 
 Every JSON answer is \`Content-Type: application/json; charset=utf-8\`.
 
