@@ -25,7 +25,8 @@ export interface CodesAdded {
  * entry (`reward.codes_added`, the counts only: the entry must not hand out what the pool keeps
  * sealed). Each code is stored as its keyed hash (of its printed form, voucher-codes.ts) and
  * sealed as given, never in the clear. A code already in any of the tenant's pools, or given twice
- * in the request, in any case and with any dashes or spaces, is a duplicate and left out: the
+ * in the request, in any case and with any dashes or spaces (or, for one kept from before, exactly
+ * as it was given then), is a duplicate and left out: the
  * unique (tenant, hash) index decides, in the one insert of the whole batch, so two uploads racing
  * with the same code add it once. The reward takes its codes from the pool from then on.
  */
@@ -42,16 +43,28 @@ export async function addPoolCodes(
     if (reward.type !== 'VOUCHER')
       throw new BadRequestError(`Only a VOUCHER reward takes codes; this one is ${reward.type}`);
     // Codes that differ only in case, dashes or spaces are one code: the first given is kept, as given.
-    const byKey = new Map<string, string>();
+    const byKey = new Map<string, { code: string; exact: string }>();
     for (const code of codes) {
-      const key = deps.voucherCodes.hash(by.tenantId, code);
-      if (!byKey.has(key)) byKey.set(key, code);
+      const [printed, exact] = deps.voucherCodes.lookupKeys(by.tenantId, code);
+      if (!byKey.has(printed)) byKey.set(printed, { code, exact });
     }
-    const rows = [...byKey].map(([key, code]) => {
-      const id = randomUUID();
-      return { id, code_hash: key, sealed_code: deps.voucherCodes.seal(by.tenantId, id, code) };
-    });
     const trx = tx.getTransactionContext<Knex.Transaction>()!;
+    // A code uploaded before codes were matched in their printed form is kept under the key of the
+    // code exactly as given, which a till's code is still looked up by: given so again, it is that code.
+    const keptExactly = new Set(
+      (
+        await trx.raw<{ rows: { code_hash: string }[] }>(
+          'select code_hash from reward_code where tenant_id = ? and code_hash = any(?)',
+          [by.tenantId, [...byKey].filter(([printed, { exact }]) => exact !== printed).map(([, { exact }]) => exact)],
+        )
+      ).rows.map((row) => row.code_hash),
+    );
+    const rows = [...byKey]
+      .filter(([, { exact }]) => !keptExactly.has(exact))
+      .map(([key, { code }]) => {
+        const id = randomUUID();
+        return { id, code_hash: key, sealed_code: deps.voucherCodes.seal(by.tenantId, id, code) };
+      });
     const inserted = await trx.raw<{ rowCount: number }>(
       `insert into reward_code (id, tenant_id, reward_id, code_hash, sealed_code, created_at)
        select row.id, ?, ?, row.code_hash, row.sealed_code, ?

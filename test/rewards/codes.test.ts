@@ -2,7 +2,7 @@ import { pointsPolicyOf } from '../../shared/ledger/points-policy.js';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actorOf } from '../../shared/audit/audit-log.js';
-import { givePoints } from '../support/rewards-setup.js';
+import { givePoints, poolCodeFor } from '../support/rewards-setup.js';
 import { purchase } from '../../shared/rewards/purchase-service.js';
 import { CODE_SUMMARY_SQL } from '../../shared/rewards/code-pool.js';
 import {
@@ -90,6 +90,14 @@ describe('POST /v1/rewards/{id}/codes', () => {
       [tenant.id, id],
     );
     expect(harness.context.voucherCodes.open(tenant.id, codeId, sealed_code)).toBe('Esp-7k2M-QX9a');
+  });
+
+  // docs/rewards.md#codes: a code uploaded before codes were matched in their printed form is still matched as given.
+  it('counts a code uploaded again exactly as one kept from before codes were matched in printed form as a duplicate', async () => {
+    const id = await reward();
+    await poolCodeFor(harness, tenant, id, 'kept-Before', 'exact');
+    expect(await dataOf(await upload(id, ['kept-Before', 'KEPT-BEFO-RE']))).toEqual({ added: 0, duplicates: 2 });
+    expect(await summary(id)).toEqual({ total: 1, reserved: 0, available: 1 });
   });
 
   it("does not count another tenant's same code as a duplicate", async () => {
