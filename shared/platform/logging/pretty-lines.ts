@@ -33,9 +33,25 @@ const withUnsaidFields: MessageFormatFunc = (log, messageKey) => {
   ];
   const stacks = ERROR_KEYS.map((key) => log[key] as { stack?: string; message?: string } | undefined)
     .filter((error) => error !== undefined)
-    .map((error) => `\n    ${(error.stack ?? error.message ?? JSON.stringify(error)).replaceAll('\n', '\n    ')}`);
-  return line.filter(Boolean).join(' ') + stacks.join('');
+    .map((error) => (error.stack ?? error.message ?? JSON.stringify(error)).split('\n').map(printable).join('\n    '))
+    .map((stack) => `\n    ${stack}`);
+  return printable(line.filter(Boolean).join(' ')) + stacks.join('');
 };
+
+const SHORT_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * Control characters (C0, DEL, C1), line and paragraph separators and bidirectional overrides
+ * written as escapes (`\n`, `\r`, `\t`, else `\uXXXX`): what a client sent (a path, a header,
+ * text an error quotes) cannot end a line and forge the next, nor drive the terminal with an escape
+ * sequence. JSON lines need no such care: JSON escapes them itself.
+ */
+function printable(text: string): string {
+  return text.replace(
+    /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu,
+    (character) => SHORT_ESCAPES[character] ?? `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
 
 /** Whether the message already shows the value, as a word of its own: a string, number or flag, or a list of them all. */
 function said(message: string, value: unknown): boolean {
