@@ -89,8 +89,8 @@ export default tseslint.config(
           message: 'Copy named writable fields with copyWritableFields(), never a whole object',
         },
         {
-          // Issue 31: every JSON answer says its charset; Hono's c.json names none.
-          selector: "CallExpression[callee.object.name='c'][callee.property.name='json']",
+          // Issue 31: every JSON answer says its charset; Hono's c.json names none, whatever the context is called.
+          selector: "CallExpression[callee.object.name=/^(c|ctx|context)$/][callee.property.name='json']",
           message: 'Answer JSON with jsonAnswer() (api/routes/answer.ts), which says its charset',
         },
       ],

@@ -2,6 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../shared/platform/auth/scopes.js';
 import { createHarness, type Harness, type Json, jsonOf, type TestTenant } from '../support/harness.js';
+import {
+  operationsOf,
+  type DocumentedOperation,
+  type Parameter,
+  type ParameterSchema,
+} from '../support/openapi-operations.js';
 
 let harness: Harness;
 let tenant: TestTenant;
@@ -18,39 +24,20 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-interface ParameterSchema {
-  type?: string;
-  format?: string;
-  pattern?: string;
-  maxLength?: number;
-  maximum?: number;
-  anyOf?: ParameterSchema[];
-}
-
-interface PathParameter {
-  name: string;
-  in: string;
-  schema: ParameterSchema;
-}
-
-interface Operation {
-  parameters?: PathParameter[];
-  requestBody?: { content: Record<string, { example?: unknown }> };
-}
-
-/** Each documented operation that takes a path parameter, with its parameters in path order. */
-function operationsWithPathParameters(): { method: string; path: string; operation: Operation }[] {
-  return Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(([path, item]) =>
-    Object.entries(item)
-      .filter(([, operation]) => operation.parameters?.some((parameter) => parameter.in === 'path'))
-      .map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })),
-  );
+/** Each documented operation that takes a path parameter, with those parameters in path order. */
+function operationsWithPathParameters(): (DocumentedOperation & { parameters: Parameter[] })[] {
+  return operationsOf(document)
+    .map((operation) => ({
+      ...operation,
+      parameters: (operation.operation.parameters ?? []).filter((parameter) => parameter.in === 'path'),
+    }))
+    .filter(({ parameters }) => parameters.length > 0);
 }
 
 /** A value of the parameter's declared format, naming nothing: the id beside the one under test. */
-function wellFormed(parameter: PathParameter): string {
-  if (parameter.schema.format === 'uuid') return randomUUID();
-  if (parameter.schema.type === 'integer') return '7';
+function wellFormed(parameter: Parameter): string {
+  if (parameter.schema?.format === 'uuid') return randomUUID();
+  if (parameter.schema?.type === 'integer') return '7';
   return 'nobody';
 }
 
@@ -79,7 +66,8 @@ const MALFORMED = [
 ];
 
 /** Whether the schema says which values can name a record: a format, a pattern, a length or a range. */
-function declaresFormat(schema: ParameterSchema): boolean {
+function declaresFormat(schema: ParameterSchema | undefined): boolean {
+  if (!schema) return false;
   if (schema.anyOf) return schema.anyOf.every(declaresFormat);
   if (schema.type === 'integer') return schema.maximum !== undefined;
   return schema.format !== undefined || schema.pattern !== undefined || schema.maxLength !== undefined;
@@ -89,10 +77,10 @@ function declaresFormat(schema: ParameterSchema): boolean {
 // declared format before any lookup (a malformed id is 404 like an unknown one)."
 describe('a malformed id in the path', () => {
   it('is told apart by the format each path parameter declares in the document', () => {
-    const undeclared = operationsWithPathParameters().flatMap(({ method, path, operation }) =>
-      operation
-        .parameters!.filter((parameter) => parameter.in === 'path' && !declaresFormat(parameter.schema))
-        .map((parameter) => `${method} ${path} ${parameter.name}: ${JSON.stringify(parameter.schema)}`),
+    const undeclared = operationsWithPathParameters().flatMap(({ name, parameters }) =>
+      parameters
+        .filter((parameter) => !declaresFormat(parameter.schema))
+        .map((parameter) => `${name} ${parameter.name}: ${JSON.stringify(parameter.schema)}`),
     );
     expect(undeclared).toEqual([]);
   });
@@ -101,8 +89,7 @@ describe('a malformed id in the path', () => {
     const operations = operationsWithPathParameters();
     expect(operations.length).toBeGreaterThan(50);
     const faults: string[] = [];
-    for (const { method, path, operation } of operations) {
-      const parameters = operation.parameters!.filter((parameter) => parameter.in === 'path');
+    for (const { method, path, operation, parameters } of operations) {
       const body = operation.requestBody?.content['application/json']?.example;
       for (const tested of parameters) {
         for (const id of MALFORMED) {

@@ -9,12 +9,22 @@ export interface Media {
   schema: Schema;
   example?: unknown;
 }
+/** What a parameter's schema may say of the values it takes. */
+export interface ParameterSchema {
+  type?: string;
+  format?: string;
+  pattern?: string;
+  maxLength?: number;
+  maximum?: number;
+  anyOf?: ParameterSchema[];
+}
 export interface Parameter {
   $ref?: string;
   name: string;
   in: string;
   description?: string;
   example?: unknown;
+  schema?: ParameterSchema;
 }
 export interface Response {
   $ref?: string;
