@@ -62,7 +62,6 @@ describe('the OCR engine', () => {
   });
 });
 
-// docs/operations.md#configuration: "a malformed value stops the start with one line naming the variable".
 // docs/operations.md#logs: "LOG_FORMAT: `pretty` … when unset, at a terminal in development; `json` otherwise".
 describe('the log format', () => {
   it('is lines for a person at a terminal in development, JSON lines without one or outside development', () => {
@@ -80,6 +79,7 @@ describe('the log format', () => {
   });
 });
 
+// docs/operations.md#configuration: "a malformed value stops the start with one line naming the variable".
 describe('connection URLs', () => {
   it.each([
     ['DATABASE_URL', 'notaurl', 'DATABASE_URL is not a URL: expected one such as postgres://user@127.0.0.1:5432/tally'],
