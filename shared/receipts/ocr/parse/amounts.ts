@@ -6,14 +6,15 @@ export interface Amount {
   value: number;
   /** Normalised as the receipt's columns keep it: "1234.50", "-1.00". */
   text: string;
-  /** The currency printed beside it, when one is ("£", "EUR", "Dhs"). */
+  /** The currency printed beside it, when one is ("£", "EUR", "Dhs", "RM"). */
   currency?: string;
   /** Where it starts and ends in the text it was read from. */
   start: number;
   end: number;
 }
 
-const CURRENCY = String.raw`(?:[$€£]|EUR|GBP|USD|AED|Dhs?\.?|DH)`;
+/** Marks printed beside amounts: "S$" is Singapore's dollar, "RM" Malaysia's ringgit. */
+const CURRENCY = String.raw`(?:S\$|[$€£]|EUR|GBP|USD|AED|Dhs?\.?|DH|RM|MYR|SGD)`;
 /**
  * The decimal separator, and what the OCR makes of it on a faded or noisy print: a semicolon, a
  * colon, an ideographic comma ("19;90", "1:75", "3、15"). A colon makes a time as well ("Check

@@ -16,8 +16,16 @@ export interface Foot {
   discounts: number[];
   /** "TOTAL SAVINGS", "You saved": the discounts again, summed up, or the only mention of them. */
   savings: number[];
-  /** Tips, service charges, deposits: added on. */
+  /** Tips, service charges, deposits, rounding: added on. */
   charges: number[];
+  /**
+   * The rounding of the amount due to what cash can pay, among the charges: printed after the total
+   * in Malaysia and Singapore ("TOTAL 60.31", "ROUNDING ADJ -0.01"), where what is paid, and what the
+   * receipt's total is taken to be, is the rounded amount.
+   */
+  roundings: number[];
+  /** Every amount the foot prints at a row's end, labelled or not: a rounded total is printed on its own row. */
+  printed: number[];
   tenders: number[];
   /** Whether one of the tenders is cash, which may be handed over in excess of the total. */
   cashTendered: boolean;
@@ -35,6 +43,8 @@ export function emptyFoot(): Foot {
     discounts: [],
     savings: [],
     charges: [],
+    roundings: [],
+    printed: [],
     tenders: [],
     cashTendered: false,
     changes: [],
@@ -72,12 +82,13 @@ const CLEAR_READING = 0.9;
  * total.
  */
 export function settleTotals(foot: Foot): Settled {
-  const totals = distinct(foot.totals);
+  const totals = distinct([...foot.totals, ...roundedTotals(foot)]);
   const confirmed = totals.filter(
     (total) => confirmsTotal(foot, total.value) && !contradictsPayment(foot, total.value),
   );
-  // A total before a tip is confirmed by the subtotal as well as the total after it; what was paid decides.
-  const paid = confirmed.filter((total) => paysTotal(foot, total.value));
+  // A total before a tip is confirmed by the subtotal as well as the total after it, and a total
+  // before its rounding by the payment as well as the rounded total: what was paid exactly decides.
+  const paid = confirmed.filter((total) => paysTotal(foot, total.value, false));
   const confirmedTotals = confirmed.length > 1 && paid.length === 1 ? paid : confirmed;
   const total =
     confirmedTotals.length === 1
@@ -108,6 +119,20 @@ export function settleTotals(foot: Foot): Settled {
 }
 
 /**
+ * Each total rounded as the rounding printed with it says, when the receipt prints that amount too
+ * (an unlabelled "RM 60.30" under "ROUNDING ADJ -0.01"): the amount due, which the arithmetic must
+ * still confirm. One the receipt does not print is no total of its own: the printed total is, paid
+ * with its rounding.
+ */
+function roundedTotals(foot: Foot): Candidate[] {
+  const rounding = cents(sum(foot.roundings));
+  if (rounding === 0) return [];
+  return foot.totals
+    .map((total) => ({ value: (cents(total.value) + rounding) / 100, confidence: total.confidence }))
+    .filter((total) => total.value > 0 && foot.printed.some((amount) => cents(amount) === cents(total.value)));
+}
+
+/**
  * Whether the receipt prints what a total can be checked against: a subtotal, a tender, or priced
  * items. When it does and the check fails, something on it was misread (a tilted photo pairs a
  * label with the next row's amount; an 8 read as a 3 in "TOTAL 18.50"), and an unconfirmed total
@@ -134,20 +159,21 @@ function confirmsTotal(foot: Foot, value: number): boolean {
  * misread by that much.
  */
 function contradictsPayment(foot: Foot, value: number): boolean {
-  if (!foot.tenders.length) return false;
+  if (!foot.tenders.length || paysTotal(foot, value)) return false;
   const paid = cents(sum(foot.tenders) - sum(foot.changes));
   const total = cents(value);
   if (paid < total) return paid >= NEAR_PAYMENT * total;
   return paid > total && !foot.cashTendered && !foot.changes.length;
 }
 
-/** The tender less the change, or one tender (a card) alone, pays exactly this. */
-function paysTotal(foot: Foot, value: number): boolean {
-  const paid = sum(foot.tenders) - sum(foot.changes);
-  return (
-    (foot.tenders.length > 0 && cents(paid) === cents(value)) ||
-    foot.tenders.some((tender) => cents(tender) === cents(value))
-  );
+/**
+ * The tender less the change, or one tender (a card) alone, pays exactly this, or this with the
+ * rounding printed after it (`withRounding`).
+ */
+function paysTotal(foot: Foot, value: number, withRounding = true): boolean {
+  const paid = cents(sum(foot.tenders) - sum(foot.changes));
+  const due = [cents(value), ...(withRounding && foot.roundings.length ? [cents(value + sum(foot.roundings))] : [])];
+  return (foot.tenders.length > 0 && due.includes(paid)) || foot.tenders.some((tender) => due.includes(cents(tender)));
 }
 
 /** Whether a base (subtotal or items' sum) reaches the total, with tax added or included, discounts taken or already taken. */

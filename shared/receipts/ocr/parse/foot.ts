@@ -13,6 +13,7 @@ export function readFoot(labelled: { row: Row; label: Label | undefined }[], ite
     const amount = amountAtEnd(row.text);
     if (!amount || datesIn(row.text, true).length) continue;
     const candidate: Candidate = { value: amount.value, confidence: row.confidence };
+    foot.printed.push(amount.value);
     switch (label?.kind) {
       case 'total':
         if (amount.value > 0) foot.totals.push(candidate);
@@ -29,9 +30,12 @@ export function readFoot(labelled: { row: Row; label: Label | undefined }[], ite
       case 'savings':
         foot.savings.push(Math.abs(amount.value));
         break;
+      case 'rounding':
+        foot.roundings.push(amount.value);
+        foot.charges.push(amount.value);
+        break;
       case 'tip':
       case 'deposit':
-      case 'rounding':
         foot.charges.push(amount.value);
         break;
       case 'cash':

@@ -7,22 +7,30 @@ const CONTACT =
 const TITLE =
   /\b(?:RECEIPT|INVOICE|TICKET|QUITTUNG|KASSENBON|BELEG|RECU|FACTURE|WELCOME|WILLKOMMEN|BIENVENUE|THANK|DANKE|MERCI|DATE|DATUM|COPY|DUPLICATE)\b/;
 const STREET =
-  /\b(?:STREET|ST|ROAD|RD|AVENUE|AVE|LANE|LN|DRIVE|DR|BLVD|BOULEVARD|WAY|PLACE|SQUARE|HIGH ST|STRASSE|STR|WEG|PLATZ|ALLEE|GASSE|RUE|AV|PLACE|CHEMIN|QUAI|MALL|CENTRE|CENTER|SUITE|UNIT|FLOOR|PO BOX)\b/;
+  /\b(?:STREET|ST|ROAD|RD|AVENUE|AVE|LANE|LN|DRIVE|DR|BLVD|BOULEVARD|WAY|PLACE|SQUARE|HIGH ST|STRASSE|STR|WEG|PLATZ|ALLEE|GASSE|RUE|AV|PLACE|CHEMIN|QUAI|MALL|CENTRE|CENTER|SUITE|UNIT|FLOOR|PO BOX|JALAN|JLN|LORONG|TAMAN|TMN|PERSIARAN|LEBUH|LEBUHRAYA|KAMPUNG|BANDAR|IELA|GATVE|PROSPEKTS|BULVARIS|SOSEJA)\b/;
+/** A Malaysian state's name, which ends an address there ("SELANGOR DARUL EHSAN"). */
+const MALAYSIAN_STATE =
+  /\b(?:DARUL (?:EHSAN|TAKZIM|AMAN|MAKMUR|RIDZUAN|KHUSUS|NAIM)|KUALA LUMPUR|WILAYAH PERSEKUTUAN)\b/;
 /** A British postcode, printed with or without its space (the OCR drops it): "LS1 4AB", "SW1A1AA". */
 export const GB_POSTCODE = /\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b/;
 const POSTCODE = new RegExp(`${GB_POSTCODE.source}|\\b\\d{5}\\b|\\b[A-Z]{2} \\d{5}\\b`);
 
 function isAddress(text: string): boolean {
   const plain = plainText(text);
-  return (/\d/.test(plain) && STREET.test(plain)) || POSTCODE.test(plain);
+  return (/\d/.test(plain) && STREET.test(plain)) || POSTCODE.test(plain) || MALAYSIAN_STATE.test(plain);
 }
 
-/** A row that could be a merchant's name: mostly letters, and none of the above. */
+/**
+ * A row that could be a merchant's name: mostly letters, and none of the above. A row of a cased
+ * script without a capital letter is no name either: shops print their names in capitals or
+ * title case, and such a row is a note, a description or a name written on the slip by hand.
+ */
 export function couldBeName(text: string): boolean {
   const plain = plainText(text);
   const letters = plain.replace(/[^A-Z]/g, '').length;
   return (
     letters >= 3 &&
+    (/\p{Lu}/u.test(text) || !/\p{Ll}/u.test(text)) &&
     letters >= plain.replace(/\s/g, '').length * 0.6 &&
     !CONTACT.test(plain) &&
     !TITLE.test(plain) &&

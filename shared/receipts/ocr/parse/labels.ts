@@ -18,7 +18,7 @@ export type LabelKind =
   | 'rounding'
   | 'itemCount';
 
-export type Language = 'en' | 'de' | 'fr';
+export type Language = 'en' | 'de' | 'fr' | 'lv';
 
 export interface Label {
   kind: LabelKind;
@@ -50,6 +50,7 @@ const WORDINGS: Wording[] = [
   },
   { kind: 'discount', language: 'de', pattern: /\b(?:RABATT|NACHLASS|PREISVORTEIL|AKTIONSRABATT)\b/ },
   { kind: 'discount', language: 'fr', pattern: /\b(?:REMISES?|REDUCTIONS?|RABAIS)\b/ },
+  { kind: 'discount', language: 'lv', pattern: /\bATLAIDE\b/ },
   {
     kind: 'itemCount',
     language: 'en',
@@ -58,12 +59,23 @@ const WORDINGS: Wording[] = [
   { kind: 'itemCount', language: 'de', pattern: /^\W*(?:ANZAHL )?ARTIKEL\b/ },
   { kind: 'itemCount', language: 'fr', pattern: /^\W*(?:NOMBRE D.)?ARTICLES?\b/ },
   { kind: 'taxTable', language: 'fr', pattern: /\b(?:TOTAL HT|HT|TTC TVA|BASE HT)\b(?!.*\bTTC\b)/ },
+  // "BEZ PVN-A 21.00% 7.93" and "AR PVN-A 21.00% 9.59": the sale without and with VAT ("PUN" as the OCR reads PVN).
+  { kind: 'taxTable', language: 'lv', pattern: /^\W*(?:BEZ|AR) ?P[VU]N\b/ },
   { kind: 'taxTable', language: 'de', pattern: /^\W*(?:NETTO|BRUTTO|STEUER ?SATZ|MWST ?SATZ)\b/ },
   { kind: 'taxTable', language: 'en', pattern: /^\W*(?:NET|GROSS|VAT RATE|RATE)\b(?! AMOUNT| TOTAL| PAY| A PAYER)/ },
-  { kind: 'total', pattern: /^\W*(?:TOTAL|SUMME|GESAMT) ?(?:INCL|INC|INKL)\b/ },
-  { kind: 'subtotal', language: 'en', pattern: /^\W*(?:TOTAL )?(?:EXCL|EXC)\b/ },
+  // "TOTAL INCL. VAT", and Malaysia's "Total Sales (Inclusive of GST)", "TOTAL SALES (EXCLUDING GST)":
+  // the tax's name printed on a total or subtotal row does not make it the tax. "NCLUSIV": the OCR drops an I.
+  { kind: 'total', pattern: /^\W*(?:TOTAL|SUMME|GESAMT)\b[^\d]{0,24}?(?:INCL|INC|INKL|NCLUSIV)/ },
+  { kind: 'subtotal', language: 'en', pattern: /^\W*(?:TOTAL )?(?:EXCL|EXC)\b|^\W*TOTAL\b[^\d]{0,24}?EXCL/ },
+  {
+    kind: 'itemCount',
+    language: 'en',
+    pattern: /^\W*(?:TOTAL )?(?:QTY|QUANTITY)\b/,
+  },
   { kind: 'tax', language: 'fr', pattern: /\b(?:TOTAL )?TVA\b/ },
   { kind: 'tax', language: 'de', pattern: /\b(?:MWST|UST|MEHRWERTSTEUER|STEUER)\b/ },
+  // Not "PVN LV40003…", the seller's VAT number in the header.
+  { kind: 'tax', language: 'lv', pattern: /^\W*P[VU]N\b(?! ?LV)/ },
   {
     kind: 'tax',
     language: 'en',
@@ -76,16 +88,20 @@ const WORDINGS: Wording[] = [
   },
   { kind: 'subtotal', language: 'de', pattern: /^\W*(?:ZWISCHENSUMME|ZW\.? ?SUMME)\b/ },
   { kind: 'subtotal', language: 'fr', pattern: /^\W*SOUS ?-? ?TOTAL\b/ },
+  { kind: 'subtotal', language: 'lv', pattern: /^\W*(?:STARPSUMMA|SUMMA)\b(?! APMAKSAI)/ },
   { kind: 'change', language: 'en', pattern: /^\W*(?:CHANGE(?: DUE| GIVEN)?)\b/ },
   { kind: 'change', language: 'de', pattern: /^\W*(?:RUCKGELD|ZURUCK|WECHSELGELD)\b/ },
   { kind: 'change', language: 'fr', pattern: /^\W*(?:RENDU|MONNAIE(?: RENDUE)?|A RENDRE)\b/ },
+  { kind: 'change', language: 'lv', pattern: /^\W*(?:IZDOTS|ATLIKUMS)\b/ },
   {
     kind: 'total',
     language: 'en',
-    pattern: /^\W*(?:GRAND TOTAL|TOTAL (?:DUE|AMOUNT|TO PAY)|AMOUNT (?:DUE|PAYABLE)|BALANCE DUE|NET AMOUNT|TO PAY)\b/,
+    pattern:
+      /^\W*(?:GRAND TOTAL|TOTAL (?:DUE|AMOUNT|TO PAY)|AMOUNT (?:DUE|PAYABLE)|BALANCE DUE|NET AMOUNT|TO PAY|NETT TOTAL|ROUNDED TOTAL)\b/,
   },
   { kind: 'total', language: 'de', pattern: /^\W*(?:SUMME|GESAMT(?:BETRAG|SUMME)?|ZU ZAHLEN|ENDBETRAG|ENDSUMME)\b/ },
   { kind: 'total', language: 'fr', pattern: /^\W*(?:NET A PAYER|A PAYER|TOTAL TTC|MONTANT (?:DU|TOTAL|TTC))\b/ },
+  { kind: 'total', language: 'lv', pattern: /^\W*(?:KOPA(?: APMAKSAI)?|SUMMA APMAKSAI|APMAKSAI|KOPSUMMA)\b/ },
   { kind: 'total', pattern: /^\W*TOTAL\b/ },
   { kind: 'cash', language: 'en', pattern: /^\W*(?:CASH|TENDERED|AMOUNT TENDERED)\b/ },
   {
@@ -100,6 +116,8 @@ const WORDINGS: Wording[] = [
     pattern: /^\W*(?:EC[- ]?KARTE|GIROCARD|KARTE|KARTENZAHLUNG|GEZAHLT)\b/,
   },
   { kind: 'cash', language: 'fr', pattern: /^\W*ESPECES\b/ },
+  { kind: 'cash', language: 'lv', pattern: /^\W*(?:SK\.? ?NAUDA|SKAIDRA NAUDA|SKAIDRAS NAUDA)\b/ },
+  { kind: 'tender', language: 'lv', pattern: /^\W*(?:MAKSAJUMU KARTE|BANKAS KARTE|SAMAKSATS)\b/ },
   { kind: 'tender', language: 'fr', pattern: /^\W*(?:CB|CARTE(?: BANCAIRE| BLEUE)?|PAYE|REGLEMENT|CHEQUE)\b/ },
   { kind: 'tender', pattern: /^\W*(?:VISA|MASTERCARD|MASTER CARD|MC|AMEX|AMERICAN EXPRESS|DISCOVER|MAESTRO|V PAY)\b/ },
   { kind: 'deposit', language: 'en', pattern: /\b(?:BOTTLE )?DEPOSIT\b/ },

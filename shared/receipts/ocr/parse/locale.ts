@@ -3,7 +3,7 @@ import { plainText } from './fold-text.js';
 import { GB_POSTCODE } from './header.js';
 import { labelOf, type Language } from './labels.js';
 
-export type Country = 'GB' | 'US' | 'DE' | 'FR' | 'AE';
+export type Country = 'GB' | 'US' | 'DE' | 'FR' | 'AE' | 'MY' | 'SG' | 'LV';
 
 export interface Locale {
   /** ISO 4217, with how sure the evidence makes it. */
@@ -30,9 +30,31 @@ const CURRENCY_OF_MARK: Record<string, string> = {
   AED: 'AED',
   DH: 'AED',
   DHS: 'AED',
+  RM: 'MYR',
+  MYR: 'MYR',
+  S$: 'SGD',
+  SGD: 'SGD',
 };
-const CURRENCY_OF_COUNTRY: Record<Country, string> = { GB: 'GBP', US: 'USD', DE: 'EUR', FR: 'EUR', AE: 'AED' };
-const LANGUAGE_OF_COUNTRY: Record<Country, Language> = { GB: 'en', US: 'en', DE: 'de', FR: 'fr', AE: 'en' };
+const CURRENCY_OF_COUNTRY: Record<Country, string> = {
+  GB: 'GBP',
+  US: 'USD',
+  DE: 'EUR',
+  FR: 'EUR',
+  AE: 'AED',
+  MY: 'MYR',
+  SG: 'SGD',
+  LV: 'EUR',
+};
+const LANGUAGE_OF_COUNTRY: Record<Country, Language> = {
+  GB: 'en',
+  US: 'en',
+  DE: 'de',
+  FR: 'fr',
+  AE: 'en',
+  MY: 'en',
+  SG: 'en',
+  LV: 'lv',
+};
 
 /**
  * Signs of the country a receipt was printed in: address and postcode (printed with or without
@@ -55,6 +77,12 @@ const COUNTRY_SIGNS: [Country, RegExp][] = [
   ],
   ['FR', /\b(?:FRANCE|PARIS|LYON|MARSEILLE|TVA|SIRET|SIREN|RUE|AVENUE DE|BOULEVARD)\b|\+33\b/],
   ['AE', /\b(?:UAE|U\.A\.E|UNITED ARAB EMIRATES|DUBAI|ABU DHABI|SHARJAH|TRN|AED|DHS?)\b|\+971\b/],
+  [
+    'MY',
+    /\b(?:MALAYSIA|SDN\.? ?BHD|BHD|S\/B|JOHOR|SELANGOR|KUALA LUMPUR|PUTRAJAYA|PULAU PINANG|PENANG|PERAK|KEDAH|MELAKA|PAHANG|NEGERI SEMBILAN|TERENGGANU|KELANTAN|SABAH|SARAWAK|JALAN|JLN|TAMAN|SST|GST ?(?:REG|ID))\b|\+60\b|\bRM ?\d/,
+  ],
+  ['SG', /\b(?:SINGAPORE|PTE\.? ?LTD|UEN)\b|\+65\b|\bS\$ ?\d/],
+  ['LV', /\b(?:LATVIJA|LATVIA|RIGA|SIA|PVN|KOPA|SUMMA|APMAKSAI|ATLIKUMS|KASES)\b|\+371\b|\bLV-?\d{4}\b/],
 ];
 
 /**
@@ -79,7 +107,7 @@ export function readLocale(texts: string[]): Locale {
       if (currency) marks.set(currency, (marks.get(currency) ?? 0) + 1);
     }
     const plain = plainText(text);
-    for (const code of plain.match(/\b(?:GBP|USD|EUR|AED)\b/g) ?? [])
+    for (const code of plain.match(/\b(?:GBP|USD|EUR|AED|MYR|SGD)\b/g) ?? [])
       marks.set(CURRENCY_OF_MARK[code]!, (marks.get(CURRENCY_OF_MARK[code]!) ?? 0) + 1);
     for (const [country, sign] of COUNTRY_SIGNS)
       if (sign.test(plain) || (country === 'GB' && GLUED_GB_POSTCODE.test(text)))

@@ -7,6 +7,8 @@ import { similarity } from './similarity.js';
 export interface MerchantReading {
   value: string;
   confidence: number;
+  /** The company's legal name, when the receipt prints it beside another, the name it trades under. */
+  legalName?: string;
 }
 
 /**
@@ -26,6 +28,15 @@ const PROMINENT = 1.25;
 /** A greeting printed before the name on its row: "Willkommen bei ALDI" names ALDI. */
 const GREETING = /^(?:WELCOME(?: TO)?|WILLKOMMEN(?: BEI| IM| IN)?|BIENVENUE(?: CHEZ| A| AU)?)\s+/;
 
+/**
+ * A legal name: a name with its company's legal form, printed after it in Malaysia, Singapore and
+ * English-speaking countries ("SDN BHD", "S/B", "PTE LTD", "LTD"), before it in Latvia ("SIA
+ * \"KONGS\"", "AS"), where the seller's VAT number often follows on the same row.
+ */
+const LEGAL_FORM_AFTER =
+  /^.*?\b(?:SDN\.? ?BHD|BHD|S\/B|PTE\.? ?LTD|CO\.? ?,? ?LTD|LTD|LIMITED|PLC|LLC|INC|GMBH|SARL)\b\.?/i;
+const LEGAL_FORM_BEFORE = /^\W*(?:SIA|AS|A\/S)\b\s*[*"'“”„«]?[^"'“”„»]+[*"'“”»]?/i;
+
 interface PrintedName {
   row: Row;
   prominent: boolean;
@@ -36,17 +47,43 @@ interface PrintedName {
  * when one stands out, else the first. When the tenant configured its merchants and venues, a
  * header row that is nearly one of their names, whole, gives that name as configured, with high
  * confidence (the receipt's spelling, misread or not, is not the tenant's), unless the header
- * prints another name large: that is the receipt's own word for who sold.
+ * prints another name large: that is the receipt's own word for who sold. A legal name (a name
+ * with its company's legal form) is the merchant only when no trading name is printed above it or
+ * larger; when one is, the legal name is kept beside it.
  */
 export function readMerchant(header: Row[], knownMerchants: string[] = []): MerchantReading | undefined {
-  const printed = printedName(header);
+  const legal = legalName(header);
+  const printed = printedName(header.filter((row) => row !== legal?.row));
   const known = knownName(header, knownMerchants);
   if (known && (!printed?.prominent || known.row === printed.row))
     return { value: known.name, confidence: roundConfidence(0.8 + 0.18 * known.similarity) };
-  if (!printed) return undefined;
+  // The trading name is printed above the legal name, or larger; a name row under it is a branch's or a slogan.
+  const trading = printed && (!legal || printed.prominent || printed.row.index < legal.row.index) ? printed : undefined;
+  if (!trading)
+    return (
+      legal && {
+        value: legal.value,
+        confidence: roundConfidence(legal.row.confidence * (legal.row === header[0] ? 1 : 0.85)),
+      }
+    );
   // A name that is not the first row, or not prominent, may be a slogan or a branch's line.
-  const placed = printed.row === header[0] || printed.prominent ? 1 : 0.85;
-  return { value: withoutEdgeNoise(printed.row.text), confidence: roundConfidence(printed.row.confidence * placed) };
+  const placed = trading.row === header[0] || trading.prominent ? 1 : 0.85;
+  return {
+    value: withoutEdgeNoise(trading.row.text),
+    confidence: roundConfidence(trading.row.confidence * placed),
+    ...(legal ? { legalName: legal.value } : {}),
+  };
+}
+
+/** The first header row that prints a legal name, and that name without what follows it on the row. */
+function legalName(header: Row[]): { row: Row; value: string } | undefined {
+  for (const row of header) {
+    const form = LEGAL_FORM_AFTER.exec(row.text) ?? LEGAL_FORM_BEFORE.exec(row.text);
+    // The legal form bounds the name, and a quote closes it: only stray marks before it are dropped.
+    const value = form && couldBeName(form[0]) ? form[0].replace(/^[^\p{L}\p{N}]+/u, '').trim() : '';
+    if (value) return { row, value };
+  }
+  return undefined;
 }
 
 function printedName(header: Row[]): PrintedName | undefined {

@@ -75,8 +75,9 @@ function readAtSkew(page: OcrPage, hints: ParseHints, skew: number): { claim: Pa
     [...foot.subtotals.map((candidate) => candidate.value), ...(total ? [total.value] : [])].some(
       (value) => cents(value) === cents(foot.itemsSum!),
     );
+  const metadata = merchant?.legalName ? { metadata: { merchantLegalName: merchant.legalName } } : {};
   return {
-    claim: { ocrConfidence: roundConfidence(page.confidence), lineItems, fields },
+    claim: { ocrConfidence: roundConfidence(page.confidence), lineItems, fields, ...metadata },
     agreement: (itemsAgree ? 2 : 0) + (confirmed ? 1 : 0),
   };
 }

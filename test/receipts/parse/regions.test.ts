@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { emptyFoot, settleTotals, type Foot } from '../../../shared/receipts/ocr/parse/consistency.js';
+import { headerRows } from '../../../shared/receipts/ocr/parse/header.js';
+import { labelOf } from '../../../shared/receipts/ocr/parse/labels.js';
+import { readLocale } from '../../../shared/receipts/ocr/parse/locale.js';
+import { readMerchant } from '../../../shared/receipts/ocr/parse/merchant.js';
+import { parseReceipt } from '../../../shared/receipts/ocr/parse/parse-receipt.js';
+import { printedRows } from '../../../shared/receipts/ocr/parse/rows.js';
+import { amountsIn } from '../../../shared/receipts/ocr/parse/amounts.js';
+import { pageOf } from './ocr-layout.js';
+
+const foot = (parts: Partial<Foot>): Foot => ({ ...emptyFoot(), ...parts });
+const header = (text: string) => headerRows(printedRows(pageOf(text)), (row) => amountsIn(row.text).length > 0);
+
+// Issue 32, Regions: "Malaysia and Singapore (RM, MYR, SGD, S$, GST/SST, SDN BHD/BHD/PTE LTD legal names,
+// ROUNDING), and the Baltic receipts, without losing GB, US, DE, FR and AE."
+describe('Malaysian, Singaporean and Latvian receipts', () => {
+  it.each([
+    [['TOTAL AMT ..RM 60.31'], 'MYR', 0.95],
+    [['Total MYR 12.00'], 'MYR', 0.95],
+    [['NETT TOTAL S$ 8.40'], 'SGD', 0.95],
+    [['Total SGD 8.40'], 'SGD', 0.95],
+    [['BOOK TA .K (TAMAN DAYA) SDN BHD', 'TOTAL 9.00'], 'MYR', 0.75],
+    [['FAIRPRICE PTE LTD', 'TOTAL 9.00'], 'SGD', 0.75],
+    [['SIA "Kanclers"', 'Katolu iela 7, Jelgava', 'SUMMA 9.59'], 'EUR', 0.75],
+  ])('reads the currency of %j as %s', (texts, currency, confidence) => {
+    expect(readLocale(texts).currency).toEqual({ value: currency, confidence });
+  });
+
+  it('reads dates day first in Malaysia and Latvia, as they are printed there', () => {
+    expect(readLocale(['81100 JOHOR BAHRU, JOHOR', 'TOTAL 3.00']).dayFirst).toBe(true);
+    expect(readLocale(['PVN LV40003021234', 'KOPA EUR 3.00']).dayFirst).toBe(true);
+  });
+
+  it.each([
+    ['Total Sales (Excluding GST) 51.42', 'subtotal'],
+    ['Total Sales (Inclusive of GST) 54.50', 'total'],
+    ['Total Sales (nclusiv of GST): 80.90', 'total'],
+    ['Total GST 3.08', 'tax'],
+    ['ROUNDING ADJ -0.01', 'rounding'],
+    ['NETT TOTAL 12.00', 'total'],
+    ['Total Qty: 7 51.42', 'itemCount'],
+    ['KOPA EUR 9.59', 'total'],
+    ['SUMMA 9.59', 'subtotal'],
+    ['SK.NAUDA 5.00', 'cash'],
+    ['IZDOTS EUR 2.50', 'change'],
+    ['PVN-A 21.00% 1.66', 'tax'],
+    ['BEZ PVN-A 21.00% 7.93', 'taxTable'],
+    ['AR PVN-A 21.00% 9.59', 'taxTable'],
+  ])('reads "%s" as a %s row', (text, kind) => {
+    expect(labelOf(text)?.kind).toBe(kind);
+  });
+
+  it("does not take the seller's VAT number in the header for a tax", () => {
+    expect(labelOf('PVN LV 43603014262')).toBeUndefined();
+  });
+
+  it('reads a Latvian receipt whole: KOPA is the total, the card pays it', () => {
+    const parsed = parseReceipt(
+      pageOf(
+        'SIA "Kanclers"\nKatolu iela 7, Jelgava\nPVN LV 43603014262\nMatrica 1x9.59=\n9.59A\nSUMMA 9.59\nKOPA EUR 9.59\nKARTE 9.59\nPVN-A 21.00% 1.66\n09.02.2022 17:49',
+      ),
+    );
+    expect([parsed.fields.total?.value, parsed.fields.currency?.value, parsed.fields.serviceDate?.value]).toEqual([
+      '9.59',
+      'EUR',
+      '2022-02-09',
+    ]);
+  });
+});
+
+// Issue 32: "ROUNDING ADJ", "cash tendered and change near the total": Malaysia rounds what cash pays to 5 sen.
+describe('a total and its rounding', () => {
+  it('takes the rounded amount the receipt prints under the rounding, which the cash less change pays', () => {
+    const settled = settleTotals(
+      foot({
+        totals: [{ value: 60.31, confidence: 0.95 }],
+        roundings: [-0.01],
+        charges: [-0.01],
+        printed: [60.31, -0.01, 60.3, 70.3, 10],
+        tenders: [70.3],
+        cashTendered: true,
+        changes: [10],
+      }),
+    );
+    expect(settled.total).toEqual({ value: 60.3, confidence: 0.97 });
+  });
+
+  it('keeps the printed total when the rounded amount is not printed, the payment with its rounding confirming it', () => {
+    const settled = settleTotals(
+      foot({
+        totals: [{ value: 80.91, confidence: 0.95 }],
+        roundings: [-0.01],
+        charges: [-0.01],
+        printed: [80.91, -0.01, 100, 19.1],
+        tenders: [100],
+        cashTendered: true,
+        changes: [19.1],
+      }),
+    );
+    expect(settled.total).toEqual({ value: 80.91, confidence: 0.97 });
+  });
+
+  it('still leaves out a total a payment contradicts by more than its rounding', () => {
+    const settled = settleTotals(
+      foot({
+        totals: [{ value: 80.91, confidence: 0.95 }],
+        roundings: [-0.01],
+        charges: [-0.01],
+        printed: [80.91, -0.01, 80],
+        tenders: [80],
+      }),
+    );
+    expect(settled.total).toBeUndefined();
+  });
+});
+
+// Issue 32: "The merchant is the trading name when one is printed, else the legal name; the parse keeps both when
+// both are printed (merchantName and a merchantLegalName in the parse's metadata)."
+describe('the trading name and the legal name', () => {
+  it('takes the trading name printed above the legal name, and keeps the legal name beside it', () => {
+    expect(readMerchant(header('BREWERY TAP\nOwner by Castle Blue S/B\n(1035683-T)\nTOTAL 9.00'))).toMatchObject({
+      value: 'BREWERY TAP',
+      legalName: 'Owner by Castle Blue S/B',
+    });
+    expect(
+      readMerchant(header('INSTRUMENTU NAMS\nAkademijas iela 17, Jelgava\nSIA "KONGS" PVN LV43603006320\nKOPA 3.90')),
+    ).toMatchObject({ value: 'INSTRUMENTU NAMS', legalName: 'SIA "KONGS"' });
+  });
+
+  it('takes the legal name when no other name is printed, with no second name', () => {
+    const merchant = readMerchant(
+      header('SYL ROASTED DELIGHTS SDN. BHD.\n(1234567-X)\nNO. 5, JALAN SAGU 18\nTOTAL 9.00'),
+    );
+    expect(merchant?.value).toBe('SYL ROASTED DELIGHTS SDN. BHD.');
+    expect(merchant?.legalName).toBeUndefined();
+  });
+
+  it("puts the legal name in the parse's metadata", () => {
+    const parsed = parseReceipt(pageOf('BREWERY TAP\nOwner by Castle Blue S/B\nBeer 9.00\nTOTAL 9.00\nCASH 9.00'));
+    expect([parsed.fields.merchantName?.value, parsed.metadata]).toEqual([
+      'BREWERY TAP',
+      { merchantLegalName: 'Owner by Castle Blue S/B' },
+    ]);
+  });
+
+  it('takes no row without a capital for a name: a note or a name written on the slip', () => {
+    expect(readMerchant(header('tan woon yann\nINDAH GIFT & HOME DECO\n27, JALAN DEDAP 13\nTOTAL 9.00'))?.value).toBe(
+      'INDAH GIFT & HOME DECO',
+    );
+  });
+
+  it('takes a Malaysian address for no name: its road, or its state', () => {
+    expect(
+      readMerchant(header('TEO HENG STATIONERY\nNO.53 JALAN SELANGOR 8\nSELANGOR DARUL EHSAN\nTOTAL 9.00'))?.value,
+    ).toBe('TEO HENG STATIONERY');
+  });
+});
