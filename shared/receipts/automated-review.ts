@@ -8,6 +8,7 @@ import type { TransactionRuleEngine } from '../rules/transaction-rule-engine.js'
 import type { Tenant, TenantConfiguration } from '../tenants/tenant.entity.js';
 import type { VenueDirectory } from '../venues/venue-directory.js';
 import { venueMatchesOperator } from '../rules/venue-matches.js';
+import { dataShortfall } from './data-shortfall.js';
 import { Receipt } from './receipt.entity.js';
 import { receiptTransaction } from './receipt-transaction.js';
 import type { CheckOutcome } from './review.entity.js';
@@ -298,35 +299,8 @@ async function merchantLimit(claim: Claim): Promise<Finding> {
 
 /** "no total or date, or confidence under review.minConfidence: ABSTAIN": the page's, the total's or the date's. */
 function insufficientData({ receipt, settings }: Claim): Finding {
-  const missing = [receipt.total === null ? 'total' : undefined, receipt.serviceDate ? undefined : 'date'].filter(
-    Boolean,
-  );
-  if (missing.length)
-    return { verdict: 'ABSTAIN', reason: 'INSUFFICIENT_DATA', detail: `no ${missing.join(' and ')} could be read` };
-  if ((receipt.ocrConfidence ?? 0) < settings.minConfidence) {
-    return {
-      verdict: 'ABSTAIN',
-      reason: 'INSUFFICIENT_DATA',
-      detail: `confidence ${receipt.ocrConfidence ?? 0} is under ${settings.minConfidence}`,
-    };
-  }
-  // The decision rests on the total and the date: each must be read as surely as the page (issue 22,
-  // "a field the parser is unsure of": the parser gives a total nothing confirms a low confidence).
-  const unsure = (['total', 'serviceDate'] as const).filter(
-    (field) => (receipt.fieldConfidences[field] ?? 1) < settings.minConfidence,
-  );
-  if (unsure.length) {
-    return {
-      verdict: 'ABSTAIN',
-      reason: 'INSUFFICIENT_DATA',
-      detail: unsure
-        .map(
-          (field) => `the ${field}'s confidence ${receipt.fieldConfidences[field]} is under ${settings.minConfidence}`,
-        )
-        .join('; '),
-    };
-  }
-  return undefined;
+  const shortfall = dataShortfall(receipt, settings.minConfidence);
+  return shortfall ? { verdict: 'ABSTAIN', reason: 'INSUFFICIENT_DATA', detail: shortfall } : undefined;
 }
 
 interface EngineOutcome {

@@ -1,11 +1,15 @@
 /**
- * `npm run ocr:score`: reads the generated receipt set with one OCR engine, parses each image with
- * the parser the OCR worker runs, and prints per-field accuracy (whole set, by difficulty, by
- * country), line items' precision, recall and F1, time per receipt and the receipts still wrong
- * (docs/receipts.md#measuring-accuracy).
+ * `npm run ocr:score`: reads a receipt set with one OCR engine, parses each image with the parser
+ * the OCR worker runs, and prints per-field accuracy over the receipts labelling each field (whole
+ * set, by difficulty, by country), the wrong totals the reviewer's data check would let be decided,
+ * line items' precision, recall and F1, the total's calibration, time per receipt and the receipts
+ * still wrong (docs/receipts.md#measuring-accuracy).
  *
  *   --split tune|holdout|all   which receipts (default tune; the holdout is scored only to report)
- *   --set <dir>                another set drawn by generate-set.ts --seed --out (default the committed one)
+ *   --set <dir>                another set: drawn by generate-set.ts --seed --out, or real receipts
+ *                              converted by `npm run ocr:import` (default the committed generated one)
+ *   --min-confidence <x>       the review.minConfidence "wrong totals authorized" is counted at
+ *                              (default the reviewer's, 0.5)
  *   --engine paddle|tesseract  which OCR engine (default paddle)
  *   --only <text>              only the receipts whose file name contains it
  *   --verbose                  every wrong field, with what is printed and what was read
@@ -14,16 +18,18 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { receiptSet } from '../fixtures/receipts/receipt-set.js';
+import { GENERATED_SET, labelledSet } from '../fixtures/receipts/receipt-set.js';
 import {
   formatFieldTable,
   formatQuantitiesAndUnitPrices,
   formatTimes,
+  formatTotalCalibration,
   formatWrongReceipts,
 } from '../fixtures/receipts/scoring/format-report.js';
 import { cachedRead, timedRead } from './ocr-cache.js';
 import { afterWarmUp, isOcrEngineName, OCR_ENGINES } from './ocr-engines.js';
 import { parserUnderScore } from './parser-under-score.js';
+import { DEFAULT_MIN_CONFIDENCE } from '../fixtures/receipts/scoring/score-receipt.js';
 import { scoreReceiptSet } from './score-receipt-set.js';
 import { round } from './stats.js';
 
@@ -40,22 +46,28 @@ function options() {
       only: { type: 'string' },
       verbose: { type: 'boolean', default: false },
       cached: { type: 'boolean', default: false },
+      'min-confidence': { type: 'string', default: String(DEFAULT_MIN_CONFIDENCE) },
     },
   });
+  const minConfidence = Number(values['min-confidence']);
+  if (!(minConfidence >= 0 && minConfidence <= 1))
+    throw new UsageError(`--min-confidence takes a number from 0 to 1, not "${values['min-confidence']}"`);
   const split = SPLITS.find((name) => name === values.split);
   if (!split) throw new UsageError(`--split takes ${SPLITS.join(', ')}, not "${values.split}"`);
   if (!isOcrEngineName(values.engine))
     throw new UsageError(`--engine takes ${Object.keys(OCR_ENGINES).join(', ')}, not "${values.engine}"`);
-  return { ...values, split, engine: values.engine };
+  return { ...values, split, engine: values.engine, minConfidence };
 }
 
 const print = (line = '') => process.stdout.write(`${line}\n`);
 
 async function main(): Promise<void> {
-  const { split, set, engine, only, verbose, cached } = options();
-  const receipts = receiptSet(split === 'all' ? undefined : split, set && resolve(set)).filter(
-    (receipt) => only === undefined || receipt.file.includes(only),
+  const { split, set, engine, only, verbose, cached, minConfidence } = options();
+  const { merchantMatch, receipts: inSplit } = labelledSet(
+    set ? resolve(set) : GENERATED_SET,
+    split === 'all' ? undefined : split,
   );
+  const receipts = inSplit.filter((receipt) => only === undefined || receipt.file.includes(only));
   if (!receipts.length)
     throw new UsageError(
       `no receipt of the ${split} split${only === undefined ? '' : ` has "${only}" in its file name`}`,
@@ -64,7 +76,7 @@ async function main(): Promise<void> {
   let startMs: number | undefined;
   try {
     print(
-      `OCR score: ${engine}, ${split} split, ${receipts.length} receipts${set ? ` drawn in ${set}` : ''}${cached ? ', cached reads' : ''}`,
+      `OCR score: ${engine}, ${split} split, ${receipts.length} receipts${set ? ` of ${set}` : ''}${cached ? ', cached reads' : ''}; merchants ${merchantMatch}; wrong totals authorized at review.minConfidence ${minConfidence}`,
     );
     const engineRead = afterWarmUp(reader, timedRead(reader), (ms) => {
       startMs = ms;
@@ -73,11 +85,13 @@ async function main(): Promise<void> {
     const progress = (done: number) => {
       if (process.stderr.isTTY) process.stderr.write(`\r  ${done}/${receipts.length}`);
     };
-    const scored = await scoreReceiptSet(receipts, read, parserUnderScore, progress);
+    const scored = await scoreReceiptSet(receipts, read, parserUnderScore, { merchantMatch, onScored: progress });
     if (process.stderr.isTTY) process.stderr.write('\r');
     print();
-    for (const line of formatFieldTable(scored)) print(line);
+    for (const line of formatFieldTable(scored, minConfidence)) print(line);
     print(formatQuantitiesAndUnitPrices(scored));
+    print();
+    for (const line of formatTotalCalibration(scored)) print(line);
     print();
     print(`${formatTimes(scored)}${cached ? ' (reads from the cache: the times of the reads that filled it)' : ''}`);
     if (startMs !== undefined) print(`engine started by a first read, not counted: ${round(startMs, 0)} ms`);
