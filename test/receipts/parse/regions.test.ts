@@ -71,47 +71,30 @@ describe('Malaysian, Singaporean and Latvian receipts', () => {
 
 // Issue 32: "ROUNDING ADJ", "cash tendered and change near the total": Malaysia rounds what cash pays to 5 sen.
 describe('a total and its rounding', () => {
-  it('takes the rounded amount the receipt prints under the rounding, which the cash less change pays', () => {
-    const settled = settleTotals(
+  /** A foot printing TOTAL `total`, ROUNDING -0.01, then `printed` (more amounts), paid in cash with change. */
+  const rounded = (total: number, printed: number[], cash: number, change?: number) =>
+    settleTotals(
       foot({
-        totals: [{ value: 60.31, confidence: 0.95 }],
+        totals: [{ value: total, confidence: 0.95 }],
         roundings: [-0.01],
         charges: [-0.01],
-        printed: [60.31, -0.01, 60.3, 70.3, 10],
-        tenders: [70.3],
+        printed: [total, -0.01, ...printed],
+        tenders: [cash],
         cashTendered: true,
-        changes: [10],
+        changes: change === undefined ? [] : [change],
       }),
-    );
-    expect(settled.total).toEqual({ value: 60.3, confidence: 0.97 });
+    ).total;
+
+  it('takes the rounded amount the receipt prints under the rounding, which the cash less change pays', () => {
+    expect(rounded(60.31, [60.3, 70.3, 10], 70.3, 10)).toEqual({ value: 60.3, confidence: 0.97 });
   });
 
   it('keeps the printed total when the rounded amount is not printed, the payment with its rounding confirming it', () => {
-    const settled = settleTotals(
-      foot({
-        totals: [{ value: 80.91, confidence: 0.95 }],
-        roundings: [-0.01],
-        charges: [-0.01],
-        printed: [80.91, -0.01, 100, 19.1],
-        tenders: [100],
-        cashTendered: true,
-        changes: [19.1],
-      }),
-    );
-    expect(settled.total).toEqual({ value: 80.91, confidence: 0.97 });
+    expect(rounded(80.91, [100, 19.1], 100, 19.1)).toEqual({ value: 80.91, confidence: 0.97 });
   });
 
   it('still leaves out a total a payment contradicts by more than its rounding', () => {
-    const settled = settleTotals(
-      foot({
-        totals: [{ value: 80.91, confidence: 0.95 }],
-        roundings: [-0.01],
-        charges: [-0.01],
-        printed: [80.91, -0.01, 80],
-        tenders: [80],
-      }),
-    );
-    expect(settled.total).toBeUndefined();
+    expect(rounded(80.91, [79.5], 79.5)).toBeUndefined();
   });
 });
 
