@@ -62,7 +62,11 @@ const WORDINGS: Wording[] = [
   // "BEZ PVN-A 21.00% 7.93" and "AR PVN-A 21.00% 9.59": the sale without and with VAT ("PUN" as the OCR reads PVN).
   { kind: 'taxTable', language: 'lv', pattern: /^\W*(?:BEZ|AR) ?P[VU]N\b/ },
   { kind: 'taxTable', language: 'de', pattern: /^\W*(?:NETTO|BRUTTO|STEUER ?SATZ|MWST ?SATZ)\b/ },
-  { kind: 'taxTable', language: 'en', pattern: /^\W*(?:NET|GROSS|VAT RATE|RATE)\b(?! AMOUNT| TOTAL| PAY| A PAYER)/ },
+  {
+    kind: 'taxTable',
+    language: 'en',
+    pattern: /^\W*(?:NET|GROSS|VAT RATE|RATE)\b(?! AMOUNT| AMT| TOTAL| PAY| A PAYER)/,
+  },
   // "TOTAL INCL. VAT", and Malaysia's "Total Sales (Inclusive of GST)", "TOTAL SALES (EXCLUDING GST)":
   // the tax's name printed on a total or subtotal row does not make it the tax. "NCLUSIV": the OCR drops an I.
   { kind: 'total', pattern: /^\W*(?:TOTAL|SUMME|GESAMT)\b[^\d]{0,24}?(?:INCL|INC|INKL|NCLUSIV)/ },
@@ -84,7 +88,7 @@ const WORDINGS: Wording[] = [
   {
     kind: 'subtotal',
     language: 'en',
-    pattern: /^\W*(?:SUB ?-? ?TOTAL|MERCHANDISE TOTAL|NET TOTAL)\b/,
+    pattern: /^\W*(?:SUB ?-? ?TOTAL|MERCHANDISE TOTAL)\b/,
   },
   { kind: 'subtotal', language: 'de', pattern: /^\W*(?:ZWISCHENSUMME|ZW\.? ?SUMME)\b/ },
   { kind: 'subtotal', language: 'fr', pattern: /^\W*SOUS ?-? ?TOTAL\b/ },
@@ -97,7 +101,7 @@ const WORDINGS: Wording[] = [
     kind: 'total',
     language: 'en',
     pattern:
-      /^\W*(?:GRAND TOTAL|TOTAL (?:DUE|AMOUNT|TO PAY)|AMOUNT (?:DUE|PAYABLE)|BALANCE DUE|NET AMOUNT|TO PAY|NETT TOTAL|ROUNDED TOTAL)\b/,
+      /^\W*(?:GRAND TOTAL|TOTAL (?:DUE|AMOUNT|TO PAY)|AMOUNT (?:DUE|PAYABLE)|BALANCE DUE|NET AMOUNT|NET AMT|AMT DUE|TO PAY|NETT? TOTAL|ROUNDED TOTAL)\b/,
   },
   { kind: 'total', language: 'de', pattern: /^\W*(?:SUMME|GESAMT(?:BETRAG|SUMME)?|ZU ZAHLEN|ENDBETRAG|ENDSUMME)\b/ },
   { kind: 'total', language: 'fr', pattern: /^\W*(?:NET A PAYER|A PAYER|TOTAL TTC|MONTANT (?:DU|TOTAL|TTC))\b/ },
@@ -165,12 +169,20 @@ const LONG_LABEL_WORDS = [
   'SAVINGS',
 ];
 
-/** A row's first word misread by a letter ("ZWISCHENSUHME", "ANOUNT DUE") as the label word it nearly is. */
+/**
+ * A row's first word misread by a letter ("ZWISCHENSUHME", "ANOUNT DUE") as the label word it
+ * nearly is; and TOTAL, short but printed on nearly every receipt, misread by one letter on a faint
+ * print ("TATAL", "TOTAE", "LOTAL", "TORAL", "TOTA"): no other word of a receipt's foot is that near it.
+ */
 function withLabelWordRestored(plain: string): string {
-  return plain.replace(/^(\W*)([A-Z]{6,})/, (whole, lead: string, word: string) => {
-    const near = LONG_LABEL_WORDS.find((label) => editDistance(word, label) <= (label.length >= 10 ? 2 : 1));
-    return near ? `${lead}${near}` : whole;
-  });
+  return plain
+    .replace(/^(\W*)([A-Z]{6,})/, (whole, lead: string, word: string) => {
+      const near = LONG_LABEL_WORDS.find((label) => editDistance(word, label) <= (label.length >= 10 ? 2 : 1));
+      return near ? `${lead}${near}` : whole;
+    })
+    .replace(/^(\W*)([A-Z]{4,5})(?![A-Z])/, (whole, lead: string, word: string) =>
+      editDistance(word, 'TOTAL') === 1 ? `${lead}TOTAL` : whole,
+    );
 }
 
 /** The label a row's text begins with (or, for discounts, savings, taxes and deposits, holds). */
