@@ -100,6 +100,23 @@ describe('a total and its rounding', () => {
     expect(rounded(80.91, [100, 19.1], 100, 19.1)).toEqual({ value: 80.91, confidence: 0.97 });
   });
 
+  // Issue 32: "an authorized claim never carries a total the receipt's own arithmetic … contradicts".
+  it('keeps under the review threshold a total the subtotal picks out of two printed totals when no payment settles it', () => {
+    const settled = settleTotals(
+      foot({
+        totals: [
+          { value: 42.48, confidence: 0.95 },
+          { value: 42.5, confidence: 0.95 },
+        ],
+        subtotals: [{ value: 42.48, confidence: 0.95 }],
+        printed: [42.48, 42.48, 42.5, 50],
+        tenders: [50],
+        cashTendered: true,
+      }),
+    );
+    expect(settled.total).toEqual({ value: 42.48, confidence: 0.428 });
+  });
+
   it('still leaves out a total a payment contradicts by more than its rounding', () => {
     expect(rounded(80.91, [79.5], 79.5)).toBeUndefined();
   });

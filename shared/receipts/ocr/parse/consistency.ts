@@ -92,7 +92,7 @@ export function settleTotals(foot: Foot): Settled {
   const confirmedTotals = confirmed.length > 1 && paid.length === 1 ? paid : confirmed;
   const total =
     confirmedTotals.length === 1
-      ? { value: confirmedTotals[0]!.value, confidence: CONFIRMED }
+      ? { value: confirmedTotals[0]!.value, confidence: contested(foot, totals, confirmedTotals[0]!) }
       : confirmedTotals.length === 0 &&
           totals.length === 1 &&
           totals[0]!.confidence >= CLEAR_READING &&
@@ -116,6 +116,17 @@ export function settleTotals(foot: Foot): Settled {
         ? { value: subtotals[0]!.value, confidence: roundConfidence(UNCONFIRMED * subtotals[0]!.confidence) }
         : undefined;
   return { ...(total ? { total } : {}), ...(subtotal ? { subtotal } : {}), confirmed: confirmedTotals.length === 1 };
+}
+
+/**
+ * A confirmed total's confidence: CONFIRMED, unless the receipt prints another total of a different
+ * amount and no payment settles which was paid ("Total Sales Incl GST 42.48" and "Total After Adj
+ * 42.50" with only the cash handed over): the arithmetic then agrees with one of two printed
+ * answers, and the other may be the one meant, so it is kept under the review's threshold.
+ */
+function contested(foot: Foot, totals: Candidate[], chosen: Candidate): number {
+  if (totals.length === 1 || paysTotal(foot, chosen.value, false)) return CONFIRMED;
+  return roundConfidence(UNCONFIRMED * chosen.confidence);
 }
 
 /**
