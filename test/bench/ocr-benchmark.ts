@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, extname } from 'node:path';
-import type { GeneratedReceipt } from '../fixtures/receipts/receipt-set.js';
+import type { LabelledReceipt, MerchantMatch } from '../fixtures/receipts/receipt-set.js';
 import type { ScoredReceipt } from '../fixtures/receipts/scoring/summarise-scores.js';
 import type { BenchWorld } from './bench-world.js';
 import { timedRead } from './ocr-cache.js';
@@ -11,7 +11,7 @@ import { parserUnderScore } from './parser-under-score.js';
 import { scoreReceiptSet } from './score-receipt-set.js';
 import { waitFor } from './wait-for.js';
 
-type SetReceipt = GeneratedReceipt & { path: string };
+type SetReceipt = LabelledReceipt & { path: string };
 
 const IMAGE_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg' };
 
@@ -22,14 +22,18 @@ export interface OcrAccuracy {
 }
 
 /** One engine in this process (what one OCR worker runs) over `receipts`, each read from the image: accuracy and time per receipt. */
-export async function benchmarkOcrAccuracy(engine: OcrEngineName, receipts: SetReceipt[]): Promise<OcrAccuracy> {
+export async function benchmarkOcrAccuracy(
+  engine: OcrEngineName,
+  receipts: SetReceipt[],
+  merchantMatch: MerchantMatch = 'equal',
+): Promise<OcrAccuracy> {
   const reader = OCR_ENGINES[engine]();
   let startMs = NaN;
   try {
     const read = afterWarmUp(reader, timedRead(reader), (ms) => {
       startMs = ms;
     });
-    return { scored: await scoreReceiptSet(receipts, read, parserUnderScore), startMs };
+    return { scored: await scoreReceiptSet(receipts, read, parserUnderScore, { merchantMatch }), startMs };
   } finally {
     await reader.close();
   }

@@ -3,6 +3,8 @@
  * several runs and set against a baseline measured in the same run (issues 4 and 5, Performance).
  * Needs the local PostgreSQL and Redis, like the tests; takes about five minutes.
  * BENCH_ONLY=events,rules,receipts,ocr,rewards,points,members runs some sections only.
+ * BENCH_REAL_SETS=dir,… adds to the OCR section the holdouts of real receipt sets converted by
+ * `npm run ocr:import` (docs/receipts.md#real-receipts), which the repository does not hold.
  */
 import { cpus, totalmem } from 'node:os';
 import { createBenchWorld, type BenchWorld } from './bench-world.js';
@@ -19,7 +21,7 @@ import { benchmarkMembers, REGISTERING_CONNECTIONS } from './members-benchmark.j
 import type { LoadFigures } from './http-load.js';
 import { median, round } from './stats.js';
 import { waitFor } from './wait-for.js';
-import { receiptSet } from '../fixtures/receipts/receipt-set.js';
+import { labelledSet, receiptSet, type LabelledReceipt } from '../fixtures/receipts/receipt-set.js';
 import {
   formatFieldTable,
   formatQuantitiesAndUnitPrices,
@@ -305,8 +307,38 @@ async function ocrSection(world: BenchWorld, port: number, processes: StackProce
   }
 
   const claims = holdout.slice(0, OCR_CLAIMS);
+  await imageToDecision(world, port, processes, `${claims.length} holdout receipts`, receiptSet('tune')[0]!, claims);
+
+  for (const directory of (process.env.BENCH_REAL_SETS ?? '').split(',').filter(Boolean)) {
+    const { merchantMatch, receipts } = labelledSet(directory, 'holdout');
+    print(
+      `\nOCR on the holdout of ${directory}: ${receipts.length} real receipts (docs/performance.md#real-receipts-issue-32)`,
+    );
+    print('  targets: total and date ≥ 95%, merchant ≥ 90%, currency ≥ 95%, no wrong total authorized');
+    const { scored, startMs } = await benchmarkOcrAccuracy('paddle', receipts, merchantMatch);
+    print(`\n  paddle, engine started by a first read (not counted) in ${round(startMs, 0)} ms`);
+    for (const line of formatFieldTable(scored)) print(`    ${line}`);
+    print(`    ${formatTimes(scored)}`);
+    const real = receipts.slice(0, OCR_CLAIMS);
+    await imageToDecision(world, port, processes, `${real.length} of them`, receipts.at(-1)!, real);
+  }
+}
+
+/**
+ * Default-mode claims of `claims` from image to decision, one after another through the API, with
+ * one OCR worker process and one reviews + events worker process; `warmUp`, claimed first, starts
+ * the worker's engine (a running worker loaded its models long before) and is not counted.
+ */
+async function imageToDecision(
+  world: BenchWorld,
+  port: number,
+  processes: StackProcess[],
+  label: string,
+  warmUp: LabelledReceipt & { path: string },
+  claims: (LabelledReceipt & { path: string })[],
+): Promise<void> {
   print(
-    `\nDefault-mode claims, image to decision: ${claims.length} holdout receipts one after another through the API; one OCR worker process (workers/ocr.ts), one reviews + events worker process`,
+    `\nDefault-mode claims, image to decision: ${label} one after another through the API; one OCR worker process (workers/ocr.ts), one reviews + events worker process`,
   );
   const ocrWorker = startStackProcess('ocr-worker', 'main.ts', ['worker', 'ocr'], world.env);
   const reviewer = startStackProcess('reviews-worker', 'main.ts', ['worker', 'reviews', 'events'], world.env);
@@ -317,8 +349,7 @@ async function ocrSection(world: BenchWorld, port: number, processes: StackProce
       async () => (await queues.ocr.getWorkersCount()) > 0 && (await queues.reviews.getWorkersCount()) > 0,
       60_000,
     );
-    // A tune receipt starts the worker's engine: a running worker loaded its models long before.
-    const { firstMs, durations } = await benchmarkImageToDecision(world, port, receiptSet('tune')[0]!, claims);
+    const { firstMs, durations } = await benchmarkImageToDecision(world, port, warmUp, claims);
     const seconds = (ms: number) => round(ms / 1000, 2);
     print(`  first claim, the worker's engine starting  ${seconds(firstMs)} s (not counted)`);
     print(
