@@ -27,8 +27,11 @@ export interface ParsedClaim {
   lineItems: ReceiptLineItem[];
   fields: Partial<Record<ParsedFieldName | 'transactionId', ParsedField>>;
   formatSlug?: string;
-  /** What the OCR parser read beside the fields (docs/receipts.md#ocr): the legal name, when a trading name is the merchant. */
-  metadata?: { merchantLegalName?: string };
+  /**
+   * What the OCR parser read beside the fields (docs/receipts.md#ocr): the legal name, when a
+   * trading name is the merchant; what confirmed the total (consistency.ts, TotalEvidence).
+   */
+  metadata?: { merchantLegalName?: string; totalEvidence?: string };
 }
 
 /** The receipt's columns a parse fills, normalised: numbers as numbers, dates as YYYY-MM-DD, times as HH:MM:SS. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyFoot, settleTotals, type Foot } from '../../../shared/receipts/ocr/parse/consistency.js';
+import { CALIBRATED_TOTAL_CONFIDENCE } from '../../../shared/receipts/ocr/parse/total-confidence.js';
 
 const foot = (parts: Partial<Foot>): Foot => ({ ...emptyFoot(), ...parts });
 
@@ -17,7 +18,7 @@ describe('settling the totals', () => {
       }),
     );
     expect(settled).toEqual({
-      total: { value: 30.4, confidence: 0.97 },
+      total: { value: 30.4, confidence: CALIBRATED_TOTAL_CONFIDENCE.reached, evidence: 'reached' },
       subtotal: { value: 30, confidence: 0.97 },
       confirmed: true,
     });
@@ -26,7 +27,7 @@ describe('settling the totals', () => {
   it('confirms a total by the tender less the change', () => {
     expect(
       settleTotals(foot({ totals: [{ value: 6.85, confidence: 0.6 }], tenders: [10], changes: [3.15] })).total,
-    ).toEqual({ value: 6.85, confidence: 0.97 });
+    ).toEqual({ value: 6.85, confidence: CALIBRATED_TOTAL_CONFIDENCE.paid, evidence: 'paid' });
   });
 
   it('of two competing totals, takes the one the arithmetic confirms', () => {
@@ -120,9 +121,17 @@ describe('settling the totals', () => {
       tenders: [50],
       cashTendered: true,
     });
-    expect(settleTotals(cash).total).toEqual({ value: 21.5, confidence: 0.97 });
+    expect(settleTotals(cash).total).toEqual({
+      value: 21.5,
+      confidence: CALIBRATED_TOTAL_CONFIDENCE.reached,
+      evidence: 'reached',
+    });
     // "Card Payment 10.29": the VAT amount beside the label on a tilted photo.
     const taxPairedWithTender = foot({ totals: [{ value: 216, confidence: 0.99 }], itemsSum: 216, tenders: [10.29] });
-    expect(settleTotals(taxPairedWithTender).total).toEqual({ value: 216, confidence: 0.97 });
+    expect(settleTotals(taxPairedWithTender).total).toEqual({
+      value: 216,
+      confidence: CALIBRATED_TOTAL_CONFIDENCE.reached,
+      evidence: 'reached',
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CALIBRATED_TOTAL_CONFIDENCE } from '../../../shared/receipts/ocr/parse/total-confidence.js';
 import { parseReceipt } from '../../../shared/receipts/ocr/parse/parse-receipt.js';
 import { pageOf } from './ocr-layout.js';
 
@@ -153,7 +154,7 @@ CASH                       10.00
 CHANGE                      1.50
 `),
     );
-    expect(parsed.fields.total).toEqual({ value: '8.50', confidence: 0.97 });
+    expect(parsed.fields.total).toEqual({ value: '8.50', confidence: CALIBRATED_TOTAL_CONFIDENCE.paid });
   });
 
   it('reads a photo tilted so far that each price sits level with the next row, by the arithmetic', () => {
@@ -176,7 +177,7 @@ TOTAL                                  10.85`,
       ['Cheese', 4.25],
       ['Apples', 3.1],
     ]);
-    expect(parsed.fields.total).toEqual({ value: '10.85', confidence: 0.97 });
+    expect(parsed.fields.total).toEqual({ value: '10.85', confidence: CALIBRATED_TOTAL_CONFIDENCE.reached });
   });
 
   // Issue 22: "Merchant from the header, cross-checked against the tenant's known merchants and venues".

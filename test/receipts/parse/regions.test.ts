@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyFoot, settleTotals, type Foot } from '../../../shared/receipts/ocr/parse/consistency.js';
+import { CALIBRATED_TOTAL_CONFIDENCE } from '../../../shared/receipts/ocr/parse/total-confidence.js';
 import { headerRows } from '../../../shared/receipts/ocr/parse/header.js';
 import { labelOf } from '../../../shared/receipts/ocr/parse/labels.js';
 import { readLocale } from '../../../shared/receipts/ocr/parse/locale.js';
@@ -93,11 +94,19 @@ describe('a total and its rounding', () => {
     ).total;
 
   it('takes the rounded amount the receipt prints under the rounding, which the cash less change pays', () => {
-    expect(rounded(60.31, [60.3, 70.3, 10], 70.3, 10)).toEqual({ value: 60.3, confidence: 0.97 });
+    expect(rounded(60.31, [60.3, 70.3, 10], 70.3, 10)).toEqual({
+      value: 60.3,
+      confidence: CALIBRATED_TOTAL_CONFIDENCE.paid,
+      evidence: 'paid',
+    });
   });
 
   it('keeps the printed total when the rounded amount is not printed, the payment with its rounding confirming it', () => {
-    expect(rounded(80.91, [100, 19.1], 100, 19.1)).toEqual({ value: 80.91, confidence: 0.97 });
+    expect(rounded(80.91, [100, 19.1], 100, 19.1)).toEqual({
+      value: 80.91,
+      confidence: CALIBRATED_TOTAL_CONFIDENCE['paid with its rounding'],
+      evidence: 'paid with its rounding',
+    });
   });
 
   // Issue 32: "an authorized claim never carries a total the receipt's own arithmetic … contradicts".
@@ -114,7 +123,7 @@ describe('a total and its rounding', () => {
         cashTendered: true,
       }),
     );
-    expect(settled.total).toEqual({ value: 42.48, confidence: 0.428 });
+    expect(settled.total).toEqual({ value: 42.48, confidence: 0.428, evidence: 'contested' });
   });
 
   it('still leaves out a total a payment contradicts by more than its rounding', () => {
@@ -145,9 +154,9 @@ describe('the trading name and the legal name', () => {
 
   it("puts the legal name in the parse's metadata", () => {
     const parsed = parseReceipt(pageOf('BREWERY TAP\nOwner by Castle Blue S/B\nBeer 9.00\nTOTAL 9.00\nCASH 9.00'));
-    expect([parsed.fields.merchantName?.value, parsed.metadata]).toEqual([
+    expect([parsed.fields.merchantName?.value, parsed.metadata?.merchantLegalName]).toEqual([
       'BREWERY TAP',
-      { merchantLegalName: 'Owner by Castle Blue S/B' },
+      'Owner by Castle Blue S/B',
     ]);
   });
 

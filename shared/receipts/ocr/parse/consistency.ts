@@ -1,5 +1,6 @@
 import { cents } from './amounts.js';
 import { roundConfidence } from './confidence.js';
+import { CALIBRATED_TOTAL_CONFIDENCE } from './total-confidence.js';
 
 /** A total or subtotal as printed on one row, with how sure the OCR was of that row. */
 export interface Candidate {
@@ -51,14 +52,27 @@ export function emptyFoot(): Foot {
   };
 }
 
+/**
+ * What makes a total the receipt's, from the strongest: the payment and the subtotal or items both
+ * reach it; the payment alone (tender less change, or a card paying it exactly); the payment with
+ * the rounding printed after the total; the subtotal or items alone. A confirmed total's confidence
+ * is the share of totals so confirmed that were right on the tune sets (total-confidence.ts,
+ * calibrated by `npm run ocr:calibrate`). A total chosen among different printed totals with no
+ * payment to settle it (`contested`), or one nothing checks (`unconfirmed`), is kept under the
+ * review's default threshold whatever its share: a person decides.
+ */
+export const CALIBRATED_EVIDENCE = ['paid and reached', 'paid', 'paid with its rounding', 'reached'] as const;
+export type CalibratedEvidence = (typeof CALIBRATED_EVIDENCE)[number];
+export type TotalEvidence = CalibratedEvidence | 'contested' | 'unconfirmed';
+
 export interface Settled {
-  total?: Candidate;
+  total?: Candidate & { evidence: TotalEvidence };
   subtotal?: Candidate;
   /** The total is one the receipt's arithmetic reaches. */
   confirmed: boolean;
 }
 
-/** A total or subtotal that arithmetic confirms: another printed number agrees with it. */
+/** A subtotal that arithmetic confirms: another printed number agrees with it. */
 const CONFIRMED = 0.97;
 /**
  * One that nothing confirms, read clearly, is kept with a confidence under the reviewer's default
@@ -92,12 +106,12 @@ export function settleTotals(foot: Foot): Settled {
   const confirmedTotals = confirmed.length > 1 && paid.length === 1 ? paid : confirmed;
   const total =
     confirmedTotals.length === 1
-      ? { value: confirmedTotals[0]!.value, confidence: contested(foot, totals, confirmedTotals[0]!) }
+      ? withEvidence(confirmedTotals[0]!, evidenceOf(foot, totals, confirmedTotals[0]!.value))
       : confirmedTotals.length === 0 &&
           totals.length === 1 &&
           totals[0]!.confidence >= CLEAR_READING &&
           !checkable(foot)
-        ? { value: totals[0]!.value, confidence: roundConfidence(UNCONFIRMED * totals[0]!.confidence) }
+        ? withEvidence(totals[0]!, 'unconfirmed')
         : undefined;
   const subtotals = distinct(foot.subtotals);
   const confirmsSubtotal = (value: number) =>
@@ -119,14 +133,28 @@ export function settleTotals(foot: Foot): Settled {
 }
 
 /**
- * A confirmed total's confidence: CONFIRMED, unless the receipt prints another total of a different
- * amount and no payment settles which was paid ("Total Sales Incl GST 42.48" and "Total After Adj
- * 42.50" with only the cash handed over): the arithmetic then agrees with one of two printed
- * answers, and the other may be the one meant, so it is kept under the review's threshold.
+ * What confirms the chosen total (TotalEvidence). It is `contested` when the receipt prints
+ * another total of a different amount and no payment settles which was paid ("Total Sales Incl
+ * GST 42.48" and "Total After Adj 42.50" with only the cash handed over): the arithmetic agrees
+ * with one of two printed answers, and the other may be the one meant.
  */
-function contested(foot: Foot, totals: Candidate[], chosen: Candidate): number {
-  if (totals.length === 1 || paysTotal(foot, chosen.value, false)) return CONFIRMED;
-  return roundConfidence(UNCONFIRMED * chosen.confidence);
+function evidenceOf(foot: Foot, totals: Candidate[], value: number): TotalEvidence {
+  const paid = paysTotal(foot, value, false);
+  if (totals.length > 1 && !paid) return 'contested';
+  const reached =
+    foot.subtotals.some((subtotal) => reaches(foot, subtotal.value, value)) ||
+    (foot.itemsSum !== undefined && reaches(foot, foot.itemsSum, value));
+  if (paid) return reached ? 'paid and reached' : 'paid';
+  return paysTotal(foot, value) ? 'paid with its rounding' : 'reached';
+}
+
+function withEvidence(total: Candidate, evidence: TotalEvidence): Candidate & { evidence: TotalEvidence } {
+  const confidence =
+    evidence === 'contested' || evidence === 'unconfirmed'
+      ? roundConfidence(UNCONFIRMED * total.confidence)
+      : // A way of confirming not calibrated yet has no evidence of being right.
+        ((CALIBRATED_TOTAL_CONFIDENCE as Partial<Record<CalibratedEvidence, number>>)[evidence] ?? 0);
+  return { value: total.value, confidence, evidence };
 }
 
 /**

@@ -75,9 +75,17 @@ function readAtSkew(page: OcrPage, hints: ParseHints, skew: number): { claim: Pa
     [...foot.subtotals.map((candidate) => candidate.value), ...(total ? [total.value] : [])].some(
       (value) => cents(value) === cents(foot.itemsSum!),
     );
-  const metadata = merchant?.legalName ? { metadata: { merchantLegalName: merchant.legalName } } : {};
+  const metadata = {
+    ...(merchant?.legalName ? { merchantLegalName: merchant.legalName } : {}),
+    ...(total ? { totalEvidence: total.evidence } : {}),
+  };
   return {
-    claim: { ocrConfidence: roundConfidence(page.confidence), lineItems, fields, ...metadata },
+    claim: {
+      ocrConfidence: roundConfidence(page.confidence),
+      lineItems,
+      fields,
+      ...(Object.keys(metadata).length ? { metadata } : {}),
+    },
     agreement: (itemsAgree ? 2 : 0) + (confirmed ? 1 : 0),
   };
 }
