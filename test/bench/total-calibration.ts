@@ -18,7 +18,7 @@ const Z = 1.96;
 
 /**
  * The lower bound of Wilson's score interval for `right` of `read`: unlike the plain share, it is
- * low when few totals were seen (3 of 3 is 0.439, 300 of 300 is 0.987), so a way of confirming a
+ * low when few totals were seen (3 of 3 is 0.438, 300 of 300 is 0.987), so a way of confirming a
  * total seen rarely does not pass a reviewer's threshold on luck. 0 when none was seen.
  */
 export function wilsonLowerBound(right: number, read: number): number {
