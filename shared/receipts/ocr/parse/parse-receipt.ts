@@ -52,6 +52,7 @@ function readAtSkew(page: OcrPage, hints: ParseHints, skew: number): { claim: Pa
   const header = headerRows(rows, isBody);
   const merchant = readMerchant(header, hints.knownMerchants);
   set('merchantName', merchant?.value, merchant?.confidence ?? 0);
+  set('merchantLegalName', merchant?.legalName?.value, merchant?.legalName?.confidence ?? 0);
   const address = readAddress(header);
   set('locationAddress', address?.value, address?.confidence ?? 0);
 
@@ -75,9 +76,8 @@ function readAtSkew(page: OcrPage, hints: ParseHints, skew: number): { claim: Pa
     [...foot.subtotals.map((candidate) => candidate.value), ...(total ? [total.value] : [])].some(
       (value) => cents(value) === cents(foot.itemsSum!),
     );
-  const metadata = merchant?.legalName ? { metadata: { merchantLegalName: merchant.legalName } } : {};
   return {
-    claim: { ocrConfidence: roundConfidence(page.confidence), lineItems, fields, ...metadata },
+    claim: { ocrConfidence: roundConfidence(page.confidence), lineItems, fields },
     agreement: (itemsAgree ? 2 : 0) + (confirmed ? 1 : 0),
   };
 }
