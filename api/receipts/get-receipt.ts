@@ -46,6 +46,7 @@ export function registerGetReceipt(app: App, context: AppContext): void {
         submissionPosition: null,
         formatSlug: 'acme-till',
         merchantName: 'Acme Coffee',
+        merchantLegalName: 'Acme Coffee Roasters Ltd',
         language: 'en',
         metadata: { source: 'mobile-app', campaignId: 'spring-2026' },
       },

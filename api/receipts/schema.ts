@@ -166,6 +166,12 @@ export const ReceiptResource = Type.Object(
     submissionPosition: Nullable(SubmissionPosition),
     formatSlug: Nullable(Type.String()),
     merchantName: Nullable(Type.String()),
+    merchantLegalName: Nullable(
+      Type.String({
+        description:
+          "The company's legal name (with its legal form: SDN BHD, PTE LTD, SIA…) when the receipt prints it beside the trading name that is `merchantName`; null when the legal name is itself the merchant or none is printed",
+      }),
+    ),
     language: Nullable(Type.String()),
     metadata: Nullable(Metadata),
   },
@@ -252,6 +258,7 @@ export const RECEIPT_LIST: ListSpec = {
     serviceDate: { type: 'string', filterable: true },
     serviceTime: { type: 'string', filterable: true },
     merchantName: { type: 'string', filterable: true },
+    merchantLegalName: { type: 'string', filterable: true },
     formatSlug: { type: 'string', filterable: true },
     barcode: { type: 'string', filterable: true },
     transactionId: { type: 'string', filterable: true },

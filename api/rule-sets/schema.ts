@@ -141,7 +141,7 @@ export const ExecuteBody = Type.Object(
   {
     transaction: Type.Record(Type.String(), Type.Unknown(), {
       description:
-        'the normalised receipt: total, subtotal, lineItems, merchantName, formatSlug, serviceDate, servedAt, locationIdentifier, submissionPosition, metadata, submitter',
+        'the normalised receipt: total, subtotal, lineItems, merchantName, merchantLegalName, formatSlug, serviceDate, servedAt, locationIdentifier, submissionPosition, metadata, submitter',
     }),
     ruleSetId: Type.Optional(
       Type.String({ format: 'uuid', description: 'run this set (active or not); absent: the active set that applies' }),

@@ -2268,7 +2268,7 @@ export interface components {
         };
         /** ExecuteRuleSetBody */
         ExecuteRuleSetBody: {
-            /** @description the normalised receipt: total, subtotal, lineItems, merchantName, formatSlug, serviceDate, servedAt, locationIdentifier, submissionPosition, metadata, submitter */
+            /** @description the normalised receipt: total, subtotal, lineItems, merchantName, merchantLegalName, formatSlug, serviceDate, servedAt, locationIdentifier, submissionPosition, metadata, submitter */
             transaction: {
                 [key: string]: unknown;
             };
@@ -2840,6 +2840,11 @@ export interface components {
                 /** @description How sure the reading is, from 0 to 1 */
                 confidence: number;
             };
+            merchantLegalName?: {
+                value: string;
+                /** @description How sure the reading is, from 0 to 1 */
+                confidence: number;
+            };
             language?: {
                 value: string;
                 /** @description How sure the reading is, from 0 to 1 */
@@ -3082,6 +3087,7 @@ export interface components {
             } | null;
             formatSlug: string | null;
             merchantName: string | null;
+            merchantLegalName: string | null;
             language: string | null;
             metadata: {
                 source: string;
@@ -11961,7 +11967,7 @@ export interface operations {
                 sort?: "createdAt" | "updatedAt" | "notionallyServedAt" | "total" | "subtotal";
                 /** @description `ASC` (oldest or smallest first) or `DESC`; taken in any case */
                 order?: "ASC" | "DESC";
-                /** @description O-Rison conditions that every item must meet, e.g. `status:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: status, id, createdAt, updatedAt, notionallyServedAt, total, subtotal, correctedTotal, ocrConfidence, serviceDate, serviceTime, merchantName, formatSlug, barcode, transactionId, locationIdentifier, currency, submitter.authIdentifier */
+                /** @description O-Rison conditions that every item must meet, e.g. `status:(eq:'X')`. Operators: eq, neq, gt, lt, in, has, like. Fields: status, id, createdAt, updatedAt, notionallyServedAt, total, subtotal, correctedTotal, ocrConfidence, serviceDate, serviceTime, merchantName, merchantLegalName, formatSlug, barcode, transactionId, locationIdentifier, currency, submitter.authIdentifier */
                 filter?: string;
             };
             header?: {
@@ -12162,6 +12168,7 @@ export interface operations {
                      *         "submissionPosition": null,
                      *         "formatSlug": "acme-till",
                      *         "merchantName": "Acme Coffee",
+                     *         "merchantLegalName": "Acme Coffee Roasters Ltd",
                      *         "language": "en",
                      *         "metadata": {
                      *           "source": "mobile-app",

@@ -59,6 +59,7 @@ export const SYSTEM_EVENT_TYPES: { name: string; description: string; schema: Js
         correctedTotal: money,
         currency: { type: 'string' },
         merchantName: { type: 'string' },
+        merchantLegalName: { type: 'string' },
         serviceDate: { type: 'string' },
         servedAt: { type: 'string' },
         lineItems,

@@ -16,6 +16,7 @@ export const PARSED_FIELDS = [
   'locationIdentifier',
   'locationAddress',
   'merchantName',
+  'merchantLegalName',
   'language',
   'currency',
 ] as const;
@@ -27,11 +28,8 @@ export interface ParsedClaim {
   lineItems: ReceiptLineItem[];
   fields: Partial<Record<ParsedFieldName | 'transactionId', ParsedField>>;
   formatSlug?: string;
-  /**
-   * What the OCR parser read beside the fields (docs/receipts.md#ocr): the legal name, when a
-   * trading name is the merchant; what confirmed the total (consistency.ts, TotalEvidence).
-   */
-  metadata?: { merchantLegalName?: string; totalEvidence?: string };
+  /** What the OCR parser read beside the fields (docs/receipts.md#ocr): what confirmed the total (consistency.ts, TotalEvidence). */
+  metadata?: { totalEvidence?: string };
 }
 
 /** The receipt's columns a parse fills, normalised: numbers as numbers, dates as YYYY-MM-DD, times as HH:MM:SS. */
@@ -49,6 +47,8 @@ export interface ParsedColumns {
   locationIdentifier: string | null;
   locationAddress: string | null;
   merchantName: string | null;
+  /** The company's legal name, when the receipt prints it beside the trading name that is the merchant. */
+  merchantLegalName: string | null;
   language: string | null;
   /** ISO 4217, upper case. */
   currency: string | null;
@@ -80,6 +80,7 @@ export function parsedColumns(parsed: ParsedClaim, timezone: string): ParsedColu
     locationIdentifier: text('locationIdentifier'),
     locationAddress: text('locationAddress'),
     merchantName: text('merchantName'),
+    merchantLegalName: text('merchantLegalName'),
     language: text('language'),
     currency: currencyCode(text('currency')),
     ...(parsed.formatSlug !== undefined ? { formatSlug: parsed.formatSlug } : {}),

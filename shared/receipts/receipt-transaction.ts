@@ -12,6 +12,7 @@ export function receiptTransaction(receipt: Receipt, submitterAuthIdentifier: st
     currency: receipt.currency,
     lineItems: receipt.lineItems,
     merchantName: receipt.merchantName,
+    merchantLegalName: receipt.merchantLegalName,
     formatSlug: receipt.formatSlug,
     serviceDate: receipt.serviceDate,
     servedAt: receipt.servedAt?.toISOString(),

@@ -63,6 +63,7 @@ export function receiptView(receipt: Receipt, paramountReview: Review | null, su
     submissionPosition: receipt.submissionPosition ?? null,
     formatSlug: receipt.formatSlug ?? null,
     merchantName: receipt.merchantName ?? null,
+    merchantLegalName: receipt.merchantLegalName ?? null,
     language: receipt.language ?? null,
     metadata: receipt.metadata ?? null,
   };

@@ -105,6 +105,8 @@ export const Receipt = defineEntity({
     submissionPosition: p.json<SubmissionPosition>().nullable(),
     formatSlug: p.string().nullable(),
     merchantName: p.string().nullable(),
+    /** The company's legal name, when the receipt prints it beside the trading name that is `merchantName` (issue 32). */
+    merchantLegalName: p.string().nullable(),
     language: p.string().nullable(),
     /** ISO 4217, upper case: read by the parser from the receipt's own evidence, or given in preparsed mode. */
     currency: p.string().length(3).nullable(),

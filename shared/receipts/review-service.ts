@@ -239,6 +239,7 @@ export async function reportReview(
     correctedTotal: review.correctedTotal ?? receipt.correctedTotal,
     currency: receipt.currency,
     merchantName: receipt.merchantName,
+    merchantLegalName: receipt.merchantLegalName,
     serviceDate: receipt.serviceDate,
     servedAt: receipt.servedAt?.toISOString(),
     lineItems: receipt.lineItems,

@@ -75,3 +75,38 @@ describe("RECEIPT_REVIEWED's schema in tenants created before its payload gained
     ).toEqual(untouched);
   });
 });
+
+// Issue 32: the receipt keeps the merchant's legal name, and RECEIPT_REVIEWED carries it beside merchantName
+// (docs/events.md#system-event-types); "a payload's new property is added to the copies of tenants created before it
+// the same way … a property a copy already has, as its admin changed it or not, stays as it is".
+describe('the migration that keeps the legal name on the receipt', () => {
+  it("adds the receipt's column, empty, and merchantLegalName to RECEIPT_REVIEWED's copies that lack it", async () => {
+    const before = await harness.createTenant();
+    const customised = await harness.createTenant();
+    await harness.context.orm.getMigrator().down({ to: 'Migration20261128115000' });
+    const legalNameColumns = async () =>
+      (
+        await queryOne(
+          harness,
+          `select count(*)::int as count from information_schema.columns
+            where table_name = 'receipt' and column_name = 'merchant_legal_name'`,
+        )
+      ).count;
+    expect(await legalNameColumns()).toBe(0);
+    await setSchema(before.id, schemaWithout('merchantLegalName'));
+    const ownLegalName = { type: 'string', maxLength: 120 };
+    await setSchema(customised.id, {
+      ...SCHEMA,
+      properties: { ...SCHEMA.properties, merchantLegalName: ownLegalName },
+    });
+
+    await harness.context.orm.getMigrator().up();
+
+    expect(await legalNameColumns()).toBe(1);
+    expect(await schemaOf(before.id)).toEqual(SCHEMA);
+    expect(await schemaOf(customised.id)).toEqual({
+      ...SCHEMA,
+      properties: { ...SCHEMA.properties, merchantLegalName: ownLegalName },
+    });
+  });
+});

@@ -9,6 +9,7 @@ import { readClaim } from '../../shared/receipts/ocr/read-claim.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
 import { fixtureImage } from '../fixtures/receipts/fixture-image.js';
 import { storeClaim } from '../support/receipts.js';
+import { pageOf } from './parse/ocr-layout.js';
 import {
   createHarness,
   dataOf,
@@ -111,6 +112,26 @@ describe('a default-mode claim keeps what OCR read', () => {
     await harness.request(tenant, 'POST', '/v1/venues', { token: admin, body: { name: 'Bistro Lumière' } });
     const id = await claimImage(tenant, admin, '/bistro-euro.png');
     expect(await decided(tenant, admin, id)).toMatchObject({ currency: 'EUR', merchantName: 'Bistro Lumière' });
+  });
+
+  // Issue 32, Regions: "the parse keeps both when both are printed (merchantName and a merchantLegalName …)";
+  // docs/receipts.md#records: the receipt keeps `merchantLegalName`, its confidence among the fields'.
+  it('stores the legal name printed beside the trading name, with its confidence, and GET /v1/receipts/{id} shows it', async () => {
+    const { tenant, admin } = await world();
+    const claim = await storeClaim(harness, tenant, { parsedAt: null, pictureUrl: `${base}/corner-shop.png` });
+    const page = pageOf(
+      '#BREWERY TAP\nOwner by Castle Blue S/B{0.8}\n(1035683-T)\nBeer  9.00\nTOTAL  9.00\nCASH  9.00',
+    );
+    const reader = { readText: () => Promise.resolve(page), close: () => Promise.resolve() };
+    await readClaim({ context: harness.context, fetcher: new ImageFetcher(true), reader }, tenant.id, claim.id, false);
+
+    const receipt = await dataOf<Json>(
+      await harness.request(tenant, 'GET', `/v1/receipts/${claim.id}`, { token: admin }),
+    );
+    expect(receipt).toMatchObject({ merchantName: 'BREWERY TAP', merchantLegalName: 'Owner by Castle Blue S/B' });
+    expect(
+      (await queryOne(harness, 'select field_confidences from receipt where id = ?', [claim.id])).field_confidences,
+    ).toMatchObject({ merchantLegalName: 0.8 });
   });
 
   it('sends a claim whose image cannot be decoded to a person at the first attempt, saying so', async () => {

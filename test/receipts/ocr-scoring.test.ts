@@ -400,18 +400,19 @@ describe('a set that labels only some fields', () => {
     );
   });
 
-  // Issue 32: "the parse keeps both when both are printed (merchantName and a merchantLegalName in the parse's metadata)".
-  it('compares the legal name the parse keeps in its metadata as well as the trading name', () => {
-    const both = parse(
-      { merchantName: field('POPULAR') },
-      { metadata: { merchantLegalName: 'BOOK TA.K (TAMAN DAYA) SDN. BHD.' } },
-    );
+  // Issue 32: "the parse keeps both when both are printed (merchantName and a merchantLegalName …)"; the parse keeps
+  // the legal name as a read field of its own, with its confidence (docs/receipts.md#parsing).
+  it('compares the legal name the parse keeps as well as the trading name', () => {
+    const both = parse({
+      merchantName: field('POPULAR'),
+      merchantLegalName: field('BOOK TA.K (TAMAN DAYA) SDN. BHD.'),
+    });
     expect(scoreReceipt(labels, both, 'contained').fields.merchantName).toEqual({
       outcome: 'right',
       truth: labels.merchantName,
       read: 'POPULAR; legal name BOOK TA.K (TAMAN DAYA) SDN. BHD.',
     });
-    const neither = parse({ merchantName: field('POPULAR') }, { metadata: { merchantLegalName: 'MPH SDN BHD' } });
+    const neither = parse({ merchantName: field('POPULAR'), merchantLegalName: field('MPH SDN BHD') });
     expect(scoreReceipt(labels, neither, 'contained').fields.merchantName!.outcome).toBe('wrong');
   });
 });

@@ -14,6 +14,7 @@ import {
   createHarness,
   dataOf,
   jsonOf,
+  queryOne,
   registerMember,
   type Harness,
   type Json,
@@ -166,6 +167,63 @@ describe('POST /v1/receipts, preparsed mode (docs/receipts.md#claims: "the respo
       await harness.request(tenant, 'GET', `/v1/events/${events[0].id}/reactions?wait=5000`),
     );
     expect(reactions.totalPoints).toBe(10);
+  });
+});
+
+// Issue 32, Regions: "the parse keeps both when both are printed (merchantName and a merchantLegalName …)".
+// docs/receipts.md#claims: a preparsed claim gives `merchantLegalName` as `{value, confidence}` like `merchantName`;
+// #records, #the-transaction and docs/events.md#system-event-types show it wherever `merchantName` is.
+describe("the merchant's legal name in a preparsed claim", () => {
+  const legalName = 'Castle Blue S/B';
+
+  it('is stored with its confidence, shown on the receipt, filtered on in the list, and carried by RECEIPT_REVIEWED', async () => {
+    const { tenant, admin } = await world();
+    const withLegal = await decisionOf(tenant, admin, preparsed({ merchantLegalName: field(` ${legalName} `, 0.7) }));
+    const without = await decisionOf(tenant, admin, preparsed());
+    const read = async (path: string) => dataOf<Json>(await harness.request(tenant, 'GET', path, { token: admin }));
+
+    expect(await read(`/v1/receipts/${withLegal.id}`)).toMatchObject({
+      merchantName: 'Corner Shop',
+      merchantLegalName: legalName,
+    });
+    expect((await read(`/v1/receipts/${without.id}`)).merchantLegalName).toBeNull();
+    const byLegalName = await read(
+      `/v1/receipts?filter=${encodeURIComponent(`merchantLegalName:(eq:'${legalName}')`)}`,
+    );
+    expect(byLegalName.map((item: Json) => item.id)).toEqual([withLegal.id]);
+    expect(
+      (await queryOne(harness, 'select field_confidences from receipt where id = ?', [withLegal.id])).field_confidences,
+    ).toMatchObject({ merchantName: 0.95, merchantLegalName: 0.7 });
+
+    const events = await waitForEvents(tenant, admin, 'RECEIPT_REVIEWED', 2);
+    const payloadOf = (id: string) => events.find((event) => event.payload.receiptId === id)!.payload;
+    expect(payloadOf(withLegal.id)).toMatchObject({ merchantName: 'Corner Shop', merchantLegalName: legalName });
+    // "Absent values are omitted, never invented."
+    expect(payloadOf(without.id)).not.toHaveProperty('merchantLegalName');
+  });
+
+  it("is in the rule engine's $.transaction", async () => {
+    const { tenant, admin } = await world();
+    const byLegalName = {
+      all: [{ fact: 'request', path: '$.transaction.merchantLegalName', operator: 'equal', value: legalName }],
+    };
+    await harness.request(tenant, 'POST', '/v1/transactions-rule-engine/rule-sets', {
+      token: admin,
+      body: {
+        isActive: true,
+        ruleDefinitions: [
+          customRule('LEGAL_NAME_SEEN', 1, byLegalName, [
+            { key: 'verdict', value: 'REJECT' },
+            { key: 'reason', value: 'SUSPICIOUS' },
+          ]),
+        ],
+      },
+    });
+    expect(await decisionOf(tenant, admin, preparsed({ merchantLegalName: field(legalName) }))).toMatchObject({
+      status: 'REJECTED',
+      paramountReview: { reason: 'SUSPICIOUS' },
+    });
+    expect((await decisionOf(tenant, admin, preparsed())).status).toBe('AUTHORIZED');
   });
 });
 

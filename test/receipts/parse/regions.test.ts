@@ -132,16 +132,30 @@ describe('a total and its rounding', () => {
 });
 
 // Issue 32: "The merchant is the trading name when one is printed, else the legal name; the parse keeps both when
-// both are printed (merchantName and a merchantLegalName in the parse's metadata)."
+// both are printed (merchantName and a merchantLegalName …)"; docs/receipts.md#parsing: the legal name is a read
+// field of its own, `merchantLegalName`, with its row's confidence.
 describe('the trading name and the legal name', () => {
   it('takes the trading name printed above the legal name, and keeps the legal name beside it', () => {
     expect(readMerchant(header('BREWERY TAP\nOwner by Castle Blue S/B\n(1035683-T)\nTOTAL 9.00'))).toMatchObject({
       value: 'BREWERY TAP',
-      legalName: 'Owner by Castle Blue S/B',
+      legalName: { value: 'Owner by Castle Blue S/B' },
     });
     expect(
       readMerchant(header('INSTRUMENTU NAMS\nAkademijas iela 17, Jelgava\nSIA "KONGS" PVN LV43603006320\nKOPA 3.90')),
-    ).toMatchObject({ value: 'INSTRUMENTU NAMS', legalName: 'SIA "KONGS"' });
+    ).toMatchObject({ value: 'INSTRUMENTU NAMS', legalName: { value: 'SIA "KONGS"' } });
+  });
+
+  it("keeps the legal name beside a known merchant read off another row, and none when the known name is the legal name's row", () => {
+    const printed = header('BREWERY TAP\nOwner by Castle Blue S/B\n(1035683-T)\nTOTAL 9.00');
+    expect(readMerchant(printed, ['Brewery Tap'])).toMatchObject({
+      value: 'Brewery Tap',
+      legalName: { value: 'Owner by Castle Blue S/B' },
+    });
+    const legalOnly = readMerchant(header('MPH BOOKSTORES SDN BHD\n(1234567-X)\nTOTAL 9.00'), [
+      'MPH Bookstores Sdn Bhd',
+    ]);
+    expect(legalOnly?.value).toBe('MPH Bookstores Sdn Bhd');
+    expect(legalOnly?.legalName).toBeUndefined();
   });
 
   it('takes the legal name when no other name is printed, with no second name', () => {
@@ -152,11 +166,11 @@ describe('the trading name and the legal name', () => {
     expect(merchant?.legalName).toBeUndefined();
   });
 
-  it("puts the legal name in the parse's metadata", () => {
-    const parsed = parseReceipt(pageOf('BREWERY TAP\nOwner by Castle Blue S/B\nBeer 9.00\nTOTAL 9.00\nCASH 9.00'));
-    expect([parsed.fields.merchantName?.value, parsed.metadata?.merchantLegalName]).toEqual([
+  it("puts the legal name in the parse as merchantLegalName, with its row's confidence", () => {
+    const parsed = parseReceipt(pageOf('BREWERY TAP\nOwner by Castle Blue S/B{0.8}\nBeer 9.00\nTOTAL 9.00\nCASH 9.00'));
+    expect([parsed.fields.merchantName?.value, parsed.fields.merchantLegalName]).toEqual([
       'BREWERY TAP',
-      'Owner by Castle Blue S/B',
+      { value: 'Owner by Castle Blue S/B', confidence: 0.8 },
     ]);
   });
 

@@ -8,7 +8,7 @@ export interface MerchantReading {
   value: string;
   confidence: number;
   /** The company's legal name, when the receipt prints it beside another, the name it trades under. */
-  legalName?: string;
+  legalName?: { value: string; confidence: number };
 }
 
 /**
@@ -49,14 +49,19 @@ interface PrintedName {
  * confidence (the receipt's spelling, misread or not, is not the tenant's), unless the header
  * prints another name large: that is the receipt's own word for who sold. A legal name (a name
  * with its company's legal form) is the merchant only when no trading name is printed above it or
- * larger; when one is, the legal name is kept beside it.
+ * larger; when one is, or a known name is read off another row, the legal name is kept beside it.
  */
 export function readMerchant(header: Row[], knownMerchants: string[] = []): MerchantReading | undefined {
   const legal = legalName(header);
   const printed = printedName(header.filter((row) => row !== legal?.row));
   const known = knownName(header, knownMerchants);
   if (known && (!printed?.prominent || known.row === printed.row))
-    return { value: known.name, confidence: roundConfidence(0.8 + 0.18 * known.similarity) };
+    return {
+      value: known.name,
+      confidence: roundConfidence(0.8 + 0.18 * known.similarity),
+      // Issue 32: "the parse keeps both when both are printed"; a known name read off the legal name's own row is that name.
+      ...(legal && legal.row !== known.row ? { legalName: legalReading(legal) } : {}),
+    };
   // The trading name is printed above the legal name, or larger; a name row under it is a branch's or a slogan.
   const trading = printed && (!legal || printed.prominent || printed.row.index < legal.row.index) ? printed : undefined;
   if (!trading)
@@ -71,8 +76,13 @@ export function readMerchant(header: Row[], knownMerchants: string[] = []): Merc
   return {
     value: withoutEdgeNoise(trading.row.text),
     confidence: roundConfidence(trading.row.confidence * placed),
-    ...(legal ? { legalName: legal.value } : {}),
+    ...(legal ? { legalName: legalReading(legal) } : {}),
   };
+}
+
+/** A legal name kept beside the merchant: its legal form says what it is, so only its reading is in doubt. */
+function legalReading(legal: { row: Row; value: string }): { value: string; confidence: number } {
+  return { value: legal.value, confidence: roundConfidence(legal.row.confidence) };
 }
 
 /** The first header row that prints a legal name, and that name without what follows it on the row. */

@@ -52,6 +52,7 @@ function readAtSkew(page: OcrPage, hints: ParseHints, skew: number): { claim: Pa
   const header = headerRows(rows, isBody);
   const merchant = readMerchant(header, hints.knownMerchants);
   set('merchantName', merchant?.value, merchant?.confidence ?? 0);
+  set('merchantLegalName', merchant?.legalName?.value, merchant?.legalName?.confidence ?? 0);
   const address = readAddress(header);
   set('locationAddress', address?.value, address?.confidence ?? 0);
 
@@ -75,16 +76,12 @@ function readAtSkew(page: OcrPage, hints: ParseHints, skew: number): { claim: Pa
     [...foot.subtotals.map((candidate) => candidate.value), ...(total ? [total.value] : [])].some(
       (value) => cents(value) === cents(foot.itemsSum!),
     );
-  const metadata = {
-    ...(merchant?.legalName ? { merchantLegalName: merchant.legalName } : {}),
-    ...(total ? { totalEvidence: total.evidence } : {}),
-  };
   return {
     claim: {
       ocrConfidence: roundConfidence(page.confidence),
       lineItems,
       fields,
-      ...(Object.keys(metadata).length ? { metadata } : {}),
+      ...(total ? { metadata: { totalEvidence: total.evidence } } : {}),
     },
     agreement: (itemsAgree ? 2 : 0) + (confirmed ? 1 : 0),
   };
