@@ -36,6 +36,7 @@ import { Migration20261128093307 } from './Migration20261128093307.js';
 import { Migration20261128094052 } from './Migration20261128094052.js';
 import { Migration20261128100628 } from './Migration20261128100628.js';
 import { Migration20261128115000 } from './Migration20261128115000.js';
+import { Migration20261128134155 } from './Migration20261128134155.js';
 import { Migration20261128135030 } from './Migration20261128135030.js';
 import type { MigrationSecrets } from './migration-secrets.js';
 
@@ -81,5 +82,6 @@ export const migrationsList = (secrets: MigrationSecrets): MigrationObject[] => 
   { name: 'Migration20261128094052', class: Migration20261128094052 },
   { name: 'Migration20261128100628', class: Migration20261128100628 },
   { name: 'Migration20261128115000', class: Migration20261128115000 },
+  { name: 'Migration20261128134155', class: Migration20261128134155 },
   { name: 'Migration20261128135030', class: Migration20261128135030 },
 ];

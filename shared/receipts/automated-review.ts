@@ -10,10 +10,12 @@ import type { VenueDirectory } from '../venues/venue-directory.js';
 import { venueMatchesOperator } from '../rules/venue-matches.js';
 import { dataShortfall } from './data-shortfall.js';
 import { Receipt } from './receipt.entity.js';
+import { PERCEPTUAL_HASH_BITS } from './ocr/perceptual-hash.js';
 import { receiptTransaction } from './receipt-transaction.js';
 import type { CheckOutcome } from './review.entity.js';
 import { REVIEW_REASONS, type ReviewReason, type ReviewVerdict } from './review-enums.js';
 import { reviewSettings, type ReviewSettings } from './review-settings.js';
+import { DUPLICATE_IMAGE_MAX_DISTANCE } from './similar-image.js';
 import { zonedDate, zonedInstant } from './zoned-time.js';
 
 export interface AutomatedDecision {
@@ -38,6 +40,8 @@ export interface ClaimUnderReview {
   tenant: Pick<Tenant, 'id' | 'configuration'>;
   /** The earlier claims the DUPLICATE check found, by image, by details and by claim; null when none. */
   sameImageAs: string | null;
+  /** The earlier claim whose image's perceptual hash is nearest within the threshold, and the distance in bits. */
+  similarImage: { receiptId: string; distance: number } | null;
   sameDetailsAs: string | null;
   sameClaimAs: string | null;
 }
@@ -68,6 +72,10 @@ export async function readClaimUnderReview(
     submitter: row.submitter_auth_identifier,
     tenant: { id: tenantId, configuration: row.tenant_configuration },
     sameImageAs: row.same_image_as,
+    similarImage:
+      row.similar_image_as === null
+        ? null
+        : { receiptId: row.similar_image_as, distance: Number(row.similar_image_distance) },
     sameDetailsAs: row.same_details_as,
     sameClaimAs: row.same_claim_as,
   };
@@ -91,6 +99,7 @@ export const READ_CLAIM_UNDER_REVIEW = `select r.*, m.auth_identifier as submitt
        (select d.id from receipt d
          where r.parse_error is null and r.image_hash is not null and ${EARLIER_CLAIM} and d.image_hash = r.image_hash
          limit 1) as same_image_as,
+       nearest.id as similar_image_as, nearest.distance as similar_image_distance,
        coalesce(
          (select d.id from receipt d
            where ${SAME_DETAILS} and r.barcode is not null and d.barcode = r.barcode
@@ -105,12 +114,19 @@ export const READ_CLAIM_UNDER_REVIEW = `select r.*, m.auth_identifier as submitt
            and (d.transaction_id is null or r.transaction_id is null or d.transaction_id = r.transaction_id)
          limit 1) as same_claim_as
        from receipt r join member m on m.id = r.submitter_id join tenant t on t.id = r.tenant_id
+       left join lateral (select d.id, bit_count(d.perceptual_hash # r.perceptual_hash) as distance from receipt d
+         where r.parse_error is null and r.perceptual_hash is not null and d.perceptual_hash is not null and ${EARLIER_CLAIM}
+           and bit_count(d.perceptual_hash # r.perceptual_hash) <= ${DUPLICATE_IMAGE_MAX_DISTANCE}
+         order by distance, d.created_at, d.id
+         limit 1) nearest on true
       where r.id = ? and (r.tenant_id = ?) is true`;
 
 type ClaimRow = Record<string, unknown> & {
   submitter_auth_identifier: string;
   tenant_configuration: TenantConfiguration;
   same_image_as: string | null;
+  similar_image_as: string | null;
+  similar_image_distance: number | string | null;
   same_details_as: string | null;
   same_claim_as: string | null;
 };
@@ -176,14 +192,21 @@ export async function decideAutomatically(
 }
 
 /**
- * "same image hash, or same merchant, date, total and barcode or transaction id as a claim not
+ * "same image hash, or another picture of the same receipt (issue 32: perceptual hashes within
+ * DUPLICATE_IMAGE_MAX_DISTANCE bits), or same merchant, date, total and barcode or transaction id as a claim not
  * rejected", found as the claim was read; and (issue 22) the same submitter's claim of the same
  * merchant, date, time and total, when no barcode or transaction id tells the two apart: the same
  * claim sent twice.
  */
-function duplicate({ sameImageAs, sameDetailsAs, sameClaimAs }: Claim): Finding {
+function duplicate({ sameImageAs, similarImage, sameDetailsAs, sameClaimAs }: Claim): Finding {
   if (sameImageAs)
     return { verdict: 'REJECT', reason: 'DUPLICATE', detail: `the same image as receipt ${sameImageAs}` };
+  if (similarImage)
+    return {
+      verdict: 'REJECT',
+      reason: 'DUPLICATE',
+      detail: `another picture of receipt ${similarImage.receiptId}: their images' perceptual hashes differ in ${similarImage.distance} of ${PERCEPTUAL_HASH_BITS} bits, at most ${DUPLICATE_IMAGE_MAX_DISTANCE} allowed`,
+    };
   if (sameDetailsAs)
     return {
       verdict: 'REJECT',

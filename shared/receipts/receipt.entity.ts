@@ -46,6 +46,13 @@ export const Receipt = defineEntity({
       expression:
         'create index "receipt_image_hash_index" on "receipt" ("tenant_id", "image_hash") where "image_hash" is not null',
     },
+    // Another photo of a receipt is found by its perceptual hash's Hamming distance, which no
+    // index orders: this one keeps each tenant's hashes together, read without the table's rows.
+    {
+      name: 'receipt_perceptual_hash_index',
+      expression:
+        'create index "receipt_perceptual_hash_index" on "receipt" ("tenant_id") include ("perceptual_hash") where "perceptual_hash" is not null',
+    },
     {
       name: 'receipt_barcode_index',
       expression:
@@ -88,6 +95,8 @@ export const Receipt = defineEntity({
     pictureUrl: p.text().nullable(),
     /** SHA-256 of the image's bytes, for the DUPLICATE check. */
     imageHash: p.string().nullable(),
+    /** The image's perceptual hash (ocr/perceptual-hash.ts), for the DUPLICATE check's other photo of a receipt. */
+    perceptualHash: p.string().columnType('bit(256)').nullable(),
     ocrConfidence: p.decimal('number').precision(5).scale(4).nullable(),
     fieldConfidences: p.json<Record<string, number>>(),
     timezone: p.string(),

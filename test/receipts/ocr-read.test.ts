@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Worker } from 'bullmq';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageFetcher } from '../../shared/receipts/ocr/image-fetcher.js';
 import { loadParseHints } from '../../shared/receipts/ocr/parse-hints.js';
@@ -24,6 +25,11 @@ import {
 const images: Record<string, Buffer> = {
   '/corner-shop.png': fixtureImage('corner-shop.png'),
   '/bistro-euro.png': fixtureImage('bistro-euro.png'),
+  // Another picture of corner-shop.png: re-encoded as a JPEG, at 80% of its size.
+  '/corner-shop-again.jpg': await sharp(fixtureImage('corner-shop.png'))
+    .resize({ width: 448 })
+    .jpeg({ quality: 60 })
+    .toBuffer(),
   // A PNG cut short: its header says an image, its data ends early.
   '/truncated.png': fixtureImage('corner-shop.png').subarray(0, 4000),
 };
@@ -58,10 +64,10 @@ async function world(review: Record<string, unknown> = {}) {
   return { tenant, admin };
 }
 
-async function claimImage(tenant: TestTenant, admin: string, path: string): Promise<string> {
+async function claimImage(tenant: TestTenant, admin: string, path: string, submitter = 'shopper'): Promise<string> {
   const response = await harness.request(tenant, 'POST', '/v1/receipts', {
     token: admin,
-    body: { useParser: true, pictureUrl: `${base}${path}`, submitter: { authIdentifier: 'shopper' } },
+    body: { useParser: true, pictureUrl: `${base}${path}`, submitter: { authIdentifier: submitter } },
   });
   expect(response.status).toBe(201);
   return (await dataOf<{ id: string }>(response)).id;
@@ -164,6 +170,37 @@ describe('a default-mode claim keeps what OCR read', () => {
     expect(
       await queryOne(harness, 'select count(*)::int as reads from receipt_ocr_read where receipt_id = ?', [id]),
     ).toEqual({ reads: 1 });
+  });
+});
+
+// Issue 32, "The same receipt twice": "A receipt already claimed, by the same member or another, is
+// DUPLICATE even when the second picture is another photo of it"; docs/receipts.md#automated-checks:
+// earlier claims of the same tenant only.
+describe('another picture of a claimed receipt', () => {
+  it("is REJECT DUPLICATE naming the earlier receipt and the hashes' distance, in the same tenant only", async () => {
+    const { tenant, admin } = await world();
+    // Another member: the same submitter's claim of the same merchant, date, time and total would
+    // be a DUPLICATE by its details alone.
+    await registerMember(harness, tenant, admin, 'friend');
+    const first = await claimImage(tenant, admin, '/corner-shop.png');
+    expect(await decided(tenant, admin, first)).toMatchObject({ status: 'AUTHORIZED' });
+    const again = await decided(tenant, admin, await claimImage(tenant, admin, '/corner-shop-again.jpg', 'friend'));
+    expect(again).toMatchObject({ status: 'REJECTED', paramountReview: { verdict: 'REJECT', reason: 'DUPLICATE' } });
+    expect(again.paramountReview.checks[0]).toEqual({
+      check: 'DUPLICATE',
+      passed: false,
+      detail: expect.stringMatching(
+        new RegExp(`^another picture of receipt ${first}: their images' perceptual hashes differ in \\d+ of 256 bits`),
+      ),
+    });
+
+    const elsewhere = await world();
+    const copy = await decided(
+      elsewhere.tenant,
+      elsewhere.admin,
+      await claimImage(elsewhere.tenant, elsewhere.admin, '/corner-shop-again.jpg'),
+    );
+    expect(copy).toMatchObject({ status: 'AUTHORIZED' });
   });
 });
 

@@ -38,6 +38,11 @@ export interface OcrPage {
   confidence: number;
   /** Which engine read it, for the record kept on the receipt. */
   engine: string;
+  /**
+   * The perceptual hash of the image as the engine prepared it (perceptual-hash.ts), taken where
+   * the image is decoded already; absent from a page that was not read off an image (a parser's test).
+   */
+  perceptualHash?: string;
 }
 
 /** An OCR engine: reads one image at a time (callers may queue several), and is closed once. */

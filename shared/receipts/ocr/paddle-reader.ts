@@ -6,6 +6,7 @@ import { detectLines, type DetectionSettings } from './paddle/detect-lines.js';
 import { openCvReady } from './paddle/open-cv.js';
 import { recogniseLine, type ReadCharacter } from './paddle/recognise-line.js';
 import { rowsOf, wordsOfLine } from './paddle/words-of-line.js';
+import { perceptualHash } from './perceptual-hash.js';
 import { prepareImage, type ImagePreparation } from './prepare-image.js';
 
 export interface PaddleSettings {
@@ -101,6 +102,7 @@ export class PaddleReader implements TextReader {
         ? lines.reduce((sum, line) => sum + line.confidence * line.text.length, 0) / characters
         : 0,
       engine: 'paddleocr-ppocrv4',
+      perceptualHash: await perceptualHash(prepared),
     };
   }
 

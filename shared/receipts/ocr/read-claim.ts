@@ -62,7 +62,12 @@ export async function readClaim(
     // One transaction with the parse: a job run again finds the claim parsed and writes nothing.
     await em.transactional(async (tx) => {
       // eslint-disable-next-line no-restricted-syntax -- the parser's own columns, never a request body
-      tx.assign(receipt, { ...columns, imageHash: image.sha256, parsedAt });
+      tx.assign(receipt, {
+        ...columns,
+        imageHash: image.sha256,
+        perceptualHash: page.perceptualHash ?? null,
+        parsedAt,
+      });
       // The member's erasure locks their row; a read of theirs finished after it keeps no raw text.
       if (!(await submitterErased(tx, receipt))) tx.create(ReceiptOcrRead, ocrReadRecord(receipt, page, parsedAt));
     });

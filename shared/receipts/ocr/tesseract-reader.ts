@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { createWorker, type Bbox, type Worker } from 'tesseract.js';
 import type { OcrBox, OcrPage, TextReader } from './ocr-page.js';
+import { perceptualHash } from './perceptual-hash.js';
 import { prepareImage, type ImagePreparation } from './prepare-image.js';
 
 /**
@@ -78,6 +79,7 @@ export class TesseractReader implements TextReader {
       lines: lines.filter((line) => line.text.length > 0),
       confidence: data.confidence / 100,
       engine: 'tesseract.js',
+      perceptualHash: await perceptualHash(prepared),
     };
   }
 
