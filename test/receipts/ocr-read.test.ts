@@ -204,6 +204,20 @@ describe('another picture of a claimed receipt', () => {
   });
 });
 
+// A shop's receipts of one layout hash alike (docs/performance.md#perceptual-hash): the date and total read decide.
+describe('a picture alike of a receipt whose date or total reads otherwise', () => {
+  it('is no DUPLICATE: a different receipt of the same shop', async () => {
+    const { tenant, admin } = await world();
+    await registerMember(harness, tenant, admin, 'friend');
+    const first = await claimImage(tenant, admin, '/corner-shop.png');
+    expect(await decided(tenant, admin, first)).toMatchObject({ status: 'AUTHORIZED' });
+    // The earlier receipt as if it had been another day's, of another amount, with the same look.
+    await queryOne(harness, 'update receipt set total = total + 1 where id = ? returning id', [first]);
+    const other = await decided(tenant, admin, await claimImage(tenant, admin, '/corner-shop-again.jpg', 'friend'));
+    expect(other).toMatchObject({ status: 'AUTHORIZED' });
+  });
+});
+
 describe('GET /v1/receipts/{id}/ocr without a read', () => {
   it("is 404 for another tenant's receipt, as GET /v1/receipts/{id} is", async () => {
     const { tenant, admin } = await world();
