@@ -263,8 +263,12 @@ function invalidMerchant({ receipt, settings }: Claim): Finding {
       reason: 'INSUFFICIENT_DATA',
       detail: 'the merchant could not be read, and only some merchants are accepted',
     };
-  const name = receipt.merchantName.trim().toLowerCase();
-  if (settings.merchants.some((merchant) => merchant.trim().toLowerCase() === name)) return undefined;
+  // The legal name counts too: a tenant may list the company (SYL ROASTED DELIGHTS SDN BHD) whose
+  // receipts print a trading name above it, which is then the merchant read.
+  const names = [receipt.merchantName, receipt.merchantLegalName].flatMap((name) =>
+    name ? [name.trim().toLowerCase()] : [],
+  );
+  if (settings.merchants.some((merchant) => names.includes(merchant.trim().toLowerCase()))) return undefined;
   return {
     verdict: 'REJECT',
     reason: 'INVALID_MERCHANT',

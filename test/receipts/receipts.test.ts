@@ -443,6 +443,20 @@ describe('the automated checks', () => {
     });
   });
 
+  // Issue 32: "the parse keeps both when both are printed": a tenant may list the trading name or the legal one.
+  it('INVALID_MERCHANT passes a claim whose legal name, read beside the trading name, is one of review.merchants', async () => {
+    const { tenant, admin } = await world({ review: { merchants: ['Corner Shop Holdings Ltd'] } });
+    const legal = { merchantLegalName: field('CORNER SHOP HOLDINGS LTD') };
+    expect(await decisionOf(tenant, admin, preparsed(legal))).toMatchObject({
+      status: 'AUTHORIZED',
+      paramountReview: { reason: 'VALID_DATA' },
+    });
+    expect(await decisionOf(tenant, admin, preparsed())).toMatchObject({
+      status: 'REJECTED',
+      paramountReview: { reason: 'INVALID_MERCHANT' },
+    });
+  });
+
   it('DUPLICATE: the same merchant, date, total and transaction id (read from an image) as a claim not rejected', async () => {
     const { tenant } = await world();
     // Metrics of its own: the reviews' counter shows these two reviews alone.
