@@ -10,12 +10,11 @@ import type { VenueDirectory } from '../venues/venue-directory.js';
 import { venueMatchesOperator } from '../rules/venue-matches.js';
 import { dataShortfall } from './data-shortfall.js';
 import { Receipt } from './receipt.entity.js';
-import { PERCEPTUAL_HASH_BITS } from './ocr/perceptual-hash.js';
 import { receiptTransaction } from './receipt-transaction.js';
 import type { CheckOutcome } from './review.entity.js';
 import { REVIEW_REASONS, type ReviewReason, type ReviewVerdict } from './review-enums.js';
 import { reviewSettings, type ReviewSettings } from './review-settings.js';
-import { DUPLICATE_IMAGE_MAX_DISTANCE } from './similar-image.js';
+import { DUPLICATE_IMAGE_MAX_DISTANCE, PERCEPTUAL_HASH_BITS } from './similar-image.js';
 import { zonedDate, zonedInstant } from './zoned-time.js';
 
 export interface AutomatedDecision {
@@ -85,13 +84,13 @@ const EARLIER_CLAIM = `d.tenant_id = r.tenant_id and d.status <> 'REJECTED' and 
     and (d.created_at < r.created_at or (d.created_at = r.created_at and d.id < r.id) or d.paramount_review_id is not null)`;
 
 /**
- * A picture alike is no duplicate when what was read of the two says they are different receipts:
- * a shop's receipts of one layout and length hash alike (on SROIE's scans, 36 pairs of different
- * receipts of one shop were within the threshold, none of them of one date and total), and another
- * picture of one receipt reads the same date and total, or fails to read one of them.
+ * A picture alike is a duplicate only when the date and total read of both agree: a shop's
+ * receipts of one layout and length hash alike (on SROIE's scans, 36 pairs of different receipts of
+ * one shop were within the threshold, none of them of one date and total). A claim missing either
+ * is not rejected on its picture alone: without a total or date it goes to a person anyway
+ * (INSUFFICIENT_DATA).
  */
-const NOT_CONTRADICTED = `(d.service_date is null or r.service_date is null or d.service_date = r.service_date)
-           and (d.total is null or r.total is null or d.total = r.total)`;
+const SAME_DATE_AND_TOTAL = `d.service_date = r.service_date and d.total = r.total`;
 
 /** Looked up by barcode, then by transaction id: one index each, where an OR of the two would use neither. */
 const SAME_DETAILS = `r.parse_error is null and r.merchant_name is not null and r.service_date is not null and r.total is not null
@@ -126,7 +125,7 @@ export const READ_CLAIM_UNDER_REVIEW = `select r.*, m.auth_identifier as submitt
        left join lateral (select d.id, bit_count(d.perceptual_hash # r.perceptual_hash) as distance from receipt d
          where r.parse_error is null and r.perceptual_hash is not null and d.perceptual_hash is not null and ${EARLIER_CLAIM}
            and bit_count(d.perceptual_hash # r.perceptual_hash) <= ${DUPLICATE_IMAGE_MAX_DISTANCE}
-           and ${NOT_CONTRADICTED}
+           and ${SAME_DATE_AND_TOTAL}
          order by distance, d.created_at, d.id
          limit 1) nearest on true
       where r.id = ? and (r.tenant_id = ?) is true`;

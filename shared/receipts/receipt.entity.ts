@@ -47,7 +47,8 @@ export const Receipt = defineEntity({
         'create index "receipt_image_hash_index" on "receipt" ("tenant_id", "image_hash") where "image_hash" is not null',
     },
     // Another photo of a receipt is found by its perceptual hash's Hamming distance, which no
-    // index orders: this one keeps each tenant's hashes together, read without the table's rows.
+    // index orders: this one finds a tenant's hashed claims without passing over other tenants',
+    // and each is then read, as the check compares its status, date and total too.
     {
       name: 'receipt_perceptual_hash_index',
       expression:

@@ -18,7 +18,7 @@ import { hammingDistance, perceptualHash } from '../../shared/receipts/ocr/perce
 import { PADDLE_DEFAULTS } from '../../shared/receipts/ocr/paddle-reader.js';
 import { prepareImage } from '../../shared/receipts/ocr/prepare-image.js';
 import { DUPLICATE_IMAGE_MAX_DISTANCE } from '../../shared/receipts/similar-image.js';
-import { copiesOf } from '../receipts/receipt-copies.js';
+import { copiesOf } from '../fixtures/receipts/receipt-copies.js';
 import { receiptSet } from '../fixtures/receipts/receipt-set.js';
 import { percentile } from './stats.js';
 

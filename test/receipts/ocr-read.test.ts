@@ -205,14 +205,17 @@ describe('another picture of a claimed receipt', () => {
 });
 
 // A shop's receipts of one layout hash alike (docs/performance.md#perceptual-hash): the date and total read decide.
-describe('a picture alike of a receipt whose date or total reads otherwise', () => {
-  it('is no DUPLICATE: a different receipt of the same shop', async () => {
+describe('a picture alike of a receipt whose total reads otherwise, or could not be read', () => {
+  it.each([
+    ['another amount', 'total + 1'],
+    ['no total read', 'null'],
+  ])('is no DUPLICATE: %s', async (_case, total) => {
     const { tenant, admin } = await world();
     await registerMember(harness, tenant, admin, 'friend');
     const first = await claimImage(tenant, admin, '/corner-shop.png');
     expect(await decided(tenant, admin, first)).toMatchObject({ status: 'AUTHORIZED' });
-    // The earlier receipt as if it had been another day's, of another amount, with the same look.
-    await queryOne(harness, 'update receipt set total = total + 1 where id = ? returning id', [first]);
+    // The earlier receipt as if it were another of the shop's, or one whose total was not read.
+    await queryOne(harness, `update receipt set total = ${total} where id = ? returning id`, [first]);
     const other = await decided(tenant, admin, await claimImage(tenant, admin, '/corner-shop-again.jpg', 'friend'));
     expect(other).toMatchObject({ status: 'AUTHORIZED' });
   });

@@ -6,7 +6,7 @@ import { prepareImage } from '../../shared/receipts/ocr/prepare-image.js';
 import { DUPLICATE_IMAGE_MAX_DISTANCE } from '../../shared/receipts/similar-image.js';
 import { fixtureImage } from '../fixtures/receipts/fixture-image.js';
 import { receiptSet } from '../fixtures/receipts/receipt-set.js';
-import { copiesOf } from './receipt-copies.js';
+import { copiesOf } from '../fixtures/receipts/receipt-copies.js';
 
 const hashOf = async (image: Buffer) => perceptualHash(await prepareImage(image, PADDLE_DEFAULTS.preparation));
 

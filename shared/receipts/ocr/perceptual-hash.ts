@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { PERCEPTUAL_HASH_BITS } from '../similar-image.js';
 import type { PreparedImage } from './prepare-image.js';
 
 /**
@@ -14,7 +15,6 @@ import type { PreparedImage } from './prepare-image.js';
  * bit saying whether its cell holds more ink than the median cell. The bands are many because
  * receipts of one shop share their header and differ in the items and totals below it.
  */
-export const PERCEPTUAL_HASH_BITS = 256;
 
 /** The width the print is looked at: a character is a few pixels, a line of text a row of ink. */
 const WORKING_WIDTH = 256;

@@ -152,8 +152,7 @@ function withEvidence(total: Candidate, evidence: TotalEvidence): Candidate & { 
   const confidence =
     evidence === 'contested' || evidence === 'unconfirmed'
       ? roundConfidence(UNCONFIRMED * total.confidence)
-      : // A way of confirming not calibrated yet has no evidence of being right.
-        ((CALIBRATED_TOTAL_CONFIDENCE as Partial<Record<CalibratedEvidence, number>>)[evidence] ?? 0);
+      : CALIBRATED_TOTAL_CONFIDENCE[evidence];
   return { value: total.value, confidence, evidence };
 }
 
