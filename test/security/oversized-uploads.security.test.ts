@@ -43,6 +43,8 @@ interface Outcome {
   answer: string;
   /** How the connection ended for the client: `close`, or the error code (`ECONNRESET`, `EPIPE`). */
   ending: string;
+  /** Bytes of body written to the socket. */
+  sent: number;
 }
 
 /** A client of its own on a raw socket, writing its body as fast as the socket takes it. */
@@ -61,7 +63,7 @@ function upload(client: Upload): { socket: Socket; outcome: Promise<Outcome> } {
     })
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('');
-    const outcome: Outcome = { answer: '', ending: 'close' };
+    const outcome: Outcome = { answer: '', ending: 'close', sent: 0 };
     let sent = 0;
     const pump = () => {
       while (sent < Math.min(size, stallsAfter ?? Infinity) && !socket.destroyed) {
@@ -77,7 +79,7 @@ function upload(client: Upload): { socket: Socket; outcome: Promise<Outcome> } {
     socket.on('data', (data: Buffer) => (outcome.answer += data.toString('latin1')));
     socket.on('end', () => sent >= size && client.closesAfterAnswer !== false && socket.end());
     socket.on('error', (error: NodeJS.ErrnoException) => (outcome.ending = error.code ?? error.message));
-    socket.on('close', () => resolve(outcome));
+    socket.on('close', () => resolve({ ...outcome, sent }));
     socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n`);
     pump();
   });
@@ -147,18 +149,22 @@ const far: LingeringBounds = { timeMs: 600_000, timeoutMs: 600_000, bytes: Numbe
 // below ends only by the bound it names (the others are far off): the test waits for the server to close it.
 describe('the lingering read is bounded', () => {
   it.each([
-    ['LINGERING_BYTES: a client that never stops writing', { ...far, bytes: 2 * MB }, {}],
-    ['LINGERING_TIME_MS: a client that never stops writing', { ...far, timeMs: 200 }, {}],
+    // Far more than the kernels' buffers take in (a few MB on loopback): a client that was not read could not send it.
+    ['LINGERING_BYTES: a client that never stops writing', { ...far, bytes: 32 * MB }, {}, 32 * MB],
+    ['LINGERING_TIME_MS: a client that never stops writing', { ...far, timeMs: 200 }, {}, 0],
     [
       'LINGERING_TIMEOUT_MS: a client that stops writing and never closes',
       { ...far, timeoutMs: 100 },
       { stallsAfter: MB },
+      0,
     ],
-  ] as const)('%s', async (_case, bounds, client) => {
+  ] as const)('%s', async (_case, bounds, client, readBeyond) => {
     const { port, server, closed } = await lingeringServer(bounds);
-    const { socket } = upload({ port, path: '/', size: Infinity, framing: 'chunked', ...client });
+    const { socket, outcome } = upload({ port, path: '/', size: Infinity, framing: 'chunked', ...client });
     try {
       await closed;
+      socket.destroy();
+      expect((await outcome).sent).toBeGreaterThan(readBeyond);
     } finally {
       socket.destroy();
       server.close();
@@ -167,9 +173,13 @@ describe('the lingering read is bounded', () => {
 
   it('ends when the body does: a client that has sent it all and keeps its side open holds nothing', async () => {
     const { port, server, closed } = await lingeringServer(far);
-    const { socket } = upload({ port, path: '/', size: 3 * MB, framing: 'length', closesAfterAnswer: false });
+    const { socket, outcome } = upload({ port, path: '/', size: 3 * MB, framing: 'length', closesAfterAnswer: false });
     try {
       await closed;
+      socket.end();
+      // Read to its end, the body leaves nothing for the server's kernel to answer with a reset.
+      const { answer, ending } = await outcome;
+      expect([answer.slice(0, 13), ending]).toEqual(['HTTP/1.1 413 ', 'close']);
     } finally {
       socket.destroy();
       server.close();
