@@ -42,8 +42,8 @@ export class VoucherCodes {
 
   /**
    * The keys a till's code may be stored under: its printed form's first, then, for a code uploaded
-   * before codes were matched in that form, the code exactly as given (its key then). Those old keys
-   * stay until a keyed migration (migration-secrets.ts) opens each sealed code and keys it anew.
+   * before codes were matched in that form and whose printed form's key another code already held,
+   * the code exactly as given (its key then): Migration20261128150000 keyed every other one anew.
    */
   lookupKeys(tenantId: string, code: string): [printed: string, exact: string] {
     return [this.hash(tenantId, code), this.keyOf(tenantId, code)];

@@ -100,6 +100,30 @@ describe('POST /v1/rewards/{id}/codes', () => {
     expect(await summary(id)).toEqual({ total: 1, reserved: 0, available: 1 });
   });
 
+  // docs/rewards.md#codes: codes kept from before are keyed anew by their printed form (Migration20261128150000).
+  it('keys a code kept from before anew by its printed form, unless another code already holds that key', async () => {
+    const id = await reward();
+    await poolCodeFor(harness, tenant, id, 'anew-Code7', 'exact');
+    await poolCodeFor(harness, tenant, id, 'twin-b', 'exact');
+    await poolCodeFor(harness, tenant, id, 'TWIN-B');
+    const migrator = harness.context.orm.getMigrator();
+    await migrator.down({ to: 'Migration20261128150000' });
+    await migrator.up();
+    const keys = harness.context.voucherCodes;
+    const stored = async (code: string) =>
+      (
+        await queryOne(harness, 'select count(*)::int as n from reward_code where tenant_id = ? and code_hash = ?', [
+          tenant.id,
+          code,
+        ])
+      ).n;
+    const [anewPrinted, anewExact] = keys.lookupKeys(tenant.id, 'anew-Code7');
+    expect([await stored(anewPrinted), await stored(anewExact)]).toEqual([1, 0]);
+    const [twinPrinted, twinExact] = keys.lookupKeys(tenant.id, 'twin-b');
+    expect([await stored(twinPrinted), await stored(twinExact)]).toEqual([1, 1]);
+    expect(await dataOf(await upload(id, ['ANEW-CODE-7']))).toEqual({ added: 0, duplicates: 1 });
+  });
+
   it("does not count another tenant's same code as a duplicate", async () => {
     await upload(await reward(), ['SHARED-1']);
     const theirs = await rewardIn(other, otherAdmin);
