@@ -58,9 +58,7 @@ function reportEventDefinition(
     examples: { request: REPORTED_EVENT_EXAMPLE, response: ACCEPTED_EVENT_EXAMPLE },
     summary: 'Report an event: answered as soon as it is queued; a worker registers it and grants its points',
     tags,
-    access: { user: true },
-    accessCheckedBy: 'service',
-    eventTypeSecret: true,
+    access: { user: true, eventTypeSecret: true },
     bodyLimit: EVENT_BODY_LIMIT,
     idempotency: {
       reserve: async () => String(await context.eventIds.allocate()),

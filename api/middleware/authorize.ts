@@ -8,8 +8,15 @@ import type { AppContext } from '../../shared/context.js';
 import { UnauthorizedError } from '../../shared/platform/errors/app-errors.js';
 import type { AppEnv } from '../app-env.js';
 
-/** Which callers a route admits, beyond the API key every /v1 route needs. */
-export type Access = { admin: Scope; user?: false } | { admin: Scope; user: true } | { user: true; admin?: undefined };
+/**
+ * Which callers a route admits, beyond the API key every /v1 route needs. `eventTypeSecret`: the
+ * bearer may also be a private event type's secret, so who may call depends on the event type and
+ * the route's service checks the token, not this middleware (POST /v1/events).
+ */
+export type Access =
+  | { admin: Scope; user?: false }
+  | { admin: Scope; user: true }
+  | { user: true; admin?: undefined; eventTypeSecret?: true };
 
 /**
  * Reads the bearer token, decides whether it is an admin token (issued by the platform) or an end

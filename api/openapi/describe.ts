@@ -20,8 +20,6 @@ export interface RouteDocumentation {
   tags: string[];
   /** 'public' for the operational routes; 'apiKey' for /v1 routes that take no token. */
   access: 'public' | 'apiKey' | Access;
-  /** The bearer may also be a private event type's secret (POST /v1/events). */
-  eventTypeSecret?: true;
   body?: TSchema;
   parameters?: object[];
   /** Success answers: status → description and the schema of `data`, which has a `title` (a named schema). */
@@ -196,7 +194,7 @@ export function describe(documentation: RouteDocumentation): MiddlewareHandler {
     summary: documentation.summary,
     description: documentation.description,
     tags: documentation.tags,
-    security: security(access, documentation.eventTypeSecret),
+    security: security(access),
     parameters: parameters as never,
     ...(documentation.body
       ? {
@@ -239,12 +237,12 @@ function nameOf(schema: TSchema): string | undefined {
  * beside the API key, so a route open to an admin token and a member's token lists both
  * alternatives (the schemes are in openapi-document.ts).
  */
-function security(access: RouteDocumentation['access'], eventTypeSecret = false): Record<string, string[]>[] {
+function security(access: RouteDocumentation['access']): Record<string, string[]>[] {
   if (access === 'public') return [];
   if (access === 'apiKey') return [{ ApiKey: [] }];
   return [
     ...(access.admin ? [{ ApiKey: [], AdminToken: [access.admin] }] : []),
     ...(access.user ? [{ ApiKey: [], MemberToken: [] }] : []),
-    ...(eventTypeSecret ? [{ ApiKey: [], EventTypeSecret: [] }] : []),
+    ...('eventTypeSecret' in access ? [{ ApiKey: [], EventTypeSecret: [] }] : []),
   ];
 }

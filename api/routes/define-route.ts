@@ -45,12 +45,8 @@ export interface RouteDefinition<
   /** What a caller must know to call it (Markdown): behaviour, limits, what each answer means. */
   description: string;
   tags: string[];
-  /** Who may call: checked by the authorize middleware unless `accessCheckedBy` says otherwise. */
+  /** Who may call: checked by the authorize middleware, unless an event type's secret may call (Access). */
   access: RouteDocumentation['access'];
-  /** POST /v1/events: who may report depends on the event type, so its service checks the token. */
-  accessCheckedBy?: 'service';
-  /** The bearer may also be a private event type's secret, which the service checks (POST /v1/events). */
-  eventTypeSecret?: true;
   /** The path parameters, each declaring its format: a value outside it is 404 (`pathParameters`). */
   params?: Params;
   query?: Query;
@@ -111,7 +107,6 @@ export function defineRoute<
     description: route.description,
     tags: route.tags,
     access: route.access,
-    ...(route.eventTypeSecret ? { eventTypeSecret: true } : {}),
     ...(route.body ? { body: route.body } : {}),
     ...(parameters.length ? { parameters } : {}),
     responses: route.responses,
@@ -131,7 +126,7 @@ export function routeMiddleware(
   route: Omit<AnyRoute, 'handler' | 'rawHandler' | 'examples'>,
 ): MiddlewareHandler<AppEnv>[] {
   const chain: MiddlewareHandler<AppEnv>[] = [];
-  if (typeof route.access === 'object' && route.accessCheckedBy !== 'service')
+  if (typeof route.access === 'object' && !('eventTypeSecret' in route.access))
     chain.push(authorize(context, route.access));
   if (route.bodyLimit !== undefined) chain.push(routeBodyLimit(route.bodyLimit));
   if (route.params) chain.push(pathParameters(route.params));
