@@ -18,7 +18,7 @@ import { GENERATED_SET, labelledSet } from '../fixtures/receipts/receipt-set.js'
 import { scoreFields } from '../fixtures/receipts/scoring/score-fields.js';
 import { ROOT } from '../support/root.js';
 import { cachedRead, timedRead } from './ocr-cache.js';
-import { OCR_ENGINES } from './ocr-engines.js';
+import { OCR_VARIANTS, variantCacheKey } from './ocr-engines.js';
 import { parserUnderScore } from './parser-under-score.js';
 import { calibrateTotals, confidenceModule, type TotalObservation } from './total-calibration.js';
 
@@ -33,8 +33,8 @@ async function main(): Promise<number> {
       check: { type: 'boolean', default: false },
     },
   });
-  const reader = OCR_ENGINES.paddle();
-  const read = values.cached ? cachedRead('paddle', timedRead(reader)) : timedRead(reader);
+  const reader = OCR_VARIANTS.paddle!.create();
+  const read = values.cached ? cachedRead(variantCacheKey(OCR_VARIANTS.paddle!), timedRead(reader)) : timedRead(reader);
   const observations: TotalObservation[] = [];
   const names: string[] = [];
   try {

@@ -8,47 +8,11 @@
 import { spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import type { TextReader } from '../../shared/receipts/ocr/ocr-page.js';
-import { PADDLE_DEFAULTS, PaddleReader, type PaddleSettings } from '../../shared/receipts/ocr/paddle-reader.js';
-import { TESSERACT_PREPARATION, TesseractReader } from '../../shared/receipts/ocr/tesseract-reader.js';
 import { ROOT } from '../support/root.js';
 import { BENCH_SETS, benchReceipts, type BenchReceipt, type BenchSet } from './ocr-bench-receipts.js';
 import { scoreTokens } from './ocr-key-tokens.js';
+import { OCR_VARIANTS as VARIANTS } from './ocr-engines.js';
 import { median, percentile, round } from './stats.js';
-
-const paddle = (change: (settings: PaddleSettings) => void) => () => {
-  const settings = structuredClone(PADDLE_DEFAULTS);
-  change(settings);
-  return new PaddleReader(settings);
-};
-const tesseract = (change: (settings: typeof TESSERACT_PREPARATION) => void) => () => {
-  const preparation = structuredClone(TESSERACT_PREPARATION);
-  change(preparation);
-  return new TesseractReader(preparation);
-};
-
-/** Each engine with its defaults, then each default changed one at a time. */
-const VARIANTS: Record<string, () => TextReader> = {
-  paddle: paddle(() => {}),
-  'paddle as @gutenye/ocr-node reads': paddle((settings) => {
-    settings.preparation = { maxSide: Infinity, minSide: 0, normalise: false, median: 0 };
-    settings.detection = { maxSide: Infinity, threshold: 0.03, normalise: false };
-  }),
-  'paddle 1 thread': paddle((settings) => void (settings.threads = 1)),
-  'paddle spinning threads': paddle((settings) => void (settings.spinning = true)),
-  'paddle det 960': paddle((settings) => void (settings.detection.maxSide = 960)),
-  'paddle det threshold 0.1': paddle((settings) => void (settings.detection.threshold = 0.1)),
-  'paddle det ImageNet input': paddle((settings) => void (settings.detection.normalise = true)),
-  'paddle rec -1..1 input': paddle((settings) => void (settings.normaliseRecognition = true)),
-  'paddle no contrast stretch': paddle((settings) => void (settings.preparation.normalise = false)),
-  'paddle median 3': paddle((settings) => void (settings.preparation.median = 3)),
-  'paddle upscale <1000': paddle((settings) => void (settings.preparation.minSide = 1000)),
-  'paddle no cap': paddle((settings) => void (settings.preparation.maxSide = Infinity)),
-  tesseract: tesseract(() => {}),
-  'tesseract no upscale': tesseract((preparation) => void (preparation.minSide = 0)),
-  'tesseract normalise': tesseract((preparation) => void (preparation.normalise = true)),
-  'tesseract median 3': tesseract((preparation) => void (preparation.median = 3)),
-};
 
 interface VariantFigures {
   variant: string;
@@ -67,7 +31,7 @@ interface VariantFigures {
 
 /** One variant over the receipts, in this process. The first read (models and data loading) is timed apart. */
 async function measure(variant: string, receipts: BenchReceipt[]): Promise<VariantFigures> {
-  const reader = VARIANTS[variant]!();
+  const reader = VARIANTS[variant]!.create();
   const started = performance.now();
   await reader.readText(await receipts[0]!.image());
   const firstReadMs = performance.now() - started;

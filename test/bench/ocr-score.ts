@@ -10,7 +10,8 @@
  *                              converted by `npm run ocr:import` (default the committed generated one)
  *   --min-confidence <x>       the review.minConfidence "wrong totals authorized" is counted at
  *                              (default the reviewer's, 0.5)
- *   --engine paddle|tesseract  which OCR engine (default paddle)
+ *   --engine <name>            which OCR engine (default paddle), or a variant of one from
+ *                              ocr-engines.ts ("paddle det 960"), cached apart
  *   --only <text>              only the receipts whose file name contains it
  *   --verbose                  every wrong field, with what is printed and what was read
  *   --cached                   reuse earlier reads of the same image by the same engine
@@ -27,7 +28,7 @@ import {
   formatWrongReceipts,
 } from '../fixtures/receipts/scoring/format-report.js';
 import { cachedRead, timedRead } from './ocr-cache.js';
-import { afterWarmUp, isOcrEngineName, OCR_ENGINES } from './ocr-engines.js';
+import { afterWarmUp, isOcrVariant, OCR_VARIANTS, variantCacheKey } from './ocr-engines.js';
 import { parserUnderScore } from './parser-under-score.js';
 import { DEFAULT_MIN_CONFIDENCE } from '../fixtures/receipts/scoring/score-receipt.js';
 import { scoreReceiptSet } from './score-receipt-set.js';
@@ -54,8 +55,8 @@ function options() {
     throw new UsageError(`--min-confidence takes a number from 0 to 1, not "${values['min-confidence']}"`);
   const split = SPLITS.find((name) => name === values.split);
   if (!split) throw new UsageError(`--split takes ${SPLITS.join(', ')}, not "${values.split}"`);
-  if (!isOcrEngineName(values.engine))
-    throw new UsageError(`--engine takes ${Object.keys(OCR_ENGINES).join(', ')}, not "${values.engine}"`);
+  if (!isOcrVariant(values.engine))
+    throw new UsageError(`--engine takes ${Object.keys(OCR_VARIANTS).join(', ')}, not "${values.engine}"`);
   return { ...values, split, engine: values.engine, minConfidence };
 }
 
@@ -72,7 +73,8 @@ async function main(): Promise<void> {
     throw new UsageError(
       `no receipt of the ${split} split${only === undefined ? '' : ` has "${only}" in its file name`}`,
     );
-  const reader = OCR_ENGINES[engine]();
+  const variant = OCR_VARIANTS[engine]!;
+  const reader = variant.create();
   let startMs: number | undefined;
   try {
     print(
@@ -81,7 +83,7 @@ async function main(): Promise<void> {
     const engineRead = afterWarmUp(reader, timedRead(reader), (ms) => {
       startMs = ms;
     });
-    const read = cached ? cachedRead(engine, engineRead) : engineRead;
+    const read = cached ? cachedRead(variantCacheKey(variant), engineRead) : engineRead;
     const progress = (done: number) => {
       if (process.stderr.isTTY) process.stderr.write(`\r  ${done}/${receipts.length}`);
     };

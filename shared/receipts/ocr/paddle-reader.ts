@@ -33,7 +33,7 @@ export interface PaddleSettings {
  */
 export const PADDLE_DEFAULTS: PaddleSettings = {
   preparation: { maxSide: 2000, minSide: 0, normalise: true, median: 0 },
-  detection: { maxSide: 640, threshold: 0.3, normalise: false },
+  detection: { maxSide: 640, minShortSide: 0, threshold: 0.3, normalise: false },
   normaliseRecognition: false,
   threads: 2,
   spinning: false,

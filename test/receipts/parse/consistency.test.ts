@@ -30,6 +30,51 @@ describe('settling the totals', () => {
     ).toEqual({ value: 6.85, confidence: CALIBRATED_TOTAL_CONFIDENCE.paid, evidence: 'paid' });
   });
 
+  // Issue 32: "most empty totals are misreads by the engine on faint scans": the receipt's
+  // other amounts still agree on the total its total row misread.
+  it('takes the amount the payment and the subtotal agree on when the printed total is misread', () => {
+    const settled = settleTotals(
+      foot({
+        totals: [{ value: 112.46, confidence: 0.97 }],
+        subtotals: [{ value: 106.1, confidence: 0.95 }],
+        taxes: [6.37],
+        roundings: [-0.02],
+        charges: [-0.02],
+        tenders: [112.45],
+        cashTendered: true,
+        changes: [0],
+      }),
+    );
+    expect(settled.total).toEqual({
+      value: 112.45,
+      confidence: CALIBRATED_TOTAL_CONFIDENCE['paid and reached, not printed'],
+      evidence: 'paid and reached, not printed',
+    });
+    expect(settled.confirmed).toBe(true);
+  });
+
+  it('takes the subtotal the cash less change pays when no total row is printed', () => {
+    expect(
+      settleTotals(
+        foot({ subtotals: [{ value: 53.6, confidence: 0.95 }], tenders: [100], cashTendered: true, changes: [46.4] }),
+      ).total?.value,
+    ).toBe(53.6);
+  });
+
+  it('takes no amount the payment and the subtotal do not both reach', () => {
+    expect(
+      settleTotals(
+        foot({
+          totals: [{ value: 20.5, confidence: 0.97 }],
+          subtotals: [{ value: 19, confidence: 0.95 }],
+          tenders: [50],
+          cashTendered: true,
+          changes: [29],
+        }),
+      ).total,
+    ).toBeUndefined();
+  });
+
   it('of two competing totals, takes the one the arithmetic confirms', () => {
     const settled = settleTotals(
       foot({

@@ -24,6 +24,13 @@ describe("reading the receipt's locale", () => {
     expect(readLocale(['12 High Street, Leeds LS1 4AB', 'TOTAL 3.00']).currency?.value).toBe('GBP');
   });
 
+  // Issue 32: "without losing GB, US, DE, FR and AE": a detector reading at a higher resolution
+  // drops the narrow space between the tax's name and its rate.
+  it('reads the country from the tax glued to its rate ("MwSt19%", "dont TVA20%")', () => {
+    expect(readLocale(['Zu zahlen 91,20', 'MwSt19%enthalten 14,56']).currency?.value).toBe('EUR');
+    expect(readLocale(['TOTAL 15,90', 'dont TVA20% 1,41']).currency?.value).toBe('EUR');
+  });
+
   it('reads dates month first only in the US, and says nothing without evidence', () => {
     expect(readLocale(['Austin, TX 78701', 'TOTAL 3.00']).dayFirst).toBe(false);
     expect(readLocale(['8 Rue de la Paix, Paris', 'TOTAL 3,00']).dayFirst).toBe(true);

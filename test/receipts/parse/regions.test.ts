@@ -131,6 +131,37 @@ describe('a total and its rounding', () => {
   });
 });
 
+// Issue 32: "Real receipts print … ROUNDING ADJ, TOTAL INCL. GST, cash tendered and change near the total".
+describe('Malaysian payment and total wordings', () => {
+  it.each([
+    ['Sub Total (Exclusive GST): 17.75', 'subtotal'],
+    ['(Excluded GST) Sub Total (RM) 106.10', 'subtotal'],
+    ['TOTALINCL.GST@6 RM 71.90', 'total'],
+    ['Cash Change 1.20', 'change'],
+    ['Roundlng (RM) : -0.02', 'rounding'],
+  ])('reads "%s" as %s', (text, kind) => {
+    expect(labelOf(text)?.kind).toBe(kind);
+  });
+
+  it('reads a payment printed as taken off the amount due ("Cash -50.00") as paying it', () => {
+    const claim = parseReceipt(
+      pageOf(
+        'KEDAI SERBANEKA SDN BHD\nTotal RM Incl. of GST 49.39\nRounding Adj 0.01\nTotal RM 49.40\nCash -50.00\nCHANGE 0.60',
+      ),
+    );
+    expect(claim.fields.total).toEqual({ value: '49.40', confidence: CALIBRATED_TOTAL_CONFIDENCE.paid });
+  });
+
+  it('reads a total printed with a dash before it ("RM-38.80") when the payment confirms it', () => {
+    const claim = parseReceipt(pageOf('TOTAL INCL.GST@6% RM-38.80\nCASH RM 50.00\nCHANGE RM 11.20'));
+    expect(claim.fields.total?.value).toBe('38.80');
+  });
+
+  it('reads the amount after a ringgit sign with an O for its nought ("RMO.02")', () => {
+    expect(amountsIn('ROUNDING RMO.02').map((amount) => amount.value)).toEqual([0.02]);
+  });
+});
+
 // Issue 32: "The merchant is the trading name when one is printed, else the legal name; the parse keeps both when
 // both are printed (merchantName and a merchantLegalName …)"; docs/receipts.md#parsing: the legal name is a read
 // field of its own, `merchantLegalName`, with its row's confidence.

@@ -9,6 +9,11 @@ export type { DetectedLine } from './split-lines.js';
 export interface DetectionSettings {
   /** The detector's input, longest side in pixels (a multiple of 32); the image is shrunk to it, never enlarged. */
   maxSide: number;
+  /**
+   * Unless its shorter side would then fall below this: a long, narrow till receipt shrunk by its
+   * length alone leaves letters a few pixels high, which the detector merges or misses.
+   */
+  minShortSide: number;
   /** Probability above which a pixel of the detector's map is text. */
   threshold: number;
   /** PaddleOCR's own normalisation (ImageNet mean and deviation) instead of plain 0..1. */
@@ -32,7 +37,13 @@ export async function detectLines(
   image: PreparedImage,
   settings: DetectionSettings,
 ): Promise<DetectedLine[]> {
-  const scale = Math.min(1, settings.maxSide / Math.max(image.width, image.height));
+  const scale = Math.min(
+    1,
+    Math.max(
+      settings.maxSide / Math.max(image.width, image.height),
+      settings.minShortSide / Math.min(image.width, image.height),
+    ),
+  );
   const width = multipleOf32(image.width * scale);
   const height = multipleOf32(image.height * scale);
   const resized = await sharp(image.pixels, { raw: { width: image.width, height: image.height, channels: 3 } })

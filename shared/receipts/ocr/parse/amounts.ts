@@ -40,11 +40,11 @@ const AMOUNT = new RegExp(
 const PRICE_SUFFIX = /^[\s.,:;'"·*-]*(?:\d?[A-Za-z€]\d?\*?)?[\s.,:;'"·*]*$/;
 
 /**
- * Letters the OCR reads for digits inside a number ("I.80", "1O.50"): a token of digits and these
- * alone; and a pound sign read as an L.
+ * Letters the OCR reads for digits inside a number ("I.80", "1O.50", "RMO.02"): a token of digits
+ * and these alone; and a pound sign read as an L.
  */
 const DIGIT_LOOKALIKES: Record<string, string> = { I: '1', l: '1', '|': '1', O: '0', o: '0' };
-const NUMBER_TOKEN = /(?<=^|\s|[$€£])[\dIlO|o]+[.,;:][\dIlOo]{2}(?=$|\s|-|[A-Z]$)/g;
+const NUMBER_TOKEN = /(?<=^|\s|[$€£]|RM)[\dIlO|o]+[.,;:][\dIlOo]{2}(?=$|\s|-|[A-Z]$)/g;
 /** "£" read as an L glued to the amount ("L3.10", "LO.85"). */
 const POUND_AS_L = /(?<=^|\s)L(?=[\dO]+[.,][\dO]{2}(?:$|\s))/g;
 

@@ -55,13 +55,21 @@ export function emptyFoot(): Foot {
 /**
  * What makes a total the receipt's, from the strongest: the payment and the subtotal or items both
  * reach it; the payment alone (tender less change, or a card paying it exactly); the payment with
- * the rounding printed after the total; the subtotal or items alone. A confirmed total's confidence
+ * the rounding printed after the total; the subtotal or items alone; and, when no printed total is
+ * confirmed (its row misread, "Total (RM) 112.46" for 112.45, or no total row printed under the
+ * subtotal), the amount the payment and the subtotal's arithmetic agree on. A confirmed total's confidence
  * is the share of totals so confirmed that were right on the tune sets (total-confidence.ts,
  * calibrated by `npm run ocr:calibrate`). A total chosen among different printed totals with no
  * payment to settle it (`contested`), or one nothing checks (`unconfirmed`), is kept under the
  * review's default threshold whatever its share: a person decides.
  */
-export const CALIBRATED_EVIDENCE = ['paid and reached', 'paid', 'paid with its rounding', 'reached'] as const;
+export const CALIBRATED_EVIDENCE = [
+  'paid and reached',
+  'paid',
+  'paid with its rounding',
+  'reached',
+  'paid and reached, not printed',
+] as const;
 export type CalibratedEvidence = (typeof CALIBRATED_EVIDENCE)[number];
 export type TotalEvidence = CalibratedEvidence | 'contested' | 'unconfirmed';
 
@@ -104,15 +112,18 @@ export function settleTotals(foot: Foot): Settled {
   // before its rounding by the payment as well as the rounded total: what was paid exactly decides.
   const paid = confirmed.filter((total) => paysTotal(foot, total.value, false));
   const confirmedTotals = confirmed.length > 1 && paid.length === 1 ? paid : confirmed;
+  const agreed = confirmedTotals.length === 0 ? agreedByPaymentAndSubtotal(foot) : undefined;
   const total =
     confirmedTotals.length === 1
       ? withEvidence(confirmedTotals[0]!, evidenceOf(foot, totals, confirmedTotals[0]!.value))
-      : confirmedTotals.length === 0 &&
-          totals.length === 1 &&
-          totals[0]!.confidence >= CLEAR_READING &&
-          !checkable(foot)
-        ? withEvidence(totals[0]!, 'unconfirmed')
-        : undefined;
+      : agreed !== undefined
+        ? withEvidence({ value: agreed, confidence: 1 }, 'paid and reached, not printed')
+        : confirmedTotals.length === 0 &&
+            totals.length === 1 &&
+            totals[0]!.confidence >= CLEAR_READING &&
+            !checkable(foot)
+          ? withEvidence(totals[0]!, 'unconfirmed')
+          : undefined;
   const subtotals = distinct(foot.subtotals);
   const confirmsSubtotal = (value: number) =>
     (foot.itemsSum !== undefined && cents(foot.itemsSum) === cents(value)) ||
@@ -129,7 +140,24 @@ export function settleTotals(foot: Foot): Settled {
           !total
         ? { value: subtotals[0]!.value, confidence: roundConfidence(UNCONFIRMED * subtotals[0]!.confidence) }
         : undefined;
-  return { ...(total ? { total } : {}), ...(subtotal ? { subtotal } : {}), confirmed: confirmedTotals.length === 1 };
+  return {
+    ...(total ? { total } : {}),
+    ...(subtotal ? { subtotal } : {}),
+    confirmed: confirmedTotals.length === 1 || agreed !== undefined,
+  };
+}
+
+/**
+ * The one amount both paid (the tenders less the change, or one tender exactly) and reached from a
+ * subtotal or the items' sum by the foot's arithmetic: two readings of the receipt that agree
+ * without its total row.
+ */
+function agreedByPaymentAndSubtotal(foot: Foot): number | undefined {
+  if (!foot.tenders.length) return undefined;
+  const bases = [...foot.subtotals.map((subtotal) => subtotal.value), ...(foot.itemsSum === undefined ? [] : [foot.itemsSum])];
+  const paid = new Set([cents(sum(foot.tenders) - sum(foot.changes)), ...foot.tenders.map(cents)]);
+  const agreed = [...paid].filter((amount) => amount > 0 && bases.some((base) => reaches(foot, base, amount / 100)));
+  return agreed.length === 1 ? agreed[0]! / 100 : undefined;
 }
 
 /**

@@ -16,7 +16,9 @@ export function readFoot(labelled: { row: Row; label: Label | undefined }[], ite
     foot.printed.push(amount.value);
     switch (label?.kind) {
       case 'total':
-        if (amount.value > 0) foot.totals.push(candidate);
+        // "TOTAL RM-38.80": a dash the OCR read between the currency and the amount; a refund's
+        // total is no sale's either way, and the arithmetic must still confirm the amount.
+        if (amount.value !== 0) foot.totals.push({ ...candidate, value: Math.abs(amount.value) });
         break;
       case 'subtotal':
         foot.subtotals.push(candidate);
@@ -38,15 +40,16 @@ export function readFoot(labelled: { row: Row; label: Label | undefined }[], ite
       case 'deposit':
         foot.charges.push(amount.value);
         break;
+      // Payments printed as taken off the amount due ("Cash -50.00", "Visa -538.00") pay it all the same.
       case 'cash':
         foot.cashTendered = true;
-        foot.tenders.push(amount.value);
+        foot.tenders.push(Math.abs(amount.value));
         break;
       case 'tender':
-        foot.tenders.push(amount.value);
+        foot.tenders.push(Math.abs(amount.value));
         break;
       case 'change':
-        foot.changes.push(amount.value);
+        foot.changes.push(Math.abs(amount.value));
         break;
       case undefined:
         if (amount.value < 0) foot.discounts.push(-amount.value);

@@ -67,9 +67,15 @@ const WORDINGS: Wording[] = [
     language: 'en',
     pattern: /^\W*(?:NET|GROSS|VAT RATE|RATE)\b(?! AMOUNT| AMT| TOTAL| PAY| A PAYER)/,
   },
-  // "TOTAL INCL. VAT", and Malaysia's "Total Sales (Inclusive of GST)", "TOTAL SALES (EXCLUDING GST)":
-  // the tax's name printed on a total or subtotal row does not make it the tax. "NCLUSIV": the OCR drops an I.
-  { kind: 'total', pattern: /^\W*(?:TOTAL|SUMME|GESAMT)\b[^\d]{0,24}?(?:INCL|INC|INKL|NCLUSIV)/ },
+  // "TOTAL INCL. VAT", and Malaysia's "Total Sales (Inclusive of GST)", "TOTAL SALES (EXCLUDING GST)",
+  // "Sub Total (Exclusive GST)", "(Excluded GST) Sub Total": the tax's name printed on a total or
+  // subtotal row does not make it the tax. "NCLUSIV": the OCR drops an I; "TOTALINCL.GST": and the space.
+  {
+    kind: 'subtotal',
+    language: 'en',
+    pattern: /^\W*SUB ?-? ?TOTAL\b[^\d]{0,24}?(?:EXCL|EXC)|^\W*EXCL[A-Z]*\b[^\d]{0,12}?SUB ?-? ?TOTAL\b/,
+  },
+  { kind: 'total', pattern: /^\W*(?:TOTAL|SUMME|GESAMT) ?[^\d]{0,24}?(?:INCL|INC|INKL|NCLUSIV)/ },
   { kind: 'subtotal', language: 'en', pattern: /^\W*(?:TOTAL )?(?:EXCL|EXC)\b|^\W*TOTAL\b[^\d]{0,24}?EXCL/ },
   {
     kind: 'itemCount',
@@ -93,7 +99,7 @@ const WORDINGS: Wording[] = [
   { kind: 'subtotal', language: 'de', pattern: /^\W*(?:ZWISCHENSUMME|ZW\.? ?SUMME)\b/ },
   { kind: 'subtotal', language: 'fr', pattern: /^\W*SOUS ?-? ?TOTAL\b/ },
   { kind: 'subtotal', language: 'lv', pattern: /^\W*(?:STARPSUMMA|SUMMA)\b(?! APMAKSAI)/ },
-  { kind: 'change', language: 'en', pattern: /^\W*(?:CHANGE(?: DUE| GIVEN)?)\b/ },
+  { kind: 'change', language: 'en', pattern: /^\W*(?:CASH )?(?:CHANGE(?: DUE| GIVEN)?)\b/ },
   { kind: 'change', language: 'de', pattern: /^\W*(?:RUCKGELD|ZURUCK|WECHSELGELD)\b/ },
   { kind: 'change', language: 'fr', pattern: /^\W*(?:RENDU|MONNAIE(?: RENDUE)?|A RENDRE)\b/ },
   { kind: 'change', language: 'lv', pattern: /^\W*(?:IZDOTS|ATLIKUMS)\b/ },
@@ -167,6 +173,7 @@ const LONG_LABEL_WORDS = [
   'MONTANT',
   'DISCOUNT',
   'SAVINGS',
+  'ROUNDING',
 ];
 
 /**

@@ -60,7 +60,8 @@ const LANGUAGE_OF_COUNTRY: Record<Country, Language> = {
  * Signs of the country a receipt was printed in: address and postcode (printed with or without
  * its space, or with a dot read for it), phone prefix, the tax's name, number and usual rate. A
  * British VAT number is nine digits grouped 3-4-2, with or without its label's "Reg" or "No" (the
- * Emirates' TRN has 15). "VAT 5%" is no sign: it is the Emirates' only rate and Britain's reduced
+ * Emirates' TRN has 15); the tax's name counts glued to its rate too ("MwSt19%", "dont TVA20%":
+ * the engine drops narrow spaces). "VAT 5%" is no sign: it is the Emirates' only rate and Britain's reduced
  * one, printed beside "VAT 20%" on many British receipts.
  */
 const COUNTRY_SIGNS: [Country, RegExp][] = [
@@ -73,9 +74,9 @@ const COUNTRY_SIGNS: [Country, RegExp][] = [
   ['US', /\b(?:USA|UNITED STATES)\b|\bSALES ?TAX|\+1[ -]\d|, ?[A-Z]{2} ?\d{5}(?:-\d{4})?\b|\(\d{3}\) ?\d{3}-\d{4}/],
   [
     'DE',
-    /\b(?:DEUTSCHLAND|GERMANY|BERLIN|MUNCHEN|HAMBURG|KOLN|FRANKFURT|MWST|UST-?ID|STEUERNR|STRASSE)\b|\+49\b|STR\./,
+    /\b(?:DEUTSCHLAND|GERMANY|BERLIN|MUNCHEN|HAMBURG|KOLN|FRANKFURT|MWST|UST-?ID|STEUERNR|STRASSE)\b|\bMWST(?=\d)|\+49\b|STR\./,
   ],
-  ['FR', /\b(?:FRANCE|PARIS|LYON|MARSEILLE|TVA|SIRET|SIREN|RUE|AVENUE DE|BOULEVARD)\b|\+33\b/],
+  ['FR', /\b(?:FRANCE|PARIS|LYON|MARSEILLE|TVA|SIRET|SIREN|RUE|AVENUE DE|BOULEVARD)\b|TVA(?=\d)|\+33\b/],
   ['AE', /\b(?:UAE|U\.A\.E|UNITED ARAB EMIRATES|DUBAI|ABU DHABI|SHARJAH|TRN|AED|DHS?)\b|\+971\b/],
   [
     'MY',
