@@ -24,6 +24,22 @@ describe("reading the merchant's name", () => {
     expect(readMerchant(rows)?.value).toBe('Bistro Lumiere');
   });
 
+  // Issue 32: "Real receipts print the legal name with SDN BHD under or above a trading name".
+  it.each([
+    ['AEON C0.(M) BHD', 'AEON CO.(M) BHD'],
+    ['KMF F00DICI0US SDN BHD', 'KMF FOODICIOUS SDN BHD'],
+    ['URBAN 1DEA SDN BHD', 'URBAN IDEA SDN BHD'],
+    ['99 SPEED MART S/B', '99 SPEED MART S/B'],
+  ])('restores the letters the engine read as digits inside a name: %s', (printed, name) => {
+    expect(readMerchant(header(`${printed}\nBread 4.00`))?.value).toBe(name);
+  });
+
+  it("takes a restaurant's table, its order number and the payment printed above the items for no name", () => {
+    const rows = header('Table 15\nYour order number is\nCASH\nSWEET FOREST CAFE\nBread 4.00');
+    expect(readMerchant(rows)?.value).toBe('SWEET FOREST CAFE');
+    expect(readMerchant(header('SLF CASH & CARRY\nBread 4.00'))?.value).toBe('SLF CASH & CARRY');
+  });
+
   it("gives a known merchant's configured spelling when the header nearly prints it", () => {
     const rows = header('MILLER DROGERIE\nHauptstr. 5\nBread 4,00');
     const known = readMerchant(rows, ['Müller Drogerie', 'Rossmann']);

@@ -154,7 +154,10 @@ export function settleTotals(foot: Foot): Settled {
  */
 function agreedByPaymentAndSubtotal(foot: Foot): number | undefined {
   if (!foot.tenders.length) return undefined;
-  const bases = [...foot.subtotals.map((subtotal) => subtotal.value), ...(foot.itemsSum === undefined ? [] : [foot.itemsSum])];
+  const bases = [
+    ...foot.subtotals.map((subtotal) => subtotal.value),
+    ...(foot.itemsSum === undefined ? [] : [foot.itemsSum]),
+  ];
   const paid = new Set([cents(sum(foot.tenders) - sum(foot.changes)), ...foot.tenders.map(cents)]);
   const agreed = [...paid].filter((amount) => amount > 0 && bases.some((base) => reaches(foot, base, amount / 100)));
   return agreed.length === 1 ? agreed[0]! / 100 : undefined;

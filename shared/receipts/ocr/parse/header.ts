@@ -1,11 +1,14 @@
 import { plainText } from './fold-text.js';
 import type { Row } from './rows.js';
 
-/** Rows that are no name: contact details, addresses, the document's own title, greetings. */
+/**
+ * Rows that are no name: contact details, addresses, the document's own title, greetings, a
+ * restaurant's table or order number, the payment ("CASH") printed above the items.
+ */
 const CONTACT =
   /\b(?:TEL|PHONE|FAX|WWW|HTTPS?|EMAIL|E-MAIL|VAT|TRN|SIRET|UST|STEUER|TAX)\b|\bST\.?-?NR|@|\.(?:COM|CO\.UK|DE|FR|AE)\b/;
 const TITLE =
-  /\b(?:RECEIPT|INVOICE|TICKET|QUITTUNG|KASSENBON|BELEG|RECU|FACTURE|WELCOME|WILLKOMMEN|BIENVENUE|THANK|DANKE|MERCI|DATE|DATUM|COPY|DUPLICATE)\b/;
+  /\b(?:RECEIPT|INVOICE|TICKET|QUITTUNG|KASSENBON|BELEG|RECU|FACTURE|WELCOME|WILLKOMMEN|BIENVENUE|THANK|DANKE|MERCI|DATE|DATUM|COPY|DUPLICATE|TABLE|YOUR ORDER|ORDER NO|ORDER NUMBER)\b|^CASH(?: SALES?| BILL)?$/;
 const STREET =
   /\b(?:STREET|ST|ROAD|RD|AVENUE|AVE|LANE|LN|DRIVE|DR|BLVD|BOULEVARD|WAY|PLACE|SQUARE|HIGH ST|STRASSE|STR|WEG|PLATZ|ALLEE|GASSE|RUE|AV|PLACE|CHEMIN|QUAI|MALL|CENTRE|CENTER|SUITE|UNIT|FLOOR|PO BOX|JALAN|JLN|LORONG|TAMAN|TMN|PERSIARAN|LEBUH|LEBUHRAYA|KAMPUNG|BANDAR|IELA|GATVE|PROSPEKTS|BULVARIS|SOSEJA)\b/;
 /** A Malaysian state's name, which ends an address there ("SELANGOR DARUL EHSAN"). */

@@ -67,22 +67,33 @@ export function readMerchant(header: Row[], knownMerchants: string[] = []): Merc
   if (!trading)
     return (
       legal && {
-        value: legal.value,
+        value: withLettersForDigits(legal.value),
         confidence: roundConfidence(legal.row.confidence * (legal.row === header[0] ? 1 : 0.85)),
       }
     );
   // A name that is not the first row, or not prominent, may be a slogan or a branch's line.
   const placed = trading.row === header[0] || trading.prominent ? 1 : 0.85;
   return {
-    value: withoutEdgeNoise(trading.row.text),
+    value: withLettersForDigits(withoutEdgeNoise(trading.row.text)),
     confidence: roundConfidence(trading.row.confidence * placed),
     ...(legal ? { legalName: legalReading(legal) } : {}),
   };
 }
 
+/**
+ * A name with the letters restored that the engine read as digits inside its words ("AEON C0. (M)
+ * BHD", "F00DICI0US", "1DEA"): a 0 or a 1 beside letters in a word of letters. A number of its own
+ * ("99 SPEED MART", "(001451697-M)") is left as printed.
+ */
+export function withLettersForDigits(name: string): string {
+  return name
+    .replace(/(?<=\p{L})0|0(?=\p{L}{2})/gu, 'O')
+    .replace(/(?<=\p{L})1(?=\p{L})|(?<![\p{L}\p{N}])1(?=\p{Lu}{3})/gu, 'I');
+}
+
 /** A legal name kept beside the merchant: its legal form says what it is, so only its reading is in doubt. */
 function legalReading(legal: { row: Row; value: string }): { value: string; confidence: number } {
-  return { value: legal.value, confidence: roundConfidence(legal.row.confidence) };
+  return { value: withLettersForDigits(legal.value), confidence: roundConfidence(legal.row.confidence) };
 }
 
 /** The first header row that prints a legal name, and that name without what follows it on the row. */
