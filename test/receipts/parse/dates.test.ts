@@ -28,6 +28,9 @@ describe('reading dates', () => {
     ['Aug 3,2025', '2025-08-03'],
     ['22.01.2410:41:15', '2024-01-22'],
     ['2025-03-2410:12', '2025-03-24'],
+    // Issue 32: real receipts print dates "as 28-04-18, 28/04/2018 13:14, 28 APR 2018".
+    ['10Mar201818:24', '2018-03-10'],
+    ['Doc No :CS00012441 Date.28/12/2017', '2017-12-28'],
   ])('reads %s as %s', (text, date) => {
     expect(datesIn(text, true).map((found) => found.value)).toEqual([date]);
   });

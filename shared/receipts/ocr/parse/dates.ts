@@ -29,7 +29,7 @@ const MONTH_OF = new Map(MONTH_NAMES.flatMap(([month, names]) => names.map((name
 const MONTH = `(${[...MONTH_OF.keys()].sort((a, b) => b.length - a.length).join('|')})\\.?`;
 
 const YEAR_FIRST = /\b(20\d{2})[-/.](\d{1,2})[-/.](\d{1,2})\b/g;
-const NUMERIC = /(?<![\d.])(\d{1,2})\s?([/.-])\s?(\d{1,2})\s?\2\s?(20\d{2}|\d{2})(?![\d])/g;
+const NUMERIC = /(?<!\d|\d\.)(\d{1,2})\s?([/.-])\s?(\d{1,2})\s?\2\s?(20\d{2}|\d{2})(?![\d])/g;
 const DAY_MONTH_NAME = new RegExp(
   String.raw`(?<!\d)(\d{1,2})(?:ST|ND|RD|TH|ER)?\.?[\s-]*${MONTH}[\s,-]*(20\d{2}|\d{2})\b`,
   'g',
@@ -69,13 +69,18 @@ export function datesIn(text: string, dayFirst: boolean | undefined): DateReadin
 }
 
 /**
- * The OCR may drop the space between a date and its time ("22.01.2410:41:15"): put it back, so
+ * The OCR may drop the space between a date and its time ("22.01.2410:41:15", "10MAR201818:24"): put it back, so
  * each reads on its own. The text keeps its length but for the space, which callers only use to
  * find a date's row and place.
  */
 export function withDateApartFromTime(text: string): string {
-  return text.replace(/(\b(?:\d{1,2}[./-]\d{1,2}[./-](?:20)?|20\d{2}[./-]\d{1,2}[./-])\d{2})(?=\d{1,2}:\d{2})/g, '$1 ');
+  return text
+    .replace(/(\b(?:\d{1,2}[./-]\d{1,2}[./-](?:20)?|20\d{2}[./-]\d{1,2}[./-])\d{2})(?=\d{1,2}:\d{2})/g, '$1 ')
+    .replace(MONTH_NAME_DATE_BEFORE_TIME, '$1 ');
 }
+
+/** "10MAR201818:24": a date with its month's name, its four-digit year glued to the time. */
+const MONTH_NAME_DATE_BEFORE_TIME = new RegExp(String.raw`(\b\d{1,2} ?${MONTH} ?20\d{2})(?=\d{1,2}:\d{2})`, 'g');
 
 /**
  * Rows that print a date other than the sale's: returns, offers, expiry. Long words count inside
