@@ -28,6 +28,17 @@ describe('Malaysian, Singaporean and Latvian receipts', () => {
     expect(readLocale(texts).currency).toEqual({ value: currency, confidence });
   });
 
+  it('reads a bare "$" as the ringgit or the Singapore dollar where the receipt says it is Malaysian or Singaporean', () => {
+    const johor = ['UNIHAKKA INTERNATIONAL SDN BHD', '12, Jalan Tampoi 7/4, 81200 Johor Bahru'];
+    expect(readLocale([...johor, 'Total Amount: $8.20', 'CASH $8.20']).currency).toEqual({
+      value: 'MYR',
+      confidence: 0.95,
+    });
+    expect(readLocale([...johor, 'Total Amount s8.20']).currency?.value).toBe('MYR');
+    expect(readLocale(['FAIRPRICE PTE LTD', 'TOTAL $9.00']).currency?.value).toBe('SGD');
+    expect(readLocale(['Austin, TX 78701', 'TOTAL $9.00']).currency?.value).toBe('USD');
+  });
+
   it('reads dates day first in Malaysia and Latvia, as they are printed there', () => {
     expect(readLocale(['81100 JOHOR BAHRU, JOHOR', 'TOTAL 3.00']).dayFirst).toBe(true);
     expect(readLocale(['PVN LV40003021234', 'KOPA EUR 3.00']).dayFirst).toBe(true);

@@ -41,16 +41,19 @@ const PRICE_SUFFIX = /^[\s.,:;'"·*-]*(?:\d?[A-Za-z€]\d?\*?)?[\s.,:;'"·*]*$/;
 
 /**
  * Letters the OCR reads for digits inside a number ("I.80", "1O.50", "RMO.02"): a token of digits
- * and these alone; and a pound sign read as an L.
+ * and these alone; and a pound sign read as an L, a dollar sign as an s.
  */
 const DIGIT_LOOKALIKES: Record<string, string> = { I: '1', l: '1', '|': '1', O: '0', o: '0' };
 const NUMBER_TOKEN = /(?<=^|\s|[$€£]|RM)[\dIlO|o]+[.,;:][\dIlOo]{2}(?=$|\s|-|[A-Z]$)/g;
 /** "£" read as an L glued to the amount ("L3.10", "LO.85"). */
 const POUND_AS_L = /(?<=^|\s)L(?=[\dO]+[.,][\dO]{2}(?:$|\s))/g;
+/** "$" read as an s glued to the amount ("Total Amount s8.20"). */
+const DOLLAR_AS_S = /(?<=^|\s)s(?=\d+[.,]\d{2}(?:$|\s))/g;
 
 export function withDigits(text: string): string {
   return text
     .replace(POUND_AS_L, '£')
+    .replace(DOLLAR_AS_S, '$')
     .replace(NUMBER_TOKEN, (token) =>
       /\d/.test(token) ? token.replace(/[IlO|o]/g, (letter) => DIGIT_LOOKALIKES[letter]!) : token,
     );

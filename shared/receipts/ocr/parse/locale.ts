@@ -35,6 +35,12 @@ const CURRENCY_OF_MARK: Record<string, string> = {
   S$: 'SGD',
   SGD: 'SGD',
 };
+/**
+ * Countries whose tills print a bare "$" for their own money: Singapore's dollar, and the ringgit
+ * on some Malaysian tills ("Total Amount: $8.20" under a Johor address). Elsewhere a "$" is the
+ * US dollar's.
+ */
+const DOLLAR_SIGN_OF_COUNTRY = new Set<Country>(['MY', 'SG']);
 const CURRENCY_OF_COUNTRY: Record<Country, string> = {
   GB: 'GBP',
   US: 'USD',
@@ -100,12 +106,14 @@ const GLUED_GB_POSTCODE = /[a-z][A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b/;
  */
 export function readLocale(texts: string[]): Locale {
   const marks = new Map<string, number>();
+  let dollarSigns = 0;
   const countries = new Map<Country, number>();
   const languages = new Map<Language, number>();
   for (const text of texts) {
     for (const amount of amountsIn(text)) {
       const currency = amount.currency && CURRENCY_OF_MARK[amount.currency.toUpperCase()];
       if (currency) marks.set(currency, (marks.get(currency) ?? 0) + 1);
+      if (amount.currency === '$') dollarSigns += 1;
     }
     const plain = plainText(text);
     for (const code of plain.match(/\b(?:GBP|USD|EUR|AED|MYR|SGD)\b/g) ?? [])
@@ -117,6 +125,13 @@ export function readLocale(texts: string[]): Locale {
     if (language) languages.set(language, (languages.get(language) ?? 0) + 1);
   }
   const country = leader(countries);
+  if (country && dollarSigns && DOLLAR_SIGN_OF_COUNTRY.has(country)) {
+    const usd = marks.get('USD')! - dollarSigns;
+    if (usd) marks.set('USD', usd);
+    else marks.delete('USD');
+    const own = CURRENCY_OF_COUNTRY[country];
+    marks.set(own, (marks.get(own) ?? 0) + dollarSigns);
+  }
   const marked = leader(marks);
   // "$" is printed by every dollar country; a Dhs or € elsewhere on the page outweighs it.
   const currency = marked
