@@ -168,6 +168,22 @@ describe('Malaysian payment and total wordings', () => {
     expect(claim.fields.total?.value).toBe('38.80');
   });
 
+  it('reaches the total through one tax row when another "tax" row is the total whose label was cut short', () => {
+    const claim = parseReceipt(
+      pageOf(
+        'Total Sales(ExcludingGST) 565.50\notal GST 33.93\nRounding 0.02\nalsales (Inclusive of GsT) : 599.45\nCASH : 599.45\nChange : 0.00',
+      ),
+    );
+    expect(claim.fields.total?.value).toBe('599.45');
+  });
+
+  it('takes a "rounding" row of more than a few cents for the rounded total', () => {
+    const claim = parseReceipt(
+      pageOf('Total Sales (Inclusive GST) RM 45.34\nRounding RM 45.35\nCREDIT RM 45.35\nCHANGE RM 0.00'),
+    );
+    expect(claim.fields.total?.value).toBe('45.35');
+  });
+
   it('reads the amount after a ringgit sign with an O for its nought ("RMO.02")', () => {
     expect(amountsIn('ROUNDING RMO.02').map((amount) => amount.value)).toEqual([0.02]);
   });

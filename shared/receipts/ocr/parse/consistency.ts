@@ -245,9 +245,13 @@ function paysTotal(foot: Foot, value: number, withRounding = true): boolean {
   return (foot.tenders.length > 0 && due.includes(paid)) || foot.tenders.some((tender) => due.includes(cents(tender)));
 }
 
-/** Whether a base (subtotal or items' sum) reaches the total, with tax added or included, discounts taken or already taken. */
+/**
+ * Whether a base (subtotal or items' sum) reaches the total, with tax added or included, discounts
+ * taken or already taken. The tax is all the tax rows or one of them: a total printed with the
+ * tax's name ("Total Sales (Inclusive of GST) : 599.45") whose label the OCR cut short reads as one more tax.
+ */
 function reaches(foot: Foot, base: number, total: number): boolean {
-  const taxes = [0, sum(foot.taxes)];
+  const taxes = [0, sum(foot.taxes), ...(foot.taxes.length > 1 ? foot.taxes : [])];
   const discounts = [0, sum(foot.discounts), sum(foot.savings)];
   const charges = [0, sum(foot.charges)];
   return taxes.some((tax) =>

@@ -5,6 +5,9 @@ import { datesIn } from './dates.js';
 import type { Label } from './labels.js';
 import type { Row } from './rows.js';
 
+/** A rounding of cash to what coins can pay is under this; more, and the row prints the amount rounded. */
+const ROUNDED_TOTAL = 1;
+
 /** The labelled amounts below the header, sorted by what they are, for the consistency check. */
 export function readFoot(labelled: { row: Row; label: Label | undefined }[], items: ReceiptLineItem[]): Foot {
   const foot = emptyFoot();
@@ -33,8 +36,12 @@ export function readFoot(labelled: { row: Row; label: Label | undefined }[], ite
         foot.savings.push(Math.abs(amount.value));
         break;
       case 'rounding':
-        foot.roundings.push(amount.value);
-        foot.charges.push(amount.value);
+        // "Rounding RM 45.35": a rounding is a few cents; a row so labelled with more is the rounded total.
+        if (Math.abs(amount.value) >= ROUNDED_TOTAL) foot.totals.push({ ...candidate, value: Math.abs(amount.value) });
+        else {
+          foot.roundings.push(amount.value);
+          foot.charges.push(amount.value);
+        }
         break;
       case 'tip':
       case 'deposit':
