@@ -19,7 +19,7 @@ import { scoreFields } from '../fixtures/receipts/scoring/score-fields.js';
 import { ROOT } from '../support/root.js';
 import { cachedRead, timedRead } from './ocr-cache.js';
 import { OCR_VARIANTS, variantCacheKey } from './ocr-engines.js';
-import { parserUnderScore } from './parser-under-score.js';
+import { readReceipt } from '../../shared/receipts/ocr/read-receipt.js';
 import { calibrateTotals, confidenceModule, type TotalObservation } from './total-calibration.js';
 
 const TARGET = join(ROOT, 'shared/receipts/ocr/parse/total-confidence.ts');
@@ -43,7 +43,10 @@ async function main(): Promise<number> {
       const name = directory === GENERATED_SET ? 'the generated set' : directory.split('/').filter(Boolean).at(-1)!;
       names.push(`${name} (${receipts.length})`);
       for (const receipt of receipts) {
-        const parsed = parserUnderScore((await read(readFileSync(receipt.path))).page);
+        const { parsed } = await readReceipt(
+          { readText: async (image, options) => (await read(image, options)).page },
+          readFileSync(receipt.path),
+        );
         const evidence = parsed.metadata?.totalEvidence;
         const outcome = scoreFields(receipt.truth, parsed).total?.outcome;
         if (evidence && (outcome === 'right' || outcome === 'wrong'))

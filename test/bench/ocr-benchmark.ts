@@ -7,7 +7,6 @@ import type { ScoredReceipt } from '../fixtures/receipts/scoring/summarise-score
 import type { BenchWorld } from './bench-world.js';
 import { timedRead } from './ocr-cache.js';
 import { afterWarmUp, OCR_ENGINES, type OcrEngineName } from './ocr-engines.js';
-import { parserUnderScore } from './parser-under-score.js';
 import { scoreReceiptSet } from './score-receipt-set.js';
 import { waitFor } from './wait-for.js';
 
@@ -33,7 +32,7 @@ export async function benchmarkOcrAccuracy(
     const read = afterWarmUp(reader, timedRead(reader), (ms) => {
       startMs = ms;
     });
-    return { scored: await scoreReceiptSet(receipts, read, parserUnderScore, { merchantMatch }), startMs };
+    return { scored: await scoreReceiptSet(receipts, read, { merchantMatch }), startMs };
   } finally {
     await reader.close();
   }

@@ -37,15 +37,18 @@ export const OCR_VARIANTS: Record<string, OcrVariant> = {
   paddle: paddle(() => {}),
   tesseract: tesseract(() => {}),
   'paddle as @gutenye/ocr-node reads': paddle((settings) => {
-    settings.preparation = { maxSide: Infinity, minSide: 0, normalise: false, median: 0 };
+    settings.preparation = { maxSide: Infinity, minSide: 0, normalise: false, median: 0, cropToContent: false };
     settings.detection = { maxSide: Infinity, minShortSide: 0, threshold: 0.03, normalise: false };
+    settings.closerDetection = settings.detection;
   }),
   'paddle 1 thread': paddle((settings) => void (settings.threads = 1)),
   'paddle spinning threads': paddle((settings) => void (settings.spinning = true)),
   'paddle det 960': paddle((settings) => void (settings.detection.maxSide = 960)),
-  'paddle det short side 480': paddle((settings) => void (settings.detection.minShortSide = 480)),
   'paddle det short side 640': paddle((settings) => void (settings.detection.minShortSide = 640)),
-  'paddle det short side 800': paddle((settings) => void (settings.detection.minShortSide = 800)),
+  'paddle no closer look': paddle((settings) => void (settings.closerDetection = settings.detection)),
+  'paddle closer look at short side 480': paddle((settings) => void (settings.closerDetection.minShortSide = 480)),
+  'paddle closer look at short side 800': paddle((settings) => void (settings.closerDetection.minShortSide = 800)),
+  'paddle whole page': paddle((settings) => void (settings.preparation.cropToContent = false)),
   'paddle det threshold 0.1': paddle((settings) => void (settings.detection.threshold = 0.1)),
   'paddle det ImageNet input': paddle((settings) => void (settings.detection.normalise = true)),
   'paddle rec -1..1 input': paddle((settings) => void (settings.normaliseRecognition = true)),
@@ -77,13 +80,13 @@ export function variantCacheKey({ engine, settings }: OcrVariant): string {
  */
 export function afterWarmUp(reader: TextReader, read: ReadImage, started: (ms: number) => void): ReadImage {
   let warm: Promise<void> | undefined;
-  return async (image) => {
+  return async (image, options) => {
     warm ??= (async () => {
       const begun = performance.now();
       await reader.readText(image);
       started(performance.now() - begun);
     })();
     await warm;
-    return read(image);
+    return read(image, options);
   };
 }

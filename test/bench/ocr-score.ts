@@ -29,7 +29,6 @@ import {
 } from '../fixtures/receipts/scoring/format-report.js';
 import { cachedRead, timedRead } from './ocr-cache.js';
 import { afterWarmUp, isOcrVariant, OCR_VARIANTS, variantCacheKey } from './ocr-engines.js';
-import { parserUnderScore } from './parser-under-score.js';
 import { DEFAULT_MIN_CONFIDENCE } from '../fixtures/receipts/scoring/score-receipt.js';
 import { scoreReceiptSet } from './score-receipt-set.js';
 import { round } from './stats.js';
@@ -87,7 +86,7 @@ async function main(): Promise<void> {
     const progress = (done: number) => {
       if (process.stderr.isTTY) process.stderr.write(`\r  ${done}/${receipts.length}`);
     };
-    const scored = await scoreReceiptSet(receipts, read, parserUnderScore, { merchantMatch, onScored: progress });
+    const scored = await scoreReceiptSet(receipts, read, { merchantMatch, onScored: progress });
     if (process.stderr.isTTY) process.stderr.write('\r');
     print();
     for (const line of formatFieldTable(scored, minConfidence)) print(line);

@@ -1,4 +1,5 @@
 import type { InferenceSession } from 'onnxruntime-node';
+import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   loadPaddleModels,
@@ -11,8 +12,9 @@ import { fixtureImage } from '../fixtures/receipts/fixture-image.js';
 
 const image = fixtureImage('corner-shop.png');
 
-/** The real models, loaded once for the file, each session's runs noted in `runs` by model. */
+/** The real models, loaded once for the file, each session's runs noted in `runs` by model, the detector's input sizes in `detectorInputs`. */
 const runs: string[] = [];
+const detectorInputs: (readonly number[])[] = [];
 const loaded = loadPaddleModels(PADDLE_DEFAULTS);
 afterAll(async () => {
   const { detection, recognition } = await loaded;
@@ -25,6 +27,7 @@ const watched = (name: string, session: InferenceSession) =>
       property === 'run'
         ? (...args: Parameters<InferenceSession['run']>) => {
             runs.push(name);
+            if (name === 'detection') detectorInputs.push(Object.values(args[0])[0]!.dims);
             return target.run(...args);
           }
         : Reflect.get(target, property),
@@ -54,6 +57,24 @@ describe('PaddleReader', () => {
     expect(runs.join(' ')).toMatch(/^detection( recognition)+ detection( recognition)+$/);
     const second = runs.lastIndexOf('detection');
     expect(runs.length - second).toBe(second);
+  });
+
+  // Issue 32: "a second pass"; paddle-reader.ts: a closer look keeps the detector's shorter side at 640 px.
+  it('gives the detector a larger image at a closer look', async () => {
+    // A scan at three times the fixture's size: the first look shrinks it to 640 px long.
+    const { width = 0 } = await sharp(image).metadata();
+    const scan = await sharp(image)
+      .resize({ width: width * 3 })
+      .png()
+      .toBuffer();
+    const reader = new PaddleReader(PADDLE_DEFAULTS, shared);
+    detectorInputs.length = 0;
+    await reader.readText(scan);
+    await reader.readText(scan, { closer: true });
+    await reader.close();
+    const [first, closer] = detectorInputs as [number[], number[]];
+    expect(Math.max(first[2]!, first[3]!)).toBeLessThanOrEqual(640);
+    expect(Math.min(closer[2]!, closer[3]!)).toBeGreaterThan(Math.min(first[2]!, first[3]!));
   });
 
   it('tries to load its models again on the read after a load that failed', async () => {

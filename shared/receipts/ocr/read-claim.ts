@@ -5,8 +5,8 @@ import { parsedReceiptColumns } from '../claim-service.js';
 import { Receipt } from '../receipt.entity.js';
 import { ImageFetcher, ImageFetchError, type FetchedImage } from './image-fetcher.js';
 import { loadParseHints } from './parse-hints.js';
-import { parseReceipt } from './parse/parse-receipt.js';
 import { UnreadableImageError } from './prepare-image.js';
+import { readReceipt } from './read-receipt.js';
 import { ReceiptOcrRead } from '../receipt-ocr-read.entity.js';
 import { submitterErased } from '../submitter-erased.js';
 import type { OcrPage, TextReader } from './ocr-page.js';
@@ -23,7 +23,8 @@ export interface ClaimReading {
 
 /**
  * Reads a default-mode claim (docs/receipts.md#ocr): fetches its image safely within the claim's
- * time budget, reads it with the OCR engine, parses it with the tenant's known merchants as hints, and
+ * time budget, reads it with the OCR engine (a second, closer read when the first does not add
+ * up: readReceipt), parses it with the tenant's known merchants as hints, and
  * stores its fields with what was read (the OCR read), in one flush. An image that can never be
  * had (a private address, a PDF, too large), whose fetches spent the budget, or that still fails on
  * the `lastAttempt` is stored as the claim's parse error, and the reviewer sends the claim to a
@@ -55,8 +56,7 @@ export async function readClaim(
   });
   if (!image) return;
   try {
-    const page = await reader.readText(image.bytes);
-    const parsed = parseReceipt(page, await loadParseHints(em, tenantId));
+    const { page, parsed } = await readReceipt(reader, image.bytes, await loadParseHints(em, tenantId));
     const columns = await parsedReceiptColumns(context.products, tenantId, parsed, receipt.timezone);
     const parsedAt = new Date();
     // One transaction with the parse: a job run again finds the claim parsed and writes nothing.

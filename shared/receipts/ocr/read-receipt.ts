@@ -1,0 +1,48 @@
+import type { ParsedClaim } from '../parsed-claim.js';
+import type { OcrPage, TextReader } from './ocr-page.js';
+import { CALIBRATED_EVIDENCE } from './parse/consistency.js';
+import { parseReceipt, type ParseHints } from './parse/parse-receipt.js';
+
+/** A receipt read and parsed: the page kept as the claim's OCR read, and the fields it gave. */
+export interface ReceiptReading {
+  page: OcrPage;
+  parsed: ParsedClaim;
+}
+
+/**
+ * Reads a receipt image and parses it; when the first read does not add up (no total its own
+ * arithmetic confirms, or no date), reads it again more closely (ReadOptions.closer) and keeps
+ * the closer reading only if it stands better. A receipt that adds up at the first look costs one
+ * read; a faint or small-printed one pays for a second, the only kind that gains from it
+ * (docs/receipts.md#the-engine).
+ */
+export async function readReceipt(
+  reader: Pick<TextReader, 'readText'>,
+  image: Buffer,
+  hints: ParseHints = {},
+): Promise<ReceiptReading> {
+  const first = await readAndParse(reader, image, hints, false);
+  if (standing(first.parsed) === ADDS_UP) return first;
+  const closer = await readAndParse(reader, image, hints, true);
+  return standing(closer.parsed) > standing(first.parsed) ? closer : first;
+}
+
+async function readAndParse(
+  reader: Pick<TextReader, 'readText'>,
+  image: Buffer,
+  hints: ParseHints,
+  closer: boolean,
+): Promise<ReceiptReading> {
+  const page = await reader.readText(image, { closer });
+  return { page, parsed: parseReceipt(page, hints) };
+}
+
+/** A confirmed total and a date: the two fields without which the review sends the claim to a person. */
+const ADDS_UP = 3;
+
+/** How far a parse gets: a total its arithmetic confirms counts twice, a date once. */
+function standing(parsed: ParsedClaim): number {
+  const evidence = parsed.metadata?.totalEvidence;
+  const confirmed = evidence !== undefined && (CALIBRATED_EVIDENCE as readonly string[]).includes(evidence);
+  return (confirmed ? 2 : 0) + (parsed.fields.serviceDate ? 1 : 0);
+}
