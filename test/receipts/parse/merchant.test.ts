@@ -34,6 +34,22 @@ describe("reading the merchant's name", () => {
     expect(readMerchant(header(`${printed}\nBread 4.00`))?.value).toBe(name);
   });
 
+  it.each([
+    ['TEO HENG STATIONERY (001451697-M) & BOOKS', 'TEO HENG STATIONERY & BOOKS'],
+    ['SUPER SEVEN CASH & CARRY SDN 3HD', 'SUPER SEVEN CASH & CARRY SDN BHD'],
+    ['WAHIN HARDWARE SON BHI', 'WAHIN HARDWARE SDN BHD'],
+  ])('reads a Malaysian name without its registration number, its legal form restored: %s', (printed, name) => {
+    expect(readMerchant(header(`${printed}\nBread 4.00`))?.value).toBe(name);
+  });
+
+  it('takes a row that starts with a Malay estate word, or ends with MALAYSIA, for an address, not a name', () => {
+    expect(readMerchant(header('TAMAN BERKELEY\n99 SPEED MART S/B\nBread 4.00'))?.value).toBe('99 SPEED MART S/B');
+    expect(readMerchant(header('KLANG SELANGOR D.E, MALAYSIA\nLIGHTROOM GALLERY SDN BHD\nBread 4.00'))?.value).toBe(
+      'LIGHTROOM GALLERY SDN BHD',
+    );
+    expect(readMerchant(header('Table5\nSUNFISH\nBread 4.00'))?.value).toBe('SUNFISH');
+  });
+
   it("takes a restaurant's table, its order number and the payment printed above the items for no name", () => {
     const rows = header('Table 15\nYour order number is\nCASH\nSWEET FOREST CAFE\nBread 4.00');
     expect(readMerchant(rows)?.value).toBe('SWEET FOREST CAFE');

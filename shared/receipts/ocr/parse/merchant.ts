@@ -74,7 +74,7 @@ export function readMerchant(header: Row[], knownMerchants: string[] = []): Merc
   // A name that is not the first row, or not prominent, may be a slogan or a branch's line.
   const placed = trading.row === header[0] || trading.prominent ? 1 : 0.85;
   return {
-    value: withLettersForDigits(withoutEdgeNoise(trading.row.text)),
+    value: withLettersForDigits(withoutEdgeNoise(withLegalFormRestored(trading.row.text))),
     confidence: roundConfidence(trading.row.confidence * placed),
     ...(legal ? { legalName: legalReading(legal) } : {}),
   };
@@ -86,9 +86,32 @@ export function readMerchant(header: Row[], knownMerchants: string[] = []): Merc
  * ("99 SPEED MART", "(001451697-M)") is left as printed.
  */
 export function withLettersForDigits(name: string): string {
-  return name
+  return withoutRegistrationNumber(name)
     .replace(/(?<=\p{L})0|0(?=\p{L}{2})/gu, 'O')
     .replace(/(?<=\p{L})1(?=\p{L})|(?<![\p{L}\p{N}])1(?=\p{Lu}{3})/gu, 'I');
+}
+
+/**
+ * A Malaysian company's registration number printed inside its name ("TEO HENG STATIONERY
+ * (001451697-M) & BOOKS"): digits and a check letter in brackets, no part of the name.
+ */
+const REGISTRATION_NUMBER = /\s*\(\s*[A-Z]{0,3}\d{5,}-?[A-Z]\s*\)/g;
+
+function withoutRegistrationNumber(name: string): string {
+  return name
+    .replace(REGISTRATION_NUMBER, '')
+    .replace(/\s{2,}/g, ' ')
+    .trim();
+}
+
+/**
+ * Malaysia's legal form as the engine misreads it on a faint print ("SDN 8HD", "SON BHD", "SDN
+ * BHC"): its letters are a fixed vocabulary, so a near miss is restored before the name is looked for.
+ */
+const MISREAD_SDN_BHD = /\bS[DO0]N\.?\s?[B83E]H[DCIO0]\b|\bSDN[B83E]H[DCIO0]\b/g;
+
+function withLegalFormRestored(text: string): string {
+  return text.replace(MISREAD_SDN_BHD, (form) => (/^SDN\.?\s?BHD$/.test(form) ? form : 'SDN BHD'));
 }
 
 /** A legal name kept beside the merchant: its legal form says what it is, so only its reading is in doubt. */
@@ -99,7 +122,8 @@ function legalReading(legal: { row: Row; value: string }): { value: string; conf
 /** The first header row that prints a legal name, and that name without what follows it on the row. */
 function legalName(header: Row[]): { row: Row; value: string } | undefined {
   for (const row of header) {
-    const form = LEGAL_FORM_AFTER.exec(row.text) ?? LEGAL_FORM_BEFORE.exec(row.text);
+    const text = withLegalFormRestored(row.text);
+    const form = LEGAL_FORM_AFTER.exec(text) ?? LEGAL_FORM_BEFORE.exec(text);
     // The legal form bounds the name, and a quote closes it: only stray marks before it are dropped.
     const value = form && couldBeName(form[0]) ? form[0].replace(/^[^\p{L}\p{N}]+/u, '').trim() : '';
     if (value) return { row, value };
