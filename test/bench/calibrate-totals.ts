@@ -17,7 +17,7 @@ import { CALIBRATED_EVIDENCE } from '../../shared/receipts/ocr/parse/consistency
 import { GENERATED_SET, labelledSet } from '../fixtures/receipts/receipt-set.js';
 import { scoreFields } from '../fixtures/receipts/scoring/score-fields.js';
 import { ROOT } from '../support/root.js';
-import { cachedRead, timedRead } from './ocr-cache.js';
+import { cachedRead, readerOver, timedRead } from './ocr-cache.js';
 import { OCR_VARIANTS, variantCacheKey } from './ocr-engines.js';
 import { readReceipt } from '../../shared/receipts/ocr/read-receipt.js';
 import { calibrateTotals, confidenceModule, type TotalObservation } from './total-calibration.js';
@@ -43,10 +43,7 @@ async function main(): Promise<number> {
       const name = directory === GENERATED_SET ? 'the generated set' : directory.split('/').filter(Boolean).at(-1)!;
       names.push(`${name} (${receipts.length})`);
       for (const receipt of receipts) {
-        const { parsed } = await readReceipt(
-          { readText: async (image, options) => (await read(image, options)).page },
-          readFileSync(receipt.path),
-        );
+        const { parsed } = await readReceipt(readerOver(read, reader.looksCloser), readFileSync(receipt.path));
         const evidence = parsed.metadata?.totalEvidence;
         const outcome = scoreFields(receipt.truth, parsed).total?.outcome;
         if (evidence && (outcome === 'right' || outcome === 'wrong'))

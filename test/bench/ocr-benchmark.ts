@@ -32,7 +32,7 @@ export async function benchmarkOcrAccuracy(
     const read = afterWarmUp(reader, timedRead(reader), (ms) => {
       startMs = ms;
     });
-    return { scored: await scoreReceiptSet(receipts, read, { merchantMatch }), startMs };
+    return { scored: await scoreReceiptSet(receipts, read, reader.looksCloser, { merchantMatch }), startMs };
   } finally {
     await reader.close();
   }

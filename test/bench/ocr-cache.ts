@@ -42,3 +42,23 @@ export function cachedRead(engine: string, read: ReadImage): ReadImage {
     return fresh;
   };
 }
+
+/**
+ * A reader for readReceipt over `read` (cached or not): it adds up what the reads report
+ * (`readMs`, a cached read's being the time that filled it) and how long they were waited for.
+ */
+export function readerOver(read: ReadImage, looksCloser: boolean) {
+  const reader = {
+    looksCloser,
+    readMs: 0,
+    waitedMs: 0,
+    readText: async (image: Buffer, options?: ReadOptions) => {
+      const started = performance.now();
+      const timed = await read(image, options);
+      reader.readMs += timed.readMs;
+      reader.waitedMs += performance.now() - started;
+      return timed.page;
+    },
+  };
+  return reader;
+}

@@ -4,7 +4,7 @@ import { TESSERACT_PREPARATION, TesseractReader } from '../../shared/receipts/oc
 import type { TextReader } from '../../shared/receipts/ocr/ocr-page.js';
 import type { ReadImage } from './ocr-cache.js';
 
-/** The OCR engines the scorer can measure, by the name `npm run ocr:score --engine` takes. */
+/** The OCR engines with their defaults, as the bench reads its sets with each (OCR_VARIANTS adds variants of them). */
 export const OCR_ENGINES = {
   paddle: () => new PaddleReader(),
   tesseract: () => new TesseractReader(),

@@ -14,8 +14,9 @@
  *                              ocr-engines.ts ("paddle det 960"), cached apart
  *   --only <text>              only the receipts whose file name contains it
  *   --verbose                  every wrong field, with what is printed and what was read
- *   --cached                   reuse earlier reads of the same image by the same engine
- *                              (node_modules/.cache/tally-ocr/), for parser work; times are then old
+ *   --cached                   reuse earlier reads of the same image by the engine with the same
+ *                              settings, at the same look (node_modules/.cache/tally-ocr/), for
+ *                              parser work; times are then old
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -86,7 +87,7 @@ async function main(): Promise<void> {
     const progress = (done: number) => {
       if (process.stderr.isTTY) process.stderr.write(`\r  ${done}/${receipts.length}`);
     };
-    const scored = await scoreReceiptSet(receipts, read, { merchantMatch, onScored: progress });
+    const scored = await scoreReceiptSet(receipts, read, reader.looksCloser, { merchantMatch, onScored: progress });
     if (process.stderr.isTTY) process.stderr.write('\r');
     print();
     for (const line of formatFieldTable(scored, minConfidence)) print(line);

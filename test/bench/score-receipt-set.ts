@@ -3,7 +3,7 @@ import type { LabelledReceipt, MerchantMatch } from '../fixtures/receipts/receip
 import { scoreReceipt } from '../fixtures/receipts/scoring/score-receipt.js';
 import type { ScoredReceipt } from '../fixtures/receipts/scoring/summarise-scores.js';
 import { readReceipt } from '../../shared/receipts/ocr/read-receipt.js';
-import type { ReadImage } from './ocr-cache.js';
+import { readerOver, type ReadImage } from './ocr-cache.js';
 
 /**
  * Reads and parses each receipt in turn, one at a time as one OCR worker would (readReceipt, its
@@ -13,6 +13,7 @@ import type { ReadImage } from './ocr-cache.js';
 export async function scoreReceiptSet(
   receipts: (LabelledReceipt & { path: string })[],
   read: ReadImage,
+  looksCloser: boolean,
   {
     merchantMatch = 'equal',
     onScored = () => {},
@@ -20,7 +21,11 @@ export async function scoreReceiptSet(
 ): Promise<ScoredReceipt[]> {
   const scored: ScoredReceipt[] = [];
   for (const receipt of receipts) {
-    const { parsed, readMs, parseMs } = await timedReading(read, readFileSync(receipt.path));
+    const reader = readerOver(read, looksCloser);
+    const started = performance.now();
+    const { parsed } = await readReceipt(reader, readFileSync(receipt.path));
+    const { readMs } = reader;
+    const parseMs = performance.now() - started - reader.waitedMs;
     scored.push({
       file: receipt.file,
       country: receipt.country,
@@ -32,24 +37,4 @@ export async function scoreReceiptSet(
     onScored(scored.length);
   }
   return scored;
-}
-
-/** readReceipt through `read`: the reads' own times (a cached read keeps the time that filled it), and the rest as the parse's. */
-async function timedReading(read: ReadImage, image: Buffer) {
-  let readMs = 0;
-  const started = performance.now();
-  let reading = 0;
-  const { parsed } = await readReceipt(
-    {
-      readText: async (bytes, options) => {
-        const begun = performance.now();
-        const timed = await read(bytes, options);
-        readMs += timed.readMs;
-        reading += performance.now() - begun;
-        return timed.page;
-      },
-    },
-    image,
-  );
-  return { parsed, readMs, parseMs: performance.now() - started - reading };
 }

@@ -5,11 +5,14 @@ import { prepareImage } from '../../shared/receipts/ocr/prepare-image.js';
 
 /**
  * A white page of `width` × `height` with lines of "print" (dark bars three pixels high, every
- * ten pixels) filling `receipt`, and a dark speck every `speckEvery` pixels over the whole page,
- * as a flatbed's dust leaves.
+ * ten pixels) filling `receipt`, a dark speck every `speckEvery` pixels over the whole page, as a
+ * flatbed's dust leaves, and a solid `stain`.
  */
-function scannedPage(width: number, height: number, receipt: Region, speckEvery = 0): GreyImage {
+function scannedPage(width: number, height: number, receipt: Region, speckEvery = 0, stain?: Region): GreyImage {
   const pixels = new Uint8Array(width * height).fill(250);
+  if (stain)
+    for (let y = stain.top; y < stain.top + stain.height; y += 1)
+      pixels.fill(0, y * width + stain.left, y * width + stain.left + stain.width);
   for (let y = receipt.top; y < receipt.top + receipt.height; y += 1) {
     if (y % 10 >= 3) continue;
     for (let x = receipt.left; x < receipt.left + receipt.width; x += 1) if (x % 7 !== 0) pixels[y * width + x] = 20;
@@ -22,13 +25,17 @@ function scannedPage(width: number, height: number, receipt: Region, speckEvery 
 describe('finding the print on a scanned page', () => {
   const receipt = { left: 200, top: 150, width: 300, height: 550 };
 
-  it('finds a receipt scanned on a whole page, with a margin, and no speck stretches the box', () => {
-    const box = contentBox(scannedPage(707, 1000, receipt, 997))!;
+  it('finds a receipt scanned on a whole page, with a margin; no speck or lone mark stretches the box', () => {
+    // A mark of 6 × 6 pixels in a corner fills a cell of its own, which no other printed cell touches.
+    const stain = { left: 640, top: 900, width: 6, height: 6 };
+    const box = contentBox(scannedPage(707, 1000, receipt, 997, stain))!;
     expect(box.left).toBeGreaterThanOrEqual(receipt.left - 50);
     expect(box.left).toBeLessThanOrEqual(receipt.left - 10);
     expect(box.top).toBeGreaterThanOrEqual(receipt.top - 60);
+    expect(box.top).toBeLessThanOrEqual(receipt.top - 10);
     expect(box.left + box.width).toBeGreaterThanOrEqual(receipt.left + receipt.width + 10);
     expect(box.left + box.width).toBeLessThanOrEqual(receipt.left + receipt.width + 50);
+    expect(box.top + box.height).toBeGreaterThanOrEqual(receipt.top + receipt.height + 10);
     expect(box.top + box.height).toBeLessThanOrEqual(receipt.top + receipt.height + 60);
   });
 

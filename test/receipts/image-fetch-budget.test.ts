@@ -56,7 +56,11 @@ function readingOn(clock: ManualClock): ClaimReading {
   return {
     context: { ...harness.context, clock },
     fetcher: new ImageFetcher(true, clock),
-    reader: { readText: () => Promise.reject(new Error('the OCR engine failed')), close: () => Promise.resolve() },
+    reader: {
+      readText: () => Promise.reject(new Error('the OCR engine failed')),
+      looksCloser: false,
+      close: () => Promise.resolve(),
+    },
   };
 }
 

@@ -128,7 +128,7 @@ describe('a default-mode claim keeps what OCR read', () => {
     const page = pageOf(
       '#BREWERY TAP\nOwner by Castle Blue S/B{0.8}\n(1035683-T)\nBeer  9.00\nTOTAL  9.00\nCASH  9.00',
     );
-    const reader = { readText: () => Promise.resolve(page), close: () => Promise.resolve() };
+    const reader = { readText: () => Promise.resolve(page), looksCloser: false, close: () => Promise.resolve() };
     await readClaim({ context: harness.context, fetcher: new ImageFetcher(true), reader }, tenant.id, claim.id, false);
 
     const receipt = await dataOf<Json>(
@@ -163,6 +163,7 @@ describe('a default-mode claim keeps what OCR read', () => {
     await decided(tenant, admin, id);
     const refusingReader = {
       readText: () => Promise.reject(new Error('a parsed claim is not read again')),
+      looksCloser: false,
       close: () => Promise.resolve(),
     };
     const reading = { context: harness.context, fetcher: new ImageFetcher(true), reader: refusingReader };
@@ -295,6 +296,7 @@ describe("a member's erasure", () => {
         expect((await harness.request(tenant, 'DELETE', '/v1/users/shopper', { token: admin })).status).toBe(200);
         return page;
       },
+      looksCloser: false,
       close: () => Promise.resolve(),
     };
     await readClaim({ context: harness.context, fetcher: new ImageFetcher(true), reader }, tenant.id, claim.id, false);

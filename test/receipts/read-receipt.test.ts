@@ -13,6 +13,7 @@ function readerOf(first: OcrPage, closer: OcrPage) {
   const looks: boolean[] = [];
   return {
     looks,
+    looksCloser: true,
     readText: (_image: Buffer, { closer: closely = false }: ReadOptions = {}) => {
       looks.push(closely);
       return Promise.resolve(closely ? closer : first);
@@ -35,6 +36,12 @@ describe('reading a receipt, and again more closely when it does not add up', ()
     expect(reader.looks).toEqual([false, true]);
     expect(page).toBe(ADDS_UP);
     expect(parsed.fields.total?.value).toBe('2.50');
+  });
+
+  it('asks an engine with no closer look once, whatever its first read gave', async () => {
+    const reader = { ...readerOf(NO_TOTAL, ADDS_UP), looksCloser: false };
+    expect((await readReceipt(reader, Buffer.from('image'))).page).toBe(NO_TOTAL);
+    expect(reader.looks).toEqual([false]);
   });
 
   it('keeps the first reading when the closer one stands no better', async () => {

@@ -46,15 +46,14 @@ export interface OcrPage {
 }
 
 export interface ReadOptions {
-  /**
-   * Look more closely, at more cost: asked when a first read did not add up (readReceipt). An
-   * engine with no closer look reads as it always does.
-   */
+  /** Look more closely, at more cost: asked when a first read did not add up (readReceipt). */
   closer?: boolean;
 }
 
 /** An OCR engine: reads one image at a time (callers may queue several), and is closed once. */
 export interface TextReader {
   readText(image: Buffer, options?: ReadOptions): Promise<OcrPage>;
+  /** Whether a closer look reads differently at all: an engine without one is not asked twice. */
+  readonly looksCloser: boolean;
   close(): Promise<void>;
 }

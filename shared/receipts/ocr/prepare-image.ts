@@ -97,6 +97,8 @@ function threeChannels(pixels: Buffer, channels: number): Buffer {
 async function printedRegion(image: Buffer, upright: { width: number; height: number }): Promise<Region | undefined> {
   const { data, info } = await sharp(image, { failOn: 'error' })
     .rotate()
+    // A transparent margin is paper, not ink.
+    .flatten({ background: '#ffffff' })
     .greyscale()
     .resize({ width: CONTENT_SEARCH_SIDE, height: CONTENT_SEARCH_SIDE, fit: 'inside', withoutEnlargement: true })
     .normalise()
@@ -107,10 +109,7 @@ async function printedRegion(image: Buffer, upright: { width: number; height: nu
   const [scaleX, scaleY] = [upright.width / info.width, upright.height / info.height];
   const left = Math.floor(region.left * scaleX);
   const top = Math.floor(region.top * scaleY);
-  return {
-    left,
-    top,
-    width: Math.min(upright.width - left, Math.ceil(region.width * scaleX)),
-    height: Math.min(upright.height - top, Math.ceil(region.height * scaleY)),
-  };
+  const right = Math.min(upright.width, Math.ceil((region.left + region.width) * scaleX));
+  const bottom = Math.min(upright.height, Math.ceil((region.top + region.height) * scaleY));
+  return { left, top, width: right - left, height: bottom - top };
 }

@@ -42,6 +42,7 @@ export const TESSERACT_PREPARATION: ImagePreparation = {
  * about 0.3 s, a read of a receipt about as much again. Reads are queued by tesseract.js itself.
  */
 export class TesseractReader implements TextReader {
+  readonly looksCloser = false;
   private worker: Promise<Worker> | undefined;
 
   /** `start`: how a recognizer is started; a test makes a first start fail. */

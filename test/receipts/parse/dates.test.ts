@@ -35,6 +35,10 @@ describe('reading dates', () => {
     expect(datesIn(text, true).map((found) => found.value)).toEqual([date]);
   });
 
+  it('reads no date inside a longer dotted number ("Inv.1.12.05.18")', () => {
+    expect(datesIn('Inv.1.12.05.18', true)).toEqual([]);
+  });
+
   it('reads an ambiguous date in the order the locale gives', () => {
     expect(datesIn('04/05/2025', true)[0]).toMatchObject({ value: '2025-05-04', ambiguous: false });
     expect(datesIn('04/05/2025', false)[0]).toMatchObject({ value: '2025-04-05', ambiguous: false });

@@ -31,6 +31,13 @@ describe("reading the receipt's locale", () => {
     expect(readLocale(['TOTAL 15,90', 'dont TVA20% 1,41']).currency?.value).toBe('EUR');
   });
 
+  it('reads no dollar from an s before a comma amount ("Summe s12,50")', () => {
+    expect(readLocale(['Hauptstr. 5, 10115 Berlin', 'Summe s12,50']).currency).toEqual({
+      value: 'EUR',
+      confidence: 0.75,
+    });
+  });
+
   it('reads dates month first only in the US, and says nothing without evidence', () => {
     expect(readLocale(['Austin, TX 78701', 'TOTAL 3.00']).dayFirst).toBe(false);
     expect(readLocale(['8 Rue de la Paix, Paris', 'TOTAL 3,00']).dayFirst).toBe(true);

@@ -28,7 +28,7 @@ describe("reading the merchant's name", () => {
   it.each([
     ['AEON C0.(M) BHD', 'AEON CO.(M) BHD'],
     ['KMF F00DICI0US SDN BHD', 'KMF FOODICIOUS SDN BHD'],
-    ['URBAN 1DEA SDN BHD', 'URBAN IDEA SDN BHD'],
+    ['1STOP MART', '1STOP MART'],
     ['99 SPEED MART S/B', '99 SPEED MART S/B'],
   ])('restores the letters the engine read as digits inside a name: %s', (printed, name) => {
     expect(readMerchant(header(`${printed}\nBread 4.00`))?.value).toBe(name);
@@ -49,6 +49,13 @@ describe("reading the merchant's name", () => {
     );
     expect(readMerchant(header('Table5\nSUNFISH\nBread 4.00'))?.value).toBe('SUNFISH');
   });
+
+  it.each(['ROUND TABLE CAFE', 'KAMPUNG KITCHEN', 'STARBUCKS COFFEE MALAYSIA', 'LOT 10 HUTONG'])(
+    'still takes %s, a name that holds an address or table word, for the name',
+    (name) => {
+      expect(readMerchant(header(`${name}\nBread 4.00`))?.value).toBe(name);
+    },
+  );
 
   it("takes a restaurant's table, its order number and the payment printed above the items for no name", () => {
     const rows = header('Table 15\nYour order number is\nCASH\nSWEET FOREST CAFE\nBread 4.00');

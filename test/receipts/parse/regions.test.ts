@@ -177,11 +177,20 @@ describe('Malaysian payment and total wordings', () => {
     expect(claim.fields.total?.value).toBe('599.45');
   });
 
-  it('takes a "rounding" row of more than a few cents for the rounded total', () => {
+  it('takes a "rounding" row of a ringgit or more, near the printed total, for the rounded total', () => {
     const claim = parseReceipt(
       pageOf('Total Sales (Inclusive GST) RM 45.34\nRounding RM 45.35\nCREDIT RM 45.35\nCHANGE RM 0.00'),
     );
     expect(claim.fields.total?.value).toBe('45.35');
+  });
+
+  it('reads no total off a refund, its total and its payment both negative', () => {
+    const claim = parseReceipt(pageOf('REFUND\nTOTAL RM-38.80\nCASH RM-38.80'));
+    expect(claim.fields.total).toBeUndefined();
+  });
+
+  it('reads an item whose first word is a longer word than a label ("GROUNDING MAT") as an item', () => {
+    expect(labelOf('GROUNDING MAT 12.00')).toBeUndefined();
   });
 
   it('reads the amount after a ringgit sign with an O for its nought ("RMO.02")', () => {

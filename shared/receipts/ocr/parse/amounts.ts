@@ -44,11 +44,11 @@ const PRICE_SUFFIX = /^[\s.,:;'"·*-]*(?:\d?[A-Za-z€]\d?\*?)?[\s.,:;'"·*]*$/;
  * and these alone; and a pound sign read as an L, a dollar sign as an s.
  */
 const DIGIT_LOOKALIKES: Record<string, string> = { I: '1', l: '1', '|': '1', O: '0', o: '0' };
-const NUMBER_TOKEN = /(?<=^|\s|[$€£]|RM)[\dIlO|o]+[.,;:][\dIlOo]{2}(?=$|\s|-|[A-Z]$)/g;
+const NUMBER_TOKEN = /(?<=^|\s|[$€£]|\bRM)[\dIlO|o]+[.,;:][\dIlOo]{2}(?=$|\s|-|[A-Z]$)/g;
 /** "£" read as an L glued to the amount ("L3.10", "LO.85"). */
 const POUND_AS_L = /(?<=^|\s)L(?=[\dO]+[.,][\dO]{2}(?:$|\s))/g;
-/** "$" read as an s glued to the amount ("Total Amount s8.20"). */
-const DOLLAR_AS_S = /(?<=^|\s)s(?=\d+[.,]\d{2}(?:$|\s))/g;
+/** "$" read as an s glued to the amount ("Total Amount s8.20"): a dollar's amount has a decimal point. */
+const DOLLAR_AS_S = /(?<=^|\s)s(?=\d+\.\d{2}(?:$|\s))/g;
 
 export function withDigits(text: string): string {
   return text

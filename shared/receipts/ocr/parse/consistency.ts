@@ -148,19 +148,32 @@ export function settleTotals(foot: Foot): Settled {
 }
 
 /**
- * The one amount both paid (the tenders less the change, or one tender exactly) and reached from a
- * subtotal or the items' sum by the foot's arithmetic: two readings of the receipt that agree
- * without its total row.
+ * The amount paid (the tenders less the change) when the foot's arithmetic reaches it from a
+ * subtotal or the items' sum: two readings of the receipt that agree without its total row. A
+ * total row printed with more must be that one misread (a digit, "112.46" for 112.45) or before
+ * its rounding: a larger total that says something else (a part payment beside the whole) leaves
+ * the total to a person. A smaller one says nothing (the GST summary's "Total: 106.10 6.37").
  */
 function agreedByPaymentAndSubtotal(foot: Foot): number | undefined {
   if (!foot.tenders.length) return undefined;
+  const paid = cents(sum(foot.tenders) - sum(foot.changes));
   const bases = [
     ...foot.subtotals.map((subtotal) => subtotal.value),
     ...(foot.itemsSum === undefined ? [] : [foot.itemsSum]),
   ];
-  const paid = new Set([cents(sum(foot.tenders) - sum(foot.changes)), ...foot.tenders.map(cents)]);
-  const agreed = [...paid].filter((amount) => amount > 0 && bases.some((base) => reaches(foot, base, amount / 100)));
-  return agreed.length === 1 ? agreed[0]! / 100 : undefined;
+  if (paid <= 0 || !bases.some((base) => reaches(foot, base, paid / 100))) return undefined;
+  const agrees = (total: Candidate) =>
+    cents(total.value) <= paid + ROUNDING_CENTS || oneDigitApart(cents(total.value), paid);
+  return foot.totals.every(agrees) ? paid / 100 : undefined;
+}
+
+/** The most a cash rounding moves a total, in cents (to 5 sen, 5 cents or 10 öre). */
+const ROUNDING_CENTS = 5;
+
+/** Two amounts printed with as many digits that differ in one of them: one misread for the other. */
+function oneDigitApart(a: number, b: number): boolean {
+  const [x, y] = [String(a), String(b)];
+  return x.length === y.length && [...x].filter((digit, at) => digit !== y[at]).length === 1;
 }
 
 /**

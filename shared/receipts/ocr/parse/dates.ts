@@ -29,7 +29,7 @@ const MONTH_OF = new Map(MONTH_NAMES.flatMap(([month, names]) => names.map((name
 const MONTH = `(${[...MONTH_OF.keys()].sort((a, b) => b.length - a.length).join('|')})\\.?`;
 
 const YEAR_FIRST = /\b(20\d{2})[-/.](\d{1,2})[-/.](\d{1,2})\b/g;
-const NUMERIC = /(?<!\d|\d\.)(\d{1,2})\s?([/.-])\s?(\d{1,2})\s?\2\s?(20\d{2}|\d{2})(?![\d])/g;
+const NUMERIC = /(?<!\d|\d\.)(\d{1,2})\s?([/.-])\s?(\d{1,2})\s?\2\s?(20\d{2}|\d{2})(?!\.?\d)/g;
 const DAY_MONTH_NAME = new RegExp(
   String.raw`(?<!\d)(\d{1,2})(?:ST|ND|RD|TH|ER)?\.?[\s-]*${MONTH}[\s,-]*(20\d{2}|\d{2})\b`,
   'g',

@@ -21,3 +21,11 @@ export function lettersAndDigits(text: string): string {
     .replace(/æ/g, 'ae')
     .replace(/[^\p{L}\p{N}]+/gu, '');
 }
+
+/**
+ * The letters the OCR reads as digits inside a word ("T0TAL", "SUBT0TAL", "AEON C0.", "F00DICI0US"):
+ * a 0 after a letter or before two, a 1 or | between letters. A number of its own is left alone.
+ */
+export function withLettersForDigits(text: string): string {
+  return text.replace(/(?<=\p{L})0|0(?=\p{L}{2})/gu, 'O').replace(/(?<=\p{L})[1|](?=\p{L})/gu, 'I');
+}

@@ -7,6 +7,8 @@ import type { Row } from './rows.js';
 
 /** A rounding of cash to what coins can pay is under this; more, and the row prints the amount rounded. */
 const ROUNDED_TOTAL = 1;
+/** A rounded total is within this of the total it rounds. */
+const ROUNDING_REACH = 0.1;
 
 /** The labelled amounts below the header, sorted by what they are, for the consistency check. */
 export function readFoot(labelled: { row: Row; label: Label | undefined }[], items: ReceiptLineItem[]): Foot {
@@ -19,9 +21,7 @@ export function readFoot(labelled: { row: Row; label: Label | undefined }[], ite
     foot.printed.push(amount.value);
     switch (label?.kind) {
       case 'total':
-        // "TOTAL RM-38.80": a dash the OCR read between the currency and the amount; a refund's
-        // total is no sale's either way, and the arithmetic must still confirm the amount.
-        if (amount.value !== 0) foot.totals.push({ ...candidate, value: Math.abs(amount.value) });
+        if (amount.value !== 0) foot.totals.push(candidate);
         break;
       case 'subtotal':
         foot.subtotals.push(candidate);
@@ -36,24 +36,24 @@ export function readFoot(labelled: { row: Row; label: Label | undefined }[], ite
         foot.savings.push(Math.abs(amount.value));
         break;
       case 'rounding':
-        // "Rounding RM 45.35": a rounding is a few cents; a row so labelled with more is the rounded total.
-        if (Math.abs(amount.value) >= ROUNDED_TOTAL) foot.totals.push({ ...candidate, value: Math.abs(amount.value) });
-        else {
+        if (Math.abs(amount.value) < ROUNDED_TOTAL) {
           foot.roundings.push(amount.value);
           foot.charges.push(amount.value);
+        } else if (foot.totals.some((total) => Math.abs(total.value - amount.value) <= ROUNDING_REACH)) {
+          // "Rounding RM 45.35" under "Total Sales RM 45.34": the rounded total on the rounding's row.
+          foot.totals.push(candidate);
         }
         break;
       case 'tip':
       case 'deposit':
         foot.charges.push(amount.value);
         break;
-      // Payments printed as taken off the amount due ("Cash -50.00", "Visa -538.00") pay it all the same.
       case 'cash':
         foot.cashTendered = true;
-        foot.tenders.push(Math.abs(amount.value));
+        foot.tenders.push(amount.value);
         break;
       case 'tender':
-        foot.tenders.push(Math.abs(amount.value));
+        foot.tenders.push(amount.value);
         break;
       case 'change':
         foot.changes.push(Math.abs(amount.value));
@@ -63,5 +63,21 @@ export function readFoot(labelled: { row: Row; label: Label | undefined }[], ite
         break;
     }
   }
-  return foot;
+  return withSaleSigns(foot);
+}
+
+/**
+ * A sale's amounts as positive: a payment printed as taken off the amount due ("Cash -50.00",
+ * "Visa -538.00") on a receipt whose total or subtotal is positive pays it; a total read with a
+ * dash before it ("TOTAL RM-38.80") on a receipt paid with positive tenders is that amount. A
+ * refund, its total and its payment both negative, keeps its signs and no total is read off it.
+ */
+function withSaleSigns(foot: Foot): Foot {
+  const sale = [...foot.totals, ...foot.subtotals].some((candidate) => candidate.value > 0);
+  const paidIn = foot.tenders.some((tender) => tender > 0);
+  const tenders = sale ? foot.tenders.map(Math.abs) : foot.tenders;
+  const totals = (
+    paidIn ? foot.totals.map((total) => ({ ...total, value: Math.abs(total.value) })) : foot.totals
+  ).filter((total) => total.value > 0);
+  return { ...foot, tenders, totals };
 }

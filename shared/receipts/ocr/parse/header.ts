@@ -8,23 +8,30 @@ import type { Row } from './rows.js';
 const CONTACT =
   /\b(?:TEL|PHONE|FAX|WWW|HTTPS?|EMAIL|E-MAIL|VAT|TRN|SIRET|UST|STEUER|TAX)\b|\bST\.?-?NR|@|\.(?:COM|CO\.UK|DE|FR|AE)\b/;
 const TITLE =
-  /\b(?:RECEIPT|INVOICE|TICKET|QUITTUNG|KASSENBON|BELEG|RECU|FACTURE|WELCOME|WILLKOMMEN|BIENVENUE|THANK|DANKE|MERCI|DATE|DATUM|COPY|DUPLICATE|TABLE|YOUR ORDER|ORDER NO|ORDER NUMBER)\b|^CASH(?: SALES?| BILL)?$|\bTABLE ?\d/;
-const STREET =
-  /\b(?:STREET|ST|ROAD|RD|AVENUE|AVE|LANE|LN|DRIVE|DR|BLVD|BOULEVARD|WAY|PLACE|SQUARE|HIGH ST|STRASSE|STR|WEG|PLATZ|ALLEE|GASSE|RUE|AV|PLACE|CHEMIN|QUAI|MALL|CENTRE|CENTER|SUITE|UNIT|FLOOR|PO BOX|JALAN|JLN|LORONG|TAMAN|TMN|PERSIARAN|LEBUH|LEBUHRAYA|KAMPUNG|BANDAR|IELA|GATVE|PROSPEKTS|BULVARIS|SOSEJA)\b/;
+  /\b(?:RECEIPT|INVOICE|TICKET|QUITTUNG|KASSENBON|BELEG|RECU|FACTURE|WELCOME|WILLKOMMEN|BIENVENUE|THANK|DANKE|MERCI|DATE|DATUM|COPY|DUPLICATE|YOUR ORDER|ORDER NO|ORDER NUMBER)\b|^CASH(?: SALES?| BILL)?$|^\W*TABLE\b|\bTABLE ?(?:NO\.? ?)?\d/;
+/** The Malay road and estate words of STREET, which begin a Malaysian address row. */
+const MALAY_STREET = ['JALAN', 'JLN', 'LORONG', 'TAMAN', 'TMN', 'PERSIARAN'];
+const STREET = new RegExp(
+  String.raw`\b(?:STREET|ST|ROAD|RD|AVENUE|AVE|LANE|LN|DRIVE|DR|BLVD|BOULEVARD|WAY|PLACE|SQUARE|HIGH ST|STRASSE|STR|WEG|PLATZ|ALLEE|GASSE|RUE|AV|PLACE|CHEMIN|QUAI|MALL|CENTRE|CENTER|SUITE|UNIT|FLOOR|PO BOX|${MALAY_STREET.join('|')}|LEBUH|LEBUHRAYA|KAMPUNG|BANDAR|IELA|GATVE|PROSPEKTS|BULVARIS|SOSEJA)\b`,
+);
 /**
- * A Malaysian state's name, which ends an address there ("SELANGOR DARUL EHSAN", "SELANGOR D.E,
- * MALAYSIA"); and a row that begins with a Malay road, estate or lot word, which only an address
- * does ("TAMAN BERKELEY", "LOT P.21 TAMAN …"): such a row holds no digit as often as not.
+ * What marks a Malaysian address: a state's name ending it ("SELANGOR DARUL EHSAN"), the country
+ * after a state or a number ("KLANG SELANGOR D.E, MALAYSIA"; "STARBUCKS COFFEE MALAYSIA" is a
+ * name), or a Malay road or estate word beginning the row ("TAMAN BERKELEY"), which holds no
+ * digit as often as not.
  */
-const MALAYSIAN_STATE =
-  /\b(?:DARUL (?:EHSAN|TAKZIM|AMAN|MAKMUR|RIDZUAN|KHUSUS|NAIM)|KUALA LUMPUR|WILAYAH PERSEKUTUAN)\b|\bMALAYSIA\W*$|^\W*(?:JALAN|JLN|TAMAN|TMN|LORONG|PERSIARAN|KAMPUNG|LOT ?[A-Z]?\.? ?\d)/;
+const MALAYSIAN_ADDRESS = new RegExp(
+  String.raw`\b(?:DARUL (?:EHSAN|TAKZIM|AMAN|MAKMUR|RIDZUAN|KHUSUS|NAIM)|KUALA LUMPUR|WILAYAH PERSEKUTUAN)\b` +
+    String.raw`|(?:\d|\bD\.? ?E\b|\b(?:SELANGOR|JOHOR|PERAK|KEDAH|PAHANG|MELAKA|SABAH|SARAWAK|PENANG|KELANTAN|TERENGGANU|PERLIS|SEMBILAN))\W*MALAYSIA\W*$` +
+    String.raw`|^\W*(?:${MALAY_STREET.join('|')})\b`,
+);
 /** A British postcode, printed with or without its space (the OCR drops it): "LS1 4AB", "SW1A1AA". */
 export const GB_POSTCODE = /\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b/;
 const POSTCODE = new RegExp(`${GB_POSTCODE.source}|\\b\\d{5}\\b|\\b[A-Z]{2} \\d{5}\\b`);
 
 function isAddress(text: string): boolean {
   const plain = plainText(text);
-  return (/\d/.test(plain) && STREET.test(plain)) || POSTCODE.test(plain) || MALAYSIAN_STATE.test(plain);
+  return (/\d/.test(plain) && STREET.test(plain)) || POSTCODE.test(plain) || MALAYSIAN_ADDRESS.test(plain);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { plainText } from './fold-text.js';
+import { plainText, withLettersForDigits } from './fold-text.js';
 import { editDistance } from './similarity.js';
 
 /** What a labelled row of a receipt's foot holds. */
@@ -152,12 +152,9 @@ const TOLERANT_WORDINGS = WORDINGS.map((wording) => ({
   pattern: new RegExp(wording.pattern.source.replace(/ /g, ' ?').replace(/\\b/g, LETTER_BOUNDARY)),
 }));
 
-/** Digits the OCR reads for letters inside a word ("T0TAL", "SUBT0TAL", "TOTAI"). */
+/** Digits the OCR reads for letters inside a word ("T0TAL", "SUBT0TAL"), and TOTAL's L read as an I ("TOTAI"). */
 function withLetters(plain: string): string {
-  return plain
-    .replace(/(?<=[A-Z])0|0(?=[A-Z]{2})/g, 'O')
-    .replace(/(?<=[A-Z])[1|](?=[A-Z])/g, 'I')
-    .replace(/\bTOTA[I1|]\b/g, 'TOTAL');
+  return withLettersForDigits(plain).replace(/\bTOTA[I1|]\b/g, 'TOTAL');
 }
 
 /** Label words long enough that one misread letter cannot make another word of them. */
@@ -184,7 +181,10 @@ const LONG_LABEL_WORDS = [
 function withLabelWordRestored(plain: string): string {
   return plain
     .replace(/^(\W*)([A-Z]{6,})/, (whole, lead: string, word: string) => {
-      const near = LONG_LABEL_WORDS.find((label) => editDistance(word, label) <= (label.length >= 10 ? 2 : 1));
+      // Never a longer word: one letter more makes another word ("GROUNDING", "CHANGED").
+      const near = LONG_LABEL_WORDS.find(
+        (label) => word.length <= label.length && editDistance(word, label) <= (label.length >= 10 ? 2 : 1),
+      );
       return near ? `${lead}${near}` : whole;
     })
     .replace(/^(\W*)([A-Z]{4,5})(?![A-Z])/, (whole, lead: string, word: string) =>

@@ -1,5 +1,5 @@
 import { roundConfidence } from './confidence.js';
-import { lettersAndDigits, plainText } from './fold-text.js';
+import { lettersAndDigits, plainText, withLettersForDigits } from './fold-text.js';
 import { couldBeName, withoutEdgeNoise } from './header.js';
 import type { Row } from './rows.js';
 import { similarity } from './similarity.js';
@@ -67,28 +67,17 @@ export function readMerchant(header: Row[], knownMerchants: string[] = []): Merc
   if (!trading)
     return (
       legal && {
-        value: withLettersForDigits(legal.value),
+        value: cleanName(legal.value),
         confidence: roundConfidence(legal.row.confidence * (legal.row === header[0] ? 1 : 0.85)),
       }
     );
   // A name that is not the first row, or not prominent, may be a slogan or a branch's line.
   const placed = trading.row === header[0] || trading.prominent ? 1 : 0.85;
   return {
-    value: withLettersForDigits(withoutEdgeNoise(withLegalFormRestored(trading.row.text))),
+    value: cleanName(withoutEdgeNoise(withLegalFormRestored(trading.row.text))),
     confidence: roundConfidence(trading.row.confidence * placed),
     ...(legal ? { legalName: legalReading(legal) } : {}),
   };
-}
-
-/**
- * A name with the letters restored that the engine read as digits inside its words ("AEON C0. (M)
- * BHD", "F00DICI0US", "1DEA"): a 0 or a 1 beside letters in a word of letters. A number of its own
- * ("99 SPEED MART", "(001451697-M)") is left as printed.
- */
-export function withLettersForDigits(name: string): string {
-  return withoutRegistrationNumber(name)
-    .replace(/(?<=\p{L})0|0(?=\p{L}{2})/gu, 'O')
-    .replace(/(?<=\p{L})1(?=\p{L})|(?<![\p{L}\p{N}])1(?=\p{Lu}{3})/gu, 'I');
 }
 
 /**
@@ -105,6 +94,14 @@ function withoutRegistrationNumber(name: string): string {
 }
 
 /**
+ * A name as printed, less what the engine misread in it (letters read as digits inside its words)
+ * and what is no part of it (a registration number).
+ */
+function cleanName(name: string): string {
+  return withoutRegistrationNumber(withLettersForDigits(name));
+}
+
+/**
  * Malaysia's legal form as the engine misreads it on a faint print ("SDN 8HD", "SON BHD", "SDN
  * BHC"): its letters are a fixed vocabulary, so a near miss is restored before the name is looked for.
  */
@@ -116,7 +113,7 @@ function withLegalFormRestored(text: string): string {
 
 /** A legal name kept beside the merchant: its legal form says what it is, so only its reading is in doubt. */
 function legalReading(legal: { row: Row; value: string }): { value: string; confidence: number } {
-  return { value: withLettersForDigits(legal.value), confidence: roundConfidence(legal.row.confidence) };
+  return { value: cleanName(legal.value), confidence: roundConfidence(legal.row.confidence) };
 }
 
 /** The first header row that prints a legal name, and that name without what follows it on the row. */
