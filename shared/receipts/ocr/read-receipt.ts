@@ -11,11 +11,10 @@ export interface ReceiptReading {
 
 /**
  * Reads a receipt image and parses it; when the first read does not add up (no total its own
- * arithmetic confirms, or no date), reads it again more closely (ReadOptions.closer), if the
- * engine has a closer look, and keeps
- * the closer reading only if it stands better. A receipt that adds up at the first look costs one
- * read; a faint or small-printed one pays for a second, the only kind that gains from it
- * (docs/receipts.md#the-engine).
+ * arithmetic confirms, or no date) and the engine has a closer look, reads it again more closely
+ * (ReadOptions.closer) and keeps the closer reading only if it stands better. A receipt that adds
+ * up at the first look costs one read; a faint or small-printed one pays for a second, the only
+ * kind that gains from it (docs/receipts.md#the-engine).
  */
 export async function readReceipt(
   reader: Pick<TextReader, 'readText' | 'looksCloser'>,
