@@ -4,12 +4,7 @@ import { TESSERACT_PREPARATION, TesseractReader } from '../../shared/receipts/oc
 import type { TextReader } from '../../shared/receipts/ocr/ocr-page.js';
 import type { ReadImage } from './ocr-cache.js';
 
-/** The OCR engines with their defaults, as the bench reads its sets with each (OCR_VARIANTS adds variants of them). */
-export const OCR_ENGINES = {
-  paddle: () => new PaddleReader(),
-  tesseract: () => new TesseractReader(),
-} satisfies Record<string, () => TextReader>;
-export type OcrEngineName = keyof typeof OCR_ENGINES;
+export type OcrEngineName = 'paddle' | 'tesseract';
 
 /** An engine with its settings: what a read depends on, so what keys the reads cached. */
 export interface OcrVariant {
@@ -29,13 +24,20 @@ const tesseract = (change: (settings: typeof TESSERACT_PREPARATION) => void): Oc
   return { engine: 'tesseract', settings, create: () => new TesseractReader(settings) };
 };
 
+const DEFAULTS: Record<OcrEngineName, OcrVariant> = { paddle: paddle(() => {}), tesseract: tesseract(() => {}) };
+
+/** The OCR engines with their defaults, as the bench reads its sets with each. */
+export const OCR_ENGINES: Record<OcrEngineName, () => TextReader> = {
+  paddle: DEFAULTS.paddle.create,
+  tesseract: DEFAULTS.tesseract.create,
+};
+
 /**
  * Each engine with its defaults, then each default changed one at a time: what
  * ocr-engine-comparison.ts times and `npm run ocr:score -- --engine "<variant>"` scores.
  */
 export const OCR_VARIANTS: Record<string, OcrVariant> = {
-  paddle: paddle(() => {}),
-  tesseract: tesseract(() => {}),
+  ...DEFAULTS,
   'paddle as @gutenye/ocr-node reads': paddle((settings) => {
     settings.preparation = { maxSide: Infinity, minSide: 0, normalise: false, median: 0, cropToContent: false };
     settings.detection = { maxSide: Infinity, minShortSide: 0, threshold: 0.03, normalise: false };
