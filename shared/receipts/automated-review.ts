@@ -84,7 +84,8 @@ const EARLIER_CLAIM = `d.tenant_id = r.tenant_id and d.status <> 'REJECTED' and 
     and (d.created_at < r.created_at or (d.created_at = r.created_at and d.id < r.id) or d.paramount_review_id is not null)`;
 
 /**
- * A picture alike is a duplicate only when the date and total read of both agree: a shop's
+ * The date and total two claims of one receipt share, which the details' check compares too. A
+ * picture alike is a duplicate only when the date and total read of both agree: a shop's
  * receipts of one layout and length hash alike (on SROIE's scans, 36 pairs of different receipts of
  * one shop were within the threshold, none of them of one date and total). A claim missing either
  * is not rejected on its picture alone: without a total or date it goes to a person anyway
@@ -94,7 +95,7 @@ const SAME_DATE_AND_TOTAL = `d.service_date = r.service_date and d.total = r.tot
 
 /** Looked up by barcode, then by transaction id: one index each, where an OR of the two would use neither. */
 const SAME_DETAILS = `r.parse_error is null and r.merchant_name is not null and r.service_date is not null and r.total is not null
-             and ${EARLIER_CLAIM} and d.service_date = r.service_date and d.total = r.total
+             and ${EARLIER_CLAIM} and ${SAME_DATE_AND_TOTAL}
              and lower(trim(d.merchant_name)) = lower(trim(r.merchant_name))`;
 
 /**

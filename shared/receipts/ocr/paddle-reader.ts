@@ -7,7 +7,7 @@ import { openCvReady } from './paddle/open-cv.js';
 import { recogniseLine, type ReadCharacter } from './paddle/recognise-line.js';
 import { rowsOf, wordsOfLine } from './paddle/words-of-line.js';
 import { perceptualHash } from './perceptual-hash.js';
-import { prepareImage, type ImagePreparation } from './prepare-image.js';
+import { prepareImage, type ImagePreparation, type PreparedImage } from './prepare-image.js';
 
 export interface PaddleSettings {
   preparation: ImagePreparation;
@@ -73,6 +73,13 @@ export class PaddleReader implements TextReader {
   private models: Promise<PaddleModels> | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  /**
+   * The image of the last first look, prepared and hashed: the closer look readReceipt may ask for
+   * next is of the same bytes, which need not be decoded, cut to their print and hashed again
+   * (about a quarter of a second). Kept until the next read, at most one prepared image (12 MB at
+   * 2000 px).
+   */
+  private firstLook: PreparedLook | undefined;
 
   readonly looksCloser: boolean;
 
@@ -98,7 +105,7 @@ export class PaddleReader implements TextReader {
       throw error;
     });
     const { detection, recognition, dictionary } = await this.models;
-    const prepared = await prepareImage(image, this.settings.preparation);
+    const { prepared, hash } = await this.look(image, closer);
     const segments = [];
     const found = await detectLines(
       detection,
@@ -120,20 +127,38 @@ export class PaddleReader implements TextReader {
         ? lines.reduce((sum, line) => sum + line.confidence * line.text.length, 0) / characters
         : 0,
       engine: 'paddleocr-ppocrv4',
-      perceptualHash: await perceptualHash(prepared),
+      perceptualHash: hash,
     };
+  }
+
+  /** The image prepared and hashed, or, for a closer look at the first look's image, as it was then. */
+  private async look(image: Buffer, closer: boolean): Promise<PreparedLook> {
+    const kept = this.firstLook;
+    this.firstLook = undefined;
+    if (closer && kept?.image === image) return kept;
+    const prepared = await prepareImage(image, this.settings.preparation);
+    const look = { image, prepared, hash: await perceptualHash(prepared) };
+    if (!closer && this.looksCloser) this.firstLook = look;
+    return look;
   }
 
   /** Reads asked before close() finish first; those asked after are refused. */
   async close(): Promise<void> {
     this.closed = true;
     await this.queue;
+    this.firstLook = undefined;
     const loaded = this.models;
     this.models = undefined;
     if (!loaded) return;
     const sessions = await loaded.catch(() => undefined);
     if (sessions) await Promise.all([sessions.detection.release(), sessions.recognition.release()]);
   }
+}
+
+interface PreparedLook {
+  image: Buffer;
+  prepared: PreparedImage;
+  hash: string;
 }
 
 const meanConfidence = (characters: ReadCharacter[]) =>
