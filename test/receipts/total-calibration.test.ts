@@ -24,6 +24,7 @@ it('calibrates each way of confirming a total from the totals read so, one none 
     'paid with its rounding': { read: 0, right: 0, confidence: 0 },
     reached: { read: 12, right: 12, confidence: 0.757 },
     'paid and reached, not printed': { read: 0, right: 0, confidence: 0 },
+    'agreed without labels': { read: 0, right: 0, confidence: 0 },
   });
 });
 

@@ -37,12 +37,16 @@ async function readAndParse(
   return { page, parsed: parseReceipt(page, hints) };
 }
 
-/** A confirmed total and a date: the two fields without which the review sends the claim to a person. */
-const ADDS_UP = 3;
+/** A total its labelled rows confirm and a date: the two fields without which the review sends the claim to a person. */
+const ADDS_UP = 4;
 
-/** How far a parse gets: a total its arithmetic confirms counts twice, a date once. */
+/**
+ * How far a parse gets: a total its labelled rows confirm counts most, one its amounts agree on
+ * without their labels half as much (a closer look may read the labels), a date least.
+ */
 function standing(parsed: ParsedClaim): number {
   const evidence = parsed.metadata?.totalEvidence;
   const confirmed = evidence !== undefined && (CALIBRATED_EVIDENCE as readonly string[]).includes(evidence);
-  return (confirmed ? 2 : 0) + (parsed.fields.serviceDate ? 1 : 0);
+  const total = !confirmed ? 0 : evidence === 'agreed without labels' ? 1.5 : 3;
+  return total + (parsed.fields.serviceDate ? 1 : 0);
 }

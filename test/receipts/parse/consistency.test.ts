@@ -180,3 +180,70 @@ describe('settling the totals', () => {
     });
   });
 });
+
+// Issue 32: "most empty totals are misreads by the engine on faint scans". When no labelled row
+// gives the total (its label misread: "TOT"1 RM 73.00", "GASH 112.45"), the amounts the foot
+// prints still agree on one.
+describe('a total whose label was misread', () => {
+  it('is the largest amount printed twice or reached from a smaller one with the tax', () => {
+    // "Sub Total RM 68.87", "GST/TAX 6% RM 4.13", "TOT"1 RM 73.00", "CA.. RM 73.00".
+    const subtotalAndTax = foot({
+      subtotals: [{ value: 68.87, confidence: 0.99 }],
+      taxes: [4.13],
+      printed: [2.83, 66.04, 68.87, 4.13, 73, 73, 0, 4.13],
+    });
+    expect(settleTotals(subtotalAndTax).total).toEqual({
+      value: 73,
+      confidence: CALIBRATED_TOTAL_CONFIDENCE['agreed without labels'],
+      evidence: 'agreed without labels',
+    });
+    // Items 149.00 and 21.00, and "TOTAL 170.00" read as an unlabelled row.
+    expect(settleTotals(foot({ itemsSum: 170, itemCount: 2, printed: [149, 21, 170] })).total?.value).toBe(170);
+  });
+
+  it('is the amount due after the rounding when both are printed', () => {
+    // "Stb Total 106.10", "Total GST 6.37", "Roundlng -0.02", "Total (RM) 112.46" (112.47 misread), "GASH 112.45".
+    const misreadTotal = foot({
+      totals: [{ value: 112.46, confidence: 0.85 }],
+      taxes: [106.1, 6.37],
+      charges: [-0.02],
+      roundings: [-0.02],
+      printed: [106.1, 0, 6.37, -0.02, 112.46, 112.45, 0, 6.37],
+    });
+    expect(settleTotals(misreadTotal).total?.value).toBe(112.45);
+    // "Sub-total 88.97", "Total Sales 88.97", "Rounding Adj -0.02", "Total After Adj 88.95", "CASH 100.00":
+    // both totals confirmed, none paid exactly; the GST summary's "Total 83.93 5.04" below.
+    const roundedUnlabelled = foot({
+      totals: [
+        { value: 88.97, confidence: 0.85 },
+        { value: 88.95, confidence: 0.93 },
+        { value: 5.04, confidence: 0.88 },
+      ],
+      subtotals: [{ value: 88.97, confidence: 0.99 }],
+      charges: [-0.02],
+      roundings: [-0.02],
+      tenders: [100],
+      cashTendered: true,
+      printed: [88.97, 88.97, -0.02, 88.95, 100, 5.04],
+    });
+    expect(settleTotals(roundedUnlabelled).total?.value).toBe(88.95);
+  });
+
+  it('is no amount when a larger one printed says otherwise, nothing backs it, or it is one item', () => {
+    const largerUnexplained = foot({ taxes: [1.1], printed: [7.1, 1.1, 8.2, 8.2, 58.2] });
+    expect(settleTotals(largerUnexplained).total).toBeUndefined();
+    expect(settleTotals(foot({ printed: [12.5, 3.2] })).total).toBeUndefined();
+    // "Hen Toral 58:20" read as an item: its price is the items' sum, and backs nothing.
+    expect(settleTotals(foot({ itemsSum: 58.2, itemCount: 1, printed: [58.2] })).total).toBeUndefined();
+  });
+
+  it('is no amount the card payment contradicts', () => {
+    const preTip = foot({
+      subtotals: [{ value: 67.8, confidence: 0.99 }],
+      taxes: [5.42],
+      tenders: [83.39],
+      printed: [67.8, 5.42, 73.22, 83.39],
+    });
+    expect(settleTotals(preTip).total).toBeUndefined();
+  });
+});

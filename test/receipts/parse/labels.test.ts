@@ -31,6 +31,7 @@ describe('reading labels', () => {
     ['Rendu', 'change', 'fr'],
     ['Pfand 0,25', 'deposit', 'de'],
     ['Tip', 'tip', 'en'],
+    ['Serv Charge 10% 4.96', 'tip', 'en'],
     ['Rounding', 'rounding', 'en'],
   ])('reads "%s" as %s (%s)', (text, kind, language) => {
     expect(labelOf(text)).toEqual(language ? { kind, language } : { kind });

@@ -33,6 +33,8 @@ export interface Foot {
   changes: number[];
   /** The items' prices added up, when there are items. */
   itemsSum?: number;
+  /** How many items were read. */
+  itemCount: number;
 }
 
 /** A foot with nothing read yet. */
@@ -49,6 +51,7 @@ export function emptyFoot(): Foot {
     tenders: [],
     cashTendered: false,
     changes: [],
+    itemCount: 0,
   };
 }
 
@@ -61,7 +64,9 @@ export function emptyFoot(): Foot {
  * is the share of totals so confirmed that were right on the tune sets (total-confidence.ts,
  * calibrated by `npm run ocr:calibrate`). A total chosen among different printed totals with no
  * payment to settle it (`contested`), or one nothing checks (`unconfirmed`), is kept under the
- * review's default threshold whatever its share: a person decides.
+ * review's default threshold whatever its share: a person decides. Last, when no labelled total is
+ * found at all, the amounts the foot prints may agree on one without their labels (`agreed
+ * without labels`, agreedWithoutLabels).
  */
 export const CALIBRATED_EVIDENCE = [
   'paid and reached',
@@ -69,6 +74,7 @@ export const CALIBRATED_EVIDENCE = [
   'paid with its rounding',
   'reached',
   'paid and reached, not printed',
+  'agreed without labels',
 ] as const;
 export type CalibratedEvidence = (typeof CALIBRATED_EVIDENCE)[number];
 export type TotalEvidence = CalibratedEvidence | 'contested' | 'unconfirmed';
@@ -123,7 +129,7 @@ export function settleTotals(foot: Foot): Settled {
             totals[0]!.confidence >= CLEAR_READING &&
             !checkable(foot)
           ? withEvidence(totals[0]!, 'unconfirmed')
-          : undefined;
+          : unlabelledTotal(foot);
   const subtotals = distinct(foot.subtotals);
   const confirmsSubtotal = (value: number) =>
     (foot.itemsSum !== undefined && cents(foot.itemsSum) === cents(value)) ||
@@ -165,6 +171,44 @@ function agreedByPaymentAndSubtotal(foot: Foot): number | undefined {
   const agrees = (total: Candidate) =>
     cents(total.value) <= paid + ROUNDING_CENTS || oneDigitApart(cents(total.value), paid);
   return foot.totals.every(agrees) ? paid / 100 : undefined;
+}
+
+/** A total no labelled row gives, when the foot's amounts agree on one (agreedWithoutLabels). */
+function unlabelledTotal(foot: Foot): (Candidate & { evidence: TotalEvidence }) | undefined {
+  const agreed = agreedWithoutLabels(foot);
+  return agreed === undefined ? undefined : withEvidence({ value: agreed, confidence: 1 }, 'agreed without labels');
+}
+
+/**
+ * The total as the foot's amounts give it when the OCR misread its label ("TOT"1 RM 73.00", "GASH
+ * 112.45") or printed it on a row of its own: the largest amount printed that is not a tender and
+ * that the receipt backs, printed twice (the total, then the cash or the tax summary's total), or
+ * reached from a smaller printed amount with the taxes and charges labelled, or by the items, or
+ * paid. Every larger amount printed (a tender aside) must be that one misread by a digit or before
+ * its rounding ("Total (RM) 112.46" above "112.45"); a larger one that says something else means
+ * the total is some other amount, and a person decides.
+ */
+function agreedWithoutLabels(foot: Foot): number | undefined {
+  const tenders = new Set(foot.tenders.map(cents));
+  const printed = foot.printed.map(cents).filter((amount) => amount > 0 && !tenders.has(amount));
+  const candidates = [...new Set(printed)].sort((a, b) => b - a);
+  const paid = foot.tenders.length ? cents(sum(foot.tenders) - sum(foot.changes)) : undefined;
+  const backed = (amount: number) =>
+    printed.filter((other) => other === amount).length > 1 ||
+    printed.some((base) => base < amount && reaches(foot, base / 100, amount / 100)) ||
+    // One item's price is the sum of one item: the row may be the total's, its label unread.
+    (foot.itemCount > 1 && reaches(foot, foot.itemsSum!, amount / 100)) ||
+    paid === amount;
+  const rounding = cents(sum(foot.roundings));
+  for (const [at, amount] of candidates.entries()) {
+    const larger = candidates.slice(0, at);
+    const explained = larger.every((other) => other - amount <= ROUNDING_CENTS || oneDigitApart(other, amount));
+    if (!explained) return undefined;
+    if (!backed(amount) || contradictsPayment(foot, amount / 100)) continue;
+    // "Sub-total 88.97", "Total Sales 88.97", "Rounding Adj -0.02", "88.95": the amount due is the rounded one.
+    return (rounding !== 0 && printed.includes(amount + rounding) ? amount + rounding : amount) / 100;
+  }
+  return undefined;
 }
 
 /** The most a cash rounding moves a total, in cents (to 5 sen, 5 cents or 10 öre). */

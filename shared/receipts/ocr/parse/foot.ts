@@ -14,6 +14,7 @@ const ROUNDING_REACH = 0.1;
 export function readFoot(labelled: { row: Row; label: Label | undefined }[], items: ReceiptLineItem[]): Foot {
   const foot = emptyFoot();
   if (items.length) foot.itemsSum = items.reduce((sum, item) => sum + cents(item.totalPrice ?? 0), 0) / 100;
+  foot.itemCount = items.length;
   for (const { row, label } of labelled) {
     const amount = amountAtEnd(row.text);
     if (!amount || datesIn(row.text, true).length) continue;

@@ -133,7 +133,8 @@ const WORDINGS: Wording[] = [
   { kind: 'deposit', language: 'en', pattern: /\b(?:BOTTLE )?DEPOSIT\b/ },
   { kind: 'deposit', language: 'de', pattern: /\b(?:PFAND|LEERGUT)\b/ },
   { kind: 'deposit', language: 'fr', pattern: /\bCONSIGNE\b/ },
-  { kind: 'tip', language: 'en', pattern: /^\W*(?:TIP|GRATUITY|SERVICE(?: CHARGE)?)\b/ },
+  // "Serv Charge 10% 4.96", "SVC CHG": a service charge printed short.
+  { kind: 'tip', language: 'en', pattern: /^\W*(?:TIP|GRATUITY|SERVICE(?: CHARGE)?|(?:SERV|SVC)\.? (?:CHARGE|CHG))\b/ },
   { kind: 'tip', language: 'de', pattern: /^\W*(?:TRINKGELD|BEDIENUNG)\b/ },
   { kind: 'tip', language: 'fr', pattern: /^\W*(?:POURBOIRE|SERVICE)\b/ },
   { kind: 'rounding', language: 'en', pattern: /^\W*ROUNDING\b/ },
