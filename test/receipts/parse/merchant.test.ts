@@ -19,6 +19,22 @@ describe("reading the merchant's name", () => {
     expect(readMerchant(rows)?.value).toBe('THE DELI');
   });
 
+  // Issue 32: SROIE's "SAM SAM TRADING CO" above its address, and an item's description printed
+  // large above the first price; a folded slip read from its foot first.
+  it('takes a name above the address over one printed large under it', () => {
+    const rows = header(
+      'SAM SAM TRADING CO\n67,JLN MEWAH 25/63 TMN SRI MUDA,\nTAX INVOICE\n#UNICORN TWIN SUPER GLUE\n1X 5.20',
+    );
+    expect(readMerchant(rows)?.value).toBe('SAM SAM TRADING CO');
+  });
+
+  it("takes the shop's terms for no name", () => {
+    const rows = header(
+      'GOODS SOLD ARE INOT RETURNABLE. THAPK YOU\nSLF CASH & CARRY\nOFF JLN BT 3 SUBANG.\nBread 4.00',
+    );
+    expect(readMerchant(rows)?.value).toBe('SLF CASH & CARRY');
+  });
+
   it('drops stray marks at the edges of the name', () => {
     const rows = header(': Bistro Lumiere:\nBread 4.00');
     expect(readMerchant(rows)?.value).toBe('Bistro Lumiere');

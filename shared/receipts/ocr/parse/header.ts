@@ -3,12 +3,13 @@ import type { Row } from './rows.js';
 
 /**
  * Rows that are no name: contact details, addresses, the document's own title, greetings, a
- * restaurant's table or order number, the payment ("CASH") printed above the items.
+ * restaurant's table or order number, the payment ("CASH") printed above the items, the shop's
+ * terms ("GOODS SOLD ARE NOT RETURNABLE", printed at the foot, read first off a folded slip).
  */
 const CONTACT =
   /\b(?:TEL|PHONE|FAX|WWW|HTTPS?|EMAIL|E-MAIL|VAT|TRN|SIRET|UST|STEUER|TAX)\b|\bST\.?-?NR|@|\.(?:COM|CO\.UK|DE|FR|AE)\b/;
 const TITLE =
-  /\b(?:RECEIPT|INVOICE|TICKET|QUITTUNG|KASSENBON|BELEG|RECU|FACTURE|WELCOME|WILLKOMMEN|BIENVENUE|THANK|DANKE|MERCI|DATE|DATUM|COPY|DUPLICATE|YOUR ORDER|ORDER NO|ORDER NUMBER)\b|^CASH(?: SALES?| BILL)?$|^\W*TABLE\b|\bTABLE ?(?:NO\.? ?)?\d/;
+  /\b(?:RECEIPT|INVOICE|TICKET|QUITTUNG|KASSENBON|BELEG|RECU|FACTURE|WELCOME|WILLKOMMEN|BIENVENUE|THANK|DANKE|MERCI|DATE|DATUM|COPY|DUPLICATE|YOUR ORDER|ORDER NO|ORDER NUMBER)\b|^CASH(?: SALES?| BILL)?$|^\W*TABLE\b|\bTABLE ?(?:NO\.? ?)?\d|\b(?:RETURNABLE|REFUNDABLE|EXCHANGEABLE)\b/;
 /** The Malay road and estate words of STREET, which begin a Malaysian address row. */
 const MALAY_STREET = ['JALAN', 'JLN', 'LORONG', 'TAMAN', 'TMN', 'PERSIARAN'];
 const STREET = new RegExp(
@@ -28,6 +29,11 @@ const MALAYSIAN_ADDRESS = new RegExp(
 /** A British postcode, printed with or without its space (the OCR drops it): "LS1 4AB", "SW1A1AA". */
 export const GB_POSTCODE = /\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b/;
 const POSTCODE = new RegExp(`${GB_POSTCODE.source}|\\b\\d{5}\\b|\\b[A-Z]{2} \\d{5}\\b`);
+
+/** A row of the merchant's address or contact details, which receipts print under its name. */
+export function isAddressOrContact(text: string): boolean {
+  return isAddress(text) || CONTACT.test(plainText(text));
+}
 
 function isAddress(text: string): boolean {
   const plain = plainText(text);

@@ -1,6 +1,6 @@
 import { roundConfidence } from './confidence.js';
 import { lettersAndDigits, plainText, withLettersForDigits } from './fold-text.js';
-import { couldBeName, withoutEdgeNoise } from './header.js';
+import { couldBeName, isAddressOrContact, withoutEdgeNoise } from './header.js';
 import type { Row } from './rows.js';
 import { similarity } from './similarity.js';
 
@@ -128,8 +128,15 @@ function legalName(header: Row[]): { row: Row; value: string } | undefined {
   return undefined;
 }
 
+/**
+ * The name row: the tallest that could be a name when one stands out, else the first. A name is
+ * printed above the address, so rows under it (a branch, a document title, an item's description
+ * printed large) are looked at only when none above it could be the name.
+ */
 function printedName(header: Row[]): PrintedName | undefined {
-  const names = header.filter((row) => couldBeName(row.text));
+  const address = header.findIndex((row) => isAddressOrContact(row.text));
+  const aboveAddress = header.slice(0, address < 0 ? undefined : address).filter((row) => couldBeName(row.text));
+  const names = aboveAddress.length ? aboveAddress : header.filter((row) => couldBeName(row.text));
   if (!names.length) return undefined;
   const heights = header.map(height).sort((a, b) => a - b);
   const usual = heights[Math.floor(heights.length / 2)]!;
