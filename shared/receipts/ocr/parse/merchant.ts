@@ -3,6 +3,7 @@ import { lettersAndDigits, plainText, withLettersForDigits } from './fold-text.j
 import { couldBeName, isAddressOrContact, withoutEdgeNoise } from './header.js';
 import type { Row } from './rows.js';
 import { similarity } from './similarity.js';
+import { withTradeWordsRestored } from './trade-words.js';
 
 export interface MerchantReading {
   value: string;
@@ -94,11 +95,11 @@ function withoutRegistrationNumber(name: string): string {
 }
 
 /**
- * A name as printed, less what the engine misread in it (letters read as digits inside its words)
- * and what is no part of it (a registration number).
+ * A name as printed, less what the engine misread in it (letters read as digits inside its words,
+ * a letter of a trade word) and what is no part of it (a registration number).
  */
 function cleanName(name: string): string {
-  return withoutRegistrationNumber(withLettersForDigits(name));
+  return withTradeWordsRestored(withoutRegistrationNumber(withLettersForDigits(name)));
 }
 
 /**
