@@ -24,6 +24,12 @@ describe('Malaysian, Singaporean and Latvian receipts', () => {
     [['BOOK TA .K (TAMAN DAYA) SDN BHD', 'TOTAL 9.00'], 'MYR', 0.75],
     [['FAIRPRICE PTE LTD', 'TOTAL 9.00'], 'SGD', 0.75],
     [['SIA "Kanclers"', 'Katolu iela 7, Jelgava', 'SUMMA 9.59'], 'EUR', 0.75],
+    // Signs of Malaysia the engine reads short or glued, with no "RM" printed: a registration
+    // number, a GST number, a road or estate word glued to its name.
+    [['SUNFISH', '<484297-M>', '22 LRG PERUSAHAAN4', 'TOTAL 28.70'], 'MYR', 0.75],
+    [['SLF CASH & CARRY', '(002107265-V)', 'NO.15.JIN TSJ2.TMN SUBANG JASA.', 'TOTAL 21.20'], 'MYR', 0.75],
+    [['TEO HENG STATIONERY & BOOKS', 'GSTNO.000689913856 19481', 'TOTAL 18.00'], 'MYR', 0.75],
+    [['PERNIAGAAN ZHENG HUI', 'NO.59JALANPERMAS9/6', '81760JOHORBAHRU', 'TOTAL 8.00'], 'MYR', 0.75],
   ])('reads the currency of %j as %s', (texts, currency, confidence) => {
     expect(readLocale(texts).currency).toEqual({ value: currency, confidence });
   });
@@ -42,6 +48,12 @@ describe('Malaysian, Singaporean and Latvian receipts', () => {
   it('reads dates day first in Malaysia and Latvia, as they are printed there', () => {
     expect(readLocale(['81100 JOHOR BAHRU, JOHOR', 'TOTAL 3.00']).dayFirst).toBe(true);
     expect(readLocale(['PVN LV40003021234', 'KOPA EUR 3.00']).dayFirst).toBe(true);
+  });
+
+  it('takes no number of another country for a Malaysian registration or GST number', () => {
+    expect(readLocale(['ORDER 20240115-A', 'TOTAL $9.00']).country).toBeUndefined();
+    expect(readLocale(['VAT No. GB 123 4567 89', 'GST 5% 0.45', 'TOTAL £9.00']).country).toBe('GB');
+    expect(readLocale(['Austin, TX 78701', 'Ref 1234567-B', 'TOTAL $9.00']).country).toBe('US');
   });
 
   it.each([

@@ -86,7 +86,17 @@ const COUNTRY_SIGNS: [Country, RegExp][] = [
   ['AE', /\b(?:UAE|U\.A\.E|UNITED ARAB EMIRATES|DUBAI|ABU DHABI|SHARJAH|TRN|AED|DHS?)\b|\+971\b/],
   [
     'MY',
-    /\b(?:MALAYSIA|SDN\.? ?BHD|BHD|S\/B|JOHOR|SELANGOR|KUALA LUMPUR|PUTRAJAYA|PULAU PINANG|PENANG|PERAK|KEDAH|MELAKA|PAHANG|NEGERI SEMBILAN|TERENGGANU|KELANTAN|SABAH|SARAWAK|JALAN|JLN|TAMAN|SST|GST ?(?:REG|ID))\b|\+60\b|\bRM ?\d/,
+    new RegExp(
+      [
+        String.raw`\b(?:MALAYSIA|SDN\.? ?BHD|BHD|S\/B|JOHOR|SELANGOR|KUALA LUMPUR|PUTRAJAYA|PULAU PINANG|PENANG|PERAK|KEDAH|MELAKA|PAHANG|NEGERI SEMBILAN|TERENGGANU|KELANTAN|SABAH|SARAWAK|JALAN|JLN|TAMAN|TMN|LRG|PERSIARAN|SST|GST ?(?:REG|ID))\b|\+60\b|\bRM ?\d`,
+        // Glued to the next word by the engine: "NO.59JALANPERMAS9/6", "81760JOHORBAHRU", "KUALASELANGOR".
+        String.raw`(?<![A-Z])(?:JALAN|TAMAN|JOHOR|KUALA)(?=[A-Z])|SELANGOR`,
+        // A company's registration number, in brackets, after its label or on a row of its own
+        // ("(002107265-V)", "<484297-M>", "BRNo.:0195932-X", "JM0325955-V"), and the GST number, 12 digits from 00.
+        String.raw`[(<] ?\d{6,9}-[A-Z] ?[)>]|\b(?:BRN?|ROC|CO)\b.{0,8}?\d{6,9}-[A-Z]\b|^\W*(?:[A-Z]{2})?\d{6,9}-[A-Z]\W*$`,
+        String.raw`\bGST.{0,12}?\b00\d{10}\b`,
+      ].join('|'),
+    ),
   ],
   ['SG', /\b(?:SINGAPORE|PTE\.? ?LTD|UEN)\b|\+65\b|\bS\$ ?\d/],
   ['LV', /\b(?:LATVIJA|LATVIA|RIGA|SIA|PVN|KOPA|SUMMA|APMAKSAI|ATLIKUMS|KASES)\b|\+371\b|\bLV-?\d{4}\b/],
