@@ -237,6 +237,22 @@ describe('a total whose label was misread', () => {
     expect(settleTotals(foot({ itemsSum: 58.2, itemCount: 1, printed: [58.2] })).total).toBeUndefined();
   });
 
+  it('is no subtotal the tax summary prints again, with a tax to add to it', () => {
+    // "SUB-TOTAL 144.68", "TOTAL TAX 8.68", "ROUNDING -0.01", "TOTAL CASH 153.35" read as "V53.35", "TOTAL : 144.68 8.68".
+    const taxSummary = foot({
+      totals: [
+        { value: 53.35, confidence: 0.78 },
+        { value: 8.68, confidence: 0.99 },
+      ],
+      subtotals: [{ value: 144.68, confidence: 0.73 }],
+      taxes: [8.68],
+      charges: [-0.01],
+      roundings: [-0.01],
+      printed: [144.68, 144.68, 8.68, -0.01, 53.35, 0, 144.68, 8.68],
+    });
+    expect(settleTotals(taxSummary).total).toBeUndefined();
+  });
+
   it('is no amount the card payment contradicts', () => {
     const preTip = foot({
       subtotals: [{ value: 67.8, confidence: 0.99 }],

@@ -182,8 +182,8 @@ function unlabelledTotal(foot: Foot): (Candidate & { evidence: TotalEvidence }) 
 /**
  * The total as the foot's amounts give it when the OCR misread its label ("TOT"1 RM 73.00", "GASH
  * 112.45") or printed it on a row of its own: the largest amount printed that is not a tender and
- * that the receipt backs, printed twice (the total, then the cash or the tax summary's total), or
- * reached from a smaller printed amount with the taxes and charges labelled, or by the items, or
+ * that the receipt backs: printed twice (the total, then the cash; not a subtotal the tax is
+ * added to), reached from a smaller printed amount with the taxes and charges labelled, by the items, or
  * paid. Every larger amount printed (a tender aside) must be that one misread by a digit or before
  * its rounding ("Total (RM) 112.46" above "112.45"); a larger one that says something else means
  * the total is some other amount, and a person decides.
@@ -193,8 +193,13 @@ function agreedWithoutLabels(foot: Foot): number | undefined {
   const printed = foot.printed.map(cents).filter((amount) => amount > 0 && !tenders.has(amount));
   const candidates = [...new Set(printed)].sort((a, b) => b - a);
   const paid = foot.tenders.length ? cents(sum(foot.tenders) - sum(foot.changes)) : undefined;
+  // A tax summary prints the subtotal before tax again ("SUB-TOTAL 144.68", "TOTAL : 144.68 8.68"):
+  // a subtotal printed twice, with a tax to add to it, is no total for that.
+  const beforeTax = (amount: number) =>
+    foot.subtotals.some((subtotal) => cents(subtotal.value) === amount) &&
+    foot.taxes.some((tax) => tax > 0 && cents(tax) < amount);
   const backed = (amount: number) =>
-    printed.filter((other) => other === amount).length > 1 ||
+    (!beforeTax(amount) && printed.filter((other) => other === amount).length > 1) ||
     printed.some((base) => base < amount && reaches(foot, base / 100, amount / 100)) ||
     // One item's price is the sum of one item: the row may be the total's, its label unread.
     (foot.itemCount > 1 && reaches(foot, foot.itemsSum!, amount / 100)) ||
