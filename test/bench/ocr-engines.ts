@@ -39,7 +39,14 @@ export const OCR_ENGINES: Record<OcrEngineName, () => TextReader> = {
 export const OCR_VARIANTS: Record<string, OcrVariant> = {
   ...DEFAULTS,
   'paddle as @gutenye/ocr-node reads': paddle((settings) => {
-    settings.preparation = { maxSide: Infinity, minSide: 0, normalise: false, median: 0, cropToContent: false };
+    settings.preparation = {
+      maxSide: Infinity,
+      minSide: 0,
+      normalise: false,
+      median: 0,
+      cropToContent: false,
+      deskew: false,
+    };
     settings.detection = { maxSide: Infinity, minShortSide: 0, threshold: 0.03, normalise: false };
     settings.closerDetection = settings.detection;
   }),
@@ -51,6 +58,7 @@ export const OCR_VARIANTS: Record<string, OcrVariant> = {
   'paddle closer look at short side 480': paddle((settings) => void (settings.closerDetection.minShortSide = 480)),
   'paddle closer look at short side 800': paddle((settings) => void (settings.closerDetection.minShortSide = 800)),
   'paddle whole page': paddle((settings) => void (settings.preparation.cropToContent = false)),
+  'paddle not levelled': paddle((settings) => void (settings.preparation.deskew = false)),
   'paddle det threshold 0.1': paddle((settings) => void (settings.detection.threshold = 0.1)),
   'paddle det ImageNet input': paddle((settings) => void (settings.detection.normalise = true)),
   'paddle rec -1..1 input': paddle((settings) => void (settings.normaliseRecognition = true)),

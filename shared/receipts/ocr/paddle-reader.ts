@@ -40,7 +40,7 @@ export interface PaddleSettings {
  * not add up.
  */
 export const PADDLE_DEFAULTS: PaddleSettings = {
-  preparation: { maxSide: 2000, minSide: 0, normalise: true, median: 0, cropToContent: true },
+  preparation: { maxSide: 2000, minSide: 0, normalise: true, median: 0, cropToContent: true, deskew: true },
   detection: { maxSide: 640, minShortSide: 0, threshold: 0.3, normalise: false },
   closerDetection: { maxSide: 640, minShortSide: 640, threshold: 0.3, normalise: false },
   normaliseRecognition: false,

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { contentBox, type Region } from './content-box.js';
+import { skewAngle } from './deskew.js';
 
 /**
  * What is done to a receipt image before an engine reads it. Every step was measured on its own
@@ -17,10 +18,20 @@ export interface ImagePreparation {
   median: number;
   /** Cut the image to where its print is (contentBox): a till receipt scanned on a whole page. */
   cropToContent: boolean;
+  /** Turn the page level when its rows slope (skewAngle): a receipt photographed askew. */
+  deskew: boolean;
 }
 
-/** The longest side of the copy the print is looked for on: a line of small print still darkens its cells. */
-const CONTENT_SEARCH_SIDE = 1000;
+/**
+ * The longest side of the copy the print, and the slope of its rows, are looked for on: a line of
+ * small print still darkens its cells, and a tenth of a degree moves a row's end by a pixel.
+ */
+const SEARCH_SIDE = 1000;
+/**
+ * A slope under this, in degrees, is left: a row's ends differ by less than half a row across a
+ * receipt, which the detector reads as one line, and turning the page blurs every letter a little.
+ */
+const LEVEL_ENOUGH = 0.7;
 
 /**
  * An image sharp cannot decode (truncated, corrupt, not an image at all): the same bytes fail every
@@ -79,11 +90,30 @@ async function prepare(image: Buffer, preparation: ImagePreparation): Promise<Pr
   if (preparation.median > 0) pipeline = pipeline.median(preparation.median);
   if (preparation.normalise) pipeline = pipeline.greyscale().normalise();
   const { data, info } = await pipeline.flatten({ background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
-  return {
+  const prepared = {
     pixels: info.channels === 3 ? data : threeChannels(data, info.channels),
     width: info.width,
     height: info.height,
   };
+  return preparation.deskew ? levelled(prepared) : prepared;
+}
+
+/** The prepared image turned by its rows' slope (skewAngle), when they slope enough to matter; the corners filled white. */
+async function levelled(image: PreparedImage): Promise<PreparedImage> {
+  const raw = { raw: { width: image.width, height: image.height, channels: 3 as const } };
+  const { data, info } = await sharp(image.pixels, raw)
+    .greyscale()
+    .resize({ width: SEARCH_SIDE, height: SEARCH_SIDE, fit: 'inside', withoutEnlargement: true })
+    .normalise()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const angle = skewAngle({ pixels: data, width: info.width, height: info.height });
+  if (Math.abs(angle) < LEVEL_ENOUGH) return image;
+  const turned = await sharp(image.pixels, raw)
+    .rotate(-angle, { background: '#ffffff' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { pixels: turned.data, width: turned.info.width, height: turned.info.height };
 }
 
 /** RGB from grey (sharp keeps a greyscale image at one channel), or from grey and alpha. */
@@ -100,7 +130,7 @@ async function printedRegion(image: Buffer, upright: { width: number; height: nu
     // A transparent margin is paper, not ink.
     .flatten({ background: '#ffffff' })
     .greyscale()
-    .resize({ width: CONTENT_SEARCH_SIDE, height: CONTENT_SEARCH_SIDE, fit: 'inside', withoutEnlargement: true })
+    .resize({ width: SEARCH_SIDE, height: SEARCH_SIDE, fit: 'inside', withoutEnlargement: true })
     .normalise()
     .raw()
     .toBuffer({ resolveWithObject: true });

@@ -35,6 +35,7 @@ export const TESSERACT_PREPARATION: ImagePreparation = {
   normalise: false,
   median: 0,
   cropToContent: false,
+  deskew: false,
 };
 
 /**
