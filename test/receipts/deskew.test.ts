@@ -78,7 +78,7 @@ describe('reading a receipt photographed askew', () => {
     expect(receipt.features).toContain('rotation');
     const parsed = parseReceipt(await reader.readText(readFileSync(receipt.path)));
     // The engine drops the odd space ("Screenwash5L"); no reader would call that a misreading.
-    const read = parsed.lineItems.map((item) => [lettersAndDigits(item.description), item.totalPrice]);
+    const read = parsed.lineItems.map((item) => [lettersAndDigits(item.description ?? ''), item.totalPrice]);
     const printed = receipt.truth.lineItems!.map((item) => [lettersAndDigits(item.description), item.totalPrice]);
     expect(read).toEqual(printed);
   });

@@ -35,6 +35,12 @@ describe("reading the merchant's name", () => {
     expect(readMerchant(rows)?.value).toBe('SLF CASH & CARRY');
   });
 
+  it("takes a row with a Malaysian state's name and a number, read with specks between, for the address", () => {
+    const rows = header('TEO HENG STATIONERY\n(001451637-M)\nNO.53ALN SELANGOR AR DARUL A EHSAN O\nBread 4.00');
+    expect(readAddress(rows)?.value).toBe('NO.53ALN SELANGOR AR DARUL A EHSAN O');
+    expect(readMerchant(rows)?.value).toBe('TEO HENG STATIONERY');
+  });
+
   it('drops stray marks at the edges of the name', () => {
     const rows = header(': Bistro Lumiere:\nBread 4.00');
     expect(readMerchant(rows)?.value).toBe('Bistro Lumiere');
@@ -46,6 +52,8 @@ describe("reading the merchant's name", () => {
     ['KMF F00DICI0US SDN BHD', 'KMF FOODICIOUS SDN BHD'],
     ['1STOP MART', '1STOP MART'],
     ['99 SPEED MART S/B', '99 SPEED MART S/B'],
+    ['PERNIAGAAN ZHENG HU1', 'PERNIAGAAN ZHENG HUI'],
+    ['GARAGE A1', 'GARAGE A1'],
   ])('restores the letters the engine read as digits inside a name: %s', (printed, name) => {
     expect(readMerchant(header(`${printed}\nBread 4.00`))?.value).toBe(name);
   });

@@ -16,14 +16,17 @@ const STREET = new RegExp(
   String.raw`\b(?:STREET|ST|ROAD|RD|AVENUE|AVE|LANE|LN|DRIVE|DR|BLVD|BOULEVARD|WAY|PLACE|SQUARE|HIGH ST|STRASSE|STR|WEG|PLATZ|ALLEE|GASSE|RUE|AV|PLACE|CHEMIN|QUAI|MALL|CENTRE|CENTER|SUITE|UNIT|FLOOR|PO BOX|${MALAY_STREET.join('|')}|LEBUH|LEBUHRAYA|KAMPUNG|BANDAR|IELA|GATVE|PROSPEKTS|BULVARIS|SOSEJA)\b`,
 );
 /**
- * What marks a Malaysian address: a state's name ending it ("SELANGOR DARUL EHSAN"), the country
- * after a state or a number ("KLANG SELANGOR D.E, MALAYSIA"; "STARBUCKS COFFEE MALAYSIA" is a
+ * What marks a Malaysian address: a state's name ending it ("SELANGOR DARUL EHSAN") or beside a
+ * number ("81760 JOHOR BAHRU"), the country after a state or a number ("KLANG SELANGOR D.E, MALAYSIA"; "STARBUCKS COFFEE MALAYSIA" is a
  * name), or a Malay road or estate word beginning the row ("TAMAN BERKELEY"), which holds no
  * digit as often as not.
  */
+const MALAYSIAN_STATE = String.raw`(?:SELANGOR|JOHOR|PERAK|KEDAH|PAHANG|MELAKA|SABAH|SARAWAK|PENANG|KELANTAN|TERENGGANU|PERLIS|SEMBILAN)`;
 const MALAYSIAN_ADDRESS = new RegExp(
   String.raw`\b(?:DARUL (?:EHSAN|TAKZIM|AMAN|MAKMUR|RIDZUAN|KHUSUS|NAIM)|KUALA LUMPUR|WILAYAH PERSEKUTUAN)\b` +
-    String.raw`|(?:\d|\bD\.? ?E\b|\b(?:SELANGOR|JOHOR|PERAK|KEDAH|PAHANG|MELAKA|SABAH|SARAWAK|PENANG|KELANTAN|TERENGGANU|PERLIS|SEMBILAN))\W*MALAYSIA\W*$` +
+    String.raw`|(?:\d|\bD\.? ?E\b|\b${MALAYSIAN_STATE})\W*MALAYSIA\W*$` +
+    // A state's name on a row with a number: "NO.53 JALAN ... SELANGOR DARUL EHSAN" read with specks between.
+    String.raw`|\d.*\b${MALAYSIAN_STATE}\b|\b${MALAYSIAN_STATE}\b.*\d` +
     String.raw`|^\W*(?:${MALAY_STREET.join('|')})\b`,
 );
 /** A British postcode, printed with or without its space (the OCR drops it): "LS1 4AB", "SW1A1AA". */

@@ -95,12 +95,15 @@ function withoutRegistrationNumber(name: string): string {
 }
 
 /**
- * A name as printed, less what the engine misread in it (letters read as digits inside its words,
- * a letter of a trade word) and what is no part of it (a registration number).
+ * A name as printed, less what the engine misread in it (letters read as digits inside or ending
+ * its words, a letter of a trade word) and what is no part of it (a registration number).
  */
 function cleanName(name: string): string {
-  return withTradeWordsRestored(withoutRegistrationNumber(withLettersForDigits(name)));
+  return withTradeWordsRestored(withoutRegistrationNumber(withLettersForDigits(name).replace(ENDING_I_AS_1, 'I')));
 }
+
+/** A name's word of letters ending in a 1 ("PERNIAGAAN ZHENG HU1"): an I misread, as no name's word ends so. */
+const ENDING_I_AS_1 = /(?<=(?<![\p{L}\p{N}])\p{L}{2,})1(?![\p{L}\p{N}])/gu;
 
 /**
  * Malaysia's legal form as the engine misreads it on a faint print ("SDN 8HD", "SON BHD", "SDN
