@@ -224,6 +224,14 @@ describe('the trading name and the legal name', () => {
     ).toMatchObject({ value: 'INSTRUMENTU NAMS', legalName: { value: 'SIA "KONGS"' } });
   });
 
+  // The Latvian tune set: a closing quote read as a typographer's, "LTD" read as "LTO".
+  it('reads a legal name closed by any quote, its misread legal form restored', () => {
+    expect(
+      readMerchant(header('INSTRUMENTU NAMS\nAkademijas iela 17. Jelgava\nSIA "KONGS’ PUN LU43603006320\nKOPA 3.90')),
+    ).toMatchObject({ legalName: { value: 'SIA "KONGS’' } });
+    expect(readMerchant(header('SIA "A.G. A.LTO\nPUN LV 41702004458\nKOPA 5.80'))?.value).toBe('SIA "A.G. A.LTD');
+  });
+
   it("keeps the legal name beside a known merchant read off another row, and none when the known name is the legal name's row", () => {
     const printed = header('BREWERY TAP\nOwner by Castle Blue S/B\n(1035683-T)\nTOTAL 9.00');
     expect(readMerchant(printed, ['Brewery Tap'])).toMatchObject({

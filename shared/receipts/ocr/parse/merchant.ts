@@ -36,7 +36,7 @@ const GREETING = /^(?:WELCOME(?: TO)?|WILLKOMMEN(?: BEI| IM| IN)?|BIENVENUE(?: C
  */
 const LEGAL_FORM_AFTER =
   /^.*?\b(?:SDN\.? ?BHD|BHD|S\/B|PTE\.? ?LTD|CO\.? ?,? ?LTD|LTD|LIMITED|PLC|LLC|INC|GMBH|SARL)\b\.?/i;
-const LEGAL_FORM_BEFORE = /^\W*(?:SIA|AS|A\/S)\b\s*[*"'“”„«]?[^"'“”„»]+[*"'“”»]?/i;
+const LEGAL_FORM_BEFORE = /^\W*(?:SIA|AS|A\/S)\b\s*[*"'‘’“”„«]?[^"'‘’“”„»]+[*"'‘’“”»]?/i;
 
 interface PrintedName {
   row: Row;
@@ -106,13 +106,16 @@ function cleanName(name: string): string {
 const ENDING_I_AS_1 = /(?<=(?<![\p{L}\p{N}])\p{L}{2,})1(?![\p{L}\p{N}])/gu;
 
 /**
- * Malaysia's legal form as the engine misreads it on a faint print ("SDN 8HD", "SON BHD", "SDN
- * BHC"): its letters are a fixed vocabulary, so a near miss is restored before the name is looked for.
+ * Legal forms as the engine misreads them on a faint print ("SDN 8HD", "SON BHD", "SDN BHC", "LTO"):
+ * their letters are a fixed vocabulary, so a near miss is restored before the name is looked for.
  */
 const MISREAD_SDN_BHD = /\bS[DO0]N\.?\s?[B83E]H[DCIO0]\b|\bSDN[B83E]H[DCIO0]\b/g;
+const MISREAD_LTD = /\bLT[O0]\b/g;
 
 function withLegalFormRestored(text: string): string {
-  return text.replace(MISREAD_SDN_BHD, (form) => (/^SDN\.?\s?BHD$/.test(form) ? form : 'SDN BHD'));
+  return text
+    .replace(MISREAD_SDN_BHD, (form) => (/^SDN\.?\s?BHD$/.test(form) ? form : 'SDN BHD'))
+    .replace(MISREAD_LTD, 'LTD');
 }
 
 /** A legal name kept beside the merchant: its legal form says what it is, so only its reading is in doubt. */
