@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { emptyFoot, settleTotals, type Foot } from '../../../shared/receipts/ocr/parse/consistency.js';
+import { readFoot } from '../../../shared/receipts/ocr/parse/foot.js';
+import { labelOf } from '../../../shared/receipts/ocr/parse/labels.js';
+import { printedRows } from '../../../shared/receipts/ocr/parse/rows.js';
 import { CALIBRATED_TOTAL_CONFIDENCE } from '../../../shared/receipts/ocr/parse/total-confidence.js';
+import { pageOf } from './ocr-layout.js';
 
 const foot = (parts: Partial<Foot>): Foot => ({ ...emptyFoot(), ...parts });
 
@@ -237,9 +241,9 @@ describe('a total whose label was misread', () => {
     expect(settleTotals(foot({ itemsSum: 58.2, itemCount: 1, printed: [58.2] })).total).toBeUndefined();
   });
 
-  it('is no subtotal the tax summary prints again, with a tax to add to it', () => {
+  it('is no amount printed only as a subtotal', () => {
     // "SUB-TOTAL 144.68", "TOTAL TAX 8.68", "ROUNDING -0.01", "TOTAL CASH 153.35" read as "V53.35", "TOTAL : 144.68 8.68".
-    const taxSummary = foot({
+    const taxAdded = foot({
       totals: [
         { value: 53.35, confidence: 0.78 },
         { value: 8.68, confidence: 0.99 },
@@ -248,9 +252,41 @@ describe('a total whose label was misread', () => {
       taxes: [8.68],
       charges: [-0.01],
       roundings: [-0.01],
-      printed: [144.68, 144.68, 8.68, -0.01, 53.35, 0, 144.68, 8.68],
+      printed: [144.68, 8.68, -0.01, 53.35, 0, 8.68, 8.68],
     });
-    expect(settleTotals(taxSummary).total).toBeUndefined();
+    expect(settleTotals(taxAdded).total).toBeUndefined();
+    // "SUBTOTAL 4,013.47" before "Instant savings -777.00" and "Member price -2.30" on two items;
+    // "CASII 3,600.00" and "CIIANGE DUE 18.16" unread: the items add up to the subtotal, not the total.
+    const discounted = foot({
+      totals: [{ value: 3581.84, confidence: 0.6 }],
+      subtotals: [{ value: 4013.47, confidence: 0.97 }],
+      taxes: [347.67],
+      discounts: [2.3],
+      savings: [777],
+      itemsSum: 4013.47,
+      itemCount: 5,
+      printed: [3447, -777, 21.99, 18.49, 9.99, -2.3, 516, 4013.47, 347.67, 3581.84, 3600, 18.16],
+    });
+    expect(settleTotals(discounted).total).toMatchObject({ value: 3581.84, evidence: 'reached' });
+  });
+
+  it('is the subtotal printed again as the total, its label cut off by the time before it', () => {
+    // "Sub-totai: 593.10", "(Inclusive)GST 6% 33.57", "19:32:35 Total: 593.10".
+    const inclusive = foot({
+      subtotals: [{ value: 593.1, confidence: 0.97 }],
+      taxes: [33.57],
+      printed: [259.9, 106.9, 593.1, 33.57, 593.1, 33.57],
+    });
+    expect(settleTotals(inclusive).total?.value).toBe(593.1);
+  });
+
+  it('is never an item count, which no foot counts among its amounts', () => {
+    const rows = printedRows(pageOf('Total Items 1.00\nTotal Qty 1.00\nSub Total RM 15.00'));
+    const read = readFoot(
+      rows.map((row) => ({ row, label: labelOf(row.text) })),
+      [],
+    );
+    expect(read.printed).toEqual([15]);
   });
 
   it('is no amount the card payment contradicts', () => {

@@ -181,35 +181,41 @@ function unlabelledTotal(foot: Foot): (Candidate & { evidence: TotalEvidence }) 
 
 /**
  * The total as the foot's amounts give it when the OCR misread its label ("TOT"1 RM 73.00", "GASH
- * 112.45") or printed it on a row of its own: the largest amount printed that is not a tender and
- * that the receipt backs: printed twice (the total, then the cash; not a subtotal the tax is
- * added to), reached from a smaller printed amount with the taxes and charges labelled, by the items, or
- * paid. Every larger amount printed (a tender aside) must be that one misread by a digit or before
- * its rounding ("Total (RM) 112.46" above "112.45"); a larger one that says something else means
- * the total is some other amount, and a person decides.
+ * 112.45") or printed it on a row of its own: the largest amount printed, a tender aside, that the
+ * receipt backs by printing it twice (the total, then the cash), by reaching it from a smaller
+ * printed amount with the taxes and charges labelled, by the items, or by the payment. An amount
+ * printed only as a subtotal is no total (a tax summary prints the subtotal again, and discounts
+ * make it larger than the total, which a larger subtotal must then reach). Every larger amount
+ * printed (a tender or a subtotal aside) must
+ * be that one misread by a digit or before its rounding ("Total (RM) 112.46" above "112.45"); a
+ * larger one that says something else means the total is some other amount, and a person decides.
  */
 function agreedWithoutLabels(foot: Foot): number | undefined {
   const tenders = new Set(foot.tenders.map(cents));
   const printed = foot.printed.map(cents).filter((amount) => amount > 0 && !tenders.has(amount));
   const candidates = [...new Set(printed)].sort((a, b) => b - a);
   const paid = foot.tenders.length ? cents(sum(foot.tenders) - sum(foot.changes)) : undefined;
-  // A tax summary prints the subtotal before tax again ("SUB-TOTAL 144.68", "TOTAL : 144.68 8.68"):
-  // a subtotal printed twice, with a tax to add to it, is no total for that.
-  const beforeTax = (amount: number) =>
-    foot.subtotals.some((subtotal) => cents(subtotal.value) === amount) &&
-    foot.taxes.some((tax) => tax > 0 && cents(tax) < amount);
   const backed = (amount: number) =>
-    (!beforeTax(amount) && printed.filter((other) => other === amount).length > 1) ||
+    printed.filter((other) => other === amount).length > 1 ||
     printed.some((base) => base < amount && reaches(foot, base / 100, amount / 100)) ||
     // One item's price is the sum of one item: the row may be the total's, its label unread.
     (foot.itemCount > 1 && reaches(foot, foot.itemsSum!, amount / 100)) ||
     paid === amount;
   const rounding = cents(sum(foot.roundings));
+  const count = (amounts: number[], amount: number) => amounts.filter((other) => cents(other) === amount).length;
+  const subtotals = foot.subtotals.map((subtotal) => subtotal.value);
+  const onlySubtotal = (amount: number) =>
+    count(subtotals, amount) > 0 && count(foot.printed, amount) <= count(subtotals, amount);
   for (const [at, amount] of candidates.entries()) {
-    const larger = candidates.slice(0, at);
+    if (onlySubtotal(amount)) continue;
+    const larger = candidates.slice(0, at).filter((other) => !onlySubtotal(other));
     const explained = larger.every((other) => other - amount <= ROUNDING_CENTS || oneDigitApart(other, amount));
     if (!explained) return undefined;
-    if (!backed(amount) || contradictsPayment(foot, amount / 100)) continue;
+    // A subtotal printed above it must reach it, its discounts taken and its taxes added.
+    const fromSubtotals = foot.subtotals.every(
+      (subtotal) => cents(subtotal.value) <= amount || reaches(foot, subtotal.value, amount / 100),
+    );
+    if (!fromSubtotals || !backed(amount) || contradictsPayment(foot, amount / 100)) continue;
     // "Sub-total 88.97", "Total Sales 88.97", "Rounding Adj -0.02", "88.95": the amount due is the rounded one.
     return (rounding !== 0 && printed.includes(amount + rounding) ? amount + rounding : amount) / 100;
   }
@@ -314,7 +320,9 @@ function paysTotal(foot: Foot, value: number, withRounding = true): boolean {
  */
 function reaches(foot: Foot, base: number, total: number): boolean {
   const taxes = [0, sum(foot.taxes), ...(foot.taxes.length > 1 ? foot.taxes : [])];
-  const discounts = [0, sum(foot.discounts), sum(foot.savings)];
+  // Savings are the discounts again, summed up, or discounts of their own beside others ("Instant
+  // savings -777.00" on one item, "Member price -2.30" on another).
+  const discounts = [0, sum(foot.discounts), sum(foot.savings), sum(foot.discounts) + sum(foot.savings)];
   const charges = [0, sum(foot.charges)];
   return taxes.some((tax) =>
     discounts.some((discount) => charges.some((charge) => cents(base - discount + tax + charge) === cents(total))),

@@ -17,7 +17,8 @@ export function readFoot(labelled: { row: Row; label: Label | undefined }[], ite
   foot.itemCount = items.length;
   for (const { row, label } of labelled) {
     const amount = amountAtEnd(row.text);
-    if (!amount || datesIn(row.text, true).length) continue;
+    // "Total Items 1.00", "Total Qty 3.0": a count, no amount of money.
+    if (!amount || datesIn(row.text, true).length || label?.kind === 'itemCount') continue;
     const candidate: Candidate = { value: amount.value, confidence: row.confidence };
     foot.printed.push(amount.value);
     switch (label?.kind) {
