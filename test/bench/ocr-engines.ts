@@ -45,8 +45,8 @@ export const OCR_VARIANTS: Record<string, OcrVariant> = {
       normalise: false,
       median: 0,
       cropToContent: false,
-      deskew: false,
     };
+    settings.level = false;
     settings.detection = { maxSide: Infinity, minShortSide: 0, threshold: 0.03, normalise: false };
     settings.closerDetection = settings.detection;
   }),
@@ -58,7 +58,7 @@ export const OCR_VARIANTS: Record<string, OcrVariant> = {
   'paddle closer look at short side 480': paddle((settings) => void (settings.closerDetection.minShortSide = 480)),
   'paddle closer look at short side 800': paddle((settings) => void (settings.closerDetection.minShortSide = 800)),
   'paddle whole page': paddle((settings) => void (settings.preparation.cropToContent = false)),
-  'paddle not levelled': paddle((settings) => void (settings.preparation.deskew = false)),
+  'paddle not levelled': paddle((settings) => void (settings.level = false)),
   'paddle det threshold 0.1': paddle((settings) => void (settings.detection.threshold = 0.1)),
   'paddle det ImageNet input': paddle((settings) => void (settings.detection.normalise = true)),
   'paddle rec -1..1 input': paddle((settings) => void (settings.normaliseRecognition = true)),

@@ -54,7 +54,7 @@ describe('finding the print on a scanned page', () => {
       .jpeg()
       .withMetadata({ orientation: 6 })
       .toBuffer();
-    const preparation = { maxSide: 1000, minSide: 0, normalise: true, median: 0, cropToContent: true, deskew: false };
+    const preparation = { maxSide: 1000, minSide: 0, normalise: true, median: 0, cropToContent: true };
     const prepared = await prepareImage(stored, preparation);
     // The print's 600 × 1100 and its margins, shrunk to fit 1000: its height is the capped side.
     expect(prepared.height).toBe(1000);

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { prepareImage, UnreadableImageError } from '../../shared/receipts/ocr/prepare-image.js';
 
-const plain = { maxSide: 2000, minSide: 0, normalise: false, median: 0, cropToContent: false, deskew: false };
+const plain = { maxSide: 2000, minSide: 0, normalise: false, median: 0, cropToContent: false };
 const blank = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: '#f0f0f0' } });
 

@@ -18,8 +18,6 @@ export interface ImagePreparation {
   median: number;
   /** Cut the image to where its print is (contentBox): a till receipt scanned on a whole page. */
   cropToContent: boolean;
-  /** Turn the page level when its rows slope (skewAngle): a receipt photographed askew. */
-  deskew: boolean;
 }
 
 /**
@@ -90,16 +88,18 @@ async function prepare(image: Buffer, preparation: ImagePreparation): Promise<Pr
   if (preparation.median > 0) pipeline = pipeline.median(preparation.median);
   if (preparation.normalise) pipeline = pipeline.greyscale().normalise();
   const { data, info } = await pipeline.flatten({ background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
-  const prepared = {
+  return {
     pixels: info.channels === 3 ? data : threeChannels(data, info.channels),
     width: info.width,
     height: info.height,
   };
-  return preparation.deskew ? levelled(prepared) : prepared;
 }
 
-/** The prepared image turned by its rows' slope (skewAngle), when they slope enough to matter; the corners filled white. */
-async function levelled(image: PreparedImage): Promise<PreparedImage> {
+/**
+ * A prepared image turned by its rows' slope (skewAngle), when they slope enough to matter, the
+ * corners filled white: a receipt photographed askew.
+ */
+export async function levelled(image: PreparedImage): Promise<PreparedImage> {
   const raw = { raw: { width: image.width, height: image.height, channels: 3 as const } };
   const { data, info } = await sharp(image.pixels, raw)
     .greyscale()

@@ -35,7 +35,6 @@ export const TESSERACT_PREPARATION: ImagePreparation = {
   normalise: false,
   median: 0,
   cropToContent: false,
-  deskew: false,
 };
 
 /**
