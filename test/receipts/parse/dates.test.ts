@@ -27,6 +27,11 @@ describe('reading dates', () => {
     ['Saturday8June2024', '2024-06-08'],
     ['Aug 3,2025', '2025-08-03'],
     ['22.01.2410:41:15', '2024-01-22'],
+    // Issue 32: month names and times as the engine misreads them.
+    ['190ct 2025', '2025-10-19'],
+    ['Date: 09 0ct 2025 Time:1:30 PM', '2025-10-09'],
+    ['Thursday 5 SepLember 2024 07:01', '2024-09-05'],
+    ['07/01/202412h42', '2024-01-07'],
     ['2025-03-2410:12', '2025-03-24'],
     // Issue 32: real receipts print dates "as 28-04-18, 28/04/2018 13:14, 28 APR 2018".
     ['10Mar201818:24', '2018-03-10'],

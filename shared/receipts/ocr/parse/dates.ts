@@ -1,5 +1,6 @@
 import { plainText } from './fold-text.js';
 import { roundConfidence } from './confidence.js';
+import { editDistance } from './similarity.js';
 
 /** A date found in a row's text. */
 export interface DateReading {
@@ -46,7 +47,7 @@ const MONTH_NAME_DAY = new RegExp(
  * locale gives (`dayFirst`), and marked ambiguous when there is none.
  */
 export function datesIn(text: string, dayFirst: boolean | undefined): DateReading[] {
-  const plain = withDateApartFromTime(plainText(text));
+  const plain = withDateApartFromTime(withMonthNamesRestored(plainText(text)));
   const found: DateReading[] = [];
   const add = (match: RegExpMatchArray, value: string | undefined, ambiguous = false) => {
     if (value && !found.some((date) => date.start < match.index! + match[0].length && match.index! < date.end))
@@ -68,14 +69,32 @@ export function datesIn(text: string, dayFirst: boolean | undefined): DateReadin
   return found.sort((a, b) => a.start - b.start);
 }
 
+/** Month names of six letters or more, long enough that one misread letter makes no other word of them. */
+const LONG_MONTH_NAMES = [...MONTH_OF.keys()].filter((name) => name.length >= 6);
+
 /**
- * The OCR may drop the space between a date and its time ("22.01.2410:41:15", "10MAR201818:24"): put it back, so
+ * Month names as the engine misreads them: an O read as a 0 ("19 0CT 2025", "190ct", "N0V"), a
+ * letter of a long name ("SEPLEMBER"). The text keeps its length, so places found in it hold.
+ */
+function withMonthNamesRestored(text: string): string {
+  return text
+    .replace(/(?<![A-Z])(?:0CT|N0V)(?![A-Z])/g, (name) => name.replace('0', 'O'))
+    .replace(/(?<![A-Z])[A-Z]{6,9}(?![A-Z])/g, (word) =>
+      MONTH_OF.has(word)
+        ? word
+        : (LONG_MONTH_NAMES.find((name) => name.length === word.length && editDistance(word, name) === 1) ?? word),
+    );
+}
+
+/**
+ * The OCR may drop the space between a date and its time ("22.01.2410:41:15", "07/01/202412h42",
+ * "10MAR201818:24"): put it back, so
  * each reads on its own. The text keeps its length but for the space, which callers only use to
  * find a date's row and place.
  */
 export function withDateApartFromTime(text: string): string {
   return text
-    .replace(/(\b(?:\d{1,2}[./-]\d{1,2}[./-](?:20)?|20\d{2}[./-]\d{1,2}[./-])\d{2})(?=\d{1,2}:\d{2})/g, '$1 ')
+    .replace(/(\b(?:\d{1,2}[./-]\d{1,2}[./-](?:20)?|20\d{2}[./-]\d{1,2}[./-])\d{2})(?=\d{1,2}[:H]\d{2})/g, '$1 ')
     .replace(MONTH_NAME_DATE_BEFORE_TIME, '$1 ');
 }
 
