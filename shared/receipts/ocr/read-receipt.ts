@@ -37,12 +37,12 @@ async function readAndParse(
   return { page, parsed: parseReceipt(page, hints) };
 }
 
-/** A total its labelled rows confirm and a date: the two fields without which the review sends the claim to a person. */
+/** A total the receipt's arithmetic confirms and a date: the two fields without which the review sends the claim to a person. */
 const ADDS_UP = 4;
 
 /**
- * How far a parse gets: a total its labelled rows confirm counts most, one its amounts agree on
- * without their labels half as much (a closer look may read the labels), a date least.
+ * How far a parse gets: a total the receipt's arithmetic confirms counts most, one its amounts
+ * agree on without their labels half as much (a closer look may read the labels), a date least.
  */
 function standing(parsed: ParsedClaim): number {
   const evidence = parsed.metadata?.totalEvidence;

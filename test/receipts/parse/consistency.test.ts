@@ -201,8 +201,9 @@ describe('a total whose label was misread', () => {
       confidence: CALIBRATED_TOTAL_CONFIDENCE['agreed without labels'],
       evidence: 'agreed without labels',
     });
-    // Items 149.00 and 21.00, and "TOTAL 170.00" read as an unlabelled row.
-    expect(settleTotals(foot({ itemsSum: 170, itemCount: 2, printed: [149, 21, 170] })).total?.value).toBe(170);
+    // Items 149.00 and 21.00, "TOTAL 170.00" read as an unlabelled row, "Rounding 0.00" labelled.
+    const itemsReach = foot({ itemsSum: 170, itemPrices: [149, 21], roundings: [0], printed: [149, 21, 170, 0] });
+    expect(settleTotals(itemsReach).total?.value).toBe(170);
   });
 
   it('is the amount due after the rounding when both are printed', () => {
@@ -233,15 +234,34 @@ describe('a total whose label was misread', () => {
     expect(settleTotals(roundedUnlabelled).total?.value).toBe(88.95);
   });
 
-  it('is no amount when a larger one printed says otherwise, nothing backs it, or it is one item', () => {
+  it('is no amount when a larger one printed says otherwise, or nothing backs it', () => {
     const largerUnexplained = foot({ taxes: [1.1], printed: [7.1, 1.1, 8.2, 8.2, 58.2] });
     expect(settleTotals(largerUnexplained).total).toBeUndefined();
-    expect(settleTotals(foot({ printed: [12.5, 3.2] })).total).toBeUndefined();
+    expect(settleTotals(foot({ taxes: [0.5], printed: [12.5, 3.2, 0.5] })).total).toBeUndefined();
     // "Hen Toral 58:20" read as an item: its price is the items' sum, and backs nothing.
-    expect(settleTotals(foot({ itemsSum: 58.2, itemCount: 1, printed: [58.2] })).total).toBeUndefined();
+    const oneItem = foot({ itemsSum: 58.2, itemPrices: [58.2], taxes: [3.29], printed: [58.2, 3.29] });
+    expect(settleTotals(oneItem).total).toBeUndefined();
   });
 
-  it('is no amount printed only as a subtotal', () => {
+  // A review of this rule: an item's price printed twice, or with a tax added, is no total.
+  it("is never backed by the items' own prices, nor read off a foot with nothing labelled", () => {
+    // "Flat White 6.50" twice, then "TOTAL 3.00" (13.00 misread).
+    const twoCoffees = foot({
+      totals: [{ value: 3, confidence: 0.95 }],
+      itemsSum: 13,
+      itemPrices: [6.5, 6.5],
+      printed: [6.5, 6.5, 3],
+    });
+    expect(settleTotals(twoCoffees).total?.value).not.toBe(6.5);
+    // "Pizza 10.00" twice and "VAT 20% 3.33", the total row cut off.
+    const pizzas = foot({ itemsSum: 20, itemPrices: [10, 10], taxes: [3.33], printed: [10, 10, 3.33] });
+    expect(settleTotals(pizzas).total).toBeUndefined();
+    // "Pint 5.50" twice and "Crisps 1.20", the foot cut off: nothing labelled.
+    const cutOff = foot({ itemsSum: 12.2, itemPrices: [5.5, 5.5, 1.2], printed: [5.5, 5.5, 1.2] });
+    expect(settleTotals(cutOff).total).toBeUndefined();
+  });
+
+  it('is no subtotal printed only as one, or with a tax added to it', () => {
     // "SUB-TOTAL 144.68", "TOTAL TAX 8.68", "ROUNDING -0.01", "TOTAL CASH 153.35" read as "V53.35", "TOTAL : 144.68 8.68".
     const taxAdded = foot({
       totals: [
@@ -252,9 +272,23 @@ describe('a total whose label was misread', () => {
       taxes: [8.68],
       charges: [-0.01],
       roundings: [-0.01],
-      printed: [144.68, 8.68, -0.01, 53.35, 0, 8.68, 8.68],
+      itemsSum: 144.68,
+      itemPrices: [105.66, 17.45, 21.57],
+      printed: [105.66, 17.45, 21.57, 144.68, 8.68, -0.01, 53.35, 0, 8.68, 8.68],
     });
     expect(settleTotals(taxAdded).total).toBeUndefined();
+    // The same with the tax summary printing the subtotal again at its row's end.
+    const printedAgain = foot({ ...taxAdded, printed: [...taxAdded.printed, 144.68] });
+    expect(settleTotals(printedAgain).total).toBeUndefined();
+    // A subtotal of 50.00 before a 5.00 discount, the total row unread: 20.00 printed twice is no total.
+    const discountUnread = foot({
+      subtotals: [{ value: 50, confidence: 0.95 }],
+      discounts: [5],
+      itemsSum: 50,
+      itemPrices: [20, 20, 10],
+      printed: [20, 20, 10, 50, -5, 20, 20],
+    });
+    expect(settleTotals(discountUnread).total).toBeUndefined();
     // "SUBTOTAL 4,013.47" before "Instant savings -777.00" and "Member price -2.30" on two items;
     // "CASII 3,600.00" and "CIIANGE DUE 18.16" unread: the items add up to the subtotal, not the total.
     const discounted = foot({
@@ -264,7 +298,7 @@ describe('a total whose label was misread', () => {
       discounts: [2.3],
       savings: [777],
       itemsSum: 4013.47,
-      itemCount: 5,
+      itemPrices: [3447, 21.99, 18.49, 9.99, 516],
       printed: [3447, -777, 21.99, 18.49, 9.99, -2.3, 516, 4013.47, 347.67, 3581.84, 3600, 18.16],
     });
     expect(settleTotals(discounted).total).toMatchObject({ value: 3581.84, evidence: 'reached' });
@@ -275,6 +309,7 @@ describe('a total whose label was misread', () => {
     const inclusive = foot({
       subtotals: [{ value: 593.1, confidence: 0.97 }],
       taxes: [33.57],
+      taxIncluded: true,
       printed: [259.9, 106.9, 593.1, 33.57, 593.1, 33.57],
     });
     expect(settleTotals(inclusive).total?.value).toBe(593.1);

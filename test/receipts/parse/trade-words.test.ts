@@ -17,6 +17,11 @@ it.each([
   ['KEDAI RUNCIT', 'words too short to tell a misreading'],
   ['Harowood Bakery', 'a name not in capitals'],
   ['TRADEWINDS', 'a word nearer no trade word'],
+  // A review: real words a letter from a trade word.
+  ['SUPPLIERS SDN BHD', 'a longer word than SUPPLIES'],
+  ['TREADING POST', 'a longer word than TRADING'],
+  ['SUPERMARKT ALDI', 'the German word'],
+  ['THE KITCHIN', 'a family name'],
 ])('leaves %s alone: %s', (name) => {
   expect(withTradeWordsRestored(name)).toBe(name);
 });

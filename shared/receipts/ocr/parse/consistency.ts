@@ -33,8 +33,10 @@ export interface Foot {
   changes: number[];
   /** The items' prices added up, when there are items. */
   itemsSum?: number;
-  /** How many items were read. */
-  itemCount: number;
+  /** Each item's price, as read. */
+  itemPrices: number[];
+  /** Whether a tax row says the tax is included in the prices ("(Inclusive) GST 6% 33.57"), not added to them. */
+  taxIncluded: boolean;
 }
 
 /** A foot with nothing read yet. */
@@ -51,7 +53,8 @@ export function emptyFoot(): Foot {
     tenders: [],
     cashTendered: false,
     changes: [],
-    itemCount: 0,
+    itemPrices: [],
+    taxIncluded: false,
   };
 }
 
@@ -64,9 +67,9 @@ export function emptyFoot(): Foot {
  * is the share of totals so confirmed that were right on the tune sets (total-confidence.ts,
  * calibrated by `npm run ocr:calibrate`). A total chosen among different printed totals with no
  * payment to settle it (`contested`), or one nothing checks (`unconfirmed`), is kept under the
- * review's default threshold whatever its share: a person decides. Last, when no labelled total is
- * found at all, the amounts the foot prints may agree on one without their labels (`agreed
- * without labels`, agreedWithoutLabels).
+ * review's default threshold whatever its share: a person decides. Last, when none of these gives a
+ * total, the amounts the foot prints may agree on one without their labels (`agreed without
+ * labels`, agreedWithoutLabels).
  */
 export const CALIBRATED_EVIDENCE = [
   'paid and reached',
@@ -105,9 +108,10 @@ const CLEAR_READING = 0.9;
  * or a card paying it exactly; and what was paid does not contradict it
  * (contradictsPayment). Of competing totals the one confirmed wins; when none is, a single
  * clearly read total on a receipt that prints nothing to check it against (no subtotal, tender or
- * item) is kept with a confidence under the review's threshold, and any other is left out: a wrong total is a wrong payout, a missing one is a
- * review by a person. The subtotal follows the same rules, checked against the items' sum and the
- * total.
+ * item) is kept with a confidence under the review's threshold; else the foot's amounts may agree
+ * on one without labels (agreedWithoutLabels), and any other is left out: a wrong total is a wrong
+ * payout, a missing one is a review by a person. The subtotal follows the same rules, checked
+ * against the items' sum and the total.
  */
 export function settleTotals(foot: Foot): Settled {
   const totals = distinct([...foot.totals, ...roundedTotals(foot)]);
@@ -168,9 +172,17 @@ function agreedByPaymentAndSubtotal(foot: Foot): number | undefined {
     ...(foot.itemsSum === undefined ? [] : [foot.itemsSum]),
   ];
   if (paid <= 0 || !bases.some((base) => reaches(foot, base, paid / 100))) return undefined;
-  const agrees = (total: Candidate) =>
-    cents(total.value) <= paid + ROUNDING_CENTS || oneDigitApart(cents(total.value), paid);
-  return foot.totals.every(agrees) ? paid / 100 : undefined;
+  return foot.totals.every((total) => saysNoOther(total, paid)) ? paid / 100 : undefined;
+}
+
+/**
+ * Whether a printed total leaves `amount` (in cents) the receipt's total: it is that amount misread
+ * by a digit ("112.46" for 112.45) or before its rounding, or smaller, which says nothing (the GST
+ * summary's "Total: 106.10 6.37"). A larger total saying something else (a part payment beside the
+ * whole) leaves the total to a person.
+ */
+function saysNoOther(total: Candidate, amount: number): boolean {
+  return cents(total.value) <= amount + ROUNDING_CENTS || oneDigitApart(cents(total.value), amount);
 }
 
 /** A total no labelled row gives, when the foot's amounts agree on one (agreedWithoutLabels). */
@@ -181,45 +193,64 @@ function unlabelledTotal(foot: Foot): (Candidate & { evidence: TotalEvidence }) 
 
 /**
  * The total as the foot's amounts give it when the OCR misread its label ("TOT"1 RM 73.00", "GASH
- * 112.45") or printed it on a row of its own: the largest amount printed, a tender aside, that the
- * receipt backs by printing it twice (the total, then the cash), by reaching it from a smaller
- * printed amount with the taxes and charges labelled, by the items, or by the payment. An amount
- * printed only as a subtotal is no total (a tax summary prints the subtotal again, and discounts
- * make it larger than the total, which a larger subtotal must then reach). Every larger amount
- * printed (a tender or a subtotal aside) must
+ * 112.45") or printed it on a row of its own, on a receipt whose foot is read in part (a subtotal,
+ * tax, tender, change, rounding or total labelled): the largest amount printed, tenders and the
+ * items' own prices aside, that the receipt backs by printing it twice (the total, then the cash),
+ * by reaching it from a smaller printed amount with the taxes and charges labelled, by the items'
+ * sum, or by the payment. A subtotal is no total when it is printed only as one (discounts make
+ * it larger than the total) or when a tax is added to it (a tax summary prints it again), and a
+ * larger subtotal must reach the amount. Every larger amount printed, a labelled total's too, must
  * be that one misread by a digit or before its rounding ("Total (RM) 112.46" above "112.45"); a
  * larger one that says something else means the total is some other amount, and a person decides.
  */
 function agreedWithoutLabels(foot: Foot): number | undefined {
+  const labelled = [foot.totals, foot.subtotals, foot.taxes, foot.tenders, foot.changes, foot.roundings];
+  if (!labelled.some((rows) => rows.length)) return undefined;
   const tenders = new Set(foot.tenders.map(cents));
-  const printed = foot.printed.map(cents).filter((amount) => amount > 0 && !tenders.has(amount));
+  const printed = withoutItemPrices(
+    foot.printed.map(cents).filter((amount) => amount > 0 && !tenders.has(amount)),
+    foot.itemPrices.map(cents),
+  );
   const candidates = [...new Set(printed)].sort((a, b) => b - a);
   const paid = foot.tenders.length ? cents(sum(foot.tenders) - sum(foot.changes)) : undefined;
   const backed = (amount: number) =>
     printed.filter((other) => other === amount).length > 1 ||
     printed.some((base) => base < amount && reaches(foot, base / 100, amount / 100)) ||
     // One item's price is the sum of one item: the row may be the total's, its label unread.
-    (foot.itemCount > 1 && reaches(foot, foot.itemsSum!, amount / 100)) ||
+    (foot.itemPrices.length > 1 && reaches(foot, foot.itemsSum!, amount / 100)) ||
     paid === amount;
+  const subtotals = foot.subtotals.map((subtotal) => cents(subtotal.value));
+  const taxAdded = !foot.taxIncluded && foot.taxes.some((tax) => tax > 0);
+  const notTotal = (amount: number) =>
+    subtotals.includes(amount) && (taxAdded || count(foot.printed.map(cents), amount) <= count(subtotals, amount));
   const rounding = cents(sum(foot.roundings));
-  const count = (amounts: number[], amount: number) => amounts.filter((other) => cents(other) === amount).length;
-  const subtotals = foot.subtotals.map((subtotal) => subtotal.value);
-  const onlySubtotal = (amount: number) =>
-    count(subtotals, amount) > 0 && count(foot.printed, amount) <= count(subtotals, amount);
   for (const [at, amount] of candidates.entries()) {
-    if (onlySubtotal(amount)) continue;
-    const larger = candidates.slice(0, at).filter((other) => !onlySubtotal(other));
+    if (notTotal(amount)) continue;
+    const larger = candidates.slice(0, at).filter((other) => !subtotals.includes(other));
     const explained = larger.every((other) => other - amount <= ROUNDING_CENTS || oneDigitApart(other, amount));
     if (!explained) return undefined;
-    // A subtotal printed above it must reach it, its discounts taken and its taxes added.
-    const fromSubtotals = foot.subtotals.every(
-      (subtotal) => cents(subtotal.value) <= amount || reaches(foot, subtotal.value, amount / 100),
+    const fromSubtotals = subtotals.every(
+      (subtotal) => subtotal <= amount || reaches(foot, subtotal / 100, amount / 100),
     );
     if (!fromSubtotals || !backed(amount) || contradictsPayment(foot, amount / 100)) continue;
     // "Sub-total 88.97", "Total Sales 88.97", "Rounding Adj -0.02", "88.95": the amount due is the rounded one.
     return (rounding !== 0 && printed.includes(amount + rounding) ? amount + rounding : amount) / 100;
   }
   return undefined;
+}
+
+/** The amounts printed less one of each item's price: what the foot prints beside the items. */
+function withoutItemPrices(printed: number[], itemPrices: number[]): number[] {
+  const left = [...printed];
+  for (const price of itemPrices) {
+    const at = left.indexOf(price);
+    if (at >= 0) left.splice(at, 1);
+  }
+  return left;
+}
+
+function count(amounts: number[], amount: number): number {
+  return amounts.filter((other) => other === amount).length;
 }
 
 /** The most a cash rounding moves a total, in cents (to 5 sen, 5 cents or 10 öre). */

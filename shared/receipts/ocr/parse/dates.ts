@@ -1,6 +1,6 @@
 import { plainText } from './fold-text.js';
 import { roundConfidence } from './confidence.js';
-import { editDistance } from './similarity.js';
+import { misreadingOf } from './similarity.js';
 
 /** A date found in a row's text. */
 export interface DateReading {
@@ -80,9 +80,7 @@ function withMonthNamesRestored(text: string): string {
   return text
     .replace(/(?<![A-Z])(?:0CT|N0V)(?![A-Z])/g, (name) => name.replace('0', 'O'))
     .replace(/(?<![A-Z])[A-Z]{6,9}(?![A-Z])/g, (word) =>
-      MONTH_OF.has(word)
-        ? word
-        : (LONG_MONTH_NAMES.find((name) => name.length === word.length && editDistance(word, name) === 1) ?? word),
+      MONTH_OF.has(word) ? word : (misreadingOf(word, LONG_MONTH_NAMES, () => 1) ?? word),
     );
 }
 

@@ -2,6 +2,7 @@ import type { ReceiptLineItem } from '../../receipt.entity.js';
 import { amountAtEnd, cents } from './amounts.js';
 import { emptyFoot, type Candidate, type Foot } from './consistency.js';
 import { datesIn } from './dates.js';
+import { plainText } from './fold-text.js';
 import type { Label } from './labels.js';
 import type { Row } from './rows.js';
 
@@ -14,7 +15,7 @@ const ROUNDING_REACH = 0.1;
 export function readFoot(labelled: { row: Row; label: Label | undefined }[], items: ReceiptLineItem[]): Foot {
   const foot = emptyFoot();
   if (items.length) foot.itemsSum = items.reduce((sum, item) => sum + cents(item.totalPrice ?? 0), 0) / 100;
-  foot.itemCount = items.length;
+  foot.itemPrices = items.map((item) => item.totalPrice ?? 0);
   for (const { row, label } of labelled) {
     const amount = amountAtEnd(row.text);
     // "Total Items 1.00", "Total Qty 3.0": a count, no amount of money.
@@ -30,6 +31,8 @@ export function readFoot(labelled: { row: Row; label: Label | undefined }[], ite
         break;
       case 'tax':
         foot.taxes.push(amount.value);
+        // "(Inclusive)GST 6% 33.57", "*6% GST Included 1.87", "(Inciusive)" as the engine reads it.
+        if (/\bINC[LI1]/.test(plainText(row.text))) foot.taxIncluded = true;
         break;
       case 'discount':
         foot.discounts.push(Math.abs(amount.value));

@@ -11,24 +11,45 @@ const CONTACT =
 const TITLE =
   /\b(?:RECEIPT|INVOICE|TICKET|QUITTUNG|KASSENBON|BELEG|RECU|FACTURE|WELCOME|WILLKOMMEN|BIENVENUE|THANK|DANKE|MERCI|DATE|DATUM|COPY|DUPLICATE|YOUR ORDER|ORDER NO|ORDER NUMBER)\b|^CASH(?: SALES?| BILL)?$|^\W*TABLE\b|\bTABLE ?(?:NO\.? ?)?\d|\b(?:RETURNABLE|REFUNDABLE|EXCHANGEABLE)\b/;
 /** The Malay road and estate words of STREET, which begin a Malaysian address row. */
-const MALAY_STREET = ['JALAN', 'JLN', 'LORONG', 'TAMAN', 'TMN', 'PERSIARAN'];
+export const MALAY_STREET = ['JALAN', 'JLN', 'LORONG', 'TAMAN', 'TMN', 'PERSIARAN'];
 const STREET = new RegExp(
   String.raw`\b(?:STREET|ST|ROAD|RD|AVENUE|AVE|LANE|LN|DRIVE|DR|BLVD|BOULEVARD|WAY|PLACE|SQUARE|HIGH ST|STRASSE|STR|WEG|PLATZ|ALLEE|GASSE|RUE|AV|PLACE|CHEMIN|QUAI|MALL|CENTRE|CENTER|SUITE|UNIT|FLOOR|PO BOX|${MALAY_STREET.join('|')}|LEBUH|LEBUHRAYA|KAMPUNG|BANDAR|IELA|GATVE|PROSPEKTS|BULVARIS|SOSEJA)\b`,
 );
 /**
- * What marks a Malaysian address: a state's name ending it ("SELANGOR DARUL EHSAN") or beside a
+ * What marks a Malaysian address: a state's name ending it ("SELANGOR DARUL EHSAN") or after a
  * number ("81760 JOHOR BAHRU"), the country after a state or a number ("KLANG SELANGOR D.E, MALAYSIA"; "STARBUCKS COFFEE MALAYSIA" is a
  * name), or a Malay road or estate word beginning the row ("TAMAN BERKELEY"), which holds no
  * digit as often as not.
  */
-const MALAYSIAN_STATE = String.raw`(?:SELANGOR|JOHOR|PERAK|KEDAH|PAHANG|MELAKA|SABAH|SARAWAK|PENANG|KELANTAN|TERENGGANU|PERLIS|SEMBILAN)`;
+export const MALAYSIAN_STATES = [
+  'SELANGOR',
+  'JOHOR',
+  'PERAK',
+  'KEDAH',
+  'PAHANG',
+  'MELAKA',
+  'SABAH',
+  'SARAWAK',
+  'PENANG',
+  'KELANTAN',
+  'TERENGGANU',
+  'PERLIS',
+  'SEMBILAN',
+];
+const MALAYSIAN_STATE = `(?:${MALAYSIAN_STATES.join('|')})`;
 const MALAYSIAN_ADDRESS = new RegExp(
   String.raw`\b(?:DARUL (?:EHSAN|TAKZIM|AMAN|MAKMUR|RIDZUAN|KHUSUS|NAIM)|KUALA LUMPUR|WILAYAH PERSEKUTUAN)\b` +
     String.raw`|(?:\d|\bD\.? ?E\b|\b${MALAYSIAN_STATE})\W*MALAYSIA\W*$` +
-    // A state's name on a row with a number: "NO.53 JALAN ... SELANGOR DARUL EHSAN" read with specks between.
-    String.raw`|\d.*\b${MALAYSIAN_STATE}\b|\b${MALAYSIAN_STATE}\b.*\d` +
+    // A state's name after a number: "NO.53 JALAN ... SELANGOR DARUL EHSAN" read with specks between,
+    // "81760 JOHOR BAHRU" (a name's registration number is taken out first: "KEDAI PERAK (123456-X)").
+    String.raw`|\d.*\b${MALAYSIAN_STATE}\b` +
     String.raw`|^\W*(?:${MALAY_STREET.join('|')})\b`,
 );
+/**
+ * A Malaysian company's registration number printed with its name ("TEO HENG STATIONERY
+ * (001451697-M) & BOOKS"): digits and a check letter in brackets, no part of the name.
+ */
+export const REGISTRATION_NUMBER = /\s*\(\s*[A-Z]{0,3}\d{5,}-?[A-Z]\s*\)/g;
 /** A British postcode, printed with or without its space (the OCR drops it): "LS1 4AB", "SW1A1AA". */
 export const GB_POSTCODE = /\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b/;
 const POSTCODE = new RegExp(`${GB_POSTCODE.source}|\\b\\d{5}\\b|\\b[A-Z]{2} \\d{5}\\b`);
@@ -39,7 +60,7 @@ export function isAddressOrContact(text: string): boolean {
 }
 
 function isAddress(text: string): boolean {
-  const plain = plainText(text);
+  const plain = plainText(text).replace(REGISTRATION_NUMBER, '');
   return (/\d/.test(plain) && STREET.test(plain)) || POSTCODE.test(plain) || MALAYSIAN_ADDRESS.test(plain);
 }
 

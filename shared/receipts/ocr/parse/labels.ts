@@ -1,5 +1,5 @@
 import { plainText, withLettersForDigits } from './fold-text.js';
-import { editDistance } from './similarity.js';
+import { editDistance, misreadingOf } from './similarity.js';
 
 /** What a labelled row of a receipt's foot holds. */
 export type LabelKind =
@@ -182,10 +182,7 @@ const LONG_LABEL_WORDS = [
 function withLabelWordRestored(plain: string): string {
   return plain
     .replace(/^(\W*)([A-Z]{6,})/, (whole, lead: string, word: string) => {
-      // Never a longer word: one letter more makes another word ("GROUNDING", "CHANGED").
-      const near = LONG_LABEL_WORDS.find(
-        (label) => word.length <= label.length && editDistance(word, label) <= (label.length >= 10 ? 2 : 1),
-      );
+      const near = misreadingOf(word, LONG_LABEL_WORDS, (label) => (label.length >= 10 ? 2 : 1));
       return near ? `${lead}${near}` : whole;
     })
     .replace(/^(\W*)([A-Z]{4,5})(?![A-Z])/, (whole, lead: string, word: string) =>

@@ -1,6 +1,6 @@
 import { amountsIn } from './amounts.js';
 import { plainText } from './fold-text.js';
-import { GB_POSTCODE } from './header.js';
+import { GB_POSTCODE, MALAY_STREET, MALAYSIAN_STATES } from './header.js';
 import { labelOf, type Language } from './labels.js';
 
 export type Country = 'GB' | 'US' | 'DE' | 'FR' | 'AE' | 'MY' | 'SG' | 'LV';
@@ -88,9 +88,10 @@ const COUNTRY_SIGNS: [Country, RegExp][] = [
     'MY',
     new RegExp(
       [
-        String.raw`\b(?:MALAYSIA|SDN\.? ?BHD|BHD|S\/B|JOHOR|SELANGOR|KUALA LUMPUR|PUTRAJAYA|PULAU PINANG|PENANG|PERAK|KEDAH|MELAKA|PAHANG|NEGERI SEMBILAN|TERENGGANU|KELANTAN|SABAH|SARAWAK|JALAN|JLN|TAMAN|TMN|LRG|PERSIARAN|SST|GST ?(?:REG|ID))\b|\+60\b|\bRM ?\d`,
-        // Glued to the next word by the engine: "NO.59JALANPERMAS9/6", "81760JOHORBAHRU", "KUALASELANGOR".
-        String.raw`(?<![A-Z])(?:JALAN|TAMAN|JOHOR|KUALA)(?=[A-Z])|SELANGOR`,
+        String.raw`\b(?:MALAYSIA|SDN\.? ?BHD|BHD|S\/B|KUALA LUMPUR|PUTRAJAYA|PULAU PINANG|NEGERI SEMBILAN|${[...MALAYSIAN_STATES, ...MALAY_STREET].join('|')}|SST|GST ?(?:REG|ID))\b|\+60\b|\bRM ?\d`,
+        // Glued by the engine to the number before and the word after: "NO.59JALANPERMAS9/6",
+        // "81760JOHORBAHRU"; "KUALASELANGOR". Not a name that begins alike ("TAMANNA", "JALANDHAR").
+        String.raw`(?<=\d|\bNO\.?)(?:JALAN|TAMAN|JOHOR|KUALA)(?=[A-Z])|SELANGOR`,
         // A company's registration number, in brackets, after its label or on a row of its own
         // ("(002107265-V)", "<484297-M>", "BRNo.:0195932-X", "JM0325955-V"), and the GST number, 12 digits from 00.
         String.raw`[(<] ?\d{6,9}-[A-Z] ?[)>]|\b(?:BRN?|ROC|CO)\b.{0,8}?\d{6,9}-[A-Z]\b|^\W*(?:[A-Z]{2})?\d{6,9}-[A-Z]\W*$`,

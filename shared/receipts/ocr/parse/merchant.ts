@@ -1,6 +1,6 @@
 import { roundConfidence } from './confidence.js';
 import { lettersAndDigits, plainText, withLettersForDigits } from './fold-text.js';
-import { couldBeName, isAddressOrContact, withoutEdgeNoise } from './header.js';
+import { couldBeName, isAddressOrContact, REGISTRATION_NUMBER, withoutEdgeNoise } from './header.js';
 import type { Row } from './rows.js';
 import { similarity } from './similarity.js';
 import { withTradeWordsRestored } from './trade-words.js';
@@ -32,11 +32,13 @@ const GREETING = /^(?:WELCOME(?: TO)?|WILLKOMMEN(?: BEI| IM| IN)?|BIENVENUE(?: C
 /**
  * A legal name: a name with its company's legal form, printed after it in Malaysia, Singapore and
  * English-speaking countries ("SDN BHD", "S/B", "PTE LTD", "LTD"), before it in Latvia ("SIA
- * \"KONGS\"", "AS"), where the seller's VAT number often follows on the same row.
+ * \"KONGS\"", "AS"), where the seller's VAT number often follows on the same row. A typographer's
+ * quote closes the name before a space ("SIA \"KONGS’ PVN …") and is an apostrophe inside it
+ * ("SIA \"ELVI’S\"").
  */
 const LEGAL_FORM_AFTER =
   /^.*?\b(?:SDN\.? ?BHD|BHD|S\/B|PTE\.? ?LTD|CO\.? ?,? ?LTD|LTD|LIMITED|PLC|LLC|INC|GMBH|SARL)\b\.?/i;
-const LEGAL_FORM_BEFORE = /^\W*(?:SIA|AS|A\/S)\b\s*[*"'‘’“”„«]?[^"'‘’“”„»]+[*"'‘’“”»]?/i;
+const LEGAL_FORM_BEFORE = /^\W*(?:SIA|AS|A\/S)\b\s*[*"'‘“”„«]?(?:[^"'‘’“”„»]|’(?![\s"]|$))+[*"'’“”»]?/i;
 
 interface PrintedName {
   row: Row;
@@ -81,12 +83,6 @@ export function readMerchant(header: Row[], knownMerchants: string[] = []): Merc
   };
 }
 
-/**
- * A Malaysian company's registration number printed inside its name ("TEO HENG STATIONERY
- * (001451697-M) & BOOKS"): digits and a check letter in brackets, no part of the name.
- */
-const REGISTRATION_NUMBER = /\s*\(\s*[A-Z]{0,3}\d{5,}-?[A-Z]\s*\)/g;
-
 function withoutRegistrationNumber(name: string): string {
   return name
     .replace(REGISTRATION_NUMBER, '')
@@ -95,22 +91,20 @@ function withoutRegistrationNumber(name: string): string {
 }
 
 /**
- * A name as printed, less what the engine misread in it (letters read as digits inside or ending
- * its words, a letter of a trade word) and what is no part of it (a registration number).
+ * A name as printed, less what the engine misread in it (letters read as digits inside its words,
+ * a letter of a trade word) and what is no part of it (a registration number).
  */
 function cleanName(name: string): string {
-  return withTradeWordsRestored(withoutRegistrationNumber(withLettersForDigits(name).replace(ENDING_I_AS_1, 'I')));
+  return withTradeWordsRestored(withoutRegistrationNumber(withLettersForDigits(name)));
 }
-
-/** A name's word of letters ending in a 1 ("PERNIAGAAN ZHENG HU1"): an I misread, as no name's word ends so. */
-const ENDING_I_AS_1 = /(?<=(?<![\p{L}\p{N}])\p{L}{2,})1(?![\p{L}\p{N}])/gu;
 
 /**
  * Legal forms as the engine misreads them on a faint print ("SDN 8HD", "SON BHD", "SDN BHC", "LTO"):
  * their letters are a fixed vocabulary, so a near miss is restored before the name is looked for.
  */
 const MISREAD_SDN_BHD = /\bS[DO0]N\.?\s?[B83E]H[DCIO0]\b|\bSDN[B83E]H[DCIO0]\b/g;
-const MISREAD_LTD = /\bLT[O0]\b/g;
+/** At the name's end only: "SIA \"LTO SERVISS\"" is a name. */
+const MISREAD_LTD = /\bLT[O0]\b(?=\W*$)/g;
 
 function withLegalFormRestored(text: string): string {
   return text

@@ -1,9 +1,10 @@
-import { editDistance } from './similarity.js';
+import { misreadingOf } from './similarity.js';
 
 /**
  * Words that shops put in their names in the countries the parser reads, long enough that a
- * letter misread or dropped ("HAROWARE", "NTERNATIONAL") cannot make another word of them: a
- * name's own words (a family's, a place's) are not among them and are never changed.
+ * letter misread or dropped ("HAROWARE", "NTERNATIONAL") rarely makes another word of them. Not
+ * those another language spells a letter apart ("SUPERMARKT", "MINIMARKT"), nor one a family
+ * bears a letter apart ("KITCHIN").
  */
 const TRADE_WORDS = [
   'AUTOMOBILE',
@@ -33,17 +34,14 @@ const TRADE_WORDS = [
   'GROCERY',
   'HARDWARE',
   'HOLDINGS',
-  'HYPERMARKET',
   'INDUSTRIES',
   'INTERNATIONAL',
   'JEWELLERY',
-  'KITCHEN',
   'KOPITIAM',
   'LAUNDRY',
   'MACHINERY',
   'MANAGEMENT',
   'MARKETING',
-  'MINIMARKET',
   'PASARAYA',
   'PERNIAGAAN',
   'PETROLEUM',
@@ -56,7 +54,6 @@ const TRADE_WORDS = [
   'SOLUTIONS',
   'STATION',
   'STATIONERY',
-  'SUPERMARKET',
   'SUPPLIES',
   'TECHNOLOGY',
   'TRADERS',
@@ -64,25 +61,16 @@ const TRADE_WORDS = [
   'WHOLESALE',
 ];
 
-/** Shorter trade words are never restored: one letter makes another word of them. */
-const SHORTEST = 7;
-
 /**
- * A name with its trade words restored where the engine misread a letter in them, or two in a
- * word of eleven letters or more ("WAHIN HAROWARE SDN BHD", "UNIHAKKA NTERNATIONAL"). Only words in
- * capitals are looked at (names are printed so); a word already a trade word, or another form of
- * one, or near none, stays.
+ * A name with its trade words restored where the engine misread or dropped a letter in them
+ * ("WAHIN HAROWARE SDN BHD", "UNIHAKKA NTERNATIONAL"). Only words in capitals are looked at
+ * (names are printed so); a word already a trade word, another form of one, or near none stays.
  */
 export function withTradeWordsRestored(name: string): string {
   return name.replace(/\b[A-Z]{6,}\b/g, (word) => {
     if (TRADE_WORDS.includes(word)) return word;
-    const near = TRADE_WORDS.find(
-      (trade) =>
-        trade.length >= SHORTEST &&
-        !anotherForm(word, trade) &&
-        editDistance(word, trade) <= (trade.length >= 11 ? 2 : 1),
-    );
-    return near ?? word;
+    const near = misreadingOf(word, TRADE_WORDS, () => 1);
+    return near && !anotherForm(word, near) ? near : word;
   });
 }
 
