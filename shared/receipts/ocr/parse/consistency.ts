@@ -213,8 +213,11 @@ function agreedWithoutLabels(foot: Foot): number | undefined {
   );
   const candidates = [...new Set(printed)].sort((a, b) => b - a);
   const paid = foot.tenders.length ? cents(sum(foot.tenders) - sum(foot.changes)) : undefined;
+  // Beside a larger labelled total, being printed twice is no answer to it: which of the two the
+  // engine misread ("Total 165.00" and "SubTotal 105.00", "MASTER 105.00") only the arithmetic says.
+  const outweighed = (amount: number) => foot.totals.some((total) => cents(total.value) > amount + ROUNDING_CENTS);
   const backed = (amount: number) =>
-    printed.filter((other) => other === amount).length > 1 ||
+    (!outweighed(amount) && printed.filter((other) => other === amount).length > 1) ||
     printed.some((base) => base < amount && reaches(foot, base / 100, amount / 100)) ||
     // One item's price is the sum of one item: the row may be the total's, its label unread.
     (foot.itemPrices.length > 1 && reaches(foot, foot.itemsSum!, amount / 100)) ||
