@@ -1,5 +1,5 @@
-import sharp from 'sharp';
-import { contentBox, type Region } from './content-box.js';
+import sharp, { type Sharp } from 'sharp';
+import { contentBox, type GreyImage, type Region } from './content-box.js';
 import { skewAngle } from './deskew.js';
 
 /**
@@ -101,19 +101,24 @@ async function prepare(image: Buffer, preparation: ImagePreparation): Promise<Pr
  */
 export async function levelled(image: PreparedImage): Promise<PreparedImage> {
   const raw = { raw: { width: image.width, height: image.height, channels: 3 as const } };
-  const { data, info } = await sharp(image.pixels, raw)
-    .greyscale()
-    .resize({ width: SEARCH_SIDE, height: SEARCH_SIDE, fit: 'inside', withoutEnlargement: true })
-    .normalise()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const angle = skewAngle({ pixels: data, width: info.width, height: info.height });
+  const angle = skewAngle(await searchCopy(sharp(image.pixels, raw)));
   if (Math.abs(angle) < LEVEL_ENOUGH) return image;
   const turned = await sharp(image.pixels, raw)
     .rotate(-angle, { background: '#ffffff' })
     .raw()
     .toBuffer({ resolveWithObject: true });
   return { pixels: turned.data, width: turned.info.width, height: turned.info.height };
+}
+
+/** A grey copy at most SEARCH_SIDE long, its levels stretched: what the print and its slope are looked for on. */
+async function searchCopy(pipeline: Sharp): Promise<GreyImage> {
+  const { data, info } = await pipeline
+    .greyscale()
+    .resize({ width: SEARCH_SIDE, height: SEARCH_SIDE, fit: 'inside', withoutEnlargement: true })
+    .normalise()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { pixels: data, width: info.width, height: info.height };
 }
 
 /** RGB from grey (sharp keeps a greyscale image at one channel), or from grey and alpha. */
@@ -125,18 +130,11 @@ function threeChannels(pixels: Buffer, channels: number): Buffer {
 
 /** contentBox's region on a smaller grey copy, in the upright image's pixels. */
 async function printedRegion(image: Buffer, upright: { width: number; height: number }): Promise<Region | undefined> {
-  const { data, info } = await sharp(image, { failOn: 'error' })
-    .rotate()
-    // A transparent margin is paper, not ink.
-    .flatten({ background: '#ffffff' })
-    .greyscale()
-    .resize({ width: SEARCH_SIDE, height: SEARCH_SIDE, fit: 'inside', withoutEnlargement: true })
-    .normalise()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const region = contentBox({ pixels: data, width: info.width, height: info.height });
+  // A transparent margin is paper, not ink.
+  const copy = await searchCopy(sharp(image, { failOn: 'error' }).rotate().flatten({ background: '#ffffff' }));
+  const region = contentBox(copy);
   if (!region) return undefined;
-  const [scaleX, scaleY] = [upright.width / info.width, upright.height / info.height];
+  const [scaleX, scaleY] = [upright.width / copy.width, upright.height / copy.height];
   const left = Math.floor(region.left * scaleX);
   const top = Math.floor(region.top * scaleY);
   const right = Math.min(upright.width, Math.ceil((region.left + region.width) * scaleX));
