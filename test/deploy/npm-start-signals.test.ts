@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { dropDatabase, ensureDatabase } from '../../shared/platform/db/ensure-database.js';
 import { deleteKeysWithPrefix } from '../support/redis-keys.js';
-import { freePort } from '../support/private-redis.js';
+import { freePort } from '../support/free-port.js';
 import { finished, ROOT } from '../support/run-process.js';
 import { databaseUrl, TEST_REDIS_URL } from '../support/test-database.js';
 

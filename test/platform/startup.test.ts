@@ -14,6 +14,7 @@ import { jsonOf } from '../support/harness.js';
 import { finished, ROOT, runEntry, spawnEntry } from '../support/run-process.js';
 import { databaseUrl, TEST_REDIS_URL } from '../support/test-database.js';
 import { deleteKeysWithPrefix } from '../support/redis-keys.js';
+import { freePort } from '../support/free-port.js';
 
 const url = databaseUrl(`tally_test_start_${randomBytes(4).toString('hex')}`);
 const env = {
@@ -138,7 +139,7 @@ describe('a full start and a graceful stop', { timeout: 90_000 }, () => {
   beforeAll(() => dropDatabase(url));
 
   it('creates and migrates the database, serves /ready, logs the address, and drains on SIGTERM with exit 0', async () => {
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = await freePort();
     const started = await startMain(['all'], { PORT: String(port) }, 'workers started');
     const { child, done } = started;
     // Without a terminal (a pipe here, a log collector in production), every log line is JSON, the first ones
@@ -213,7 +214,7 @@ describe('a full start and a graceful stop', { timeout: 90_000 }, () => {
   // the API, its reference and the metrics are.
   it('at a terminal, logs lines for a person: where the API, its reference and the metrics are, then the migrations counted', async () => {
     const terminalUrl = `${url}_terminal`;
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = await freePort();
     // `script` gives the process a pseudo-terminal for its stdout, as a person's shell would.
     const child = spawn('script', ['-q', '-e', '-c', 'exec "$TALLY_NODE" --import tsx main.ts all', '/dev/null'], {
       cwd: ROOT,
@@ -258,7 +259,7 @@ describe('a full start and a graceful stop', { timeout: 90_000 }, () => {
   });
 
   it('serves only one service when SERVICE is set', async () => {
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = await freePort();
     const { child, done } = await startMain(['api'], { PORT: String(port), SERVICE: 'receipts' }, 'listening');
     const document = await jsonOf(await fetch(`http://127.0.0.1:${port}/v1/openapi.json`));
     expect(Object.keys(document.paths)).not.toContain('/v1/event_types');
@@ -267,7 +268,7 @@ describe('a full start and a graceful stop', { timeout: 90_000 }, () => {
   });
 
   it('a worker-only process serves /health, /ready and /metrics (with its job outcomes) on WORKER_PORT', async () => {
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = await freePort();
     const { child, done, logs } = await startMain(
       ['worker', 'audit'],
       { WORKER_PORT: String(port) },

@@ -3,6 +3,7 @@ import type { Harness } from './harness.js';
 import { finished, spawnEntry } from './run-process.js';
 import { startTcpProxy } from './tcp-proxy.js';
 import { TEST_REDIS_URL } from './test-database.js';
+import { freePort } from './free-port.js';
 
 /** The statement that stores an Idempotency-Key's answer: run only after the request's work has committed. */
 const STORE_ANSWER_SQL = 'update idempotency_record set response_status';
@@ -20,7 +21,7 @@ export async function postKilledBeforeAnswer(
   const apiProxy = await startTcpProxy({ host: '127.0.0.1', port: 5432 });
   const databaseUrl = new URL(harness.config.databaseUrl);
   databaseUrl.port = String(apiProxy.port);
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = await freePort();
   const api = spawnEntry('main.ts', ['api'], {
     PORT: String(port),
     DATABASE_URL: databaseUrl.toString(),
