@@ -259,6 +259,28 @@ describe('a total whose label was misread', () => {
     // "Pint 5.50" twice and "Crisps 1.20", the foot cut off: nothing labelled.
     const cutOff = foot({ itemsSum: 12.2, itemPrices: [5.5, 5.5, 1.2], printed: [5.5, 5.5, 1.2] });
     expect(settleTotals(cutOff).total).toBeUndefined();
+    // Two unlabelled rows of 12.50 and nothing else read: no foot to agree with.
+    expect(settleTotals(foot({ printed: [12.5, 12.5, 3.2] })).total).toBeUndefined();
+  });
+
+  // A second review: the total row taken in by the item area ("TOT\"1 RM 73.00" as an item), paid
+  // exactly, left the tax as the largest amount printed twice.
+  it('is no amount an item priced above it says otherwise of', () => {
+    const taxTwice = foot({
+      taxes: [4.13],
+      tenders: [73],
+      cashTendered: true,
+      itemsSum: 141.87,
+      itemPrices: [2.83, 66.04, 73],
+      printed: [2.83, 66.04, 73, 73, 4.13, 4.13],
+    });
+    expect(settleTotals(taxTwice).total).toBeUndefined();
+  });
+
+  it("is the items' sum less a labelled discount, the sum itself being no total", () => {
+    // Items 30.00 and 20.00, "50.00" and "45.00" unlabelled, "DISCOUNT -5.00".
+    const discounted = foot({ discounts: [5], itemsSum: 50, itemPrices: [30, 20], printed: [30, 20, 50, -5, 45] });
+    expect(settleTotals(discounted).total?.value).toBe(45);
   });
 
   // Seen on the SROIE holdout after its last scoring (a wrong total, not authorized for want of a date).
@@ -326,6 +348,18 @@ describe('a total whose label was misread', () => {
       printed: [259.9, 106.9, 593.1, 33.57, 593.1, 33.57],
     });
     expect(settleTotals(inclusive).total?.value).toBe(593.1);
+  });
+
+  it('knows a tax printed as included in the prices, and one printed as not', () => {
+    const taxOf = (text: string) =>
+      readFoot(
+        printedRows(pageOf(text)).map((row) => ({ row, label: labelOf(row.text) })),
+        [],
+      ).taxIncluded;
+    expect(taxOf('(Inciusive)GST 6% 33.57')).toBe(true);
+    expect(taxOf('*6% GST Included 1.87')).toBe(true);
+    expect(taxOf('SALES TAX (NOT INCLUDED) 8.68')).toBe(false);
+    expect(taxOf('GST 6% 4.13')).toBe(false);
   });
 
   it('is never an item count, which no foot counts among its amounts', () => {

@@ -40,6 +40,11 @@ describe('reading dates', () => {
     expect(datesIn(text, true).map((found) => found.value)).toEqual([date]);
   });
 
+  it('reads no date in a count of the kind "100CT" followed by a price', () => {
+    expect(datesIn('PAPER PLATES 100CT 24.99', true)).toEqual([]);
+    expect(datesIn('FOAM CUPS 200CT 12.49', true)).toEqual([]);
+  });
+
   it('reads no date inside a longer dotted number ("Inv.1.12.05.18")', () => {
     expect(datesIn('Inv.1.12.05.18', true)).toEqual([]);
   });

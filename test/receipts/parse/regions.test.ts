@@ -243,6 +243,7 @@ describe('the trading name and the legal name', () => {
     // An apostrophe inside the name, and LTO beginning it, stay.
     expect(readMerchant(header('SIA "ELVI’S LATVIJA"\nKOPA 5.80'))?.value).toBe('SIA "ELVI’S LATVIJA"');
     expect(readMerchant(header('SIA "LTO SERVISS"\nKOPA 5.80'))?.value).toBe('SIA "LTO SERVISS"');
+    expect(readMerchant(header('ABC PTE LTO GST REG 201234567X\nTOTAL 5.80'))?.value).toBe('ABC PTE LTD');
   });
 
   it("keeps the legal name beside a known merchant read off another row, and none when the known name is the legal name's row", () => {

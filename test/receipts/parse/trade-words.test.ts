@@ -22,6 +22,8 @@ it.each([
   ['TREADING POST', 'a longer word than TRADING'],
   ['SUPERMARKT ALDI', 'the German word'],
   ['THE KITCHIN', 'a family name'],
+  ['THE GALLEY', 'a word a letter shorter than GALLERY'],
+  ['TRAVERS SMITH', 'a name a letter from TRADERS'],
 ])('leaves %s alone: %s', (name) => {
   expect(withTradeWordsRestored(name)).toBe(name);
 });

@@ -25,7 +25,7 @@ export interface Foot {
    * receipt's total is taken to be, is the rounded amount.
    */
   roundings: number[];
-  /** Every amount the foot prints at a row's end, labelled or not: a rounded total is printed on its own row. */
+  /** Every amount printed at a row's end below the header, the items' rows too, labelled or not: a rounded total is printed on its own row. */
   printed: number[];
   tenders: number[];
   /** Whether one of the tenders is cash, which may be handed over in excess of the total. */
@@ -172,17 +172,17 @@ function agreedByPaymentAndSubtotal(foot: Foot): number | undefined {
     ...(foot.itemsSum === undefined ? [] : [foot.itemsSum]),
   ];
   if (paid <= 0 || !bases.some((base) => reaches(foot, base, paid / 100))) return undefined;
-  return foot.totals.every((total) => saysNoOther(total, paid)) ? paid / 100 : undefined;
+  return foot.totals.every((total) => saysNoOther(cents(total.value), paid)) ? paid / 100 : undefined;
 }
 
 /**
- * Whether a printed total leaves `amount` (in cents) the receipt's total: it is that amount misread
- * by a digit ("112.46" for 112.45) or before its rounding, or smaller, which says nothing (the GST
- * summary's "Total: 106.10 6.37"). A larger total saying something else (a part payment beside the
- * whole) leaves the total to a person.
+ * Whether an amount printed (a total, in cents) leaves `amount` the receipt's total: it is that
+ * amount misread by a digit ("112.46" for 112.45) or before its rounding, or smaller, which says
+ * nothing (the GST summary's "Total: 106.10 6.37"). A larger one saying something else (a part
+ * payment beside the whole) leaves the total to a person.
  */
-function saysNoOther(total: Candidate, amount: number): boolean {
-  return cents(total.value) <= amount + ROUNDING_CENTS || oneDigitApart(cents(total.value), amount);
+function saysNoOther(printed: number, amount: number): boolean {
+  return printed <= amount + ROUNDING_CENTS || oneDigitApart(printed, amount);
 }
 
 /** A total no labelled row gives, when the foot's amounts agree on one (agreedWithoutLabels). */
@@ -194,22 +194,33 @@ function unlabelledTotal(foot: Foot): (Candidate & { evidence: TotalEvidence }) 
 /**
  * The total as the foot's amounts give it when the OCR misread its label ("TOT"1 RM 73.00", "GASH
  * 112.45") or printed it on a row of its own, on a receipt whose foot is read in part (a subtotal,
- * tax, tender, change, rounding or total labelled): the largest amount printed, tenders and the
+ * tax, discount, tender, change, rounding or total labelled): the largest amount printed, tenders and the
  * items' own prices aside, that the receipt backs by printing it twice (the total, then the cash),
  * by reaching it from a smaller printed amount with the taxes and charges labelled, by the items'
- * sum, or by the payment. A subtotal is no total when it is printed only as one (discounts make
- * it larger than the total) or when a tax is added to it (a tax summary prints it again), and a
- * larger subtotal must reach the amount. Every larger amount printed, a labelled total's too, must
- * be that one misread by a digit or before its rounding ("Total (RM) 112.46" above "112.45"); a
- * larger one that says something else means the total is some other amount, and a person decides.
+ * sum, or by the payment. A subtotal (or the items' sum, where a discount or a tax is labelled) is
+ * no total when it is printed only as one (discounts make it larger than the total) or when a tax
+ * is added to it (a tax summary prints it again), and a larger subtotal must reach the amount.
+ * Every larger amount printed, a labelled total's and an item's too, must be that one misread by a
+ * digit or before its rounding ("Total (RM) 112.46" above "112.45"); a larger one that says
+ * something else means the total is some other amount, and a person decides.
  */
 function agreedWithoutLabels(foot: Foot): number | undefined {
-  const labelled = [foot.totals, foot.subtotals, foot.taxes, foot.tenders, foot.changes, foot.roundings];
+  const labelled = [
+    foot.totals,
+    foot.subtotals,
+    foot.taxes,
+    foot.discounts,
+    foot.savings,
+    foot.tenders,
+    foot.changes,
+    foot.roundings,
+  ];
   if (!labelled.some((rows) => rows.length)) return undefined;
   const tenders = new Set(foot.tenders.map(cents));
+  const itemPrices = foot.itemPrices.map(cents);
   const printed = withoutItemPrices(
     foot.printed.map(cents).filter((amount) => amount > 0 && !tenders.has(amount)),
-    foot.itemPrices.map(cents),
+    itemPrices,
   );
   const candidates = [...new Set(printed)].sort((a, b) => b - a);
   const paid = foot.tenders.length ? cents(sum(foot.tenders) - sum(foot.changes)) : undefined;
@@ -217,21 +228,24 @@ function agreedWithoutLabels(foot: Foot): number | undefined {
   // engine misread ("Total 165.00" and "SubTotal 105.00", "MASTER 105.00") only the arithmetic says.
   const outweighed = (amount: number) => foot.totals.some((total) => cents(total.value) > amount + ROUNDING_CENTS);
   const backed = (amount: number) =>
-    (!outweighed(amount) && printed.filter((other) => other === amount).length > 1) ||
+    (!outweighed(amount) && count(printed, amount) > 1) ||
     printed.some((base) => base < amount && reaches(foot, base / 100, amount / 100)) ||
-    // One item's price is the sum of one item: the row may be the total's, its label unread.
-    (foot.itemPrices.length > 1 && reaches(foot, foot.itemsSum!, amount / 100)) ||
+    (foot.itemsSum !== undefined && reaches(foot, foot.itemsSum, amount / 100)) ||
     paid === amount;
-  const subtotals = foot.subtotals.map((subtotal) => cents(subtotal.value));
   const taxAdded = !foot.taxIncluded && foot.taxes.some((tax) => tax > 0);
+  const adjusted = taxAdded || foot.discounts.length > 0 || foot.savings.length > 0;
+  const subtotals = [
+    ...foot.subtotals.map((subtotal) => cents(subtotal.value)),
+    ...(adjusted && foot.itemsSum !== undefined ? [cents(foot.itemsSum)] : []),
+  ];
   const notTotal = (amount: number) =>
-    subtotals.includes(amount) && (taxAdded || count(foot.printed.map(cents), amount) <= count(subtotals, amount));
+    subtotals.includes(amount) && (taxAdded || count(printed, amount) <= count(subtotals, amount));
   const rounding = cents(sum(foot.roundings));
   for (const [at, amount] of candidates.entries()) {
     if (notTotal(amount)) continue;
-    const larger = candidates.slice(0, at).filter((other) => !subtotals.includes(other));
-    const explained = larger.every((other) => other - amount <= ROUNDING_CENTS || oneDigitApart(other, amount));
-    if (!explained) return undefined;
+    // An item priced above the amount stands against it too: a total row the item area took in.
+    const larger = [...candidates.slice(0, at).filter((other) => !subtotals.includes(other)), ...itemPrices];
+    if (!larger.every((other) => saysNoOther(other, amount))) return undefined;
     const fromSubtotals = subtotals.every(
       (subtotal) => subtotal <= amount || reaches(foot, subtotal / 100, amount / 100),
     );

@@ -73,12 +73,13 @@ export function datesIn(text: string, dayFirst: boolean | undefined): DateReadin
 const LONG_MONTH_NAMES = [...MONTH_OF.keys()].filter((name) => name.length >= 6);
 
 /**
- * Month names as the engine misreads them: an O read as a 0 ("19 0CT 2025", "190ct", "N0V"), a
- * letter of a long name ("SEPLEMBER"). The text keeps its length, so places found in it hold.
+ * Month names as the engine misreads them: an O read as a 0 before a year ("19 0CT 2025", "190ct
+ * 2025", "N0V"; not a count, "PAPER PLATES 100CT 24.99"), a letter of a long name misread or
+ * dropped ("SEPLEMBER").
  */
 function withMonthNamesRestored(text: string): string {
   return text
-    .replace(/(?<![A-Z])(?:0CT|N0V)(?![A-Z])/g, (name) => name.replace('0', 'O'))
+    .replace(/(?<![A-Z])(?:0CT|N0V)(?=[\s,-]*(?:20)?\d{2}(?![\d.,:]))/g, (name) => name.replace('0', 'O'))
     .replace(/(?<![A-Z])[A-Z]{6,9}(?![A-Z])/g, (word) =>
       MONTH_OF.has(word) ? word : (misreadingOf(word, LONG_MONTH_NAMES, () => 1) ?? word),
     );

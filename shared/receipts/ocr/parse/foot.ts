@@ -31,8 +31,7 @@ export function readFoot(labelled: { row: Row; label: Label | undefined }[], ite
         break;
       case 'tax':
         foot.taxes.push(amount.value);
-        // "(Inclusive)GST 6% 33.57", "*6% GST Included 1.87", "(Inciusive)" as the engine reads it.
-        if (/\bINC[LI1]/.test(plainText(row.text))) foot.taxIncluded = true;
+        if (taxIncluded(row.text)) foot.taxIncluded = true;
         break;
       case 'discount':
         foot.discounts.push(Math.abs(amount.value));
@@ -69,6 +68,15 @@ export function readFoot(labelled: { row: Row; label: Label | undefined }[], ite
     }
   }
   return withSaleSigns(foot);
+}
+
+/**
+ * A tax row saying the tax is in the prices: "(Inclusive)GST 6% 33.57", "*6% GST Included 1.87",
+ * "(Inciusive)" as the engine reads it; not "SALES TAX (NOT INCLUDED)" or "TAX EXCL.".
+ */
+function taxIncluded(text: string): boolean {
+  const plain = plainText(text);
+  return /\bINC[LI1]/.test(plain) && !/\b(?:NOT|EXCL|EXC)/.test(plain);
 }
 
 /**

@@ -70,7 +70,8 @@ function isAddress(text: string): boolean {
  * title case, and such a row is a note, a description or a name written on the slip by hand.
  */
 export function couldBeName(text: string): boolean {
-  const plain = plainText(text);
+  // A registration number printed with the name is no part of it ("KEDAI UBAT (12345-X)").
+  const plain = plainText(text).replace(REGISTRATION_NUMBER, '');
   const letters = plain.replace(/[^A-Z]/g, '').length;
   return (
     letters >= 3 &&

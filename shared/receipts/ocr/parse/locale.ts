@@ -91,7 +91,7 @@ const COUNTRY_SIGNS: [Country, RegExp][] = [
         String.raw`\b(?:MALAYSIA|SDN\.? ?BHD|BHD|S\/B|KUALA LUMPUR|PUTRAJAYA|PULAU PINANG|NEGERI SEMBILAN|${[...MALAYSIAN_STATES, ...MALAY_STREET].join('|')}|SST|GST ?(?:REG|ID))\b|\+60\b|\bRM ?\d`,
         // Glued by the engine to the number before and the word after: "NO.59JALANPERMAS9/6",
         // "81760JOHORBAHRU"; "KUALASELANGOR". Not a name that begins alike ("TAMANNA", "JALANDHAR").
-        String.raw`(?<=\d|\bNO\.?)(?:JALAN|TAMAN|JOHOR|KUALA)(?=[A-Z])|SELANGOR`,
+        String.raw`(?<=\d)(?:JALAN|TAMAN|JOHOR|KUALA)(?=[A-Z])|SELANGOR`,
         // A company's registration number, in brackets, after its label or on a row of its own
         // ("(002107265-V)", "<484297-M>", "BRNo.:0195932-X", "JM0325955-V"), and the GST number, 12 digits from 00.
         String.raw`[(<] ?\d{6,9}-[A-Z] ?[)>]|\b(?:BRN?|ROC|CO)\b.{0,8}?\d{6,9}-[A-Z]\b|^\W*(?:[A-Z]{2})?\d{6,9}-[A-Z]\W*$`,

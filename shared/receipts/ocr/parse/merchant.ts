@@ -103,8 +103,11 @@ function cleanName(name: string): string {
  * their letters are a fixed vocabulary, so a near miss is restored before the name is looked for.
  */
 const MISREAD_SDN_BHD = /\bS[DO0]N\.?\s?[B83E]H[DCIO0]\b|\bSDN[B83E]H[DCIO0]\b/g;
-/** At the name's end only: "SIA \"LTO SERVISS\"" is a name. */
-const MISREAD_LTD = /\bLT[O0]\b(?=\W*$)/g;
+/**
+ * After PTE or CO, or ending the name (before its registration or tax number): "SIA \"LTO
+ * SERVISS\"" is a name.
+ */
+const MISREAD_LTD = /(?<=\b(?:PTE|CO)\.? ?)LT[O0]\b|\bLT[O0]\b(?=\W*$|\W*[\d(]|\s+(?:GST|VAT|REG)\b)/g;
 
 function withLegalFormRestored(text: string): string {
   return text

@@ -56,10 +56,12 @@ const TRADE_WORDS = [
   'STATIONERY',
   'SUPPLIES',
   'TECHNOLOGY',
-  'TRADERS',
   'TRADING',
   'WHOLESALE',
 ];
+
+/** A word this long or longer that lacks a trade word's letter is that word misread, not another word. */
+const LONG_ENOUGH_TO_DROP = 8;
 
 /**
  * A name with its trade words restored where the engine misread or dropped a letter in them
@@ -70,7 +72,9 @@ export function withTradeWordsRestored(name: string): string {
   return name.replace(/\b[A-Z]{6,}\b/g, (word) => {
     if (TRADE_WORDS.includes(word)) return word;
     const near = misreadingOf(word, TRADE_WORDS, () => 1);
-    return near && !anotherForm(word, near) ? near : word;
+    // A letter dropped only from a long word: "GALLEY" is a word of its own beside GALLERY.
+    const dropped = near !== undefined && near.length > word.length && word.length < LONG_ENOUGH_TO_DROP;
+    return near && !dropped && !anotherForm(word, near) ? near : word;
   });
 }
 
