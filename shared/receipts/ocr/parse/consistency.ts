@@ -25,7 +25,10 @@ export interface Foot {
    * receipt's total is taken to be, is the rounded amount.
    */
   roundings: number[];
-  /** Every amount printed at a row's end below the header, the items' rows too, labelled or not: a rounded total is printed on its own row. */
+  /**
+   * Every amount printed at a row's end below the header, the items' rows too, labelled or not: a
+   * rounded total is printed on its own row.
+   */
   printed: number[];
   tenders: number[];
   /** Whether one of the tenders is cash, which may be handed over in excess of the total. */
@@ -193,11 +196,11 @@ function unlabelledTotal(foot: Foot): (Candidate & { evidence: TotalEvidence }) 
 
 /**
  * The total as the foot's amounts give it when the OCR misread its label ("TOT"1 RM 73.00", "GASH
- * 112.45") or printed it on a row of its own, on a receipt whose foot is read in part (a subtotal,
- * tax, discount, tender, change, rounding or total labelled): the largest amount printed, tenders and the
- * items' own prices aside, that the receipt backs by printing it twice (the total, then the cash),
- * by reaching it from a smaller printed amount with the taxes and charges labelled, by the items'
- * sum, or by the payment. A subtotal (or the items' sum, where a discount or a tax is labelled) is
+ * 112.45") or printed it on a row of its own, on a receipt whose foot is read in part (a
+ * subtotal, tax, discount, tender, change, rounding or total labelled): the largest amount
+ * printed, tenders and the items' own prices aside, that the receipt backs by printing it twice
+ * (the total, then the cash), by reaching it from a smaller printed amount with the taxes and
+ * charges labelled, by the items' sum, or by the payment. A subtotal (or the items' sum, where a discount or a tax is labelled) is
  * no total when it is printed only as one (discounts make it larger than the total) or when a tax
  * is added to it (a tax summary prints it again), and a larger subtotal must reach the amount.
  * Every larger amount printed, a labelled total's and an item's too, must be that one misread by a

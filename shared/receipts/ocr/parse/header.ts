@@ -15,12 +15,7 @@ export const MALAY_STREET = ['JALAN', 'JLN', 'LORONG', 'TAMAN', 'TMN', 'PERSIARA
 const STREET = new RegExp(
   String.raw`\b(?:STREET|ST|ROAD|RD|AVENUE|AVE|LANE|LN|DRIVE|DR|BLVD|BOULEVARD|WAY|PLACE|SQUARE|HIGH ST|STRASSE|STR|WEG|PLATZ|ALLEE|GASSE|RUE|AV|PLACE|CHEMIN|QUAI|MALL|CENTRE|CENTER|SUITE|UNIT|FLOOR|PO BOX|${MALAY_STREET.join('|')}|LEBUH|LEBUHRAYA|KAMPUNG|BANDAR|IELA|GATVE|PROSPEKTS|BULVARIS|SOSEJA)\b`,
 );
-/**
- * What marks a Malaysian address: a state's name ending it ("SELANGOR DARUL EHSAN") or after a
- * number ("81760 JOHOR BAHRU"), the country after a state or a number ("KLANG SELANGOR D.E, MALAYSIA"; "STARBUCKS COFFEE MALAYSIA" is a
- * name), or a Malay road or estate word beginning the row ("TAMAN BERKELEY"), which holds no
- * digit as often as not.
- */
+/** Malaysia's states, whose names end its addresses. */
 export const MALAYSIAN_STATES = [
   'SELANGOR',
   'JOHOR',
@@ -37,6 +32,12 @@ export const MALAYSIAN_STATES = [
   'SEMBILAN',
 ];
 const MALAYSIAN_STATE = `(?:${MALAYSIAN_STATES.join('|')})`;
+/**
+ * What marks a Malaysian address: a state's name ending it ("SELANGOR DARUL EHSAN") or after a
+ * number ("81760 JOHOR BAHRU"), the country after a state or a number ("KLANG SELANGOR D.E,
+ * MALAYSIA"; "STARBUCKS COFFEE MALAYSIA" is a name), or a Malay road or estate word beginning the
+ * row ("TAMAN BERKELEY"), which holds no digit as often as not.
+ */
 const MALAYSIAN_ADDRESS = new RegExp(
   String.raw`\b(?:DARUL (?:EHSAN|TAKZIM|AMAN|MAKMUR|RIDZUAN|KHUSUS|NAIM)|KUALA LUMPUR|WILAYAH PERSEKUTUAN)\b` +
     String.raw`|(?:\d|\bD\.? ?E\b|\b${MALAYSIAN_STATE})\W*MALAYSIA\W*$` +
