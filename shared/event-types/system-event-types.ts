@@ -92,8 +92,6 @@ export const SYSTEM_EVENT_TYPES: { name: string; description: string; schema: Js
   },
 ];
 
-export const SYSTEM_EVENT_TYPE_NAMES = SYSTEM_EVENT_TYPES.map((type) => type.name);
-
 /** Adds the system types to a new tenant inside the caller's transaction. */
 export function createSystemEventTypes(em: EntityManager, tenantId: string): void {
   for (const type of SYSTEM_EVENT_TYPES) {

@@ -1,5 +1,5 @@
 import type { CapPeriod } from '../tenants/tenant-settings.js';
-import { zonedDate, zonedInstant } from '../receipts/zoned-time.js';
+import { zonedDate } from '../receipts/zoned-time.js';
 
 /**
  * Days as the tenant's members live them (docs/points.md#caps): a day is a `YYYY-MM-DD` of the
@@ -15,11 +15,6 @@ export const DAY_MS = 24 * 60 * 60 * 1000;
 /** The day an instant falls on in `zone`. */
 export function dayOf(instant: Date, zone: string): Day {
   return zonedDate(instant, zone);
-}
-
-/** The instant `day` begins in `zone`. */
-export function startOf(day: Day, zone: string): Date {
-  return zonedInstant(day, '00:00:00', zone);
 }
 
 export function addDays(day: Day, days: number): Day {

@@ -21,6 +21,5 @@ export const REVIEW_REASONS = [
   'TEST',
 ] as const;
 
-export type ReceiptStatus = (typeof RECEIPT_STATUSES)[number];
 export type ReviewVerdict = (typeof REVIEW_VERDICTS)[number];
 export type ReviewReason = (typeof REVIEW_REASONS)[number];

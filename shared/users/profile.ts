@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
 import { changesSchema } from '../platform/validation/changes-schema.js';
 
 const DATE = '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$';
@@ -28,7 +28,6 @@ export const ProfileFields = {
 };
 
 export const Profile = Type.Object(ProfileFields, { additionalProperties: false });
-export type ProfileInput = Static<typeof Profile>;
 
 /** On PATCH every member is optional; the merged profile is checked whole afterwards. */
 export const ProfileChanges = changesSchema(Profile);
