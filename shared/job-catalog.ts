@@ -10,6 +10,24 @@ import { WebhookJob } from './webhooks/webhook-job.js';
 import type { QueueDefinition, QueuesOf } from './platform/queues/queue-factory.js';
 import type { JobProcessor } from './platform/queues/worker-runner.js';
 
+const HOUR = 3600;
+const DAY = 24 * HOUR;
+
+/** Retried with a backoff that doubles from `delay` ms, `attempts` times in all. */
+const retried = (attempts: number, delay: number) => ({ attempts, backoff: { type: 'exponential' as const, delay } });
+
+/**
+ * Completed jobs kept `age` seconds and `count` at most (what a waiting request reads back, and
+ * the queue's history); a failed one a week, for an operator to look at and retry.
+ */
+const kept = (age: number, count: number) => ({
+  removeOnComplete: { age, count },
+  removeOnFail: { age: 7 * DAY },
+});
+
+/** A sweep that fails is simply the next one's work: no retries, little history. */
+const SWEEP = { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } };
+
 /**
  * Every queue and what its jobs carry, in one place (docs/architecture.md#rules-the-code-keeps). A payload that fails its
  * schema is unrecoverable; anything else thrown is retried with the backoff below.
@@ -18,35 +36,22 @@ export const queueCatalog = {
   audit: {
     payload: AuditJob,
     concurrency: 16,
-    defaultJobOptions: {
-      attempts: 12,
-      backoff: { type: 'exponential', delay: 1000 },
-      removeOnComplete: { age: 3600, count: 10_000 },
-      removeOnFail: { age: 7 * 24 * 3600 },
-    },
+    defaultJobOptions: { ...retried(12, 1000), ...kept(HOUR, 10_000) },
   },
   events: {
     payload: EventsJobData,
     // High so the worker's batcher sees many events at once and registers them in one transaction:
     // an intrinsic event's job holds one, a job of reports up to a hundred.
     concurrency: 512,
-    defaultJobOptions: {
-      attempts: 20,
-      backoff: { type: 'exponential', delay: 500 },
-      // The history of intrinsic events' jobs; a job of reports is removed once done (event-queue-writer.ts).
-      removeOnComplete: { age: 3600, count: 100_000 },
-      removeOnFail: { age: 7 * 24 * 3600 },
-    },
+    // The history of intrinsic events' jobs; a job of reports is removed once done (event-queue-writer.ts).
+    defaultJobOptions: { ...retried(20, 500), ...kept(HOUR, 100_000) },
   },
   webhooks: {
     payload: WebhookJob,
     // Mostly waiting on receivers: many at once cost little.
     concurrency: 64,
     // Attempts and backoff are set per delivery when it is queued (dispatch-webhooks.ts).
-    defaultJobOptions: {
-      removeOnComplete: { age: 24 * 3600, count: 100_000 },
-      removeOnFail: { age: 7 * 24 * 3600 },
-    },
+    defaultJobOptions: kept(DAY, 100_000),
   },
   ocr: {
     payload: ReceiptJob,
@@ -55,25 +60,15 @@ export const queueCatalog = {
     // one read does, and a slow image host holds one slot of many. Each tenant may hold a few of
     // them (workers/ocr.ts).
     concurrency: 16,
-    defaultJobOptions: {
-      attempts: 5,
-      backoff: { type: 'exponential', delay: 2000 },
-      removeOnComplete: { age: 24 * 3600, count: 100_000 },
-      removeOnFail: { age: 7 * 24 * 3600 },
-    },
+    defaultJobOptions: { ...retried(5, 2000), ...kept(DAY, 100_000) },
   },
   reviews: {
     payload: ReceiptJob,
     concurrency: 32,
-    defaultJobOptions: {
-      attempts: 10,
-      backoff: { type: 'exponential', delay: 500 },
-      // A completed review keeps the decision it returned to the waiting POST /receipts (about a
-      // kilobyte): fewer are kept than of other queues. A review queued again after its job is
-      // gone runs again and finds its stored review.
-      removeOnComplete: { age: 3600, count: 10_000 },
-      removeOnFail: { age: 7 * 24 * 3600 },
-    },
+    // A completed review keeps the decision it returned to the waiting POST /receipts (about a
+    // kilobyte): fewer are kept than of other queues. A review queued again after its job is
+    // gone runs again and finds its stored review.
+    defaultJobOptions: { ...retried(10, 500), ...kept(HOUR, 10_000) },
   },
   'partner-orders': {
     payload: PartnerOrderJob,
@@ -81,10 +76,7 @@ export const queueCatalog = {
     concurrency: 32,
     // Attempts and backoff are set per order when it is queued (partner-order-job.ts). A completed
     // job keeps the small outcome it returned to a waiting POST /purchases.
-    defaultJobOptions: {
-      removeOnComplete: { age: 24 * 3600, count: 100_000 },
-      removeOnFail: { age: 7 * 24 * 3600 },
-    },
+    defaultJobOptions: kept(DAY, 100_000),
   },
   'points-adjustments': {
     payload: PointsAdjustmentJob,
@@ -92,25 +84,19 @@ export const queueCatalog = {
     // keep the database's writers for the rest.
     concurrency: 2,
     // A retry goes on from the last batch committed (docs/points.md#bulk-adjustments).
-    defaultJobOptions: {
-      attempts: 10,
-      backoff: { type: 'exponential', delay: 1000 },
-      removeOnComplete: { age: 24 * 3600, count: 10_000 },
-      removeOnFail: { age: 7 * 24 * 3600 },
-    },
+    defaultJobOptions: { ...retried(10, 1000), ...kept(DAY, 10_000) },
   },
   recovery: {
     payload: RecoveryJob,
     concurrency: 1,
-    // A sweep that fails is simply the next one's work: no retries, little history.
-    defaultJobOptions: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
+    defaultJobOptions: SWEEP,
   },
   'points-expiry': {
     payload: PointsExpiryJob,
     // One sweep at a time per worker; across replicas the sweep's own lock lets one run at a time.
     concurrency: 1,
     // A sweep that fails leaves its uncommitted batch to the next one, which redoes it exactly once.
-    defaultJobOptions: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
+    defaultJobOptions: SWEEP,
   },
 } satisfies Record<string, QueueDefinition>;
 
