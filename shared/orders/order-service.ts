@@ -10,25 +10,13 @@ import {
   type IntrinsicEventDependencies,
 } from '../events/queue-intrinsic-event.js';
 import type { ProductCatalogues } from '../products/product-catalogue.js';
-import { findReferencedUser, type MemberReference } from '../users/lookup-user.js';
+import { findReferencedUser } from '../users/lookup-user.js';
 import type { User } from '../users/user.entity.js';
-import { Order, type OrderLineItem } from './order.entity.js';
+import { Order } from './order.entity.js';
 import { withoutAbsent } from '../platform/json/without-absent.js';
 import { ConflictError } from '../platform/errors/app-errors.js';
 import { differingFields } from './same-order.js';
-
-/** docs/receipts.md#orders: the whole body of POST /v1/orders; nothing else is accepted. */
-export interface OrderInput {
-  transactionId: string;
-  total: number;
-  subtotal?: number;
-  currency?: string;
-  locationId: string;
-  cashierId?: string;
-  lineItems: OrderLineItem[];
-  occurredAt?: string;
-  submitter?: MemberReference;
-}
+import type { OrderInput } from './order-input.js';
 
 export interface OrderDependencies extends IntrinsicEventDependencies {
   eventIds: EventIdAllocator;

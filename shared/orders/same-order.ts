@@ -3,7 +3,7 @@ import { storedAmount } from '../platform/db/stored-amount.js';
 import { referencesMember } from '../users/lookup-user.js';
 import type { User } from '../users/user.entity.js';
 import type { Order, OrderLineItem } from './order.entity.js';
-import type { OrderInput } from './order-service.js';
+import type { OrderInput } from './order-input.js';
 
 /**
  * docs/receipts.md#orders: the fields of a submission that differ from the order already stored for
