@@ -37,16 +37,18 @@ async function readAndParse(
   return { page, parsed: parseReceipt(page, hints) };
 }
 
-/** A total the receipt's arithmetic confirms and a date: the two fields without which the review sends the claim to a person. */
-const ADDS_UP = 4;
-
 /**
- * How far a parse gets: a total the receipt's arithmetic confirms counts most, one its amounts
+ * What a parse's fields count for: a total the receipt's arithmetic confirms most, one its amounts
  * agree on without their labels half as much (a closer look may read the labels), a date least.
  */
+const WEIGHT = { confirmedTotal: 3, agreedTotal: 1.5, date: 1 };
+/** A confirmed total and a date: the two fields without which the review sends the claim to a person. */
+const ADDS_UP = WEIGHT.confirmedTotal + WEIGHT.date;
+
+/** How far a parse gets, by WEIGHT. */
 function standing(parsed: ParsedClaim): number {
   const evidence = parsed.metadata?.totalEvidence;
   const confirmed = evidence !== undefined && (CALIBRATED_EVIDENCE as readonly string[]).includes(evidence);
-  const total = !confirmed ? 0 : evidence === 'agreed without labels' ? 1.5 : 3;
-  return total + (parsed.fields.serviceDate ? 1 : 0);
+  const total = !confirmed ? 0 : evidence === 'agreed without labels' ? WEIGHT.agreedTotal : WEIGHT.confirmedTotal;
+  return total + (parsed.fields.serviceDate ? WEIGHT.date : 0);
 }

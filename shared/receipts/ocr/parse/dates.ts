@@ -87,9 +87,8 @@ function withMonthNamesRestored(text: string): string {
 
 /**
  * The OCR may drop the space between a date and its time ("22.01.2410:41:15", "07/01/202412h42",
- * "10MAR201818:24"): put it back, so
- * each reads on its own. The text keeps its length but for the space, which callers only use to
- * find a date's row and place.
+ * "10MAR201818:24"): put it back, so each reads on its own. The text keeps its length but for the
+ * space, which callers only use to find a date's row and place.
  */
 export function withDateApartFromTime(text: string): string {
   return text
