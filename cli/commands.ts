@@ -21,7 +21,7 @@ const COMMANDS: Record<string, Command> = {
   migrate: migrateCommand,
   'tenant create': (options, config) =>
     withCliPlatform(config, async (platform) => {
-      const { createTenantAudited } = await import('../shared/tenants/audited-tenant-changes.js');
+      const { createTenantAudited } = await import('../shared/tenant-admin/audited-tenant-changes.js');
       return createTenantAudited(await tenantDeps(platform), platform.orm.em.fork(), CLI_ACTOR, {
         name: required(options, 'name'),
         slug: required(options, 'slug'),
@@ -51,7 +51,7 @@ const COMMANDS: Record<string, Command> = {
     if (!Object.keys(changes).length)
       throw new UsageError('tenant update needs --name, --configuration or the --auth-… options');
     return withCliPlatform(config, async (platform) => {
-      const { changeTenant } = await import('../shared/tenants/audited-tenant-changes.js');
+      const { changeTenant } = await import('../shared/tenant-admin/audited-tenant-changes.js');
       return changeTenant(await tenantDeps(platform), platform.orm.em.fork(), CLI_ACTOR, slugOf(options), changes);
     });
   },
@@ -59,7 +59,7 @@ const COMMANDS: Record<string, Command> = {
   'tenant enable': (options, config) => setDisabled(options, config, false),
   'tenant rotate-key': (options, config) =>
     withCliPlatform(config, async (platform) => {
-      const { rotateApiKeyAudited } = await import('../shared/tenants/audited-tenant-changes.js');
+      const { rotateApiKeyAudited } = await import('../shared/tenant-admin/audited-tenant-changes.js');
       return rotateApiKeyAudited(
         await tenantDeps(platform),
         platform.orm.em.fork(),
@@ -198,7 +198,7 @@ async function adjustmentLines(file: string, text: string) {
 
 async function setDisabled(options: Options, config: Config, disabled: boolean): Promise<unknown> {
   return withCliPlatform(config, async (platform) => {
-    const { changeTenantDisabled } = await import('../shared/tenants/audited-tenant-changes.js');
+    const { changeTenantDisabled } = await import('../shared/tenant-admin/audited-tenant-changes.js');
     return changeTenantDisabled(
       await tenantDeps(platform),
       platform.orm.em.fork(),

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../shared/context.js';
 import { actorOf } from '../../shared/audit/audit-log.js';
-import { changeTenant } from '../../shared/tenants/audited-tenant-changes.js';
+import { changeTenant } from '../../shared/tenant-admin/audited-tenant-changes.js';
 import { entityManager, type App } from '../app-env.js';
 import { defineRoute } from '../routes/define-route.js';
 import { tags, TENANT_EXAMPLE, TenantChangesBody, TenantResource } from './schema.js';

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '../platform/db/orm.js';
 import type { JsonSchema } from '../platform/validation/payload-schema.js';
+import {
+  ORDER_PLACED,
+  RECEIPT_REVIEWED,
+  REFERRAL_COMPLETED,
+  REFERRED_REGISTRATION,
+} from '../kernel/system-event-names.js';
 import { EventType } from './event-type.entity.js';
-
-export const ORDER_PLACED = 'ORDER_PLACED';
-export const RECEIPT_REVIEWED = 'RECEIPT_REVIEWED';
-export const REFERRAL_COMPLETED = 'REFERRAL_COMPLETED';
-export const REFERRED_REGISTRATION = 'REFERRED_REGISTRATION';
 
 const money = { type: 'number' };
 const lineItems = { type: 'array', items: { type: 'object' } };

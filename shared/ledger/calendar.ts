@@ -1,5 +1,5 @@
 import type { CapPeriod } from '../tenants/tenant-settings.js';
-import { zonedDate } from '../receipts/zoned-time.js';
+import { zonedDate } from '../kernel/zoned-time.js';
 
 /**
  * Days as the tenant's members live them (docs/points.md#caps): a day is a `YYYY-MM-DD` of the

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { RECEIPT_REVIEWED } from '../event-types/system-event-types.js';
+import { RECEIPT_REVIEWED } from '../kernel/system-event-names.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import type { ListQuery } from '../platform/lists/parse-list-query.js';
 import { LedgerEntry, type LedgerKind } from './ledger-entry.entity.js';

@@ -1,5 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
-import { REFERRAL_COMPLETED, REFERRED_REGISTRATION, SYSTEM_EVENT_TYPES } from '../event-types/system-event-types.js';
+import { REFERRAL_COMPLETED, REFERRED_REGISTRATION } from '../kernel/system-event-names.js';
+import { SYSTEM_EVENT_TYPES } from '../event-types/system-event-types.js';
 
 /**
  * Gives every existing tenant the referral system types a new tenant is created with. A tenant

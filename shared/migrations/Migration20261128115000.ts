@@ -1,5 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
-import { RECEIPT_REVIEWED, SYSTEM_EVENT_TYPES } from '../event-types/system-event-types.js';
+import { RECEIPT_REVIEWED } from '../kernel/system-event-names.js';
+import { SYSTEM_EVENT_TYPES } from '../event-types/system-event-types.js';
 
 /** The properties RECEIPT_REVIEWED's payload gained after tenants were created with its schema. */
 const ADDED = ['currency', 'correctedTotal'];

@@ -1,5 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
-import { RECEIPT_REVIEWED, SYSTEM_EVENT_TYPES } from '../event-types/system-event-types.js';
+import { RECEIPT_REVIEWED } from '../kernel/system-event-names.js';
+import { SYSTEM_EVENT_TYPES } from '../event-types/system-event-types.js';
 
 /**
  * The merchant's legal name kept on the receipt (issue 32), and RECEIPT_REVIEWED's payload, which

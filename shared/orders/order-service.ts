@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '../platform/db/orm.js';
 import { storedAmount } from '../platform/db/stored-amount.js';
-import { ORDER_PLACED } from '../event-types/system-event-types.js';
+import { ORDER_PLACED } from '../kernel/system-event-names.js';
 import type { EventIdAllocator } from '../events/event-ids.js';
 import {
   intrinsicEventId,

@@ -12,10 +12,10 @@ import { dataShortfall } from './data-shortfall.js';
 import { Receipt } from './receipt.entity.js';
 import { receiptTransaction } from './receipt-transaction.js';
 import type { CheckOutcome } from './review.entity.js';
-import { REVIEW_REASONS, type ReviewReason, type ReviewVerdict } from './review-enums.js';
+import { REVIEW_REASONS, type ReviewReason, type ReviewVerdict } from '../rules/review-enums.js';
 import { reviewSettings, type ReviewSettings } from './review-settings.js';
 import { DUPLICATE_IMAGE_MAX_DISTANCE, PERCEPTUAL_HASH_BITS } from './similar-image.js';
-import { zonedDate, zonedInstant } from './zoned-time.js';
+import { zonedDate, zonedInstant } from '../kernel/zoned-time.js';
 
 export interface AutomatedDecision {
   verdict: ReviewVerdict;

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { auditedResourceChange, type ChangedBy } from '../audit/audited-resource-change.js';
-import { RECEIPT_REVIEWED } from '../event-types/system-event-types.js';
+import { RECEIPT_REVIEWED } from '../kernel/system-event-names.js';
 import { intrinsicEventId } from '../events/queue-intrinsic-event.js';
 import { storedAmount } from '../platform/db/stored-amount.js';
 import { fieldBadRequestError, NotFoundError } from '../platform/errors/app-errors.js';
 import type { Receipt } from './receipt.entity.js';
 import { Review, type Reviewer } from './review.entity.js';
-import type { ReviewReason, ReviewVerdict } from './review-enums.js';
+import type { ReviewReason, ReviewVerdict } from '../rules/review-enums.js';
 import { applyReview, lockReceipt, reportReview, type ReviewDependencies } from './review-service.js';
 import { submitterErased } from './submitter-erased.js';
 

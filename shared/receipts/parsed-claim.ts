@@ -1,5 +1,5 @@
 import type { ReceiptLineItem } from './receipt.entity.js';
-import { zonedInstant } from './zoned-time.js';
+import { zonedInstant } from '../kernel/zoned-time.js';
 
 /** Preparsed mode (docs/receipts.md#claims): each field a value read with a confidence (0 to 1). */
 export interface ParsedField {

@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { User } from '../users/user.entity.js';
-import { RECEIPT_STATUSES } from './review-enums.js';
+import { RECEIPT_STATUSES } from '../rules/review-enums.js';
 
 /** A parsed line item (docs/receipts.md#records). */
 export interface ReceiptLineItem {

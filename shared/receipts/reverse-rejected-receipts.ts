@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { RECEIPT_REVIEWED } from '../event-types/system-event-types.js';
+import { RECEIPT_REVIEWED } from '../kernel/system-event-names.js';
 import { isUuid } from '../platform/db/tenant-record.js';
 import { lockWallets, openEarns, reverse, type Reversal } from '../ledger/ledger.js';
 

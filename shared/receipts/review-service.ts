@@ -6,7 +6,7 @@ import type { AuditDependencies } from '../audit/audit-log.js';
 import type { Metrics } from '../platform/metrics/metrics.js';
 import type { EntityManager, Orm } from '../platform/db/orm.js';
 import { isUuid } from '../platform/db/tenant-record.js';
-import { RECEIPT_REVIEWED } from '../event-types/system-event-types.js';
+import { RECEIPT_REVIEWED } from '../kernel/system-event-names.js';
 import type { EventIdAllocator } from '../events/event-ids.js';
 import {
   intrinsicEventId,

@@ -1,4 +1,4 @@
-import { isTimeZone } from './zoned-time.js';
+import { isTimeZone } from '../kernel/zoned-time.js';
 
 /** docs/receipts.md#review-settings: the review settings in tenant `configuration.review`, with their defaults. */
 export interface ReviewSettings {

@@ -2,7 +2,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { RuleEngineResult } from '../rules/rule-engine.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { Receipt } from './receipt.entity.js';
-import { REVIEW_REASONS, REVIEW_VERDICTS } from './review-enums.js';
+import { REVIEW_REASONS, REVIEW_VERDICTS } from '../rules/review-enums.js';
 
 /** A review (docs/receipts.md#records): `reviwer` is spelled so on purpose. */
 export interface Reviewer {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { REFERRAL_COMPLETED, REFERRED_REGISTRATION } from '../event-types/system-event-types.js';
+import { REFERRAL_COMPLETED, REFERRED_REGISTRATION } from '../kernel/system-event-names.js';
 import type { EventIdAllocator } from '../events/event-ids.js';
 import {
   intrinsicEventId,

@@ -1,7 +1,7 @@
 import type { TopLevelCondition } from 'json-rules-engine';
 import { conditionEngine, conditionPathProblems, type RuleConditions } from '../platform/conditions/conditions.js';
 import { BadRequestError } from '../platform/errors/app-errors.js';
-import { REVIEW_REASONS, REVIEW_VERDICTS } from '../receipts/review-enums.js';
+import { REVIEW_REASONS, REVIEW_VERDICTS } from './review-enums.js';
 import { basketConditions } from './basket-rule.js';
 import {
   CATALOGUE_FACT,

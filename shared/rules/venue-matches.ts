@@ -1,13 +1,7 @@
 import { identifierKey } from '../products/product.entity.js';
 import type { RuleOperator } from './rule-engine.js';
 import type { GeoPosition } from '../venues/venue.entity.js';
-
-/** What `venueMatches` needs of a venue. */
-export interface VenueArea {
-  identifiers: string[];
-  position: GeoPosition | null;
-  radiusMeters: number;
-}
+import type { VenueArea } from '../venues/venue-directory.js';
 
 const EARTH_RADIUS_METERS = 6_371_008.8;
 

@@ -4,7 +4,7 @@ import type { TenantAuthentication } from '../platform/auth/user-token.js';
 import { fieldError, ValidationError, type ValidationIssue } from '../platform/errors/app-errors.js';
 import { compile, toValidationIssues } from '../platform/validation/ajv.js';
 import type { PayloadSchemaCompiler } from '../platform/validation/payload-schema.js';
-import { isTimeZone } from '../receipts/zoned-time.js';
+import { isTimeZone } from '../kernel/zoned-time.js';
 
 /**
  * What a tenant may set, in one place for `PATCH /v1/tenant` and the CLI alike

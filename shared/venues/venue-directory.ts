@@ -1,7 +1,13 @@
 import { TtlCache } from '../platform/cache/ttl-cache.js';
 import type { Orm } from '../platform/db/orm.js';
-import type { VenueArea } from '../rules/venue-matches.js';
-import { Venue } from './venue.entity.js';
+import { Venue, type GeoPosition } from './venue.entity.js';
+
+/** What a rule needs of a venue to tell whether a transaction was made there (rules/venue-matches.ts). */
+export interface VenueArea {
+  identifiers: string[];
+  position: GeoPosition | null;
+  radiusMeters: number;
+}
 
 /** Each tenant's venues by id, cached for `ttlMs`; a change made through this process is seen at once (`forget`). */
 export class VenueDirectory {

@@ -9,7 +9,7 @@ import { closeContext, createContext, type AppContext } from '../../shared/conte
 import { dropDatabase, ensureDatabase } from '../../shared/platform/db/ensure-database.js';
 import { migrate } from '../../shared/platform/db/orm.js';
 import { createLogger } from '../../shared/platform/logging/logger.js';
-import { createTenant } from '../../shared/tenants/tenant-service.js';
+import { createTenant } from '../../shared/tenant-admin/tenant-service.js';
 import { startPrivateRedis } from '../support/private-redis.js';
 
 export const EVENT_TYPE = 'PURCHASE_MADE';

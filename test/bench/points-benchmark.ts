@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { expirePoints } from '../../shared/ledger/expire-points.js';
-import { createTenant } from '../../shared/tenants/tenant-service.js';
+import { createTenant } from '../../shared/tenant-admin/tenant-service.js';
 import { CEILING_PATH, type BenchWorld } from './bench-world.js';
 import { fireIngestLoad } from './ingest-benchmark.js';
 import type { LoadFigures } from './http-load.js';

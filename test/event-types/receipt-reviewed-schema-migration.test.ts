@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECEIPT_REVIEWED, SYSTEM_EVENT_TYPES } from '../../shared/event-types/system-event-types.js';
+import { RECEIPT_REVIEWED } from '../../shared/kernel/system-event-names.js';
+import { SYSTEM_EVENT_TYPES } from '../../shared/event-types/system-event-types.js';
 import { createHarness, queryOne, type Harness, type Json } from '../support/harness.js';
 
 let harness: Harness;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintAdminToken } from '../../shared/platform/auth/admin-token.js';
 import { dropDatabase } from '../../shared/platform/db/ensure-database.js';
 import { createDatabase } from '../../shared/database.js';
-import { createTenant } from '../../shared/tenants/tenant-service.js';
+import { createTenant } from '../../shared/tenant-admin/tenant-service.js';
 import { PayloadSchemaCompiler } from '../../shared/platform/validation/payload-schema.js';
 import { jsonOf } from '../support/harness.js';
 import { finished, ROOT, runEntry, spawnEntry } from '../support/run-process.js';

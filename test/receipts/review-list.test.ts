@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Receipt } from '../../shared/receipts/receipt.entity.js';
 import { Review } from '../../shared/receipts/review.entity.js';
-import type { ReviewReason, ReviewVerdict } from '../../shared/receipts/review-enums.js';
+import type { ReviewReason, ReviewVerdict } from '../../shared/rules/review-enums.js';
 import { storeClaim } from '../support/receipts.js';
 import {
   createHarness,

@@ -11,7 +11,7 @@ import { loadConfig, type Config } from '../../shared/platform/config/config.js'
 import { closeContext, createContext, type AppContext } from '../../shared/context.js';
 import { dropDatabase, ensureDatabase } from '../../shared/platform/db/ensure-database.js';
 import { createLogger } from '../../shared/platform/logging/logger.js';
-import { createTenant, type NewTenant } from '../../shared/tenants/tenant-service.js';
+import { createTenant, type NewTenant } from '../../shared/tenant-admin/tenant-service.js';
 import { deleteKeysWithPrefix } from './redis-keys.js';
 import { databaseUrl, TEST_REDIS_URL } from './test-database.js';
 

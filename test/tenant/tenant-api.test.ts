@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { changeTenant, changeTenantDisabled } from '../../shared/tenants/audited-tenant-changes.js';
+import { changeTenant, changeTenantDisabled } from '../../shared/tenant-admin/audited-tenant-changes.js';
 import { TenantDirectory } from '../../shared/tenants/tenant-directory.js';
 import {
   createHarness,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tenantTimezone } from '../../shared/receipts/review-settings.js';
-import { zonedDate, zonedInstant } from '../../shared/receipts/zoned-time.js';
+import { zonedDate, zonedInstant } from '../../shared/kernel/zoned-time.js';
 
 // docs/receipts.md#claims: receipts are read in the tenant's `configuration.timezone`, UTC when it has none.
 describe("the zone a tenant's receipts are read in", () => {

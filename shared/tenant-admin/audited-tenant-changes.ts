@@ -3,7 +3,7 @@ import type { Actor } from '../audit/audit-job.js';
 import type { Config } from '../platform/config/config.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import type { PayloadSchemaCompiler } from '../platform/validation/payload-schema.js';
-import type { TenantDirectory } from './tenant-directory.js';
+import type { TenantDirectory } from '../tenants/tenant-directory.js';
 import {
   createTenant,
   rotateApiKey,
@@ -13,8 +13,8 @@ import {
   type NewTenant,
   type TenantChanges,
 } from './tenant-service.js';
-import type { TenantSelector } from './tenant-lookup.js';
-import type { TenantView } from './tenant-view.js';
+import type { TenantSelector } from '../tenants/tenant-lookup.js';
+import type { TenantView } from '../tenants/tenant-view.js';
 
 export interface TenantChangeDependencies extends AuditDependencies {
   payloadSchemas: PayloadSchemaCompiler;

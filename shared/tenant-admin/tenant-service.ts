@@ -3,12 +3,12 @@ import type { EntityManager } from '../platform/db/orm.js';
 import { ConflictError, fieldError } from '../platform/errors/app-errors.js';
 import type { PayloadSchemaCompiler } from '../platform/validation/payload-schema.js';
 import { createSystemEventTypes } from '../event-types/system-event-types.js';
-import { issueApiKey } from './api-key.js';
+import { issueApiKey } from '../tenants/api-key.js';
 import type { TenantAuthentication } from '../platform/auth/user-token.js';
-import { Tenant, type TenantConfiguration } from './tenant.entity.js';
-import { checkAuthentication, checkConfiguration } from './tenant-settings.js';
-import { findTenant, findTenantBySlug, type TenantSelector } from './tenant-lookup.js';
-import { tenantView, type TenantView } from './tenant-view.js';
+import { Tenant, type TenantConfiguration } from '../tenants/tenant.entity.js';
+import { checkAuthentication, checkConfiguration } from '../tenants/tenant-settings.js';
+import { findTenant, findTenantBySlug, type TenantSelector } from '../tenants/tenant-lookup.js';
+import { tenantView, type TenantView } from '../tenants/tenant-view.js';
 
 export interface NewTenant {
   name: string;
