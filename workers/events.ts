@@ -5,7 +5,7 @@ import {
   registerEvents,
   registrationDependencies,
   type PendingReactions,
-} from '../shared/events/register-events.js';
+} from '../shared/reactors/register-events.js';
 import { dispatchWebhooks, type DispatchedEvent } from '../shared/webhooks/dispatch-webhooks.js';
 import { Batcher } from '../shared/platform/queues/batcher.js';
 import type { JobHandler } from '../shared/job-catalog.js';

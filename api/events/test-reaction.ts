@@ -1,6 +1,6 @@
 import type { AppContext } from '../../shared/context.js';
 import { reactionView } from '../../shared/events/event-view.js';
-import { testReaction } from '../../shared/events/test-reaction.js';
+import { testReaction } from '../../shared/reactors/test-reaction.js';
 import type { App } from '../app-env.js';
 import { EVENT_BODY_LIMIT } from '../middleware/body-limit.js';
 import { REACTOR_EXAMPLE } from '../reactors/schema.js';

@@ -2,7 +2,7 @@ import { eventTypeView } from '../event-types/event-type-view.js';
 import type { EventType } from '../event-types/event-type.entity.js';
 import type { User } from '../users/user.entity.js';
 import { userView } from '../users/user-view.js';
-import type { StoredReaction } from '../reactors/reaction.js';
+import type { StoredReaction } from './stored-reaction.js';
 import type { Event } from './event.entity.js';
 
 export interface EventParts {

@@ -2,7 +2,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { EventType } from '../event-types/event-type.entity.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { User } from '../users/user.entity.js';
-import type { StoredReaction } from '../reactors/reaction.js';
+import type { StoredReaction } from './stored-reaction.js';
 
 /**
  * A registered event. Append-only apart from `reactedAt`; ids come from the `event_id_seq`

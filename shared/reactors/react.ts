@@ -1,5 +1,6 @@
 import { computePoints } from './points-expression.js';
-import type { Reaction, StoredReaction } from './reaction.js';
+import type { Reaction } from './reaction.js';
+import type { StoredReaction } from '../events/stored-reaction.js';
 import type { ReactorFacts } from './reactor-conditions.js';
 import type { ActiveReactor } from './reactor-directory.js';
 

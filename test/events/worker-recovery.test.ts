@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventBatch, EventJob } from '../../shared/events/event-job.js';
 import { duplicateIdentity } from '../../shared/events/duplicate-window.js';
-import { markReacted, registerEvents, registrationDependencies } from '../../shared/events/register-events.js';
+import { markReacted, registerEvents, registrationDependencies } from '../../shared/reactors/register-events.js';
 import { eventsHandler } from '../../workers/events.js';
 import { queueCatalog } from '../../shared/job-catalog.js';
 import { compile } from '../../shared/platform/validation/ajv.js';

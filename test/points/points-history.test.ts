@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerEvents, registrationDependencies } from '../../shared/events/register-events.js';
+import { registerEvents, registrationDependencies } from '../../shared/reactors/register-events.js';
 import { earn } from '../../shared/ledger/ledger.js';
 import { adjust } from '../../shared/ledger/spend-and-adjust.js';
 import type { TenantSettings } from '../../shared/tenants/tenant-settings.js';

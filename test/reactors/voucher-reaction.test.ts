@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventJob } from '../../shared/events/event-job.js';
-import { registerEvents, registrationDependencies } from '../../shared/events/register-events.js';
+import { registerEvents, registrationDependencies } from '../../shared/reactors/register-events.js';
 import { systemClock } from '../../shared/platform/async/clock.js';
 import type { RewardInput } from '../../shared/rewards/reward-service.js';
 import { rewardFor } from '../support/rewards-setup.js';

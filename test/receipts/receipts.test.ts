@@ -1,7 +1,7 @@
 import type { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { registerEvents, registrationDependencies } from '../../shared/events/register-events.js';
+import { registerEvents, registrationDependencies } from '../../shared/reactors/register-events.js';
 import { Receipt } from '../../shared/receipts/receipt.entity.js';
 import { Review } from '../../shared/receipts/review.entity.js';
 import { reviewAutomatically, reviewDependencies } from '../../shared/receipts/review-service.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerEvents, registrationDependencies } from '../../shared/events/register-events.js';
+import { registerEvents, registrationDependencies } from '../../shared/reactors/register-events.js';
 import { createHarness, dataOf, jsonOf, queryOne, type Harness, type TestTenant } from '../support/harness.js';
 
 let harness: Harness;

@@ -5,7 +5,7 @@ import type { Worker } from 'bullmq';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboundPoster } from '../../shared/platform/http/outbound-post.js';
-import { registerEvents, registrationDependencies } from '../../shared/events/register-events.js';
+import { registerEvents, registrationDependencies } from '../../shared/reactors/register-events.js';
 import { deliverWebhook, deliveryDependencies } from '../../shared/webhooks/deliver-webhook.js';
 import { createMetrics } from '../../shared/platform/metrics/metrics.js';
 import { metricValue } from '../support/metric-samples.js';

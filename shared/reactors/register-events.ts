@@ -10,12 +10,12 @@ import {
 } from '../receipts/reverse-rejected-receipts.js';
 import type { EntityManager, Orm } from '../platform/db/orm.js';
 import { LONG_DURATION_BUCKETS, type Metrics } from '../platform/metrics/metrics.js';
-import { forServiceSubject, react, reactionWebhookIds, type ReactionOutcome } from '../reactors/react.js';
-import type { ReactorDirectory } from '../reactors/reactor-directory.js';
+import { forServiceSubject, react, reactionWebhookIds, type ReactionOutcome } from './react.js';
+import type { ReactorDirectory } from './reactor-directory.js';
 import { User } from '../users/user.entity.js';
 import { userView, type UserView } from '../users/user-view.js';
 import type { WebhookSubscriptions } from '../webhooks/webhook-subscriptions.js';
-import type { StoredReaction, VoucherOutcome } from '../reactors/reaction.js';
+import type { StoredReaction, VoucherOutcome } from '../events/stored-reaction.js';
 import type { Clock } from '../platform/async/clock.js';
 import { RewardUnavailableError, VoucherCodePoolExhaustedError } from '../platform/errors/app-errors.js';
 import {
@@ -26,7 +26,7 @@ import {
   type VoucherTermsRow,
 } from '../rewards/grant-voucher.js';
 import type { VoucherCodes } from '../rewards/voucher-codes.js';
-import type { EventJob } from './event-job.js';
+import type { EventJob } from '../events/event-job.js';
 
 export interface RegistrationDependencies {
   orm: Orm;

@@ -1,9 +1,9 @@
-import { forServiceSubject, react, type ReactionOutcome } from '../reactors/react.js';
-import type { ReactorDirectory } from '../reactors/reactor-directory.js';
+import { forServiceSubject, react, type ReactionOutcome } from './react.js';
+import type { ReactorDirectory } from './reactor-directory.js';
 import { userView } from '../users/user-view.js';
 import type { EventTypeDirectory } from '../event-types/event-type-directory.js';
 import { eventFacts } from './register-events.js';
-import { activeType, checkPayload, memberSubject, type EventReport } from './report-event.js';
+import { activeType, checkPayload, memberSubject, type EventReport } from '../events/report-event.js';
 import type { SubjectDirectory } from '../users/subject-directory.js';
 
 export interface TestReactionDependencies {
