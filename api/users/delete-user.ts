@@ -1,5 +1,5 @@
 import type { AppContext } from '../../shared/context.js';
-import { eraseUser } from '../../shared/users/user-service.js';
+import { eraseUser } from '../../shared/members/erase-member.js';
 import { changedBy, entityManager, type App } from '../app-env.js';
 import { Deleted } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';

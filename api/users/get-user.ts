@@ -1,5 +1,5 @@
 import type { AppContext } from '../../shared/context.js';
-import { memberView } from '../../shared/users/member-views.js';
+import { memberView } from '../../shared/members/member-views.js';
 import { entityManager, type App } from '../app-env.js';
 import type { Access } from '../middleware/authorize.js';
 import { defineRoute } from '../routes/define-route.js';

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
 import { User } from '../../shared/users/user.entity.js';
-import { memberViews } from '../../shared/users/member-views.js';
+import { memberViews } from '../../shared/members/member-views.js';
 import { entityManager, type App } from '../app-env.js';
 import { listPageViewed, listQuery } from '../lists/list-route.js';
 import { defineRoute } from '../routes/define-route.js';

@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../shared/context.js';
 import { RequestedLocale } from '../../shared/platform/validation/locale-tag.js';
-import { registerUser } from '../../shared/users/user-service.js';
+import { registerUser } from '../../shared/members/register-member.js';
 import { User } from '../../shared/users/user.entity.js';
-import { memberView } from '../../shared/users/member-views.js';
+import { memberView } from '../../shared/members/member-views.js';
 import { changedBy, entityManager, type App } from '../app-env.js';
 import { createsRecord } from '../middleware/idempotency.js';
 import { success } from '../routes/answer.js';

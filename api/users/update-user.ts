@@ -1,6 +1,6 @@
 import type { AppContext } from '../../shared/context.js';
 import { updateUser } from '../../shared/users/user-service.js';
-import { memberView } from '../../shared/users/member-views.js';
+import { memberView } from '../../shared/members/member-views.js';
 import { changedBy, entityManager, type App } from '../app-env.js';
 import type { Access } from '../middleware/authorize.js';
 import { defineRoute } from '../routes/define-route.js';

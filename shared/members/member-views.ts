@@ -1,8 +1,8 @@
 import { memberConsentDetails } from '../consents/read-member-consents.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import { referralCodeUsedForRegistration } from '../referrals/referral-member-details.js';
-import type { User } from './user.entity.js';
-import { userView } from './user-view.js';
+import type { User } from '../users/user.entity.js';
+import { userView } from '../users/user-view.js';
 
 /**
  * What another feature keeps about members and shows in the member routes' view (consents, the

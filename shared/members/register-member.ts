@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { auditedResourceChange, type ChangedBy } from '../audit/audited-resource-change.js';
+import { recordRegistrationConsents, type RegistrationConsents } from '../consents/member-consents.js';
+import type { Principal } from '../platform/auth/principal.js';
+import type { EntityManager } from '../platform/db/orm.js';
+import { BadRequestError, ConflictError } from '../platform/errors/app-errors.js';
+import {
+  prepareReferredRegistration,
+  type ReferralDependencies,
+  type ReferredRegistrationInput,
+} from '../referrals/referred-registration.js';
+import { memberAuditAfter, NO_PERSONAL_DATA } from '../users/member-audit.js';
+import { checkContactsFree, checkLinkedVenues, checkProfile, lockTenant } from '../users/member-checks.js';
+import { memberFingerprint } from '../users/member-fingerprint.js';
+import { User, type Profile } from '../users/user.entity.js';
+import { MEMBER, type MemberChangeDependencies } from '../users/user-service.js';
+
+export interface Registration extends RegistrationConsents, ReferredRegistrationInput {
+  authIdentifier?: string;
+  externalIdentifier?: string;
+  isRestricted: boolean;
+  profile: Profile;
+  linkedVenues?: { id: string }[];
+}
+
+/** A member's changes, and the events a referred registration reports. */
+export interface RegistrationDependencies extends MemberChangeDependencies, ReferralDependencies {}
+
+/**
+ * Registers a member (docs/users.md#registration): a user token registers its own `sub`; an admin
+ * may register anyone and an absent authIdentifier is generated. The tenant row is locked to take
+ * the next account number, which also serialises the tenant's registrations, so the duplicate
+ * contact check cannot race with another registration. The member's consents
+ * (docs/consents.md#registration) and, with an invite code, its referral are recorded in the same
+ * transaction; the referral's events are reported after the commit
+ * (docs/referrals.md#referred-registrations).
+ */
+export async function registerUser(
+  deps: RegistrationDependencies,
+  em: EntityManager,
+  by: ChangedBy,
+  principal: Principal,
+  input: Registration,
+  id: string = randomUUID(),
+): Promise<User> {
+  const authIdentifier = chooseAuthIdentifier(principal, input.authIdentifier);
+  const referral = await prepareReferredRegistration(deps, by.tenantId, input);
+  const registered = await auditedResourceChange(deps, em, by, MEMBER, async (tx) => {
+    const tenant = await lockTenant(tx, by.tenantId);
+    checkProfile(tenant, deps.payloadSchemas, input.profile);
+    if (await tx.count(User, { tenant: by.tenantId, authIdentifier })) {
+      throw new ConflictError(`A member with the authIdentifier "${authIdentifier}" already exists`, {
+        data: {
+          explanation:
+            'authIdentifier must be unique within the tenant: log in as that member, or choose another authIdentifier',
+        },
+      });
+    }
+    await checkContactsFree(tx, tenant, input.profile);
+    await checkLinkedVenues(tx, by.tenantId, input.linkedVenues ?? []);
+    const user = tx.create(User, {
+      id,
+      tenant: by.tenantId,
+      accountNumber: tenant.nextAccountNumber,
+      authIdentifier,
+      externalIdentifier: input.externalIdentifier ?? null,
+      isRestricted: input.isRestricted,
+      profile: input.profile,
+      flags: input.profile.gender ? { genderProvided: input.profile.gender !== 'UNKNOWN' } : null,
+      linkedVenues: input.linkedVenues ?? [],
+      fingerprint: memberFingerprint(deps.fingerprintKey, by.tenantId, id),
+      erasedAt: null,
+    });
+    tenant.nextAccountNumber += 1;
+    await tx.flush();
+    await recordRegistrationConsents(tx, user, input);
+    await referral.record(tx, user);
+    return { result: user, resourceId: id, before: null, after: memberAuditAfter(user, NO_PERSONAL_DATA) };
+  });
+  await referral.report();
+  return registered;
+}
+
+function chooseAuthIdentifier(principal: Principal, requested: string | undefined): string {
+  if (principal.kind === 'user') {
+    if (requested !== undefined && requested !== principal.authIdentifier) {
+      throw new BadRequestError(
+        "A user token registers its own subject: authIdentifier must equal the token's sub, or be left out",
+      );
+    }
+    return principal.authIdentifier;
+  }
+  return requested ?? randomUUID();
+}
