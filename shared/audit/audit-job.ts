@@ -1,3 +1,4 @@
+import type { Queue } from 'bullmq';
 import { Type, type Static } from 'typebox';
 
 /** Who made an admin change: the admin token's subject and scopes, or the CLI. */
@@ -20,3 +21,8 @@ export const AuditJob = Type.Object({
   occurredAt: Type.String({ format: 'date-time' }),
 });
 export type AuditJob = Static<typeof AuditJob>;
+
+/** The queue audit entries are recorded from: what a feature that audits is given (job-catalog.ts holds every queue). */
+export interface AuditQueue {
+  audit: Queue<AuditJob>;
+}

@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../platform/async/clock.js';
 import { withTimeout } from '../platform/async/with-timeout.js';
 import type { EntityManager } from '../platform/db/orm.js';
-import type { Queues } from '../job-catalog.js';
 import { AuditEntry } from './audit-entry.entity.js';
 import { AuditOutbox } from './audit-outbox.entity.js';
-import type { Actor, AuditJob } from './audit-job.js';
+import type { Actor, AuditJob, AuditQueue } from './audit-job.js';
 import type { Principal } from '../platform/auth/principal.js';
 import type { Logger } from '../platform/logging/logger.js';
 
@@ -31,7 +30,7 @@ export const ENQUEUE_TIMEOUT_MS = 2000;
 
 export interface AuditDependencies {
   /** Only the audit queue is used: the CLI opens that one alone. */
-  queues: Pick<Queues, 'audit'>;
+  queues: AuditQueue;
   logger: Logger;
   /** What the enqueue timeout is measured on, and the time a change is recorded as made. */
   clock: Clock;
@@ -82,7 +81,7 @@ async function queueAuditJob(deps: AuditDependencies, job: AuditJob): Promise<vo
 }
 
 /** Puts an entry on the audit queue under its own id: one still waiting there is not added twice. */
-export async function addAuditJob(queues: Pick<Queues, 'audit'>, job: AuditJob): Promise<void> {
+export async function addAuditJob(queues: AuditQueue, job: AuditJob): Promise<void> {
   await queues.audit.add('record', job, { jobId: job.id });
 }
 

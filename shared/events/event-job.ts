@@ -1,3 +1,4 @@
+import type { Queue } from 'bullmq';
 import { Type, type Static } from 'typebox';
 
 /** An accepted event, waiting to be registered. */
@@ -37,6 +38,11 @@ export type EventBatch = Static<typeof EventBatch>;
  */
 export const EventsJobData = Type.Union([EventBatch, EventJob]);
 export type EventsJobData = Static<typeof EventsJobData>;
+
+/** The queue events are registered from. */
+export interface EventsQueue {
+  events: Queue<EventsJobData>;
+}
 
 /**
  * The events of a job, and whether the job itself claimed them: an intrinsic event's job, or a

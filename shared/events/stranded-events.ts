@@ -1,7 +1,6 @@
 import type { EntityManager } from '../platform/db/orm.js';
 import type { SweepWindow } from '../platform/queues/stranded-work.js';
-import type { Queues } from '../job-catalog.js';
-import { jobEvents } from './event-job.js';
+import { jobEvents, type EventsQueue } from './event-job.js';
 
 /**
  * Ids of the rows of `table` (a cause that allocates its event id before queueing it: a review,
@@ -28,7 +27,7 @@ export async function idsWithUnregisteredEvents(
  * only what is left.
  */
 export async function retryFailedReportJobs(
-  deps: { queues: Queues },
+  deps: { queues: EventsQueue },
   window: SweepWindow,
 ): Promise<{ reportJobs: number }> {
   const failed = (await deps.queues.events.getFailed(0, window.limit - 1)).filter(

@@ -1,11 +1,10 @@
 import { lookupUsers } from '../users/lookup-user.js';
-import type { Actor } from '../audit/audit-job.js';
+import type { Actor, AuditQueue } from '../audit/audit-job.js';
 import { auditedChange, type AuditDependencies } from '../audit/audit-log.js';
 import { livenessStatement } from '../platform/db/session-liveness.js';
 import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Knex } from 'knex';
-import type { Queues } from '../job-catalog.js';
 import { adjustInBulk, type BulkAdjustment } from '../ledger/spend-and-adjust.js';
 import type { Clock } from '../platform/async/clock.js';
 import type { Orm } from '../platform/db/orm.js';
@@ -16,6 +15,7 @@ import {
   DEFAULT_ADJUSTMENT_BATCH,
   pointsAdjustmentJobOptions,
   type PointsAdjustmentJob,
+  type PointsAdjustmentQueue,
 } from './points-adjustment-job.js';
 
 /**
@@ -46,7 +46,7 @@ export interface JobView {
 }
 
 export interface BulkAdjustmentDependencies extends Omit<AuditDependencies, 'queues'> {
-  queues: Pick<Queues, 'points-adjustments' | 'audit'>;
+  queues: PointsAdjustmentQueue & AuditQueue;
 }
 
 /**
@@ -93,10 +93,7 @@ export async function createAdjustmentJob(
   return id;
 }
 
-export async function queueAdjustmentJob(
-  queues: Pick<Queues, 'points-adjustments'>,
-  data: PointsAdjustmentJob,
-): Promise<void> {
+export async function queueAdjustmentJob(queues: PointsAdjustmentQueue, data: PointsAdjustmentJob): Promise<void> {
   await queues['points-adjustments'].add('adjust', data, pointsAdjustmentJobOptions(data.jobId));
 }
 
@@ -279,10 +276,7 @@ export function lineEntryId(jobId: string, line: number): string {
  * lost with Redis or failed for good before it could mark the row, queued again. A job still
  * waiting or running on its queue adds nothing: its BullMQ id is the row's.
  */
-export async function recoverStrandedJobs(
-  deps: { orm: Orm; queues: Pick<Queues, 'points-adjustments'> },
-  window: SweepWindow,
-) {
+export async function recoverStrandedJobs(deps: { orm: Orm; queues: PointsAdjustmentQueue }, window: SweepWindow) {
   const stranded = await deps.orm.em
     .getKnex()
     .raw<{ rows: { id: string; tenant_id: string }[] }>(

@@ -1,3 +1,4 @@
+import type { Queue } from 'bullmq';
 import { Type, type Static } from 'typebox';
 
 /** The payload of one `points-adjustments` job: the job row it works through (job.entity.ts). */
@@ -6,6 +7,11 @@ export const PointsAdjustmentJob = Type.Object(
   { additionalProperties: false },
 );
 export type PointsAdjustmentJob = Static<typeof PointsAdjustmentJob>;
+
+/** The queue bulk points adjustments are worked from. */
+export interface PointsAdjustmentQueue {
+  'points-adjustments': Queue<PointsAdjustmentJob>;
+}
 
 /** The BullMQ job's id is the job row's: queued again (a retried request, the recovery sweep), it is one job. */
 export function pointsAdjustmentJobOptions(jobId: string) {

@@ -1,7 +1,6 @@
-import { eventJobId } from '../events/event-job.js';
+import { eventJobId, type EventsQueue } from '../events/event-job.js';
 import type { IntrinsicEventDependencies } from '../events/queue-intrinsic-event.js';
 import { idsWithUnregisteredEvents } from '../events/stranded-events.js';
-import type { Queues } from '../job-catalog.js';
 import type { Orm } from '../platform/db/orm.js';
 import { retryIfFailed, type SweepWindow } from '../platform/queues/stranded-work.js';
 import { Order } from './order.entity.js';
@@ -12,7 +11,7 @@ import { reportOrderPlaced } from './order-service.js';
  * under the event id the order keeps, which the event worker registers once.
  */
 export async function recoverStrandedOrders(
-  deps: IntrinsicEventDependencies & { orm: Orm; queues: Queues },
+  deps: IntrinsicEventDependencies & { orm: Orm; queues: EventsQueue },
   window: SweepWindow,
 ) {
   const em = deps.orm.em.fork();

@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import type { Counter, Histogram } from 'prom-client';
-import type { AppContext } from '../context.js';
 import { bigintArray } from '../platform/db/bigint-array.js';
 import { earn, type CutEarning, type Earning } from '../ledger/ledger.js';
 import {
@@ -46,7 +45,11 @@ export interface RegistrationMetrics {
 }
 
 export function registrationDependencies(
-  context: Pick<AppContext, 'orm' | 'reactors' | 'webhooks' | 'metrics' | 'voucherCodes' | 'clock'>,
+  context: Omit<RegistrationDependencies, 'subscriptions' | 'metrics' | 'codes'> & {
+    webhooks: WebhookSubscriptions;
+    metrics: Metrics;
+    voucherCodes: VoucherCodes;
+  },
 ): RegistrationDependencies {
   return {
     orm: context.orm,

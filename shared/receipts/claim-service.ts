@@ -3,13 +3,12 @@ import type { Job } from 'bullmq';
 import type { EntityManager } from '../platform/db/orm.js';
 import { insertPrepared } from '../platform/db/prepared-statements.js';
 import type { ProductCatalogues } from '../products/product-catalogue.js';
-import type { Queues } from '../job-catalog.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import type { User } from '../users/user.entity.js';
 import type { DecisionWaiter } from './decision-waiter.js';
 import { parsedColumns, type ParsedClaim } from './parsed-claim.js';
 import { Receipt, type ReceiptMetadata, type SubmissionPosition } from './receipt.entity.js';
-import { receiptJobId } from './receipt-job.js';
+import { receiptJobId, type ReceiptQueues } from './receipt-job.js';
 import type { ClaimedView } from './receipt-views.js';
 import { tenantTimezone } from './review-settings.js';
 
@@ -32,7 +31,7 @@ export interface PreparsedClaim extends ClaimCommon {
 }
 
 export interface ClaimDependencies {
-  queues: Queues;
+  queues: ReceiptQueues;
   products: ProductCatalogues;
   decisions: DecisionWaiter;
   /** docs/receipts.md#claims: how long a preparsed claim's answer waits for its decision (RECEIPT_DECISION_WAIT_MS). */
@@ -97,7 +96,11 @@ export async function createClaim(
   return { receiptId: id };
 }
 
-export async function queueReview(queues: Queues, tenantId: string, receiptId: string): Promise<Job> {
+export async function queueReview(
+  queues: Pick<ReceiptQueues, 'reviews'>,
+  tenantId: string,
+  receiptId: string,
+): Promise<Job> {
   return queues.reviews.add('review', { tenantId, receiptId }, { jobId: receiptJobId('review', receiptId) });
 }
 

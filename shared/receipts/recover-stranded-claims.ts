@@ -1,18 +1,17 @@
 import type { IntrinsicEventDependencies } from '../events/queue-intrinsic-event.js';
-import { eventJobId } from '../events/event-job.js';
+import { eventJobId, type EventsQueue } from '../events/event-job.js';
 import { idsWithUnregisteredEvents } from '../events/stranded-events.js';
-import type { Queues } from '../job-catalog.js';
 import type { Orm } from '../platform/db/orm.js';
 import { retryIfFailed, type SweepWindow } from '../platform/queues/stranded-work.js';
 import { queueReview } from './claim-service.js';
 import { Receipt } from './receipt.entity.js';
-import { receiptJobId } from './receipt-job.js';
+import { receiptJobId, type ReceiptQueues } from './receipt-job.js';
 import { reportReview } from './review-service.js';
 import { Review } from './review.entity.js';
 
 export interface ClaimRecoveryDependencies extends IntrinsicEventDependencies {
   orm: Orm;
-  queues: Queues;
+  queues: ReceiptQueues & EventsQueue;
 }
 
 /**

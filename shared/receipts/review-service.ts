@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Counter } from 'prom-client';
-import type { AppContext } from '../context.js';
 import type { AuditDependencies } from '../audit/audit-log.js';
 import type { Metrics } from '../platform/metrics/metrics.js';
 import type { EntityManager, Orm } from '../platform/db/orm.js';
@@ -41,7 +40,9 @@ function reviewCounter(metrics: Metrics): Counter<'verdict' | 'reviewer'> {
   });
 }
 
-export function reviewDependencies(context: AppContext): ReviewDependencies {
+export function reviewDependencies(
+  context: Omit<ReviewDependencies, 'reviewsStored'> & { metrics: Metrics },
+): ReviewDependencies {
   return {
     orm: context.orm,
     eventIds: context.eventIds,

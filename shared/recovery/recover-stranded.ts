@@ -1,9 +1,13 @@
+import type { AuditQueue } from '../audit/audit-job.js';
 import { recoverAuditOutbox } from '../audit/recover-audit-outbox.js';
-import type { AppContext } from '../context.js';
+import type { EventsQueue } from '../events/event-job.js';
+import type { PointsAdjustmentQueue } from '../jobs/points-adjustment-job.js';
+import type { Config } from '../platform/config/config.js';
+import type { ReceiptQueues } from '../receipts/receipt-job.js';
+import type { PartnerOrderQueue } from '../rewards/partner-order-job.js';
 import { retryFailedReportJobs } from '../events/stranded-events.js';
 import { recoverStrandedJobs } from '../jobs/bulk-adjustments.js';
 import type { IntrinsicEventDependencies } from '../events/queue-intrinsic-event.js';
-import type { Queues } from '../job-catalog.js';
 import { recoverStrandedOrders } from '../orders/recover-stranded-orders.js';
 import type { Orm } from '../platform/db/orm.js';
 import type { SweepWindow } from '../platform/queues/stranded-work.js';
@@ -19,12 +23,13 @@ const BATCH = 500;
 
 export interface RecoveryDependencies extends IntrinsicEventDependencies {
   orm: Orm;
-  queues: Queues;
+  /** Each sweep's queues. */
+  queues: AuditQueue & EventsQueue & PartnerOrderQueue & PointsAdjustmentQueue & ReceiptQueues;
   partnerRetryBaseMs?: number | undefined;
 }
 
 export function recoveryDependencies(
-  context: Pick<AppContext, 'orm' | 'queues' | 'eventTypes' | 'eventQueue' | 'config'>,
+  context: Omit<RecoveryDependencies, 'partnerRetryBaseMs'> & { config: Pick<Config, 'partnerRetryBaseMs'> },
 ): RecoveryDependencies {
   return {
     orm: context.orm,

@@ -1,7 +1,6 @@
-import { eventJobId } from '../events/event-job.js';
+import { eventJobId, type EventsQueue } from '../events/event-job.js';
 import type { IntrinsicEventDependencies } from '../events/queue-intrinsic-event.js';
 import { idsWithUnregisteredEvents } from '../events/stranded-events.js';
-import type { Queues } from '../job-catalog.js';
 import type { Orm } from '../platform/db/orm.js';
 import { retryIfFailed, type SweepWindow } from '../platform/queues/stranded-work.js';
 import { Referral } from './referral.entity.js';
@@ -13,7 +12,7 @@ import { reportReferral } from './referred-registration.js';
  * registers once. Counted as the other sweeps count: events queued again, up to two a referral.
  */
 export async function recoverStrandedReferrals(
-  deps: IntrinsicEventDependencies & { orm: Orm; queues: Queues },
+  deps: IntrinsicEventDependencies & { orm: Orm; queues: EventsQueue },
   window: SweepWindow,
 ) {
   const em = deps.orm.em.fork();

@@ -1,3 +1,4 @@
+import type { Queue } from 'bullmq';
 import { Type, type Static } from 'typebox';
 
 /** The payload of one `partner-orders` job: a partner product's purchase to place with its partner. */
@@ -6,6 +7,11 @@ export const PartnerOrderJob = Type.Object(
   { additionalProperties: false },
 );
 export type PartnerOrderJob = Static<typeof PartnerOrderJob>;
+
+/** The queue partner products' orders are placed from. */
+export interface PartnerOrderQueue {
+  'partner-orders': Queue<PartnerOrderJob>;
+}
 
 /** 1 attempt and 9 retries, doubling from the base delay. */
 const PARTNER_ORDER_ATTEMPTS = 10;

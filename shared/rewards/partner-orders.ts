@@ -3,12 +3,11 @@ import type { Knex } from 'knex';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import type { Actor } from '../audit/audit-job.js';
 import { auditedChange, ENQUEUE_TIMEOUT_MS, type AuditDependencies } from '../audit/audit-log.js';
-import type { AppContext } from '../context.js';
 import type { Clock } from '../platform/async/clock.js';
 import { withTimeout } from '../platform/async/with-timeout.js';
 import type { Config } from '../platform/config/config.js';
 import type { Logger } from '../platform/logging/logger.js';
-import type { Queues } from '../job-catalog.js';
+import type { RedisConnectionLog } from '../platform/redis/connection-log.js';
 import { refund } from '../ledger/spend-and-adjust.js';
 import type { Orm } from '../platform/db/orm.js';
 import { OutboundPoster } from '../platform/http/outbound-post.js';
@@ -16,7 +15,12 @@ import { storableText } from '../platform/json/unstorable-text.js';
 import { JobEndWaiter } from '../platform/queues/job-end-waiter.js';
 import type { TenantSettings } from '../tenants/tenant-settings.js';
 import { signedHeaders } from '../webhooks/signed-headers.js';
-import { partnerOrderJobId, partnerOrderJobOptions, type PartnerOrderJob } from './partner-order-job.js';
+import {
+  partnerOrderJobId,
+  partnerOrderJobOptions,
+  type PartnerOrderJob,
+  type PartnerOrderQueue,
+} from './partner-order-job.js';
 import {
   findPurchaseRow,
   isPartnerProduct,
@@ -43,7 +47,7 @@ export interface PartnerOrderDependencies extends AuditDependencies {
 
 /** What the partner-orders worker places orders with, from the context. */
 export function partnerOrderDependencies(
-  context: Pick<AppContext, 'orm' | 'config' | 'queues' | 'logger' | 'clock'>,
+  context: Omit<PartnerOrderDependencies, 'poster'> & { config: Pick<Config, 'fetchAllowPrivateAddresses'> },
 ): PartnerOrderDependencies {
   return {
     orm: context.orm,
@@ -65,9 +69,13 @@ function partnerActor(partner: string): Actor {
  */
 export class PartnerOrderWaiter extends JobEndWaiter<PartnerOrderOutcome> {}
 
-export function partnerOrderWaiter(
-  context: Pick<AppContext, 'queues' | 'config' | 'redisConnections' | 'logger' | 'clock'>,
-): PartnerOrderWaiter {
+export function partnerOrderWaiter(context: {
+  queues: PartnerOrderQueue;
+  config: Pick<Config, 'redisUrl'>;
+  redisConnections: RedisConnectionLog;
+  logger: Logger;
+  clock: Clock;
+}): PartnerOrderWaiter {
   return new PartnerOrderWaiter(
     context.queues['partner-orders'],
     context.config.redisUrl,
@@ -80,16 +88,14 @@ export function partnerOrderWaiter(
 
 export interface PlacementDependencies {
   orm: Orm;
-  queues: Pick<Queues, 'partner-orders'>;
+  queues: PartnerOrderQueue;
   partnerOrders: PartnerOrderWaiter;
   logger: Logger;
   clock: Clock;
   config: Pick<Config, 'partnerConfirmWaitMs' | 'partnerRetryBaseMs'>;
 }
 
-export function placementDependencies(
-  context: Pick<AppContext, 'orm' | 'queues' | 'partnerOrders' | 'logger' | 'clock' | 'config'>,
-): PlacementDependencies {
+export function placementDependencies(context: PlacementDependencies): PlacementDependencies {
   const { orm, queues, partnerOrders, logger, clock, config } = context;
   return { orm, queues, partnerOrders, logger, clock, config };
 }

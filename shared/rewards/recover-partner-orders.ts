@@ -1,7 +1,6 @@
-import type { Queues } from '../job-catalog.js';
 import type { Orm } from '../platform/db/orm.js';
 import { retryIfFailed, type SweepWindow } from '../platform/queues/stranded-work.js';
-import { partnerOrderJobId, partnerOrderJobOptions } from './partner-order-job.js';
+import { partnerOrderJobId, partnerOrderJobOptions, type PartnerOrderQueue } from './partner-order-job.js';
 
 /**
  * Partner orders a crash between the purchase's commit and its queueing left unqueued (or whose
@@ -10,7 +9,7 @@ import { partnerOrderJobId, partnerOrderJobOptions } from './partner-order-job.j
  * whose job is still waiting or retrying adds nothing.
  */
 export async function recoverStrandedPartnerOrders(
-  deps: { orm: Orm; queues: Pick<Queues, 'partner-orders'>; partnerRetryBaseMs?: number | undefined },
+  deps: { orm: Orm; queues: PartnerOrderQueue; partnerRetryBaseMs?: number | undefined },
   window: SweepWindow,
 ) {
   const pending = await deps.orm.em

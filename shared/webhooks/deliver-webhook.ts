@@ -1,7 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
 import type { Counter } from 'prom-client';
-import type { AppContext } from '../context.js';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
+import type { Config } from '../platform/config/config.js';
 import type { EntityManager, Orm } from '../platform/db/orm.js';
 import { Event } from '../events/event.entity.js';
 import { storedEventView } from '../events/event-view.js';
@@ -25,7 +25,11 @@ export interface DeliveryDependencies {
 }
 
 /** What the webhooks worker delivers with, from the context. */
-export function deliveryDependencies(context: Pick<AppContext, 'orm' | 'config' | 'metrics'>): DeliveryDependencies {
+export function deliveryDependencies(context: {
+  orm: Orm;
+  config: Pick<Config, 'fetchAllowPrivateAddresses' | 'platformTokenSecret' | 'publicBaseUrl'>;
+  metrics: Metrics;
+}): DeliveryDependencies {
   return {
     orm: context.orm,
     poster: new OutboundPoster(context.config.fetchAllowPrivateAddresses),

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { bigintArray } from '../platform/db/bigint-array.js';
 import type { Orm } from '../platform/db/orm.js';
-import type { Queues } from '../job-catalog.js';
-import { deliveryJobOptions, type WebhookJob } from './webhook-job.js';
+import { deliveryJobOptions, type WebhookJob, type WebhookQueue } from './webhook-job.js';
 import { takesEventType, type WebhookSubscriptions } from './webhook-subscriptions.js';
 
 export interface DispatchDependencies {
   orm: Orm;
   subscriptions: WebhookSubscriptions;
-  queues: Queues;
+  queues: WebhookQueue;
   /** The first retry's delay; unset, the default schedule over 24 h. */
   retryBaseMs: number | undefined;
 }

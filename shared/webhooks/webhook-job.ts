@@ -1,8 +1,14 @@
+import type { Queue } from 'bullmq';
 import { Type, type Static } from 'typebox';
 
 /** The payload of one `webhooks` job: a delivery to attempt. */
 export const WebhookJob = Type.Object({ deliveryId: Type.String({ format: 'uuid' }) });
 export type WebhookJob = Static<typeof WebhookJob>;
+
+/** The queue webhook deliveries are attempted from. */
+export interface WebhookQueue {
+  webhooks: Queue<WebhookJob>;
+}
 
 /** 1 attempt and 10 retries, doubling from the base delay. */
 const WEBHOOK_ATTEMPTS = 11;

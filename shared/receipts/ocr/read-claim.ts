@@ -1,6 +1,8 @@
-import type { AppContext } from '../../context.js';
 import type { Clock } from '../../platform/async/clock.js';
-import type { EntityManager } from '../../platform/db/orm.js';
+import type { Config } from '../../platform/config/config.js';
+import type { EntityManager, Orm } from '../../platform/db/orm.js';
+import type { Logger } from '../../platform/logging/logger.js';
+import type { ProductCatalogues } from '../../products/product-catalogue.js';
 import { parsedReceiptColumns } from '../claim-service.js';
 import { Receipt } from '../receipt.entity.js';
 import { ImageFetcher, ImageFetchError, type FetchedImage } from './image-fetcher.js';
@@ -16,7 +18,13 @@ const MAX_PARSE_ERROR = 500;
 
 export interface ClaimReading {
   /** `clock` times the fetches against the claim's budget; the fetcher's timers should read the same. */
-  context: Pick<AppContext, 'orm' | 'products' | 'config' | 'logger' | 'clock'>;
+  context: {
+    orm: Orm;
+    products: ProductCatalogues;
+    config: Pick<Config, 'imageFetchBudgetMs'>;
+    logger: Logger;
+    clock: Clock;
+  };
   fetcher: Pick<ImageFetcher, 'fetch'>;
   reader: TextReader;
 }
