@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { literalUnion } from '../validation/literal-union.js';
 import { JOB_KINDS, JOB_STATUSES } from '../../shared/jobs/job.entity.js';
 import { uuidPath } from '../routes/request-input.js';
 
@@ -14,13 +15,10 @@ export const JobResource = Type.Object(
     id: Type.String({ format: 'uuid' }),
     // An enum, not a union of literals: a union of one kind is an anyOf of one, which Redocly warns of.
     kind: Type.String({ enum: [...JOB_KINDS], description: 'POINTS_ADJUSTMENT: a bulk points adjustment' }),
-    status: Type.Union(
-      JOB_STATUSES.map((status) => Type.Literal(status)),
-      {
-        description:
-          'queued until a worker takes it; running; completed once every line was handled (failed lines included); failed when it could not go on (what `done` counts is applied)',
-      },
-    ),
+    status: literalUnion(JOB_STATUSES, {
+      description:
+        'queued until a worker takes it; running; completed once every line was handled (failed lines included); failed when it could not go on (what `done` counts is applied)',
+    }),
     total: Type.Integer({ description: 'lines in the job' }),
     done: Type.Integer({ description: 'lines applied so far' }),
     failed: Type.Integer({ description: 'lines that could not be applied so far' }),

@@ -82,7 +82,7 @@ export function registerOperations(app: App, context: AppContext): void {
           { data: { pendingMigrations: pending } },
         );
       }
-      return { postgres: 'ok', redis: 'ok' };
+      return { postgres: 'ok', redis: 'ok' } as const;
     },
   });
 

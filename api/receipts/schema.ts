@@ -3,11 +3,9 @@ import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { MAX_AMOUNT, PARSED_FIELDS } from '../../shared/receipts/parsed-claim.js';
 import { RECEIPT_STATUSES, REVIEW_REASONS, REVIEW_VERDICTS } from '../../shared/rules/review-enums.js';
 import { uuidPath } from '../routes/request-input.js';
+import { literalUnion } from '../validation/literal-union.js';
 import { MemberReferenceBody } from '../users/schema.js';
 
-/** A union of literals typed as the literals themselves (`'AUTHORIZE' | …`), which TypeBox infers from a mapped array as `never`. */
-const enumOf = <const Values extends readonly string[]>(values: Values) =>
-  Type.Unsafe<Values[number]>(Type.Union(values.map((value) => Type.Literal(value))));
 const Confidence = Type.Number({
   minimum: 0,
   maximum: 1,
@@ -90,8 +88,8 @@ export const ClaimBody = Type.Union([ImageClaimBody, PreparsedClaimBody], { titl
 export const ReviewResource = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
-    verdict: enumOf(REVIEW_VERDICTS),
-    reason: enumOf(REVIEW_REASONS),
+    verdict: literalUnion(REVIEW_VERDICTS),
+    reason: literalUnion(REVIEW_REASONS),
     createdAt: Type.String({ format: 'date-time' }),
     isAutomated: Type.Boolean(),
     reviwer: Type.Union(
@@ -124,7 +122,7 @@ export const ReviewResource = Type.Object(
 export const ClaimedReceipt = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
-    status: enumOf(RECEIPT_STATUSES),
+    status: literalUnion(RECEIPT_STATUSES),
     paramountReview: Type.Union([ReviewResource, Type.Null()]),
   },
   { title: 'ClaimedReceipt' },
@@ -143,7 +141,7 @@ const CorrectedTotal = Type.Union([Type.Number(), Type.Null()], {
 export const ReceiptResource = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
-    status: enumOf(RECEIPT_STATUSES),
+    status: literalUnion(RECEIPT_STATUSES),
     paramountReview: Nullable(ReviewResource),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
@@ -183,7 +181,7 @@ export const ReceiptListItem = Type.Object(
     id: Type.String({ format: 'uuid' }),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
-    status: enumOf(RECEIPT_STATUSES),
+    status: literalUnion(RECEIPT_STATUSES),
     notionallyServedAt: Nullable(Type.String({ format: 'date-time' })),
     serviceDate: Nullable(Type.String()),
     serviceTime: Nullable(Type.String()),
@@ -220,8 +218,8 @@ export const OcrReadResource = Type.Object(
 /** POST /receipts/{id}/reviews (docs/receipts.md#manual-reviews): `{verdict, reason}`; a comment and a corrected total may go with them. */
 export const ReviewBody = Type.Object(
   {
-    verdict: enumOf(REVIEW_VERDICTS),
-    reason: enumOf(REVIEW_REASONS),
+    verdict: literalUnion(REVIEW_VERDICTS),
+    reason: literalUnion(REVIEW_REASONS),
     comment: Type.Optional(Type.String({ maxLength: 2000 })),
     correctedTotal: Type.Optional(
       Type.Number({

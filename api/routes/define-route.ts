@@ -28,10 +28,64 @@ export interface RouteInput<Body, Params, Query> {
   query: Query;
 }
 
+type Responses = RouteDocumentation['responses'];
+
+/**
+ * What a handler may answer with: the `data` of one of its declared responses, typed by that
+ * response's schema (a response without one carries none), so the compiler holds each handler to
+ * what the OpenAPI document promises.
+ */
+export type DataOf<R extends Responses> = {
+  [Status in keyof R]: R[Status] extends { data: infer Schema extends TSchema } ? Static<Schema> : undefined;
+}[keyof R];
+
+/** A handler's answer: the data of a declared response, the same with its status or headers, or a Response. */
+export type HandlerResult<R extends Responses> = DataOf<R> | Answer<DataOf<R>> | Response;
+
+/** The keys of every member of a union. */
+type KeysOf<T> = T extends unknown ? keyof T : never;
+/** What the members of a union that declare `K` hold there. */
+type FieldOf<Shape, K extends PropertyKey> = Shape extends unknown ? (K extends keyof Shape ? Shape[K] : never) : never;
+
+/**
+ * The fields `T` holds that `Shape` does not declare, at any depth: never when there are none.
+ * TypeScript checks a returned value's fields against the declared ones only in a literal written
+ * where the type is declared, not in a value a handler builds or a view function returns.
+ */
+export type Undeclared<T, Shape, Depth extends unknown[] = []> = 0 extends 1 & T
+  ? never // any: nothing to check
+  : Depth['length'] extends 8
+    ? never // deep enough: a recursive type (a points expression) would never end
+    : T extends readonly (infer Item)[]
+      ? Undeclared<Item, NonNullable<Shape> extends readonly (infer ShapeItem)[] ? ShapeItem : never, Depth>
+      : T extends Date | Response
+        ? never
+        : T extends object
+          ? string extends keyof T | KeysOf<NonNullable<Shape>>
+            ? never // an open record on either side: its keys are the data's
+            : Exclude<keyof T & string, KeysOf<NonNullable<Shape>>> | FieldsUndeclared<T, NonNullable<Shape>, Depth>
+          : never;
+
+type FieldsUndeclared<T, Shape, Depth extends unknown[]> = {
+  [K in keyof T & KeysOf<Shape> & string]: Undeclared<T[K], FieldOf<Shape, K>, [...Depth, K]>;
+}[keyof T & KeysOf<Shape> & string];
+
+/** What a handler's result answers as `data`: an Answer's data, or the result itself. */
+type AnsweredData<Result> = Result extends Answer<infer Data> ? Data : Result;
+
+/** A route whose handler answers fields its schema lacks names them, and the compiler refuses it. */
+type DeclaredFieldsOnly<Result, R extends Responses> = [Undeclared<AnsweredData<Awaited<Result>>, DataOf<R>>] extends [
+  never,
+]
+  ? unknown
+  : { handler: { answersUndeclaredFields: Undeclared<AnsweredData<Awaited<Result>>, DataOf<R>> } };
+
 export interface RouteDefinition<
   Body extends TSchema | undefined,
   Params extends TObject | undefined,
   Query extends InputDefinition | undefined,
+  R extends Responses = Responses,
+  Result = HandlerResult<R>,
 > {
   method: Method;
   path: string;
@@ -56,7 +110,7 @@ export interface RouteDefinition<
   bodyLimit?: number;
   /** Idempotency-Key (docs/api-conventions.md#idempotency), for a route that creates something. */
   idempotency?: IdempotencyOptions;
-  responses: RouteDocumentation['responses'];
+  responses: R;
   errors?: number[];
   /**
    * The document's example of this route: its request body (required when it takes one, and typed by
@@ -68,10 +122,11 @@ export interface RouteDefinition<
    * Returns the answer's `data`, wrapped in the success envelope with the route's success status
    * (the lowest of `responses`); or an `Answer` for another status or headers; or a Response.
    */
-  handler?: (
+  // A method, so that any route's handler is one of AnyRoute's, which the wrapper calls.
+  handler?(
     input: RouteInput<Body extends TSchema ? Static<Body> : undefined, InputOf<Params>, InputOf<Query>>,
     c: Context<AppEnv>,
-  ) => unknown;
+  ): Result | Promise<Result>;
   /**
    * A plain Hono handler, mounted as it is: for the hot path, which writes a pre-serialised body
    * and must not pay for the wrapping (no route parameters or query are parsed for it).
@@ -95,7 +150,14 @@ export function defineRoute<
   Body extends TSchema | undefined = undefined,
   Params extends TObject | undefined = undefined,
   Query extends InputDefinition | undefined = undefined,
->(app: App, context: AppContext, route: RouteDefinition<Body, Params, Query>): void {
+  const R extends Responses = Responses,
+  Result extends HandlerResult<R> = HandlerResult<R>,
+>(
+  app: App,
+  context: AppContext,
+  checkedRoute: RouteDefinition<Body, Params, Query, R, Result> & DeclaredFieldsOnly<Result, R>,
+): void {
+  const route: RouteDefinition<Body, Params, Query, R, Result> = checkedRoute;
   const query = queryOf(route);
   const parameters = [
     ...(route.params ? openApiParameters(route.params, 'path') : []),
@@ -118,7 +180,13 @@ export function defineRoute<
   app.on(route.method.toUpperCase(), route.path, ...(chain as [MiddlewareHandler<AppEnv>]));
 }
 
-type AnyRoute = RouteDefinition<TSchema | undefined, TObject | undefined, InputDefinition | undefined>;
+type AnyRoute = RouteDefinition<
+  TSchema | undefined,
+  TObject | undefined,
+  InputDefinition | undefined,
+  Responses,
+  unknown
+>;
 
 /** The route's own middleware, in order: authorization, body limit, path parameters, Idempotency-Key, body. */
 export function routeMiddleware(

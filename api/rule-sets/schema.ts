@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { literalUnion } from '../validation/literal-union.js';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { RULE_TYPES } from '../../shared/rules/rule-definition.js';
 import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
@@ -40,7 +41,7 @@ const BasketConfiguration = Type.Object(
 );
 
 const ruleDefinitionFields = {
-  type: Type.Unsafe<(typeof RULE_TYPES)[number]>(Type.Union(RULE_TYPES.map((type) => Type.Literal(type)))),
+  type: literalUnion(RULE_TYPES),
   name: Type.String({ minLength: 1, maxLength: 128 }),
   priority: Type.Number({ description: 'higher runs first; equal priorities run together' }),
   ruleProperties: Type.Optional(RuleProperties),

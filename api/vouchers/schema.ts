@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { literalUnion } from '../validation/literal-union.js';
 import { REWARD_TYPES } from '../../shared/rewards/reward.entity.js';
 import { VOUCHER_CODE_PATTERN } from '../../shared/rewards/voucher-codes.js';
 import { REWARD_EXAMPLE } from '../rewards/schema.js';
@@ -37,10 +38,7 @@ const VoucherCode = Type.Object(
 const VoucherReward = Type.Object(
   {
     id: Type.String({ format: 'uuid', description: "the reward's id" }),
-    type: Type.Union(
-      REWARD_TYPES.map((type) => Type.Literal(type)),
-      { description: "the reward's kind" },
-    ),
+    type: literalUnion(REWARD_TYPES, { description: "the reward's kind" }),
     name: Type.String({ description: "the reward's name" }),
     pictureUrl: NullableString("the reward's picture"),
     purchasable: Type.Boolean({ description: 'whether it can be bought with points' }),

@@ -1,3 +1,5 @@
+import type { PointsExpression } from '../kernel/points-expression.js';
+
 /** What became of a VOUCHER reaction as its event was registered: the voucher given, or why none was. */
 export type VoucherOutcome = { status: 'GRANTED'; voucherId: string } | { status: 'FAILED'; reason: string };
 
@@ -7,7 +9,7 @@ export type VoucherOutcome = { status: 'GRANTED'; voucherId: string } | { status
  * POST /events/test_reaction computes grants nothing and has none.
  */
 export type StoredReaction = { reactorName: string; reactorId: string } & (
-  | { type: 'POINTS'; points: unknown; amount: number; requestedAmount?: number }
+  | { type: 'POINTS'; points: PointsExpression; amount: number; requestedAmount?: number }
   | { type: 'WEBHOOK'; webhookId: string }
   | ({ type: 'VOUCHER'; rewardId: string } & (VoucherOutcome | { status?: undefined }))
 );

@@ -23,7 +23,7 @@ export interface MaxPointsSummary {
 
 export interface ExpirySummaryEntry {
   pointsDueToExpire: number;
-  timePeriod: number;
+  timePeriod: (typeof EXPIRY_PERIODS)[number];
 }
 
 export interface WalletPrediction {

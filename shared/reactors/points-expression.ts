@@ -1,6 +1,7 @@
 import Big from 'big.js';
 import { selectJsonPath } from '../platform/json-path/json-path.js';
-import { MAX_REACTION_POINTS, type PointsArgument, type PointsExpression } from './reaction.js';
+import type { PointsArgument, PointsExpression } from '../kernel/points-expression.js';
+import { MAX_REACTION_POINTS } from './reaction.js';
 
 /**
  * Computes a POINTS reaction (docs/events.md#points-arithmetic): exact decimal arithmetic through

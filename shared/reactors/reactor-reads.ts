@@ -1,6 +1,7 @@
 import { JSONPath } from 'jsonpath-plus';
 import { conditionStrings, type RuleConditions } from '../platform/conditions/conditions.js';
-import type { PointsExpression, Reaction } from './reaction.js';
+import type { PointsExpression } from '../kernel/points-expression.js';
+import type { Reaction } from './reaction.js';
 
 /** Every PATH argument of an expression, however deeply its EXPRESSION arguments nest. */
 export function expressionPaths(expression: PointsExpression): string[] {

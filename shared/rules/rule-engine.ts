@@ -9,12 +9,15 @@ export interface RuleOutcome {
   outcome: 'success' | 'failure';
 }
 
-/** docs/receipts.md#running-a-rule-set: the rule engine result. */
-export interface RuleEngineResult {
+/**
+ * docs/receipts.md#running-a-rule-set: the rule engine result. A type, not an interface: a review
+ * answers it as a JSON object (`Record<string, unknown>`), which only a type is assignable to.
+ */
+export type RuleEngineResult = {
   result: Record<string, unknown>;
   rules: RuleOutcome[];
   stopped: boolean;
-}
+};
 
 /** A custom operator (docs/receipts.md#venues: `venueMatches`), bound to what one run needs to know. */
 export interface RuleOperator {

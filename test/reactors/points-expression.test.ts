@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { computePoints } from '../../shared/reactors/points-expression.js';
 import { MAX_REACTION_POINTS } from '../../shared/reactors/reaction.js';
-import type { PointsExpression } from '../../shared/reactors/reaction.js';
+import type { PointsExpression } from '../../shared/kernel/points-expression.js';
 
 const event = {
   type: 'PURCHASE_MADE',
