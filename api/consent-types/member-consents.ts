@@ -6,8 +6,8 @@ import { RequestedLocale } from '../../shared/platform/validation/locale-tag.js'
 import { entityManager, type App } from '../app-env.js';
 import { listQuery, pageAnswer } from '../lists/list-route.js';
 import { defineRoute } from '../routes/define-route.js';
-import { memberOf, memberRoutes } from '../routes/member-target.js';
-import { ConsentChoices, UserIdParams } from '../users/schema.js';
+import { defineMemberRoute, memberOf } from '../routes/member-target.js';
+import { ConsentChoices } from '../users/schema.js';
 import {
   CONSENT_TYPE_EXAMPLE,
   MEMBER_CONSENT_LIST,
@@ -26,41 +26,31 @@ const SHOWN =
 
 /** docs/consents.md#a-members-consents: a member's consents, read by the member or an admin, changed by the member. */
 export function registerMemberConsents(app: App, context: AppContext): void {
-  const routes = memberRoutes(
-    'consents',
-    {
+  defineMemberRoute(app, context, {
+    resource: 'consents',
+    own: {
       summary: 'The consents of the member the user token speaks for',
       operationId: 'listOwnConsents',
       description: `The consents of the member whose \`authIdentifier\` is the user token's \`sub\`. ${SHOWN}`,
     },
-    {
+    anyMember: {
       summary: "A member's consents",
       operationId: 'listUserConsents',
       description: `A member's consents, the member found by its id, \`authIdentifier\` or account number. ${SHOWN}`,
     },
-  );
-  for (const route of routes) {
-    defineRoute(app, context, {
-      method: 'get',
-      path: route.path,
-      operationId: route.operationId,
-      summary: route.summary,
-      description: route.description,
-      examples: { response: MEMBER_CONSENTS_EXAMPLE },
-      tags,
-      access: route.access,
-      ...(route.byId ? { params: UserIdParams } : {}),
-      query: listQuery(MEMBER_CONSENT_LIST),
-      responses: { 200: { ...CONSENTS, description: 'a page of consents; see Content-Range' } },
-      errors: [400, 404],
-      handler: async ({ query }, c) =>
-        pageAnswer(
-          MEMBER_CONSENT_LIST,
-          query,
-          await memberConsentsPage(entityManager(c), c.var.tenant.id, (await memberOf(c)).id, query),
-        ),
-    });
-  }
+    method: 'get',
+    examples: { response: MEMBER_CONSENTS_EXAMPLE },
+    tags,
+    query: listQuery(MEMBER_CONSENT_LIST),
+    responses: { 200: { ...CONSENTS, description: 'a page of consents; see Content-Range' } },
+    errors: [400, 404],
+    handler: async ({ query }, c) =>
+      pageAnswer(
+        MEMBER_CONSENT_LIST,
+        query,
+        await memberConsentsPage(entityManager(c), c.var.tenant.id, (await memberOf(c)).id, query),
+      ),
+  });
 
   defineRoute(app, context, {
     method: 'patch',

@@ -1,8 +1,6 @@
 import type { AppContext } from '../../shared/context.js';
 import type { App } from '../app-env.js';
-import { defineRoute } from '../routes/define-route.js';
-import { memberOf, memberRoutes } from '../routes/member-target.js';
-import { UserIdParams } from '../users/schema.js';
+import { defineMemberRoute, memberOf } from '../routes/member-target.js';
 import { EVENT_PAGE, eventListQuery, eventsPage } from './list-events.js';
 import { EVENT_EXAMPLE, tags } from './schema.js';
 
@@ -15,41 +13,31 @@ const PAGE =
  * whether events of this type appear in user activity; ignored for admin reads").
  */
 export function registerListUserEvents(app: App, context: AppContext): void {
-  const routes = memberRoutes(
-    'events',
-    {
+  defineMemberRoute(app, context, {
+    resource: 'events',
+    own: {
       summary: 'The activity of the member the user token speaks for',
       operationId: 'listOwnEvents',
       description: `The registered events whose subject is the member of the user token, but for those of types with \`omitFromUserActivity: true\`. ${PAGE}`,
     },
-    {
+    anyMember: {
       summary: "A member's events",
       operationId: 'listUserEvents',
       description: `The registered events whose subject is the member, found by its id, \`authIdentifier\` or account number; every type, \`omitFromUserActivity\` or not. ${PAGE}`,
     },
-  );
-  for (const route of routes) {
-    defineRoute(app, context, {
-      method: 'get',
-      path: route.path,
-      operationId: route.operationId,
-      summary: route.summary,
-      description: route.description,
-      examples: { response: [EVENT_EXAMPLE] },
-      tags,
-      access: route.access,
-      ...(route.byId ? { params: UserIdParams } : {}),
-      query: eventListQuery(),
-      responses: { 200: EVENT_PAGE },
-      errors: [400, 404],
-      handler: async ({ query }, c) => {
-        const member = await memberOf(c);
-        const ownActivity = c.var.principal?.kind === 'user';
-        return eventsPage(context, c, query, {
-          user: member.id,
-          ...(ownActivity ? { type: { omitFromUserActivity: false } } : {}),
-        });
-      },
-    });
-  }
+    method: 'get',
+    examples: { response: [EVENT_EXAMPLE] },
+    tags,
+    query: eventListQuery(),
+    responses: { 200: EVENT_PAGE },
+    errors: [400, 404],
+    handler: async ({ query }, c) => {
+      const member = await memberOf(c);
+      const ownActivity = c.var.principal?.kind === 'user';
+      return eventsPage(context, c, query, {
+        user: member.id,
+        ...(ownActivity ? { type: { omitFromUserActivity: false } } : {}),
+      });
+    },
+  });
 }

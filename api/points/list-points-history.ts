@@ -3,9 +3,7 @@ import type { AppContext } from '../../shared/context.js';
 import { readPointsHistory } from '../../shared/ledger/points-history.js';
 import { entityManager, type App } from '../app-env.js';
 import { listQuery, pageAnswer } from '../lists/list-route.js';
-import { defineRoute } from '../routes/define-route.js';
-import { memberOf, memberRoutes } from '../routes/member-target.js';
-import { UserIdParams } from '../users/schema.js';
+import { defineMemberRoute, memberOf } from '../routes/member-target.js';
 import { POINTS_HISTORY_EXAMPLE, POINTS_HISTORY_LIST, POINTS_HISTORY_PAGE, PointsHistoryItem, tags } from './schema.js';
 
 const EXPLAINED =
@@ -15,42 +13,31 @@ const EXPLAINED =
 
 /** docs/points.md#history: a member's ledger entries, each naming its cause, served as its wallet is. */
 export function registerListPointsHistory(app: App, context: AppContext): void {
-  const routes = memberRoutes(
-    'points-history',
-    {
+  defineMemberRoute(app, context, {
+    resource: 'points-history',
+    own: {
       summary: 'The points history of the member the user token speaks for',
       operationId: 'listOwnPointsHistory',
-      description: "The ledger entries of the member whose `authIdentifier` is the user token's `sub`, newest first.",
+      description: `The ledger entries of the member whose \`authIdentifier\` is the user token's \`sub\`, newest first. ${EXPLAINED} ${POINTS_HISTORY_PAGE}`,
     },
-    {
+    anyMember: {
       summary: "A member's points history",
       operationId: 'listUserPointsHistory',
-      description:
-        "A member's ledger entries, the member found by its id, `authIdentifier` or account number, newest first.",
+      description: `A member's ledger entries, the member found by its id, \`authIdentifier\` or account number, newest first. ${EXPLAINED} ${POINTS_HISTORY_PAGE}`,
     },
-  );
-  for (const route of routes) {
-    defineRoute(app, context, {
-      method: 'get',
-      path: route.path,
-      operationId: route.operationId,
-      summary: route.summary,
-      description: `${route.description} ${EXPLAINED} ${POINTS_HISTORY_PAGE}`,
-      examples: { response: POINTS_HISTORY_EXAMPLE },
-      tags,
-      access: route.access,
-      ...(route.byId ? { params: UserIdParams } : {}),
-      query: listQuery(POINTS_HISTORY_LIST),
-      responses: {
-        200: { description: 'a page of ledger entries; see Content-Range', data: Type.Array(PointsHistoryItem) },
-      },
-      errors: [400, 404],
-      handler: async ({ query }, c) =>
-        pageAnswer(
-          POINTS_HISTORY_LIST,
-          query,
-          await readPointsHistory(entityManager(c), c.var.tenant.id, (await memberOf(c)).id, query),
-        ),
-    });
-  }
+    method: 'get',
+    examples: { response: POINTS_HISTORY_EXAMPLE },
+    tags,
+    query: listQuery(POINTS_HISTORY_LIST),
+    responses: {
+      200: { description: 'a page of ledger entries; see Content-Range', data: Type.Array(PointsHistoryItem) },
+    },
+    errors: [400, 404],
+    handler: async ({ query }, c) =>
+      pageAnswer(
+        POINTS_HISTORY_LIST,
+        query,
+        await readPointsHistory(entityManager(c), c.var.tenant.id, (await memberOf(c)).id, query),
+      ),
+  });
 }

@@ -74,9 +74,9 @@ type FieldsUndeclared<T, Shape, Depth extends unknown[]> = {
 type AnsweredData<Result> = Result extends Answer<infer Data> ? Data : Result;
 
 /** A route whose handler answers fields its schema lacks names them, and the compiler refuses it. */
-type DeclaredFieldsOnly<Result, R extends Responses> = [Undeclared<AnsweredData<Awaited<Result>>, DataOf<R>>] extends [
-  never,
-]
+export type DeclaredFieldsOnly<Result, R extends Responses> = [
+  Undeclared<AnsweredData<Awaited<Result>>, DataOf<R>>,
+] extends [never]
   ? unknown
   : { handler: { answersUndeclaredFields: Undeclared<AnsweredData<Awaited<Result>>, DataOf<R>> } };
 
@@ -155,9 +155,14 @@ export function defineRoute<
 >(
   app: App,
   context: AppContext,
-  checkedRoute: RouteDefinition<Body, Params, Query, R, Result> & DeclaredFieldsOnly<Result, R>,
+  route: RouteDefinition<Body, Params, Query, R, Result> & DeclaredFieldsOnly<Result, R>,
 ): void {
-  const route: RouteDefinition<Body, Params, Query, R, Result> = checkedRoute;
+  const typed: RouteDefinition<Body, Params, Query, R, Result> = route;
+  registerRoute(app, context, typed);
+}
+
+/** Registers a route its caller has typed already (defineRoute, defineMemberRoute). */
+export function registerRoute(app: App, context: AppContext, route: AnyRoute): void {
   const query = queryOf(route);
   const parameters = [
     ...(route.params ? openApiParameters(route.params, 'path') : []),
@@ -180,7 +185,7 @@ export function defineRoute<
   app.on(route.method.toUpperCase(), route.path, ...(chain as [MiddlewareHandler<AppEnv>]));
 }
 
-type AnyRoute = RouteDefinition<
+export type AnyRoute = RouteDefinition<
   TSchema | undefined,
   TObject | undefined,
   InputDefinition | undefined,

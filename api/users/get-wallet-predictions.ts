@@ -2,9 +2,8 @@ import type { AppContext } from '../../shared/context.js';
 import { readPredictions } from '../../shared/ledger/points-outlook.js';
 import { pointsPolicyOf } from '../../shared/ledger/points-policy.js';
 import { entityManager, type App } from '../app-env.js';
-import { defineRoute } from '../routes/define-route.js';
-import { memberOf, memberRoutes } from '../routes/member-target.js';
-import { UserIdParams, WALLET_PREDICTION_EXAMPLE, WalletPredictionResource } from './schema.js';
+import { defineMemberRoute, memberOf } from '../routes/member-target.js';
+import { WALLET_PREDICTION_EXAMPLE, WalletPredictionResource } from './schema.js';
 
 const WHAT =
   "what is left of the spend and earn caps in the current calendar period of the tenant's time zone (a WEEK starts " +
@@ -13,41 +12,31 @@ const WHAT =
 
 /** docs/points.md#predictions: the caps from the period's daily sums, the expiry from the member's lots. */
 export function registerGetWalletPredictions(app: App, context: AppContext): void {
-  const routes = memberRoutes(
-    'wallet/predictions',
-    {
+  defineMemberRoute(app, context, {
+    resource: 'wallet/predictions',
+    own: {
       summary: 'The wallet predictions of the member the user token speaks for',
       operationId: 'getOwnWalletPredictions',
       description: "For the member whose `authIdentifier` is the user token's `sub`: " + WHAT,
     },
-    {
+    anyMember: {
       summary: "A member's wallet predictions",
       operationId: 'getUserWalletPredictions',
       description: 'For a member found by its id, `authIdentifier` or account number: ' + WHAT,
     },
-  );
-  for (const route of routes) {
-    defineRoute(app, context, {
-      method: 'get',
-      path: route.path,
-      operationId: route.operationId,
-      summary: route.summary,
-      description: route.description,
-      examples: { response: WALLET_PREDICTION_EXAMPLE },
-      tags: ['Wallets'],
-      access: route.access,
-      ...(route.byId ? { params: UserIdParams } : {}),
-      responses: { 200: { description: 'the predictions', data: WalletPredictionResource } },
-      errors: [404],
-      handler: async (_input, c) => {
-        const member = await memberOf(c);
-        return readPredictions(
-          entityManager(c).getKnex(),
-          member.id,
-          pointsPolicyOf(c.var.tenant.configuration),
-          new Date(context.clock.now()),
-        );
-      },
-    });
-  }
+    method: 'get',
+    examples: { response: WALLET_PREDICTION_EXAMPLE },
+    tags: ['Wallets'],
+    responses: { 200: { description: 'the predictions', data: WalletPredictionResource } },
+    errors: [404],
+    handler: async (_input, c) => {
+      const member = await memberOf(c);
+      return readPredictions(
+        entityManager(c).getKnex(),
+        member.id,
+        pointsPolicyOf(c.var.tenant.configuration),
+        new Date(context.clock.now()),
+      );
+    },
+  });
 }

@@ -8,10 +8,9 @@ import { readPoints } from '../../shared/ledger/wallet-service.js';
 import { readWalletVouchers } from '../../shared/rewards/wallet-vouchers.js';
 import { userView } from '../../shared/users/user-view.js';
 import { entityManager, type App } from '../app-env.js';
-import { defineRoute } from '../routes/define-route.js';
 import { VoucherResource, WALLET_VOUCHER_EXAMPLE } from '../vouchers/schema.js';
-import { memberOf, memberRoutes } from '../routes/member-target.js';
-import { TierResource, UserIdParams } from './schema.js';
+import { defineMemberRoute, memberOf } from '../routes/member-target.js';
+import { TierResource } from './schema.js';
 
 const WalletResource = Type.Object(
   {
@@ -47,69 +46,63 @@ const WalletQuery = Type.Object({
   ),
 });
 
+/** How vouchers leave the wallet, which both routes' descriptions end with. */
+const LEAVES =
+  ' A voucher leaves the wallet when a till validates it, when it expires, and when it was redeemed and its ' +
+  "reward's `redemptionWindowMinutes` passed without a validation.";
+
 /**
  * docs/users.md#wallet: points and lifetimeEarn from the ledger, the tier from the daily sums
  * (docs/points.md#tiers), the vouchers and loyaltyCost from the rewards.
  */
 export function registerGetWallet(app: App, context: AppContext): void {
-  const routes = memberRoutes(
-    'wallet',
-    {
+  defineMemberRoute(app, context, {
+    resource: 'wallet',
+    own: {
       summary: 'The wallet of the member the user token speaks for',
       operationId: 'getOwnWallet',
       description:
         "The wallet of the member whose `authIdentifier` is the user token's `sub`: the balance and every point ever " +
-        'earned, both read from the ledger, its tier, the vouchers the member holds, and what its rewards cost.',
+        'earned, both read from the ledger, its tier, the vouchers the member holds, and what its rewards cost.' +
+        LEAVES,
     },
-    {
+    anyMember: {
       summary: "A member's wallet",
       operationId: 'getUserWallet',
       description:
         "A member's wallet, the member found by its id, `authIdentifier` or account number: the balance and every " +
-        'point ever earned, both read from the ledger, its tier, the vouchers the member holds, and what its rewards cost.',
+        'point ever earned, both read from the ledger, its tier, the vouchers the member holds, and what its rewards cost.' +
+        LEAVES,
     },
-  );
-  for (const route of routes) {
-    defineRoute(app, context, {
-      method: 'get',
-      path: route.path,
-      operationId: route.operationId,
-      summary: route.summary,
-      description:
-        route.description +
-        ' A voucher leaves the wallet when a till validates it, when it expires, and when it was redeemed and its ' +
-        "reward's `redemptionWindowMinutes` passed without a validation.",
-      examples: {
-        response: {
-          points: 425,
-          lifetimeEarn: 1310,
-          loyaltyCost: 2.5,
-          tier: { id: 'silver', name: 'Silver', expiringEarn: 120, pointsToMaintain: 0, pointsToNextTier: 690 },
-          vouchers: [WALLET_VOUCHER_EXAMPLE],
-        },
+    method: 'get',
+    examples: {
+      response: {
+        points: 425,
+        lifetimeEarn: 1310,
+        loyaltyCost: 2.5,
+        tier: { id: 'silver', name: 'Silver', expiringEarn: 120, pointsToMaintain: 0, pointsToNextTier: 690 },
+        vouchers: [WALLET_VOUCHER_EXAMPLE],
       },
-      tags: ['Wallets'],
-      access: route.access,
-      ...(route.byId ? { params: UserIdParams } : {}),
-      query: WalletQuery,
-      responses: { 200: { description: 'the wallet', data: WalletResource } },
-      errors: [404],
-      handler: async ({ query }, c) => {
-        const em = entityManager(c);
-        const tenantId = c.var.tenant.id;
-        const member = await memberOf(c);
-        const now = new Date(context.clock.now());
-        const points = await readPoints(em, tenantId, member.id);
-        const tier = await readTier(em.getKnex(), member.id, pointsPolicyOf(c.var.tenant.configuration), now);
-        const vouchers = await readWalletVouchers(em.getKnex(), context.voucherCodes, tenantId, userView(member), now, {
-          includeAllUnvalidatedVouchers: query.includeAllUnvalidatedVouchers ?? false,
-          includeDiscounts: query.includeDiscounts ?? false,
-          revealCode: canSeeCodes(c.var.principal),
-        });
-        return { ...points, tier, ...vouchers };
-      },
-    });
-  }
+    },
+    tags: ['Wallets'],
+    query: WalletQuery,
+    responses: { 200: { description: 'the wallet', data: WalletResource } },
+    errors: [404],
+    handler: async ({ query }, c) => {
+      const em = entityManager(c);
+      const tenantId = c.var.tenant.id;
+      const member = await memberOf(c);
+      const now = new Date(context.clock.now());
+      const points = await readPoints(em, tenantId, member.id);
+      const tier = await readTier(em.getKnex(), member.id, pointsPolicyOf(c.var.tenant.configuration), now);
+      const vouchers = await readWalletVouchers(em.getKnex(), context.voucherCodes, tenantId, userView(member), now, {
+        includeAllUnvalidatedVouchers: query.includeAllUnvalidatedVouchers ?? false,
+        includeDiscounts: query.includeDiscounts ?? false,
+        revealCode: canSeeCodes(c.var.principal),
+      });
+      return { ...points, tier, ...vouchers };
+    },
+  });
 }
 
 /** A redeemed code's value is for its owner and for the till (docs/rewards.md#codes), not for every wallet reader. */

@@ -11,44 +11,32 @@ import {
   PurchaseListItem,
   tags,
 } from '../purchases/schema.js';
-import { defineRoute } from '../routes/define-route.js';
-import { memberOf, memberRoutes } from '../routes/member-target.js';
-import { UserIdParams } from './schema.js';
+import { defineMemberRoute, memberOf } from '../routes/member-target.js';
 
 /** docs/rewards.md#purchases: one member's purchases, served as its wallet is (get-wallet.ts). */
 export function registerListUserPurchases(app: App, context: AppContext): void {
-  const routes = memberRoutes(
-    'purchases',
-    {
+  defineMemberRoute(app, context, {
+    resource: 'purchases',
+    own: {
       summary: 'The purchases of the member the user token speaks for',
       operationId: 'listOwnPurchases',
       description: `The purchases of the member whose \`authIdentifier\` is the user token's \`sub\`, newest first. ${PURCHASE_LIST_PAGE}`,
     },
-    {
+    anyMember: {
       summary: "A member's purchases",
       operationId: 'listUserPurchases',
       description: `A member's purchases, the member found by its id, \`authIdentifier\` or account number, newest first. ${PURCHASE_LIST_PAGE}`,
     },
-  );
-  for (const route of routes) {
-    defineRoute(app, context, {
-      method: 'get',
-      path: route.path,
-      operationId: route.operationId,
-      summary: route.summary,
-      description: route.description,
-      examples: { response: PURCHASE_LIST_EXAMPLE },
-      tags,
-      access: route.access,
-      ...(route.byId ? { params: UserIdParams } : {}),
-      query: listQuery(PURCHASE_LIST),
-      responses: { 200: { description: 'a page of purchases; see Content-Range', data: Type.Array(PurchaseListItem) } },
-      errors: [400, 404],
-      handler: async ({ query }, c) =>
-        listPage(c, Purchase, PURCHASE_LIST, query, purchaseListView, {
-          scope: { user: (await memberOf(c)).id },
-          populate: ['reward'],
-        }),
-    });
-  }
+    method: 'get',
+    examples: { response: PURCHASE_LIST_EXAMPLE },
+    tags,
+    query: listQuery(PURCHASE_LIST),
+    responses: { 200: { description: 'a page of purchases; see Content-Range', data: Type.Array(PurchaseListItem) } },
+    errors: [400, 404],
+    handler: async ({ query }, c) =>
+      listPage(c, Purchase, PURCHASE_LIST, query, purchaseListView, {
+        scope: { user: (await memberOf(c)).id },
+        populate: ['reward'],
+      }),
+  });
 }
