@@ -1,12 +1,8 @@
 import { pointsPolicyOf } from '../../shared/ledger/points-policy.js';
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../shared/context.js';
-import { actorOf } from '../../shared/audit/audit-log.js';
-import { fieldError } from '../../shared/platform/errors/app-errors.js';
-import { placeAfterPurchase, placementDependencies } from '../../shared/rewards/partner-orders.js';
-import { findPurchase, purchase } from '../../shared/rewards/purchase-service.js';
-import { findReferencedUser } from '../../shared/users/lookup-user.js';
-import { findTokenUser } from '../../shared/users/user-service.js';
+import { buyReward } from '../../shared/rewards/buy-reward.js';
+import { findPurchase } from '../../shared/rewards/purchase-service.js';
 import { entityManager, type App } from '../app-env.js';
 import { createsRecord } from '../middleware/idempotency.js';
 import { success } from '../routes/answer.js';
@@ -16,7 +12,6 @@ import { CreatePurchaseBody, PURCHASE_EXAMPLE, PurchaseResource, tags } from './
 /** docs/rewards.md#purchases: a member's token buys for that member; an admin token names the member. */
 export function registerCreatePurchase(app: App, context: AppContext): void {
   const deps = { ...context, codes: context.voucherCodes };
-  const placement = placementDependencies(context);
   defineRoute(app, context, {
     method: 'post',
     path: '/v1/purchases',
@@ -44,39 +39,19 @@ export function registerCreatePurchase(app: App, context: AppContext): void {
     body: CreatePurchaseBody,
     responses: { 201: { description: 'bought', data: PurchaseResource } },
     errors: [404, 409, 422],
-    handler: async ({ body }, c) => {
-      const principal = c.var.principal!;
-      const em = entityManager(c);
-      const tenantId = c.var.tenant.id;
-      let userId: string;
-      if (principal.kind === 'user') {
-        if (body.subject)
-          throw fieldError(
-            'subject',
-            body.subject,
-            'absent',
-            'A user token buys for its own member: leave out subject',
-          );
-        userId = (await findTokenUser(em, tenantId, principal.authIdentifier)).id;
-      } else {
-        if (!body.subject)
-          throw fieldError('subject', undefined, 'required', 'An admin token names the member it buys for in subject');
-        userId = (await findReferencedUser(em, tenantId, body.subject)).id;
-      }
-      const bought = await purchase(
+    handler: async ({ body }, c) =>
+      buyReward(
         deps,
-        em,
+        entityManager(c),
         {
           id: c.var.reservedId ?? randomUUID(),
-          tenantId,
-          userId,
-          actor: actorOf(principal),
+          tenantId: c.var.tenant.id,
+          principal: c.var.principal!,
+          subject: body.subject,
           resource: { type: body.resource.type, id: body.resource.id },
           policy: pointsPolicyOf(c.var.tenant.configuration),
         },
         new Date(context.clock.now()),
-      );
-      return placeAfterPurchase(placement, tenantId, bought);
-    },
+      ),
   });
 }

@@ -95,11 +95,6 @@ export interface PlacementDependencies {
   config: Pick<Config, 'partnerConfirmWaitMs' | 'partnerRetryBaseMs'>;
 }
 
-export function placementDependencies(context: PlacementDependencies): PlacementDependencies {
-  const { orm, queues, partnerOrders, logger, clock, config } = context;
-  return { orm, queues, partnerOrders, logger, clock, config };
-}
-
 /**
  * After a purchase committed: a partner product's order is queued (its job id is the purchase's,
  * so a retried request queues nothing twice). PARTNER1 answers at once; PARTNER2 waits up to
