@@ -13,12 +13,9 @@ import {
   type IntrinsicEventDependencies,
 } from '../events/queue-intrinsic-event.js';
 import { withoutAbsent } from '../platform/json/without-absent.js';
-import {
-  decideAutomatically,
-  readClaimUnderReview,
-  type AutomatedDecision,
-  type ReviewerDependencies,
-} from './automated-review.js';
+import { decide, type AutomatedDecision } from './automated-review.js';
+import { readClaimUnderReview } from './claim-under-review.js';
+import { loadReviewFacts, type ReviewerDependencies } from './review-facts.js';
 import { Receipt } from './receipt.entity.js';
 import { claimedView, type ClaimedView } from './receipt-views.js';
 import { Review } from './review.entity.js';
@@ -85,7 +82,7 @@ export async function reviewAutomatically(
         ruleSetId: null,
         ruleEngineResult: null,
       }
-    : await decideAutomatically(em, deps, claimed);
+    : decide(await loadReviewFacts(em, deps, claimed, new Date()));
   const eventId = await intrinsicEventId(deps, tenantId, RECEIPT_REVIEWED);
   const stored =
     (await storeOnUnreviewedClaim(em, receipt, decision, eventId)) ??

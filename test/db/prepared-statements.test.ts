@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { insertPrepared } from '../../shared/platform/db/prepared-statements.js';
-import { readClaimUnderReview } from '../../shared/receipts/automated-review.js';
+import { readClaimUnderReview } from '../../shared/receipts/claim-under-review.js';
 import { Receipt } from '../../shared/receipts/receipt.entity.js';
 import { User } from '../../shared/users/user.entity.js';
 import { createHarness, registerMember, type Harness, type TestTenant } from '../support/harness.js';

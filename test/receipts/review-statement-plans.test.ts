@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertPrepared } from '../../shared/platform/db/prepared-statements.js';
-import { READ_CLAIM_UNDER_REVIEW } from '../../shared/receipts/automated-review.js';
+import { READ_CLAIM_UNDER_REVIEW } from '../../shared/receipts/claim-under-review.js';
 import { Receipt } from '../../shared/receipts/receipt.entity.js';
 import { STORE_UNREVIEWED_CLAIM_REVIEW } from '../../shared/receipts/store-unreviewed-claim-review.js';
 import { User } from '../../shared/users/user.entity.js';
