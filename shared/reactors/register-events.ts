@@ -7,23 +7,15 @@ import {
   reverseRejectedReceiptPoints,
   reviewedReceipts,
 } from '../receipts/reverse-rejected-receipts.js';
-import type { EntityManager, Orm } from '../platform/db/orm.js';
+import type { Orm } from '../platform/db/orm.js';
 import { LONG_DURATION_BUCKETS, type Metrics } from '../platform/metrics/metrics.js';
-import { forServiceSubject, react, reactionWebhookIds, type ReactionOutcome } from './react.js';
+import { computeReactions, type Registration } from './compute-reactions.js';
+import { reactionWebhookIds } from './react.js';
 import type { ReactorDirectory } from './reactor-directory.js';
-import { User } from '../users/user.entity.js';
-import { userView, type UserView } from '../users/user-view.js';
+import { grantVouchers } from './voucher-reactions.js';
 import type { WebhookSubscriptions } from '../webhooks/webhook-subscriptions.js';
-import type { StoredReaction, VoucherOutcome } from '../events/stored-reaction.js';
+import type { StoredReaction } from '../events/stored-reaction.js';
 import type { Clock } from '../platform/async/clock.js';
-import { RewardUnavailableError, VoucherCodePoolExhaustedError } from '../platform/errors/app-errors.js';
-import {
-  grantVoucher,
-  VOUCHER_TERMS_COLUMNS,
-  voucherTermsOf,
-  type VoucherTerms,
-  type VoucherTermsRow,
-} from '../rewards/grant-voucher.js';
 import type { VoucherCodes } from '../rewards/voucher-codes.js';
 import type { EventJob } from '../events/event-job.js';
 
@@ -73,15 +65,6 @@ export function registrationMetrics(metrics: Metrics): RegistrationMetrics {
       help: "Points granted to members by registered events' reactors (EARN ledger entries)",
     }),
   };
-}
-
-interface Registration {
-  job: EventJob;
-  outcome: ReactionOutcome;
-  /** The webhooks its WEBHOOK reactions name. */
-  webhookIds: string[];
-  /** Whether a webhook takes the event, or a WEBHOOK reaction names one: if not, it is reacted to as it is registered. */
-  awaitsReactions: boolean;
 }
 
 /** What is left to do for a registered event: its webhook deliveries, the webhooks its WEBHOOK reactions name among them. */
@@ -202,91 +185,6 @@ async function recordCuts(trx: Knex.Transaction, registrations: Registration[], 
   );
 }
 
-/** A VOUCHER reaction of an event this run registered, to be given. */
-interface VoucherToGrant {
-  job: EventJob;
-  reaction: Extract<StoredReaction, { type: 'VOUCHER' }>;
-}
-
-/**
- * Gives the vouchers of the VOUCHER reactions of the events this run inserted
- * (docs/events.md#reactions), and stores each outcome on its event's reaction. Each grant runs in
- * a savepoint of its own, so a refusal (the pool empty, the stock gone) undoes
- * that grant alone and is recorded as FAILED with its reason: the event, its points and its other
- * vouchers are registered all the same. Grants go in reward order, so concurrent batches take the
- * rewards' stock rows in one order and wait for one another rather than deadlock.
- */
-async function grantVouchers(
-  trx: Knex.Transaction,
-  codes: VoucherCodes,
-  registrations: Registration[],
-  now: Date,
-): Promise<void> {
-  const grants: VoucherToGrant[] = registrations.flatMap(({ job, outcome }) =>
-    outcome.reactions.flatMap((reaction) => (reaction.type === 'VOUCHER' ? [{ job, reaction }] : [])),
-  );
-  if (grants.length === 0) return;
-  const rewards = await voucherRewards(trx, grants);
-  const outcomes = new Map<VoucherToGrant['reaction'], VoucherOutcome>();
-  for (const grant of grants.toSorted((a, b) => a.reaction.rewardId.localeCompare(b.reaction.rewardId)))
-    outcomes.set(
-      grant.reaction,
-      await grantReactionVoucher(trx, codes, grant, rewards.get(grant.reaction.rewardId), now),
-    );
-  const granting = new Set(grants.map(({ job }) => job));
-  const withVouchers = registrations.filter(({ job }) => granting.has(job));
-  const rows = withVouchers.map(({ job, outcome }) => ({
-    id: job.id,
-    tenant_id: job.tenantId,
-    reactions: outcome.reactions.map((reaction) =>
-      reaction.type === 'VOUCHER' ? { ...reaction, ...outcomes.get(reaction) } : reaction,
-    ),
-  }));
-  await trx.raw(
-    `update event set reactions = r.reactions
-       from jsonb_to_recordset(?::jsonb) as r(id bigint, tenant_id uuid, reactions jsonb)
-      where event.tenant_id = r.tenant_id and event.id = r.id`,
-    [JSON.stringify(rows)],
-  );
-}
-
-/** The VOUCHER rewards these grants name, each within its event's tenant, in one query; keyed by id. */
-async function voucherRewards(trx: Knex.Transaction, grants: VoucherToGrant[]): Promise<Map<string, VoucherTerms>> {
-  const found = await trx.raw<{ rows: VoucherTermsRow[] }>(
-    `select ${VOUCHER_TERMS_COLUMNS} from reward
-      where type = 'VOUCHER' and (tenant_id, id) in (select * from unnest(?::uuid[], ?::uuid[]))`,
-    [grants.map(({ job }) => job.tenantId), grants.map(({ reaction }) => reaction.rewardId)],
-  );
-  return new Map(found.rows.map((row) => [row.id, voucherTermsOf(row)]));
-}
-
-/** One VOUCHER reaction's voucher, in a savepoint: its id, or the refusal that left the member without. */
-async function grantReactionVoucher(
-  trx: Knex.Transaction,
-  codes: VoucherCodes,
-  { job, reaction }: VoucherToGrant,
-  reward: VoucherTerms | undefined,
-  now: Date,
-): Promise<VoucherOutcome> {
-  try {
-    if (!reward) throw new RewardUnavailableError(`No VOUCHER reward ${reaction.rewardId} any more`);
-    const voucherId = await trx.transaction((savepoint) =>
-      grantVoucher(savepoint, codes, {
-        tenantId: job.tenantId,
-        userId: job.userId!,
-        reward,
-        now,
-        cause: { eventId: job.id, reactorId: reaction.reactorId },
-      }),
-    );
-    return { status: 'GRANTED', voucherId };
-  } catch (error) {
-    if (error instanceof RewardUnavailableError || error instanceof VoucherCodePoolExhaustedError)
-      return { status: 'FAILED', reason: `${error.name}: ${error.message}` };
-    throw error;
-  }
-}
-
 /**
  * Events of a batch as (tenant, id) pairs, for `(tenant_id, id) in (select * from unnest(?::uuid[], ?::bigint[]))`:
  * the batch mixes tenants, and each event is looked for within its own.
@@ -314,61 +212,6 @@ export async function markReacted(orm: Orm, events: { id: number; tenantId: stri
       'update event set reacted_at = now() where (tenant_id, id) in (select * from unnest(?::uuid[], ?::bigint[])) and reacted_at is null',
       tenantEventPairs(events),
     );
-}
-
-/**
- * The reactions of each job, and whether a webhook takes it. Members are loaded, in one query,
- * only for the events whose reactors read them; the service subject has no wallet, so its events
- * run only their reactors' other reactions and are never worth points.
- */
-async function computeReactions(
-  em: EntityManager,
-  { reactors, subscriptions }: RegistrationDependencies,
-  jobs: EventJob[],
-): Promise<Registration[]> {
-  const reactorsOf = await Promise.all(
-    jobs.map(async (job) => {
-      const active = await reactors.forEventType(job.tenantId, job.eventTypeName);
-      return job.userId ? active : forServiceSubject(active);
-    }),
-  );
-  const subscribed = await Promise.all(jobs.map((job) => subscriptions.anyFor(job.tenantId, job.eventTypeName)));
-  const readers = jobs.filter((job, index) => job.userId && reactorsOf[index]!.some((reactor) => reactor.readsUser));
-  const users = await membersOf(em, readers);
-  return Promise.all(
-    jobs.map(async (job, index) => {
-      const facts = {
-        event: eventFacts(job),
-        payload: job.payload,
-        user: (job.userId && users.get(memberKey(job.tenantId, job.userId))) || null,
-      };
-      const outcome = await react(reactorsOf[index]!, facts);
-      const webhookIds = reactionWebhookIds(outcome.reactions);
-      return { job, outcome, webhookIds, awaitsReactions: subscribed[index]! || webhookIds.length > 0 };
-    }),
-  );
-}
-
-/** The members of these events, each looked for within its event's tenant, in one query; keyed by memberKey. */
-async function membersOf(em: EntityManager, jobs: EventJob[]): Promise<Map<string, UserView>> {
-  const idsByTenant = new Map<string, Set<string>>();
-  for (const job of jobs) idsByTenant.set(job.tenantId, (idsByTenant.get(job.tenantId) ?? new Set()).add(job.userId!));
-  if (idsByTenant.size === 0) return new Map();
-  const members = await em.find(User, {
-    $or: [...idsByTenant].map(([tenant, ids]) => ({ tenant, id: { $in: [...ids] } })),
-  });
-  return new Map(members.map((member) => [memberKey(member.tenant.id, member.id), userView(member)]));
-}
-
-function memberKey(tenantId: string, userId: string): string {
-  return `${tenantId}:${userId}`;
-}
-
-/** The `event` fact of reactor conditions, and the document PATH arguments read. */
-export function eventFacts(
-  job: Pick<EventJob, 'id' | 'eventTypeName' | 'reportedAt' | 'occurredAt'>,
-): Record<string, unknown> {
-  return { id: job.id, type: job.eventTypeName, reportedAt: job.reportedAt, occurredAt: job.occurredAt };
 }
 
 function eventRow({ job, outcome, awaitsReactions }: Registration) {

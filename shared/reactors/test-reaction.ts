@@ -2,7 +2,7 @@ import { forServiceSubject, react, type ReactionOutcome } from './react.js';
 import type { ReactorDirectory } from './reactor-directory.js';
 import { userView } from '../users/user-view.js';
 import type { EventTypeDirectory } from '../event-types/event-type-directory.js';
-import { eventFacts } from './register-events.js';
+import { eventFacts } from './compute-reactions.js';
 import { activeType, checkPayload, memberSubject, type EventReport } from '../events/report-event.js';
 import type { SubjectDirectory } from '../users/subject-directory.js';
 
