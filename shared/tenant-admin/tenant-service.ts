@@ -6,7 +6,7 @@ import { createSystemEventTypes } from '../event-types/system-event-types.js';
 import { issueApiKey } from '../tenants/api-key.js';
 import type { TenantAuthentication } from '../platform/auth/user-token.js';
 import { Tenant, type TenantConfiguration } from '../tenants/tenant.entity.js';
-import { checkAuthentication, checkConfiguration } from '../tenants/tenant-settings.js';
+import { checkAuthentication, checkConfiguration } from '../tenants/check-settings.js';
 import { findTenant, findTenantBySlug, type TenantSelector } from '../tenants/tenant-lookup.js';
 import { tenantView, type TenantView } from '../tenants/tenant-view.js';
 

@@ -13,7 +13,7 @@ import { partnerOrderDependencies, placePartnerOrder } from '../../shared/reward
 import { findPurchase, purchase } from '../../shared/rewards/purchase-service.js';
 import { createReward } from '../../shared/rewards/reward-service.js';
 import type { RewardType } from '../../shared/rewards/reward.entity.js';
-import { checkConfiguration } from '../../shared/tenants/tenant-settings.js';
+import { checkConfiguration } from '../../shared/tenants/check-settings.js';
 import { closeWorkers, startWorkers } from '../../workers/start-workers.js';
 import {
   createHarness,
