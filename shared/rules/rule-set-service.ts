@@ -12,13 +12,11 @@ import type { TenantCache } from '../platform/cache/tenant-cache.js';
 import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
 import { BadRequestError, NotFoundError } from '../platform/errors/app-errors.js';
 import { EventType } from '../event-types/event-type.entity.js';
-import { identifierKey, Product, ProductIdentifier } from '../products/product.entity.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
-import { venueMatchesOperator } from './venue-matches.js';
-import { checkRuleDefinition, type CheckedRule, type ProductLookup } from './check-rule-definition.js';
 import type { RuleDefinition } from './rule-definition.js';
 import { MAX_RULES_PER_SET, RuleSet, type RuleSetScope, type StoredRule } from './rule-set.entity.js';
 import { findTenantRecord, isUuid } from '../platform/db/tenant-record.js';
+import { checkedRule, storedRule, storedRules } from './stored-rules.js';
 
 export interface RuleSetInput {
   name?: string | null;
@@ -162,11 +160,7 @@ export async function addRule(
     if (found) return { result: found, resourceId: ruleId, before: null, after: null, unchanged: true };
     if (set.rules.length >= MAX_RULES_PER_SET)
       throw new BadRequestError(`A rule set holds at most ${MAX_RULES_PER_SET} rules`);
-    const added = storedRule(
-      definition,
-      await checkRuleDefinition(definition, 'rule', productLookup(tx, by.tenantId), RULE_OPERATORS),
-      ruleId,
-    );
+    const added = storedRule(definition, await checkedRule(tx, by.tenantId, definition, 'rule'), ruleId);
     set.rules = [...set.rules, added];
     await saveSet(tx, set);
     return { result: added, resourceId: ruleId, before: null, after: ruleAuditView(set, added) };
@@ -191,7 +185,7 @@ export async function updateRule(
       if (!changes.ruleProperties) delete merged.ruleProperties;
       if (!changes.configuration) delete merged.configuration;
     }
-    const checked = await checkRuleDefinition(merged, `rule ${ruleId}`, productLookup(tx, by.tenantId), RULE_OPERATORS);
+    const checked = await checkedRule(tx, by.tenantId, merged, `rule ${ruleId}`);
     const updated = storedRule(merged, checked, current.id, current.createdAt);
     set.rules = set.rules.map((rule) => (rule.id === ruleId ? updated : rule));
     await saveSet(tx, set);
@@ -245,69 +239,4 @@ async function lockSet(tx: EntityManager, tenantId: string, id: string): Promise
 async function saveSet(tx: EntityManager, set: RuleSet): Promise<void> {
   set.updatedAt = new Date();
   await tx.flush();
-}
-
-/** The operators a rule may use; checking a rule needs only their names, so no venue is loaded. */
-const RULE_OPERATORS = [venueMatchesOperator(new Map())];
-
-async function storedRules(
-  em: EntityManager,
-  tenantId: string,
-  definitions: RuleDefinition[],
-  field: string,
-): Promise<StoredRule[]> {
-  if (definitions.length > MAX_RULES_PER_SET)
-    throw new BadRequestError(`A rule set holds at most ${MAX_RULES_PER_SET} rules`);
-  const products = productLookup(em, tenantId);
-  const rules: StoredRule[] = [];
-  for (const [index, definition] of definitions.entries()) {
-    rules.push(
-      storedRule(
-        definition,
-        await checkRuleDefinition(definition, `${field}[${index}]`, products, RULE_OPERATORS),
-        randomUUID(),
-      ),
-    );
-  }
-  return rules;
-}
-
-function storedRule(
-  definition: RuleDefinition,
-  { ruleProperties, warnings }: CheckedRule,
-  id: string,
-  createdAt?: string,
-): StoredRule {
-  const now = new Date().toISOString();
-  return {
-    id,
-    name: definition.name,
-    type: definition.type,
-    priority: definition.priority,
-    ruleProperties,
-    configuration: definition.type === 'BASKET' ? definition.configuration! : null,
-    resultParams: definition.resultParams,
-    ...(warnings ? { warnings } : {}),
-    createdAt: createdAt ?? now,
-    updatedAt: now,
-  };
-}
-
-/** A product by its id, else by any of its identifiers (matched as line items are: identifierKey). */
-function productLookup(em: EntityManager, tenantId: string): ProductLookup {
-  return async (productId) => {
-    const byId = isUuid(productId)
-      ? await em.findOne(Product, { tenant: tenantId, id: productId }, { fields: ['unitPrice'] })
-      : null;
-    const identified =
-      byId ??
-      (
-        await em.findOne(
-          ProductIdentifier,
-          { tenant: tenantId, key: identifierKey(productId) },
-          { populate: ['product'], fields: ['product.unitPrice'] },
-        )
-      )?.product;
-    return identified ? { id: identified.id, unitPrice: identified.unitPrice ?? null } : undefined;
-  };
 }
