@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { emptyFoot, settleTotals, type Foot } from '../../../shared/receipts/ocr/parse/consistency.js';
+import { settleTotals } from '../../../shared/receipts/ocr/parse/consistency.js';
+import { emptyFoot, type Foot } from '../../../shared/receipts/ocr/parse/foot-amounts.js';
 import { readFoot } from '../../../shared/receipts/ocr/parse/foot.js';
 import { labelOf } from '../../../shared/receipts/ocr/parse/labels.js';
 import { printedRows } from '../../../shared/receipts/ocr/parse/rows.js';

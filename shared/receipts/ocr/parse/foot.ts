@@ -1,6 +1,6 @@
 import type { ReceiptLineItem } from '../../receipt.entity.js';
 import { amountAtEnd, cents } from './amounts.js';
-import { emptyFoot, type Candidate, type Foot } from './consistency.js';
+import { emptyFoot, type Candidate, type Foot } from './foot-amounts.js';
 import { datesIn } from './dates.js';
 import { plainText } from './fold-text.js';
 import type { Label } from './labels.js';
