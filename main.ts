@@ -7,7 +7,8 @@
 import type { Worker } from 'bullmq';
 import { startApi, startOperations, type RunningApi } from './api/server.js';
 import { startMetricsServer, type MetricsServer } from './api/metrics-server.js';
-import { ConfigError, loadConfig } from './shared/platform/config/config.js';
+import { loadConfig } from './shared/platform/config/config.js';
+import { ConfigError } from './shared/platform/config/environment.js';
 import { closeContext, createContext, type AppContext } from './shared/context.js';
 import {
   checkDependencies,

@@ -1,6 +1,6 @@
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { ConfigError } from '../shared/platform/config/config.js';
+import { ConfigError } from '../shared/platform/config/environment.js';
 import type { AppContext } from '../shared/context.js';
 import { scrapeMetrics } from './operations/operations.js';
 

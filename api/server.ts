@@ -1,7 +1,8 @@
 import { Server as HttpServer, type ServerResponse } from 'node:http';
 import { Server as NetServer } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import { ConfigError, type Config } from '../shared/platform/config/config.js';
+import type { Config } from '../shared/platform/config/config.js';
+import { ConfigError } from '../shared/platform/config/environment.js';
 import type { AppContext } from '../shared/context.js';
 import type { App } from './app-env.js';
 import { createApp, createOperationsApp } from './app.js';

@@ -2,13 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  ConfigError,
-  jobRecoveryBoundMs,
-  loadConfig,
-  LOCAL_SECRET_FILE,
-  localSecretFile,
-} from '../../shared/platform/config/config.js';
+import { jobRecoveryBoundMs, loadConfig } from '../../shared/platform/config/config.js';
+import { ConfigError } from '../../shared/platform/config/environment.js';
+import { LOCAL_SECRET_FILE, localSecretFile } from '../../shared/platform/config/platform-secret.js';
 import { ROOT } from '../support/run-process.js';
 
 const SECRET = { PLATFORM_TOKEN_SECRET: 'a secret for this test alone' };

@@ -1,9 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { LOG_FORMATS, type LogFormat } from '../logging/logger.js';
 import { DEFAULT_REDIS_TIMEOUT_MS } from '../rate-limit/redis-fallback.js';
+import { ConfigError, isDevelopment, type Environment } from './environment.js';
+import { platformTokenSecret } from './platform-secret.js';
 
 /** Settings of one process, read once from the environment at start (docs/operations.md#configuration). */
 export interface Config {
@@ -89,14 +87,8 @@ export interface Config {
   lingeringBytes: number;
 }
 
-export type Environment = Record<string, string | undefined>;
-
 const SERVICES = ['all', 'receipts', 'rewards'] as const;
 export const OCR_ENGINES = ['paddle', 'tesseract'] as const;
-/** Where a generated platform secret is kept on a developer machine, under the project's root (git-ignored). */
-export const LOCAL_SECRET_FILE = '.tally/platform-token-secret';
-
-export class ConfigError extends Error {}
 
 /** `stdoutIsTerminal`: whether a person reads the process's stdout, which picks the logs' format when LOG_FORMAT is unset. */
 export function loadConfig(env: Environment = process.env, stdoutIsTerminal = process.stdout.isTTY === true): Config {
@@ -197,54 +189,6 @@ function pointsExpiry(env: Environment): Pick<Config, 'pointsExpiryEveryMs' | 'p
  */
 export function jobRecoveryBoundMs(config: Pick<Config, 'workerLockMs' | 'workerStalledCheckMs'>): number {
   return config.workerLockMs + config.workerStalledCheckMs;
-}
-
-/**
- * docs/operations.md#configuration: development is NODE_ENV unset, `development` or `test`; anything
- * else (`production`, `staging`…) is a deployment, where what must be set is refused when missing.
- */
-export function isDevelopment(env: Environment): boolean {
-  return [undefined, '', 'development', 'test'].includes(env.NODE_ENV);
-}
-
-/**
- * Outside development PLATFORM_TOKEN_SECRET must be set: a secret generated per machine would sign
- * tokens that the other replicas refuse. In development one is generated on first run into a
- * git-ignored file at the project's root, so the server and the CLI agree wherever they run from.
- */
-function platformTokenSecret(env: Environment): string {
-  const secret = env.PLATFORM_TOKEN_SECRET;
-  if (secret) return secret;
-  if (!isDevelopment(env))
-    throw new ConfigError(
-      `PLATFORM_TOKEN_SECRET is not set, and NODE_ENV is "${env.NODE_ENV}", not development: set it to the same random secret on every process (openssl rand -base64 32)`,
-    );
-  const file = localSecretFile();
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dirname(file), { recursive: true });
-  const generated = randomBytes(32).toString('base64url');
-  try {
-    writeFileSync(file, `${generated}\n`, { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    // Another process started at the same moment wrote it first: theirs is the secret.
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
-    throw error;
-  }
-  return generated;
-}
-
-/** LOCAL_SECRET_FILE under the project's root: the nearest folder above this module that holds package.json (the same from sources and from dist/). */
-export function localSecretFile(): string {
-  let folder = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(folder, 'package.json'))) {
-    const parent = dirname(folder);
-    if (parent === folder)
-      throw new ConfigError(
-        "PLATFORM_TOKEN_SECRET is not set, and the project's root was not found to keep a generated one",
-      );
-    folder = parent;
-  }
-  return join(folder, LOCAL_SECRET_FILE);
 }
 
 /** DATABASE_URL, checked to be a PostgreSQL URL that names its database; its value is not echoed (it may hold a password). */
