@@ -1,6 +1,7 @@
+import { TIMESTAMPS } from '../validation/timestamps.js';
 import { Type } from 'typebox';
 import { HISTORY_LIMIT } from '../../shared/consents/read-member-consents.js';
-import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
+import { TIMESTAMP_FIELDS, type ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
 import { LOCALE_TAG_PATTERN, LocaleTag } from '../../shared/platform/validation/locale-tag.js';
 import { INTEGER_COLUMN_MAX } from '../../shared/platform/db/integer-columns.js';
@@ -53,8 +54,7 @@ export const ConsentTypeResource = Type.Object(
       description:
         'the version of the text: 1 when created, raised by each change of `descriptions` or `defaultLocale`',
     }),
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
+    ...TIMESTAMPS,
   },
   { title: 'ConsentType' },
 );
@@ -86,8 +86,7 @@ export const CONSENT_TYPE_LIST: ListSpec = {
   fields: {
     name: { type: 'string', filterable: true, sortable: true },
     required: { type: 'boolean', filterable: true },
-    createdAt: { type: 'datetime', filterable: true, sortable: true },
-    updatedAt: { type: 'datetime', filterable: true, sortable: true },
+    ...TIMESTAMP_FIELDS,
   },
 };
 

@@ -1,5 +1,6 @@
+import { TIMESTAMPS } from '../validation/timestamps.js';
 import { Type } from 'typebox';
-import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
+import { TIMESTAMP_FIELDS, type ListSpec } from '../../shared/platform/lists/list-spec.js';
 
 /** docs/events.md#event-types: names are upper-case words joined by underscores. */
 export const EventTypeName = Type.String({ pattern: '^[A-Z]+(_[A-Z]+)*$', maxLength: 128 });
@@ -39,8 +40,7 @@ export const EventTypeResource = Type.Object(
     schema: Type.Optional(PayloadSchema),
     omitFromUserActivity: Type.Boolean(),
     isActive: Type.Boolean(),
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
+    ...TIMESTAMPS,
   },
   { title: 'EventType' },
 );
@@ -65,8 +65,7 @@ export const EVENT_TYPE_LIST: ListSpec = {
     isPrivate: { type: 'boolean', filterable: true },
     isActive: { type: 'boolean', filterable: true },
     omitFromUserActivity: { type: 'boolean', filterable: true },
-    createdAt: { type: 'datetime', filterable: true, sortable: true },
-    updatedAt: { type: 'datetime', filterable: true, sortable: true },
+    ...TIMESTAMP_FIELDS,
   },
 };
 

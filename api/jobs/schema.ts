@@ -1,3 +1,4 @@
+import { TIMESTAMPS } from '../validation/timestamps.js';
 import { Type } from 'typebox';
 import { literalUnion } from '../validation/literal-union.js';
 import { JOB_KINDS, JOB_STATUSES } from '../../shared/jobs/job.entity.js';
@@ -32,8 +33,7 @@ export const JobResource = Type.Object(
       ),
       { description: 'each line not applied, in line order' },
     ),
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
+    ...TIMESTAMPS,
     finishedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
       description: 'when it completed or failed',
     }),

@@ -1,5 +1,6 @@
+import { TIMESTAMPS } from '../validation/timestamps.js';
 import { Type } from 'typebox';
-import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
+import { TIMESTAMP_FIELDS, type ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
 import { uuidPath } from '../routes/request-input.js';
 
@@ -32,8 +33,7 @@ export const ProductResource = Type.Object(
     identifiers: Type.Array(Type.String()),
     unitPrice: Type.Union([Type.Number(), Type.Null()]),
     isActive: Type.Boolean(),
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
+    ...TIMESTAMPS,
   },
   { title: 'Product' },
 );
@@ -45,8 +45,7 @@ export const PRODUCT_LIST: ListSpec = {
     name: { type: 'string', filterable: true, sortable: true },
     isActive: { type: 'boolean', filterable: true },
     unitPrice: { type: 'number', filterable: true, sortable: true },
-    createdAt: { type: 'datetime', filterable: true, sortable: true },
-    updatedAt: { type: 'datetime', filterable: true, sortable: true },
+    ...TIMESTAMP_FIELDS,
   },
 };
 

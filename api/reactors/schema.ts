@@ -1,5 +1,6 @@
+import { TIMESTAMPS } from '../validation/timestamps.js';
 import { Type, type Static } from 'typebox';
-import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
+import { TIMESTAMP_FIELDS, type ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { ReactionSchema } from '../../shared/reactors/reaction.js';
 import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
 import { EventTypeName } from '../event-types/schema.js';
@@ -31,8 +32,7 @@ export const ReactorResource = Type.Object(
     isActive: Type.Boolean(),
     conditions: Type.Union([Conditions, Type.Null()]),
     reactions: Type.Array(ReactionSchema),
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
+    ...TIMESTAMPS,
   },
   { title: 'Reactor' },
 );
@@ -44,8 +44,7 @@ export const REACTOR_LIST: ListSpec = {
     name: { type: 'string', filterable: true, sortable: true },
     eventType: { type: 'string', filterable: true, sortable: true },
     isActive: { type: 'boolean', filterable: true },
-    createdAt: { type: 'datetime', filterable: true, sortable: true },
-    updatedAt: { type: 'datetime', filterable: true, sortable: true },
+    ...TIMESTAMP_FIELDS,
   },
 };
 

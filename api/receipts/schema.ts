@@ -1,5 +1,6 @@
+import { TIMESTAMPS } from '../validation/timestamps.js';
 import { Type } from 'typebox';
-import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
+import { TIMESTAMP_FIELDS, type ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { MAX_AMOUNT, PARSED_FIELDS } from '../../shared/receipts/parsed-claim.js';
 import { RECEIPT_STATUSES, REVIEW_REASONS, REVIEW_VERDICTS } from '../../shared/rules/review-enums.js';
 import { uuidPath } from '../routes/request-input.js';
@@ -143,8 +144,7 @@ export const ReceiptResource = Type.Object(
     id: Type.String({ format: 'uuid' }),
     status: literalUnion(RECEIPT_STATUSES),
     paramountReview: Nullable(ReviewResource),
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
+    ...TIMESTAMPS,
     submitter: Submitter,
     ocrConfidence: Type.String(),
     timezone: Type.String(),
@@ -179,8 +179,7 @@ export const ReceiptResource = Type.Object(
 export const ReceiptListItem = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
+    ...TIMESTAMPS,
     status: literalUnion(RECEIPT_STATUSES),
     notionallyServedAt: Nullable(Type.String({ format: 'date-time' })),
     serviceDate: Nullable(Type.String()),
@@ -245,8 +244,7 @@ export const RECEIPT_LIST: ListSpec = {
     // The first field is the filter's example in the OpenAPI document: one whose 'X' is a fair value.
     status: { type: 'string', filterable: true },
     id: { type: 'uuid', filterable: true },
-    createdAt: { type: 'datetime', filterable: true, sortable: true },
-    updatedAt: { type: 'datetime', filterable: true, sortable: true },
+    ...TIMESTAMP_FIELDS,
     notionallyServedAt: { type: 'datetime', path: 'servedAt', filterable: true, sortable: true },
     total: { type: 'number', filterable: true, sortable: true },
     subtotal: { type: 'number', filterable: true, sortable: true },

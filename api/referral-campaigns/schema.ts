@@ -1,6 +1,7 @@
+import { TIMESTAMPS } from '../validation/timestamps.js';
 import { Type } from 'typebox';
 import { REFERRAL_CODE_TYPES } from '../../shared/referrals/referral-campaign.entity.js';
-import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
+import { TIMESTAMP_FIELDS, type ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
 import { uuidPath } from '../routes/request-input.js';
 
@@ -53,8 +54,7 @@ export const ReferralCampaignResource = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
     name: Type.String(),
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
+    ...TIMESTAMPS,
     linkConfig: Type.Object({
       title: Type.String(),
       description: Type.String(),
@@ -74,8 +74,7 @@ export const ReferralCampaignResource = Type.Object(
 export const ReferralCodeResource = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
+    ...TIMESTAMPS,
     inviteCode: Type.String(),
     inviteLink: Type.Union([Type.String(), Type.Null()], { description: "a LINK campaign's invite link" }),
     campaign: ReferralCampaignResource,
@@ -100,8 +99,7 @@ export const REFERRAL_CAMPAIGN_LIST: ListSpec = {
     name: { type: 'string', filterable: true, sortable: true },
     isActive: { type: 'boolean', filterable: true },
     referralCodeType: { type: 'string', filterable: true },
-    createdAt: { type: 'datetime', filterable: true, sortable: true },
-    updatedAt: { type: 'datetime', filterable: true, sortable: true },
+    ...TIMESTAMP_FIELDS,
   },
 };
 

@@ -1,6 +1,7 @@
+import { TIMESTAMPS } from '../validation/timestamps.js';
 import { Type, type TSchema } from 'typebox';
 import { INTEGER_COLUMN_MAX } from '../../shared/platform/db/integer-columns.js';
-import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
+import { TIMESTAMP_FIELDS, type ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
 import { LocaleTag } from '../../shared/platform/validation/locale-tag.js';
 import { MAX_POOL_CODE_LENGTH, MAX_POOL_CODES_PER_REQUEST } from '../../shared/rewards/code-pool.js';
@@ -130,8 +131,7 @@ const rewardProperties = {
     }),
   ),
   partnerProductId: Type.Union([Type.String(), Type.Null()]),
-  createdAt: Type.String({ format: 'date-time' }),
-  updatedAt: Type.String({ format: 'date-time' }),
+  ...TIMESTAMPS,
 };
 
 export const RewardResource = Type.Object(rewardProperties, { title: 'Reward' });
@@ -190,8 +190,7 @@ export const REWARD_LIST: ListSpec = {
     price: { type: 'number', filterable: true, sortable: true },
     availableFrom: { type: 'datetime', filterable: true, sortable: true },
     availableUntil: { type: 'datetime', filterable: true, sortable: true },
-    createdAt: { type: 'datetime', filterable: true, sortable: true },
-    updatedAt: { type: 'datetime', filterable: true, sortable: true },
+    ...TIMESTAMP_FIELDS,
   },
 };
 

@@ -1,6 +1,7 @@
+import { TIMESTAMPS } from '../validation/timestamps.js';
 import { Type, type Static } from 'typebox';
 import { literalUnion } from '../validation/literal-union.js';
-import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
+import { TIMESTAMP_FIELDS, type ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { RULE_TYPES } from '../../shared/rules/rule-definition.js';
 import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
 import { uuidPath } from '../routes/request-input.js';
@@ -96,8 +97,7 @@ export const RuleResource = Type.Object(
           "What to know of the rule as it was saved: a BASKET rule whose `productId` is no product's id or identifier in the catalogue is kept, matching line items whose `productId` is exactly that text",
       }),
     ),
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
+    ...TIMESTAMPS,
   },
   { title: 'Rule' },
 );
@@ -109,8 +109,7 @@ export const RuleSetResource = Type.Object(
     isActive: Type.Boolean(),
     scope: Type.Union([Scope, Type.Null()]),
     rules: Type.Array(RuleResource),
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
+    ...TIMESTAMPS,
   },
   { title: 'RuleSet' },
 );
@@ -174,8 +173,7 @@ export const RULE_SET_LIST: ListSpec = {
   fields: {
     name: { type: 'string', filterable: true, sortable: true },
     isActive: { type: 'boolean', filterable: true },
-    createdAt: { type: 'datetime', filterable: true, sortable: true },
-    updatedAt: { type: 'datetime', filterable: true, sortable: true },
+    ...TIMESTAMP_FIELDS,
   },
 };
 
@@ -192,8 +190,7 @@ export const RULE_LIST: ListSpec = {
     id: { type: 'uuid', filterable: true },
     type: { type: 'string', filterable: true },
     priority: { type: 'number', filterable: true, sortable: true },
-    createdAt: { type: 'datetime', filterable: true, sortable: true },
-    updatedAt: { type: 'datetime', filterable: true, sortable: true },
+    ...TIMESTAMP_FIELDS,
   },
 };
 

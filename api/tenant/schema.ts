@@ -1,3 +1,4 @@
+import { TIMESTAMPS } from '../validation/timestamps.js';
 import { Type } from 'typebox';
 import { TenantConfigurationSchema } from '../../shared/tenants/tenant-settings.js';
 
@@ -32,8 +33,7 @@ export const TenantResource = Type.Object(
     authentication: ShownAuthentication,
     configuration: ShownConfiguration,
     disabledAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
+    ...TIMESTAMPS,
   },
   { title: 'Tenant' },
 );

@@ -1,5 +1,6 @@
+import { TIMESTAMPS } from '../validation/timestamps.js';
 import { Type } from 'typebox';
-import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
+import { TIMESTAMP_FIELDS, type ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { ReferralCodeResource } from '../referral-campaigns/schema.js';
 import { MemberConsentResource } from '../consent-types/schema.js';
 import { ReferralActivityFields } from '../../shared/referrals/referral-activity-fields.js';
@@ -114,8 +115,7 @@ export const UserResource = Type.Object(
     ),
     referralCodeUsedForRegistration: Type.Optional(ReferralCodeResource),
     consents: Type.Optional(Type.Array(MemberConsentResource, { description: 'the current ones; absent if none' })),
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
+    ...TIMESTAMPS,
   },
   { title: 'User' },
 );
@@ -150,8 +150,7 @@ export const USER_LIST: ListSpec = {
   defaultSort: 'createdAt',
   fields: {
     id: { type: 'uuid', filterable: true, sortable: true },
-    createdAt: { type: 'datetime', filterable: true, sortable: true },
-    updatedAt: { type: 'datetime', filterable: true, sortable: true },
+    ...TIMESTAMP_FIELDS,
     accountNumber: { type: 'number', filterable: true, sortable: true },
     authIdentifier: { type: 'string', filterable: true },
     externalIdentifier: { type: 'string', filterable: true },

@@ -1,5 +1,6 @@
+import { TIMESTAMPS } from '../validation/timestamps.js';
 import { Type } from 'typebox';
-import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
+import { TIMESTAMP_FIELDS, type ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
 import { uuidPath } from '../routes/request-input.js';
 
@@ -38,8 +39,7 @@ export const VenueResource = Type.Object(
     identifiers: Type.Array(Type.String()),
     position: Type.Union([Position, Type.Null()]),
     radiusMeters: Type.Integer(),
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
+    ...TIMESTAMPS,
   },
   { title: 'Venue' },
 );
@@ -49,8 +49,7 @@ export const VENUE_LIST: ListSpec = {
   defaultSort: 'createdAt',
   fields: {
     name: { type: 'string', filterable: true, sortable: true },
-    createdAt: { type: 'datetime', filterable: true, sortable: true },
-    updatedAt: { type: 'datetime', filterable: true, sortable: true },
+    ...TIMESTAMP_FIELDS,
   },
 };
 

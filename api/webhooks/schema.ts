@@ -1,3 +1,4 @@
+import { TIMESTAMPS } from '../validation/timestamps.js';
 import { Type } from 'typebox';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
@@ -23,8 +24,7 @@ export const WebhookResource = Type.Object(
     url: Type.String(),
     eventTypes: Type.Array(Type.String()),
     isActive: Type.Boolean(),
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
+    ...TIMESTAMPS,
   },
   { title: 'Webhook' },
 );

@@ -23,3 +23,9 @@ export interface Page<Item> {
   items: Item[];
   total: number;
 }
+
+/** A list's createdAt and updatedAt, filterable and sortable, as every resource's list has them. */
+export const TIMESTAMP_FIELDS = {
+  createdAt: { type: 'datetime', filterable: true, sortable: true },
+  updatedAt: { type: 'datetime', filterable: true, sortable: true },
+} as const satisfies Record<string, ListField>;
