@@ -2,7 +2,8 @@ import type { AppContext } from '../../shared/context.js';
 import { findJob } from '../../shared/jobs/bulk-adjustments.js';
 import { entityManager, type App } from '../app-env.js';
 import { defineRoute } from '../routes/define-route.js';
-import { access, JOB_ID_EXAMPLE, JobIdParams, JobResource, tags } from './schema.js';
+import { JobResource } from '../../shared/jobs/job-resource.js';
+import { access, JOB_ID_EXAMPLE, JobIdParams, tags } from './schema.js';
 
 export function registerGetJob(app: App, context: AppContext): void {
   defineRoute(app, context, {

@@ -1,4 +1,4 @@
-import { TIMESTAMPS } from '../validation/timestamps.js';
+import { TIMESTAMPS } from '../../shared/platform/validation/timestamps.js';
 import { Type, type Static } from 'typebox';
 import { TIMESTAMP_FIELDS, type ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { ReactionSchema } from '../../shared/reactors/reaction.js';

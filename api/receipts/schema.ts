@@ -1,10 +1,10 @@
-import { TIMESTAMPS } from '../validation/timestamps.js';
+import { TIMESTAMPS } from '../../shared/platform/validation/timestamps.js';
 import { Type } from 'typebox';
 import { TIMESTAMP_FIELDS, type ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { MAX_AMOUNT, PARSED_FIELDS } from '../../shared/receipts/parsed-claim.js';
 import { RECEIPT_STATUSES, REVIEW_REASONS, REVIEW_VERDICTS } from '../../shared/rules/review-enums.js';
 import { uuidPath } from '../routes/request-input.js';
-import { literalUnion } from '../validation/literal-union.js';
+import { literalUnion } from '../../shared/platform/validation/literal-union.js';
 import { MemberReferenceBody } from '../users/schema.js';
 
 const Confidence = Type.Number({

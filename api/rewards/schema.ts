@@ -1,4 +1,4 @@
-import { TIMESTAMPS } from '../validation/timestamps.js';
+import { TIMESTAMPS } from '../../shared/platform/validation/timestamps.js';
 import { Type, type TSchema } from 'typebox';
 import { INTEGER_COLUMN_MAX } from '../../shared/platform/db/integer-columns.js';
 import { TIMESTAMP_FIELDS, type ListSpec } from '../../shared/platform/lists/list-spec.js';

@@ -1,6 +1,6 @@
-import { TIMESTAMPS } from '../validation/timestamps.js';
+import { TIMESTAMPS } from '../../shared/platform/validation/timestamps.js';
 import { Type, type Static } from 'typebox';
-import { literalUnion } from '../validation/literal-union.js';
+import { literalUnion } from '../../shared/platform/validation/literal-union.js';
 import { TIMESTAMP_FIELDS, type ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { RULE_TYPES } from '../../shared/rules/rule-definition.js';
 import { changesSchema } from '../../shared/platform/validation/changes-schema.js';

@@ -1,4 +1,4 @@
-import { TIMESTAMPS } from '../validation/timestamps.js';
+import { TIMESTAMPS } from '../../shared/platform/validation/timestamps.js';
 import { Type } from 'typebox';
 import { TenantConfigurationSchema } from '../../shared/tenants/tenant-settings.js';
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { literalUnion } from '../validation/literal-union.js';
+import { literalUnion } from '../../shared/platform/validation/literal-union.js';
 import { REWARD_TYPES } from '../../shared/rewards/reward.entity.js';
 import { VOUCHER_CODE_PATTERN } from '../../shared/rewards/voucher-codes.js';
 import { REWARD_EXAMPLE } from '../rewards/schema.js';

@@ -1,4 +1,4 @@
-import { TIMESTAMPS } from '../validation/timestamps.js';
+import { TIMESTAMPS } from '../../shared/platform/validation/timestamps.js';
 import { Type } from 'typebox';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { changesSchema } from '../../shared/platform/validation/changes-schema.js';

@@ -10,6 +10,7 @@ import type { Clock } from '../platform/async/clock.js';
 import type { Orm } from '../platform/db/orm.js';
 import { NotFoundError } from '../platform/errors/app-errors.js';
 import { retryIfFailed, type SweepWindow } from '../platform/queues/stranded-work.js';
+import type { JobView } from './job-resource.js';
 import type { JobKind, JobLineError, JobStatus } from './job.entity.js';
 import {
   DEFAULT_ADJUSTMENT_BATCH,
@@ -30,19 +31,6 @@ export interface AdjustmentLine {
   member: string;
   points: number;
   reason: string;
-}
-
-export interface JobView {
-  id: string;
-  kind: JobKind;
-  status: JobStatus;
-  total: number;
-  done: number;
-  failed: number;
-  errors: JobLineError[];
-  createdAt: string;
-  updatedAt: string;
-  finishedAt: string | null;
 }
 
 export interface BulkAdjustmentDependencies extends Omit<AuditDependencies, 'queues'> {
