@@ -1,8 +1,8 @@
 import type { AppContext } from '../../shared/context.js';
-import { codeSummary } from '../../shared/rewards/code-pool.js';
+import { codeSummary, CodeSummary } from '../../shared/rewards/code-pool.js';
 import { entityManager, type App } from '../app-env.js';
 import { defineRoute } from '../routes/define-route.js';
-import { access, CodeSummary, RewardIdParams, tags } from './schema.js';
+import { access, RewardIdParams, tags } from './schema.js';
 
 export function registerCodeSummary(app: App, context: AppContext): void {
   defineRoute(app, context, {

@@ -171,15 +171,6 @@ export const CodesAdded = Type.Object(
   { title: 'CodesAdded' },
 );
 
-export const CodeSummary = Type.Object(
-  {
-    total: Type.Integer({ description: "every code of the reward's: uploaded, and generated for its vouchers" }),
-    reserved: Type.Integer({ description: 'taken by a voucher' }),
-    available: Type.Integer({ description: 'free in the pool' }),
-  },
-  { title: 'CodeSummary' },
-);
-
 export const REWARD_LIST: ListSpec = {
   resource: 'reward',
   defaultSort: 'createdAt',

@@ -1,3 +1,4 @@
+import { Type, type Static } from 'typebox';
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { AuditDependencies } from '../audit/audit-log.js';
@@ -81,11 +82,16 @@ export async function addPoolCodes(
   });
 }
 
-export interface CodeSummary {
-  total: number;
-  reserved: number;
-  available: number;
-}
+/** A reward's codes counted, as GET /v1/rewards/{id}/codes/summary answers them. */
+export const CodeSummary = Type.Object(
+  {
+    total: Type.Integer({ description: "every code of the reward's: uploaded, and generated for its vouchers" }),
+    reserved: Type.Integer({ description: 'taken by a voucher' }),
+    available: Type.Integer({ description: 'free in the pool' }),
+  },
+  { title: 'CodeSummary' },
+);
+export type CodeSummary = Static<typeof CodeSummary>;
 
 /** The counts of one reward's codes (tenant, reward), read from reward_code's (reward_id, tenant_id, reserved_at) index alone. */
 export const CODE_SUMMARY_SQL = `select count(*)::int as total, count(reserved_at)::int as reserved
