@@ -8,13 +8,8 @@ import { listQuery, pageAnswer } from '../lists/list-route.js';
 import { defineRoute } from '../routes/define-route.js';
 import { defineMemberRoute, memberOf } from '../routes/member-target.js';
 import { ConsentChoices } from '../users/schema.js';
-import {
-  CONSENT_TYPE_EXAMPLE,
-  MEMBER_CONSENT_LIST,
-  MEMBER_CONSENTS_EXAMPLE,
-  MemberConsentWithHistory,
-  tags,
-} from './schema.js';
+import { MemberConsentWithHistory } from '../../shared/consents/consent-resource.js';
+import { CONSENT_TYPE_EXAMPLE, MEMBER_CONSENT_LIST, MEMBER_CONSENTS_EXAMPLE, tags } from './schema.js';
 
 const CONSENTS = {
   description: 'a consent per type the member answered, the current answer with the earlier ones',

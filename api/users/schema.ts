@@ -2,7 +2,7 @@ import { TIMESTAMPS } from '../../shared/platform/validation/timestamps.js';
 import { Type } from 'typebox';
 import { TIMESTAMP_FIELDS, type ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { ReferralCodeResource } from '../referral-campaigns/schema.js';
-import { MemberConsentResource } from '../consent-types/schema.js';
+import { MemberConsentResource } from '../../shared/consents/consent-resource.js';
 import { ReferralActivityFields } from '../../shared/referrals/referral-activity-fields.js';
 import type { MemberReference } from '../../shared/users/lookup-user.js';
 import { Profile, ProfileChanges } from '../../shared/users/profile.js';

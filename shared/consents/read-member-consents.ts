@@ -1,18 +1,8 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '../platform/db/orm.js';
 import type { ListQuery } from '../platform/lists/parse-list-query.js';
+import { HISTORY_LIMIT, type ConsentView, type ConsentWithHistory } from './consent-resource.js';
 import { MemberConsent } from './member-consent.entity.js';
-
-/** One answer a member gave to a consent type, as the API shows it (docs/consents.md#a-members-consents). */
-export interface ConsentView {
-  type: { id: string; name: string };
-  version: number;
-  locale: string;
-  requestedLocale: string | null;
-  description: string | null;
-  checked: boolean;
-  givenAt: string;
-}
 
 interface ConsentRow {
   member_id: string;
@@ -52,11 +42,6 @@ export async function currentConsents(
   for (const row of rows) byMember.set(row.member_id, [...(byMember.get(row.member_id) ?? []), consentView(row)]);
   return byMember;
 }
-
-/** How many earlier answers per type `history` shows: each may copy a 10,000-character text. */
-export const HISTORY_LIMIT = 100;
-
-export type ConsentWithHistory = ConsentView & { history: ConsentView[]; historyCount: number };
 
 /**
  * The member's current answer to each consent type: no later answer of the member's to the same
