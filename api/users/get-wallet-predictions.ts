@@ -3,7 +3,8 @@ import { readPredictions } from '../../shared/ledger/points-outlook.js';
 import { pointsPolicyOf } from '../../shared/ledger/points-policy.js';
 import { entityManager, type App } from '../app-env.js';
 import { defineMemberRoute, memberOf } from '../routes/member-target.js';
-import { WALLET_PREDICTION_EXAMPLE, WalletPredictionResource } from './wallet-schema.js';
+import { WalletPredictionResource } from '../../shared/ledger/outlook-resource.js';
+import { WALLET_PREDICTION_EXAMPLE } from './wallet-schema.js';
 
 const WHAT =
   "what is left of the spend and earn caps in the current calendar period of the tenant's time zone (a WEEK starts " +

@@ -10,7 +10,7 @@ import { userView } from '../../shared/users/user-view.js';
 import { entityManager, type App } from '../app-env.js';
 import { VoucherResource, WALLET_VOUCHER_EXAMPLE } from '../vouchers/schema.js';
 import { defineMemberRoute, memberOf } from '../routes/member-target.js';
-import { TierResource } from './wallet-schema.js';
+import { TierResource } from '../../shared/ledger/outlook-resource.js';
 
 const WalletResource = Type.Object(
   {

@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import { DAY_MS, dayOf, periodOf } from './calendar.js';
 import { sumDays, type DayColumn } from './points-days.js';
 import type { PointsCap, PointsPolicy } from './points-policy.js';
-import { tierStanding, tierWindow, type TierStanding } from './tier-standing.js';
+import { tierStanding, tierWindow } from './tier-standing.js';
+import type { ExpirySummaryEntry, MaxPointsSummary, TierStanding, WalletPrediction } from './outlook-resource.js';
 
 /**
  * What a member's points look like ahead (docs/points.md#predictions): its tier, what is left of
@@ -14,23 +15,6 @@ import { tierStanding, tierWindow, type TierStanding } from './tier-standing.js'
 
 /** The periods of an EXPIRY summary, in days, in this order. */
 export const EXPIRY_PERIODS = [1, 7, 30, 90, 365] as const;
-
-export interface MaxPointsSummary {
-  pointsCap: number;
-  remainingPoints: number;
-  percentageUsed: number;
-}
-
-export interface ExpirySummaryEntry {
-  pointsDueToExpire: number;
-  timePeriod: (typeof EXPIRY_PERIODS)[number];
-}
-
-export interface WalletPrediction {
-  pointsSpendPrediction?: { overallSummary: { type: 'MAX_POINTS'; summary: MaxPointsSummary } };
-  pointsEarnPrediction?: { overallSummary: { type: 'MAX_POINTS'; summary: MaxPointsSummary } };
-  pointsExpiryPrediction?: { overallSummary: { type: 'EXPIRY'; summary: ExpirySummaryEntry[] } };
-}
 
 /** The member's tier at `now`, or null: one query over the window's days, none without tiers. */
 export async function readTier(

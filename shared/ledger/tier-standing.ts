@@ -1,4 +1,5 @@
 import { addDays, type Day } from './calendar.js';
+import type { TierStanding } from './outlook-resource.js';
 import type { PointsPolicy } from './points-policy.js';
 
 /**
@@ -9,17 +10,6 @@ import type { PointsPolicy } from './points-policy.js';
 
 /** How far ahead `expiringEarn` looks: the earnings that leave the window within this many days. */
 export const EXPIRING_EARN_DAYS = 30;
-
-export interface TierStanding {
-  id: string;
-  name: string;
-  /** Points earned on the window's first 30 days: those that leave the window within the next 30 days. */
-  expiringEarn: number;
-  /** Points still to earn to keep this tier once the window's first day leaves it; 0 when what stays is enough. */
-  pointsToMaintain: number;
-  /** The next tier's threshold less the window's earnings; 0 at the top tier. */
-  pointsToNextTier: number;
-}
 
 /** The days a tier window holds on `today`, and the part of it whose earnings leave it within 30 days. */
 export interface TierWindow {
