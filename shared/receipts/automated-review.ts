@@ -20,6 +20,32 @@ export interface AutomatedDecision {
 /** A check's finding: a decision ends the review; undefined lets the next check run. */
 type Finding = { verdict: ReviewVerdict; reason: ReviewReason; detail: string } | { passed: string } | undefined;
 
+/** The checks before the rule engine, in their documented order (docs/receipts.md#automated-checks). */
+const CHECKS = [
+  ['DUPLICATE', duplicate],
+  ['INVALID_DATE', invalidDate],
+  ['INVALID_MERCHANT', invalidMerchant],
+  ['INVALID_VENUE', invalidVenue],
+  ['FORMAT_SUBMISSION_LIMIT_EXCEEDED', formatLimit],
+  ['MERCHANT_SUBMISSION_LIMIT_EXCEEDED', merchantLimit],
+  ['INSUFFICIENT_DATA', insufficientData],
+] as const satisfies readonly (readonly [string, (facts: ReviewFacts) => Finding])[];
+
+export type ReviewCheck = (typeof CHECKS)[number][0] | 'RULE_ENGINE';
+
+/**
+ * Whether a check before `check` decides the claim on these facts: the review ends there, and
+ * what `check` needs need not be read (load-review-facts.ts).
+ */
+export function decidedBefore(facts: ReviewFacts, check: ReviewCheck): boolean {
+  for (const [name, run] of CHECKS) {
+    if (name === check) return false;
+    const finding = run(facts);
+    if (finding && 'verdict' in finding) return true;
+  }
+  return false;
+}
+
 /**
  * The automated decision on a parsed claim (docs/receipts.md#automated-checks), from its facts
  * alone (review-facts.ts reads them): the checks in their documented order, the first that decides
@@ -30,16 +56,7 @@ type Finding = { verdict: ReviewVerdict; reason: ReviewReason; detail: string } 
 export function decide(facts: ReviewFacts): AutomatedDecision {
   const { receipt, settings } = facts;
   const checks: CheckOutcome[] = [];
-  const steps: [string, (facts: ReviewFacts) => Finding][] = [
-    ['DUPLICATE', duplicate],
-    ['INVALID_DATE', invalidDate],
-    ['INVALID_MERCHANT', invalidMerchant],
-    ['INVALID_VENUE', invalidVenue],
-    ['FORMAT_SUBMISSION_LIMIT_EXCEEDED', formatLimit],
-    ['MERCHANT_SUBMISSION_LIMIT_EXCEEDED', merchantLimit],
-    ['INSUFFICIENT_DATA', insufficientData],
-  ];
-  for (const [check, run] of steps) {
+  for (const [check, run] of CHECKS) {
     const finding = run(facts);
     if (finding && 'verdict' in finding) {
       checks.push({ check, passed: false, detail: finding.detail });

@@ -15,7 +15,7 @@ import {
 import { withoutAbsent } from '../platform/json/without-absent.js';
 import { decide, type AutomatedDecision } from './automated-review.js';
 import { readClaimUnderReview } from './claim-under-review.js';
-import { loadReviewFacts, type ReviewerDependencies } from './review-facts.js';
+import { loadReviewFacts, type ReviewerDependencies } from './load-review-facts.js';
 import { Receipt } from './receipt.entity.js';
 import { claimedView, type ClaimedView } from './receipt-views.js';
 import { Review } from './review.entity.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RuleEngineError } from '../../shared/platform/errors/app-errors.js';
-import { decide, spotCheckDraw } from '../../shared/receipts/automated-review.js';
+import { decide, decidedBefore, spotCheckDraw } from '../../shared/receipts/automated-review.js';
 import type { ReviewFacts, ReviewedReceipt, RuleRun } from '../../shared/receipts/review-facts.js';
 import { reviewSettings } from '../../shared/receipts/review-settings.js';
 
@@ -159,5 +159,16 @@ describe('the automated decision, from its facts', () => {
     const draw = spotCheckDraw(RECEIPT.id);
     expect(draw).toBe(spotCheckDraw(RECEIPT.id));
     expect(decide(facts({}, { spotCheckRate: draw })).verdict).toBe('AUTHORIZE');
+  });
+
+  it('tells the loader when an earlier check has decided, so what a later one needs is never read', () => {
+    const duplicate = facts({ sameImageAs: 'a1' });
+    expect(decidedBefore(duplicate, 'DUPLICATE')).toBe(false);
+    expect(decidedBefore(duplicate, 'INVALID_VENUE')).toBe(true);
+    expect(decidedBefore(duplicate, 'RULE_ENGINE')).toBe(true);
+    const overLimit = facts({ claimsAtMerchantToday: 5 }, { limits: { perMerchant: 5 } });
+    expect(decidedBefore(overLimit, 'MERCHANT_SUBMISSION_LIMIT_EXCEEDED')).toBe(false);
+    expect(decidedBefore(overLimit, 'RULE_ENGINE')).toBe(true);
+    expect(decidedBefore(facts(), 'RULE_ENGINE')).toBe(false);
   });
 });
