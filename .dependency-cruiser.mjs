@@ -17,8 +17,12 @@ const FLOORS = [
   { name: 'compositions', folders: ['members', 'recovery'] },
 ];
 
-/** The composition root: built once at start, imported by api/, workers/, cli/ and main.ts alone. */
-const COMPOSITION_ROOT = '^shared/(context|database|entities|job-catalog)[.]ts$|^shared/migrations/';
+/**
+ * The composition root: shared/'s top-level files (context.ts, database.ts, entities.ts,
+ * job-catalog.ts) and its migrations, built once at start and imported by api/, workers/, cli/ and
+ * main.ts alone. A new top-level file is one of them: a helper belongs on a floor.
+ */
+const COMPOSITION_ROOT = '^shared/[^/]+[.]ts$|^shared/migrations/';
 
 // A new folder of shared/ is placed on a floor before anything may import it.
 const unplaced = readdirSync('shared', { withFileTypes: true })

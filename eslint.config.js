@@ -89,6 +89,11 @@ export default tseslint.config(
           message: 'Copy named writable fields with copyWritableFields(), never a whole object',
         },
         {
+          // Issue 33: the layers' check (dependency-cruiser) reads import paths; a computed one it cannot see.
+          selector: "ImportExpression[source.type!='Literal']",
+          message: 'Import a module by its path as written, so the layers check sees it',
+        },
+        {
           // Issue 31: every JSON answer says its charset; Hono's c.json names none, whatever the context is called.
           selector: "CallExpression[callee.object.name=/^(c|ctx|context)$/][callee.property.name='json']",
           message: 'Answer JSON with jsonAnswer() (api/routes/answer.ts), which says its charset',

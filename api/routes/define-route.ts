@@ -35,7 +35,7 @@ type Responses = RouteDocumentation['responses'];
  * response's schema (a response without one carries none), so the compiler holds each handler to
  * what the OpenAPI document promises.
  */
-export type DataOf<R extends Responses> = {
+type DataOf<R extends Responses> = {
   [Status in keyof R]: R[Status] extends { data: infer Schema extends TSchema } ? Static<Schema> : undefined;
 }[keyof R];
 
@@ -52,7 +52,7 @@ type FieldOf<Shape, K extends PropertyKey> = Shape extends unknown ? (K extends 
  * TypeScript checks a returned value's fields against the declared ones only in a literal written
  * where the type is declared, not in a value a handler builds or a view function returns.
  */
-export type Undeclared<T, Shape, Depth extends unknown[] = []> = 0 extends 1 & T
+type Undeclared<T, Shape, Depth extends unknown[] = []> = 0 extends 1 & T
   ? never // any: nothing to check
   : Depth['length'] extends 8
     ? never // deep enough: a recursive type (a points expression) would never end
@@ -185,7 +185,7 @@ export function registerRoute(app: App, context: AppContext, route: AnyRoute): v
   app.on(route.method.toUpperCase(), route.path, ...(chain as [MiddlewareHandler<AppEnv>]));
 }
 
-export type AnyRoute = RouteDefinition<
+type AnyRoute = RouteDefinition<
   TSchema | undefined,
   TObject | undefined,
   InputDefinition | undefined,

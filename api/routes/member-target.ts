@@ -17,7 +17,7 @@ export function memberOf(c: Context<AppEnv>): Promise<User> {
 }
 
 /** What one of a member resource's two routes says of itself in the API reference, and sets apart from the other. */
-export interface MemberRoutePart<Body> {
+interface MemberRoutePart<Body> {
   summary: string;
   operationId: string;
   description: string;
@@ -52,6 +52,12 @@ export function defineMemberRoute<
   Result extends HandlerResult<R> = HandlerResult<R>,
 >(app: App, context: AppContext, route: MemberRoute<Body, Query, R, Result> & DeclaredFieldsOnly<Result, R>): void {
   const { resource, own, anyMember, ...shared } = route;
+  // A body on one route only would reach the other's handler as undefined; a write open to
+  // read:users would let a read-only token change members: both are refused as the app is built.
+  if ((own.body === undefined) !== (anyMember.body === undefined))
+    throw new Error(`${resource || 'users'}: give both member routes a body, or neither`);
+  if (route.method !== 'get' && !anyMember.access)
+    throw new Error(`${resource || 'users'}: a ${route.method} member route names its admin access`);
   const suffix = resource ? `/${resource}` : '';
   const paths = [
     { part: own, path: `/v1/users/me${suffix}`, access: { user: true } as Access },

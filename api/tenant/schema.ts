@@ -40,7 +40,7 @@ export const TenantResource = Type.Object(
 
 /**
  * docs/tenant.md#changing-settings. `authentication` and `configuration` are checked by the
- * service (shared/tenants/tenant-settings.ts), the CLI meeting the same checks: `authentication`
+ * service (shared/tenants/check-settings.ts), the CLI meeting the same checks: `authentication`
  * against the branch its `algorithm` picks, `configuration` key by key, a key set to null removed.
  */
 export const TenantChangesBody = Type.Object(

@@ -116,7 +116,7 @@ export async function consentsWithHistory(
 }
 
 /**
- * The member view's `consents` (shared/users/member-views.ts): each member's current consents. A
+ * The member view's `consents` (shared/members/member-views.ts): each member's current consents. A
  * member who never answered any has none to show, and its view is the plain member's.
  */
 export async function memberConsentDetails(

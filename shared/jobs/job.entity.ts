@@ -25,7 +25,7 @@ export const Job = defineEntity({
   tableName: 'job',
   indexes: [
     { properties: ['tenant', 'createdAt'] },
-    // What the recovery sweep reads: the jobs not finished (recover-jobs.ts).
+    // What the recovery sweep reads: the jobs not finished (bulk-adjustments.ts, recoverStrandedJobs).
     {
       name: 'job_unfinished_index',
       expression: `create index "job_unfinished_index" on "job" ("updated_at") where "status" in ('queued', 'running')`,

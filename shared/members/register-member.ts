@@ -24,7 +24,7 @@ export interface Registration extends RegistrationConsents, ReferredRegistration
 }
 
 /** A member's changes, and the events a referred registration reports. */
-export interface RegistrationDependencies extends MemberChangeDependencies, ReferralDependencies {}
+export interface MemberRegistrationDependencies extends MemberChangeDependencies, ReferralDependencies {}
 
 /**
  * Registers a member (docs/users.md#registration): a user token registers its own `sub`; an admin
@@ -36,7 +36,7 @@ export interface RegistrationDependencies extends MemberChangeDependencies, Refe
  * (docs/referrals.md#referred-registrations).
  */
 export async function registerUser(
-  deps: RegistrationDependencies,
+  deps: MemberRegistrationDependencies,
   em: EntityManager,
   by: ChangedBy,
   principal: Principal,

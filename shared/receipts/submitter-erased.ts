@@ -3,7 +3,7 @@ import type { Receipt } from './receipt.entity.js';
 
 /**
  * Whether the claim's submitter was erased, waiting for an erasure under way to end: the member's
- * row is read FOR SHARE, which the erasure's lock on it holds back (shared/users/user-service.ts). What
+ * row is read FOR SHARE, which the erasure's lock on it holds back (shared/members/erase-member.ts). What
  * the caller then writes in its transaction is seen by an erasure that comes after it.
  */
 export async function submitterErased(tx: EntityManager, receipt: Receipt): Promise<boolean> {

@@ -37,7 +37,7 @@ const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /**
  * Creates a tenant with its system event types in one transaction; the key is returned this once.
- * Its authentication and configuration meet the same checks as a change (tenant-settings.ts).
+ * Its authentication and configuration meet the same checks as a change (tenants/check-settings.ts).
  */
 export async function createTenant(
   em: EntityManager,

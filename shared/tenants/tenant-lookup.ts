@@ -5,7 +5,7 @@ import { Tenant } from './tenant.entity.js';
 import { tenantView, type TenantView } from './tenant-view.js';
 
 /**
- * Finding tenants, apart from changing them (tenant-service.ts): the CLI's read-only commands load
+ * Finding tenants, apart from changing them (tenant-admin/tenant-service.ts): the CLI's read-only commands load
  * this alone, without the settings' schemas and their validator (docs/operations.md#cli).
  */
 

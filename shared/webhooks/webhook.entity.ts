@@ -12,7 +12,7 @@ export const Webhook = defineEntity({
     url: p.text(),
     /** Event type names delivered; empty means every type. */
     eventTypes: p.json<string[]>(),
-    /** The Standard Webhooks signing secret (`whsec_…`), sealed (shared/secrets/sealer.ts): kept to sign, shown on create only. */
+    /** The Standard Webhooks signing secret (`whsec_…`), sealed (shared/platform/secrets/sealer.ts): kept to sign, shown on create only. */
     secret: p.string(),
     isActive: p.boolean().default(true),
     createdAt: p.datetime().onCreate(() => new Date()),

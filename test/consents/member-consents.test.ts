@@ -233,7 +233,7 @@ describe("a member's consents", () => {
     expect((await dataOf(changed)).consents).toEqual(member.consents);
   });
 
-  // shared/users/member-views.ts: "A member it keeps nothing about is absent from the map": its view is the plain member's.
+  // shared/members/member-views.ts: "A member it keeps nothing about is absent from the map": its view is the plain member's.
   it('a member without consents has no consents in its view, and an empty list of them', async () => {
     const tenant = await harness.createTenant();
     const admin = await harness.adminToken(tenant, ['admin:users']);

@@ -77,7 +77,7 @@ describe('while the database is away', () => {
   // which a busy machine stretches. The test's own timeout, below knex's default minute, catches a
   // wait left unbounded.
   it('a new connection to a database gone silent fails the request within the connection wait, not after a minute', async () => {
-    // shared/db/orm.ts waits at most 5 s for a connection, and 2.5 s for an attempt; knex's own default is 60 s.
+    // shared/platform/db/orm.ts waits at most 5 s for a connection, and 2.5 s for an attempt; knex's own default is 60 s.
     expect(harness.context.orm.config.get('driverOptions')).toMatchObject({
       acquireConnectionTimeout: 5000,
       connection: { connectionTimeoutMillis: 2500 },
