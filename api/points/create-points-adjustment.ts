@@ -9,7 +9,8 @@ import { success } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
 import { memberOf } from '../routes/member-target.js';
 import { UserIdParams } from '../users/schema.js';
-import { ADJUSTMENT_EXAMPLE, CreatePointsAdjustmentBody, PointsHistoryItem, tags } from './schema.js';
+import { PointsHistoryItem } from '../../shared/ledger/points-history-resource.js';
+import { ADJUSTMENT_EXAMPLE, CreatePointsAdjustmentBody, tags } from './schema.js';
 
 /** docs/points.md#adjustments: an admin adds or takes away a member's points, audited, at most once per Idempotency-Key. */
 export function registerCreatePointsAdjustment(app: App, context: AppContext): void {

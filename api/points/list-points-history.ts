@@ -4,7 +4,8 @@ import { readPointsHistory } from '../../shared/ledger/points-history.js';
 import { entityManager, type App } from '../app-env.js';
 import { listQuery, pageAnswer } from '../lists/list-route.js';
 import { defineMemberRoute, memberOf } from '../routes/member-target.js';
-import { POINTS_HISTORY_EXAMPLE, POINTS_HISTORY_LIST, POINTS_HISTORY_PAGE, PointsHistoryItem, tags } from './schema.js';
+import { PointsHistoryItem } from '../../shared/ledger/points-history-resource.js';
+import { POINTS_HISTORY_EXAMPLE, POINTS_HISTORY_LIST, POINTS_HISTORY_PAGE, tags } from './schema.js';
 
 const EXPLAINED =
   'Each entry names its cause in `cause`: the event and the reactor that granted it (EVENT), the receipt and its review (RECEIPT), ' +

@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import type { Actor } from '../audit/audit-job.js';
 import { auditedChange, type AuditDependencies } from '../audit/audit-log.js';
 import type { EntityManager } from '../platform/db/orm.js';
-import { historyItems, type PointsHistoryItem } from './points-history.js';
+import type { PointsHistoryItem } from './points-history-resource.js';
+import { historyItems } from './points-history.js';
 import { adjust } from './spend-and-adjust.js';
 
 export interface PointsAdjustmentRequest {

@@ -3,72 +3,13 @@ import { RECEIPT_REVIEWED } from '../kernel/system-event-names.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import type { ListQuery } from '../platform/lists/parse-list-query.js';
 import { LedgerEntry, type LedgerKind } from './ledger-entry.entity.js';
+import type { PointsCause, PointsHistoryItem } from './points-history-resource.js';
 
 /**
  * The points history (docs/points.md#history): a member's ledger entries, each naming its cause in
  * one readable object, so a member (or support) sees which event and reactor, which receipt, which
  * purchase, which expiry or which admin moved the balance, and why.
  */
-
-/** Points a reactor granted for an event (or a REVERSAL that a later event caused). */
-export interface EventCause {
-  type: 'EVENT';
-  eventId: number;
-  /** The event type's name; null only if the event is gone. */
-  eventType: string | null;
-  /** Null for a REVERSAL, which no reactor made. */
-  reactorId: string | null;
-  /** Null when the reactor has been deleted since: its id stays. */
-  reactorName: string | null;
-}
-
-/**
- * Points for a receipt: the EARN a reactor granted for the RECEIPT_REVIEWED event of the receipt's
- * review (or the REVERSAL a later rejection made). The event and reactor are named too, as an
- * EVENT cause names them, since a reactor's rule is what turned the review into points.
- */
-export interface ReceiptCause extends Omit<EventCause, 'type'> {
-  type: 'RECEIPT';
-  receiptId: string;
-  reviewId: string;
-}
-
-/** Points spent on a purchase, or given back when it was never delivered. */
-export interface PurchaseCause {
-  type: 'PURCHASE';
-  purchaseId: string;
-  rewardId: string | null;
-  rewardName: string | null;
-}
-
-/** Points that expired: the EARN whose unspent points they were. */
-export interface ExpiryCause {
-  type: 'EXPIRY';
-  expiredEntryId: string | null;
-}
-
-/** An admin's adjustment: who, why, and the bulk job when it came in one. */
-export interface AdjustmentCause {
-  type: 'ADJUSTMENT';
-  reason: string | null;
-  actor: string | null;
-  jobId?: string;
-}
-
-export type PointsCause = EventCause | ReceiptCause | PurchaseCause | ExpiryCause | AdjustmentCause;
-
-export interface PointsHistoryItem {
-  id: string;
-  kind: LedgerKind;
-  points: number;
-  createdAt: string;
-  expiresAt: string | null;
-  cause: PointsCause;
-  /** An EARN cut by the earn cap: the points its reactor asked for (`points` is what was granted). */
-  requestedPoints?: number;
-  /** A REVERSAL of an EARN: the EARN it undoes. */
-  reversesEntryId?: string;
-}
 
 export interface PointsHistoryPage {
   items: PointsHistoryItem[];
