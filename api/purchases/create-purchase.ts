@@ -7,7 +7,8 @@ import { entityManager, type App } from '../app-env.js';
 import { createsRecord } from '../middleware/idempotency.js';
 import { success } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
-import { CreatePurchaseBody, PURCHASE_EXAMPLE, PurchaseResource, tags } from './schema.js';
+import { PurchaseResource } from '../../shared/rewards/purchase-resource.js';
+import { CreatePurchaseBody, PURCHASE_EXAMPLE, tags } from './schema.js';
 
 /** docs/rewards.md#purchases: a member's token buys for that member; an admin token names the member. */
 export function registerCreatePurchase(app: App, context: AppContext): void {

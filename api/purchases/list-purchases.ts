@@ -5,7 +5,8 @@ import { purchaseListView } from '../../shared/rewards/purchase-service.js';
 import type { App } from '../app-env.js';
 import { listPage, listQuery } from '../lists/list-route.js';
 import { defineRoute } from '../routes/define-route.js';
-import { PURCHASE_LIST, PURCHASE_LIST_EXAMPLE, PURCHASE_LIST_PAGE, PurchaseListItem, tags } from './schema.js';
+import { PurchaseListItem } from '../../shared/rewards/purchase-resource.js';
+import { PURCHASE_LIST, PURCHASE_LIST_EXAMPLE, PURCHASE_LIST_PAGE, tags } from './schema.js';
 
 /** docs/rewards.md#purchases: the tenant's purchases; a member's are api/users/list-user-purchases.ts. */
 export function registerListPurchases(app: App, context: AppContext): void {

@@ -30,64 +30,6 @@ export const CreatePurchaseBody = Type.Object(
   { additionalProperties: false, title: 'CreatePurchaseBody' },
 );
 
-const ResourceType = Type.String({ enum: [...PURCHASE_RESOURCE_TYPES] });
-const Common = {
-  id: Type.String({ format: 'uuid' }),
-  user: Type.Object({ id: Type.String({ format: 'uuid' }) }, { description: 'the member who bought it' }),
-  points: Type.Integer({ description: 'the price paid, spent from the balance' }),
-};
-const VoucherFields = {
-  benefit: Type.Object(
-    { type: Type.Literal('VOUCHER'), id: Type.String({ format: 'uuid', description: "the voucher's id" }) },
-    { description: 'what the member got' },
-  ),
-  completedAt: Type.String({ format: 'date-time' }),
-};
-const PartnerFields = {
-  benefit: Type.Object(
-    {
-      type: Type.Union([Type.Literal('PARTNER1_PRODUCT'), Type.Literal('PARTNER2_PRODUCT')]),
-      id: Type.String({ format: 'uuid', description: 'the order, which is the purchase' }),
-    },
-    { description: 'what the member got' },
-  ),
-  orderId: Type.String({ format: 'uuid', description: 'the order placed with the partner: the purchase id' }),
-  registeredAt: Type.String({ format: 'date-time' }),
-  status: Type.Union([Type.Literal('PENDING'), Type.Literal('CONFIRMED'), Type.Literal('REFUNDED')], {
-    description: 'PENDING until the partner confirms (CONFIRMED) or refuses for good (REFUNDED, the points given back)',
-  }),
-  partnerReference: Type.Union([Type.String(), Type.Null()], {
-    description: "the partner's own reference for the order, once it gave one",
-  }),
-  delayed: Type.Optional(
-    Type.Boolean({ description: 'PARTNER2 only: true while the partner has not confirmed the order' }),
-  ),
-};
-const Resource = Type.Object(
-  { type: ResourceType, id: Type.String({ format: 'uuid' }) },
-  { description: 'what was bought' },
-);
-const ListedResource = Type.Object(
-  { type: ResourceType, id: Type.String({ format: 'uuid' }), name: Type.String({ description: "the reward's name" }) },
-  { description: 'what was bought' },
-);
-
-export const PurchaseResource = Type.Union(
-  [
-    Type.Object({ ...Common, resource: Resource, ...VoucherFields }, { title: 'VoucherPurchase' }),
-    Type.Object({ ...Common, resource: Resource, ...PartnerFields }, { title: 'PartnerPurchase' }),
-  ],
-  { title: 'Purchase' },
-);
-
-export const PurchaseListItem = Type.Union(
-  [
-    Type.Object({ ...Common, resource: ListedResource, ...VoucherFields }, { title: 'VoucherPurchaseListItem' }),
-    Type.Object({ ...Common, resource: ListedResource, ...PartnerFields }, { title: 'PartnerPurchaseListItem' }),
-  ],
-  { title: 'PurchaseListItem' },
-);
-
 export const PURCHASE_LIST: ListSpec = {
   resource: 'purchase',
   defaultSort: 'createdAt',

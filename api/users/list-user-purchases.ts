@@ -4,13 +4,8 @@ import { Purchase } from '../../shared/rewards/purchase.entity.js';
 import { purchaseListView } from '../../shared/rewards/purchase-service.js';
 import type { App } from '../app-env.js';
 import { listPage, listQuery } from '../lists/list-route.js';
-import {
-  PURCHASE_LIST,
-  PURCHASE_LIST_EXAMPLE,
-  PURCHASE_LIST_PAGE,
-  PurchaseListItem,
-  tags,
-} from '../purchases/schema.js';
+import { PURCHASE_LIST, PURCHASE_LIST_EXAMPLE, PURCHASE_LIST_PAGE, tags } from '../purchases/schema.js';
+import { PurchaseListItem } from '../../shared/rewards/purchase-resource.js';
 import { defineMemberRoute, memberOf } from '../routes/member-target.js';
 
 /** docs/rewards.md#purchases: one member's purchases, served as its wallet is (get-wallet.ts). */

@@ -5,7 +5,8 @@ import { fieldError } from '../platform/errors/app-errors.js';
 import { findReferencedUser, type MemberReference } from '../users/lookup-user.js';
 import { findTokenUser } from '../users/user-service.js';
 import { placeAfterPurchase, type PlacementDependencies } from './partner-orders.js';
-import { purchase, type PurchaseDependencies, type PurchaseRequest, type PurchaseView } from './purchase-service.js';
+import type { PurchaseView } from './purchase-resource.js';
+import { purchase, type PurchaseDependencies, type PurchaseRequest } from './purchase-service.js';
 
 /** What buying needs: the purchase's transaction (audit, voucher codes) and a partner order's placing. */
 export type BuyRewardDependencies = PurchaseDependencies & PlacementDependencies;

@@ -28,8 +28,8 @@ import {
   purchaseView,
   PURCHASE_COLUMNS,
   type PurchaseRow,
-  type PurchaseView,
 } from './purchase-service.js';
+import type { PurchaseView } from './purchase-resource.js';
 
 /**
  * What a partner-orders job returns: how the order ended, for a POST /purchases waiting on it;

@@ -14,6 +14,7 @@ import {
 import type { Partner } from '../tenants/tenant-settings.js';
 import { grantVoucher, takeStock, voucherTermsOf } from './grant-voucher.js';
 import type { Purchase, PurchaseResourceType, PurchaseStatus } from './purchase.entity.js';
+import type { PurchaseListView, PurchaseView } from './purchase-resource.js';
 import type { VoucherCodes } from './voucher-codes.js';
 
 export interface PurchaseDependencies extends AuditDependencies {
@@ -33,36 +34,6 @@ export interface PurchaseRequest {
 }
 
 export type PartnerProductType = 'PARTNER1_PRODUCT' | 'PARTNER2_PRODUCT';
-
-interface PurchaseViewBase {
-  id: string;
-  user: { id: string };
-  resource: { type: PurchaseResourceType; id: string };
-  points: number;
-}
-
-/** A voucher purchase as the API shows it (docs/rewards.md#purchases): `benefit.id` is the voucher's. */
-export interface VoucherPurchaseView extends PurchaseViewBase {
-  benefit: { type: 'VOUCHER'; id: string };
-  completedAt: string;
-}
-
-/**
- * A partner product's purchase as the API shows it (docs/rewards.md#partner-products): the order
- * is the purchase, so `orderId` and `benefit.id` are its id; `delayed` (PARTNER2 only) is true
- * while the partner has not confirmed it.
- */
-export interface PartnerPurchaseView extends PurchaseViewBase {
-  benefit: { type: PartnerProductType; id: string };
-  orderId: string;
-  registeredAt: string;
-  status: PurchaseStatus;
-  /** The partner's own reference for the order, once it gave one. */
-  partnerReference: string | null;
-  delayed?: boolean;
-}
-
-export type PurchaseView = VoucherPurchaseView | PartnerPurchaseView;
 
 export interface PurchaseRow {
   id: string;
@@ -194,7 +165,7 @@ export async function purchase(
 }
 
 /** A purchase as a list shows it: the view, and the name of the reward bought (its `reward` populated). */
-export function purchaseListView(record: Purchase): PurchaseView & { resource: { name: string } } {
+export function purchaseListView(record: Purchase): PurchaseListView {
   const view = purchaseView({
     id: record.id,
     user_id: record.user.id,
