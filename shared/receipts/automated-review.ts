@@ -174,24 +174,30 @@ function invalidVenue({ venues, receipt }: ReviewFacts): Finding {
   };
 }
 
-function formatLimit({ settings, receipt, claimsOfFormatToday: made }: ReviewFacts): Finding {
-  const limit = settings.limits.perFormat;
-  if (limit === undefined || made === null || made < limit) return undefined;
-  return {
-    verdict: 'REJECT',
-    reason: 'FORMAT_SUBMISSION_LIMIT_EXCEEDED',
-    detail: `${made} claims of format ${receipt.formatSlug} today; the limit is ${limit}`,
-  };
+function formatLimit({ settings, receipt, claimsOfFormatToday }: ReviewFacts): Finding {
+  const { perFormat } = settings.limits;
+  return overLimit(
+    perFormat,
+    claimsOfFormatToday,
+    'FORMAT_SUBMISSION_LIMIT_EXCEEDED',
+    `of format ${receipt.formatSlug}`,
+  );
 }
 
-function merchantLimit({ settings, receipt, claimsAtMerchantToday: made }: ReviewFacts): Finding {
-  const limit = settings.limits.perMerchant;
+function merchantLimit({ settings, receipt, claimsAtMerchantToday }: ReviewFacts): Finding {
+  const { perMerchant } = settings.limits;
+  return overLimit(
+    perMerchant,
+    claimsAtMerchantToday,
+    'MERCHANT_SUBMISSION_LIMIT_EXCEEDED',
+    `at ${receipt.merchantName}`,
+  );
+}
+
+/** A day's limit reached: `made` claims before this one, where `limit` are allowed. */
+function overLimit(limit: number | undefined, made: number | null, reason: ReviewReason, where: string): Finding {
   if (limit === undefined || made === null || made < limit) return undefined;
-  return {
-    verdict: 'REJECT',
-    reason: 'MERCHANT_SUBMISSION_LIMIT_EXCEEDED',
-    detail: `${made} claims at ${receipt.merchantName} today; the limit is ${limit}`,
-  };
+  return { verdict: 'REJECT', reason, detail: `${made} claims ${where} today; the limit is ${limit}` };
 }
 
 /** "no total or date, or confidence under review.minConfidence: ABSTAIN": the page's, the total's or the date's. */
