@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { PURCHASE_RESOURCE_TYPES, type PurchaseResourceType } from '../../shared/rewards/purchase.entity.js';
+import { stringEnum } from '../../shared/platform/validation/literal-union.js';
+import { PURCHASE_RESOURCE_TYPES } from '../../shared/rewards/purchase.entity.js';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { MemberReferenceBody, USER_EXAMPLE } from '../users/schema.js';
 import { REWARD_EXAMPLE } from '../rewards/schema.js';
@@ -15,12 +16,7 @@ export const CreatePurchaseBody = Type.Object(
   {
     resource: Type.Object(
       {
-        type: Type.Unsafe<PurchaseResourceType>(
-          Type.String({
-            enum: [...PURCHASE_RESOURCE_TYPES],
-            description: '`REWARD` for a reward whose type is `VOUCHER`',
-          }),
-        ),
+        type: stringEnum(PURCHASE_RESOURCE_TYPES, { description: '`REWARD` for a reward whose type is `VOUCHER`' }),
         id: Type.String({ minLength: 1, maxLength: 64, description: "the reward's id" }),
       },
       { additionalProperties: false },

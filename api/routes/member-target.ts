@@ -56,8 +56,9 @@ export function defineMemberRoute<
   // read:users would let a read-only token change members: both are refused as the app is built.
   if ((own.body === undefined) !== (anyMember.body === undefined))
     throw new Error(`${resource || 'users'}: give both member routes a body, or neither`);
-  if (route.method !== 'get' && !anyMember.access)
-    throw new Error(`${resource || 'users'}: a ${route.method} member route names its admin access`);
+  const admin = anyMember.access?.admin;
+  if (route.method !== 'get' && !admin?.startsWith('admin:'))
+    throw new Error(`${resource || 'users'}: a ${route.method} member route names the admin: scope it needs`);
   const suffix = resource ? `/${resource}` : '';
   const paths = [
     { part: own, path: `/v1/users/me${suffix}`, access: { user: true } as Access },

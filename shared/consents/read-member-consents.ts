@@ -115,6 +115,10 @@ export async function consentsWithHistory(
   });
 }
 
+export interface MemberConsentDetails {
+  consents: ConsentView[];
+}
+
 /**
  * The member view's `consents` (shared/members/member-views.ts): each member's current consents. A
  * member who never answered any has none to show, and its view is the plain member's.
@@ -123,7 +127,7 @@ export async function memberConsentDetails(
   em: EntityManager,
   tenantId: string,
   memberIds: string[],
-): Promise<Map<string, Record<string, unknown>>> {
+): Promise<Map<string, MemberConsentDetails>> {
   const current = await currentConsents(em, tenantId, memberIds);
   return new Map([...current].map(([id, consents]) => [id, { consents }]));
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { literalUnion } from '../platform/validation/literal-union.js';
+import { literalUnion, stringEnum } from '../platform/validation/literal-union.js';
 import { TIMESTAMPS } from '../platform/validation/timestamps.js';
 import { JOB_KINDS, JOB_STATUSES } from './job.entity.js';
 
@@ -8,7 +8,7 @@ export const JobResource = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
     // An enum, not a union of literals: a union of one kind is an anyOf of one, which Redocly warns of.
-    kind: Type.String({ enum: [...JOB_KINDS], description: 'POINTS_ADJUSTMENT: a bulk points adjustment' }),
+    kind: stringEnum(JOB_KINDS, { description: 'POINTS_ADJUSTMENT: a bulk points adjustment' }),
     status: literalUnion(JOB_STATUSES, {
       description:
         'queued until a worker takes it; running; completed once every line was handled (failed lines included); failed when it could not go on (what `done` counts is applied)',

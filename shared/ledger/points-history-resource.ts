@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { stringEnum } from '../platform/validation/literal-union.js';
 import { LEDGER_KINDS } from './ledger-entry.entity.js';
 
 // A member's ledger entry as the points history answers it (docs/points.md#history), each with
@@ -10,11 +11,13 @@ const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T, descripti
 
 const EventFields = {
   eventId: Type.Integer({ description: 'the event that caused the entry' }),
+  // Null only if the event is gone.
   eventType: Nullable(Type.String(), "the event's type name"),
   reactorId: Nullable(
     Type.String({ format: 'uuid' }),
     'the reactor whose rule granted the points; null for a REVERSAL, which no reactor made',
   ),
+  // A deleted reactor's id stays, its name does not.
   reactorName: Nullable(Type.String(), "the reactor's name; null when the reactor has been deleted since"),
 };
 
@@ -27,6 +30,7 @@ const ReceiptCause = Type.Object(
     type: Type.Literal('RECEIPT'),
     receiptId: Uuid('the receipt'),
     reviewId: Uuid("the receipt's review whose decision was reported as a RECEIPT_REVIEWED event"),
+    // Named as an EVENT cause names them: a reactor's rule is what turned the review into points.
     ...EventFields,
   },
   {
@@ -67,8 +71,7 @@ const AdjustmentCause = Type.Object(
 export const PointsHistoryItem = Type.Object(
   {
     id: Uuid('the ledger entry'),
-    kind: Type.String({
-      enum: [...LEDGER_KINDS],
+    kind: stringEnum(LEDGER_KINDS, {
       description:
         'EARN (granted by a reactor), SPEND (a purchase), EXPIRY, REVERSAL (an EARN or a SPEND undone) or ADJUSTMENT (by an admin)',
     }),

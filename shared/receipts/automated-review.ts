@@ -158,8 +158,9 @@ function invalidMerchant({ receipt, settings }: ReviewFacts): Finding {
 }
 
 /** With `review.requireVenue`, the claim was made at one of the tenant's venues. */
-function invalidVenue({ venues, receipt }: ReviewFacts): Finding {
-  if (!venues) return undefined;
+function invalidVenue({ settings, venues: loaded, receipt }: ReviewFacts): Finding {
+  if (!settings.requireVenue) return undefined;
+  const venues = read(loaded, 'the venues');
   const matches = venueMatchesOperator(venues);
   const transaction = {
     locationIdentifier: receipt.locationIdentifier,
@@ -176,9 +177,10 @@ function invalidVenue({ venues, receipt }: ReviewFacts): Finding {
 
 function formatLimit({ settings, receipt, claimsOfFormatToday }: ReviewFacts): Finding {
   const { perFormat } = settings.limits;
+  if (perFormat === undefined || !receipt.formatSlug) return undefined;
   return overLimit(
     perFormat,
-    claimsOfFormatToday,
+    read(claimsOfFormatToday, "the format's claims today"),
     'FORMAT_SUBMISSION_LIMIT_EXCEEDED',
     `of format ${receipt.formatSlug}`,
   );
@@ -186,18 +188,28 @@ function formatLimit({ settings, receipt, claimsOfFormatToday }: ReviewFacts): F
 
 function merchantLimit({ settings, receipt, claimsAtMerchantToday }: ReviewFacts): Finding {
   const { perMerchant } = settings.limits;
+  if (perMerchant === undefined || !receipt.merchantName) return undefined;
   return overLimit(
     perMerchant,
-    claimsAtMerchantToday,
+    read(claimsAtMerchantToday, "the merchant's claims today"),
     'MERCHANT_SUBMISSION_LIMIT_EXCEEDED',
     `at ${receipt.merchantName}`,
   );
 }
 
 /** A day's limit reached: `made` claims before this one, where `limit` are allowed. */
-function overLimit(limit: number | undefined, made: number | null, reason: ReviewReason, where: string): Finding {
-  if (limit === undefined || made === null || made < limit) return undefined;
+function overLimit(limit: number, made: number, reason: ReviewReason, where: string): Finding {
+  if (made < limit) return undefined;
   return { verdict: 'REJECT', reason, detail: `${made} claims ${where} today; the limit is ${limit}` };
+}
+
+/**
+ * A fact a setting asks for, which load-review-facts.ts reads before any check needs it: one
+ * missing is the loader's fault, and fails the review (to be retried) rather than passing the check.
+ */
+function read<Fact>(fact: Fact | null, what: string): Fact {
+  if (fact === null) throw new Error(`The automated review was not given ${what}`);
+  return fact;
 }
 
 /** "no total or date, or confidence under review.minConfidence: ABSTAIN": the page's, the total's or the date's. */

@@ -2,6 +2,10 @@ import type { EntityManager } from '../platform/db/orm.js';
 import { referralCodeView } from './referral-code-service.js';
 import { Referral } from './referral.entity.js';
 
+export interface ReferralDetails {
+  referralCodeUsedForRegistration: ReturnType<typeof referralCodeView>;
+}
+
 /**
  * The member view's `referralCodeUsedForRegistration` (rewards-interface "User"): the code record,
  * with its campaign and referrer, a referred member registered with. Members who were not referred
@@ -11,7 +15,7 @@ export async function referralCodeUsedForRegistration(
   em: EntityManager,
   tenantId: string,
   userIds: string[],
-): Promise<Map<string, Record<string, unknown>>> {
+): Promise<Map<string, ReferralDetails>> {
   const referrals = await em.find(
     Referral,
     { tenant: tenantId, referred: { $in: userIds } },

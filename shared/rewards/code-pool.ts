@@ -1,6 +1,6 @@
-import { Type, type Static } from 'typebox';
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { Type, type Static } from 'typebox';
 import type { AuditDependencies } from '../audit/audit-log.js';
 import { auditedResourceChange, type ChangedBy } from '../audit/audited-resource-change.js';
 import type { EntityManager } from '../platform/db/orm.js';

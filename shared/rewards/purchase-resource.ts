@@ -1,10 +1,11 @@
 import { Type, type Static } from 'typebox';
+import { stringEnum } from '../platform/validation/literal-union.js';
 import { PURCHASE_RESOURCE_TYPES } from './purchase.entity.js';
 
 // A purchase as POST /v1/purchases and the purchase lists answer it (docs/rewards.md#purchases,
 // docs/rewards.md#partner-products); purchase-service.ts builds them.
 
-const ResourceType = Type.String({ enum: [...PURCHASE_RESOURCE_TYPES] });
+const ResourceType = stringEnum(PURCHASE_RESOURCE_TYPES);
 const Common = {
   id: Type.String({ format: 'uuid' }),
   user: Type.Object({ id: Type.String({ format: 'uuid' }) }, { description: 'the member who bought it' }),

@@ -106,12 +106,15 @@ describe('the automated decision, from its facts', () => {
 
   it("with requireVenue, a claim is authorized only at one of the tenant's venues", () => {
     const venues = new Map([['v1', { identifiers: ['STORE-7'], position: null, radiusMeters: 0 }]]);
-    const atStore = decide(facts({ venues, receipt: { ...RECEIPT, locationIdentifier: 'STORE-7' } }));
+    const required = { requireVenue: true };
+    const atStore = decide(facts({ venues, receipt: { ...RECEIPT, locationIdentifier: 'STORE-7' } }, required));
     expect(atStore.verdict).toBe('AUTHORIZE');
     expect(atStore.checks).toContainEqual({ check: 'INVALID_VENUE', passed: true, detail: 'made at venue v1' });
-    expect(decide(facts({ venues, receipt: { ...RECEIPT, locationIdentifier: 'STORE-8' } })).reason).toBe(
+    expect(decide(facts({ venues, receipt: { ...RECEIPT, locationIdentifier: 'STORE-8' } }, required)).reason).toBe(
       'INVALID_VENUE',
     );
+    // Venues the setting asks for that were never read fail the review, to be retried: never a pass.
+    expect(() => decide(facts({}, required))).toThrow('not given the venues');
   });
 
   it("counts the day's earlier claims against the limits", () => {
@@ -126,6 +129,9 @@ describe('the automated decision, from its facts', () => {
     expect(decide(facts({ claimsAtMerchantToday: 1 }, { limits: { perMerchant: 1 } })).reason).toBe(
       'MERCHANT_SUBMISSION_LIMIT_EXCEEDED',
     );
+    expect(() => decide(facts({}, { limits: { perMerchant: 1 } }))).toThrow("not given the merchant's claims today");
+    // A claim without a format is not counted against the format's limit.
+    expect(decide(facts({}, { limits: { perFormat: 0 } })).verdict).toBe('AUTHORIZE');
   });
 
   it('leaves a claim read without enough confidence to a person', () => {

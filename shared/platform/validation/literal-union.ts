@@ -11,3 +11,10 @@ export const literalUnion = <const Values extends readonly string[]>(values: Val
       options,
     ),
   );
+
+/**
+ * A string of an enum, written `{type: 'string', enum: [...]}` (a union of one kind would be an
+ * anyOf of one, which Redocly warns of), typed as the values themselves rather than `string`.
+ */
+export const stringEnum = <const Values extends readonly string[]>(values: Values, options?: TSchemaOptions) =>
+  Type.Unsafe<Values[number]>(Type.String({ enum: [...values], ...options }));
