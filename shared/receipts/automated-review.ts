@@ -176,31 +176,42 @@ function invalidVenue({ settings, venues: loaded, receipt }: ReviewFacts): Findi
 }
 
 function formatLimit({ settings, receipt, claimsOfFormatToday }: ReviewFacts): Finding {
-  const { perFormat } = settings.limits;
-  if (perFormat === undefined || !receipt.formatSlug) return undefined;
-  return overLimit(
-    perFormat,
-    read(claimsOfFormatToday, "the format's claims today"),
+  const where = `of format ${receipt.formatSlug}`;
+  return dailyLimit(
+    settings.limits.perFormat,
+    receipt.formatSlug,
+    claimsOfFormatToday,
+    where,
     'FORMAT_SUBMISSION_LIMIT_EXCEEDED',
-    `of format ${receipt.formatSlug}`,
   );
 }
 
 function merchantLimit({ settings, receipt, claimsAtMerchantToday }: ReviewFacts): Finding {
-  const { perMerchant } = settings.limits;
-  if (perMerchant === undefined || !receipt.merchantName) return undefined;
-  return overLimit(
-    perMerchant,
-    read(claimsAtMerchantToday, "the merchant's claims today"),
+  const where = `at ${receipt.merchantName}`;
+  return dailyLimit(
+    settings.limits.perMerchant,
+    receipt.merchantName,
+    claimsAtMerchantToday,
+    where,
     'MERCHANT_SUBMISSION_LIMIT_EXCEEDED',
-    `at ${receipt.merchantName}`,
   );
 }
 
-/** A day's limit reached: `made` claims before this one, where `limit` are allowed. */
-function overLimit(limit: number, made: number, reason: ReviewReason, where: string): Finding {
-  if (made < limit) return undefined;
-  return { verdict: 'REJECT', reason, detail: `${made} claims ${where} today; the limit is ${limit}` };
+/**
+ * A day's limit (when set, and the claim names what it counts) reached: `made` claims before this
+ * one `where`, when `limit` are allowed.
+ */
+function dailyLimit(
+  limit: number | undefined,
+  counted: string | null | undefined,
+  made: number | null,
+  where: string,
+  reason: ReviewReason,
+): Finding {
+  if (limit === undefined || !counted) return undefined;
+  const before = read(made, `the claims today ${where}`);
+  if (before < limit) return undefined;
+  return { verdict: 'REJECT', reason, detail: `${before} claims ${where} today; the limit is ${limit}` };
 }
 
 /**

@@ -129,7 +129,9 @@ describe('the automated decision, from its facts', () => {
     expect(decide(facts({ claimsAtMerchantToday: 1 }, { limits: { perMerchant: 1 } })).reason).toBe(
       'MERCHANT_SUBMISSION_LIMIT_EXCEEDED',
     );
-    expect(() => decide(facts({}, { limits: { perMerchant: 1 } }))).toThrow("not given the merchant's claims today");
+    expect(() => decide(facts({}, { limits: { perMerchant: 1 } }))).toThrow(
+      'not given the claims today at Corner Shop',
+    );
     // A claim without a format is not counted against the format's limit.
     expect(decide(facts({}, { limits: { perFormat: 0 } })).verdict).toBe('AUTHORIZE');
   });
