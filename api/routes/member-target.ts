@@ -60,14 +60,9 @@ export function defineMemberRoute<
   if (route.method !== 'get' && !admin?.startsWith('admin:'))
     throw new Error(`${resource || 'users'}: a ${route.method} member route names the admin: scope it needs`);
   const suffix = resource ? `/${resource}` : '';
-  const paths = [
-    { part: own, path: `/v1/users/me${suffix}`, access: { user: true } as Access },
-    {
-      part: anyMember,
-      path: `/v1/users/:id${suffix}`,
-      access: { admin: 'read:users' } as Access,
-      params: UserIdParams,
-    },
+  const paths: { part: MemberRoutePart<Body>; path: string; access: Access; params?: typeof UserIdParams }[] = [
+    { part: own, path: `/v1/users/me${suffix}`, access: { user: true } },
+    { part: anyMember, path: `/v1/users/:id${suffix}`, access: { admin: 'read:users' }, params: UserIdParams },
   ];
   for (const { part, path, access, params } of paths) {
     const { body, ...text } = part;
