@@ -3,7 +3,8 @@ import { findEventType } from '../../shared/event-types/event-type-service.js';
 import { eventTypeView } from '../../shared/event-types/event-type-view.js';
 import { entityManager, type App } from '../app-env.js';
 import { defineRoute } from '../routes/define-route.js';
-import { EVENT_TYPE_EXAMPLE, EventTypeResource, IdentifierParams, tags } from './schema.js';
+import { EVENT_TYPE_EXAMPLE, IdentifierParams, tags } from './schema.js';
+import { EventTypeResource } from '../../shared/event-types/event-type-view.js';
 
 export function registerGetEventType(app: App, context: AppContext): void {
   defineRoute(app, context, {

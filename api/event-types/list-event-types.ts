@@ -5,7 +5,8 @@ import { eventTypeView } from '../../shared/event-types/event-type-view.js';
 import type { App } from '../app-env.js';
 import { listPage, listQuery } from '../lists/list-route.js';
 import { defineRoute } from '../routes/define-route.js';
-import { EVENT_TYPE_EXAMPLE, EVENT_TYPE_LIST, EventTypeResource, tags } from './schema.js';
+import { EVENT_TYPE_EXAMPLE, EVENT_TYPE_LIST, tags } from './schema.js';
+import { EventTypeResource } from '../../shared/event-types/event-type-view.js';
 
 /** docs/events.md#event-types: `GET /event_types` needs the API key only and never shows secrets. */
 export function registerListEventTypes(app: App, context: AppContext): void {

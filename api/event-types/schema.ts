@@ -1,12 +1,6 @@
-import { TIMESTAMPS } from '../../shared/platform/validation/timestamps.js';
+import { EventTypeName, EventTypeResource, PayloadSchema } from '../../shared/event-types/event-type-view.js';
 import { Type } from 'typebox';
 import { TIMESTAMP_FIELDS, type ListSpec } from '../../shared/platform/lists/list-spec.js';
-
-/** docs/events.md#event-types: names are upper-case words joined by underscores. */
-export const EventTypeName = Type.String({ pattern: '^[A-Z]+(_[A-Z]+)*$', maxLength: 128 });
-const PayloadSchema = Type.Record(Type.String(), Type.Unknown(), {
-  description: 'A JSON Schema (draft-07 or 2020-12) for the payload',
-});
 
 export const CreateEventTypeBody = Type.Object(
   {
@@ -29,20 +23,6 @@ export const UpdateEventTypeBody = Type.Object(
     isActive: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false, title: 'UpdateEventTypeBody' },
-);
-
-export const EventTypeResource = Type.Object(
-  {
-    id: Type.String({ format: 'uuid' }),
-    name: EventTypeName,
-    description: Type.String(),
-    isPrivate: Type.Boolean(),
-    schema: Type.Optional(PayloadSchema),
-    omitFromUserActivity: Type.Boolean(),
-    isActive: Type.Boolean(),
-    ...TIMESTAMPS,
-  },
-  { title: 'EventType' },
 );
 
 export const CreatedEventType = Type.Intersect(

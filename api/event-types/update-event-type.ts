@@ -3,7 +3,8 @@ import { actorOf } from '../../shared/audit/audit-log.js';
 import { changeEventType } from '../../shared/event-types/audited-event-type-changes.js';
 import { entityManager, type App } from '../app-env.js';
 import { defineRoute } from '../routes/define-route.js';
-import { EVENT_TYPE_EXAMPLE, EventTypeResource, IdentifierParams, tags, UpdateEventTypeBody } from './schema.js';
+import { EVENT_TYPE_EXAMPLE, IdentifierParams, tags, UpdateEventTypeBody } from './schema.js';
+import { EventTypeResource } from '../../shared/event-types/event-type-view.js';
 
 export function registerUpdateEventType(app: App, context: AppContext): void {
   defineRoute(app, context, {

@@ -1,7 +1,8 @@
 import { Type, type Static } from 'typebox';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { PointsReaction, VoucherReaction, WebhookReaction } from '../../shared/reactors/reaction.js';
-import { EVENT_TYPE_EXAMPLE, EventTypeName, EventTypeResource } from '../event-types/schema.js';
+import { EventTypeName, EventTypeResource } from '../../shared/event-types/event-type-view.js';
+import { EVENT_TYPE_EXAMPLE } from '../event-types/schema.js';
 import { POINTS_REACTION_EXAMPLE, REACTOR_EXAMPLE } from '../reactors/schema.js';
 import { USER_EXAMPLE, UserResource } from '../users/schema.js';
 

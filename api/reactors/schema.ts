@@ -3,7 +3,7 @@ import { Type, type Static } from 'typebox';
 import { TIMESTAMP_FIELDS, type ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { ReactionSchema } from '../../shared/reactors/reaction.js';
 import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
-import { EventTypeName } from '../event-types/schema.js';
+import { EventTypeName } from '../../shared/event-types/event-type-view.js';
 import { uuidPath } from '../routes/request-input.js';
 
 const Conditions = Type.Record(Type.String(), Type.Unknown(), {

@@ -2,7 +2,7 @@ import { TIMESTAMPS } from '../../shared/platform/validation/timestamps.js';
 import { Type } from 'typebox';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { changesSchema } from '../../shared/platform/validation/changes-schema.js';
-import { EventTypeName } from '../event-types/schema.js';
+import { EventTypeName } from '../../shared/event-types/event-type-view.js';
 import { EVENT_EXAMPLE, EventResource } from '../events/schema.js';
 import { uuidPath } from '../routes/request-input.js';
 
