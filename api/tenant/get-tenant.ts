@@ -3,7 +3,8 @@ import { findTenant } from '../../shared/tenants/tenant-lookup.js';
 import { tenantView } from '../../shared/tenants/tenant-view.js';
 import { entityManager, type App } from '../app-env.js';
 import { defineRoute } from '../routes/define-route.js';
-import { tags, TENANT_EXAMPLE, TenantResource } from './schema.js';
+import { TenantResource } from '../../shared/tenants/tenant-view.js';
+import { tags, TENANT_EXAMPLE } from './schema.js';
 
 export function registerGetTenant(app: App, context: AppContext): void {
   defineRoute(app, context, {

@@ -1,42 +1,4 @@
-import { TIMESTAMPS } from '../../shared/platform/validation/timestamps.js';
 import { Type } from 'typebox';
-import { TenantConfigurationSchema } from '../../shared/tenants/tenant-settings.js';
-
-/** How user tokens are verified, as shown: the shared key never is (docs/tenant.md#reading-settings). */
-const ShownAuthentication = Type.Union([
-  Type.Object({ algorithm: Type.Literal('HS256'), issuer: Type.String() }),
-  Type.Object({ algorithm: Type.Literal('RS256'), issuer: Type.String(), jwksUrl: Type.String() }),
-  Type.Null(),
-]);
-
-/** The partner endpoints as shown: their addresses, never their signing secrets (docs/rewards.md#partner-products). */
-const ShownPartner = Type.Object({ url: Type.String() });
-const ShownConfiguration = Type.Object(
-  {
-    ...TenantConfigurationSchema.properties,
-    partners: Type.Optional(
-      Type.Object({ PARTNER1: Type.Optional(ShownPartner), PARTNER2: Type.Optional(ShownPartner) }),
-    ),
-  },
-  {
-    additionalProperties: false,
-    description: "The tenant's settings: every key is optional; partner secrets are never shown",
-  },
-);
-
-export const TenantResource = Type.Object(
-  {
-    id: Type.String({ format: 'uuid' }),
-    name: Type.String(),
-    slug: Type.String(),
-    keyPrefix: Type.String({ description: "The API key's first characters: enough to recognise it, not to use it" }),
-    authentication: ShownAuthentication,
-    configuration: ShownConfiguration,
-    disabledAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-    ...TIMESTAMPS,
-  },
-  { title: 'Tenant' },
-);
 
 /**
  * docs/tenant.md#changing-settings. `authentication` and `configuration` are checked by the

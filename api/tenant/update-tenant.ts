@@ -3,7 +3,8 @@ import { actorOf } from '../../shared/audit/audit-log.js';
 import { changeTenant } from '../../shared/tenant-admin/audited-tenant-changes.js';
 import { entityManager, type App } from '../app-env.js';
 import { defineRoute } from '../routes/define-route.js';
-import { tags, TENANT_EXAMPLE, TenantChangesBody, TenantResource } from './schema.js';
+import { TenantResource } from '../../shared/tenants/tenant-view.js';
+import { tags, TENANT_EXAMPLE, TenantChangesBody } from './schema.js';
 
 export function registerUpdateTenant(app: App, context: AppContext): void {
   defineRoute(app, context, {
