@@ -6,7 +6,8 @@ import { entityManager, type App } from '../app-env.js';
 import { createsRecord } from '../middleware/idempotency.js';
 import { success } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
-import { ClaimBody, ClaimedReceipt, RECEIPT_ID_EXAMPLE, tags } from './schema.js';
+import { ClaimedReceipt } from '../../shared/receipts/receipt-views.js';
+import { ClaimBody, RECEIPT_ID_EXAMPLE, tags } from './schema.js';
 
 export function registerClaimReceipt(app: App, context: AppContext): void {
   const claims = {

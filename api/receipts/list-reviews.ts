@@ -8,7 +8,8 @@ import { entityManager, type App } from '../app-env.js';
 import { listPage, listQuery } from '../lists/list-route.js';
 import { defineRoute } from '../routes/define-route.js';
 import { RULE_SET_EXAMPLE } from '../rule-sets/schema.js';
-import { admin, ReceiptIdParams, REVIEW_EXAMPLE, REVIEW_LIST, ReviewResource, tags } from './schema.js';
+import { ReviewResource } from '../../shared/receipts/receipt-views.js';
+import { admin, ReceiptIdParams, REVIEW_EXAMPLE, REVIEW_LIST, tags } from './schema.js';
 
 export function registerListReviews(app: App, context: AppContext): void {
   defineRoute(app, context, {

@@ -8,7 +8,8 @@ import { reviewDependencies } from '../../shared/receipts/review-service.js';
 import { changedBy, type App } from '../app-env.js';
 import { createsRecordOf } from '../middleware/idempotency.js';
 import { defineRoute } from '../routes/define-route.js';
-import { admin, ReceiptIdParams, REVIEW_EXAMPLE, ReviewBody, ReviewResource, tags } from './schema.js';
+import { ReviewResource } from '../../shared/receipts/receipt-views.js';
+import { admin, ReceiptIdParams, REVIEW_EXAMPLE, ReviewBody, tags } from './schema.js';
 
 export function registerReviewReceipt(app: App, context: AppContext): void {
   const reviews = reviewDependencies(context);

@@ -2,6 +2,7 @@ import { TIMESTAMPS } from '../../shared/platform/validation/timestamps.js';
 import { Type } from 'typebox';
 import { TIMESTAMP_FIELDS, type ListSpec } from '../../shared/platform/lists/list-spec.js';
 import { MAX_AMOUNT, PARSED_FIELDS } from '../../shared/receipts/parsed-claim.js';
+import { ReviewResource } from '../../shared/receipts/receipt-views.js';
 import { RECEIPT_STATUSES, REVIEW_REASONS, REVIEW_VERDICTS } from '../../shared/rules/review-enums.js';
 import { uuidPath } from '../routes/request-input.js';
 import { literalUnion } from '../../shared/platform/validation/literal-union.js';
@@ -85,49 +86,6 @@ const PreparsedClaimBody = Type.Object(
 );
 
 export const ClaimBody = Type.Union([ImageClaimBody, PreparsedClaimBody], { title: 'ClaimReceiptBody' });
-
-export const ReviewResource = Type.Object(
-  {
-    id: Type.String({ format: 'uuid' }),
-    verdict: literalUnion(REVIEW_VERDICTS),
-    reason: literalUnion(REVIEW_REASONS),
-    createdAt: Type.String({ format: 'date-time' }),
-    isAutomated: Type.Boolean(),
-    reviwer: Type.Union(
-      [
-        Type.Object({ authIssuer: Type.String(), authIdentifier: Type.String(), name: Type.Optional(Type.String()) }),
-        Type.Null(),
-      ],
-      {
-        description:
-          'Who reviewed the receipt (null for an automated review); the field is spelled so for compatibility',
-      },
-    ),
-    comment: Type.Union([Type.String(), Type.Null()], {
-      description: "The reviewer's note; null when none, and once the member is erased",
-    }),
-    correctedTotal: Type.Union([Type.Number(), Type.Null()], {
-      description: 'The total the reviewer read off the receipt; null when the review gave none',
-    }),
-    checks: Type.Optional(
-      Type.Array(Type.Object({ check: Type.String(), passed: Type.Boolean(), detail: Type.Optional(Type.String()) }), {
-        description: 'automated reviews: each check in order and what it found',
-      }),
-    ),
-    ruleSetId: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-    ruleEngineResult: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
-  },
-  { title: 'Review' },
-);
-
-export const ClaimedReceipt = Type.Object(
-  {
-    id: Type.String({ format: 'uuid' }),
-    status: literalUnion(RECEIPT_STATUSES),
-    paramountReview: Type.Union([ReviewResource, Type.Null()]),
-  },
-  { title: 'ClaimedReceipt' },
-);
 
 /** The amounts' currency; in preparsed mode a `currency` that is not three letters is left out, as any unreadable value is. */
 const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217' });

@@ -1,11 +1,62 @@
+import { Type, type Static } from 'typebox';
+import { literalUnion } from '../platform/validation/literal-union.js';
+import { RECEIPT_STATUSES, REVIEW_REASONS, REVIEW_VERDICTS } from '../rules/review-enums.js';
 import type { Receipt } from './receipt.entity.js';
 import type { Review } from './review.entity.js';
+
+/** A review as the API answers it (docs/receipts.md#records). */
+export const ReviewResource = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    verdict: literalUnion(REVIEW_VERDICTS),
+    reason: literalUnion(REVIEW_REASONS),
+    createdAt: Type.String({ format: 'date-time' }),
+    isAutomated: Type.Boolean(),
+    reviwer: Type.Union(
+      [
+        Type.Object({ authIssuer: Type.String(), authIdentifier: Type.String(), name: Type.Optional(Type.String()) }),
+        Type.Null(),
+      ],
+      {
+        description:
+          'Who reviewed the receipt (null for an automated review); the field is spelled so for compatibility',
+      },
+    ),
+    comment: Type.Union([Type.String(), Type.Null()], {
+      description: "The reviewer's note; null when none, and once the member is erased",
+    }),
+    correctedTotal: Type.Union([Type.Number(), Type.Null()], {
+      description: 'The total the reviewer read off the receipt; null when the review gave none',
+    }),
+    checks: Type.Optional(
+      Type.Array(Type.Object({ check: Type.String(), passed: Type.Boolean(), detail: Type.Optional(Type.String()) }), {
+        description: 'automated reviews: each check in order and what it found',
+      }),
+    ),
+    ruleSetId: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    ruleEngineResult: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
+  },
+  { title: 'Review' },
+);
+
+/** POST /receipts' answer: the claim's status and its paramount review. */
+export const ClaimedReceipt = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    status: literalUnion(RECEIPT_STATUSES),
+    paramountReview: Type.Union([ReviewResource, Type.Null()]),
+  },
+  { title: 'ClaimedReceipt' },
+);
+
+export type ReviewView = Static<typeof ReviewResource>;
+export type ClaimedView = Static<typeof ClaimedReceipt>;
 
 /**
  * A review as docs/receipts.md#records shows it; `reviwer` is spelled so on purpose. An automated
  * review also shows what it was decided from (its checks and the rule engine's result).
  */
-export function reviewView(review: Review) {
+export function reviewView(review: Review): ReviewView {
   return {
     id: review.id,
     verdict: review.verdict,
@@ -26,15 +77,13 @@ export function reviewView(review: Review) {
 }
 
 /** POST /receipts answers the claim's status and its paramount review, null until it is reviewed. */
-export function claimedView(receipt: Pick<Receipt, 'id' | 'status'>, paramountReview: Review | null) {
+export function claimedView(receipt: Pick<Receipt, 'id' | 'status'>, paramountReview: Review | null): ClaimedView {
   return {
     id: receipt.id,
     status: receipt.status,
     paramountReview: paramountReview ? reviewView(paramountReview) : null,
   };
 }
-
-export type ClaimedView = ReturnType<typeof claimedView>;
 
 /** A receipt in full (docs/receipts.md#records); confidences are 0 to 1, shown as a string. */
 export function receiptView(receipt: Receipt, paramountReview: Review | null, submitterAuthIdentifier: string) {
