@@ -31,19 +31,28 @@ const CHECKS = [
   ['INSUFFICIENT_DATA', insufficientData],
 ] as const satisfies readonly (readonly [string, (facts: ReviewFacts) => Finding])[];
 
-export type ReviewCheck = (typeof CHECKS)[number][0] | 'RULE_ENGINE';
+export type ReviewCheck = (typeof CHECKS)[number][0];
+
+/** The checks in their order, for the loader to read each one's facts before it runs (load-review-facts.ts). */
+export const REVIEW_CHECKS: readonly ReviewCheck[] = CHECKS.map(([name]) => name);
 
 /**
- * Whether a check before `check` decides the claim on these facts: the review ends there, and
- * what `check` needs need not be read (load-review-facts.ts).
+ * Whether the claim's settings ask `check` for a fact that is looked up (the venues, a day's
+ * claims): written once, for the check to skip itself and for the loader to read the fact.
  */
-export function decidedBefore(facts: ReviewFacts, check: ReviewCheck): boolean {
-  for (const [name, run] of CHECKS) {
-    if (name === check) return false;
-    const finding = run(facts);
-    if (finding && 'verdict' in finding) return true;
-  }
+export function needsLookup({ settings, receipt }: ReviewFacts, check: ReviewCheck): boolean {
+  if (check === 'INVALID_VENUE') return settings.requireVenue;
+  if (check === 'FORMAT_SUBMISSION_LIMIT_EXCEEDED')
+    return settings.limits.perFormat !== undefined && !!receipt.formatSlug;
+  if (check === 'MERCHANT_SUBMISSION_LIMIT_EXCEEDED')
+    return settings.limits.perMerchant !== undefined && !!receipt.merchantName;
   return false;
+}
+
+/** Whether `check` decides the claim on these facts: the review ends there. */
+export function decides(facts: ReviewFacts, check: ReviewCheck): boolean {
+  const finding = CHECKS.find(([name]) => name === check)![1](facts);
+  return finding !== undefined && 'verdict' in finding;
 }
 
 /**
@@ -158,9 +167,10 @@ function invalidMerchant({ receipt, settings }: ReviewFacts): Finding {
 }
 
 /** With `review.requireVenue`, the claim was made at one of the tenant's venues. */
-function invalidVenue({ settings, venues: loaded, receipt }: ReviewFacts): Finding {
-  if (!settings.requireVenue) return undefined;
-  const venues = read(loaded, 'the venues');
+function invalidVenue(facts: ReviewFacts): Finding {
+  if (!needsLookup(facts, 'INVALID_VENUE')) return undefined;
+  const { receipt } = facts;
+  const venues = read(facts.venues, 'the venues');
   const matches = venueMatchesOperator(venues);
   const transaction = {
     locationIdentifier: receipt.locationIdentifier,
@@ -175,40 +185,30 @@ function invalidVenue({ settings, venues: loaded, receipt }: ReviewFacts): Findi
   };
 }
 
-function formatLimit({ settings, receipt, claimsOfFormatToday }: ReviewFacts): Finding {
-  const where = `of format ${receipt.formatSlug}`;
+function formatLimit(facts: ReviewFacts): Finding {
+  if (!needsLookup(facts, 'FORMAT_SUBMISSION_LIMIT_EXCEEDED')) return undefined;
+  const { perFormat } = facts.settings.limits;
   return dailyLimit(
-    settings.limits.perFormat,
-    receipt.formatSlug,
-    claimsOfFormatToday,
-    where,
+    perFormat!,
+    facts.claimsOfFormatToday,
+    `of format ${facts.receipt.formatSlug}`,
     'FORMAT_SUBMISSION_LIMIT_EXCEEDED',
   );
 }
 
-function merchantLimit({ settings, receipt, claimsAtMerchantToday }: ReviewFacts): Finding {
-  const where = `at ${receipt.merchantName}`;
+function merchantLimit(facts: ReviewFacts): Finding {
+  if (!needsLookup(facts, 'MERCHANT_SUBMISSION_LIMIT_EXCEEDED')) return undefined;
+  const { perMerchant } = facts.settings.limits;
   return dailyLimit(
-    settings.limits.perMerchant,
-    receipt.merchantName,
-    claimsAtMerchantToday,
-    where,
+    perMerchant!,
+    facts.claimsAtMerchantToday,
+    `at ${facts.receipt.merchantName}`,
     'MERCHANT_SUBMISSION_LIMIT_EXCEEDED',
   );
 }
 
-/**
- * A day's limit (when set, and the claim names what it counts) reached: `made` claims before this
- * one `where`, when `limit` are allowed.
- */
-function dailyLimit(
-  limit: number | undefined,
-  counted: string | null | undefined,
-  made: number | null,
-  where: string,
-  reason: ReviewReason,
-): Finding {
-  if (limit === undefined || !counted) return undefined;
+/** A day's limit reached: `made` claims before this one `where`, when `limit` are allowed. */
+function dailyLimit(limit: number, made: number | null, where: string, reason: ReviewReason): Finding {
   const before = read(made, `the claims today ${where}`);
   if (before < limit) return undefined;
   return { verdict: 'REJECT', reason, detail: `${before} claims ${where} today; the limit is ${limit}` };

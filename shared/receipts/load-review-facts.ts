@@ -3,7 +3,7 @@ import type { EntityManager } from '../platform/db/orm.js';
 import { RuleEngineError } from '../platform/errors/app-errors.js';
 import type { TransactionRuleEngine } from '../rules/transaction-rule-engine.js';
 import type { VenueDirectory } from '../venues/venue-directory.js';
-import { decidedBefore } from './automated-review.js';
+import { decides, needsLookup, REVIEW_CHECKS, type ReviewCheck } from './automated-review.js';
 import type { ClaimUnderReview } from './claim-under-review.js';
 import { Receipt } from './receipt.entity.js';
 import { receiptTransaction } from './receipt-transaction.js';
@@ -22,32 +22,45 @@ export async function loadReviewFacts(
   claim: ClaimUnderReview,
   now: Date,
 ): Promise<ReviewFacts> {
-  const settings = reviewSettings(claim.tenant.configuration);
-  const { receipt } = claim;
-  const { perFormat, perMerchant } = settings.limits;
   const facts: ReviewFacts = {
     ...claim,
-    settings,
+    settings: reviewSettings(claim.tenant.configuration),
     now,
     venues: null,
     claimsOfFormatToday: null,
     claimsAtMerchantToday: null,
     rules: null,
   };
-  // In the checks' order, each read only while no check before the one that needs it has decided:
-  // the first that decides ends the review (docs/receipts.md#automated-checks), and a claim rejected
-  // as a duplicate never waits on, or fails with, the lookups it no longer needs.
-  if (settings.requireVenue && !decidedBefore(facts, 'INVALID_VENUE'))
-    facts.venues = await deps.venues.forTenant(claim.tenant.id);
-  if (perFormat !== undefined && receipt.formatSlug && !decidedBefore(facts, 'FORMAT_SUBMISSION_LIMIT_EXCEEDED'))
-    facts.claimsOfFormatToday = await claimsToday(em, claim, { formatSlug: receipt.formatSlug });
-  if (perMerchant !== undefined && receipt.merchantName && !decidedBefore(facts, 'MERCHANT_SUBMISSION_LIMIT_EXCEEDED'))
-    facts.claimsAtMerchantToday = await claimsToday(em, claim, {
-      merchantName: { $ilike: receipt.merchantName.trim() },
-    });
-  if (!decidedBefore(facts, 'RULE_ENGINE')) facts.rules = await runRules(deps.ruleEngine, claim);
+  // Check by check, in their order, each one's facts read just before it runs: the first that
+  // decides ends the review (docs/receipts.md#automated-checks), and a claim rejected as a
+  // duplicate never waits on, or fails with, the lookups it no longer needs.
+  for (const check of REVIEW_CHECKS) {
+    if (needsLookup(facts, check)) await LOOKUPS[check]?.(em, deps, claim, facts);
+    if (decides(facts, check)) return facts;
+  }
+  facts.rules = await runRules(deps.ruleEngine, claim);
   return facts;
 }
+
+/** The facts the checks look up, each read when the claim's settings ask its check for it (needsLookup). */
+const LOOKUPS: Partial<
+  Record<
+    ReviewCheck,
+    (em: EntityManager, deps: ReviewerDependencies, claim: ClaimUnderReview, facts: ReviewFacts) => Promise<void>
+  >
+> = {
+  INVALID_VENUE: async (_em, deps, claim, facts) => {
+    facts.venues = await deps.venues.forTenant(claim.tenant.id);
+  },
+  FORMAT_SUBMISSION_LIMIT_EXCEEDED: async (em, _deps, claim, facts) => {
+    facts.claimsOfFormatToday = await claimsToday(em, claim, { formatSlug: claim.receipt.formatSlug });
+  },
+  MERCHANT_SUBMISSION_LIMIT_EXCEEDED: async (em, _deps, claim, facts) => {
+    facts.claimsAtMerchantToday = await claimsToday(em, claim, {
+      merchantName: { $ilike: claim.receipt.merchantName!.trim() },
+    });
+  },
+};
 
 /** Claims the submitter made earlier the same day (by the receipt's zone, as INVALID_DATE counts days), not rejected. */
 function claimsToday(em: EntityManager, claim: ClaimUnderReview, narrowing: Record<string, unknown>): Promise<number> {

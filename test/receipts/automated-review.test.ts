@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RuleEngineError } from '../../shared/platform/errors/app-errors.js';
-import { decide, decidedBefore, spotCheckDraw } from '../../shared/receipts/automated-review.js';
+import { decide, decides, needsLookup, REVIEW_CHECKS, spotCheckDraw } from '../../shared/receipts/automated-review.js';
 import type { ReviewFacts, ReviewedReceipt, RuleRun } from '../../shared/receipts/review-facts.js';
 import { reviewSettings } from '../../shared/receipts/review-settings.js';
 
@@ -169,14 +169,15 @@ describe('the automated decision, from its facts', () => {
     expect(decide(facts({}, { spotCheckRate: draw })).verdict).toBe('AUTHORIZE');
   });
 
-  it('tells the loader when an earlier check has decided, so what a later one needs is never read', () => {
-    const duplicate = facts({ sameImageAs: 'a1' });
-    expect(decidedBefore(duplicate, 'DUPLICATE')).toBe(false);
-    expect(decidedBefore(duplicate, 'INVALID_VENUE')).toBe(true);
-    expect(decidedBefore(duplicate, 'RULE_ENGINE')).toBe(true);
+  it('tells the loader which check decides and which asks for a lookup, so what a later one needs is never read', () => {
+    const decidesFirst = (claim: ReviewFacts) => REVIEW_CHECKS.find((check) => decides(claim, check));
+    expect(decidesFirst(facts({ sameImageAs: 'a1' }))).toBe('DUPLICATE');
     const overLimit = facts({ claimsAtMerchantToday: 5 }, { limits: { perMerchant: 5 } });
-    expect(decidedBefore(overLimit, 'MERCHANT_SUBMISSION_LIMIT_EXCEEDED')).toBe(false);
-    expect(decidedBefore(overLimit, 'RULE_ENGINE')).toBe(true);
-    expect(decidedBefore(facts(), 'RULE_ENGINE')).toBe(false);
+    expect(decidesFirst(overLimit)).toBe('MERCHANT_SUBMISSION_LIMIT_EXCEEDED');
+    expect(decidesFirst(facts())).toBeUndefined();
+    expect(needsLookup(overLimit, 'MERCHANT_SUBMISSION_LIMIT_EXCEEDED')).toBe(true);
+    expect(needsLookup(overLimit, 'FORMAT_SUBMISSION_LIMIT_EXCEEDED')).toBe(false);
+    expect(needsLookup(facts({}, { requireVenue: true }), 'INVALID_VENUE')).toBe(true);
+    expect(needsLookup(facts(), 'INVALID_VENUE')).toBe(false);
   });
 });
