@@ -28,7 +28,7 @@ export interface RouteInput<Body, Params, Query> {
   query: Query;
 }
 
-type Responses = RouteDocumentation['responses'];
+export type Responses = RouteDocumentation['responses'];
 
 /**
  * What a handler may answer with: the `data` of one of its declared responses, typed by that

@@ -6,7 +6,13 @@ import type { User } from '../../shared/users/user.entity.js';
 import { entityManager, type App, type AppEnv } from '../app-env.js';
 import type { Access } from '../middleware/authorize.js';
 import { UserIdParams } from '../users/schema.js';
-import { registerRoute, type DeclaredFieldsOnly, type HandlerResult, type RouteDefinition } from './define-route.js';
+import {
+  registerRoute,
+  type DeclaredFieldsOnly,
+  type HandlerResult,
+  type Responses,
+  type RouteDefinition,
+} from './define-route.js';
 import type { InputDefinition } from './request-input.js';
 
 /** The member a /users/{id} or /users/me route is about, always within the caller's tenant. */
@@ -26,8 +32,6 @@ interface MemberRoutePart<Body> {
   /** The body, where the two take different ones. */
   body?: Body;
 }
-
-type Responses = RouteDefinition<undefined, undefined, undefined>['responses'];
 
 type MemberRoute<Body, Query extends InputDefinition | undefined, R extends Responses, Result> = Omit<
   RouteDefinition<Body extends TSchema ? Body : undefined, undefined, Query, R, Result>,
