@@ -1,9 +1,12 @@
 import { Type, type Static } from 'typebox';
-import { stringEnum } from '../platform/validation/literal-union.js';
+import { literalUnion, stringEnum } from '../platform/validation/literal-union.js';
 import { PURCHASE_RESOURCE_TYPES } from './purchase.entity.js';
 
 // A purchase as POST /v1/purchases and the purchase lists answer it (docs/rewards.md#purchases,
 // docs/rewards.md#partner-products); purchase-service.ts builds them.
+
+/** The rewards bought from a partner rather than given as a voucher (docs/rewards.md#partner-products). */
+export const PARTNER_PRODUCT_TYPES = ['PARTNER1_PRODUCT', 'PARTNER2_PRODUCT'] as const;
 
 const ResourceType = stringEnum(PURCHASE_RESOURCE_TYPES);
 const Common = {
@@ -21,7 +24,7 @@ const VoucherFields = {
 const PartnerFields = {
   benefit: Type.Object(
     {
-      type: Type.Union([Type.Literal('PARTNER1_PRODUCT'), Type.Literal('PARTNER2_PRODUCT')]),
+      type: literalUnion(PARTNER_PRODUCT_TYPES),
       id: Type.String({ format: 'uuid', description: 'the order, which is the purchase' }),
     },
     { description: 'what the member got' },

@@ -14,7 +14,7 @@ import {
 import type { Partner } from '../tenants/tenant-settings.js';
 import { grantVoucher, takeStock, voucherTermsOf } from './grant-voucher.js';
 import type { Purchase, PurchaseResourceType, PurchaseStatus } from './purchase.entity.js';
-import type { PurchaseListView, PurchaseView } from './purchase-resource.js';
+import { PARTNER_PRODUCT_TYPES, type PurchaseListView, type PurchaseView } from './purchase-resource.js';
 import type { VoucherCodes } from './voucher-codes.js';
 
 export interface PurchaseDependencies extends AuditDependencies {
@@ -33,7 +33,7 @@ export interface PurchaseRequest {
   policy: PointsPolicy;
 }
 
-export type PartnerProductType = 'PARTNER1_PRODUCT' | 'PARTNER2_PRODUCT';
+export type PartnerProductType = (typeof PARTNER_PRODUCT_TYPES)[number];
 
 export interface PurchaseRow {
   id: string;
@@ -56,7 +56,7 @@ export function partnerOf(type: PartnerProductType): Partner {
 }
 
 export function isPartnerProduct(type: string): type is PartnerProductType {
-  return type === 'PARTNER1_PRODUCT' || type === 'PARTNER2_PRODUCT';
+  return (PARTNER_PRODUCT_TYPES as readonly string[]).includes(type);
 }
 
 interface RewardRow {
