@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { AuditEntry } from '../../shared/audit/audit-entry.entity.js';
 import type { AppContext } from '../../shared/context.js';
 import type { App } from '../app-env.js';
-import { listPage, listQuery } from '../lists/list-route.js';
+import { LIST_PAGE, listPage, listQuery } from '../lists/list-route.js';
 import { defineRoute } from '../routes/define-route.js';
 import { AUDIT_LOG_LIST, AuditEntryResource } from './schema.js';
 
@@ -25,8 +25,7 @@ export function registerListAuditLog(app: App, context: AppContext): void {
     method: 'get',
     path: '/v1/audit-log',
     operationId: 'listAuditEntries',
-    description:
-      "Every admin change of this tenant, newest first: who made it (the token's subject and scopes), the action, and the record before and after, secrets left out. A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.",
+    description: `Every admin change of this tenant, newest first: who made it (the token's subject and scopes), the action, and the record before and after, secrets left out. ${LIST_PAGE}`,
     examples: {
       response: [
         {

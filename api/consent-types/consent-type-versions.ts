@@ -4,7 +4,7 @@ import { ConsentTypeVersion } from '../../shared/consents/consent-type.entity.js
 import { findConsentType } from '../../shared/consents/consent-type-service.js';
 import { consentTypeVersionView, findConsentTypeVersion } from '../../shared/consents/consent-type-versions.js';
 import { entityManager, type App } from '../app-env.js';
-import { listPage, listQuery } from '../lists/list-route.js';
+import { LIST_PAGE, listPage, listQuery } from '../lists/list-route.js';
 import { defineRoute } from '../routes/define-route.js';
 import {
   CONSENT_TYPE_VERSION_EXAMPLE,
@@ -25,8 +25,7 @@ export function registerConsentTypeVersions(app: App, context: AppContext): void
     method: 'get',
     path: '/v1/consent_types/:id/versions',
     operationId: 'listConsentTypeVersions',
-    description:
-      "The text of each version a consent type has had, newest first; needs the API key only. A consent's `version` and `locale` find the exact words its member was shown. A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.",
+    description: `The text of each version a consent type has had, newest first; needs the API key only. A consent's \`version\` and \`locale\` find the exact words its member was shown. ${LIST_PAGE}`,
     examples: { response: [CONSENT_TYPE_VERSION_EXAMPLE] },
     summary: "List a consent type's versions",
     tags,

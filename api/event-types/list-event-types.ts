@@ -3,7 +3,7 @@ import type { AppContext } from '../../shared/context.js';
 import { EventType } from '../../shared/event-types/event-type.entity.js';
 import { eventTypeView } from '../../shared/event-types/event-type-view.js';
 import type { App } from '../app-env.js';
-import { listPage, listQuery } from '../lists/list-route.js';
+import { LIST_PAGE, listPage, listQuery } from '../lists/list-route.js';
 import { defineRoute } from '../routes/define-route.js';
 import { EVENT_TYPE_EXAMPLE, EVENT_TYPE_LIST, tags } from './schema.js';
 import { EventTypeResource } from '../../shared/event-types/event-type-view.js';
@@ -14,8 +14,7 @@ export function registerListEventTypes(app: App, context: AppContext): void {
     method: 'get',
     path: '/v1/event_types',
     operationId: 'listEventTypes',
-    description:
-      "The tenant's event types; needs the API key only and never shows a secret. A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.",
+    description: `The tenant's event types; needs the API key only and never shows a secret. ${LIST_PAGE}`,
     examples: { response: [EVENT_TYPE_EXAMPLE] },
     summary: "List the tenant's event types",
     tags,

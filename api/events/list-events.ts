@@ -7,7 +7,7 @@ import { Event } from '../../shared/events/event.entity.js';
 import { storedEventView } from '../../shared/events/event-view.js';
 import type { ListQuery } from '../../shared/platform/lists/parse-list-query.js';
 import type { App, AppEnv } from '../app-env.js';
-import { listPage, listQuery } from '../lists/list-route.js';
+import { LIST_PAGE, listPage, listQuery } from '../lists/list-route.js';
 import { defineRoute } from '../routes/define-route.js';
 import type { RequestInput } from '../routes/request-input.js';
 import { EVENT_EXAMPLE, EVENT_LIST, EventResource, tags } from './schema.js';
@@ -53,8 +53,7 @@ export function registerListEvents(app: App, context: AppContext): void {
     method: 'get',
     path: '/v1/events',
     operationId: 'listEvents',
-    description:
-      'Registered events, newest first; `pointsOnlyEvents=true` keeps those that granted points. A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.',
+    description: `Registered events, newest first; \`pointsOnlyEvents=true\` keeps those that granted points. ${LIST_PAGE}`,
     examples: { response: [EVENT_EXAMPLE] },
     summary: 'List registered events',
     tags,

@@ -59,6 +59,10 @@ export function listQuery(spec: ListSpec): RequestInput<ListQuery> {
   return { schema, parse: (raw) => parseListQuery(raw, spec) };
 }
 
+/** How a list route's description ends: the paging its query takes, and how the answer says where the page sits. */
+export const LIST_PAGE =
+  'A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.';
+
 /**
  * The one list helper (docs/api-conventions.md#lists and #filters): always adds the tenant to the WHERE clause, answers
  * the page with `Content-Range`. `scope` narrows further (for example to events with points);

@@ -3,10 +3,10 @@ import type { AppContext } from '../../shared/context.js';
 import { Purchase } from '../../shared/rewards/purchase.entity.js';
 import { purchaseListView } from '../../shared/rewards/purchase-service.js';
 import type { App } from '../app-env.js';
-import { listPage, listQuery } from '../lists/list-route.js';
+import { LIST_PAGE, listPage, listQuery } from '../lists/list-route.js';
 import { defineRoute } from '../routes/define-route.js';
 import { PurchaseListItem } from '../../shared/rewards/purchase-resource.js';
-import { PURCHASE_LIST, PURCHASE_LIST_EXAMPLE, PURCHASE_LIST_PAGE, tags } from './schema.js';
+import { PURCHASE_LIST, PURCHASE_LIST_EXAMPLE, tags } from './schema.js';
 
 /** docs/rewards.md#purchases: the tenant's purchases; a member's are api/users/list-user-purchases.ts. */
 export function registerListPurchases(app: App, context: AppContext): void {
@@ -14,7 +14,7 @@ export function registerListPurchases(app: App, context: AppContext): void {
     method: 'get',
     path: '/v1/purchases',
     operationId: 'listPurchases',
-    description: `The tenant's purchases, newest first, each with the name of the reward bought. ${PURCHASE_LIST_PAGE}`,
+    description: `The tenant's purchases, newest first, each with the name of the reward bought. ${LIST_PAGE}`,
     examples: { response: PURCHASE_LIST_EXAMPLE },
     summary: 'List purchases',
     tags,

@@ -55,5 +55,3 @@ export const PURCHASE_EXAMPLE = {
 export const PURCHASE_LIST_EXAMPLE = [
   { ...PURCHASE_EXAMPLE, resource: { ...PURCHASE_EXAMPLE.resource, name: REWARD_EXAMPLE.name } },
 ];
-export const PURCHASE_LIST_PAGE =
-  'A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.';

@@ -64,15 +64,15 @@ export const POINTS_REACTION_EXAMPLE: Static<typeof ReactionSchema> = {
 };
 
 /** A reactor as the examples send it, then as they show it stored. */
-export const REACTOR_DEFINITION_EXAMPLE: Static<typeof CreateReactorBody> = {
+export const REACTOR_DEFINITION_EXAMPLE = {
   name: 'Ten points a euro',
   eventType: 'PURCHASE',
   isActive: true,
   conditions: { all: [{ fact: 'payload', path: '$.total', operator: 'greaterThan', value: 0 }] },
   reactions: [POINTS_REACTION_EXAMPLE],
-};
+} satisfies Static<typeof CreateReactorBody>;
 
-export const REACTOR_EXAMPLE = {
+export const REACTOR_EXAMPLE: Static<typeof ReactorResource> = {
   id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
   ...REACTOR_DEFINITION_EXAMPLE,
   createdAt: '2026-01-07T08:00:00.000Z',

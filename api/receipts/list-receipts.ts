@@ -3,7 +3,7 @@ import type { AppContext } from '../../shared/context.js';
 import { Receipt } from '../../shared/receipts/receipt.entity.js';
 import { receiptListItemView } from '../../shared/receipts/receipt-views.js';
 import type { App } from '../app-env.js';
-import { listPage, listQuery } from '../lists/list-route.js';
+import { LIST_PAGE, listPage, listQuery } from '../lists/list-route.js';
 import { defineRoute } from '../routes/define-route.js';
 import { admin, RECEIPT_LIST, ReceiptListItem, RECEIPT_ID_EXAMPLE, tags } from './schema.js';
 
@@ -12,8 +12,7 @@ export function registerListReceipts(app: App, context: AppContext): void {
     method: 'get',
     path: '/v1/receipts',
     operationId: 'listReceipts',
-    description:
-      'The claimed receipts, in summary. A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.',
+    description: `The claimed receipts, in summary. ${LIST_PAGE}`,
     examples: {
       response: [
         {

@@ -5,7 +5,7 @@ import { Receipt } from '../../shared/receipts/receipt.entity.js';
 import { reviewView } from '../../shared/receipts/receipt-views.js';
 import { Review } from '../../shared/receipts/review.entity.js';
 import { entityManager, type App } from '../app-env.js';
-import { listPage, listQuery } from '../lists/list-route.js';
+import { LIST_PAGE, listPage, listQuery } from '../lists/list-route.js';
 import { defineRoute } from '../routes/define-route.js';
 import { RULE_SET_EXAMPLE } from '../rule-sets/schema.js';
 import { ReviewResource } from '../../shared/receipts/receipt-views.js';
@@ -16,8 +16,7 @@ export function registerListReviews(app: App, context: AppContext): void {
     method: 'get',
     path: '/v1/receipts/:id/reviews',
     operationId: 'listReceiptReviews',
-    description:
-      'Every review of a receipt, automated and human, newest first; an automated review lists each check and what it found. A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.',
+    description: `Every review of a receipt, automated and human, newest first; an automated review lists each check and what it found. ${LIST_PAGE}`,
     examples: {
       response: [
         REVIEW_EXAMPLE,

@@ -4,7 +4,7 @@ import { pageInMemory } from '../../shared/platform/lists/page-in-memory.js';
 import { RuleSet } from '../../shared/rules/rule-set.entity.js';
 import { addRule, deleteRule, findRule, findRuleSet, updateRule } from '../../shared/rules/rule-set-service.js';
 import { changedBy, entityManager, type App } from '../app-env.js';
-import { listQuery, pageAnswer } from '../lists/list-route.js';
+import { LIST_PAGE, listQuery, pageAnswer } from '../lists/list-route.js';
 import { createsRecord } from '../middleware/idempotency.js';
 import { Deleted, DELETED_ONE, success } from '../routes/answer.js';
 import { defineRoute } from '../routes/define-route.js';
@@ -31,8 +31,7 @@ export function registerRuleRoutes(app: App, context: AppContext): void {
     method: 'get',
     path: rulesPath,
     operationId: 'listRuleSetRules',
-    description:
-      "The rules of one set, by default in the order they run (higher priority first, equal priorities in the set's order). A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.",
+    description: `The rules of one set, by default in the order they run (higher priority first, equal priorities in the set's order). ${LIST_PAGE}`,
     examples: { response: [RULE_EXAMPLE] },
     summary: "A rule set's rules, in the order they run",
     tags,

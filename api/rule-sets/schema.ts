@@ -216,15 +216,15 @@ export const RULE_PROPERTIES_EXAMPLE = {
 };
 
 /** A rule as the examples send it, then as they show it stored, alone and in its set. */
-export const RULE_DEFINITION_EXAMPLE: Static<typeof RuleDefinitionBody> = {
+export const RULE_DEFINITION_EXAMPLE = {
   type: 'CUSTOM',
   name: RULE_PROPERTIES_EXAMPLE.event.type,
   priority: RULE_PROPERTIES_EXAMPLE.priority,
   ruleProperties: RULE_PROPERTIES_EXAMPLE,
   resultParams: { success: [{ key: 'bonusPoints', value: 50 }], failure: [] },
-};
+} satisfies Static<typeof RuleDefinitionBody>;
 
-export const RULE_EXAMPLE = {
+export const RULE_EXAMPLE: Static<typeof RuleResource> = {
   id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
   ...RULE_DEFINITION_EXAMPLE,
   configuration: null,
@@ -232,7 +232,7 @@ export const RULE_EXAMPLE = {
   updatedAt: '2026-01-10T08:00:00.000Z',
 };
 
-export const RULE_SET_EXAMPLE = {
+export const RULE_SET_EXAMPLE: Static<typeof RuleSetResource> = {
   id: '2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e',
   name: 'Every shop',
   isActive: true,

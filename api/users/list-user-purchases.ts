@@ -3,8 +3,8 @@ import type { AppContext } from '../../shared/context.js';
 import { Purchase } from '../../shared/rewards/purchase.entity.js';
 import { purchaseListView } from '../../shared/rewards/purchase-service.js';
 import type { App } from '../app-env.js';
-import { listPage, listQuery } from '../lists/list-route.js';
-import { PURCHASE_LIST, PURCHASE_LIST_EXAMPLE, PURCHASE_LIST_PAGE, tags } from '../purchases/schema.js';
+import { LIST_PAGE, listPage, listQuery } from '../lists/list-route.js';
+import { PURCHASE_LIST, PURCHASE_LIST_EXAMPLE, tags } from '../purchases/schema.js';
 import { PurchaseListItem } from '../../shared/rewards/purchase-resource.js';
 import { defineMemberRoute, memberOf } from '../routes/member-target.js';
 
@@ -15,12 +15,12 @@ export function registerListUserPurchases(app: App, context: AppContext): void {
     own: {
       summary: 'The purchases of the member the user token speaks for',
       operationId: 'listOwnPurchases',
-      description: `The purchases of the member whose \`authIdentifier\` is the user token's \`sub\`, newest first. ${PURCHASE_LIST_PAGE}`,
+      description: `The purchases of the member whose \`authIdentifier\` is the user token's \`sub\`, newest first. ${LIST_PAGE}`,
     },
     anyMember: {
       summary: "A member's purchases",
       operationId: 'listUserPurchases',
-      description: `A member's purchases, the member found by its id, \`authIdentifier\` or account number, newest first. ${PURCHASE_LIST_PAGE}`,
+      description: `A member's purchases, the member found by its id, \`authIdentifier\` or account number, newest first. ${LIST_PAGE}`,
     },
     method: 'get',
     examples: { response: PURCHASE_LIST_EXAMPLE },

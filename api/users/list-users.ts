@@ -3,7 +3,7 @@ import type { AppContext } from '../../shared/context.js';
 import { User } from '../../shared/users/user.entity.js';
 import { memberViews } from '../../shared/members/member-views.js';
 import { entityManager, type App } from '../app-env.js';
-import { listPageViewed, listQuery } from '../lists/list-route.js';
+import { LIST_PAGE, listPageViewed, listQuery } from '../lists/list-route.js';
 import { defineRoute } from '../routes/define-route.js';
 import { USER_EXAMPLE, USER_LIST, UserResource } from './schema.js';
 
@@ -12,8 +12,7 @@ export function registerListUsers(app: App, context: AppContext): void {
     method: 'get',
     path: '/v1/users',
     operationId: 'listUsers',
-    description:
-      "The tenant's members. A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.",
+    description: `The tenant's members. ${LIST_PAGE}`,
     examples: { response: [USER_EXAMPLE] },
     summary: 'List members',
     tags: ['Users'],

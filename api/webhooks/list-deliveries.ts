@@ -3,7 +3,7 @@ import type { AppContext } from '../../shared/context.js';
 import { WebhookDelivery } from '../../shared/webhooks/webhook-delivery.entity.js';
 import { findWebhook } from '../../shared/webhooks/webhook-service.js';
 import { entityManager, type App } from '../app-env.js';
-import { listPage, listQuery } from '../lists/list-route.js';
+import { LIST_PAGE, listPage, listQuery } from '../lists/list-route.js';
 import { defineRoute } from '../routes/define-route.js';
 import { access, DELIVERY_LIST, DeliveryResource, tags, WebhookIdParams } from './schema.js';
 
@@ -24,8 +24,7 @@ export function registerListDeliveries(app: App, context: AppContext): void {
     method: 'get',
     path: '/v1/webhooks/:id/deliveries',
     operationId: 'listWebhookDeliveries',
-    description:
-      'The deliveries of one webhook (PENDING, SUCCEEDED or FAILED), each with every attempt: when, what your server answered or the error, and how long it took. A page of the list: `limit`, `skip`, `sort`, `order` and an O-Rison `filter` over the fields named below; `Content-Range` says where the page sits in the whole.',
+    description: `The deliveries of one webhook (PENDING, SUCCEEDED or FAILED), each with every attempt: when, what your server answered or the error, and how long it took. ${LIST_PAGE}`,
     examples: {
       response: [
         {

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
 import type { AppEnv } from '../../api/app-env.js';
 import { answer } from '../../api/routes/answer.js';
+import { collectionRoutes } from '../../api/routes/collection-routes.js';
 import { defineRoute } from '../../api/routes/define-route.js';
 import type { AppContext } from '../../shared/context.js';
 
@@ -77,5 +78,28 @@ describe('a route handler is typed by its response schema', () => {
     expect(app.routes.filter((route) => route.method === 'GET').map((route) => route.path)).toEqual(
       expect.arrayContaining(['/extra', '/missing', '/built', '/wrong-type']),
     );
+  });
+
+  it("refuses, at compile time, a collection's view that shows a field its schema lacks, or lacks one", () => {
+    const app = widgetApp();
+    const collection = {
+      path: '/widgets',
+      noun: 'widget',
+      entity: 'Widget',
+      resource: Widget,
+      example: WIDGET,
+      params: Type.Object({ id: Type.String() }),
+      tags: ['Widgets'],
+      access: { admin: 'admin:rules' as const },
+    };
+    const shown = (record: typeof WIDGET) => ({ ...record, internalNote: 'kept back' });
+    // @ts-expect-error `internalNote` is not a field of Widget
+    collectionRoutes(app, context, { ...collection, view: shown });
+    const { name: _name, ...nameless } = WIDGET;
+    // @ts-expect-error Widget's `name` is required
+    collectionRoutes(app, context, { ...collection, view: (_record: typeof WIDGET) => nameless });
+    const widgets = collectionRoutes(app, context, { ...collection, view: (record: typeof WIDGET) => record });
+    widgets.get({ find: async () => WIDGET });
+    expect(new Set(app.routes.map((route) => `${route.method} ${route.path}`))).toEqual(new Set(['GET /widgets/:id']));
   });
 });

@@ -1,0 +1,187 @@
+import type { EntityName, FilterQuery } from '@mikro-orm/core';
+import { Type, type Static, type TObject, type TSchema, type TString } from 'typebox';
+import type { ChangedBy } from '../../shared/audit/audited-resource-change.js';
+import type { AppContext } from '../../shared/context.js';
+import type { EntityManager } from '../../shared/platform/db/orm.js';
+import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
+import { changedBy, entityManager, type App } from '../app-env.js';
+import { LIST_PAGE, listPage, listQuery } from '../lists/list-route.js';
+import type { Access } from '../middleware/authorize.js';
+import { createsRecordOf, type IdempotencyOptions } from '../middleware/idempotency.js';
+import { Deleted, DELETED_ONE } from './answer.js';
+import { registerRoute, type DeclaredFieldsOnly } from './define-route.js';
+
+/** What every route of one of the tenant's collections (`/v1/products`, `/v1/products/{id}`) shares. */
+export interface Collection<Record extends object, Resource extends TSchema, View> {
+  /** The collection's path; one record's is `<path>/:id`. */
+  path: string;
+  /**
+   * The record in words, singular (`rule set`): the answers' descriptions say "the rule set" and "a
+   * page of rule sets", the operationIds are `createRuleSet`, `listRuleSets`, `getRuleSet`, …
+   */
+  noun: string;
+  entity: EntityName<Record>;
+  /** The answer's schema, and how a record is shown in it. */
+  resource: Resource;
+  view: (record: Record) => View;
+  /** The document's example of one record, as every answer shows it. */
+  example: Static<Resource>;
+  /** The `:id` of a record's path, with its description and example. */
+  params: TObject<{ id: TString }>;
+  tags: string[];
+  access: Access;
+}
+
+/** What one route says of itself, where it says more than its collection's words. */
+interface RouteText {
+  summary?: string;
+  description?: string;
+  /** The success answer's description, where not the usual ("the product", "a page of products"). */
+  answer?: string;
+  access?: 'apiKey' | Access;
+  errors?: number[];
+}
+
+type Change = [context: AppContext, em: EntityManager, by: ChangedBy];
+
+interface CreateRoute<Record, Body extends TSchema> extends RouteText {
+  summary: string;
+  description: string;
+  body: Body;
+  request: Static<Body>;
+  /** Creates the record under `id`, the uuid reserved with an Idempotency-Key (a new one without a key). */
+  create: (...change: [...Change, input: Static<Body>, id?: string]) => Promise<Record>;
+  idempotency?: IdempotencyOptions;
+}
+
+interface ListRoute<Record> extends RouteText {
+  /** What the list holds, before the paging parameters are explained. */
+  description: string;
+  spec: ListSpec;
+  options?: { scope?: FilterQuery<Record>; populate?: string[] };
+}
+
+interface GetRoute<Record> extends RouteText {
+  find: (em: EntityManager, tenantId: string, id: string) => Promise<Record>;
+}
+
+interface UpdateRoute<Record, Body extends TSchema, Resource extends TSchema> extends RouteText {
+  body: Body;
+  examples: { request: Static<Body>; response: Static<Resource> };
+  update: (...change: [...Change, id: string, changes: Static<Body>]) => Promise<Record>;
+}
+
+interface DeleteRoute extends RouteText {
+  /** What deleting the record takes with it, or leaves. */
+  description: string;
+  remove: (...change: [...Change, id: string]) => Promise<void>;
+}
+
+/**
+ * Declares a collection's create, list, read, change and delete routes, each in one call that
+ * gives only what sets it apart: its words, its example and the service function it calls. The
+ * method, path, operationId, answer schema and status, the usual words, and the glue from request
+ * to service to view are written here once. Routes register in the order they are declared, which
+ * is the OpenAPI document's order.
+ */
+export function collectionRoutes<Record extends object, const Resource extends TSchema, View extends Static<Resource>>(
+  app: App,
+  context: AppContext,
+  collection: Collection<Record, Resource, View> &
+    DeclaredFieldsOnly<View, { 200: { description: string; data: Resource } }>,
+) {
+  const { path, noun, entity, resource, view, example, params, tags } = collection;
+  const name = noun.replace(/(?:^|\s)(\w)/g, (_, letter: string) => letter.toUpperCase());
+  const article = /^[aeiou]/.test(noun) ? 'an' : 'a';
+  const one = `${path}/:id`;
+  const change = (c: Parameters<typeof changedBy>[0]): Change => [context, entityManager(c), changedBy(c)];
+  const idOf = (input: { params: unknown }) => (input.params as { id: string }).id;
+  const shared = (route: RouteText) => ({ tags, access: route.access ?? collection.access });
+
+  return {
+    create<Body extends TSchema>(route: CreateRoute<Record, Body>): void {
+      registerRoute(app, context, {
+        ...shared(route),
+        method: 'post',
+        path,
+        operationId: `create${name}`,
+        summary: route.summary,
+        description: route.description,
+        examples: { request: route.request, response: example },
+        idempotency: route.idempotency ?? createsRecordOf(entity, view),
+        body: route.body,
+        responses: { 201: { description: route.answer ?? 'created', data: resource } },
+        errors: route.errors ?? [422],
+        handler: async ({ body }, c) => view(await route.create(...change(c), body as Static<Body>, c.var.reservedId)),
+      });
+    },
+
+    list(route: ListRoute<Record>): void {
+      registerRoute(app, context, {
+        ...shared(route),
+        method: 'get',
+        path,
+        operationId: `list${name}s`,
+        summary: route.summary ?? `List ${noun}s`,
+        description: `${route.description} ${LIST_PAGE}`,
+        examples: { response: [example] },
+        query: listQuery(route.spec),
+        responses: { 200: { description: route.answer ?? `a page of ${noun}s`, data: Type.Array(resource) } },
+        errors: route.errors ?? [400],
+        handler: ({ query }, c) => listPage(c, entity, route.spec, query as never, view, route.options),
+      });
+    },
+
+    get(route: GetRoute<Record>): void {
+      registerRoute(app, context, {
+        ...shared(route),
+        method: 'get',
+        path: one,
+        operationId: `get${name}`,
+        summary: route.summary ?? `Read ${article} ${noun}`,
+        description: route.description ?? `One ${noun} by its id.`,
+        examples: { response: example },
+        params,
+        responses: { 200: { description: route.answer ?? `the ${noun}`, data: resource } },
+        errors: route.errors ?? [404],
+        handler: async (input, c) => view(await route.find(entityManager(c), c.var.tenant.id, idOf(input))),
+      });
+    },
+
+    update<Body extends TSchema>(route: UpdateRoute<Record, Body, Resource>): void {
+      registerRoute(app, context, {
+        ...shared(route),
+        method: 'patch',
+        path: one,
+        operationId: `update${name}`,
+        summary: route.summary ?? `Change ${article} ${noun}`,
+        description: route.description ?? 'Changes the fields given; the others keep their values.',
+        examples: route.examples,
+        params,
+        body: route.body,
+        responses: { 200: { description: route.answer ?? `the changed ${noun}`, data: resource } },
+        errors: route.errors ?? [404],
+        handler: async (input, c) => view(await route.update(...change(c), idOf(input), input.body as Static<Body>)),
+      });
+    },
+
+    delete(route: DeleteRoute): void {
+      registerRoute(app, context, {
+        ...shared(route),
+        method: 'delete',
+        path: one,
+        operationId: `delete${name}`,
+        summary: route.summary ?? `Delete ${article} ${noun}`,
+        description: route.description,
+        examples: { response: DELETED_ONE },
+        params,
+        responses: { 200: { description: route.answer ?? 'deleted', data: Deleted } },
+        errors: route.errors ?? [404],
+        handler: async (input, c) => {
+          await route.remove(...change(c), idOf(input));
+          return DELETED_ONE;
+        },
+      });
+    },
+  };
+}
