@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { Tenant } from '../tenants/tenant.entity.js';
+import { tenantOwned } from '../tenants/tenant-owned.js';
+import { timestampProperties } from '../platform/db/timestamp-properties.js';
 
 /** A consent's text in each locale it is written in: `{en: '…', 'fr-CA': '…'}`. */
 export type ConsentDescriptions = Record<string, string>;
@@ -14,19 +15,14 @@ export const ConsentType = defineEntity({
   uniques: [{ properties: ['tenant', 'name'] }],
   indexes: [{ properties: ['tenant', 'createdAt'] }],
   properties: {
-    id: p.uuid().primary(),
-    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    ...tenantOwned(),
     name: p.string(),
     /** A member cannot register without giving it (it may still be withdrawn later). */
     required: p.boolean(),
     defaultLocale: p.string(),
     descriptions: p.json<ConsentDescriptions>(),
     version: p.integer(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    ...timestampProperties(),
   },
 });
 
@@ -41,8 +37,7 @@ export const ConsentTypeVersion = defineEntity({
   tableName: 'consent_type_version',
   uniques: [{ properties: ['consentType', 'version'] }],
   properties: {
-    id: p.uuid().primary(),
-    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    ...tenantOwned(),
     consentType: p.manyToOne(ConsentType),
     version: p.integer(),
     defaultLocale: p.string(),

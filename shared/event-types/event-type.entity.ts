@@ -1,15 +1,15 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { Tenant } from '../tenants/tenant.entity.js';
 
 import type { JsonSchema } from '../platform/validation/payload-schema.js';
+import { tenantOwned } from '../tenants/tenant-owned.js';
+import { timestampProperties } from '../platform/db/timestamp-properties.js';
 
 export const EventType = defineEntity({
   name: 'EventType',
   tableName: 'event_type',
   uniques: [{ properties: ['tenant', 'name'] }],
   properties: {
-    id: p.uuid().primary(),
-    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    ...tenantOwned(),
     name: p.string(),
     description: p.text(),
     isPrivate: p.boolean(),
@@ -20,11 +20,7 @@ export const EventType = defineEntity({
     secretHash: p.string().nullable(),
     /** ORDER_PLACED and RECEIPT_REVIEWED, reported by the receipts service (docs/events.md#system-event-types). */
     isSystem: p.boolean().default(false),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    ...timestampProperties(),
   },
 });
 

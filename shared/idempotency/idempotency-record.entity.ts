@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { Tenant } from '../tenants/tenant.entity.js';
+import { tenantOwned } from '../tenants/tenant-owned.js';
 
 /**
  * The first answer to a creating POST carrying an Idempotency-Key
@@ -12,8 +12,7 @@ export const IdempotencyRecord = defineEntity({
   uniques: [{ properties: ['tenant', 'key'] }],
   indexes: [{ properties: ['createdAt'] }],
   properties: {
-    id: p.uuid().primary(),
-    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    ...tenantOwned(),
     key: p.string(),
     /** SHA-256 of method, path and the canonical body (keys sorted). */
     requestHash: p.string(),

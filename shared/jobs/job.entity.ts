@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { Tenant } from '../tenants/tenant.entity.js';
+import { tenantOwned } from '../tenants/tenant-owned.js';
 
 export const JOB_KINDS = ['POINTS_ADJUSTMENT'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
@@ -32,8 +32,7 @@ export const Job = defineEntity({
     },
   ],
   properties: {
-    id: p.uuid().primary(),
-    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    ...tenantOwned(),
     kind: p.enum([...JOB_KINDS]),
     status: p.enum([...JOB_STATUSES]),
     total: p.integer(),

@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { Tenant } from '../tenants/tenant.entity.js';
 import { User } from '../users/user.entity.js';
+import { tenantOwned } from '../tenants/tenant-owned.js';
 
 export const LEDGER_KINDS = ['EARN', 'SPEND', 'EXPIRY', 'REVERSAL', 'ADJUSTMENT'] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
@@ -27,8 +27,7 @@ export const LedgerEntry = defineEntity({
     },
   ],
   properties: {
-    id: p.uuid().primary(),
-    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    ...tenantOwned(),
     user: p.manyToOne(User).deleteRule('cascade'),
     kind: p.enum([...LEDGER_KINDS]),
     /** Signed: earnings positive, spending, expiry and reversals negative. */

@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { Tenant } from '../tenants/tenant.entity.js';
 import type { ReceiptLineItem } from '../receipts/receipt.entity.js';
 import { User } from '../users/user.entity.js';
+import { tenantOwned } from '../tenants/tenant-owned.js';
 
 /** A line item of a point-of-sale order: a receipt's, without the free-form metadata or a parser's confidence. */
 export type OrderLineItem = Omit<ReceiptLineItem, 'metadata' | 'confidence'>;
@@ -23,8 +23,7 @@ export const Order = defineEntity({
     },
   ],
   properties: {
-    id: p.uuid().primary(),
-    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    ...tenantOwned(),
     transactionId: p.string(),
     locationId: p.string(),
     cashierId: p.string().nullable(),

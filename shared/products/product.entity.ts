@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { Tenant } from '../tenants/tenant.entity.js';
+import { tenantOwned } from '../tenants/tenant-owned.js';
+import { timestampProperties } from '../platform/db/timestamp-properties.js';
 
 /**
  * A product of the tenant's catalogue (docs/receipts.md#products): its `identifiers` (SKUs,
@@ -10,18 +11,13 @@ export const Product = defineEntity({
   tableName: 'product',
   indexes: [{ properties: ['tenant', 'createdAt'] }],
   properties: {
-    id: p.uuid().primary(),
-    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    ...tenantOwned(),
     name: p.string().length(256),
     identifiers: p.json<string[]>(),
     /** The catalogue price BASKET rules check a line item's unit price against. */
     unitPrice: p.decimal('number').precision(14).scale(4).nullable(),
     isActive: p.boolean().default(true),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    ...timestampProperties(),
   },
 });
 
@@ -37,8 +33,7 @@ export const ProductIdentifier = defineEntity({
   uniques: [{ properties: ['tenant', 'key'] }],
   indexes: [{ properties: ['product'] }],
   properties: {
-    id: p.uuid().primary(),
-    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    ...tenantOwned(),
     product: p.manyToOne(Product).deleteRule('cascade'),
     key: p.string(),
   },

@@ -1,7 +1,8 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { Tenant } from '../tenants/tenant.entity.js';
 import type { RuleConditions } from '../platform/conditions/conditions.js';
 import type { Reaction } from './reaction.js';
+import { tenantOwned } from '../tenants/tenant-owned.js';
+import { timestampProperties } from '../platform/db/timestamp-properties.js';
 
 /** What a tenant's events turn into (docs/events.md#reactors): conditions over the event, then reactions. */
 export const Reactor = defineEntity({
@@ -10,19 +11,14 @@ export const Reactor = defineEntity({
   uniques: [{ properties: ['tenant', 'name'] }],
   indexes: [{ properties: ['tenant', 'eventType'] }],
   properties: {
-    id: p.uuid().primary(),
-    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    ...tenantOwned(),
     name: p.string(),
     /** The event type's name: reactors follow a type by name, as tenants write them. */
     eventType: p.string(),
     isActive: p.boolean().default(true),
     conditions: p.json<RuleConditions>().nullable(),
     reactions: p.json<Reaction[]>(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    ...timestampProperties(),
   },
 });
 

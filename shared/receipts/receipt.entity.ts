@@ -1,7 +1,8 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { Tenant } from '../tenants/tenant.entity.js';
 import { User } from '../users/user.entity.js';
 import { RECEIPT_STATUSES } from '../rules/review-enums.js';
+import { tenantOwned } from '../tenants/tenant-owned.js';
+import { timestampProperties } from '../platform/db/timestamp-properties.js';
 
 /** A parsed line item (docs/receipts.md#records). */
 export interface ReceiptLineItem {
@@ -76,8 +77,7 @@ export const Receipt = defineEntity({
     },
   ],
   properties: {
-    id: p.uuid().primary(),
-    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    ...tenantOwned(),
     submitter: p.manyToOne(User).deleteRule('cascade'),
     status: p.enum([...RECEIPT_STATUSES]),
     /** Raised on every status change: orders the RECEIPT_REVIEWED events of one receipt. */
@@ -123,11 +123,7 @@ export const Receipt = defineEntity({
     metadata: p.json<ReceiptMetadata>().nullable(),
     /** The review that set the status; null until one did. */
     paramountReviewId: p.uuid().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    ...timestampProperties(),
   },
 });
 

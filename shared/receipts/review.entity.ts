@@ -1,8 +1,8 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { RuleEngineResult } from '../rules/rule-engine.js';
-import { Tenant } from '../tenants/tenant.entity.js';
 import { Receipt } from './receipt.entity.js';
 import { REVIEW_REASONS, REVIEW_VERDICTS } from '../rules/review-enums.js';
+import { tenantOwned } from '../tenants/tenant-owned.js';
 
 /** A review (docs/receipts.md#records): `reviwer` is spelled so on purpose. */
 export interface Reviewer {
@@ -44,8 +44,7 @@ export const Review = defineEntity({
     },
   ],
   properties: {
-    id: p.uuid().primary(),
-    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    ...tenantOwned(),
     receipt: p.manyToOne(Receipt).deleteRule('cascade'),
     verdict: p.enum([...REVIEW_VERDICTS]),
     reason: p.enum([...REVIEW_REASONS]),

@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { Tenant } from '../tenants/tenant.entity.js';
 import { ReferralCampaign } from './referral-campaign.entity.js';
 import { ReferralCode } from './referral-code.entity.js';
+import { tenantOwned } from '../tenants/tenant-owned.js';
 
 /** A click on an invite (docs/referrals.md#clicks), counted in its campaign's statistics. */
 export const ReferralActivity = defineEntity({
@@ -9,8 +9,7 @@ export const ReferralActivity = defineEntity({
   tableName: 'referral_activity',
   indexes: [{ properties: ['campaign'] }],
   properties: {
-    id: p.uuid().primary(),
-    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    ...tenantOwned(),
     code: p.manyToOne(ReferralCode).deleteRule('cascade'),
     campaign: p.manyToOne(ReferralCampaign).deleteRule('cascade'),
     source: p.string(),

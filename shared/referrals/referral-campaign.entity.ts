@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { Tenant } from '../tenants/tenant.entity.js';
+import { tenantOwned } from '../tenants/tenant-owned.js';
+import { timestampProperties } from '../platform/db/timestamp-properties.js';
 
 /** How a campaign's invite codes look (docs/referrals.md#invite-codes). */
 export const REFERRAL_CODE_TYPES = ['LINK', 'CODE', 'STATIC_USER_CODE', 'STATIC_USER_WORD_CODE'] as const;
@@ -39,19 +40,14 @@ export const ReferralCampaign = defineEntity({
     },
   ],
   properties: {
-    id: p.uuid().primary(),
-    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    ...tenantOwned(),
     /** As long as validation lets it be (1 to 256 characters), as are sourceUserId and a tranche's name. */
     name: p.string().length(256),
     linkConfig: p.json<LinkConfig>(),
     isActive: p.boolean(),
     referralCodeType: p.enum([...REFERRAL_CODE_TYPES]),
     tranches: p.json<Tranche[]>(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    ...timestampProperties(),
   },
 });
 

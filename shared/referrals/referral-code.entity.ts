@@ -1,7 +1,8 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { Tenant } from '../tenants/tenant.entity.js';
 import { User } from '../users/user.entity.js';
 import { ReferralCampaign } from './referral-campaign.entity.js';
+import { tenantOwned } from '../tenants/tenant-owned.js';
+import { timestampProperties } from '../platform/db/timestamp-properties.js';
 
 /**
  * A member's invite code in one campaign (docs/referrals.md#invite-codes): one per member and
@@ -14,19 +15,14 @@ export const ReferralCode = defineEntity({
   uniques: [{ properties: ['campaign', 'member'] }, { properties: ['campaign', 'inviteCode'] }],
   indexes: [{ properties: ['tenant', 'inviteCode'] }],
   properties: {
-    id: p.uuid().primary(),
-    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    ...tenantOwned(),
     campaign: p.manyToOne(ReferralCampaign).deleteRule('cascade'),
     /** The code's owner: the referrer of whoever registers with it. */
     member: p.manyToOne(User).deleteRule('cascade'),
     inviteCode: p.string(),
     /** The invite link of a LINK campaign; null for the other types. */
     inviteLink: p.text().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    ...timestampProperties(),
   },
 });
 

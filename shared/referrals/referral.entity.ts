@@ -1,8 +1,8 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { Tenant } from '../tenants/tenant.entity.js';
 import { User } from '../users/user.entity.js';
 import { ReferralCampaign } from './referral-campaign.entity.js';
 import { ReferralCode } from './referral-code.entity.js';
+import { tenantOwned } from '../tenants/tenant-owned.js';
 
 /**
  * A registration with an invite code (docs/referrals.md#referred-registrations). A member is
@@ -20,8 +20,7 @@ export const Referral = defineEntity({
     { properties: ['createdAt'] },
   ],
   properties: {
-    id: p.uuid().primary(),
-    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    ...tenantOwned(),
     code: p.manyToOne(ReferralCode).deleteRule('cascade'),
     campaign: p.manyToOne(ReferralCampaign).deleteRule('cascade'),
     referrer: p.manyToOne(User).deleteRule('cascade'),

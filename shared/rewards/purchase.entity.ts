@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { Tenant } from '../tenants/tenant.entity.js';
 import { User } from '../users/user.entity.js';
 import { Reward } from './reward.entity.js';
+import { tenantOwned } from '../tenants/tenant-owned.js';
 
 export const PURCHASE_RESOURCE_TYPES = ['REWARD', 'PARTNER1_PRODUCT', 'PARTNER2_PRODUCT'] as const;
 export type PurchaseResourceType = (typeof PURCHASE_RESOURCE_TYPES)[number];
@@ -31,8 +31,7 @@ export const Purchase = defineEntity({
     { properties: ['tenant', 'reward', 'createdAt'] },
   ],
   properties: {
-    id: p.uuid().primary(),
-    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    ...tenantOwned(),
     user: p.manyToOne(User).deleteRule('cascade'),
     reward: p.manyToOne(Reward).deleteRule('cascade'),
     resourceType: p.enum([...PURCHASE_RESOURCE_TYPES]),

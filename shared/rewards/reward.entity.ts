@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { Tenant } from '../tenants/tenant.entity.js';
+import { tenantOwned } from '../tenants/tenant-owned.js';
 
 export const REWARD_TYPES = ['VOUCHER', 'PARTNER1_PRODUCT', 'PARTNER2_PRODUCT'] as const;
 export type RewardType = (typeof REWARD_TYPES)[number];
@@ -29,8 +29,7 @@ export const Reward = defineEntity({
     { name: 'reward_price_not_negative', expression: 'price >= 0' },
   ],
   properties: {
-    id: p.uuid().primary(),
-    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    ...tenantOwned(),
     type: p.enum([...REWARD_TYPES]),
     name: p.string().length(256),
     summary: p.text().nullable(),
@@ -78,8 +77,7 @@ export const RewardCode = defineEntity({
     },
   ],
   properties: {
-    id: p.uuid().primary(),
-    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    ...tenantOwned(),
     reward: p.manyToOne(Reward).deleteRule('cascade'),
     codeHash: p.string(),
     sealedCode: p.text(),

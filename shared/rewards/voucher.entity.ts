@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { Tenant } from '../tenants/tenant.entity.js';
 import { User } from '../users/user.entity.js';
 import { Reward, RewardCode } from './reward.entity.js';
+import { tenantOwned } from '../tenants/tenant-owned.js';
 
 /**
  * A voucher in a member's wallet (docs/rewards.md#vouchers), from a purchase (`purchaseId`, unique:
@@ -15,8 +15,7 @@ export const Voucher = defineEntity({
   uniques: [{ properties: ['eventId', 'reactorId'] }],
   indexes: [{ properties: ['tenant', 'user', 'createdAt'] }],
   properties: {
-    id: p.uuid().primary(),
-    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    ...tenantOwned(),
     user: p.manyToOne(User).deleteRule('cascade'),
     reward: p.manyToOne(Reward).deleteRule('cascade'),
     code: p.oneToOne(RewardCode).owner().unique().deleteRule('cascade'),

@@ -1,6 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { Tenant } from '../tenants/tenant.entity.js';
 import type { BasketConfiguration, CustomRuleProperties, ResultParams, RuleType } from './rule-definition.js';
+import { tenantOwned } from '../tenants/tenant-owned.js';
+import { timestampProperties } from '../platform/db/timestamp-properties.js';
 
 /** docs/receipts.md#choosing-a-rule-set: which transactions a set is for; an absent field matches any. */
 export interface RuleSetScope {
@@ -33,17 +34,12 @@ export const RuleSet = defineEntity({
   tableName: 'rule_set',
   indexes: [{ properties: ['tenant', 'isActive'] }],
   properties: {
-    id: p.uuid().primary(),
-    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    ...tenantOwned(),
     name: p.string().length(256).nullable(),
     isActive: p.boolean(),
     scope: p.json<RuleSetScope>().nullable(),
     rules: p.json<StoredRule[]>(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    ...timestampProperties(),
   },
 });
 

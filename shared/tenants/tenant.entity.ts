@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { TenantAuthentication } from '../platform/auth/user-token.js';
+import { timestampProperties } from '../platform/db/timestamp-properties.js';
 
 /** Free-form per-tenant settings; later features read their own members (review, tiers, rateLimit …). */
 export type TenantConfiguration = Record<string, unknown> & {
@@ -24,11 +25,7 @@ export const Tenant = defineEntity({
     disabledAt: p.datetime().nullable(),
     /** The next member's account number: a per-tenant counter, taken under the row's lock. */
     nextAccountNumber: p.integer().default(1),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    ...timestampProperties(),
   },
 });
 

@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { Tenant } from '../tenants/tenant.entity.js';
+import { tenantOwned } from '../tenants/tenant-owned.js';
+import { timestampProperties } from '../platform/db/timestamp-properties.js';
 
 export type Profile = Record<string, unknown>;
 
@@ -21,8 +22,7 @@ export const User = defineEntity({
     },
   ],
   properties: {
-    id: p.uuid().primary(),
-    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    ...tenantOwned(),
     accountNumber: p.integer(),
     authIdentifier: p.string().length(256),
     externalIdentifier: p.string().length(256).nullable(),
@@ -34,11 +34,7 @@ export const User = defineEntity({
     fingerprint: p.string().length(32).nullable(),
     /** Set when the profile was erased (DELETE): ids, account number, events and ledger stay. */
     erasedAt: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    ...timestampProperties(),
   },
 });
 

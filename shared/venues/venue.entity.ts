@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { Tenant } from '../tenants/tenant.entity.js';
+import { tenantOwned } from '../tenants/tenant-owned.js';
+import { timestampProperties } from '../platform/db/timestamp-properties.js';
 
 export interface GeoPosition {
   latitude: number;
@@ -16,17 +17,12 @@ export const Venue = defineEntity({
   tableName: 'venue',
   indexes: [{ properties: ['tenant', 'createdAt'] }],
   properties: {
-    id: p.uuid().primary(),
-    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    ...tenantOwned(),
     name: p.string().length(256),
     identifiers: p.json<string[]>(),
     position: p.json<GeoPosition>().nullable(),
     radiusMeters: p.integer(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    ...timestampProperties(),
   },
 });
 

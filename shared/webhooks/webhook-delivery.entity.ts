@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { Tenant } from '../tenants/tenant.entity.js';
 import { Webhook } from './webhook.entity.js';
+import { tenantOwned } from '../tenants/tenant-owned.js';
 
 export interface DeliveryAttempt {
   at: string;
@@ -21,8 +21,7 @@ export const WebhookDelivery = defineEntity({
   uniques: [{ properties: ['webhook', 'eventId'] }],
   indexes: [{ properties: ['tenant', 'createdAt'] }],
   properties: {
-    id: p.uuid().primary(),
-    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    ...tenantOwned(),
     webhook: p.manyToOne(Webhook).deleteRule('cascade'),
     eventId: p.bigint('number'),
     eventType: p.string(),

@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { Tenant } from '../tenants/tenant.entity.js';
+import { tenantOwned } from '../tenants/tenant-owned.js';
+import { timestampProperties } from '../platform/db/timestamp-properties.js';
 
 /** A tenant's subscription to its events (docs/events.md#webhooks). */
 export const Webhook = defineEntity({
@@ -7,19 +8,14 @@ export const Webhook = defineEntity({
   tableName: 'webhook',
   indexes: [{ properties: ['tenant', 'isActive'] }],
   properties: {
-    id: p.uuid().primary(),
-    tenant: p.manyToOne(Tenant).deleteRule('cascade'),
+    ...tenantOwned(),
     url: p.text(),
     /** Event type names delivered; empty means every type. */
     eventTypes: p.json<string[]>(),
     /** The Standard Webhooks signing secret (`whsec_…`), sealed (shared/platform/secrets/sealer.ts): kept to sign, shown on create only. */
     secret: p.string(),
     isActive: p.boolean().default(true),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    ...timestampProperties(),
   },
 });
 
