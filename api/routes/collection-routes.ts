@@ -44,6 +44,26 @@ interface RouteText {
 
 type Change = [context: AppContext, em: EntityManager, by: ChangedBy];
 
+type AnyRoute = Parameters<typeof registerRoute>[2];
+
+/** What a route of the collection usually is and says, unless the route says otherwise. */
+interface Usual {
+  verb: 'create' | 'list' | 'get' | 'update' | 'delete';
+  method: AnyRoute['method'];
+  /** At one record's path, `<path>/:id`, rather than the collection's. */
+  one?: boolean;
+  summary?: string;
+  description?: string;
+  /** The success answer's description, its status (200 unless said) and schema (the resource unless said). */
+  answer: string;
+  status?: 200 | 201;
+  data?: TSchema;
+  errors: number[];
+}
+
+/** What each route of a collection declares for itself. */
+type OwnParts = Pick<AnyRoute, 'examples' | 'handler'> & Partial<Pick<AnyRoute, 'body' | 'query' | 'idempotency'>>;
+
 interface CreateRoute<Record, Body extends TSchema> extends RouteText {
   summary: string;
   description: string;
@@ -96,92 +116,117 @@ export function collectionRoutes<Record extends object, const Resource extends T
   const one = `${path}/:id`;
   const change = (c: Parameters<typeof changedBy>[0]): Change => [context, entityManager(c), changedBy(c)];
   const idOf = (input: { params: unknown }) => (input.params as { id: string }).id;
-  const shared = (route: RouteText) => ({ tags, access: route.access ?? collection.access });
+
+  /** Registers a route of the collection: what the route says of itself wins over the usual. */
+  function declare(route: RouteText, usual: Usual, own: OwnParts): void {
+    registerRoute(app, context, {
+      method: usual.method,
+      path: usual.one ? one : path,
+      operationId: `${usual.verb}${name}${usual.verb === 'list' ? 's' : ''}`,
+      summary: route.summary ?? usual.summary ?? '',
+      description: route.description ?? usual.description ?? '',
+      tags,
+      access: route.access ?? collection.access,
+      ...(usual.one ? { params } : {}),
+      responses: { [usual.status ?? 200]: { description: route.answer ?? usual.answer, data: usual.data ?? resource } },
+      errors: route.errors ?? usual.errors,
+      ...own,
+    });
+  }
 
   return {
     create<Body extends TSchema>(route: CreateRoute<Record, Body>): void {
-      registerRoute(app, context, {
-        ...shared(route),
-        method: 'post',
-        path,
-        operationId: `create${name}`,
-        summary: route.summary,
-        description: route.description,
-        examples: { request: route.request, response: example },
-        idempotency: route.idempotency ?? createsRecordOf(entity, view),
-        body: route.body,
-        responses: { 201: { description: route.answer ?? 'created', data: resource } },
-        errors: route.errors ?? [422],
-        handler: async ({ body }, c) => view(await route.create(...change(c), body as Static<Body>, c.var.reservedId)),
-      });
+      declare(
+        route,
+        { verb: 'create', method: 'post', status: 201, answer: 'created', errors: [422] },
+        {
+          examples: { request: route.request, response: example },
+          idempotency: route.idempotency ?? createsRecordOf(entity, view),
+          body: route.body,
+          handler: async ({ body }, c) =>
+            view(await route.create(...change(c), body as Static<Body>, c.var.reservedId)),
+        },
+      );
     },
 
     list(route: ListRoute<Record>): void {
-      registerRoute(app, context, {
-        ...shared(route),
-        method: 'get',
-        path,
-        operationId: `list${name}s`,
-        summary: route.summary ?? `List ${noun}s`,
-        description: `${route.description} ${LIST_PAGE}`,
-        examples: { response: [example] },
-        query: listQuery(route.spec),
-        responses: { 200: { description: route.answer ?? `a page of ${noun}s`, data: Type.Array(resource) } },
-        errors: route.errors ?? [400],
-        handler: ({ query }, c) => listPage(c, entity, route.spec, query as never, view, route.options),
-      });
+      declare(
+        { ...route, description: `${route.description} ${LIST_PAGE}` },
+        {
+          verb: 'list',
+          method: 'get',
+          summary: `List ${noun}s`,
+          answer: `a page of ${noun}s`,
+          data: Type.Array(resource),
+          errors: [400],
+        },
+        {
+          examples: { response: [example] },
+          query: listQuery(route.spec),
+          handler: ({ query }, c) => listPage(c, entity, route.spec, query as never, view, route.options),
+        },
+      );
     },
 
     get(route: GetRoute<Record>): void {
-      registerRoute(app, context, {
-        ...shared(route),
-        method: 'get',
-        path: one,
-        operationId: `get${name}`,
-        summary: route.summary ?? `Read ${article} ${noun}`,
-        description: route.description ?? `One ${noun} by its id.`,
-        examples: { response: example },
-        params,
-        responses: { 200: { description: route.answer ?? `the ${noun}`, data: resource } },
-        errors: route.errors ?? [404],
-        handler: async (input, c) => view(await route.find(entityManager(c), c.var.tenant.id, idOf(input))),
-      });
+      declare(
+        route,
+        {
+          verb: 'get',
+          method: 'get',
+          one: true,
+          summary: `Read ${article} ${noun}`,
+          description: `One ${noun} by its id.`,
+          answer: `the ${noun}`,
+          errors: [404],
+        },
+        {
+          examples: { response: example },
+          handler: async (input, c) => view(await route.find(entityManager(c), c.var.tenant.id, idOf(input))),
+        },
+      );
     },
 
     update<Body extends TSchema>(route: UpdateRoute<Record, Body, Resource>): void {
-      registerRoute(app, context, {
-        ...shared(route),
-        method: 'patch',
-        path: one,
-        operationId: `update${name}`,
-        summary: route.summary ?? `Change ${article} ${noun}`,
-        description: route.description ?? 'Changes the fields given; the others keep their values.',
-        examples: route.examples,
-        params,
-        body: route.body,
-        responses: { 200: { description: route.answer ?? `the changed ${noun}`, data: resource } },
-        errors: route.errors ?? [404],
-        handler: async (input, c) => view(await route.update(...change(c), idOf(input), input.body as Static<Body>)),
-      });
+      declare(
+        route,
+        {
+          verb: 'update',
+          method: 'patch',
+          one: true,
+          summary: `Change ${article} ${noun}`,
+          description: 'Changes the fields given; the others keep their values.',
+          answer: `the changed ${noun}`,
+          errors: [404],
+        },
+        {
+          examples: route.examples,
+          body: route.body,
+          handler: async (input, c) => view(await route.update(...change(c), idOf(input), input.body as Static<Body>)),
+        },
+      );
     },
 
     delete(route: DeleteRoute): void {
-      registerRoute(app, context, {
-        ...shared(route),
-        method: 'delete',
-        path: one,
-        operationId: `delete${name}`,
-        summary: route.summary ?? `Delete ${article} ${noun}`,
-        description: route.description,
-        examples: { response: DELETED_ONE },
-        params,
-        responses: { 200: { description: route.answer ?? 'deleted', data: Deleted } },
-        errors: route.errors ?? [404],
-        handler: async (input, c) => {
-          await route.remove(...change(c), idOf(input));
-          return DELETED_ONE;
+      declare(
+        route,
+        {
+          verb: 'delete',
+          method: 'delete',
+          one: true,
+          summary: `Delete ${article} ${noun}`,
+          answer: 'deleted',
+          data: Deleted,
+          errors: [404],
         },
-      });
+        {
+          examples: { response: DELETED_ONE },
+          handler: async (input, c) => {
+            await route.remove(...change(c), idOf(input));
+            return DELETED_ONE;
+          },
+        },
+      );
     },
   };
 }

@@ -1,7 +1,5 @@
-import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import type { TenantCache } from '../platform/cache/tenant-cache.js';
 import type { EntityManager } from '../platform/db/orm.js';
-import { findTenantRecord } from '../platform/db/tenant-record.js';
 import type { Actor } from './audit-job.js';
 import { auditedChange, type AuditDependencies } from './audit-log.js';
 
@@ -74,54 +72,4 @@ export async function auditedResourceChange<T>(
 function verbOf(change: Pick<ResourceChange<unknown>, 'before' | 'after'>): string {
   if (!change.before) return 'created';
   return change.after ? 'updated' : 'deleted';
-}
-
-/** One kind of the tenant's records, as `auditedUpdate` and `auditedDelete` change them by id. */
-export interface TenantRecords<E extends object> extends AuditedResource {
-  entity: EntityName<E>;
-  /** How a 404 names it: `No product "…"`. */
-  noun: string;
-  /** The record as the audit log shows it before and after: its public view. */
-  view: (record: E) => Record<string, unknown>;
-}
-
-/**
- * Changes one of the tenant's records by id (404 when it has none): `change` checks and applies
- * the change in the transaction, and the entry shows the record's view before and after it.
- */
-export async function auditedUpdate<E extends object>(
-  deps: AuditDependencies,
-  em: EntityManager,
-  by: ChangedBy,
-  records: TenantRecords<E>,
-  id: string,
-  change: (tx: EntityManager, record: E) => Promise<void> | void,
-): Promise<E> {
-  return auditedResourceChange(deps, em, by, records, async (tx) => {
-    const record = await findTenantRecord(tx, records.entity, by.tenantId, id, records.noun);
-    const before = records.view(record);
-    await change(tx, record);
-    await tx.flush();
-    return { result: record, resourceId: id, before, after: records.view(record) };
-  });
-}
-
-/**
- * Deletes one of the tenant's records by id (404 when it has none), audited with its view before;
- * `check` refuses (409) in the transaction what must not go.
- */
-export async function auditedDelete<E extends object>(
-  deps: AuditDependencies,
-  em: EntityManager,
-  by: ChangedBy,
-  records: TenantRecords<E>,
-  id: string,
-  check?: (tx: EntityManager, record: E) => Promise<void>,
-): Promise<void> {
-  await auditedResourceChange(deps, em, by, records, async (tx) => {
-    const record = await findTenantRecord(tx, records.entity, by.tenantId, id, records.noun);
-    await check?.(tx, record);
-    await tx.nativeDelete(records.entity, { tenant: by.tenantId, id } as FilterQuery<E>);
-    return { result: undefined, resourceId: id, before: records.view(record), after: null };
-  });
 }

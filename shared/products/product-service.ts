@@ -1,19 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditDependencies } from '../audit/audit-log.js';
-import {
-  auditedDelete,
-  auditedResourceChange,
-  auditedUpdate,
-  type ChangedBy,
-  type TenantRecords,
-} from '../audit/audited-resource-change.js';
+import { auditedRecords } from '../audit/audited-records.js';
+import type { ChangedBy } from '../audit/audited-resource-change.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import type { TenantCache } from '../platform/cache/tenant-cache.js';
 import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
 import { storedAmount } from '../platform/db/stored-amount.js';
 import { ConflictError } from '../platform/errors/app-errors.js';
 import { identifierKey, Product, ProductIdentifier } from './product.entity.js';
-import { findTenantRecord } from '../platform/db/tenant-record.js';
 
 export interface ProductInput {
   name: string;
@@ -39,12 +33,11 @@ export interface ProductChangeDependencies extends AuditDependencies {
   products: TenantCache;
 }
 
-const products = (deps: ProductChangeDependencies): TenantRecords<Product> => ({
+const products = auditedRecords({
   resourceType: 'product',
-  cache: deps.products,
   entity: Product,
-  noun: 'product',
   view: productView,
+  cache: (deps: ProductChangeDependencies) => deps.products,
 });
 
 export async function createProduct(
@@ -54,7 +47,7 @@ export async function createProduct(
   input: ProductInput,
   id: string = randomUUID(),
 ): Promise<Product> {
-  return auditedResourceChange(deps, em, by, products(deps), async (tx) => {
+  return products.create(deps, em, by, id, async (tx) => {
     const product = tx.create(Product, {
       id,
       tenant: by.tenantId,
@@ -64,13 +57,11 @@ export async function createProduct(
       isActive: input.isActive ?? true,
     });
     await claimIdentifiers(tx, by.tenantId, product, input.identifiers);
-    return { result: product, resourceId: id, before: null, after: productView(product) };
+    return product;
   });
 }
 
-export async function findProduct(em: EntityManager, tenantId: string, id: string): Promise<Product> {
-  return findTenantRecord(em, Product, tenantId, id, 'product');
-}
+export const findProduct = products.find;
 
 export async function updateProduct(
   deps: ProductChangeDependencies,
@@ -79,7 +70,7 @@ export async function updateProduct(
   id: string,
   changes: Partial<ProductInput>,
 ): Promise<Product> {
-  return auditedUpdate(deps, em, by, products(deps), id, async (tx, product) => {
+  return products.update(deps, em, by, id, async (tx, product) => {
     copyWritableFields(product, changes, ['name', 'identifiers', 'isActive']);
     if (changes.unitPrice !== undefined)
       product.unitPrice = changes.unitPrice === null ? null : storedAmount(changes.unitPrice);
@@ -90,14 +81,7 @@ export async function updateProduct(
   });
 }
 
-export async function deleteProduct(
-  deps: ProductChangeDependencies,
-  em: EntityManager,
-  by: ChangedBy,
-  id: string,
-): Promise<void> {
-  await auditedDelete(deps, em, by, products(deps), id);
-}
+export const deleteProduct = products.remove;
 
 /**
  * An identifier names one product of the tenant: one already taken is 409 naming the product that

@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditDependencies } from '../audit/audit-log.js';
-import {
-  auditedDelete,
-  auditedResourceChange,
-  auditedUpdate,
-  type ChangedBy,
-  type TenantRecords,
-} from '../audit/audited-resource-change.js';
+import { auditedRecords } from '../audit/audited-records.js';
+import type { ChangedBy } from '../audit/audited-resource-change.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import type { TenantCache } from '../platform/cache/tenant-cache.js';
 import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
@@ -21,7 +16,6 @@ import { Reward } from '../rewards/reward.entity.js';
 import { Webhook } from '../webhooks/webhook.entity.js';
 import { ReactorConditions } from './reactor-conditions.js';
 import { Reactor } from './reactor.entity.js';
-import { findTenantRecord } from '../platform/db/tenant-record.js';
 
 export interface ReactorInput {
   name: string;
@@ -51,12 +45,11 @@ export interface ReactorChangeDependencies extends AuditDependencies {
   reactors: TenantCache;
 }
 
-const reactors = (deps: ReactorChangeDependencies): TenantRecords<Reactor> => ({
+const reactors = auditedRecords({
   resourceType: 'reactor',
-  cache: deps.reactors,
   entity: Reactor,
-  noun: 'reactor',
   view: reactorView,
+  cache: (deps: ReactorChangeDependencies) => deps.reactors,
 });
 
 export async function createReactor(
@@ -66,7 +59,7 @@ export async function createReactor(
   input: ReactorInput,
   id: string = randomUUID(),
 ): Promise<Reactor> {
-  return auditedResourceChange(deps, em, by, reactors(deps), async (tx) => {
+  return reactors.create(deps, em, by, id, async (tx) => {
     await checkReactor(tx, by.tenantId, input);
     const reactor = tx.create(Reactor, {
       id,
@@ -77,14 +70,11 @@ export async function createReactor(
       conditions: input.conditions ?? null,
       reactions: input.reactions,
     });
-    await tx.flush();
-    return { result: reactor, resourceId: id, before: null, after: reactorView(reactor) };
+    return reactor;
   });
 }
 
-export async function findReactor(em: EntityManager, tenantId: string, id: string): Promise<Reactor> {
-  return findTenantRecord(em, Reactor, tenantId, id, 'reactor');
-}
+export const findReactor = reactors.find;
 
 export async function updateReactor(
   deps: ReactorChangeDependencies,
@@ -93,20 +83,13 @@ export async function updateReactor(
   id: string,
   changes: ReactorChanges,
 ): Promise<Reactor> {
-  return auditedUpdate(deps, em, by, reactors(deps), id, async (tx, reactor) => {
+  return reactors.update(deps, em, by, id, async (tx, reactor) => {
     await checkReactor(tx, by.tenantId, changes);
     copyWritableFields(reactor, changes, ['name', 'eventType', 'isActive', 'conditions', 'reactions']);
   });
 }
 
-export async function deleteReactor(
-  deps: ReactorChangeDependencies,
-  em: EntityManager,
-  by: ChangedBy,
-  id: string,
-): Promise<void> {
-  await auditedDelete(deps, em, by, reactors(deps), id);
-}
+export const deleteReactor = reactors.remove;
 
 /**
  * The event type must exist in the tenant, the conditions must build and evaluate, every PATH must

@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { AuditDependencies } from '../audit/audit-log.js';
-import {
-  auditedResourceChange,
-  auditedUpdate,
-  type ChangedBy,
-  type TenantRecords,
-} from '../audit/audited-resource-change.js';
+import { auditedRecords } from '../audit/audited-records.js';
+import type { ChangedBy } from '../audit/audited-resource-change.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
-import { findTenantRecord } from '../platform/db/tenant-record.js';
 import { ConflictError, fieldError } from '../platform/errors/app-errors.js';
 import {
   ONE_ACTIVE_INDEX,
@@ -43,12 +38,7 @@ export function campaignView(campaign: ReferralCampaign) {
   };
 }
 
-const campaigns: TenantRecords<ReferralCampaign> = {
-  resourceType: 'referral_campaign',
-  entity: ReferralCampaign,
-  noun: 'referral campaign',
-  view: campaignView,
-};
+const campaigns = auditedRecords({ resourceType: 'referral_campaign', entity: ReferralCampaign, view: campaignView });
 
 export async function createCampaign(
   deps: AuditDependencies,
@@ -58,7 +48,7 @@ export async function createCampaign(
   id: string = randomUUID(),
 ): Promise<ReferralCampaign> {
   return oneActiveAtATime(em, by.tenantId, () =>
-    auditedResourceChange(deps, em, by, campaigns, async (tx) => {
+    campaigns.create(deps, em, by, id, async (tx) => {
       await checkOnlyActive(tx, by.tenantId, id, input.isActive ?? false);
       const campaign = tx.create(ReferralCampaign, {
         id,
@@ -69,8 +59,7 @@ export async function createCampaign(
         referralCodeType: input.referralCodeType,
         tranches: checkedTranches(input.tranches ?? []),
       });
-      await tx.flush();
-      return { result: campaign, resourceId: id, before: null, after: campaignView(campaign) };
+      return campaign;
     }),
   );
 }
@@ -87,7 +76,7 @@ export async function updateCampaign(
   changes: Partial<CampaignInput>,
 ): Promise<ReferralCampaign> {
   return oneActiveAtATime(em, by.tenantId, () =>
-    auditedUpdate(deps, em, by, campaigns, id, async (tx, campaign) => {
+    campaigns.update(deps, em, by, id, async (tx, campaign) => {
       await checkOnlyActive(tx, by.tenantId, campaign.id, changes.isActive ?? campaign.isActive);
       if (changes.referralCodeType !== undefined && changes.referralCodeType !== campaign.referralCodeType) {
         // Held until the commit: a first read of a code waits, then draws the new type (referral-code-service.ts).
@@ -111,9 +100,7 @@ export async function updateCampaign(
   );
 }
 
-export function findCampaign(em: EntityManager, tenantId: string, id: string): Promise<ReferralCampaign> {
-  return findTenantRecord(em, ReferralCampaign, tenantId, id, 'referral campaign');
-}
+export const findCampaign = campaigns.find;
 
 /** The tenant's active campaign, whose codes members hand out; null when none is active. */
 export function activeCampaign(em: EntityManager, tenantId: string): Promise<ReferralCampaign | null> {

@@ -1,16 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { raw, type FilterQuery } from '@mikro-orm/core';
 import type { AuditDependencies } from '../audit/audit-log.js';
-import {
-  auditedResourceChange,
-  auditedUpdate,
-  type ChangedBy,
-  type TenantRecords,
-} from '../audit/audited-resource-change.js';
+import { auditedRecords } from '../audit/audited-records.js';
+import type { ChangedBy } from '../audit/audited-resource-change.js';
 import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
 import { storedAmount } from '../platform/db/stored-amount.js';
 import type { EntityManager } from '../platform/db/orm.js';
-import { findTenantRecord } from '../platform/db/tenant-record.js';
 import { fieldError } from '../platform/errors/app-errors.js';
 import type { Partner } from '../tenants/tenant-settings.js';
 import { Reward, type Discount, type RewardType } from './reward.entity.js';
@@ -66,6 +61,8 @@ export function rewardView(reward: Reward) {
   };
 }
 
+const rewards = auditedRecords({ resourceType: 'reward', entity: Reward, view: rewardView });
+
 export async function createReward(
   deps: AuditDependencies,
   em: EntityManager,
@@ -74,7 +71,7 @@ export async function createReward(
   now: Date,
   id: string = randomUUID(),
 ): Promise<Reward> {
-  return auditedResourceChange(deps, em, by, rewards, async (tx) => {
+  return rewards.create(deps, em, by, id, async (tx) => {
     const availableFrom = input.availableFrom ? new Date(input.availableFrom) : null;
     const availableUntil = input.availableUntil ? new Date(input.availableUntil) : null;
     checkWindow(availableFrom, availableUntil);
@@ -102,19 +99,14 @@ export async function createReward(
       createdAt: now,
       updatedAt: now,
     });
-    await tx.flush();
-    return { result: reward, resourceId: id, before: null, after: rewardView(reward) };
+    return reward;
   });
 }
 
 /** A reward's changes: every field but `type`, which decides what buying it does and is set once. */
 export type RewardChanges = Partial<Omit<RewardInput, 'type'>>;
 
-const rewards: TenantRecords<Reward> = { resourceType: 'reward', entity: Reward, noun: 'reward', view: rewardView };
-
-export async function findReward(em: EntityManager, tenantId: string, id: string): Promise<Reward> {
-  return findTenantRecord(em, Reward, tenantId, id, 'reward');
-}
+export const findReward = rewards.find;
 
 /**
  * Changes the fields given (docs/rewards.md#rewards), audited as `reward.updated`. The window is
@@ -128,7 +120,7 @@ export async function updateReward(
   changes: RewardChanges,
   now: Date,
 ): Promise<Reward> {
-  return auditedUpdate(deps, em, by, rewards, id, (_tx, reward) => {
+  return rewards.update(deps, em, by, id, (_tx, reward) => {
     copyWritableFields(reward, changes, [
       'name',
       'summary',

@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { AuditDependencies } from '../audit/audit-log.js';
-import {
-  auditedDelete,
-  auditedResourceChange,
-  type ChangedBy,
-  type TenantRecords,
-} from '../audit/audited-resource-change.js';
+import { auditedRecords } from '../audit/audited-records.js';
+import { auditedResourceChange, type ChangedBy } from '../audit/audited-resource-change.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import type { TenantCache } from '../platform/cache/tenant-cache.js';
 import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
@@ -15,7 +11,7 @@ import { EventType } from '../event-types/event-type.entity.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import type { RuleDefinition } from './rule-definition.js';
 import { MAX_RULES_PER_SET, RuleSet, type RuleSetScope, type StoredRule } from './rule-set.entity.js';
-import { findTenantRecord, isUuid } from '../platform/db/tenant-record.js';
+import { isUuid } from '../platform/db/tenant-record.js';
 import { checkedRule, storedRule, storedRules } from './stored-rules.js';
 
 export interface RuleSetInput {
@@ -73,12 +69,11 @@ export interface RuleSetChangeDependencies extends AuditDependencies {
   ruleEngine: TenantCache;
 }
 
-const ruleSets = (deps: RuleSetChangeDependencies): TenantRecords<RuleSet> => ({
+const ruleSets = auditedRecords({
   resourceType: 'rule_set',
-  cache: deps.ruleEngine,
   entity: RuleSet,
-  noun: 'rule set',
   view: ruleSetView,
+  cache: (deps: RuleSetChangeDependencies) => deps.ruleEngine,
 });
 /** A rule is audited on its own, its set named in its view: filter on `resourceId` or `after.ruleSetId`. */
 const ruleResource = (deps: RuleSetChangeDependencies) => ({ resourceType: 'rule', cache: deps.ruleEngine });
@@ -91,7 +86,7 @@ export async function createRuleSet(
   input: RuleSetInput,
   id: string = randomUUID(),
 ): Promise<RuleSet> {
-  return auditedResourceChange(deps, em, by, ruleSets(deps), async (tx) => {
+  return ruleSets.create(deps, em, by, id, async (tx) => {
     const rules = await storedRules(tx, by.tenantId, input.ruleDefinitions ?? [], 'ruleDefinitions');
     const set = tx.create(RuleSet, {
       id,
@@ -101,14 +96,11 @@ export async function createRuleSet(
       scope: input.scope ?? null,
       rules,
     });
-    await tx.flush();
-    return { result: set, resourceId: id, before: null, after: ruleSetView(set) };
+    return set;
   });
 }
 
-export async function findRuleSet(em: EntityManager, tenantId: string, id: string): Promise<RuleSet> {
-  return findTenantRecord(em, RuleSet, tenantId, id, 'rule set');
-}
+export const findRuleSet = ruleSets.find;
 
 /** PATCH: `ruleDefinitions`, when given, replace every rule of the set. */
 export async function updateRuleSet(
@@ -118,7 +110,7 @@ export async function updateRuleSet(
   id: string,
   changes: RuleSetChanges,
 ): Promise<RuleSet> {
-  return auditedResourceChange(deps, em, by, ruleSets(deps), async (tx) => {
+  return auditedResourceChange(deps, em, by, ruleSets.resource(deps), async (tx) => {
     const set = await lockSet(tx, by.tenantId, id);
     const before = ruleSetView(set);
     copyWritableFields(set, changes, ['name', 'isActive', 'scope']);
@@ -129,14 +121,7 @@ export async function updateRuleSet(
   });
 }
 
-export async function deleteRuleSet(
-  deps: RuleSetChangeDependencies,
-  em: EntityManager,
-  by: ChangedBy,
-  id: string,
-): Promise<void> {
-  await auditedDelete(deps, em, by, ruleSets(deps), id);
-}
+export const deleteRuleSet = ruleSets.remove;
 
 export function findRule(set: RuleSet, ruleId: string): StoredRule {
   const rule = set.rules.find((candidate) => candidate.id === ruleId);

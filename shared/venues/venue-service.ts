@@ -1,17 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditDependencies } from '../audit/audit-log.js';
-import {
-  auditedDelete,
-  auditedResourceChange,
-  auditedUpdate,
-  type ChangedBy,
-  type TenantRecords,
-} from '../audit/audited-resource-change.js';
+import { auditedRecords } from '../audit/audited-records.js';
+import type { ChangedBy } from '../audit/audited-resource-change.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import type { TenantCache } from '../platform/cache/tenant-cache.js';
 import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
 import { Venue, type GeoPosition } from './venue.entity.js';
-import { findTenantRecord } from '../platform/db/tenant-record.js';
 
 export interface VenueInput {
   name: string;
@@ -40,12 +34,11 @@ export interface VenueChangeDependencies extends AuditDependencies {
   venues: TenantCache;
 }
 
-const venues = (deps: VenueChangeDependencies): TenantRecords<Venue> => ({
+const venues = auditedRecords({
   resourceType: 'venue',
-  cache: deps.venues,
   entity: Venue,
-  noun: 'venue',
   view: venueView,
+  cache: (deps: VenueChangeDependencies) => deps.venues,
 });
 
 export async function createVenue(
@@ -55,7 +48,7 @@ export async function createVenue(
   input: VenueInput,
   id: string = randomUUID(),
 ): Promise<Venue> {
-  return auditedResourceChange(deps, em, by, venues(deps), async (tx) => {
+  return venues.create(deps, em, by, id, async (tx) => {
     const venue = tx.create(Venue, {
       id,
       tenant: by.tenantId,
@@ -64,14 +57,11 @@ export async function createVenue(
       position: input.position ?? null,
       radiusMeters: input.radiusMeters ?? DEFAULT_VENUE_RADIUS_METERS,
     });
-    await tx.flush();
-    return { result: venue, resourceId: id, before: null, after: venueView(venue) };
+    return venue;
   });
 }
 
-export async function findVenue(em: EntityManager, tenantId: string, id: string): Promise<Venue> {
-  return findTenantRecord(em, Venue, tenantId, id, 'venue');
-}
+export const findVenue = venues.find;
 
 export async function updateVenue(
   deps: VenueChangeDependencies,
@@ -80,16 +70,9 @@ export async function updateVenue(
   id: string,
   changes: Partial<VenueInput>,
 ): Promise<Venue> {
-  return auditedUpdate(deps, em, by, venues(deps), id, (_tx, venue) =>
+  return venues.update(deps, em, by, id, (_tx, venue) =>
     copyWritableFields(venue, changes, ['name', 'identifiers', 'position', 'radiusMeters']),
   );
 }
 
-export async function deleteVenue(
-  deps: VenueChangeDependencies,
-  em: EntityManager,
-  by: ChangedBy,
-  id: string,
-): Promise<void> {
-  await auditedDelete(deps, em, by, venues(deps), id);
-}
+export const deleteVenue = venues.remove;

@@ -1,12 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AuditDependencies } from '../audit/audit-log.js';
-import {
-  auditedDelete,
-  auditedResourceChange,
-  auditedUpdate,
-  type ChangedBy,
-  type TenantRecords,
-} from '../audit/audited-resource-change.js';
+import { auditedRecords } from '../audit/audited-records.js';
+import { auditedResourceChange, type ChangedBy } from '../audit/audited-resource-change.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import type { TenantCache } from '../platform/cache/tenant-cache.js';
 import { copyWritableFields } from '../platform/db/copy-writable-fields.js';
@@ -14,7 +9,6 @@ import { ConflictError, fieldError } from '../platform/errors/app-errors.js';
 import { EventType } from '../event-types/event-type.entity.js';
 import type { Sealer } from '../platform/secrets/sealer.js';
 import { Webhook } from './webhook.entity.js';
-import { findTenantRecord } from '../platform/db/tenant-record.js';
 
 export interface WebhookInput {
   url: string;
@@ -49,12 +43,11 @@ export interface WebhookChangeDependencies extends AuditDependencies {
 }
 
 /** Audited as its view: the signing secret is never in the audit log. */
-const webhooks = (deps: WebhookChangeDependencies): TenantRecords<Webhook> => ({
+const webhooks = auditedRecords({
   resourceType: 'webhook',
-  cache: deps.webhooks,
   entity: Webhook,
-  noun: 'webhook',
   view: webhookView,
+  cache: (deps: WebhookChangeDependencies) => deps.webhooks,
 });
 
 export async function createWebhook(
@@ -66,7 +59,7 @@ export async function createWebhook(
   allowPlainHttp: boolean,
   id: string = randomUUID(),
 ) {
-  return auditedResourceChange(deps, em, by, webhooks(deps), async (tx) => {
+  return auditedResourceChange(deps, em, by, webhooks.resource(deps), async (tx) => {
     await checkWebhook(tx, by.tenantId, input, allowPlainHttp);
     const secret = newSecret();
     const webhook = tx.create(Webhook, {
@@ -83,9 +76,7 @@ export async function createWebhook(
   });
 }
 
-export async function findWebhook(em: EntityManager, tenantId: string, id: string): Promise<Webhook> {
-  return findTenantRecord(em, Webhook, tenantId, id, 'webhook');
-}
+export const findWebhook = webhooks.find;
 
 export async function updateWebhook(
   deps: WebhookChangeDependencies,
@@ -95,7 +86,7 @@ export async function updateWebhook(
   changes: Partial<WebhookInput>,
   allowPlainHttp: boolean,
 ): Promise<Webhook> {
-  return auditedUpdate(deps, em, by, webhooks(deps), id, async (tx, webhook) => {
+  return webhooks.update(deps, em, by, id, async (tx, webhook) => {
     await checkWebhook(tx, by.tenantId, changes, allowPlainHttp);
     copyWritableFields(webhook, changes, ['url', 'eventTypes', 'isActive']);
   });
@@ -111,7 +102,7 @@ export async function deleteWebhook(
   by: ChangedBy,
   id: string,
 ): Promise<void> {
-  await auditedDelete(deps, em, by, webhooks(deps), id, checkNotDelivering);
+  await webhooks.remove(deps, em, by, id, checkNotDelivering);
 }
 
 async function checkNotDelivering(tx: EntityManager, webhook: Webhook): Promise<void> {
