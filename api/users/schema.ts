@@ -6,6 +6,7 @@ import { MemberConsentResource } from '../../shared/consents/consent-resource.js
 import { ReferralActivityFields } from '../../shared/referrals/referral-activity-fields.js';
 import type { MemberReference } from '../../shared/users/lookup-user.js';
 import { Profile, ProfileChanges } from '../../shared/users/profile.js';
+import { MEMBER_FIELDS } from '../../shared/users/user-view.js';
 
 /** A member's answer to one consent type, at registration and on PATCH /users/me/consents. */
 export const ConsentChoice = Type.Object(
@@ -98,21 +99,7 @@ export const UpdateOwnUserBody = Type.Object(memberOwnFields, {
 
 export const UserResource = Type.Object(
   {
-    id: Type.String({ format: 'uuid' }),
-    accountNumber: Type.Integer(),
-    authIdentifier: Type.String(),
-    externalIdentifier: Type.Union([Type.String(), Type.Null()]),
-    isRestricted: Type.Boolean(),
-    profile: Type.Record(Type.String(), Type.Unknown()),
-    flags: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-    linkedVenues: Type.Array(Type.Object({ id: Type.String() })),
-    fingerprint: Type.Optional(
-      Type.String({
-        pattern: '^[0-9a-f]{32}$',
-        description:
-          "a stable identifier of the member within the tenant that reveals nothing of it: a keyed hash of the tenant's and the member's ids, 32 hex characters. It stays through profile changes; an erased member has none",
-      }),
-    ),
+    ...MEMBER_FIELDS,
     referralCodeUsedForRegistration: Type.Optional(ReferralCodeResource),
     consents: Type.Optional(Type.Array(MemberConsentResource, { description: 'the current ones; absent if none' })),
     ...TIMESTAMPS,

@@ -7,14 +7,8 @@ import { NotFoundError, VoucherAlreadyValidatedError, VoucherExpiredError } from
 import { User } from '../users/user.entity.js';
 import { userView } from '../users/user-view.js';
 import type { VoucherCodes } from './voucher-codes.js';
-import {
-  VOUCHER_FROM,
-  VOUCHER_SELECT,
-  voucherGone,
-  voucherView,
-  type VoucherRow,
-  type VoucherView,
-} from './voucher-view.js';
+import { VOUCHER_FROM, VOUCHER_SELECT, voucherGone, voucherView, type VoucherRow } from './voucher-view.js';
+import type { VoucherView } from './voucher-resource.js';
 
 const MINUTE_MS = 60_000;
 

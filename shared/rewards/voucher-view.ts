@@ -1,6 +1,7 @@
 import type { UserView } from '../users/user-view.js';
 import type { Discount, RewardType } from './reward.entity.js';
 import type { VoucherCodes } from './voucher-codes.js';
+import type { VoucherView } from './voucher-resource.js';
 
 /** A timestamp as the driver answers it. */
 type At = Date | string;
@@ -60,7 +61,12 @@ export interface VoucherViewOptions {
  * answers of the commands. The code stays hidden (`null`) until the voucher is redeemed; validating
  * an unredeemed voucher redeems it too, so a validated voucher always shows its code.
  */
-export function voucherView(row: VoucherRow, codes: VoucherCodes, owner: UserView, options: VoucherViewOptions) {
+export function voucherView(
+  row: VoucherRow,
+  codes: VoucherCodes,
+  owner: UserView,
+  options: VoucherViewOptions,
+): VoucherView {
   const redeemedAt = row.redeemed_at ? iso(row.redeemed_at) : null;
   const burnedAt = row.burned_at ? iso(row.burned_at) : null;
   return {
@@ -94,8 +100,6 @@ export function voucherView(row: VoucherRow, codes: VoucherCodes, owner: UserVie
     owner,
   };
 }
-
-export type VoucherView = ReturnType<typeof voucherView>;
 
 /** Why a voucher can no longer be used at `now`, or undefined while it can (docs/rewards.md#at-the-till). */
 export function voucherGone(row: VoucherRow, now: Date): 'burned' | 'expired' | undefined {

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { UserView } from '../users/user-view.js';
 import type { VoucherCodes } from './voucher-codes.js';
-import { VOUCHER_FROM, VOUCHER_SELECT, voucherView, type VoucherRow, type VoucherView } from './voucher-view.js';
+import type { VoucherView } from './voucher-resource.js';
+import { VOUCHER_FROM, VOUCHER_SELECT, voucherView, type VoucherRow } from './voucher-view.js';
 
 export interface WalletVoucherOptions {
   /** Also the vouchers redeemed and not yet validated, while their redemption window lasts. */

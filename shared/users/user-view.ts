@@ -1,10 +1,37 @@
+import { Type, type Static } from 'typebox';
+import { TIMESTAMPS } from '../platform/validation/timestamps.js';
 import type { User } from './user.entity.js';
+
+/**
+ * The fields of a member as the API shows it, besides its timestamps: what this floor knows of a
+ * member. The API's `User` adds what higher floors add (consents, the invite code it registered with).
+ */
+export const MEMBER_FIELDS = {
+  id: Type.String({ format: 'uuid' }),
+  accountNumber: Type.Integer(),
+  authIdentifier: Type.String(),
+  externalIdentifier: Type.Union([Type.String(), Type.Null()]),
+  isRestricted: Type.Boolean(),
+  profile: Type.Record(Type.String(), Type.Unknown()),
+  flags: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  linkedVenues: Type.Array(Type.Object({ id: Type.String() })),
+  fingerprint: Type.Optional(
+    Type.String({
+      pattern: '^[0-9a-f]{32}$',
+      description:
+        "a stable identifier of the member within the tenant that reveals nothing of it: a keyed hash of the tenant's and the member's ids, 32 hex characters. It stays through profile changes; an erased member has none",
+    }),
+  ),
+};
+
+export const UserViewSchema = Type.Object({ ...MEMBER_FIELDS, ...TIMESTAMPS });
+export type UserView = Static<typeof UserViewSchema>;
 
 /**
  * A member as the API shows it (docs/users.md#members), alone and as an event's subject; its
  * fingerprint until it is erased.
  */
-export function userView(user: User) {
+export function userView(user: User): UserView {
   return {
     ...memberStanding(user),
     profile: user.profile,
@@ -15,8 +42,6 @@ export function userView(user: User) {
     updatedAt: user.updatedAt.toISOString(),
   };
 }
-
-export type UserView = ReturnType<typeof userView>;
 
 /**
  * What names a member, and whether it is restricted: what an erasure keeps (docs/users.md#erasure),
