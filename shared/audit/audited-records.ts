@@ -36,10 +36,19 @@ export function auditedRecords<E extends object, Deps extends AuditDependencies 
     resource,
     find,
 
-    /** Creates the record `build` makes in the transaction, with the id it was given. */
-    create: (deps: Deps, em: EntityManager, by: ChangedBy, id: string, build: (tx: EntityManager) => Promise<E>) =>
+    /**
+     * Creates the record `build` makes in the transaction, given what every new record of the
+     * kind starts with: the id it was given, and the tenant making the change.
+     */
+    create: (
+      deps: Deps,
+      em: EntityManager,
+      by: ChangedBy,
+      id: string,
+      build: (tx: EntityManager, owned: { id: string; tenant: string }) => Promise<E>,
+    ) =>
       auditedResourceChange(deps, em, by, resource(deps), async (tx) => {
-        const record = await build(tx);
+        const record = await build(tx, { id, tenant: by.tenantId });
         await tx.flush();
         return { result: record, resourceId: id, before: null, after: kind.view(record) };
       }),

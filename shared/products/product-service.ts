@@ -47,10 +47,9 @@ export async function createProduct(
   input: ProductInput,
   id: string = randomUUID(),
 ): Promise<Product> {
-  return products.create(deps, em, by, id, async (tx) => {
+  return products.create(deps, em, by, id, async (tx, owned) => {
     const product = tx.create(Product, {
-      id,
-      tenant: by.tenantId,
+      ...owned,
       name: input.name,
       identifiers: input.identifiers,
       unitPrice: input.unitPrice == null ? null : storedAmount(input.unitPrice),

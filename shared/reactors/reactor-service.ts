@@ -59,11 +59,10 @@ export async function createReactor(
   input: ReactorInput,
   id: string = randomUUID(),
 ): Promise<Reactor> {
-  return reactors.create(deps, em, by, id, async (tx) => {
+  return reactors.create(deps, em, by, id, async (tx, owned) => {
     await checkReactor(tx, by.tenantId, input);
     const reactor = tx.create(Reactor, {
-      id,
-      tenant: by.tenantId,
+      ...owned,
       name: input.name,
       eventType: input.eventType,
       isActive: input.isActive ?? true,

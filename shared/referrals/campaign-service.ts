@@ -48,11 +48,10 @@ export async function createCampaign(
   id: string = randomUUID(),
 ): Promise<ReferralCampaign> {
   return oneActiveAtATime(em, by.tenantId, () =>
-    campaigns.create(deps, em, by, id, async (tx) => {
+    campaigns.create(deps, em, by, id, async (tx, owned) => {
       await checkOnlyActive(tx, by.tenantId, id, input.isActive ?? false);
       const campaign = tx.create(ReferralCampaign, {
-        id,
-        tenant: by.tenantId,
+        ...owned,
         name: input.name,
         linkConfig: completeLinkConfig(input.linkConfig),
         isActive: input.isActive ?? false,

@@ -71,14 +71,13 @@ export async function createReward(
   now: Date,
   id: string = randomUUID(),
 ): Promise<Reward> {
-  return rewards.create(deps, em, by, id, async (tx) => {
+  return rewards.create(deps, em, by, id, async (tx, owned) => {
     const availableFrom = input.availableFrom ? new Date(input.availableFrom) : null;
     const availableUntil = input.availableUntil ? new Date(input.availableUntil) : null;
     checkWindow(availableFrom, availableUntil);
     checkPartnerProduct(input.type, input.partnerProductId ?? null);
     const reward = tx.create(Reward, {
-      id,
-      tenant: by.tenantId,
+      ...owned,
       type: input.type,
       name: input.name,
       summary: input.summary ?? null,

@@ -86,11 +86,10 @@ export async function createRuleSet(
   input: RuleSetInput,
   id: string = randomUUID(),
 ): Promise<RuleSet> {
-  return ruleSets.create(deps, em, by, id, async (tx) => {
+  return ruleSets.create(deps, em, by, id, async (tx, owned) => {
     const rules = await storedRules(tx, by.tenantId, input.ruleDefinitions ?? [], 'ruleDefinitions');
     const set = tx.create(RuleSet, {
-      id,
-      tenant: by.tenantId,
+      ...owned,
       name: input.name ?? null,
       isActive: input.isActive,
       scope: input.scope ?? null,

@@ -48,10 +48,9 @@ export async function createVenue(
   input: VenueInput,
   id: string = randomUUID(),
 ): Promise<Venue> {
-  return venues.create(deps, em, by, id, async (tx) => {
+  return venues.create(deps, em, by, id, async (tx, owned) => {
     const venue = tx.create(Venue, {
-      id,
-      tenant: by.tenantId,
+      ...owned,
       name: input.name,
       identifiers: input.identifiers ?? [],
       position: input.position ?? null,
