@@ -23,7 +23,7 @@ export function registerOrderRoutes(app: App, context: AppContext): void {
   registerPlaceOrder(app, context);
   // An order shows its submitter's id.
   const populate = ['submitter'];
-  orders.list({ description: 'The orders recorded.', spec: ORDER_LIST, options: { populate } });
+  orders.list({ description: 'The orders recorded.', spec: ORDER_LIST, populate });
   orders.get({
     description: 'One order, with the id of the event it reported.',
     find: (em, tenantId, id) => findTenantRecord(em, Order, tenantId, id, 'order', populate),

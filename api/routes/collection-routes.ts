@@ -1,18 +1,19 @@
-import type { EntityName, FilterQuery } from '@mikro-orm/core';
+import type { EntityName } from '@mikro-orm/core';
 import { Type, type Static, type TObject, type TSchema, type TString } from 'typebox';
 import type { ChangedBy } from '../../shared/audit/audited-resource-change.js';
 import type { AppContext } from '../../shared/context.js';
 import type { EntityManager } from '../../shared/platform/db/orm.js';
 import type { ListSpec } from '../../shared/platform/lists/list-spec.js';
+import type { ListQuery } from '../../shared/platform/lists/parse-list-query.js';
 import { changedBy, entityManager, type App } from '../app-env.js';
 import { LIST_PAGE, listPage, listQuery } from '../lists/list-route.js';
 import type { Access } from '../middleware/authorize.js';
-import { createsRecordOf, type IdempotencyOptions } from '../middleware/idempotency.js';
+import { createsRecordOf } from '../middleware/idempotency.js';
 import { Deleted, DELETED_ONE } from './answer.js';
 import { registerRoute, type DeclaredFieldsOnly } from './define-route.js';
 
 /** What every route of one of the tenant's collections (`/v1/products`, `/v1/products/{id}`) shares. */
-export interface Collection<Record extends object, Resource extends TSchema, View> {
+interface Collection<Entity extends object, Resource extends TSchema, View> {
   /** The collection's path; one record's is `<path>/:id`. */
   path: string;
   /**
@@ -20,10 +21,12 @@ export interface Collection<Record extends object, Resource extends TSchema, Vie
    * page of rule sets", the operationIds are `createRuleSet`, `listRuleSets`, `getRuleSet`, …
    */
   noun: string;
-  entity: EntityName<Record>;
+  /** The noun's plural, where adding an `s` does not make it. */
+  plural?: string;
+  entity: EntityName<Entity>;
   /** The answer's schema, and how a record is shown in it. */
   resource: Resource;
-  view: (record: Record) => View;
+  view: (record: Entity) => View;
   /** The document's example of one record, as every answer shows it. */
   example: Static<Resource>;
   /** The `:id` of a record's path, with its description and example. */
@@ -52,8 +55,8 @@ interface Usual {
   method: AnyRoute['method'];
   /** At one record's path, `<path>/:id`, rather than the collection's. */
   one?: boolean;
-  summary?: string;
-  description?: string;
+  summary: string;
+  description: string;
   /** The success answer's description, its status (200 unless said) and schema (the resource unless said). */
   answer: string;
   status?: 200 | 201;
@@ -64,31 +67,31 @@ interface Usual {
 /** What each route of a collection declares for itself. */
 type OwnParts = Pick<AnyRoute, 'examples' | 'handler'> & Partial<Pick<AnyRoute, 'body' | 'query' | 'idempotency'>>;
 
-interface CreateRoute<Record, Body extends TSchema> extends RouteText {
+interface CreateRoute<Entity, Body extends TSchema> extends RouteText {
   summary: string;
   description: string;
   body: Body;
   request: Static<Body>;
   /** Creates the record under `id`, the uuid reserved with an Idempotency-Key (a new one without a key). */
-  create: (...change: [...Change, input: Static<Body>, id?: string]) => Promise<Record>;
-  idempotency?: IdempotencyOptions;
+  create: (...change: [...Change, input: Static<Body>, id?: string]) => Promise<Entity>;
 }
 
-interface ListRoute<Record> extends RouteText {
+interface ListRoute extends RouteText {
   /** What the list holds, before the paging parameters are explained. */
   description: string;
   spec: ListSpec;
-  options?: { scope?: FilterQuery<Record>; populate?: string[] };
+  /** The relations the view shows, loaded with the page. */
+  populate?: string[];
 }
 
-interface GetRoute<Record> extends RouteText {
-  find: (em: EntityManager, tenantId: string, id: string) => Promise<Record>;
+interface GetRoute<Entity> extends RouteText {
+  find: (em: EntityManager, tenantId: string, id: string) => Promise<Entity>;
 }
 
-interface UpdateRoute<Record, Body extends TSchema, Resource extends TSchema> extends RouteText {
+interface UpdateRoute<Entity, Body extends TSchema, Resource extends TSchema> extends RouteText {
   body: Body;
   examples: { request: Static<Body>; response: Static<Resource> };
-  update: (...change: [...Change, id: string, changes: Static<Body>]) => Promise<Record>;
+  update: (...change: [...Change, id: string, changes: Static<Body>]) => Promise<Entity>;
 }
 
 interface DeleteRoute extends RouteText {
@@ -104,17 +107,20 @@ interface DeleteRoute extends RouteText {
  * to service to view are written here once. Routes register in the order they are declared, which
  * is the OpenAPI document's order.
  */
-export function collectionRoutes<Record extends object, const Resource extends TSchema, View extends Static<Resource>>(
+export function collectionRoutes<Entity extends object, const Resource extends TSchema, View extends Static<Resource>>(
   app: App,
   context: AppContext,
-  collection: Collection<Record, Resource, View> &
+  collection: Collection<Entity, Resource, View> &
     DeclaredFieldsOnly<View, { 200: { description: string; data: Resource } }>,
 ) {
   const { path, noun, entity, resource, view, example, params, tags } = collection;
-  const name = noun.replace(/(?:^|\s)(\w)/g, (_, letter: string) => letter.toUpperCase());
+  const plural = collection.plural ?? `${noun}s`;
+  const pascal = (words: string) => words.replace(/(?:^|\s)(\w)/g, (_, letter: string) => letter.toUpperCase());
   const article = /^[aeiou]/.test(noun) ? 'an' : 'a';
   const one = `${path}/:id`;
   const change = (c: Parameters<typeof changedBy>[0]): Change => [context, entityManager(c), changedBy(c)];
+  // registerRoute takes any route, so a handler's input arrives untyped: the path's one parameter is
+  // `id`, as Collection's `params` declares, and the body is the route's, validated by its schema.
   const idOf = (input: { params: unknown }) => (input.params as { id: string }).id;
 
   /** Registers a route of the collection: what the route says of itself wins over the usual. */
@@ -122,9 +128,9 @@ export function collectionRoutes<Record extends object, const Resource extends T
     registerRoute(app, context, {
       method: usual.method,
       path: usual.one ? one : path,
-      operationId: `${usual.verb}${name}${usual.verb === 'list' ? 's' : ''}`,
-      summary: route.summary ?? usual.summary ?? '',
-      description: route.description ?? usual.description ?? '',
+      operationId: `${usual.verb}${pascal(usual.verb === 'list' ? plural : noun)}`,
+      summary: route.summary ?? usual.summary,
+      description: route.description ?? usual.description,
       tags,
       access: route.access ?? collection.access,
       ...(usual.one ? { params } : {}),
@@ -135,13 +141,21 @@ export function collectionRoutes<Record extends object, const Resource extends T
   }
 
   return {
-    create<Body extends TSchema>(route: CreateRoute<Record, Body>): void {
+    create<Body extends TSchema>(route: CreateRoute<Entity, Body>): void {
       declare(
         route,
-        { verb: 'create', method: 'post', status: 201, answer: 'created', errors: [422] },
+        {
+          verb: 'create',
+          method: 'post',
+          summary: route.summary,
+          description: route.description,
+          status: 201,
+          answer: 'created',
+          errors: [422],
+        },
         {
           examples: { request: route.request, response: example },
-          idempotency: route.idempotency ?? createsRecordOf(entity, view),
+          idempotency: createsRecordOf(entity, view),
           body: route.body,
           handler: async ({ body }, c) =>
             view(await route.create(...change(c), body as Static<Body>, c.var.reservedId)),
@@ -149,26 +163,28 @@ export function collectionRoutes<Record extends object, const Resource extends T
       );
     },
 
-    list(route: ListRoute<Record>): void {
+    list(route: ListRoute): void {
       declare(
         { ...route, description: `${route.description} ${LIST_PAGE}` },
         {
           verb: 'list',
           method: 'get',
-          summary: `List ${noun}s`,
-          answer: `a page of ${noun}s`,
+          summary: `List ${plural}`,
+          description: route.description,
+          answer: `a page of ${plural}`,
           data: Type.Array(resource),
           errors: [400],
         },
         {
           examples: { response: [example] },
           query: listQuery(route.spec),
-          handler: ({ query }, c) => listPage(c, entity, route.spec, query as never, view, route.options),
+          handler: ({ query }, c) =>
+            listPage(c, entity, route.spec, query as ListQuery, view, { populate: route.populate }),
         },
       );
     },
 
-    get(route: GetRoute<Record>): void {
+    get(route: GetRoute<Entity>): void {
       declare(
         route,
         {
@@ -187,7 +203,7 @@ export function collectionRoutes<Record extends object, const Resource extends T
       );
     },
 
-    update<Body extends TSchema>(route: UpdateRoute<Record, Body, Resource>): void {
+    update<Body extends TSchema>(route: UpdateRoute<Entity, Body, Resource>): void {
       declare(
         route,
         {
@@ -215,6 +231,7 @@ export function collectionRoutes<Record extends object, const Resource extends T
           method: 'delete',
           one: true,
           summary: `Delete ${article} ${noun}`,
+          description: route.description,
           answer: 'deleted',
           data: Deleted,
           errors: [404],

@@ -8,6 +8,7 @@ import { routeBodyLimit } from '../middleware/body-limit.js';
 import { idempotent, type IdempotencyOptions } from '../middleware/idempotency.js';
 import { describe, type RouteDocumentation } from '../openapi/describe.js';
 import { jsonBody, type JsonBodyOptions, type JsonInput } from '../validation/json-body.js';
+import type { Undeclared } from '../../shared/platform/validation/declared-fields.js';
 import { Answer, success } from './answer.js';
 import { openApiParameters } from './openapi-parameters.js';
 import {
@@ -41,34 +42,6 @@ type DataOf<R extends Responses> = {
 
 /** A handler's answer: the data of a declared response, the same with its status or headers, or a Response. */
 export type HandlerResult<R extends Responses> = DataOf<R> | Answer<DataOf<R>> | Response;
-
-/** The keys of every member of a union. */
-type KeysOf<T> = T extends unknown ? keyof T : never;
-/** What the members of a union that declare `K` hold there. */
-type FieldOf<Shape, K extends PropertyKey> = Shape extends unknown ? (K extends keyof Shape ? Shape[K] : never) : never;
-
-/**
- * The fields `T` holds that `Shape` does not declare, at any depth: never when there are none.
- * TypeScript checks a returned value's fields against the declared ones only in a literal written
- * where the type is declared, not in a value a handler builds or a view function returns.
- */
-type Undeclared<T, Shape, Depth extends unknown[] = []> = 0 extends 1 & T
-  ? never // any: nothing to check
-  : Depth['length'] extends 8
-    ? never // deep enough: a recursive type (a points expression) would never end
-    : T extends readonly (infer Item)[]
-      ? Undeclared<Item, NonNullable<Shape> extends readonly (infer ShapeItem)[] ? ShapeItem : never, Depth>
-      : T extends Date | Response
-        ? never
-        : T extends object
-          ? string extends keyof T | KeysOf<NonNullable<Shape>>
-            ? never // an open record on either side: its keys are the data's
-            : Exclude<keyof T & string, KeysOf<NonNullable<Shape>>> | FieldsUndeclared<T, NonNullable<Shape>, Depth>
-          : never;
-
-type FieldsUndeclared<T, Shape, Depth extends unknown[]> = {
-  [K in keyof T & KeysOf<Shape> & string]: Undeclared<T[K], FieldOf<Shape, K>, [...Depth, K]>;
-}[keyof T & KeysOf<Shape> & string];
 
 /** What a handler's result answers as `data`: an Answer's data, or the result itself. */
 type AnsweredData<Result> = Result extends Answer<infer Data> ? Data : Result;
@@ -161,7 +134,7 @@ export function defineRoute<
   registerRoute(app, context, typed);
 }
 
-/** Registers a route its caller has typed already (defineRoute, defineMemberRoute). */
+/** Registers a route its caller has typed already (defineRoute, defineMemberRoute, collectionRoutes). */
 export function registerRoute(app: App, context: AppContext, route: AnyRoute): void {
   const query = queryOf(route);
   const parameters = [

@@ -6,7 +6,7 @@ import type { AuditDependencies } from './audit-log.js';
 import { auditedResourceChange, type AuditedResource, type ChangedBy } from './audited-resource-change.js';
 
 /** One kind of the tenant's records, as `auditedRecords` finds and changes them. */
-export interface RecordKind<E extends object, Deps> {
+interface RecordKind<E extends object, Deps> {
   /** `product`, `rule_set`, …: the audit entries' resourceType and the first word of their actions. */
   resourceType: string;
   entity: EntityName<E>;
@@ -16,6 +16,8 @@ export interface RecordKind<E extends object, Deps> {
   view: (record: E) => Record<string, unknown>;
   /** The process's cache of this kind of record, which a change makes stale. */
   cache?: (deps: Deps) => TenantCache;
+  /** Refuses (409), in the deleting transaction, a record that must not go. */
+  checkRemoval?: (tx: EntityManager, record: E) => Promise<void>;
 }
 
 /**
@@ -69,17 +71,11 @@ export function auditedRecords<E extends object, Deps extends AuditDependencies 
         return { result: record, resourceId: id, before, after: kind.view(record) };
       }),
 
-    /** Deletes the record by id; `check` refuses (409) in the transaction what must not go. */
-    remove: async (
-      deps: Deps,
-      em: EntityManager,
-      by: ChangedBy,
-      id: string,
-      check?: (tx: EntityManager, record: E) => Promise<void>,
-    ): Promise<void> => {
+    /** Deletes the record by id, unless the kind's `checkRemoval` refuses. */
+    remove: async (deps: Deps, em: EntityManager, by: ChangedBy, id: string): Promise<void> => {
       await auditedResourceChange(deps, em, by, resource(deps), async (tx) => {
         const record = await find(tx, by.tenantId, id);
-        await check?.(tx, record);
+        await kind.checkRemoval?.(tx, record);
         await tx.nativeDelete(kind.entity, { tenant: by.tenantId, id } as FilterQuery<E>);
         return { result: undefined, resourceId: id, before: kind.view(record), after: null };
       });

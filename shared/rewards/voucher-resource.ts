@@ -77,4 +77,4 @@ export function voucherResource<Owner extends TSchema>(owner: Owner) {
 }
 
 /** A voucher as `voucherView` shows it, its owner a member's own fields. */
-export type VoucherView = Static<ReturnType<typeof voucherResource<typeof UserViewSchema>>>;
+export type VoucherView = Static<ReturnType<typeof voucherResource<UserViewSchema>>>;

@@ -2,6 +2,7 @@ import type { UserView } from '../users/user-view.js';
 import type { Discount, RewardType } from './reward.entity.js';
 import type { VoucherCodes } from './voucher-codes.js';
 import type { VoucherView } from './voucher-resource.js';
+import { declaredOnly } from '../platform/validation/declared-fields.js';
 
 /** A timestamp as the driver answers it. */
 type At = Date | string;
@@ -45,6 +46,8 @@ export const VOUCHER_SELECT = `select v.id, v.tenant_id, v.user_id, v.created_at
 
 export const VOUCHER_FROM = `from voucher v join reward r on r.id = v.reward_id join reward_code c on c.id = v.code_id`;
 
+const shownAsVoucher = declaredOnly<VoucherView>();
+
 export interface VoucherViewOptions {
   /** The reward's `discounts` (GET …/wallet?includeDiscounts=true, and the till's commands). */
   includeDiscounts: boolean;
@@ -69,7 +72,7 @@ export function voucherView(
 ): VoucherView {
   const redeemedAt = row.redeemed_at ? iso(row.redeemed_at) : null;
   const burnedAt = row.burned_at ? iso(row.burned_at) : null;
-  return {
+  return shownAsVoucher({
     id: row.id,
     type: 'VOUCHER' as const,
     createdAt: iso(row.created_at),
@@ -98,7 +101,7 @@ export function voucherView(
       ...(options.includeDiscounts ? { discounts: row.reward_discounts } : {}),
     },
     owner,
-  };
+  });
 }
 
 /** Why a voucher can no longer be used at `now`, or undefined while it can (docs/rewards.md#at-the-till). */

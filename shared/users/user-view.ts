@@ -1,4 +1,5 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TObject } from 'typebox';
+import { declaredOnly } from '../platform/validation/declared-fields.js';
 import { TIMESTAMPS } from '../platform/validation/timestamps.js';
 import type { User } from './user.entity.js';
 
@@ -24,15 +25,18 @@ export const MEMBER_FIELDS = {
   ),
 };
 
-export const UserViewSchema = Type.Object({ ...MEMBER_FIELDS, ...TIMESTAMPS });
-export type UserView = Static<typeof UserViewSchema>;
+/** A member as this floor shows it: its fields and timestamps. */
+export type UserViewSchema = TObject<typeof MEMBER_FIELDS & typeof TIMESTAMPS>;
+export type UserView = Static<UserViewSchema>;
+
+const shownAsUser = declaredOnly<UserView>();
 
 /**
  * A member as the API shows it (docs/users.md#members), alone and as an event's subject; its
  * fingerprint until it is erased.
  */
 export function userView(user: User): UserView {
-  return {
+  return shownAsUser({
     ...memberStanding(user),
     profile: user.profile,
     ...(user.flags ? { flags: user.flags } : {}),
@@ -40,7 +44,7 @@ export function userView(user: User): UserView {
     ...(user.fingerprint ? { fingerprint: user.fingerprint } : {}),
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
-  };
+  });
 }
 
 /**

@@ -48,6 +48,7 @@ const webhooks = auditedRecords({
   entity: Webhook,
   view: webhookView,
   cache: (deps: WebhookChangeDependencies) => deps.webhooks,
+  checkRemoval: checkNotDelivering,
 });
 
 export async function createWebhook(
@@ -92,19 +93,12 @@ export async function updateWebhook(
   });
 }
 
+export const deleteWebhook = webhooks.remove;
+
 /**
  * A webhook that a reactor's WEBHOOK reaction names is not deleted (409): the reactor would go on
  * listing it and stop delivering without a word. Deactivating it pauses it, reactions included.
  */
-export async function deleteWebhook(
-  deps: WebhookChangeDependencies,
-  em: EntityManager,
-  by: ChangedBy,
-  id: string,
-): Promise<void> {
-  await webhooks.remove(deps, em, by, id, checkNotDelivering);
-}
-
 async function checkNotDelivering(tx: EntityManager, webhook: Webhook): Promise<void> {
   const naming = await tx.execute<{ name: string }[]>(
     'select name from reactor where tenant_id = ? and reactions @> ?::jsonb order by name',

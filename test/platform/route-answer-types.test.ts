@@ -6,6 +6,7 @@ import { answer } from '../../api/routes/answer.js';
 import { collectionRoutes } from '../../api/routes/collection-routes.js';
 import { defineRoute } from '../../api/routes/define-route.js';
 import type { AppContext } from '../../shared/context.js';
+import { declaredOnly } from '../../shared/platform/validation/declared-fields.js';
 
 // Issue 33: a handler answers the type of its declared response schema, and the compiler refuses
 // anything else. Each @ts-expect-error below fails `npm run typecheck` the day the compiler
@@ -101,5 +102,15 @@ describe('a route handler is typed by its response schema', () => {
     const widgets = collectionRoutes(app, context, { ...collection, view: (record: typeof WIDGET) => record });
     widgets.get({ find: async () => WIDGET });
     expect(new Set(app.routes.map((route) => `${route.method} ${route.path}`))).toEqual(new Set(['GET /widgets/:id']));
+  });
+
+  it('refuses, at compile time, a view built from spreads that shows a field its shape lacks', () => {
+    const shownAsWidget = declaredOnly<typeof WIDGET>();
+    const named = { name: 'spanner', internalNote: 'kept back' };
+    // @ts-expect-error `internalNote`, spread in, is not a field of the widget
+    const leaky = shownAsWidget({ id: 'w1', ...named });
+    const { internalNote: _note, ...shown } = named;
+    expect(shownAsWidget({ id: 'w1', ...shown })).toEqual(WIDGET);
+    expect(leaky).toHaveProperty('internalNote');
   });
 });
