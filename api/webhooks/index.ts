@@ -42,6 +42,7 @@ export function registerWebhookRoutes(app: App, context: AppContext): void {
     summary: 'Delete a webhook and its delivery records',
     description:
       'Deletes a webhook. A webhook that a reactor names cannot be deleted (409): deactivate it instead. Its delivery records go with it.',
+    errors: [404, 409],
     remove: deleteWebhook,
   });
   registerListDeliveries(app, context);
