@@ -10,7 +10,8 @@ import {
   type ReferredRegistrationInput,
 } from '../referrals/referred-registration.js';
 import { memberAuditAfter, NO_PERSONAL_DATA } from '../users/member-audit.js';
-import { checkContactsFree, checkLinkedVenues, checkProfile, lockTenant } from '../users/member-checks.js';
+import { checkContactsFree, checkLinkedVenues, checkProfile, lockMemberClaims } from '../users/member-checks.js';
+import { Tenant } from '../tenants/tenant.entity.js';
 import { memberFingerprint } from '../users/member-fingerprint.js';
 import { User, type Profile } from '../users/user.entity.js';
 import { MEMBER, type MemberChangeDependencies } from '../users/user-service.js';
@@ -28,9 +29,10 @@ export interface MemberRegistrationDependencies extends MemberChangeDependencies
 
 /**
  * Registers a member (docs/users.md#registration): a user token registers its own `sub`; an admin
- * may register anyone and an absent authIdentifier is generated. The tenant row is locked to take
- * the next account number, which also serialises the tenant's registrations, so the duplicate
- * contact check cannot race with another registration. The member's consents
+ * may register anyone and an absent authIdentifier is generated. The account number is taken
+ * first, on its own (takeAccountNumber); then what the member alone may hold (its authIdentifier,
+ * its contacts) is locked by name, so a registration claiming the same one waits and sees this
+ * member, while the tenant's other registrations go on side by side. The member's consents
  * (docs/consents.md#registration) and, with an invite code, its referral are recorded in the same
  * transaction; the referral's events are reported after the commit
  * (docs/referrals.md#referred-registrations).
@@ -45,9 +47,11 @@ export async function registerUser(
 ): Promise<User> {
   const authIdentifier = chooseAuthIdentifier(principal, input.authIdentifier);
   const referral = await prepareReferredRegistration(deps, by.tenantId, input);
+  const accountNumber = await takeAccountNumber(em, by.tenantId);
   const registered = await auditedResourceChange(deps, em, by, MEMBER, async (tx) => {
-    const tenant = await lockTenant(tx, by.tenantId);
+    const tenant = await tx.findOneOrFail(Tenant, { id: by.tenantId }, { refresh: true });
     checkProfile(tenant, deps.payloadSchemas, input.profile);
+    await lockMemberClaims(tx, tenant, { authIdentifier, profile: input.profile });
     if (await tx.count(User, { tenant: by.tenantId, authIdentifier })) {
       throw new ConflictError(`A member with the authIdentifier "${authIdentifier}" already exists`, {
         data: {
@@ -61,7 +65,7 @@ export async function registerUser(
     const user = tx.create(User, {
       id,
       tenant: by.tenantId,
-      accountNumber: tenant.nextAccountNumber,
+      accountNumber,
       authIdentifier,
       externalIdentifier: input.externalIdentifier ?? null,
       isRestricted: input.isRestricted,
@@ -71,7 +75,6 @@ export async function registerUser(
       fingerprint: memberFingerprint(deps.fingerprintKey, by.tenantId, id),
       erasedAt: null,
     });
-    tenant.nextAccountNumber += 1;
     await tx.flush();
     await recordRegistrationConsents(tx, user, input);
     await referral.record(tx, user);
@@ -91,4 +94,19 @@ function chooseAuthIdentifier(principal: Principal, requested: string | undefine
     return principal.authIdentifier;
   }
   return requested ?? randomUUID();
+}
+
+/**
+ * The tenant's next account number, taken by a statement of its own that commits at once, so the
+ * tenant's row is locked for that statement only and not for the length of each registration.
+ * Numbers increase; a registration refused after taking one leaves it unused (docs/users.md#registration).
+ */
+async function takeAccountNumber(em: EntityManager, tenantId: string): Promise<number> {
+  const [taken] = await em.execute<{ account_number: number }[]>(
+    `update tenant set next_account_number = next_account_number + 1 where id = ?
+     returning next_account_number - 1 as account_number`,
+    [tenantId],
+  );
+  if (!taken) throw new Error(`No tenant ${tenantId} to register a member in`);
+  return taken.account_number;
 }

@@ -7,6 +7,7 @@ import {
   queueIntrinsicEvent,
   type IntrinsicEventDependencies,
 } from '../events/queue-intrinsic-event.js';
+import { lockNames } from '../platform/db/advisory-locks.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import { ConflictError, fieldBadRequestError } from '../platform/errors/app-errors.js';
 import { withoutAbsent } from '../platform/json/without-absent.js';
@@ -45,11 +46,11 @@ const NOT_REFERRED: ReferredRegistration = { record: async () => {}, report: asy
 /**
  * A registration with an invite code (docs/referrals.md#referred-registrations). Both events' ids
  * are allocated first, before the registration's transaction, as reviews take theirs: the
- * allocator and the event type directory use connections of their own, which registrations queued
- * on the tenant's row lock, each holding one, could leave none of. Unused ids are gaps, never
- * reused. `record` runs where the tenant's registrations take turns on its row lock, so the checks
- * and the referrer's count of referrals cannot race; the unique index on (code, source, the
- * sourceUserId's keyed hash) stays as the backstop. The ids are kept with the referral, so `report` and the
+ * allocator and the event type directory use connections of their own, which registrations
+ * waiting on a lock, each holding one, could leave none of. Unused ids are gaps, never reused.
+ * `record` locks the referrer's referrals in the campaign by name, so two registrations with one
+ * referrer's code take turns and count its referrals one after the other; the unique index on
+ * (code, source, the sourceUserId's keyed hash) keeps a person to one sign-up per code. The ids are kept with the referral, so `report` and the
  * recovery sweep queue the same events, which are registered once.
  */
 export async function prepareReferredRegistration(
@@ -100,10 +101,11 @@ async function storeReferral(
       'notOwn',
       'A member cannot register with an invite code of their own',
     );
+  const campaign = code.campaign;
+  await lockNames(tx, [`referrals:${campaign.id}:${code.member.id}`]);
   if (await tx.count(Referral, { code: code.id, source: activity.source, sourceUserHash }))
     throw alreadySignedUp(activity);
 
-  const campaign = code.campaign;
   const count = (await tx.count(Referral, { campaign: campaign.id, referrer: code.member.id })) + 1;
   const referral = tx.create(Referral, {
     id: randomUUID(),

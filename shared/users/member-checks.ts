@@ -1,6 +1,7 @@
 // What registration and a member's change both check and lock before they write (docs/users.md).
 import { LockMode } from '@mikro-orm/core';
 import type { ValidateFunction } from 'ajv';
+import { lockNames } from '../platform/db/advisory-locks.js';
 import type { EntityManager } from '../platform/db/orm.js';
 import { isUuid } from '../platform/db/tenant-record.js';
 import {
@@ -19,6 +20,17 @@ import { User, type Profile } from './user.entity.js';
 /** The documented bounds of every profile, compiled once; a tenant's own schema comes on top (checkProfile). */
 const validateProfile = compile<Profile>(ProfileSchema);
 
+/**
+ * The contacts one member alone may use, and when a stored one is the same as `?`: an email
+ * address whatever its case (Jo@Example.com is jo@example.com, as the lowered index expects), a
+ * telephone number as written.
+ */
+const CONTACTS = {
+  emailAddress: { same: `lower(profile->>'emailAddress') = lower(?)`, noun: 'email address' },
+  telephoneNumber: { same: `profile->>'telephoneNumber' = ?`, noun: 'telephone number' },
+} as const;
+const CONTACT_FIELDS = ['emailAddress', 'telephoneNumber'] as const;
+
 /** `linkedVenues` name venues of the tenant (/v1/venues), not another tenant's or none at all. */
 export async function checkLinkedVenues(em: EntityManager, tenantId: string, linked: { id: string }[]): Promise<void> {
   const ids = linked.map((venue) => venue.id);
@@ -31,15 +43,24 @@ export async function checkLinkedVenues(em: EntityManager, tenantId: string, lin
 }
 
 /**
- * The tenant's row, locked for the rest of the transaction, so that its registrations and member
- * changes take turns (the next account number, the duplicate contact check). FOR NO KEY UPDATE,
- * not FOR UPDATE: a row that references the tenant, such as the audit entry every admin change
- * stages (audit-log.ts), takes a KEY SHARE lock on it, which FOR UPDATE blocks; an erasure holding
- * its member's row would wait for a PATCH holding the tenant's, which waits for the member: a deadlock.
+ * Locks, until the transaction ends, what one member alone may hold in the tenant and this
+ * registration or change claims: its `authIdentifier`, and its email address and telephone number
+ * where the tenant refuses duplicates. Two claiming the same one take turns, so the second's check
+ * sees the first's member; the tenant's other registrations and changes go on side by side.
  */
-export async function lockTenant(tx: EntityManager, tenantId: string): Promise<Tenant> {
-  await tx.execute('select 1 from tenant where id = ? for no key update', [tenantId]);
-  return tx.findOneOrFail(Tenant, { id: tenantId }, { refresh: true });
+export async function lockMemberClaims(
+  tx: EntityManager,
+  tenant: Tenant,
+  claims: { authIdentifier?: string; profile?: Partial<Profile> },
+): Promise<void> {
+  const names: string[] = [];
+  if (claims.authIdentifier !== undefined) names.push(`member:${tenant.id}:authIdentifier:${claims.authIdentifier}`);
+  if (tenant.configuration.allowDuplicateContacts !== true)
+    for (const field of CONTACT_FIELDS) {
+      const value = claims.profile?.[field];
+      if (typeof value === 'string') names.push(`member:${tenant.id}:${field}:${value}`);
+    }
+  await lockNames(tx, names);
 }
 
 /**
@@ -87,16 +108,6 @@ function tenantProfileSchema(schemas: PayloadSchemaCompiler, schema: Record<stri
   }
 }
 
-/**
- * The contacts one member alone may use, and when a stored one is the same as `?`: an email
- * address whatever its case (Jo@Example.com is jo@example.com, as the lowered index expects), a
- * telephone number as written.
- */
-const CONTACTS = {
-  emailAddress: { same: `lower(profile->>'emailAddress') = lower(?)`, noun: 'email address' },
-  telephoneNumber: { same: `profile->>'telephoneNumber' = ?`, noun: 'telephone number' },
-} as const;
-
 /** With `allowDuplicateContacts` off (the default), an email or telephone belongs to one member. */
 export async function checkContactsFree(
   em: EntityManager,
@@ -105,7 +116,7 @@ export async function checkContactsFree(
   exceptUserId?: string,
 ): Promise<void> {
   if (tenant.configuration.allowDuplicateContacts === true) return;
-  for (const field of ['emailAddress', 'telephoneNumber'] as const) {
+  for (const field of CONTACT_FIELDS) {
     const { same, noun } = CONTACTS[field];
     const value = profile[field];
     if (typeof value !== 'string') continue;

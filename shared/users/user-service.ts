@@ -1,11 +1,18 @@
 import type { AuditDependencies } from '../audit/audit-log.js';
 import { auditedResourceChange, type ChangedBy } from '../audit/audited-resource-change.js';
 import type { EntityManager } from '../platform/db/orm.js';
+import { Tenant } from '../tenants/tenant.entity.js';
 import { NotFoundError } from '../platform/errors/app-errors.js';
 import type { PayloadSchemaCompiler } from '../platform/validation/payload-schema.js';
 import { lookupReferencedUser, lookupUser } from './lookup-user.js';
 import { memberAuditAfter, memberAuditView, memberUpdateAction, personalDataOf } from './member-audit.js';
-import { checkContactsFree, checkLinkedVenues, checkProfile, lockAndReload, lockTenant } from './member-checks.js';
+import {
+  checkContactsFree,
+  checkLinkedVenues,
+  checkProfile,
+  lockAndReload,
+  lockMemberClaims,
+} from './member-checks.js';
 import type { FingerprintKey } from './member-fingerprint.js';
 import type { SubjectDirectory } from './subject-directory.js';
 import type { Profile, User } from './user.entity.js';
@@ -50,8 +57,9 @@ export const MEMBER = { resourceType: 'user' };
 
 /**
  * PATCH: `profile` merges member by member; `attributes`, `flags` and `linkedVenues` are replaced
- * whole (docs/users.md#changes). Like registration, it locks the tenant row, so a registration or
- * another PATCH cannot take the same email or telephone between the check and the write.
+ * whole (docs/users.md#changes). Like registration, it locks the contacts it gives by name
+ * (lockMemberClaims), so a registration or another PATCH cannot take the same email or telephone
+ * between the check and the write.
  */
 export async function updateUser(
   deps: MemberChangeDependencies,
@@ -61,7 +69,8 @@ export async function updateUser(
   changes: UserChanges,
 ): Promise<User> {
   await auditedResourceChange(deps, em, by, MEMBER, async (tx) => {
-    const tenant = await lockTenant(tx, user.tenant.id);
+    const tenant = await tx.findOneOrFail(Tenant, { id: user.tenant.id }, { refresh: true });
+    await lockMemberClaims(tx, tenant, { profile: changes.profile });
     await lockAndReload(tx, user);
     const before = memberAuditView(user);
     const personal = personalDataOf(user);

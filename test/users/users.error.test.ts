@@ -209,6 +209,22 @@ describe('registration conflicts', () => {
     expect(statuses.filter((status) => status === 200 || status === 201)).toHaveLength(1);
     expect(statuses.filter((status) => status === 422)).toHaveLength(3);
   });
+
+  it('registrations racing for one authIdentifier: one is registered, the others are 409, none is a 5xx', async () => {
+    const racers = await Promise.all(
+      ['a', 'b', 'c', 'd'].map((n) =>
+        register({ ...valid, emailAddress: `twin-${n}@example.com`, attributes: { loyaltyConsent: true } }, 'twin'),
+      ),
+    );
+    const statuses = racers.map((response) => response.status).sort();
+    expect(statuses).toEqual([201, 409, 409, 409]);
+    const stored = await queryOne(
+      harness,
+      'select count(*) as count from member where tenant_id = ? and auth_identifier = ?',
+      [tenant.id, 'twin'],
+    );
+    expect(Number(stored.count)).toBe(1);
+  });
 });
 
 // docs/users.md#changes: "PATCH merges profile field by field"; docs/users.md#erasure: "DELETE /users/{id} erases the profile".
