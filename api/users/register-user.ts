@@ -3,7 +3,7 @@ import type { AppContext } from '../../shared/context.js';
 import { RequestedLocale } from '../../shared/platform/validation/locale-tag.js';
 import { registerUser } from '../../shared/members/register-member.js';
 import { User } from '../../shared/users/user.entity.js';
-import { memberView } from '../../shared/members/member-views.js';
+import { memberView, registeredMemberView } from '../../shared/members/member-views.js';
 import { changedBy, entityManager, type App } from '../app-env.js';
 import { createsRecord } from '../middleware/idempotency.js';
 import { success } from '../routes/answer.js';
@@ -42,7 +42,7 @@ export function registerRegisterUser(app: App, context: AppContext): void {
     responses: { 201: { description: 'registered', data: UserResource } },
     errors: [409, 422],
     handler: async ({ body, query }, c) =>
-      memberView(
+      registeredMemberView(
         entityManager(c),
         await registerUser(
           context,
@@ -52,6 +52,7 @@ export function registerRegisterUser(app: App, context: AppContext): void {
           { ...body, locale: query.locale },
           c.var.reservedId,
         ),
+        body,
       ),
   });
 }

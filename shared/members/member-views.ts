@@ -28,3 +28,18 @@ export async function memberViews(em: EntityManager, tenantId: string, users: Us
 export async function memberView(em: EntityManager, user: User): Promise<MemberView> {
   return (await memberViews(em, user.tenant.id, [user]))[0]!;
 }
+
+/**
+ * A member a registration has just stored, as the member routes show it: what the registration
+ * stored beside it (its consents, its referral) is read back, and a registration that stored
+ * neither shows the member's own fields without a query.
+ */
+export function registeredMemberView(
+  em: EntityManager,
+  user: User,
+  registration: { consentsDefinition?: unknown[]; referralInviteCode?: string },
+): Promise<MemberView> {
+  const storedBeside =
+    Boolean(registration.consentsDefinition?.length) || registration.referralInviteCode !== undefined;
+  return storedBeside ? memberView(em, user) : Promise.resolve(userView(user));
+}

@@ -3,15 +3,21 @@ import { auditedResourceChange, type ChangedBy } from '../audit/audited-resource
 import { recordRegistrationConsents, type RegistrationConsents } from '../consents/member-consents.js';
 import type { Principal } from '../platform/auth/principal.js';
 import type { EntityManager } from '../platform/db/orm.js';
-import { BadRequestError, ConflictError } from '../platform/errors/app-errors.js';
+import { BadRequestError } from '../platform/errors/app-errors.js';
 import {
   prepareReferredRegistration,
   type ReferralDependencies,
   type ReferredRegistrationInput,
 } from '../referrals/referred-registration.js';
 import { memberAuditAfter, NO_PERSONAL_DATA } from '../users/member-audit.js';
-import { checkContactsFree, checkLinkedVenues, checkProfile, lockMemberClaims } from '../users/member-checks.js';
-import { Tenant } from '../tenants/tenant.entity.js';
+import {
+  checkClaimsFree,
+  checkLinkedVenues,
+  checkProfile,
+  lockMemberClaims,
+  type MemberRules,
+} from '../users/member-checks.js';
+import type { TenantConfiguration } from '../tenants/tenant.entity.js';
 import { memberFingerprint } from '../users/member-fingerprint.js';
 import { User, type Profile } from '../users/user.entity.js';
 import { MEMBER, type MemberChangeDependencies } from '../users/user-service.js';
@@ -47,20 +53,12 @@ export async function registerUser(
 ): Promise<User> {
   const authIdentifier = chooseAuthIdentifier(principal, input.authIdentifier);
   const referral = await prepareReferredRegistration(deps, by.tenantId, input);
-  const accountNumber = await takeAccountNumber(em, by.tenantId);
+  const { accountNumber, tenant } = await takeAccountNumber(em, by.tenantId);
   const registered = await auditedResourceChange(deps, em, by, MEMBER, async (tx) => {
-    const tenant = await tx.findOneOrFail(Tenant, { id: by.tenantId }, { refresh: true });
     checkProfile(tenant, deps.payloadSchemas, input.profile);
-    await lockMemberClaims(tx, tenant, { authIdentifier, profile: input.profile });
-    if (await tx.count(User, { tenant: by.tenantId, authIdentifier })) {
-      throw new ConflictError(`A member with the authIdentifier "${authIdentifier}" already exists`, {
-        data: {
-          explanation:
-            'authIdentifier must be unique within the tenant: log in as that member, or choose another authIdentifier',
-        },
-      });
-    }
-    await checkContactsFree(tx, tenant, input.profile);
+    const claims = { authIdentifier, profile: input.profile };
+    await lockMemberClaims(tx, tenant, claims);
+    await checkClaimsFree(tx, tenant, claims);
     await checkLinkedVenues(tx, by.tenantId, input.linkedVenues ?? []);
     const user = tx.create(User, {
       id,
@@ -98,15 +96,19 @@ function chooseAuthIdentifier(principal: Principal, requested: string | undefine
 
 /**
  * The tenant's next account number, taken by a statement of its own that commits at once, so the
- * tenant's row is locked for that statement only and not for the length of each registration.
- * Numbers increase; a registration refused after taking one leaves it unused (docs/users.md#registration).
+ * tenant's row is locked for that statement only and not for the length of each registration; and
+ * the tenant's settings the checks read, as that statement found them. Numbers increase; a
+ * registration refused after taking one leaves it unused (docs/users.md#registration).
  */
-async function takeAccountNumber(em: EntityManager, tenantId: string): Promise<number> {
-  const [taken] = await em.execute<{ account_number: number }[]>(
+async function takeAccountNumber(
+  em: EntityManager,
+  tenantId: string,
+): Promise<{ accountNumber: number; tenant: MemberRules }> {
+  const [taken] = await em.execute<{ account_number: number; configuration: TenantConfiguration }[]>(
     `update tenant set next_account_number = next_account_number + 1 where id = ?
-     returning next_account_number - 1 as account_number`,
+     returning next_account_number - 1 as account_number, configuration`,
     [tenantId],
   );
   if (!taken) throw new Error(`No tenant ${tenantId} to register a member in`);
-  return taken.account_number;
+  return { accountNumber: taken.account_number, tenant: { id: tenantId, configuration: taken.configuration } };
 }

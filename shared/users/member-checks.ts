@@ -6,30 +6,70 @@ import type { EntityManager } from '../platform/db/orm.js';
 import { isUuid } from '../platform/db/tenant-record.js';
 import {
   BadRequestError,
+  ConflictError,
   fieldError,
   TenantConfigurationError,
   UserExistsError,
 } from '../platform/errors/app-errors.js';
 import { compile, toValidationIssues } from '../platform/validation/ajv.js';
 import type { PayloadSchemaCompiler } from '../platform/validation/payload-schema.js';
-import { Tenant } from '../tenants/tenant.entity.js';
+import type { Tenant } from '../tenants/tenant.entity.js';
 import { Venue } from '../venues/venue.entity.js';
 import { Profile as ProfileSchema } from './profile.js';
 import { User, type Profile } from './user.entity.js';
+
+/** What the checks read of the tenant: its id, and its settings (`profileSchema`, `allowDuplicateContacts`). */
+export type MemberRules = Pick<Tenant, 'id' | 'configuration'>;
 
 /** The documented bounds of every profile, compiled once; a tenant's own schema comes on top (checkProfile). */
 const validateProfile = compile<Profile>(ProfileSchema);
 
 /**
- * The contacts one member alone may use, and when a stored one is the same as `?`: an email
- * address whatever its case (Jo@Example.com is jo@example.com, as the lowered index expects), a
- * telephone number as written.
+ * What one member alone may hold in the tenant, and when a stored one is the same as `?`: its
+ * `authIdentifier` (409 ConflictError when another member has it); its email address whatever its
+ * case (Jo@Example.com is jo@example.com, as the lowered index expects) and its telephone number as
+ * written (422 UserExistsError), unless the tenant allows duplicate contacts.
  */
-const CONTACTS = {
-  emailAddress: { same: `lower(profile->>'emailAddress') = lower(?)`, noun: 'email address' },
-  telephoneNumber: { same: `profile->>'telephoneNumber' = ?`, noun: 'telephone number' },
+const CLAIMS = {
+  authIdentifier: {
+    same: 'auth_identifier = ?',
+    taken: (value: string) =>
+      new ConflictError(`A member with the authIdentifier "${value}" already exists`, {
+        data: {
+          explanation:
+            'authIdentifier must be unique within the tenant: log in as that member, or choose another authIdentifier',
+        },
+      }),
+  },
+  emailAddress: {
+    same: `lower(profile->>'emailAddress') = lower(?)`,
+    taken: () =>
+      new UserExistsError('Another member already uses this email address', { data: { field: 'emailAddress' } }),
+  },
+  telephoneNumber: {
+    same: `profile->>'telephoneNumber' = ?`,
+    taken: () =>
+      new UserExistsError('Another member already uses this telephone number', { data: { field: 'telephoneNumber' } }),
+  },
 } as const;
-const CONTACT_FIELDS = ['emailAddress', 'telephoneNumber'] as const;
+
+/** What a registration or a member's change claims: its authIdentifier, and the contacts its profile gives. */
+export interface MemberClaims {
+  authIdentifier?: string;
+  profile?: Partial<Profile>;
+}
+
+/** The claims that only one member may hold, in the order they are checked. */
+function claimsOf(tenant: MemberRules, claims: MemberClaims): { field: keyof typeof CLAIMS; value: string }[] {
+  const held: { field: keyof typeof CLAIMS; value: string }[] = [];
+  if (claims.authIdentifier !== undefined) held.push({ field: 'authIdentifier', value: claims.authIdentifier });
+  if (tenant.configuration.allowDuplicateContacts !== true)
+    for (const field of ['emailAddress', 'telephoneNumber'] as const) {
+      const value = claims.profile?.[field];
+      if (typeof value === 'string') held.push({ field, value });
+    }
+  return held;
+}
 
 /** `linkedVenues` name venues of the tenant (/v1/venues), not another tenant's or none at all. */
 export async function checkLinkedVenues(em: EntityManager, tenantId: string, linked: { id: string }[]): Promise<void> {
@@ -48,19 +88,11 @@ export async function checkLinkedVenues(em: EntityManager, tenantId: string, lin
  * where the tenant refuses duplicates. Two claiming the same one take turns, so the second's check
  * sees the first's member; the tenant's other registrations and changes go on side by side.
  */
-export async function lockMemberClaims(
-  tx: EntityManager,
-  tenant: Tenant,
-  claims: { authIdentifier?: string; profile?: Partial<Profile> },
-): Promise<void> {
-  const names: string[] = [];
-  if (claims.authIdentifier !== undefined) names.push(`member:${tenant.id}:authIdentifier:${claims.authIdentifier}`);
-  if (tenant.configuration.allowDuplicateContacts !== true)
-    for (const field of CONTACT_FIELDS) {
-      const value = claims.profile?.[field];
-      if (typeof value === 'string') names.push(`member:${tenant.id}:${field}:${value}`);
-    }
-  await lockNames(tx, names);
+export async function lockMemberClaims(tx: EntityManager, tenant: MemberRules, claims: MemberClaims): Promise<void> {
+  await lockNames(
+    tx,
+    claimsOf(tenant, claims).map(({ field, value }) => `member:${tenant.id}:${field}:${value}`),
+  );
 }
 
 /**
@@ -77,7 +109,7 @@ export async function lockAndReload(tx: EntityManager, user: User): Promise<void
 }
 
 /** The documented bounds, then the tenant's own `profileSchema`: 400 BadRequestError with data.errors. */
-export function checkProfile(tenant: Tenant, schemas: PayloadSchemaCompiler, profile: Profile): void {
+export function checkProfile(tenant: MemberRules, schemas: PayloadSchemaCompiler, profile: Profile): void {
   if (!validateProfile(profile)) {
     const errors = toValidationIssues(validateProfile.errors, profile);
     throw new BadRequestError(`Invalid profile: ${summary(errors)}`, { data: { errors: prefixed(errors) } });
@@ -108,24 +140,30 @@ function tenantProfileSchema(schemas: PayloadSchemaCompiler, schema: Record<stri
   }
 }
 
-/** With `allowDuplicateContacts` off (the default), an email or telephone belongs to one member. */
-export async function checkContactsFree(
+/**
+ * Refuses, in one query, a claim another member of the tenant holds (`exceptUserId` being the
+ * member changed): the first taken, in the order of CLAIMS. Run under lockMemberClaims, so no other
+ * registration or change can take one between this check and the write.
+ */
+export async function checkClaimsFree(
   em: EntityManager,
-  tenant: Tenant,
-  profile: Partial<Profile>,
+  tenant: MemberRules,
+  claims: MemberClaims,
   exceptUserId?: string,
 ): Promise<void> {
-  if (tenant.configuration.allowDuplicateContacts === true) return;
-  for (const field of CONTACT_FIELDS) {
-    const { same, noun } = CONTACTS[field];
-    const value = profile[field];
-    if (typeof value !== 'string') continue;
-    const [row] = await em.execute<{ taken: boolean }[]>(
-      `select exists (select 1 from member where tenant_id = ? and ${same} and id is distinct from ?) as taken`,
-      [tenant.id, value, exceptUserId ?? null],
-    );
-    if (row?.taken) throw new UserExistsError(`Another member already uses this ${noun}`, { data: { field } });
-  }
+  const held = claimsOf(tenant, claims);
+  if (held.length === 0) return;
+  const [row] = await em.execute<Record<string, boolean>[]>(
+    `select ${held
+      .map(
+        ({ field }) =>
+          `exists (select 1 from member where tenant_id = ? and ${CLAIMS[field].same} and id is distinct from ?) as "${field}"`,
+      )
+      .join(', ')}`,
+    held.flatMap(({ value }) => [tenant.id, value, exceptUserId ?? null]),
+  );
+  const taken = held.find(({ field }) => row?.[field]);
+  if (taken) throw CLAIMS[taken.field].taken(taken.value);
 }
 
 function summary(errors: { constraints: Record<string, string> }[]): string {

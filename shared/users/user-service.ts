@@ -6,13 +6,7 @@ import { NotFoundError } from '../platform/errors/app-errors.js';
 import type { PayloadSchemaCompiler } from '../platform/validation/payload-schema.js';
 import { lookupReferencedUser, lookupUser } from './lookup-user.js';
 import { memberAuditAfter, memberAuditView, memberUpdateAction, personalDataOf } from './member-audit.js';
-import {
-  checkContactsFree,
-  checkLinkedVenues,
-  checkProfile,
-  lockAndReload,
-  lockMemberClaims,
-} from './member-checks.js';
+import { checkClaimsFree, checkLinkedVenues, checkProfile, lockAndReload, lockMemberClaims } from './member-checks.js';
 import type { FingerprintKey } from './member-fingerprint.js';
 import type { SubjectDirectory } from './subject-directory.js';
 import type { Profile, User } from './user.entity.js';
@@ -77,7 +71,7 @@ export async function updateUser(
     if (changes.profile) {
       const profile = { ...user.profile, ...changes.profile };
       checkProfile(tenant, deps.payloadSchemas, profile);
-      await checkContactsFree(tx, tenant, changes.profile, user.id);
+      await checkClaimsFree(tx, tenant, { profile: changes.profile }, user.id);
       user.profile = profile;
     }
     if (changes.flags !== undefined) user.flags = changes.flags;
