@@ -20,8 +20,9 @@ export interface MembersFigures {
  * registrations, then each with two consents (their text chosen for `?locale=`), then each
  * referred by one of REFERRERS members' invite codes (the referral stored in the registration's
  * transaction, its two events queued after), beside the bare ceiling route of the same moment.
- * Registrations of a tenant take turns on its row lock, so this is one tenant's ceiling. The
- * consent types are optional and the campaign is left active: run it after the other sections.
+ * All in one tenant, whose registrations go on side by side (only those claiming the same
+ * authIdentifier or contact take turns). The consent types are optional and the campaign is left
+ * active: run it after the other sections.
  */
 export async function benchmarkMembers(
   world: BenchWorld,
