@@ -3,6 +3,7 @@ import type { EntityManager } from '../platform/db/orm.js';
 import { referralCodeUsedForRegistration, type ReferralDetails } from '../referrals/referral-member-details.js';
 import type { User } from '../users/user.entity.js';
 import { userView, type UserView } from '../users/user-view.js';
+import type { RegisteredMember } from './register-member.js';
 
 /**
  * A member as the member routes show it: its own fields, then what other features keep about it,
@@ -30,16 +31,18 @@ export async function memberView(em: EntityManager, user: User): Promise<MemberV
 }
 
 /**
- * A member a registration has just stored, as the member routes show it: what the registration
- * stored beside it (its consents, its referral) is read back, and a registration that stored
- * neither shows the member's own fields without a query.
+ * A member a registration has just stored, as the member routes show it: its consents read back
+ * when it gave some (in the order every member view lists them), its referral as stored, and no
+ * query for a registration that stored neither.
  */
-export function registeredMemberView(
+export async function registeredMemberView(
   em: EntityManager,
-  user: User,
-  registration: { consentsDefinition?: unknown[]; referralInviteCode?: string },
+  registered: RegisteredMember,
+  registration: { consentsDefinition?: unknown[] },
 ): Promise<MemberView> {
-  const storedBeside =
-    Boolean(registration.consentsDefinition?.length) || registration.referralInviteCode !== undefined;
-  return storedBeside ? memberView(em, user) : Promise.resolve(userView(user));
+  const { user, referral } = registered;
+  const consents = registration.consentsDefinition?.length
+    ? (await memberConsentDetails(em, user.tenant.id, [user.id])).get(user.id)
+    : undefined;
+  return { ...userView(user), ...consents, ...referral };
 }

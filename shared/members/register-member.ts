@@ -9,6 +9,7 @@ import {
   type ReferralDependencies,
   type ReferredRegistrationInput,
 } from '../referrals/referred-registration.js';
+import type { ReferralDetails } from '../referrals/referral-member-details.js';
 import { memberAuditAfter, NO_PERSONAL_DATA } from '../users/member-audit.js';
 import {
   checkClaimsFree,
@@ -28,6 +29,12 @@ export interface Registration extends RegistrationConsents, ReferredRegistration
   isRestricted: boolean;
   profile: Profile;
   linkedVenues?: { id: string }[];
+}
+
+/** A member just registered, and the referral stored with it, as the member view shows it (none when not referred). */
+export interface RegisteredMember {
+  user: User;
+  referral: ReferralDetails | undefined;
 }
 
 /** A member's changes, and the events a referred registration reports. */
@@ -50,7 +57,7 @@ export async function registerUser(
   principal: Principal,
   input: Registration,
   id: string = randomUUID(),
-): Promise<User> {
+): Promise<RegisteredMember> {
   const authIdentifier = chooseAuthIdentifier(principal, input.authIdentifier);
   const referral = await prepareReferredRegistration(deps, by.tenantId, input);
   const { accountNumber, tenant } = await takeAccountNumber(em, by.tenantId);
@@ -79,7 +86,7 @@ export async function registerUser(
     return { result: user, resourceId: id, before: null, after: memberAuditAfter(user, NO_PERSONAL_DATA) };
   });
   await referral.report();
-  return registered;
+  return { user: registered, referral: referral.details() };
 }
 
 function chooseAuthIdentifier(principal: Principal, requested: string | undefined): string {

@@ -12,7 +12,8 @@ import type { EntityManager } from '../platform/db/orm.js';
 import { ConflictError, fieldBadRequestError } from '../platform/errors/app-errors.js';
 import { withoutAbsent } from '../platform/json/without-absent.js';
 import type { User } from '../users/user.entity.js';
-import { findActiveInviteCode } from './referral-code-service.js';
+import { findActiveInviteCode, referralCodeView } from './referral-code-service.js';
+import type { ReferralDetails } from './referral-member-details.js';
 import { Referral } from './referral.entity.js';
 import { hashedSourceUser, type SourceUserKey } from './source-user-hash.js';
 
@@ -37,11 +38,17 @@ export interface ReferralDependencies extends IntrinsicEventDependencies {
 export interface ReferredRegistration {
   /** In the registration's transaction, once the member is created: checks and stores the referral. */
   record(tx: EntityManager, member: User): Promise<void>;
+  /** Once recorded: the member view's referral details, as stored; none when the member was not referred. */
+  details(): ReferralDetails | undefined;
   /** After the commit: queues the referral's events. */
   report(): Promise<void>;
 }
 
-const NOT_REFERRED: ReferredRegistration = { record: async () => {}, report: async () => {} };
+const NOT_REFERRED: ReferredRegistration = {
+  record: async () => {},
+  details: () => undefined,
+  report: async () => {},
+};
 
 /**
  * A registration with an invite code (docs/referrals.md#referred-registrations). Both events' ids
@@ -70,6 +77,9 @@ export async function prepareReferredRegistration(
         registrationEventId,
         completedEventId,
       });
+    },
+    details() {
+      return referral && { referralCodeUsedForRegistration: referralCodeView(referral.code, referral.campaign) };
     },
     async report() {
       if (referral) await reportReferral(deps, referral);
@@ -103,10 +113,14 @@ async function storeReferral(
     );
   const campaign = code.campaign;
   await lockNames(tx, [`referrals:${campaign.id}:${code.member.id}`]);
-  if (await tx.count(Referral, { code: code.id, source: activity.source, sourceUserHash }))
-    throw alreadySignedUp(activity);
-
-  const count = (await tx.count(Referral, { campaign: campaign.id, referrer: code.member.id })) + 1;
+  // Whether this person signed up with the code before, and how many referrals the referrer has: one query.
+  const [counted] = await tx.execute<{ signed_up: boolean; referrals: number }[]>(
+    `select exists (select 1 from referral where code_id = ? and source = ? and source_user_hash = ?) as signed_up,
+            (select count(*)::int from referral where campaign_id = ? and referrer_id = ?) as referrals`,
+    [code.id, activity.source, sourceUserHash, campaign.id, code.member.id],
+  );
+  if (counted?.signed_up) throw alreadySignedUp(activity);
+  const count = (counted?.referrals ?? 0) + 1;
   const referral = tx.create(Referral, {
     id: randomUUID(),
     tenant: tenantId,
