@@ -112,7 +112,7 @@ async function storeReferral(
       'A member cannot register with an invite code of their own',
     );
   const campaign = code.campaign;
-  await lockNames(tx, [`referrals:${campaign.id}:${code.member.id}`]);
+  await lockNames(tx, [{ scope: `referrals:${campaign.id}`, value: code.member.id }]);
   // Whether this person signed up with the code before, and how many referrals the referrer has: one query.
   const [counted] = await tx.execute<{ signed_up: boolean; referrals: number }[]>(
     `select exists (select 1 from referral where code_id = ? and source = ? and source_user_hash = ?) as signed_up,

@@ -91,7 +91,7 @@ export async function checkLinkedVenues(em: EntityManager, tenantId: string, lin
 export async function lockMemberClaims(tx: EntityManager, tenant: MemberRules, claims: MemberClaims): Promise<void> {
   await lockNames(
     tx,
-    claimsOf(tenant, claims).map(({ field, value }) => `member:${tenant.id}:${field}:${value}`),
+    claimsOf(tenant, claims).map(({ field, value }) => ({ scope: `member:${tenant.id}:${field}`, value })),
   );
 }
 
