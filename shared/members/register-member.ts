@@ -18,6 +18,7 @@ import {
   lockMemberClaims,
   type MemberRules,
 } from '../users/member-checks.js';
+import { accountNumberSequence } from '../tenants/account-numbers.js';
 import type { TenantConfiguration } from '../tenants/tenant.entity.js';
 import { memberFingerprint } from '../users/member-fingerprint.js';
 import { User, type Profile } from '../users/user.entity.js';
@@ -42,12 +43,12 @@ export interface MemberRegistrationDependencies extends MemberChangeDependencies
 
 /**
  * Registers a member (docs/users.md#registration): a user token registers its own `sub`; an admin
- * may register anyone and an absent authIdentifier is generated. The account number is taken
- * first, on its own (takeAccountNumber); then what the member alone may hold (its authIdentifier,
- * its contacts) is locked by name, so a registration claiming the same one waits and sees this
- * member, while the tenant's other registrations go on side by side. The member's consents
- * (docs/consents.md#registration) and, with an invite code, its referral are recorded in the same
- * transaction; the referral's events are reported after the commit
+ * may register anyone and an absent authIdentifier is generated. The account number is drawn first,
+ * from the tenant's sequence (takeAccountNumber); then what the member alone may hold (its
+ * authIdentifier, its contacts) is locked by name, so a registration claiming the same one waits
+ * and sees this member, while the tenant's other registrations go on side by side. The member's
+ * consents (docs/consents.md#registration) and, with an invite code, its referral are recorded in
+ * the same transaction; the referral's events are reported after the commit
  * (docs/referrals.md#referred-registrations).
  */
 export async function registerUser(
@@ -102,20 +103,18 @@ function chooseAuthIdentifier(principal: Principal, requested: string | undefine
 }
 
 /**
- * The tenant's next account number, taken by a statement of its own that commits at once, so the
- * tenant's row is locked for that statement only and not for the length of each registration; and
- * the tenant's settings the checks read, as that statement found them. Numbers increase; a
- * registration refused after taking one leaves it unused (docs/users.md#registration).
+ * The tenant's next account number, drawn from its sequence (tenants/account-numbers.ts) by a
+ * statement that locks nothing, with the tenant's settings the checks read. Numbers increase; a
+ * registration refused after drawing one leaves it unused (docs/users.md#registration).
  */
 async function takeAccountNumber(
   em: EntityManager,
   tenantId: string,
 ): Promise<{ accountNumber: number; tenant: MemberRules }> {
-  const [taken] = await em.execute<{ account_number: number; configuration: TenantConfiguration }[]>(
-    `update tenant set next_account_number = next_account_number + 1 where id = ?
-     returning next_account_number - 1 as account_number, configuration`,
-    [tenantId],
+  const [taken] = await em.execute<{ account_number: string; configuration: TenantConfiguration }[]>(
+    'select nextval(?::regclass) as account_number, configuration from tenant where id = ?',
+    [accountNumberSequence(tenantId), tenantId],
   );
   if (!taken) throw new Error(`No tenant ${tenantId} to register a member in`);
-  return { accountNumber: taken.account_number, tenant: { id: tenantId, configuration: taken.configuration } };
+  return { accountNumber: Number(taken.account_number), tenant: { id: tenantId, configuration: taken.configuration } };
 }

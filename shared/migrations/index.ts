@@ -39,6 +39,7 @@ import { Migration20261128115000 } from './Migration20261128115000.js';
 import { Migration20261128134155 } from './Migration20261128134155.js';
 import { Migration20261128135030 } from './Migration20261128135030.js';
 import { Migration20261128150000 } from './Migration20261128150000.js';
+import { Migration20261202000000 } from './Migration20261202000000.js';
 import type { MigrationSecrets } from './migration-secrets.js';
 
 /**
@@ -86,4 +87,5 @@ export const migrationsList = (secrets: MigrationSecrets): MigrationObject[] => 
   { name: 'Migration20261128134155', class: Migration20261128134155 },
   { name: 'Migration20261128135030', class: Migration20261128135030 },
   { name: 'Migration20261128150000', class: Migration20261128150000(secrets) },
+  { name: 'Migration20261202000000', class: Migration20261202000000 },
 ];

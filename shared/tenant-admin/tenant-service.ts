@@ -9,6 +9,7 @@ import { Tenant, type TenantConfiguration } from '../tenants/tenant.entity.js';
 import { checkAuthentication, checkConfiguration } from '../tenants/check-settings.js';
 import { findTenant, findTenantBySlug, type TenantSelector } from '../tenants/tenant-lookup.js';
 import { tenantView, type TenantView } from '../tenants/tenant-view.js';
+import { createAccountNumberSequence } from '../tenants/account-numbers.js';
 
 export interface NewTenant {
   name: string;
@@ -72,6 +73,7 @@ export async function createTenant(
     });
     createSystemEventTypes(tx, tenant.id);
     await tx.flush();
+    await createAccountNumberSequence(tx, tenant.id);
     return { ...tenantView(tenant), key: apiKey.key };
   });
 }

@@ -23,8 +23,6 @@ export const Tenant = defineEntity({
     configuration: p.json<TenantConfiguration>(),
     /** Set while the tenant is disabled: its API key is refused (docs/tenant.md#disabling). */
     disabledAt: p.datetime().nullable(),
-    /** The next member's account number: a per-tenant counter, taken by an UPDATE … RETURNING that commits at once (register-member.ts). */
-    nextAccountNumber: p.integer().default(1),
     ...timestampProperties(),
   },
 });
