@@ -52,16 +52,22 @@ export class EventQueueWriter {
   }
 
   /**
-   * An event the platform reports itself (queue-intrinsic-event.ts), as a job of its own whose id
-   * comes from the event's: reporting it again while the job exists queues nothing, and the
+   * Events the platform reports itself (queue-intrinsic-event.ts), each as a job of its own whose
+   * id comes from the event's: reporting it again while the job exists queues nothing, and the
    * recovery sweep finds the job by the event id. Its duplicate window is keyed by that id too.
+   * Events reported together (a referral's two) are added in one round trip.
    */
-  async enqueueIntrinsic(job: EventJob): Promise<void> {
-    const batch: EventBatch = { events: [job] };
-    await this.queue.add('register', batch, {
-      jobId: eventJobId(job.id),
-      deduplication: { id: `${job.tenantId}:intrinsic:${job.id}`, ttl: DUPLICATE_WINDOW_MS },
-    });
+  async enqueueIntrinsic(jobs: EventJob[]): Promise<void> {
+    await this.queue.addBulk(
+      jobs.map((job) => ({
+        name: 'register',
+        data: { events: [job] } satisfies EventBatch,
+        opts: {
+          jobId: eventJobId(job.id),
+          deduplication: { id: `${job.tenantId}:intrinsic:${job.id}`, ttl: DUPLICATE_WINDOW_MS },
+        },
+      })),
+    );
   }
 
   /** `reloaded`: the scripts were just loaded again after NOSCRIPT; a second NOSCRIPT fails the call. */

@@ -44,18 +44,26 @@ export async function intrinsicEventId(
  * must count. Nothing is reported while the tenant has the type deactivated.
  */
 export async function queueIntrinsicEvent(deps: IntrinsicEventDependencies, event: IntrinsicEvent): Promise<void> {
-  const found = await deps.eventTypes.find(event.tenantId, event.typeName);
-  if (!found?.type.isActive) return;
-  const job: EventJob = {
-    id: event.eventId,
-    tenantId: event.tenantId,
-    eventTypeId: found.type.id,
-    eventTypeName: found.type.name,
-    userId: event.userId,
-    payload: event.payload,
-    reportedAt: event.reportedAt.toISOString(),
-    occurredAt: event.occurredAt,
-    intrinsic: true,
-  };
-  await deps.eventQueue.enqueueIntrinsic(job);
+  await queueIntrinsicEvents(deps, [event]);
+}
+
+/** queueIntrinsicEvent for events reported together, queued in one round trip. */
+export async function queueIntrinsicEvents(deps: IntrinsicEventDependencies, events: IntrinsicEvent[]): Promise<void> {
+  const jobs: EventJob[] = [];
+  for (const event of events) {
+    const found = await deps.eventTypes.find(event.tenantId, event.typeName);
+    if (!found?.type.isActive) continue;
+    jobs.push({
+      id: event.eventId,
+      tenantId: event.tenantId,
+      eventTypeId: found.type.id,
+      eventTypeName: found.type.name,
+      userId: event.userId,
+      payload: event.payload,
+      reportedAt: event.reportedAt.toISOString(),
+      occurredAt: event.occurredAt,
+      intrinsic: true,
+    });
+  }
+  if (jobs.length) await deps.eventQueue.enqueueIntrinsic(jobs);
 }

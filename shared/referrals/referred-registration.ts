@@ -4,7 +4,8 @@ import { REFERRAL_COMPLETED, REFERRED_REGISTRATION } from '../kernel/system-even
 import type { EventIdAllocator } from '../events/event-ids.js';
 import {
   intrinsicEventId,
-  queueIntrinsicEvent,
+  queueIntrinsicEvents,
+  type IntrinsicEvent,
   type IntrinsicEventDependencies,
 } from '../events/queue-intrinsic-event.js';
 import { lockNames } from '../platform/db/advisory-locks.js';
@@ -146,13 +147,14 @@ async function storeReferral(
 
 /**
  * Queues (again) a referral's REFERRED_REGISTRATION, the new member as subject, and
- * REFERRAL_COMPLETED, the referrer as subject: their ids are the referral's, so each is
- * registered once however often this runs.
+ * REFERRAL_COMPLETED, the referrer as subject, in one round trip: their ids are the referral's, so
+ * each is registered once however often this runs.
  */
 export async function reportReferral(deps: IntrinsicEventDependencies, referral: Referral): Promise<void> {
   const common = { tenantId: referral.tenant.id, reportedAt: referral.createdAt, occurredAt: null };
+  const events: IntrinsicEvent[] = [];
   if (referral.registrationEventId !== null && referral.registrationEventId !== undefined)
-    await queueIntrinsicEvent(deps, {
+    events.push({
       ...common,
       typeName: REFERRED_REGISTRATION,
       eventId: referral.registrationEventId,
@@ -160,7 +162,7 @@ export async function reportReferral(deps: IntrinsicEventDependencies, referral:
       payload: { campaignId: referral.campaign.id, referrerId: referral.referrer.id },
     });
   if (referral.completedEventId !== null && referral.completedEventId !== undefined)
-    await queueIntrinsicEvent(deps, {
+    events.push({
       ...common,
       typeName: REFERRAL_COMPLETED,
       eventId: referral.completedEventId,
@@ -172,6 +174,7 @@ export async function reportReferral(deps: IntrinsicEventDependencies, referral:
         tranche: referral.tranche,
       }),
     });
+  await queueIntrinsicEvents(deps, events);
 }
 
 /**
