@@ -10,7 +10,8 @@ import { LIST_PAGE, listPage, listQuery } from '../lists/list-route.js';
 import type { Access } from '../middleware/authorize.js';
 import { createsRecordOf } from '../middleware/idempotency.js';
 import { Deleted, DELETED_ONE } from './answer.js';
-import { registerRoute, type DeclaredFieldsOnly } from './define-route.js';
+import type { DeclaredOnly } from '../../shared/platform/validation/declared-fields.js';
+import { registerRoute } from './define-route.js';
 
 /** What every route of one of the tenant's collections (`/v1/products`, `/v1/products/{id}`) shares. */
 interface Collection<Entity extends object, Resource extends TSchema, View> {
@@ -110,8 +111,7 @@ interface DeleteRoute extends RouteText {
 export function collectionRoutes<Entity extends object, const Resource extends TSchema, View extends Static<Resource>>(
   app: App,
   context: AppContext,
-  collection: Collection<Entity, Resource, View> &
-    DeclaredFieldsOnly<View, { 200: { description: string; data: Resource } }>,
+  collection: Collection<Entity, Resource, View> & DeclaredOnly<View, Static<Resource>>,
 ) {
   const { path, noun, entity, resource, view, example, params, tags } = collection;
   const plural = collection.plural ?? `${noun}s`;

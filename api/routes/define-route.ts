@@ -8,7 +8,7 @@ import { routeBodyLimit } from '../middleware/body-limit.js';
 import { idempotent, type IdempotencyOptions } from '../middleware/idempotency.js';
 import { describe, type RouteDocumentation } from '../openapi/describe.js';
 import { jsonBody, type JsonBodyOptions, type JsonInput } from '../validation/json-body.js';
-import type { Undeclared } from '../../shared/platform/validation/declared-fields.js';
+import type { DeclaredOnly } from '../../shared/platform/validation/declared-fields.js';
 import { Answer, success } from './answer.js';
 import { openApiParameters } from './openapi-parameters.js';
 import {
@@ -47,11 +47,10 @@ export type HandlerResult<R extends Responses> = DataOf<R> | Answer<DataOf<R>> |
 type AnsweredData<Result> = Result extends Answer<infer Data> ? Data : Result;
 
 /** A route whose handler answers fields its schema lacks names them, and the compiler refuses it. */
-export type DeclaredFieldsOnly<Result, R extends Responses> = [
-  Undeclared<AnsweredData<Awaited<Result>>, DataOf<R>>,
-] extends [never]
-  ? unknown
-  : { handler: { answersUndeclaredFields: Undeclared<AnsweredData<Awaited<Result>>, DataOf<R>> } };
+export type DeclaredFieldsOnly<Result, R extends Responses> =
+  unknown extends DeclaredOnly<AnsweredData<Awaited<Result>>, DataOf<R>>
+    ? unknown
+    : { handler: DeclaredOnly<AnsweredData<Awaited<Result>>, DataOf<R>> };
 
 export interface RouteDefinition<
   Body extends TSchema | undefined,

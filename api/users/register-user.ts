@@ -52,7 +52,6 @@ export function registerRegisterUser(app: App, context: AppContext): void {
           { ...body, locale: query.locale },
           c.var.reservedId,
         ),
-        body,
       ),
   });
 }

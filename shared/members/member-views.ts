@@ -35,14 +35,8 @@ export async function memberView(em: EntityManager, user: User): Promise<MemberV
  * when it gave some (in the order every member view lists them), its referral as stored, and no
  * query for a registration that stored neither.
  */
-export async function registeredMemberView(
-  em: EntityManager,
-  registered: RegisteredMember,
-  registration: { consentsDefinition?: unknown[] },
-): Promise<MemberView> {
-  const { user, referral } = registered;
-  const consents = registration.consentsDefinition?.length
-    ? (await memberConsentDetails(em, user.tenant.id, [user.id])).get(user.id)
-    : undefined;
+export async function registeredMemberView(em: EntityManager, registered: RegisteredMember): Promise<MemberView> {
+  const { user, consented, referral } = registered;
+  const consents = consented ? (await memberConsentDetails(em, user.tenant.id, [user.id])).get(user.id) : undefined;
   return { ...userView(user), ...consents, ...referral };
 }

@@ -32,9 +32,13 @@ export interface Registration extends RegistrationConsents, ReferredRegistration
   linkedVenues?: { id: string }[];
 }
 
-/** A member just registered, and the referral stored with it, as the member view shows it (none when not referred). */
+/**
+ * A member just registered, with what was stored beside it: whether it gave consents, and its
+ * referral as the member view shows it (none when not referred).
+ */
 export interface RegisteredMember {
   user: User;
+  consented: boolean;
   referral: ReferralDetails | undefined;
 }
 
@@ -87,7 +91,11 @@ export async function registerUser(
     return { result: user, resourceId: id, before: null, after: memberAuditAfter(user, NO_PERSONAL_DATA) };
   });
   await referral.report();
-  return { user: registered, referral: referral.details() };
+  return {
+    user: registered,
+    consented: Boolean(input.consentsDefinition?.length),
+    referral: referral.details(),
+  };
 }
 
 function chooseAuthIdentifier(principal: Principal, requested: string | undefined): string {

@@ -58,8 +58,9 @@ const NOT_REFERRED: ReferredRegistration = {
  * waiting on a lock, each holding one, could leave none of. Unused ids are gaps, never reused.
  * `record` locks the referrer's referrals in the campaign by name, so two registrations with one
  * referrer's code take turns and count its referrals one after the other; the unique index on
- * (code, source, the sourceUserId's keyed hash) keeps a person to one sign-up per code. The ids are kept with the referral, so `report` and the
- * recovery sweep queue the same events, which are registered once.
+ * (code, source, the sourceUserId's keyed hash) keeps a person to one sign-up per code. The ids
+ * are kept with the referral, so `report` and the recovery sweep queue the same events, which are
+ * registered once.
  */
 export async function prepareReferredRegistration(
   deps: ReferralDependencies,

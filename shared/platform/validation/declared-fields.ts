@@ -14,7 +14,7 @@ type FieldOf<Shape, K extends PropertyKey> = Shape extends unknown ? (K extends 
  * TypeScript checks a returned value's fields against the declared ones only in a literal written
  * where the type is declared, not in a value a handler builds or a view function returns.
  */
-export type Undeclared<T, Shape, Depth extends unknown[] = []> = 0 extends 1 & T
+type Undeclared<T, Shape, Depth extends unknown[] = []> = 0 extends 1 & T
   ? never // any: nothing to check
   : Depth['length'] extends 8
     ? never // deep enough: a recursive type (a points expression) would never end
